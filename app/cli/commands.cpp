@@ -1,0 +1,525 @@
+#include "cli.h"
+
+#include "config/config_json.h"
+#include "config/presets.h"
+#include "report/ledger.h"
+#include "store/store.h"
+#include "supervisor/sweep_runner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace stepscope::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+void onInterrupt(int) { g_interrupted.store(true); }
+
+void err(const QString &s) { std::fprintf(stderr, "%s\n", qPrintable(s)); }
+
+// Flags that map onto RunConfig fields: --image-size 64 sets "image_size".
+QString fieldKey(const QString &flag) { return flag.mid(2).replace('-', '_'); }
+
+bool isConfigField(const QString &key)
+{
+    for (const auto &f : fields())
+        if (key == f.key)
+            return true;
+    return false;
+}
+
+bool isBooleanField(const QString &key)
+{
+    for (const auto &f : fields())
+        if (key == f.key)
+            return f.isFlag;
+    return false;
+}
+
+std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
+{
+    if (!QFileInfo::exists(path)) {
+        err("stepscope-cli: no database at " + path + "; run 'stepscope-cli run' first or pass --db FILE");
+        exitCode = kDatabase;
+        return nullptr;
+    }
+    try {
+        return store::Reader::open(path.toStdString());
+    } catch (const store::StoreError &e) {
+        err(QString("stepscope-cli: ") + e.what());
+        exitCode = kDatabase;
+        return nullptr;
+    }
+}
+
+int cudaDevicesSeenByWorker()
+{
+    QProcess p;
+    p.start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
+    if (!p.waitForFinished(120000) || p.exitCode() != 0)
+        return 0;
+    return p.readAllStandardOutput().trimmed().toInt();
+}
+
+// Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
+bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out, QString &error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = "cannot read " + path + ": " + f.errorString();
+        return false;
+    }
+    QJsonParseError pe;
+    const auto doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        error = path + ": not valid JSON (" + pe.errorString() + " at offset " + QString::number(pe.offset) + ")";
+        return false;
+    }
+    QJsonArray items;
+    if (doc.isArray())
+        items = doc.array();
+    else if (doc.object().contains("configs"))
+        items = doc.object().value("configs").toArray();
+    else
+        items.append(doc.object());
+    int i = 0;
+    for (const auto &item : items) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (!item.isObject())
+            errors.push_back({"config", "each configuration must be a JSON object"});
+        else if (fromJson(item.toObject(), c, errors, base)) {
+            const auto problems = validate(c);
+            errors.insert(errors.end(), problems.begin(), problems.end());
+        }
+        if (!errors.empty()) {
+            error = path + ", configuration " + QString::number(i + 1) + ":\n  "
+                + QString::fromStdString(describe(errors)).replace("\n", "\n  ");
+            return false;
+        }
+        out.push_back(c);
+        ++i;
+    }
+    if (out.empty()) {
+        error = path + " holds no configuration";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QString defaultDatabasePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
+}
+
+void printUsage()
+{
+    std::printf(
+        "stepscope-cli %s: which training-step optimizations pay off on this GPU\n\n"
+        "usage: stepscope-cli [--db FILE] COMMAND [options]\n\n"
+        "commands:\n"
+        "  run      run a sweep (default: the ledger preset, fitted to this machine)\n"
+        "  list     list sweeps and their runs\n"
+        "  show RUN one run: status, failure with its fix, timings\n"
+        "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n\n"
+        "run options:\n"
+        "  --preset ledger|each   ledger: knobs added cumulatively; each: every knob alone vs the baseline\n"
+        "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
+        "  --single               run exactly the configuration given by flags (no preset)\n"
+        "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
+        "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
+        "  --timeout S            seconds per run before it is killed (default 900)\n"
+        "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
+        "  --name TEXT            a name for the sweep\n"
+        "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
+        STEPSCOPE_VERSION);
+    for (const auto &f : fields())
+        std::printf("  --%-18s %-40s %s\n", QString(f.key).replace('_', '-').toUtf8().constData(),
+                    f.isFlag ? "" : f.allowed, f.help);
+    std::printf("\n  --db FILE  the measurements database (default %s)\n\n"
+                "exit codes: 0 all runs complete, 1 some runs failed, 2 bad arguments or configuration,\n"
+                "            3 database refused or unwritable, 130 interrupted (Ctrl-C)\n",
+                qPrintable(defaultDatabasePath()));
+}
+
+int runCommand(const Options &options)
+{
+    RunConfig base;
+    QString preset, configFile, name;
+    bool single = false, freshCache = false, deviceGiven = false, shapeGiven = false;
+    int repeats = 1, timeout = 900;
+    long long planned = 10000;
+    std::vector<ConfigError> flagErrors;
+    const QStringList &a = options.raw;
+    for (int i = 0; i < a.size(); ++i) {
+        const QString flag = a[i];
+        auto value = [&](QString &out) {
+            if (i + 1 >= a.size() || a[i + 1].startsWith("--")) {
+                flagErrors.push_back({flag.toStdString(), "needs a value"});
+                return false;
+            }
+            out = a[++i];
+            return true;
+        };
+        QString v;
+        if (flag == "--preset") {
+            value(preset);
+        } else if (flag == "--config") {
+            value(configFile);
+        } else if (flag == "--name") {
+            value(name);
+        } else if (flag == "--single") {
+            single = true;
+        } else if (flag == "--fresh-cuda-cache") {
+            freshCache = true;
+        } else if (flag == "--repeat" || flag == "--timeout" || flag == "--planned-steps") {
+            if (!value(v))
+                continue;
+            bool ok = false;
+            const long long n = v.toLongLong(&ok);
+            if (!ok || n < 1 || (flag == "--repeat" && n > 100)) {
+                flagErrors.push_back({flag.toStdString(), "'" + v.toStdString() + "' is not allowed; give a positive integer"
+                                                             + (flag == "--repeat" ? std::string(" up to 100") : "")});
+                continue;
+            }
+            if (flag == "--repeat")
+                repeats = static_cast<int>(n);
+            else if (flag == "--timeout")
+                timeout = static_cast<int>(n);
+            else
+                planned = n;
+        } else if (flag.startsWith("--") && isConfigField(fieldKey(flag))) {
+            const QString key = fieldKey(flag);
+            if (isBooleanField(key) && (i + 1 >= a.size() || a[i + 1].startsWith("--")))
+                v = "true";
+            else if (!value(v))
+                continue;
+            ConfigError e;
+            if (!setField(base, key.toStdString(), v.toStdString(), e))
+                flagErrors.push_back({flag.toStdString(), e.message});
+            deviceGiven = deviceGiven || key == "device";
+            shapeGiven = shapeGiven || key == "batch" || key == "image_size" || key == "steps" || key == "warmup_steps";
+        } else {
+            flagErrors.push_back({flag.toStdString(), "unknown option; see stepscope-cli --help"});
+        }
+    }
+    if (!flagErrors.empty()) {
+        err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(flagErrors)).replace("\n", "\n  "));
+        return kUsage;
+    }
+
+    // The default sweep fits the machine: the 224x224 ledger on a GPU, a small CPU ledger otherwise.
+    if (!deviceGiven) {
+        const int gpus = cudaDevicesSeenByWorker();
+        if (gpus > 0) {
+            base.device = "cuda";
+            err(QString("stepscope-cli: %1 CUDA device(s) found: running on cuda").arg(gpus));
+        } else {
+            base.device = "cpu";
+            if (!shapeGiven) {
+                base.imageSize = 64;
+                base.batch = 8;
+                base.steps = 30;
+                base.warmupSteps = 5;
+            }
+            err(QString("stepscope-cli: no CUDA device found: running the small CPU ledger "
+                        "(%1x%1 images, batch %2); CUDA-only knobs are skipped")
+                    .arg(base.imageSize)
+                    .arg(base.batch));
+        }
+    }
+
+    std::vector<RunConfig> configs;
+    QString presetName = preset;
+    if (!configFile.isEmpty()) {
+        QString error;
+        if (!readConfigFile(configFile, base, configs, error)) {
+            err("stepscope-cli run: nothing was run: " + error);
+            return kUsage;
+        }
+        presetName = "custom";
+    } else if (single) {
+        const auto problems = validate(base);
+        if (!problems.empty()) {
+            err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            return kUsage;
+        }
+        configs.push_back(base);
+        presetName = "single";
+    } else {
+        if (presetName.isEmpty())
+            presetName = "ledger";
+        const auto problems = validate(baselineOf(base));
+        if (!problems.empty()) {
+            err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            return kUsage;
+        }
+        Sweep sweep;
+        std::string error;
+        if (!buildPreset(presetName.toStdString(), base, sweep, error)) {
+            err("stepscope-cli run: " + QString::fromStdString(error));
+            return kUsage;
+        }
+        for (const auto &s : sweep.skipped)
+            err("stepscope-cli: skipped " + QString::fromStdString(s));
+        configs = sweep.configs;
+    }
+
+    QDir().mkpath(QFileInfo(options.db).absolutePath());
+    std::unique_ptr<store::Database> db;
+    try {
+        db = store::Database::open(options.db.toStdString());
+    } catch (const store::StoreError &e) {
+        err(QString("stepscope-cli: ") + e.what());
+        return kDatabase;
+    }
+
+    const QString sweepName = name.isEmpty()
+        ? QString("%1 %2 b%3 %4px").arg(presetName, QString::fromStdString(configs.front().device)).arg(configs.front().batch).arg(configs.front().imageSize)
+        : name;
+    supervisor::SweepPlan plan;
+    try {
+        plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned);
+    } catch (const store::StoreError &e) {
+        err(QString("stepscope-cli: ") + e.what());
+        return kDatabase;
+    }
+    err(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
+            .arg(plan.sweepId)
+            .arg(configs.size())
+            .arg(repeats)
+            .arg(options.db));
+
+    supervisor::RunnerOptions runnerOptions;
+    runnerOptions.native = supervisor::defaultNativeWorker();
+    runnerOptions.timeoutSeconds = timeout;
+    runnerOptions.freshCudaCache = freshCache;
+    supervisor::SweepRunner runner(*db, runnerOptions);
+
+    const bool tty = isatty(STDERR_FILENO);
+    int failed = 0;
+    bool cancelled = false;
+    QString current;
+    QObject::connect(&runner, &supervisor::SweepRunner::runStarted, [&](qint64, int index, int total, const QString &n) {
+        current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
+        err(current + ": starting");
+    });
+    QObject::connect(&runner, &supervisor::SweepRunner::firstStep, [&](qint64, double s) {
+        err(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
+    });
+    QObject::connect(&runner, &supervisor::SweepRunner::progress, [&](int, int, int step, int steps) {
+        if (tty && steps > 0)
+            std::fprintf(stderr, "\r%s: step %d/%d  ", qPrintable(current), step, steps);
+    });
+    QObject::connect(&runner, &supervisor::SweepRunner::runFinished,
+                     [&](qint64 runId, int status, const QString &category, const QString &message) {
+                         if (tty)
+                             std::fprintf(stderr, "\r");
+                         if (status == static_cast<int>(RunStatus::Complete)) {
+                             err(current + ": complete (run " + QString::number(runId) + ")");
+                             return;
+                         }
+                         if (status == static_cast<int>(RunStatus::Failed))
+                             ++failed;
+                         const auto cat = failureCategoryFromString(category.toStdString());
+                         err(current + ": " + QString::fromStdString(std::string(toString(static_cast<RunStatus>(status))))
+                             + " [" + category + "] " + message
+                             + (cat ? "\n    fix: " + QString::fromStdString(std::string(fixFor(*cat))) : QString())
+                             + "\n    detail: stepscope-cli show " + QString::number(runId));
+                     });
+    QObject::connect(&runner, &supervisor::SweepRunner::finished, [&](bool wasCancelled) {
+        cancelled = wasCancelled;
+        QCoreApplication::quit();
+    });
+
+    // Ctrl-C: the running worker is stopped and its run marked cancelled; finished runs stay.
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
+        if (g_interrupted.exchange(false)) {
+            err("\nstepscope-cli: interrupted: stopping the running configuration");
+            runner.cancel();
+        }
+    });
+    interruptPoll.start(100);
+
+    QTimer::singleShot(0, &runner, [&] { runner.start(plan); });
+    QCoreApplication::exec();
+    try {
+        db->flush();
+    } catch (const store::StoreError &e) {
+        err(QString("stepscope-cli: ") + e.what());
+        return kDatabase;
+    }
+
+    auto reader = store::Reader::open(options.db.toStdString());
+    const auto ledger = report::buildLedger(*reader, plan.sweepId, planned);
+    std::printf("%s", report::toMarkdown(ledger).c_str());
+    if (cancelled)
+        return kCancelled;
+    return failed > 0 ? kRunsFailed : kOk;
+}
+
+int listCommand(const Options &options)
+{
+    int code = kOk;
+    auto reader = openReader(options.db, code);
+    if (!reader)
+        return code;
+    const auto sweeps = reader->sweeps();
+    if (sweeps.empty())
+        std::printf("no sweeps in %s\n", qPrintable(options.db));
+    for (const auto &s : sweeps) {
+        std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), s.created.c_str(), s.name.c_str(),
+                    s.preset.c_str(), s.status.c_str());
+        for (const auto &r : reader->runs(s.id)) {
+            std::printf("  run %-5lld %-11s %-16s %5lld steps  %s\n", static_cast<long long>(r.id),
+                        std::string(toString(r.status)).c_str(),
+                        r.category ? std::string(toString(*r.category)).c_str() : "", static_cast<long long>(r.stepCount),
+                        r.configName.c_str());
+        }
+    }
+    return kOk;
+}
+
+int showCommand(const Options &options)
+{
+    if (options.raw.isEmpty()) {
+        err("stepscope-cli show: give a run id (see 'stepscope-cli list')");
+        return kUsage;
+    }
+    bool ok = false;
+    const qint64 id = options.raw.first().toLongLong(&ok);
+    if (!ok) {
+        err("stepscope-cli show: '" + options.raw.first() + "' is not a run id");
+        return kUsage;
+    }
+    int code = kOk;
+    auto reader = openReader(options.db, code);
+    if (!reader)
+        return code;
+    const auto run = reader->run(id);
+    if (!run) {
+        err("stepscope-cli show: no run " + QString::number(id) + " in " + options.db);
+        return kUsage;
+    }
+    std::printf("run %lld (sweep %lld, repeat %lld)\n", static_cast<long long>(run->id),
+                static_cast<long long>(run->sweepId), static_cast<long long>(run->repeatIndex));
+    std::printf("configuration: %s\n  %s\n", run->configName.c_str(), run->configJson.c_str());
+    std::printf("status: %s\n", std::string(toString(run->status)).c_str());
+    if (run->category) {
+        std::printf("failure: [%s] %s\nfix: %s\n", std::string(toString(*run->category)).c_str(), run->message.c_str(),
+                    std::string(fixFor(*run->category)).c_str());
+        if (!run->detail.empty())
+            std::printf("detail:\n%s\n", run->detail.c_str());
+    }
+    if (run->setupSeconds)
+        std::printf("setup: %s\n", report::formatSeconds(*run->setupSeconds).c_str());
+    if (run->firstStepSeconds)
+        std::printf("first step: %s\n", report::formatSeconds(*run->firstStepSeconds).c_str());
+    const auto steps = reader->steps(id);
+    std::vector<double> series;
+    for (const auto &s : steps)
+        if (s.index >= 2)
+            series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
+    std::printf("steps recorded: %zu\n", steps.size());
+    const auto window = stats::detectSteadyState(series);
+    if (window.found) {
+        std::vector<double> steady(series.begin() + static_cast<long>(window.begin), series.end());
+        const auto s = stats::summarize(steady);
+        std::printf("steady state: steps %zu-%zu, median %.3f ms (p10 %.3f, p90 %.3f, IQR %.3f, CV %.3f), %s [%s]\n",
+                    window.begin + 2, window.end + 1, s.median, s.p10, s.p90, s.iqr, s.cv,
+                    stats::toString(stats::noiseOf(s)), !steps.empty() && steps.back().gpuMs ? "CUDA events" : "wall");
+    } else if (!series.empty()) {
+        std::printf("steady state: none (%s)\n", window.reason.c_str());
+    }
+    if (run->peakAllocatedBytes)
+        std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n", *run->peakAllocatedBytes / 1048576.0,
+                    run->peakReservedBytes.value_or(0) / 1048576.0);
+    if (!run->checkLosses.empty()) {
+        std::printf("losses of the first steps:");
+        for (double l : run->checkLosses)
+            std::printf(" %.5f", l);
+        std::printf("\n");
+    }
+    if (run->environmentId)
+        if (auto env = reader->environment(*run->environmentId))
+            std::printf("environment: %s\n", env->json.c_str());
+    return kOk;
+}
+
+int exportCommand(const Options &options)
+{
+    QString format = "markdown", out;
+    qint64 sweepId = 0;
+    long long planned = 0;
+    const QStringList &a = options.raw;
+    for (int i = 0; i < a.size(); ++i) {
+        const bool hasValue = i + 1 < a.size();
+        if (a[i] == "--format" && hasValue)
+            format = a[++i];
+        else if (a[i] == "--out" && hasValue)
+            out = a[++i];
+        else if (a[i] == "--sweep" && hasValue)
+            sweepId = a[++i].toLongLong();
+        else if (a[i] == "--planned-steps" && hasValue)
+            planned = a[++i].toLongLong();
+        else {
+            err("stepscope-cli export: unknown or incomplete option '" + a[i]
+                + "'; use --format csv|json|markdown [--sweep ID] [--out FILE] [--planned-steps N]");
+            return kUsage;
+        }
+    }
+    if (format != "csv" && format != "json" && format != "markdown") {
+        err("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
+        return kUsage;
+    }
+    int code = kOk;
+    auto reader = openReader(options.db, code);
+    if (!reader)
+        return code;
+    if (sweepId == 0) {
+        const auto sweeps = reader->sweeps();
+        if (sweeps.empty()) {
+            err("stepscope-cli export: no sweeps in " + options.db);
+            return kUsage;
+        }
+        sweepId = sweeps.front().id;
+    } else if (!reader->sweep(sweepId)) {
+        err("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
+        return kUsage;
+    }
+    const auto ledger = report::buildLedger(*reader, sweepId, planned);
+    const std::string text = format == "csv" ? report::toCsv(ledger)
+        : format == "json"                   ? report::toJson(ledger)
+                                             : report::toMarkdown(ledger);
+    if (out.isEmpty()) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return kOk;
+    }
+    QFile f(out);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !f.flush()) {
+        err("stepscope-cli export: cannot write " + out + ": " + f.errorString() + " (is the disk full?)");
+        return kDatabase;
+    }
+    err("stepscope-cli: wrote " + out);
+    return kOk;
+}
+
+} // namespace stepscope::cli

@@ -1,0 +1,84 @@
+#include "common/failure.h"
+
+#include <array>
+#include <utility>
+
+namespace stepscope {
+namespace {
+
+struct CategoryInfo {
+    FailureCategory category;
+    std::string_view name;
+    std::string_view fix;
+};
+
+constexpr std::array<CategoryInfo, 15> kCategories{{
+    {FailureCategory::InvalidConfig, "invalid-config", "Correct the named field; `stepscope-cli --help` lists the allowed values."},
+    {FailureCategory::CudaUnavailable, "cuda-unavailable", "No usable CUDA device: check `nvidia-smi`, the driver, and CUDA_VISIBLE_DEVICES, or run with --device cpu."},
+    {FailureCategory::PythonNotFound, "python-not-found", "Install Python 3.10+ or point STEPSCOPE_PYTHON at the interpreter that holds torch."},
+    {FailureCategory::TorchMissing, "torch-missing", "Install torch into that Python (scripts/bootstrap.sh does it for the project's environment)."},
+    {FailureCategory::TorchTooOld, "torch-too-old", "Upgrade torch to 2.4 or newer in the Python that runs the worker."},
+    {FailureCategory::TritonMissing, "triton-missing", "torch.compile on CUDA needs Triton: pip install triton matching your torch."},
+    {FailureCategory::TritonVersionMismatch, "triton-version-mismatch", "Install the Triton version your torch was built against (see torch's requirements)."},
+    {FailureCategory::CachePathTooLong, "cache-path-too-long", "Use a shorter cache directory (set TORCHINDUCTOR_CACHE_DIR to a short path)."},
+    {FailureCategory::OutOfMemory, "out-of-memory", "Lower the batch size or image size, or close other programs using the GPU."},
+    {FailureCategory::CompileFailed, "compile-failed", "torch.compile failed: see the detail; try another compile mode or report the trace upstream."},
+    {FailureCategory::GraphCaptureFailed, "graph-capture-failed", "The step could not be captured in a CUDA graph: see the detail; run without cuda_graph."},
+    {FailureCategory::WorkerCrashed, "worker-crashed", "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
+    {FailureCategory::Timeout, "timeout", "The run exceeded its time limit: raise --timeout or lower the number of steps."},
+    {FailureCategory::Cancelled, "cancelled", "Stopped by the user; run it again to get figures."},
+    {FailureCategory::Internal, "internal", "An unexpected error inside Stepscope: the detail holds the trace; please report it."},
+}};
+
+constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kStatuses{{
+    {RunStatus::Queued, "queued"},
+    {RunStatus::Running, "running"},
+    {RunStatus::Complete, "complete"},
+    {RunStatus::Failed, "failed"},
+    {RunStatus::Cancelled, "cancelled"},
+    {RunStatus::Interrupted, "interrupted"},
+}};
+
+} // namespace
+
+std::string_view toString(FailureCategory c)
+{
+    for (const auto &info : kCategories)
+        if (info.category == c)
+            return info.name;
+    return "internal";
+}
+
+std::optional<FailureCategory> failureCategoryFromString(std::string_view s)
+{
+    for (const auto &info : kCategories)
+        if (info.name == s)
+            return info.category;
+    return std::nullopt;
+}
+
+std::string_view fixFor(FailureCategory c)
+{
+    for (const auto &info : kCategories)
+        if (info.category == c)
+            return info.fix;
+    return {};
+}
+
+std::string_view toString(RunStatus s)
+{
+    for (const auto &[status, name] : kStatuses)
+        if (status == s)
+            return name;
+    return "failed";
+}
+
+std::optional<RunStatus> runStatusFromString(std::string_view s)
+{
+    for (const auto &[status, name] : kStatuses)
+        if (name == s)
+            return status;
+    return std::nullopt;
+}
+
+} // namespace stepscope

@@ -1,0 +1,46 @@
+#pragma once
+// Failure categories of DESIGN.md. They are fixed: the store keeps their names, the UI shows the
+// fix next to the message, and both workers (C++ and Python) emit the same names.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace stepscope {
+
+enum class FailureCategory {
+    InvalidConfig,
+    CudaUnavailable,
+    PythonNotFound,
+    TorchMissing,
+    TorchTooOld,
+    TritonMissing,
+    TritonVersionMismatch,
+    CachePathTooLong,
+    OutOfMemory,
+    CompileFailed,
+    GraphCaptureFailed,
+    WorkerCrashed,
+    Timeout,
+    Cancelled,
+    Internal,
+};
+
+// "invalid-config", "out-of-memory", ...
+std::string_view toString(FailureCategory c);
+std::optional<FailureCategory> failureCategoryFromString(std::string_view s);
+// One sentence the user can act on.
+std::string_view fixFor(FailureCategory c);
+
+// A failure as a value: the category, a one-line message, and the full detail (log, trace).
+struct Failure {
+    FailureCategory category = FailureCategory::Internal;
+    std::string message;
+    std::string detail;
+};
+
+// Lifecycle of a run row.
+enum class RunStatus { Queued, Running, Complete, Failed, Cancelled, Interrupted };
+std::string_view toString(RunStatus s);
+std::optional<RunStatus> runStatusFromString(std::string_view s);
+
+} // namespace stepscope

@@ -1,0 +1,121 @@
+#include "config/presets.h"
+
+namespace stepscope {
+namespace {
+
+const Knob kTf32{"tf32", [](RunConfig &c) { c.tf32 = true; }};
+const Knob kCudnn{"cudnn-bench", [](RunConfig &c) { c.cudnnBenchmark = true; }};
+const Knob kBf16{"bf16", [](RunConfig &c) { c.autocast = Autocast::BF16; }};
+const Knob kFp16{"fp16", [](RunConfig &c) { c.autocast = Autocast::FP16; }};
+const Knob kChannelsLast{"channels-last", [](RunConfig &c) { c.channelsLast = true; }};
+const Knob kGraph{"cuda-graph", [](RunConfig &c) { c.cudaGraph = true; }};
+const Knob kFused{"sgd-fused", [](RunConfig &c) { c.optimizer = Optimizer::Fused; }};
+const Knob kLoop{"sgd-per-parameter", [](RunConfig &c) { c.optimizer = Optimizer::PerParameter; }};
+
+// Adds `config` when valid, else records why the knob was skipped.
+bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
+{
+    const auto errors = validate(config);
+    if (errors.empty()) {
+        sweep.configs.push_back(config);
+        return true;
+    }
+    sweep.skipped.push_back(knob + " (" + errors.front().message + ")");
+    return false;
+}
+
+} // namespace
+
+const std::vector<Knob> &ledgerKnobs()
+{
+    static const std::vector<Knob> k{kTf32, kCudnn, kBf16, kChannelsLast, kGraph, kFused};
+    return k;
+}
+
+const std::vector<Knob> &allKnobs()
+{
+    static const std::vector<Knob> k{kTf32, kCudnn, kBf16, kFp16, kChannelsLast, kGraph, kLoop, kFused};
+    return k;
+}
+
+RunConfig baselineOf(const RunConfig &c)
+{
+    RunConfig b;
+    b.runtime = c.runtime;
+    b.device = c.device;
+    b.batch = c.batch;
+    b.imageSize = c.imageSize;
+    b.classes = c.classes;
+    b.warmupSteps = c.warmupSteps;
+    b.steps = c.steps;
+    b.seed = c.seed;
+    return b;
+}
+
+Sweep ledgerSweep(const RunConfig &base)
+{
+    Sweep sweep;
+    RunConfig current = baselineOf(base);
+    sweep.configs.push_back(current);
+    for (const auto &knob : ledgerKnobs()) {
+        RunConfig next = current;
+        knob.apply(next);
+        if (addIfValid(sweep, next, knob.name))
+            current = next; // cumulative: later knobs stack on the ones that applied
+    }
+    return sweep;
+}
+
+Sweep eachSweep(const RunConfig &base)
+{
+    Sweep sweep;
+    const RunConfig baseline = baselineOf(base);
+    sweep.configs.push_back(baseline);
+    for (const auto &knob : allKnobs()) {
+        RunConfig next = baseline;
+        knob.apply(next);
+        // fp16 under a graph needs the fused optimizer; alone, the graph runs fp32, so no clash.
+        addIfValid(sweep, next, knob.name);
+    }
+    return sweep;
+}
+
+Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames)
+{
+    Sweep sweep;
+    std::vector<const Knob *> chosen;
+    for (const auto &name : knobNames)
+        for (const auto &k : allKnobs())
+            if (k.name == name)
+                chosen.push_back(&k);
+    const RunConfig baseline = baselineOf(base);
+    for (unsigned mask = 0; mask < (1u << chosen.size()); ++mask) {
+        RunConfig c = baseline;
+        for (std::size_t i = 0; i < chosen.size(); ++i)
+            if (mask & (1u << i))
+                chosen[i]->apply(c);
+        addIfValid(sweep, c, knobLabel(c));
+    }
+    return sweep;
+}
+
+const std::vector<std::string> &presetNames()
+{
+    static const std::vector<std::string> names{"ledger", "each"};
+    return names;
+}
+
+bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, std::string &error)
+{
+    if (preset == "ledger")
+        out = ledgerSweep(base);
+    else if (preset == "each")
+        out = eachSweep(base);
+    else {
+        error = "unknown preset '" + preset + "'; choose ledger or each";
+        return false;
+    }
+    return true;
+}
+
+} // namespace stepscope

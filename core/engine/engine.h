@@ -1,0 +1,50 @@
+#pragma once
+// The native engine's public face: no torch header, so the worker's main, the CLI and tests that
+// only drive the engine compile fast. The training itself lives in the .cpp files of this folder.
+#include "common/failure.h"
+#include "config/run_config.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stepscope::engine {
+
+// Ordered key/value facts about the machine and libraries ("gpu", "torch", "cudnn", ...).
+using Environment = std::vector<std::pair<std::string, std::string>>;
+Environment probeEnvironment(const RunConfig &config);
+
+// What a run reports as it goes. Called on the engine's thread, in this order:
+// ready, firstStep, steps (batched, repeatedly), memory, check, done.
+class Listener {
+public:
+    virtual ~Listener() = default;
+    virtual void ready(double setupSeconds) = 0;
+    virtual void firstStep(double wallSeconds) = 0;
+    // Steps firstIndex, firstIndex + 1, ... (1 = the first step). gpuMs is empty on the CPU.
+    virtual void steps(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs) = 0;
+    virtual void memory(std::int64_t peakAllocated, std::int64_t peakReserved) = 0;
+    virtual void check(const std::vector<double> &losses) = 0;
+    virtual void done(int steps, double meanWallMsOverTimedBlock) = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+
+// Runs one configuration: setup, the first step, warm-up and measured steps. Returns the failure,
+// if any (cancel is checked between steps). `processStart` anchors the setup time.
+std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
+                           Clock::time_point processStart);
+
+// Number of losses kept for the accuracy gate.
+constexpr int kCheckSteps = 10;
+
+} // namespace stepscope::engine
+
+namespace stepscope::engine {
+// CUDA devices LibTorch can use here (0 without CUDA).
+int cudaDeviceCount();
+} // namespace stepscope::engine

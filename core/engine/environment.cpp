@@ -1,0 +1,95 @@
+// What the worker says about its machine in `hello`: everything that can skew a number.
+#include "engine/engine.h"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+#ifdef STEPSCOPE_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <cuda_runtime_api.h>
+#endif
+
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+namespace stepscope::engine {
+namespace {
+
+std::string cpuModel()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    return "unknown";
+}
+
+std::string envOr(const char *name, const char *fallback)
+{
+    const char *v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+std::string dottedVersion(long v, long major, long minor)
+{
+    // cuDNN 9.19.0 is 91900; CUDA 13.0 is 13000.
+    return std::to_string(v / major) + "." + std::to_string((v % major) / minor) + "." + std::to_string(v % minor);
+}
+
+} // namespace
+
+Environment probeEnvironment(const RunConfig &config)
+{
+    Environment env;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    env.emplace_back("worker", "native");
+    env.emplace_back("host", host);
+    env.emplace_back("cpu", cpuModel());
+    env.emplace_back("cpu_threads", std::to_string(at::get_num_threads()));
+    env.emplace_back("torch", TORCH_VERSION);
+    env.emplace_back("python", "none (LibTorch C++)");
+    env.emplace_back("triton", "none (LibTorch C++)");
+    env.emplace_back("device", config.device);
+    env.emplace_back("cuda_module_loading", envOr("CUDA_MODULE_LOADING", "unset (LibTorch default: LAZY)"));
+    env.emplace_back("cuda_cache_path", envOr("CUDA_CACHE_PATH", "unset (default ~/.nv/ComputeCache)"));
+#ifdef STEPSCOPE_WITH_CUDA
+    if (torch::cuda::is_available()) {
+        int runtime = 0, driver = 0;
+        cudaRuntimeGetVersion(&runtime);
+        cudaDriverGetVersion(&driver);
+        env.emplace_back("cuda_runtime", dottedVersion(runtime, 1000, 10));
+        env.emplace_back("cuda_driver_api", dottedVersion(driver, 1000, 10));
+        env.emplace_back("cudnn", dottedVersion(at::detail::getCUDAHooks().versionCuDNN(), 10000, 100));
+        const int index = config.onCuda() ? config.cudaIndex() : 0;
+        if (index < static_cast<int>(torch::cuda::device_count())) {
+            const auto *prop = at::cuda::getDeviceProperties(index);
+            env.emplace_back("gpu", prop->name);
+            env.emplace_back("gpu_sms", std::to_string(prop->multiProcessorCount));
+            env.emplace_back("gpu_memory_mib", std::to_string(prop->totalGlobalMem >> 20));
+            env.emplace_back("gpu_cc", std::to_string(prop->major) + "." + std::to_string(prop->minor));
+        }
+    } else {
+        env.emplace_back("gpu", "none (CUDA not available)");
+    }
+#else
+    env.emplace_back("gpu", "none (engine built without CUDA)");
+#endif
+    return env;
+}
+
+} // namespace stepscope::engine
+
+namespace stepscope::engine {
+int cudaDeviceCount()
+{
+    return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+}
+} // namespace stepscope::engine

@@ -1,0 +1,217 @@
+// The step runner: setup, first step, warm-up and measured steps, with per-step timing.
+#include "engine/engine.h"
+#include "engine/training_step.h"
+
+#include <torch/torch.h>
+
+#ifdef STEPSCOPE_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+#include <deque>
+
+namespace stepscope::engine {
+namespace {
+
+double msSince(Clock::time_point t0, Clock::time_point t1)
+{
+    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+void synchronize(const torch::Device &device)
+{
+#ifdef STEPSCOPE_WITH_CUDA
+    if (device.is_cuda())
+        torch::cuda::synchronize(device.index());
+#else
+    (void)device;
+#endif
+}
+
+// Streams step times to the listener in batches. On CUDA, a step's GPU time is known only once its
+// end event has completed; pending steps are handed on when their events have completed, which is
+// checked without synchronizing, so reporting never drains the launch queue of a timed block.
+class StepTimer {
+public:
+    StepTimer(Listener &listener, bool cuda) : listener_(listener), cuda_(cuda) {}
+
+    void begin(int index)
+    {
+        current_ = Pending{index, Clock::now()};
+#ifdef STEPSCOPE_WITH_CUDA
+        if (cuda_) {
+            current_.start = std::make_unique<c10::cuda::CUDAEvent>(cudaEventDefault);
+            current_.end = std::make_unique<c10::cuda::CUDAEvent>(cudaEventDefault);
+            current_.start->record();
+        }
+#endif
+    }
+
+    void end()
+    {
+#ifdef STEPSCOPE_WITH_CUDA
+        if (cuda_)
+            current_.end->record();
+#endif
+        current_.wallMs = msSince(current_.wallStart, Clock::now());
+        pending_.push_back(std::move(current_));
+        if (pending_.size() >= 16 || msSince(lastFlush_, Clock::now()) > 250)
+            flush(false);
+    }
+
+    // Hands on every completed step; with `wait`, synchronizes first so nothing stays pending.
+    void flush(bool wait)
+    {
+        std::vector<double> gpu, wall;
+        int first = pending_.empty() ? 0 : pending_.front().index;
+        while (!pending_.empty()) {
+            auto &p = pending_.front();
+#ifdef STEPSCOPE_WITH_CUDA
+            if (cuda_) {
+                if (wait)
+                    p.end->synchronize();
+                else if (!p.end->query())
+                    break;
+                gpu.push_back(p.start->elapsed_time(*p.end));
+            }
+#endif
+            wall.push_back(p.wallMs);
+            pending_.pop_front();
+        }
+        lastFlush_ = Clock::now();
+        if (!wall.empty())
+            listener_.steps(first, gpu, wall);
+    }
+
+private:
+    struct Pending {
+        int index = 0;
+        Clock::time_point wallStart;
+        double wallMs = 0;
+#ifdef STEPSCOPE_WITH_CUDA
+        std::unique_ptr<c10::cuda::CUDAEvent> start, end;
+#endif
+    };
+    Listener &listener_;
+    bool cuda_;
+    Pending current_;
+    std::deque<Pending> pending_;
+    Clock::time_point lastFlush_ = Clock::now();
+};
+
+Failure failureFromException(const std::exception &e, const RunConfig &config, bool capturing)
+{
+    const std::string what = e.what();
+    const std::string firstLine = what.substr(0, what.find('\n'));
+    if (dynamic_cast<const c10::OutOfMemoryError *>(&e) || what.find("out of memory") != std::string::npos)
+        return {FailureCategory::OutOfMemory,
+                "out of memory at batch " + std::to_string(config.batch) + ", image " + std::to_string(config.imageSize),
+                what};
+    if (capturing)
+        return {FailureCategory::GraphCaptureFailed, "CUDA graph capture failed: " + firstLine, what};
+    return {FailureCategory::Internal, firstLine, what};
+}
+
+void applyGlobalFlags(const RunConfig &config)
+{
+    // Process-global in LibTorch: one more reason for one process per configuration.
+    auto &ctx = at::globalContext();
+    ctx.setAllowTF32CuBLAS(config.tf32);
+    ctx.setAllowTF32CuDNN(config.tf32);
+    ctx.setBenchmarkCuDNN(config.cudnnBenchmark);
+}
+
+} // namespace
+
+std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
+                           Clock::time_point processStart)
+{
+    const auto problems = validate(config);
+    if (!problems.empty())
+        return Failure{FailureCategory::InvalidConfig, problems.front().field + ": " + problems.front().message,
+                       describe(problems)};
+    if (config.onCuda() && !torch::cuda::is_available())
+        return Failure{FailureCategory::CudaUnavailable, "CUDA is not available to LibTorch on this machine",
+                       "torch::cuda::is_available() returned false; device " + config.device};
+    if (config.onCuda() && config.cudaIndex() >= static_cast<int>(torch::cuda::device_count()))
+        return Failure{FailureCategory::CudaUnavailable,
+                       config.device + " does not exist; this machine has " + std::to_string(torch::cuda::device_count())
+                           + " CUDA device(s)",
+                       {}};
+
+    bool capturing = false;
+    try {
+        applyGlobalFlags(config);
+        const torch::Device device = config.onCuda()
+            ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(config.cudaIndex()))
+            : torch::Device(torch::kCPU);
+#ifdef STEPSCOPE_WITH_CUDA
+        std::optional<c10::cuda::CUDAGuard> deviceGuard;
+        if (device.is_cuda())
+            deviceGuard.emplace(device.index());
+#endif
+        TrainingStep step(config, device);
+        synchronize(device);
+        listener.ready(msSince(processStart, Clock::now()) / 1000.0);
+
+        // Losses of the first steps are copied on the device and read once at the end, so the
+        // accuracy gate costs no host sync inside the timed steps.
+        const int checkSteps = std::min(kCheckSteps, config.totalSteps());
+        auto losses = torch::zeros({checkSteps}, torch::TensorOptions().device(device).dtype(torch::kFloat));
+
+        // Step 1 alone, synchronized: autotuning, capture and lazy initialisation land here.
+        synchronize(device);
+        const auto t0 = Clock::now();
+        capturing = config.cudaGraph;
+        step.step();
+        capturing = false;
+        losses[0].copy_(step.loss().detach().reshape({}));
+        synchronize(device);
+        const double firstWallMs = msSince(t0, Clock::now());
+        listener.firstStep(firstWallMs / 1000.0);
+        listener.steps(1, device.is_cuda() ? std::vector<double>{firstWallMs} : std::vector<double>{},
+                       {firstWallMs});
+
+        StepTimer timer(listener, device.is_cuda());
+        const int total = config.totalSteps();
+        const int timedFrom = 2 + config.warmupSteps;
+        Clock::time_point blockStart = Clock::now();
+        for (int index = 2; index <= total; ++index) {
+            if (cancel.load(std::memory_order_relaxed)) {
+                timer.flush(true);
+                return Failure{FailureCategory::Cancelled, "cancelled after step " + std::to_string(index - 1), {}};
+            }
+            if (index == timedFrom) {
+                synchronize(device);
+                blockStart = Clock::now();
+            }
+            timer.begin(index);
+            step.step();
+            timer.end();
+            if (index <= checkSteps)
+                losses[index - 1].copy_(step.loss().detach().reshape({}));
+        }
+        synchronize(device);
+        const double blockMs = msSince(blockStart, Clock::now());
+        timer.flush(true);
+
+#ifdef STEPSCOPE_WITH_CUDA
+        if (device.is_cuda()) {
+            const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
+            listener.memory(stats.allocated_bytes[0].peak, stats.reserved_bytes[0].peak);
+        }
+#endif
+        auto cpuLosses = losses.cpu();
+        std::vector<double> lossValues(cpuLosses.data_ptr<float>(), cpuLosses.data_ptr<float>() + checkSteps);
+        listener.check(lossValues);
+        const int timedSteps = total - timedFrom + 1;
+        listener.done(total, timedSteps > 0 ? blockMs / timedSteps : 0.0);
+        return std::nullopt;
+    } catch (const std::exception &e) {
+        return failureFromException(e, config, capturing);
+    }
+}
+
+} // namespace stepscope::engine

@@ -1,0 +1,169 @@
+#include "protocol/protocol.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace stepscope::protocol {
+namespace {
+
+QByteArray line(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QJsonArray toArray(const std::vector<double> &v)
+{
+    QJsonArray a;
+    for (double x : v)
+        a.append(x);
+    return a;
+}
+
+bool toDoubles(const QJsonValue &value, std::vector<double> &out)
+{
+    if (!value.isArray())
+        return false;
+    for (const auto &x : value.toArray()) {
+        if (!x.isDouble())
+            return false;
+        out.push_back(x.toDouble());
+    }
+    return true;
+}
+
+Message invalid(std::string why)
+{
+    Message m;
+    m.problem = std::move(why);
+    return m;
+}
+
+bool finiteNonNegative(const QJsonValue &v)
+{
+    return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() >= 0;
+}
+
+} // namespace
+
+Message parseLine(const QByteArray &text)
+{
+    QJsonParseError error;
+    const auto doc = QJsonDocument::fromJson(text.trimmed(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return invalid("not a JSON object: " + text.left(120).toStdString());
+    const QJsonObject o = doc.object();
+    const QString type = o.value("type").toString();
+    Message m;
+    if (type == "hello") {
+        m.type = Message::Type::Hello;
+        m.protocolVersion = o.value("protocol").toInt();
+        if (m.protocolVersion != kVersion)
+            return invalid("protocol version " + std::to_string(m.protocolVersion) + " is not "
+                           + std::to_string(kVersion) + ": worker and supervisor come from different versions");
+        const QJsonObject env = o.value("env").toObject();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            m.environment.emplace_back(it.key().toStdString(), it.value().toVariant().toString().toStdString());
+        m.environmentJson = QJsonDocument(env).toJson(QJsonDocument::Compact);
+    } else if (type == "ready" || type == "first_step") {
+        const char *key = type == "ready" ? "setup_s" : "wall_s";
+        if (!finiteNonNegative(o.value(key)))
+            return invalid(type.toStdString() + " needs a non-negative " + key);
+        m.type = type == "ready" ? Message::Type::Ready : Message::Type::FirstStep;
+        m.seconds = o.value(key).toDouble();
+    } else if (type == "steps") {
+        m.type = Message::Type::Steps;
+        m.firstIndex = o.value("first").toInt();
+        if (m.firstIndex < 1 || !toDoubles(o.value("wall_ms"), m.wallMs)
+            || !toDoubles(o.value("gpu_ms"), m.gpuMs))
+            return invalid("steps needs first >= 1 and numeric gpu_ms and wall_ms arrays");
+        if (!m.gpuMs.empty() && m.gpuMs.size() != m.wallMs.size())
+            return invalid("steps: gpu_ms and wall_ms differ in length");
+    } else if (type == "memory") {
+        m.type = Message::Type::Memory;
+        m.peakAllocated = static_cast<std::int64_t>(o.value("peak_allocated").toDouble());
+        m.peakReserved = static_cast<std::int64_t>(o.value("peak_reserved").toDouble());
+    } else if (type == "check") {
+        m.type = Message::Type::Check;
+        if (!toDoubles(o.value("losses"), m.losses))
+            return invalid("check needs a numeric losses array");
+    } else if (type == "done") {
+        m.type = Message::Type::Done;
+        m.steps = o.value("steps").toInt();
+        m.meanWallMs = o.value("mean_wall_ms").toDouble();
+    } else if (type == "error") {
+        m.type = Message::Type::Error;
+        const auto category = failureCategoryFromString(o.value("category").toString().toStdString());
+        m.failure.category = category.value_or(FailureCategory::Internal);
+        m.failure.message = o.value("message").toString().toStdString();
+        m.failure.detail = o.value("detail").toString().toStdString();
+        if (!category)
+            m.failure.detail = "unknown category '" + o.value("category").toString().toStdString() + "'\n"
+                + m.failure.detail;
+    } else {
+        return invalid("unknown message type '" + type.toStdString() + "'");
+    }
+    return m;
+}
+
+QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &environment)
+{
+    QJsonObject env;
+    for (const auto &[k, v] : environment)
+        env.insert(QString::fromStdString(k), QString::fromStdString(v));
+    return line({{"type", "hello"}, {"protocol", kVersion}, {"env", env}});
+}
+
+QByteArray readyLine(double s) { return line({{"type", "ready"}, {"setup_s", s}}); }
+QByteArray firstStepLine(double s) { return line({{"type", "first_step"}, {"wall_s", s}}); }
+
+QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
+{
+    return line({{"type", "steps"}, {"first", firstIndex}, {"gpu_ms", toArray(gpuMs)}, {"wall_ms", toArray(wallMs)}});
+}
+
+QByteArray memoryLine(std::int64_t a, std::int64_t r)
+{
+    return line({{"type", "memory"}, {"peak_allocated", static_cast<double>(a)}, {"peak_reserved", static_cast<double>(r)}});
+}
+
+QByteArray checkLine(const std::vector<double> &losses) { return line({{"type", "check"}, {"losses", toArray(losses)}}); }
+
+QByteArray doneLine(int steps, double meanWallMs)
+{
+    return line({{"type", "done"}, {"steps", steps}, {"mean_wall_ms", meanWallMs}});
+}
+
+QByteArray errorLine(const Failure &f)
+{
+    return line({{"type", "error"},
+                 {"category", QString::fromUtf8(toString(f.category).data(), int(toString(f.category).size()))},
+                 {"message", QString::fromStdString(f.message)},
+                 {"detail", QString::fromStdString(f.detail)}});
+}
+
+std::vector<QByteArray> LineBuffer::append(const QByteArray &bytes)
+{
+    pending_ += bytes;
+    std::vector<QByteArray> lines;
+    qsizetype start = 0;
+    for (qsizetype nl = pending_.indexOf('\n'); nl >= 0; nl = pending_.indexOf('\n', start)) {
+        const QByteArray l = pending_.mid(start, nl - start).trimmed();
+        if (!l.isEmpty())
+            lines.push_back(l);
+        start = nl + 1;
+    }
+    pending_.remove(0, start);
+    return lines;
+}
+
+QByteArray LineBuffer::takeRest()
+{
+    QByteArray rest = pending_.trimmed();
+    pending_.clear();
+    return rest;
+}
+
+} // namespace stepscope::protocol

@@ -1,0 +1,66 @@
+#pragma once
+// The worker protocol of DESIGN.md: one JSON object per line on the worker's stdout, stderr is the
+// log. Both workers (C++ and Python) write it; the supervisor reads it with parseLine().
+//
+//   {"type":"hello","protocol":1,"env":{"gpu":"...","torch":"...",...}}
+//   {"type":"ready","setup_s":1.9}
+//   {"type":"first_step","wall_s":0.41}
+//   {"type":"steps","first":2,"gpu_ms":[14.1,...],"wall_ms":[14.3,...]}   (gpu_ms empty on CPU)
+//   {"type":"memory","peak_allocated":123,"peak_reserved":456}
+//   {"type":"check","losses":[6.9,6.8,...]}
+//   {"type":"done","steps":111,"mean_wall_ms":14.2}
+//   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
+#include "common/failure.h"
+
+#include <QByteArray>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stepscope::protocol {
+
+constexpr int kVersion = 1;
+
+struct Message {
+    enum class Type { Hello, Ready, FirstStep, Steps, Memory, Check, Done, Error, Invalid };
+    Type type = Type::Invalid;
+    int protocolVersion = 0;
+    std::vector<std::pair<std::string, std::string>> environment; // hello
+    QByteArray environmentJson;                                   // hello, as received
+    double seconds = 0;                                           // ready, first_step
+    int firstIndex = 0;                                           // steps
+    std::vector<double> gpuMs, wallMs;                            // steps
+    std::int64_t peakAllocated = 0, peakReserved = 0;             // memory
+    std::vector<double> losses;                                   // check
+    int steps = 0;                                                // done
+    double meanWallMs = 0;                                        // done
+    Failure failure;                                              // error
+    std::string problem;                                          // invalid: why the line was refused
+};
+
+// Never throws: a line that is not a valid message comes back as Type::Invalid with `problem` set.
+Message parseLine(const QByteArray &line);
+
+// Writers (one line each, with the trailing newline).
+QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &environment);
+QByteArray readyLine(double setupSeconds);
+QByteArray firstStepLine(double wallSeconds);
+QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);
+QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
+QByteArray checkLine(const std::vector<double> &losses);
+QByteArray doneLine(int steps, double meanWallMs);
+QByteArray errorLine(const Failure &failure);
+
+// Splits a byte stream into lines; keeps an unfinished tail until more bytes arrive.
+class LineBuffer {
+public:
+    std::vector<QByteArray> append(const QByteArray &bytes);
+    // What is left at end of stream: a truncated line, or empty.
+    QByteArray takeRest();
+
+private:
+    QByteArray pending_;
+};
+
+} // namespace stepscope::protocol

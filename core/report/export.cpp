@@ -1,0 +1,170 @@
+// Text exports of a ledger: CSV for spreadsheets, JSON for scripts, Markdown for people.
+#include "report/ledger.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace stepscope::report {
+namespace {
+
+std::string num(const std::optional<double> &v, const char *f = "%.4g")
+{
+    if (!v || !std::isfinite(*v))
+        return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, *v);
+    return buf;
+}
+
+std::string csvField(const std::string &s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string jsonString(const std::string &s)
+{
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string jsonNumber(const std::optional<double> &v)
+{
+    if (!v || !std::isfinite(*v))
+        return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", *v);
+    return buf;
+}
+
+std::string speedupText(const LedgerRow &row)
+{
+    if (!row.speedup)
+        return row.steadyMs ? "1.00x" : "";
+    std::string s = num(row.speedup, "%.2fx");
+    if (row.timeRatio) {
+        s += " [" + num(1.0 / row.timeRatio->high, "%.2f") + "-" + num(1.0 / row.timeRatio->low, "%.2f") + "]";
+        if (!row.timeRatio->significant)
+            s += " n.s.";
+    }
+    return s;
+}
+
+std::string spreadText(const std::optional<double> &lo, const std::optional<double> &hi, const char *f)
+{
+    if (!lo || !hi || *lo == *hi)
+        return "";
+    return num(lo, f) + "-" + num(hi, f);
+}
+
+} // namespace
+
+std::string toCsv(const Ledger &l)
+{
+    std::ostringstream out;
+    out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
+           "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
+           "ratio_ci_low,ratio_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib\n";
+    for (const auto &r : l.rows) {
+        const bool haveSteady = r.steadyMs.has_value();
+        out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
+            << r.failureCategory << ',' << r.repeats << ',' << r.completed << ',' << num(r.firstStepS, "%.6g") << ','
+            << num(r.firstStepMinS, "%.6g") << ',' << num(r.firstStepMaxS, "%.6g") << ','
+            << num(r.steadyMs, "%.6g") << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g")
+            << ',' << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ','
+            << (haveSteady ? num(r.steady.p90, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "")
+            << ',' << r.timing << ',' << (haveSteady ? stats::toString(r.noise) : "") << ','
+            << num(r.speedup, "%.4f") << ','
+            << (r.timeRatio ? num(r.timeRatio->low, "%.4f") : "") << ','
+            << (r.timeRatio ? num(r.timeRatio->high, "%.4f") : "") << ','
+            << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
+            << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << '\n';
+    }
+    return out.str();
+}
+
+std::string toJson(const Ledger &l)
+{
+    std::ostringstream out;
+    out << "{\n  \"sweep\": {\"id\": " << l.sweep.id << ", \"name\": " << jsonString(l.sweep.name)
+        << ", \"preset\": " << jsonString(l.sweep.preset) << ", \"created\": " << jsonString(l.sweep.created)
+        << ", \"status\": " << jsonString(l.sweep.status) << "},\n";
+    out << "  \"environment\": " << (l.environmentJson.empty() ? "null" : l.environmentJson) << ",\n";
+    out << "  \"planned_steps\": " << l.plannedSteps << ",\n";
+    out << "  \"recommendation\": " << jsonString(l.recommendationText) << ",\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < l.rows.size(); ++i) {
+        const auto &r = l.rows[i];
+        out << "    {\"configuration\": " << jsonString(r.configName) << ", \"knobs\": " << jsonString(r.label)
+            << ", \"status\": " << jsonString(r.status) << ", \"failure_category\": " << jsonString(r.failureCategory)
+            << ", \"failure_message\": " << jsonString(r.failureMessage) << ", \"repeats\": " << r.repeats
+            << ", \"completed\": " << r.completed << ", \"first_step_s\": " << jsonNumber(r.firstStepS)
+            << ", \"steady_ms\": " << jsonNumber(r.steadyMs) << ", \"steady_min_ms\": " << jsonNumber(r.steadyMinMs)
+            << ", \"steady_max_ms\": " << jsonNumber(r.steadyMaxMs) << ", \"timing\": " << jsonString(r.timing)
+            << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
+            << ", \"speedup\": " << jsonNumber(r.speedup)
+            << ", \"ratio_ci\": "
+            << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
+                            : std::string("null"))
+            << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")
+            << ", \"break_even_steps\": " << jsonNumber(r.breakEvenSteps)
+            << ", \"break_even\": " << jsonString(r.breakEven) << ", \"accuracy\": " << jsonString(r.accuracy)
+            << ", \"steady_problem\": " << jsonString(r.steadyProblem) << "}" << (i + 1 < l.rows.size() ? "," : "")
+            << "\n";
+    }
+    out << "  ]\n}\n";
+    return out.str();
+}
+
+std::string toMarkdown(const Ledger &l)
+{
+    std::ostringstream out;
+    out << "## Sweep " << l.sweep.id << ": " << l.sweep.name << " (" << l.sweep.preset << ", " << l.sweep.created
+        << ")\n\n";
+    if (l.environment)
+        out << "GPU: " << (l.environment->gpu.empty() ? "none" : l.environment->gpu) << "; torch "
+            << l.environment->torch << "; CUDA " << (l.environment->cuda.empty() ? "-" : l.environment->cuda)
+            << "; cuDNN " << (l.environment->cudnn.empty() ? "-" : l.environment->cudnn) << "; host "
+            << l.environment->host << "\n\n";
+    out << "| configuration | status | first step | steady state | spread (repeats) | speed-up [95% CI] | "
+           "break-even (steps) | noise | accuracy |\n";
+    out << "|---|---|---:|---:|---:|---:|---:|---|---|\n";
+    for (const auto &r : l.rows) {
+        std::string status = r.status;
+        if (!r.failureCategory.empty())
+            status += " (" + r.failureCategory + ")";
+        out << "| " << r.label << " | " << status << " | " << (r.firstStepS ? formatSeconds(*r.firstStepS) : "-")
+            << " | " << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
+            << " | " << spreadText(r.steadyMinMs, r.steadyMaxMs, "%.2f") << " | " << speedupText(r) << " | "
+            << r.breakEven << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |\n";
+    }
+    out << "\nSteady state: median of the detected steady window ("
+        << (l.rows.empty() ? "" : l.rows.front().timing == "gpu" ? "CUDA-event time" : "wall time")
+        << " per step), pooled over cold-process repeats. n.s. = no significant difference.\n";
+    if (!l.recommendationText.empty())
+        out << "\n**Recommendation.** " << l.recommendationText << "\n";
+    return out.str();
+}
+
+} // namespace stepscope::report

@@ -1,0 +1,242 @@
+#include "report/ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace stepscope::report {
+namespace {
+
+std::string knobsOf(const std::string &configName)
+{
+    // The canonical name ends with the knob label after the last space.
+    const auto space = configName.rfind(' ');
+    return space == std::string::npos ? configName : configName.substr(space + 1);
+}
+
+std::string fmt(const char *f, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+struct RunData {
+    const store::RunRecord *run;
+    std::vector<double> steady; // steady-window samples in ms
+    bool gpu = false;
+    std::string problem;
+};
+
+RunData analyse(const store::Reader &reader, const store::RunRecord &run)
+{
+    RunData d{&run, {}, false, {}};
+    const auto steps = reader.steps(run.id);
+    std::vector<double> series;
+    for (const auto &s : steps) {
+        if (s.index < 2)
+            continue; // step 1 is the first-step figure, never part of the steady state
+        d.gpu = d.gpu || s.gpuMs.has_value();
+        series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
+    }
+    const auto window = stats::detectSteadyState(series);
+    if (!window.found) {
+        d.problem = "no steady state: " + window.reason;
+        return d;
+    }
+    d.steady.assign(series.begin() + static_cast<long>(window.begin), series.begin() + static_cast<long>(window.end));
+    return d;
+}
+
+double maxRelativeDiff(const std::vector<double> &a, const std::vector<double> &b)
+{
+    // Relative to the loss, floored at 5% of the first loss: a tiny batch is memorised within a few
+    // steps, and a relative difference between two losses near zero says nothing about training.
+    double worst = 0;
+    const double floor = b.empty() ? 1e-6 : std::max(1e-6, 0.05 * std::abs(b.front()));
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(floor, std::abs(b[i])));
+    return worst;
+}
+
+} // namespace
+
+std::string formatSeconds(double s)
+{
+    if (!std::isfinite(s))
+        return "-";
+    if (s < 1)
+        return fmt("%.0f ms", s * 1000);
+    if (s < 120)
+        return fmt("%.2f s", s);
+    const long total = std::lround(s);
+    return std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s";
+}
+
+double lossTolerance(const std::string &json)
+{
+    // Loose enough for the rounding of each precision over ten SGD steps, tight enough that a
+    // broken step (NaN, wrong gradients, skipped updates) stands out.
+    if (json.find("\"autocast\":\"fp16\"") != std::string::npos)
+        return 0.05;
+    if (json.find("\"autocast\":\"bf16\"") != std::string::npos)
+        return 0.10;
+    if (json.find("\"tf32\":true") != std::string::npos)
+        return 0.02;
+    return 0.005;
+}
+
+Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
+{
+    Ledger ledger;
+    const auto sweep = reader.sweep(sweepId);
+    if (!sweep)
+        return ledger;
+    ledger.sweep = *sweep;
+    ledger.plannedSteps = plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : 10000);
+
+    const auto runs = reader.runs(sweepId);
+    // Group repeats by configuration, in order of first appearance (the baseline comes first).
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const store::RunRecord *>> groups;
+    for (const auto &r : runs) {
+        if (!groups.count(r.configName))
+            order.push_back(r.configName);
+        groups[r.configName].push_back(&r);
+        if (!ledger.environment && r.environmentId)
+            ledger.environment = reader.environment(*r.environmentId);
+    }
+    if (ledger.environment)
+        ledger.environmentJson = ledger.environment->json;
+
+    std::vector<double> baselineLosses;
+    for (const auto &name : order) {
+        const auto &group = groups[name];
+        LedgerRow row;
+        row.configName = name;
+        row.label = knobsOf(name);
+        row.configJson = group.front()->configJson;
+        row.repeats = static_cast<int>(group.size());
+        std::vector<double> firsts, medians;
+        std::vector<double> losses;
+        bool gpu = false;
+        for (const auto *run : group) {
+            if (run->status != RunStatus::Complete) {
+                if (row.failureCategory.empty() && run->category) {
+                    row.failureCategory = std::string(toString(*run->category));
+                    row.failureMessage = run->message;
+                }
+                continue;
+            }
+            ++row.completed;
+            if (run->firstStepSeconds)
+                firsts.push_back(*run->firstStepSeconds);
+            if (run->peakAllocatedBytes)
+                row.peakAllocatedMiB = *run->peakAllocatedBytes / 1048576.0;
+            if (losses.empty())
+                losses = run->checkLosses;
+            auto data = analyse(reader, *run);
+            gpu = gpu || data.gpu;
+            if (!data.problem.empty()) {
+                row.steadyProblem = data.problem;
+                continue;
+            }
+            medians.push_back(stats::median(data.steady));
+            row.samplesMs.insert(row.samplesMs.end(), data.steady.begin(), data.steady.end());
+        }
+        row.timing = gpu ? "gpu" : "wall";
+        if (row.completed == row.repeats)
+            row.status = "complete";
+        else if (row.completed == 0)
+            row.status = group.front()->status == RunStatus::Complete ? "complete"
+                                                                       : std::string(toString(group.back()->status));
+        else
+            row.status = std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
+        if (!firsts.empty()) {
+            row.firstStepS = stats::median(firsts);
+            row.firstStepMinS = *std::min_element(firsts.begin(), firsts.end());
+            row.firstStepMaxS = *std::max_element(firsts.begin(), firsts.end());
+        }
+        if (!row.samplesMs.empty()) {
+            row.steady = stats::summarize(row.samplesMs);
+            row.steadyMs = row.steady.median;
+            row.steadyMinMs = *std::min_element(medians.begin(), medians.end());
+            row.steadyMaxMs = *std::max_element(medians.begin(), medians.end());
+            row.noise = stats::noiseOf(row.steady);
+            // Spread between cold processes counts as noise too: it is what a user meets.
+            if (medians.size() > 1) {
+                const double spread = (*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs;
+                if (spread >= 0.25)
+                    row.noise = stats::Noise::Unreliable;
+                else if (spread >= 0.10 && row.noise == stats::Noise::Ok)
+                    row.noise = stats::Noise::Warn;
+            }
+        }
+        if (ledger.rows.empty()) {
+            baselineLosses = losses;
+            row.accuracy = losses.empty() ? "n/a" : "reference";
+        } else if (losses.empty() || baselineLosses.empty()) {
+            row.accuracy = "n/a";
+        } else {
+            const double diff = maxRelativeDiff(losses, baselineLosses);
+            const bool finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
+            row.accuracy = finite && diff <= lossTolerance(row.configJson)
+                ? "ok"
+                : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
+        }
+        ledger.rows.push_back(std::move(row));
+    }
+
+    if (ledger.rows.empty())
+        return ledger;
+    const LedgerRow &base = ledger.rows.front();
+    std::vector<stats::Candidate> candidates;
+    std::vector<std::size_t> candidateRows;
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        LedgerRow &row = ledger.rows[i];
+        if (!row.steadyMs || !row.firstStepS) {
+            row.breakEven = "-";
+            continue;
+        }
+        if (row.accuracy.rfind("diverged", 0) != 0) {
+            candidates.push_back({row.label, *row.firstStepS, *row.steadyMs / 1000.0});
+            candidateRows.push_back(i);
+        }
+        if (i == 0 || !base.steadyMs || !base.firstStepS) {
+            row.breakEven = "-";
+            continue;
+        }
+        row.speedup = *base.steadyMs / *row.steadyMs;
+        row.timeRatio = stats::ratioOfMedians(row.samplesMs, base.samplesMs);
+        row.breakEvenSteps = stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS,
+                                                   *base.steadyMs / 1000.0);
+        if (!row.breakEvenSteps)
+            row.breakEven = "never";
+        else if (*row.breakEvenSteps <= 1)
+            row.breakEven = "immediately";
+        else
+            row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
+    }
+    if (auto rec = stats::recommend(candidates, ledger.plannedSteps)) {
+        rec->best = candidateRows[rec->best];
+        if (rec->runnerUp)
+            rec->runnerUp = candidateRows[*rec->runnerUp];
+        ledger.recommendation = rec;
+        const LedgerRow &best = ledger.rows[rec->best];
+        std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label + " finishes first ("
+            + formatSeconds(rec->bestTotal) + ")";
+        if (rec->runnerUp) {
+            const LedgerRow &second = ledger.rows[*rec->runnerUp];
+            text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " ("
+                + fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
+            const auto ci = stats::ratioOfMedians(best.samplesMs, second.samplesMs);
+            if (!ci.significant && ledger.plannedSteps > 1000)
+                text += "; their steady states show no significant difference";
+        }
+        ledger.recommendationText = text + ".";
+    }
+    return ledger;
+}
+
+} // namespace stepscope::report

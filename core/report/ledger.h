@@ -1,0 +1,64 @@
+#pragma once
+// The ledger of a sweep: one row per configuration (repeats pooled), compared with the baseline.
+// Plain C++ over the store and stats; the CLI's export, the dashboard's table and the report all
+// read this one computation.
+#include "stats/stats.h"
+#include "store/store.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::report {
+
+struct LedgerRow {
+    std::string configName;   // canonical name
+    std::string label;        // knobs only: "baseline", "tf32+bf16", ...
+    std::string configJson;
+    int repeats = 0, completed = 0;
+    std::string status;       // "complete", "failed", "2/3 complete", ...
+    std::string failureCategory, failureMessage;
+
+    std::optional<double> firstStepS;      // median over completed repeats
+    std::optional<double> firstStepMinS, firstStepMaxS;
+    std::optional<double> steadyMs;        // median of the pooled steady windows
+    std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
+    stats::Summary steady;                 // pooled steady samples
+    std::string timing;                    // "gpu" (CUDA events) or "wall"
+    stats::Noise noise = stats::Noise::Ok;
+    std::string steadyProblem;             // "no steady state: ..." when a repeat never settled
+    std::optional<double> peakAllocatedMiB;
+
+    // Against the baseline (row 0).
+    std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
+    std::optional<double> speedup;           // baseline / steady
+    std::optional<double> breakEvenSteps;    // nullopt with speedup: "never"
+    std::string breakEven;                   // "-", "never", "immediately", "1234"
+    std::string accuracy;                    // "ok", "diverged (max rel. diff 0.3)", "n/a"
+
+    std::vector<double> samplesMs;           // pooled steady samples (for charts and CIs)
+};
+
+struct Ledger {
+    store::SweepRecord sweep;
+    std::vector<LedgerRow> rows; // first is the baseline
+    std::optional<store::EnvironmentRecord> environment;
+    std::string environmentJson;
+    std::int64_t plannedSteps = 0;
+    std::optional<stats::Recommendation> recommendation; // indices into rows
+    std::string recommendationText;
+};
+
+// Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
+Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+
+// Tolerance of the accuracy gate for a configuration's precision ("fp32", "tf32", "bf16", "fp16").
+double lossTolerance(const std::string &configJson);
+
+std::string toCsv(const Ledger &ledger);
+std::string toJson(const Ledger &ledger);
+std::string toMarkdown(const Ledger &ledger);
+
+std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
+
+} // namespace stepscope::report

@@ -1,0 +1,71 @@
+#pragma once
+// Statistics of step times: plain C++17, no Qt, no torch. Every figure the CLI, the report and the
+// dashboard show comes from here, so the rules of DESIGN.md ("Measurement rules") live in one place.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::stats {
+
+// Robust summary of a sample (e.g. steady-state step times in ms). Empty input gives count == 0
+// and NaN figures. Quantiles use linear interpolation between order statistics (numpy's default).
+struct Summary {
+    std::size_t count = 0;
+    double median = 0, mean = 0, p10 = 0, p90 = 0, q1 = 0, q3 = 0;
+    double iqr = 0;  // q3 - q1
+    double mad = 0;  // median absolute deviation (raw, not scaled by 1.4826)
+    double cv = 0;   // stddev / mean (sample stddev, n - 1)
+    double min = 0, max = 0;
+};
+Summary summarize(const std::vector<double> &values);
+double quantile(std::vector<double> values, double q); // q in [0, 1]
+double median(std::vector<double> values);
+
+// Noise flag from IQR / median: >= 0.10 warns, >= 0.25 is unreliable.
+enum class Noise { Ok, Warn, Unreliable };
+Noise noiseOf(const Summary &s);
+const char *toString(Noise n); // "ok", "noisy", "unreliable"
+
+// Warm-up detection over the series of steps after the first one (index 0 = step 2).
+// `found` is false ("no steady state") when the tail of the series still drifts or is too short.
+struct SteadyWindow {
+    bool found = false;
+    std::size_t begin = 0; // first index of the steady window in the input
+    std::size_t end = 0;   // one past the last index (== input size when found)
+    std::string reason;    // why no steady state was found, for the user
+};
+SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
+
+// Ratio of medians median(candidate) / median(baseline) with a percentile-bootstrap 95% CI.
+// Deterministic: the resampling RNG is seeded with `seed`.
+struct RatioCI {
+    double ratio = 0, low = 0, high = 0;
+    bool significant = false; // false when [low, high] contains 1: "no significant difference"
+};
+RatioCI ratioOfMedians(const std::vector<double> &candidate, const std::vector<double> &baseline,
+                       int resamples = 2000, std::uint64_t seed = 12345);
+
+// Break-even step count of candidate C against baseline B (times in the same unit, e.g. seconds):
+// n* = 1 + (T1_C - T1_B) / (t_B - t_C). nullopt ("never") when C is not faster per step.
+// When C is faster per step and also cheaper up front, n* <= 1: it pays off from the first step.
+std::optional<double> breakEvenSteps(double firstC, double steadyC, double firstB, double steadyB);
+
+// Total time of a planned run of N steps: T1 + (N - 1) * t.
+double totalTime(double first, double steady, std::int64_t plannedSteps);
+
+// The configuration with the least total time for N steps, and its margin over the runner-up.
+struct Candidate {
+    std::string name;
+    double first = 0;  // first-step time (s)
+    double steady = 0; // steady-state step time (s)
+};
+struct Recommendation {
+    std::size_t best = 0;                // index into the candidates
+    std::optional<std::size_t> runnerUp; // none when only one candidate
+    double bestTotal = 0, runnerUpTotal = 0;
+    double margin = 0; // runnerUpTotal - bestTotal (same unit), 0 without a runner-up
+};
+std::optional<Recommendation> recommend(const std::vector<Candidate> &candidates, std::int64_t plannedSteps);
+
+} // namespace stepscope::stats

@@ -1,0 +1,135 @@
+#pragma once
+// SQLite storage of sweeps, runs and steps (DESIGN.md "Storage"). Plain C++17 over the sqlite3 C API.
+//
+// One Database object owns the writer connection and its writer thread: every write is queued and
+// the thread commits whatever is queued in one BEGIN IMMEDIATE transaction, so a stream of step
+// batches costs one commit per drain, not one per step. Reads go through Reader, on a connection of
+// its own (WAL lets readers and the writer work at once).
+#include "common/failure.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stepscope::store {
+
+// Why a file was refused. The file is never modified when open() throws.
+class StoreError : public std::runtime_error {
+public:
+    enum class Kind { NotStepscope, Corrupt, TooNew, Io };
+    StoreError(Kind kind, const std::string &message) : std::runtime_error(message), kind_(kind) {}
+    Kind kind() const { return kind_; }
+
+private:
+    Kind kind_;
+};
+
+struct EnvironmentRecord {
+    std::string json; // the worker's full `hello` environment object
+    std::string gpu, driver, cuda, cudnn, torch, python, host;
+};
+
+struct SweepRecord {
+    std::int64_t id = 0;
+    std::string created; // ISO-8601 UTC, filled by the store on insert
+    std::string name;
+    std::string preset;        // "ledger", "each", "custom", ...
+    std::int64_t plannedSteps = 0;
+    std::string settingsJson;  // the sweep's shared settings (device, batch, ...)
+    std::string status;        // "running", "complete", "cancelled", "failed", "interrupted"
+};
+
+struct RunRecord {
+    std::int64_t id = 0;
+    std::int64_t sweepId = 0;
+    std::int64_t position = 0;    // order within the sweep (interleaved repeats)
+    std::int64_t repeatIndex = 0; // 0-based cold-process repeat of the same configuration
+    std::string configName;       // canonical configuration name
+    std::string configJson;
+    RunStatus status = RunStatus::Queued;
+    std::optional<FailureCategory> category;
+    std::string message, detail;
+    std::optional<std::int64_t> environmentId;
+    std::optional<double> setupSeconds, firstStepSeconds;
+    std::optional<std::int64_t> peakAllocatedBytes, peakReservedBytes;
+    std::vector<double> checkLosses; // losses of the first steps (accuracy gate)
+    std::string started, finished, heartbeat; // ISO-8601 UTC, empty when unset
+    std::int64_t stepCount = 0;                // filled by readers
+};
+
+struct StepRow {
+    std::int64_t index = 0;        // 1 = the first step
+    std::optional<double> gpuMs;   // CUDA-event time; none on CPU
+    double wallMs = 0;
+};
+
+struct OpenOptions {
+    bool create = true;   // create the file when missing
+    int migrateUpTo = -1; // -1: latest schema; tests use lower versions to check migrations
+};
+
+class Database {
+public:
+    // Opens (or creates) a Stepscope database. Refuses, with StoreError and without touching the
+    // file, anything that is not one: another SQLite file, a corrupt file, a newer schema.
+    // On success, stale `running` runs (owner process gone, or heartbeat older than two minutes)
+    // become `interrupted`.
+    static std::unique_ptr<Database> open(const std::string &path, const OpenOptions &options = {});
+    ~Database(); // flushes and joins the writer thread
+
+    static int latestSchemaVersion();
+    int schemaVersion() const;
+    const std::string &path() const;
+
+    // Synchronous writes that return the new row id (they go through the writer thread too).
+    std::int64_t addEnvironment(const EnvironmentRecord &env);
+    std::int64_t createSweep(const SweepRecord &sweep);
+    std::int64_t createRun(const RunRecord &run); // status from the record (normally queued)
+
+    // Queued writes: return at once, committed in the next batch.
+    void markRunning(std::int64_t runId);          // status running, started, owner pid, heartbeat
+    void appendSteps(std::int64_t runId, const std::vector<StepRow> &steps); // also bumps heartbeat
+    // Bumps the heartbeat alone: an owner that spends minutes between steps (torch.compile, warm-up)
+    // calls it so that other processes opening the file do not take the run for stale.
+    void heartbeat(std::int64_t runId);
+    void setEnvironment(std::int64_t runId, std::int64_t environmentId);
+    void setSetup(std::int64_t runId, double setupSeconds);
+    void setFirstStep(std::int64_t runId, double firstStepSeconds);
+    void setMemory(std::int64_t runId, std::int64_t peakAllocated, std::int64_t peakReserved);
+    void setCheckLosses(std::int64_t runId, const std::vector<double> &losses);
+    void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
+    void finishSweep(std::int64_t sweepId, const std::string &status);
+    void deleteSweep(std::int64_t sweepId); // with its runs and steps
+
+    // Blocks until every queued write is committed; rethrows a write error (e.g. disk full) as StoreError.
+    void flush();
+
+private:
+    struct Impl;
+    explicit Database(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+// Read-only access on its own connection. Same refusal rules as Database::open, never creates.
+class Reader {
+public:
+    static std::unique_ptr<Reader> open(const std::string &path);
+    ~Reader();
+
+    std::vector<SweepRecord> sweeps() const;                 // newest first
+    std::optional<SweepRecord> sweep(std::int64_t id) const;
+    std::vector<RunRecord> runs(std::int64_t sweepId) const; // by position
+    std::optional<RunRecord> run(std::int64_t runId) const;
+    std::vector<StepRow> steps(std::int64_t runId) const;    // by index
+    std::optional<EnvironmentRecord> environment(std::int64_t id) const;
+
+private:
+    struct Impl;
+    explicit Reader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace stepscope::store

@@ -1,0 +1,41 @@
+#include "supervisor/sweep_plan.h"
+
+#include "config/config_json.h"
+
+#include <QJsonDocument>
+
+namespace stepscope::supervisor {
+
+SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
+                    const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps)
+{
+    SweepPlan plan;
+    store::SweepRecord sweep;
+    sweep.name = name;
+    sweep.preset = preset;
+    sweep.plannedSteps = plannedSteps;
+    sweep.status = "running";
+    if (!configs.empty()) {
+        QJsonObject settings = toJson(configs.front());
+        settings.insert("repeats", repeats);
+        settings.insert("configurations", static_cast<int>(configs.size()));
+        sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
+    }
+    plan.sweepId = db.createSweep(sweep);
+    std::int64_t position = 0;
+    for (int r = 0; r < repeats; ++r) {
+        for (const auto &config : configs) {
+            store::RunRecord run;
+            run.sweepId = plan.sweepId;
+            run.position = position++;
+            run.repeatIndex = r;
+            run.configName = canonicalName(config);
+            run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
+            run.status = RunStatus::Queued;
+            plan.runs.push_back({db.createRun(run), config});
+        }
+    }
+    return plan;
+}
+
+} // namespace stepscope::supervisor

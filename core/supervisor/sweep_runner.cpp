@@ -1,0 +1,303 @@
+#include "supervisor/sweep_runner.h"
+
+#include "config/config_json.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QJsonDocument>
+#include <QMetaObject>
+#include <QTemporaryDir>
+#include <QThread>
+
+namespace stepscope::supervisor {
+namespace {
+
+constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kept as failure detail
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+} // namespace
+
+WorkerCommand defaultNativeWorker()
+{
+    return {QDir(QCoreApplication::applicationDirPath()).filePath("stepscope-worker"), {}};
+}
+
+SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *parent)
+    : QObject(parent), db_(db), options_(std::move(options))
+{
+    qRegisterMetaType<SweepPlan>();
+    timeout_.setSingleShot(true);
+    connect(&timeout_, &QTimer::timeout, this, &SweepRunner::onTimeout);
+}
+
+SweepRunner::~SweepRunner()
+{
+    if (process_) {
+        process_->disconnect(this);
+        process_->kill();
+        process_->waitForFinished(3000);
+        if (runId_)
+            db_.finishRun(runId_, RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "the supervisor closed", {}});
+    }
+}
+
+void SweepRunner::start(const SweepPlan &plan)
+{
+    plan_ = plan;
+    next_ = 0;
+    running_ = true;
+    cancelRequested_ = false;
+    startNext();
+}
+
+void SweepRunner::cancel()
+{
+    if (QThread::currentThread() != thread()) {
+        QMetaObject::invokeMethod(this, &SweepRunner::cancel, Qt::QueuedConnection);
+        return;
+    }
+    if (!running_)
+        return;
+    cancelRequested_ = true;
+    if (process_)
+        killWorker(); // onExited records the run as cancelled and moves on
+    else
+        startNext();
+}
+
+void SweepRunner::killWorker()
+{
+    // SIGTERM lets the worker stop between steps and say so; SIGKILL follows if it does not.
+    process_->terminate();
+    QTimer::singleShot(3000, process_.data(), [p = process_] {
+        if (p && p->state() != QProcess::NotRunning)
+            p->kill();
+    });
+}
+
+void SweepRunner::startNext()
+{
+    const int total = static_cast<int>(plan_.runs.size());
+    if (cancelRequested_) {
+        for (; next_ < plan_.runs.size(); ++next_)
+            db_.finishRun(plan_.runs[next_].runId, RunStatus::Cancelled,
+                          Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
+    }
+    if (next_ >= plan_.runs.size()) {
+        running_ = false;
+        db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
+        db_.flush();
+        Q_EMIT progress(total, total, 0, 0);
+        Q_EMIT finished(cancelRequested_);
+        return;
+    }
+    const PlannedRun &run = plan_.runs[next_];
+    runId_ = run.runId;
+    stepsSeen_ = 0;
+    timedOut_ = false;
+    gotDone_ = false;
+    reported_.reset();
+    protocolProblems_.clear();
+    stderrTail_.clear();
+    lines_ = protocol::LineBuffer{};
+
+    const WorkerCommand &worker = run.config.runtime == Runtime::Python ? options_.python : options_.native;
+    Q_EMIT runStarted(runId_, static_cast<int>(next_), total, QString::fromStdString(canonicalName(run.config)));
+    Q_EMIT progress(static_cast<int>(next_), total, 0, run.config.totalSteps());
+    ++next_;
+    db_.markRunning(runId_);
+    if (worker.program.isEmpty()) {
+        finishCurrent(RunStatus::Failed,
+                      Failure{run.config.runtime == Runtime::Python ? FailureCategory::PythonNotFound
+                                                                     : FailureCategory::Internal,
+                              "no worker program is configured for runtime " + toString(run.config.runtime), {}});
+        return;
+    }
+
+    auto *p = new QProcess(this);
+    process_ = p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (options_.freshCudaCache) {
+        QTemporaryDir dir(QDir::tempPath() + "/stepscope-cuda-cache-XXXXXX");
+        dir.setAutoRemove(false);
+        cacheDir_ = dir.path();
+        env.insert("CUDA_CACHE_PATH", cacheDir_);
+    }
+    p->setProcessEnvironment(env);
+    connect(p, &QProcess::readyReadStandardOutput, this, &SweepRunner::onStdout);
+    connect(p, &QProcess::readyReadStandardError, this, &SweepRunner::onStderr);
+    connect(p, &QProcess::finished, this, &SweepRunner::onExited);
+    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart && process_ == p) {
+            const bool python = plan_.runs[next_ - 1].config.runtime == Runtime::Python;
+            process_ = nullptr;
+            p->deleteLater();
+            finishCurrent(RunStatus::Failed,
+                          Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
+                                  "could not start the worker " + p->program().toStdString() + ": "
+                                      + p->errorString().toStdString(),
+                                  {}});
+        }
+    });
+    QStringList args = worker.arguments;
+    args << "--config" << QString::fromUtf8(QJsonDocument(toJson(run.config)).toJson(QJsonDocument::Compact));
+    timeout_.start(options_.timeoutSeconds * 1000);
+    p->start(worker.program, args);
+}
+
+void SweepRunner::onStdout()
+{
+    if (!process_)
+        return;
+    for (const auto &line : lines_.append(process_->readAllStandardOutput()))
+        handle(protocol::parseLine(line));
+}
+
+void SweepRunner::onStderr()
+{
+    if (!process_)
+        return;
+    const QByteArray bytes = process_->readAllStandardError();
+    stderrTail_ += bytes;
+    if (stderrTail_.size() > kStderrKeep)
+        stderrTail_ = stderrTail_.right(kStderrKeep);
+    for (const auto &l : bytes.split('\n'))
+        if (!l.trimmed().isEmpty())
+            Q_EMIT logLine(QString::fromUtf8(l));
+}
+
+void SweepRunner::handle(const protocol::Message &m)
+{
+    using T = protocol::Message::Type;
+    switch (m.type) {
+    case T::Hello: {
+        store::EnvironmentRecord env;
+        env.json = m.environmentJson.toStdString();
+        for (const auto &[k, v] : m.environment) {
+            if (k == "gpu") env.gpu = v;
+            else if (k == "cuda_driver_api" || k == "driver") env.driver = v;
+            else if (k == "cuda_runtime") env.cuda = v;
+            else if (k == "cudnn") env.cudnn = v;
+            else if (k == "torch") env.torch = v;
+            else if (k == "python") env.python = v;
+            else if (k == "host") env.host = v;
+        }
+        db_.setEnvironment(runId_, db_.addEnvironment(env));
+        Q_EMIT environment(runId_, QString::fromUtf8(m.environmentJson));
+        break;
+    }
+    case T::Ready:
+        db_.setSetup(runId_, m.seconds);
+        break;
+    case T::FirstStep:
+        db_.setFirstStep(runId_, m.seconds);
+        Q_EMIT firstStep(runId_, m.seconds);
+        break;
+    case T::Steps: {
+        std::vector<store::StepRow> rows;
+        rows.reserve(m.wallMs.size());
+        for (std::size_t i = 0; i < m.wallMs.size(); ++i) {
+            store::StepRow row;
+            row.index = m.firstIndex + static_cast<std::int64_t>(i);
+            row.wallMs = m.wallMs[i];
+            if (!m.gpuMs.empty())
+                row.gpuMs = m.gpuMs[i];
+            rows.push_back(row);
+        }
+        db_.appendSteps(runId_, rows);
+        stepsSeen_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;
+        Q_EMIT stepsArrived(runId_, m.firstIndex, QVector<double>(m.gpuMs.begin(), m.gpuMs.end()),
+                            QVector<double>(m.wallMs.begin(), m.wallMs.end()));
+        const auto &config = plan_.runs[next_ - 1].config;
+        Q_EMIT progress(static_cast<int>(next_ - 1), static_cast<int>(plan_.runs.size()), stepsSeen_,
+                        config.totalSteps());
+        break;
+    }
+    case T::Memory:
+        db_.setMemory(runId_, m.peakAllocated, m.peakReserved);
+        break;
+    case T::Check:
+        db_.setCheckLosses(runId_, m.losses);
+        break;
+    case T::Done:
+        gotDone_ = true;
+        break;
+    case T::Error:
+        reported_ = m.failure;
+        break;
+    case T::Invalid:
+        // Garbage on stdout (a stray print in a library) is logged, not fatal: the run is judged
+        // by whether `done` arrives.
+        protocolProblems_ += QString::fromStdString(m.problem) + '\n';
+        Q_EMIT logLine("protocol: " + QString::fromStdString(m.problem));
+        break;
+    }
+}
+
+void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
+{
+    if (!process_)
+        return;
+    timeout_.stop();
+    onStdout();
+    onStderr();
+    const QByteArray rest = lines_.takeRest();
+    if (!rest.isEmpty()) {
+        const auto m = protocol::parseLine(rest);
+        if (m.type != protocol::Message::Type::Invalid)
+            handle(m);
+        else
+            protocolProblems_ += "truncated last line: " + QString::fromUtf8(rest.left(200)) + '\n';
+    }
+    process_->deleteLater();
+    process_ = nullptr;
+    if (!cacheDir_.isEmpty()) {
+        QDir(cacheDir_).removeRecursively();
+        cacheDir_.clear();
+    }
+
+    const std::string log = stderrTail_.toStdString()
+        + (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
+    if (timedOut_) {
+        finishCurrent(RunStatus::Failed,
+                      Failure{FailureCategory::Timeout,
+                              "no result within " + std::to_string(options_.timeoutSeconds) + " s", log});
+    } else if (cancelRequested_) {
+        finishCurrent(RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log});
+    } else if (reported_) {
+        Failure f = *reported_;
+        if (!log.empty())
+            f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
+        finishCurrent(RunStatus::Failed, f);
+    } else if (gotDone_ && status == QProcess::NormalExit && exitCode == 0) {
+        finishCurrent(RunStatus::Complete, std::nullopt);
+    } else {
+        const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
+            : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
+                       : "the worker ended without finishing (exit code " + std::to_string(exitCode)
+                    + ", last step " + std::to_string(stepsSeen_) + ")";
+        finishCurrent(RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log});
+    }
+}
+
+void SweepRunner::onTimeout()
+{
+    if (!process_)
+        return;
+    timedOut_ = true;
+    killWorker();
+}
+
+void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
+{
+    db_.finishRun(runId_, status, failure);
+    db_.flush(); // a finished run is on disk before anyone hears of it
+    Q_EMIT runFinished(runId_, static_cast<int>(status), failure ? qs(toString(failure->category)) : QString(),
+                       failure ? QString::fromStdString(failure->message) : QString());
+    runId_ = 0;
+    // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
+    QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);
+}
+
+} // namespace stepscope::supervisor

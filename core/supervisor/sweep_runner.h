@@ -1,0 +1,91 @@
+#pragma once
+// Runs the planned runs of a sweep one after another, one worker process each, never two at once
+// on the same device. Reads the worker's JSON lines, writes the store, and reports through typed
+// signals. Asynchronous (QProcess): lives in whatever thread it is moved to; the GUI gives it a
+// thread of its own, the CLI runs it in the main event loop.
+#include "supervisor/sweep_plan.h"
+#include "protocol/protocol.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+#include <QVector>
+
+#include <optional>
+
+namespace stepscope::supervisor {
+
+struct WorkerCommand {
+    QString program;        // e.g. <bin>/stepscope-worker, or python3
+    QStringList arguments;  // put before `--config JSON`
+};
+
+struct RunnerOptions {
+    WorkerCommand native;
+    WorkerCommand python;        // empty program: python runs fail with python-not-found
+    int timeoutSeconds = 900;    // per run, from process start
+    bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
+};
+
+// Where the native worker lives: next to the running executable.
+WorkerCommand defaultNativeWorker();
+
+class SweepRunner : public QObject {
+    Q_OBJECT
+public:
+    SweepRunner(store::Database &db, RunnerOptions options, QObject *parent = nullptr);
+    ~SweepRunner() override;
+
+    // Starts the sweep; returns at once. finished() follows.
+    Q_INVOKABLE void start(const stepscope::supervisor::SweepPlan &plan);
+    // Kills the running worker (its run becomes cancelled) and cancels the queued ones. Thread-safe.
+    Q_INVOKABLE void cancel();
+    bool isRunning() const { return running_; }
+
+Q_SIGNALS:
+    void runStarted(qint64 runId, int index, int total, const QString &configName);
+    void environment(qint64 runId, const QString &json);
+    void firstStep(qint64 runId, double seconds);
+    void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
+    void runFinished(qint64 runId, int status, const QString &category, const QString &message);
+    void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
+    void logLine(const QString &line);
+    void finished(bool cancelled);
+
+private:
+    void startNext();
+    void onStdout();
+    void onStderr();
+    void onExited(int exitCode, QProcess::ExitStatus status);
+    void onTimeout();
+    void handle(const protocol::Message &m);
+    void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
+    void killWorker();
+
+    store::Database &db_;
+    RunnerOptions options_;
+    SweepPlan plan_;
+    std::size_t next_ = 0;
+    bool running_ = false;
+    bool cancelRequested_ = false;
+
+    // The current run.
+    QPointer<QProcess> process_;
+    QTimer timeout_;
+    protocol::LineBuffer lines_;
+    QByteArray stderrTail_;
+    std::int64_t runId_ = 0;
+    int stepsSeen_ = 0;
+    bool timedOut_ = false;
+    bool gotDone_ = false;
+    std::optional<Failure> reported_; // an `error` line from the worker
+    QString protocolProblems_;
+    QString cacheDir_;
+};
+
+} // namespace stepscope::supervisor
+
+Q_DECLARE_METATYPE(stepscope::supervisor::SweepPlan)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what Stepscope needs on a Debian machine and prepares the Python environment that
+# provides LibTorch. Idempotent: a second run checks and returns in seconds.
+#
+#   scripts/bootstrap.sh            # Debian packages + virtual environment with pinned torch
+#
+# Environment:
+#   STEPSCOPE_VENV   where the virtual environment lives (default: ~/.cache/stepscope/venv-torch-<ver>)
+#                    It is kept outside the checkout so that fresh clones (CI) reuse it.
+#   STEPSCOPE_SKIP_APT=1   do not touch Debian packages (e.g. no root, packages already there)
+set -euo pipefail
+
+TORCH_VERSION=2.11.0
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-$TORCH_VERSION}
+
+debs=(build-essential cmake ninja-build ccache pkg-config python3-venv
+      qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev libqcustomplot-dev
+      libsqlite3-dev sqlite3 libgtest-dev libgmock-dev clang-format)
+
+log() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+if [ "${STEPSCOPE_SKIP_APT:-0}" != 1 ]; then
+  missing=()
+  for p in "${debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    log "installing Debian packages: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+# python3-venv may be missing on pyenv-less systems; any python3 >= 3.10 with venv works.
+py=${STEPSCOPE_PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+  log "creating virtual environment $venv"
+  mkdir -p "$(dirname "$venv")"
+  "$py" -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import torch,sys; sys.exit(0 if torch.__version__.split('+')[0]=='$TORCH_VERSION' else 1)" 2>/dev/null; then
+  log "installing torch==$TORCH_VERSION from PyPI into $venv (large download, once)"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION"
+fi
+echo "$venv"

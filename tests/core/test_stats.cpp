@@ -1,0 +1,427 @@
+// Tests of the measurement rules in core/stats. Expected values are worked out by hand in the
+// comments (or read from the published seed ledger), never taken from a run of the code under test.
+#include "stats/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace stepscope::stats;
+
+namespace {
+
+// ---- Summary, quantiles ------------------------------------------------------------------------
+
+TEST(StatsSummary, OddSizeWithOutlier)
+{
+    // Sorted {1, 2, 3, 4, 100}; positions q * 4.
+    const Summary s = summarize({4, 100, 1, 3, 2});
+    EXPECT_EQ(s.count, 5u);
+    EXPECT_DOUBLE_EQ(s.median, 3.0);
+    EXPECT_DOUBLE_EQ(s.q1, 2.0);   // position 1
+    EXPECT_DOUBLE_EQ(s.q3, 4.0);   // position 3
+    EXPECT_DOUBLE_EQ(s.iqr, 2.0);
+    EXPECT_DOUBLE_EQ(s.p10, 1.4);  // position 0.4: 1 + 0.4 * (2 - 1)
+    EXPECT_DOUBLE_EQ(s.p90, 61.6); // position 3.6: 4 + 0.6 * (100 - 4)
+    EXPECT_DOUBLE_EQ(s.mean, 22.0);
+    EXPECT_DOUBLE_EQ(s.mad, 1.0);  // |x - 3| = {2, 1, 0, 1, 97} -> median 1
+    // Deviations from 22: -21 -20 -19 -18 78; squares sum to 7610; / (5 - 1) = 1902.5.
+    EXPECT_NEAR(s.cv, std::sqrt(1902.5) / 22.0, 1e-12);
+    EXPECT_DOUBLE_EQ(s.min, 1.0);
+    EXPECT_DOUBLE_EQ(s.max, 100.0);
+}
+
+TEST(StatsSummary, EvenSizeInterpolates)
+{
+    // Sorted {1, 2, 3, 4}; positions q * 3.
+    const Summary s = summarize({4, 1, 3, 2});
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_DOUBLE_EQ(s.median, 2.5);
+    EXPECT_DOUBLE_EQ(s.q1, 1.75); // position 0.75
+    EXPECT_DOUBLE_EQ(s.q3, 3.25); // position 2.25
+    EXPECT_DOUBLE_EQ(s.iqr, 1.5);
+    EXPECT_DOUBLE_EQ(s.p10, 1.3); // position 0.3
+    EXPECT_DOUBLE_EQ(s.p90, 3.7); // position 2.7
+    EXPECT_DOUBLE_EQ(s.mean, 2.5);
+    EXPECT_DOUBLE_EQ(s.mad, 1.0); // |x - 2.5| = {1.5, 0.5, 0.5, 1.5} -> median 1
+    // Squared deviations 2.25 + 0.25 + 0.25 + 2.25 = 5; / 3.
+    EXPECT_NEAR(s.cv, std::sqrt(5.0 / 3.0) / 2.5, 1e-12);
+}
+
+TEST(StatsSummary, SingleValueHasNoSpread)
+{
+    const Summary s = summarize({7});
+    EXPECT_EQ(s.count, 1u);
+    EXPECT_DOUBLE_EQ(s.median, 7.0);
+    EXPECT_DOUBLE_EQ(s.p10, 7.0);
+    EXPECT_DOUBLE_EQ(s.p90, 7.0);
+    EXPECT_DOUBLE_EQ(s.iqr, 0.0);
+    EXPECT_DOUBLE_EQ(s.mad, 0.0);
+    EXPECT_TRUE(std::isnan(s.cv)); // a sample stddev needs two values
+}
+
+TEST(StatsSummary, EmptyGivesNaN)
+{
+    const Summary s = summarize({});
+    EXPECT_EQ(s.count, 0u);
+    for (double v : {s.median, s.mean, s.p10, s.p90, s.q1, s.q3, s.iqr, s.mad, s.cv, s.min, s.max})
+        EXPECT_TRUE(std::isnan(v));
+    EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
+    EXPECT_TRUE(std::isnan(median({})));
+}
+
+TEST(StatsQuantile, MatchesNumpyLinear)
+{
+    const std::vector<double> v{10, 40, 20, 30}; // sorted 10 20 30 40, positions q * 3
+    EXPECT_DOUBLE_EQ(quantile(v, 0.0), 10.0);
+    EXPECT_DOUBLE_EQ(quantile(v, 1.0), 40.0);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.5), 25.0);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.9), 37.0); // position 2.7: 30 + 0.7 * 10
+    EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3.0);
+    EXPECT_DOUBLE_EQ(median({5, 1, 3, 2}), 2.5);
+}
+
+// ---- Noise flag --------------------------------------------------------------------------------
+
+Summary withSpread(double iqr, double median)
+{
+    Summary s;
+    s.count = 10;
+    s.iqr = iqr;
+    s.median = median;
+    return s;
+}
+
+TEST(StatsNoise, Thresholds)
+{
+    EXPECT_EQ(noiseOf(withSpread(9.99, 100)), Noise::Ok);
+    EXPECT_EQ(noiseOf(withSpread(10, 100)), Noise::Warn);   // exactly 0.10 warns
+    EXPECT_EQ(noiseOf(withSpread(24.99, 100)), Noise::Warn);
+    EXPECT_EQ(noiseOf(withSpread(25, 100)), Noise::Unreliable); // exactly 0.25
+    EXPECT_EQ(noiseOf(summarize({})), Noise::Unreliable);       // nothing measured, nothing to trust
+}
+
+TEST(StatsNoise, Names)
+{
+    EXPECT_STREQ(toString(Noise::Ok), "ok");
+    EXPECT_STREQ(toString(Noise::Warn), "noisy");
+    EXPECT_STREQ(toString(Noise::Unreliable), "unreliable");
+}
+
+// ---- Steady state ------------------------------------------------------------------------------
+
+// Deterministic uniform noise in [-1, 1) that does not depend on the standard library's
+// distributions (they differ between implementations).
+class UnitNoise {
+public:
+    explicit UnitNoise(std::uint64_t seed) : state_(seed) {}
+    double next()
+    {
+        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state_ >> 11) / 4503599627370496.0 - 1.0; // 2^53 / 2
+    }
+
+private:
+    std::uint64_t state_;
+};
+
+std::vector<double> warmupThenFlat(std::size_t slow, std::size_t total)
+{
+    std::vector<double> v;
+    for (std::size_t i = 0; i < total; ++i)
+        v.push_back(i < slow ? 50.0 : (i % 2 ? 10.1 : 9.9));
+    return v;
+}
+
+TEST(StatsSteadyState, FlatSeriesStartsAtZero)
+{
+    const SteadyWindow w = detectSteadyState(std::vector<double>(100, 10.0));
+    EXPECT_TRUE(w.found);
+    EXPECT_EQ(w.begin, 0u);
+    EXPECT_EQ(w.end, 100u);
+    EXPECT_TRUE(w.reason.empty());
+}
+
+TEST(StatsSteadyState, ConstantSeriesWithZeroMad)
+{
+    // MAD 0: the tolerance falls back to 5% of the reference, so the window still covers it all.
+    const SteadyWindow w = detectSteadyState(std::vector<double>(50, 5.0));
+    EXPECT_TRUE(w.found);
+    EXPECT_EQ(w.begin, 0u);
+    EXPECT_EQ(w.end, 50u);
+    EXPECT_TRUE(detectSteadyState(std::vector<double>(20, 0.0)).found);
+}
+
+TEST(StatsSteadyState, WarmupOfTwentySteps)
+{
+    // n = 200 -> blocks of 10; blocks 0 and 1 are the 50 ms warm-up, so the window starts at 20.
+    const SteadyWindow w = detectSteadyState(warmupThenFlat(20, 200));
+    ASSERT_TRUE(w.found) << w.reason;
+    EXPECT_GE(w.begin, 20u);
+    EXPECT_LE(w.begin, 30u); // within one block
+    EXPECT_EQ(w.end, 200u);
+}
+
+TEST(StatsSteadyState, WarmupEndingMidBlockIsTrimmed)
+{
+    // Block 2 (steps 20-29) holds 3 slow and 7 fast steps: its median is fast, so it is the first
+    // steady block, and its 3 leading slow steps are dropped: the window starts at 23.
+    const SteadyWindow w = detectSteadyState(warmupThenFlat(23, 200));
+    ASSERT_TRUE(w.found) << w.reason;
+    EXPECT_EQ(w.begin, 23u);
+}
+
+TEST(StatsSteadyState, RampNeverSettles)
+{
+    // 10 + 0.1 i for 200 steps: the last half runs 20 -> 29.9; its first and last quarters
+    // (25 steps each) have medians 21.2 and 28.7: 7.5 apart, 30% of the 24.95 reference.
+    std::vector<double> v;
+    for (int i = 0; i < 200; ++i)
+        v.push_back(10.0 + 0.1 * i);
+    const SteadyWindow w = detectSteadyState(v);
+    EXPECT_FALSE(w.found);
+    EXPECT_NE(w.reason.find("rise"), std::string::npos) << w.reason;
+}
+
+TEST(StatsSteadyState, NoisyButStationaryIsFound)
+{
+    // +-10% uniform noise plus a 3x spike every 37 steps (a GC pause, say).
+    UnitNoise noise(7);
+    std::vector<double> v;
+    for (int i = 0; i < 300; ++i)
+        v.push_back((i % 37 == 36 ? 30.0 : 10.0) * (1.0 + 0.1 * noise.next()));
+    const SteadyWindow w = detectSteadyState(v);
+    ASSERT_TRUE(w.found) << w.reason;
+    EXPECT_EQ(w.begin, 0u);
+    EXPECT_EQ(w.end, 300u);
+}
+
+TEST(StatsSteadyState, TooFewSteps)
+{
+    const SteadyWindow w = detectSteadyState(std::vector<double>(9, 10.0));
+    EXPECT_FALSE(w.found);
+    EXPECT_FALSE(w.reason.empty());
+    EXPECT_TRUE(detectSteadyState(std::vector<double>(10, 10.0)).found); // 10 is enough
+    EXPECT_FALSE(detectSteadyState({}).found);
+}
+
+TEST(StatsSteadyState, WindowLeftTooShort)
+{
+    // n = 12 -> blocks [0, 5) and [5, 12). Block 0 is warm-up, so 7 steady steps remain (< 10).
+    const SteadyWindow w = detectSteadyState({50, 50, 50, 50, 50, 10, 10, 10, 10, 10, 10, 10});
+    EXPECT_FALSE(w.found);
+    EXPECT_NE(w.reason.find("7 steps"), std::string::npos) << w.reason;
+}
+
+// ---- Bootstrap ratio of medians ----------------------------------------------------------------
+
+TEST(StatsRatio, IdenticalSamplesAreNotSignificant)
+{
+    const std::vector<double> v{10.0, 10.4, 9.7, 10.2, 9.9, 10.1, 10.3, 9.8, 10.0, 10.2};
+    const RatioCI ci = ratioOfMedians(v, v);
+    EXPECT_DOUBLE_EQ(ci.ratio, 1.0);
+    EXPECT_LE(ci.low, 1.0);
+    EXPECT_GE(ci.high, 1.0);
+    EXPECT_FALSE(ci.significant);
+}
+
+TEST(StatsRatio, TwiceAsFastIsSignificant)
+{
+    // Baseline: 10 +- {0.2, 0.1, 0} four times, median 10; candidate: exactly half of each.
+    std::vector<double> base, cand;
+    for (int r = 0; r < 4; ++r)
+        for (double d : {-0.2, -0.1, 0.0, 0.1, 0.2}) {
+            base.push_back(10.0 + d);
+            cand.push_back((10.0 + d) / 2);
+        }
+    const RatioCI ci = ratioOfMedians(cand, base);
+    EXPECT_DOUBLE_EQ(ci.ratio, 0.5);
+    EXPECT_LE(ci.low, 0.5);
+    EXPECT_GE(ci.high, 0.5);
+    // No resample can leave [4.9 / 10.2, 5.1 / 9.8].
+    EXPECT_GE(ci.low, 4.9 / 10.2);
+    EXPECT_LE(ci.high, 5.1 / 9.8);
+    EXPECT_TRUE(ci.significant);
+
+    const RatioCI slower = ratioOfMedians(base, cand);
+    EXPECT_DOUBLE_EQ(slower.ratio, 2.0);
+    EXPECT_GT(slower.low, 1.0);
+    EXPECT_TRUE(slower.significant);
+}
+
+TEST(StatsRatio, SameSeedSameInterval)
+{
+    UnitNoise noise(3);
+    std::vector<double> a, b;
+    for (int i = 0; i < 40; ++i) {
+        a.push_back(9.0 + noise.next());
+        b.push_back(10.0 + noise.next());
+    }
+    const RatioCI first = ratioOfMedians(a, b, 500, 42);
+    const RatioCI second = ratioOfMedians(a, b, 500, 42);
+    EXPECT_EQ(first.low, second.low);
+    EXPECT_EQ(first.high, second.high);
+    EXPECT_EQ(first.ratio, second.ratio);
+    EXPECT_EQ(first.significant, second.significant);
+}
+
+TEST(StatsRatio, EmptyInputIsNaN)
+{
+    const RatioCI ci = ratioOfMedians({}, {1.0, 2.0});
+    EXPECT_TRUE(std::isnan(ci.ratio));
+    EXPECT_FALSE(ci.significant);
+    EXPECT_TRUE(std::isnan(ratioOfMedians({1.0}, {}).ratio));
+}
+
+// ---- Break-even and recommendation, against the published seed ledger -------------------------
+
+struct LedgerPair {
+    double eagerFirst = 0.4, eagerSteadyMs = 9.46;     // literal fallbacks: the published figures
+    double compileFirst = 43.8, compileSteadyMs = 8.63;
+    long long publishedSteps = 52290;
+};
+
+#ifdef STEPSCOPE_SOURCE_DIR
+// Number following `"key":` after the first occurrence of `anchor` that follows `scope`.
+double numberAfter(const std::string &text, const std::string &scope, const std::string &anchor,
+                   const std::string &key)
+{
+    std::size_t pos = text.find(scope);
+    pos = pos == std::string::npos ? pos : text.find(anchor, pos);
+    pos = pos == std::string::npos ? pos : text.find("\"" + key + "\":", pos);
+    if (pos == std::string::npos)
+        ADD_FAILURE() << "seed ledger lacks " << key << " after " << anchor;
+    return pos == std::string::npos ? std::nan("") : std::strtod(text.c_str() + pos + key.size() + 3, nullptr);
+}
+#endif
+
+LedgerPair loadLedger()
+{
+    LedgerPair p;
+#ifdef STEPSCOPE_SOURCE_DIR
+    std::ifstream in(STEPSCOPE_SOURCE_DIR "/../shared/data/seed-ledger.json");
+    if (!in)
+        return p; // the shared data is not checked out here: the literals above are the same figures
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    p.eagerFirst = numberAfter(text, "\"batch32\"", "\"eager\"", "first_step_s");
+    p.eagerSteadyMs = numberAfter(text, "\"batch32\"", "\"eager\"", "steady_ms");
+    p.compileFirst = numberAfter(text, "\"batch32\"", "\"compile default\"", "first_step_s");
+    p.compileSteadyMs = numberAfter(text, "\"batch32\"", "\"compile default\"", "steady_ms");
+    p.publishedSteps = std::llround(numberAfter(text, "\"break_even_check\"", "\"candidate\"", "steps"));
+#endif
+    return p;
+}
+
+TEST(StatsBreakEven, ReproducesPublishedFigure)
+{
+    const LedgerPair p = loadLedger();
+    // 1 + (43.8 - 0.4) / (0.00946 - 0.00863) = 1 + 43.4 / 0.00083 = 52290.16
+    const auto n = breakEvenSteps(p.compileFirst, p.compileSteadyMs / 1000, p.eagerFirst, p.eagerSteadyMs / 1000);
+    ASSERT_TRUE(n.has_value());
+    EXPECT_EQ(std::llround(*n), p.publishedSteps);
+    EXPECT_EQ(std::llround(*n), 52290);
+}
+
+TEST(StatsBreakEven, TotalsMeetAtBreakEven)
+{
+    // C: 10 s up front, 1 s a step; B: 0 s, 2 s a step. n* = 1 + 10 / 1 = 11, where both take 20 s.
+    const auto n = breakEvenSteps(10, 1, 0, 2);
+    ASSERT_TRUE(n.has_value());
+    EXPECT_DOUBLE_EQ(*n, 11.0);
+    EXPECT_DOUBLE_EQ(totalTime(10, 1, 11), 20.0);
+    EXPECT_DOUBLE_EQ(totalTime(0, 2, 11), 20.0);
+}
+
+TEST(StatsBreakEven, NeverWhenNotFaster)
+{
+    EXPECT_FALSE(breakEvenSteps(43.8, 0.00946, 0.4, 0.00946).has_value()); // equal step time
+    EXPECT_FALSE(breakEvenSteps(43.8, 0.0100, 0.4, 0.00946).has_value());  // slower step
+    EXPECT_FALSE(breakEvenSteps(0.1, 0.0100, 0.4, 0.00946).has_value());   // cheaper but slower
+}
+
+TEST(StatsBreakEven, CheaperAndFasterPaysFromTheStart)
+{
+    // 1 + (0.3 - 0.4) / (0.010 - 0.008) = 1 - 50 = -49
+    const auto n = breakEvenSteps(0.3, 0.008, 0.4, 0.010);
+    ASSERT_TRUE(n.has_value());
+    EXPECT_LE(*n, 1.0);
+    EXPECT_NEAR(*n, -49.0, 1e-9);
+}
+
+std::vector<Candidate> ledgerPair()
+{
+    const LedgerPair p = loadLedger();
+    return {{"eager", p.eagerFirst, p.eagerSteadyMs / 1000},
+            {"compile default", p.compileFirst, p.compileSteadyMs / 1000}};
+}
+
+TEST(StatsRecommend, EagerWinsShortRuns)
+{
+    // eager: 0.4 + 99 * 0.00946 = 1.33654 s; compile: 43.8 + 99 * 0.00863 = 44.65437 s.
+    const auto r = recommend(ledgerPair(), 100);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->best, 0u);
+    ASSERT_TRUE(r->runnerUp.has_value());
+    EXPECT_EQ(*r->runnerUp, 1u);
+    EXPECT_NEAR(r->bestTotal, 1.33654, 1e-9);
+    EXPECT_NEAR(r->runnerUpTotal, 44.65437, 1e-9);
+    EXPECT_NEAR(r->margin, 43.31783, 1e-9);
+}
+
+TEST(StatsRecommend, CompileWinsLongRuns)
+{
+    // eager: 0.4 + 999999 * 0.00946 = 9460.39054 s; compile: 43.8 + 999999 * 0.00863 = 8673.79137 s.
+    const auto r = recommend(ledgerPair(), 1000000);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->best, 1u);
+    ASSERT_TRUE(r->runnerUp.has_value());
+    EXPECT_EQ(*r->runnerUp, 0u);
+    EXPECT_NEAR(r->bestTotal, 8673.79137, 1e-6);
+    EXPECT_NEAR(r->runnerUpTotal, 9460.39054, 1e-6);
+    EXPECT_NEAR(r->margin, 786.59917, 1e-6);
+}
+
+TEST(StatsRecommend, RunnerUpIsSecondLeastNotSecondListed)
+{
+    // N = 1e6 over the four batch-32 configurations (999999 steady steps each):
+    // eager 9460.39054, default 8673.79137, reduce-overhead 9.4 + 8279.99172 = 8289.39172,
+    // max-autotune 225 + 8209.99179 = 8434.99179.
+    const std::vector<Candidate> all{{"eager", 0.4, 0.00946},
+                                     {"compile default", 43.8, 0.00863},
+                                     {"compile reduce-overhead", 9.4, 0.00828},
+                                     {"compile max-autotune", 225.0, 0.00821}};
+    const auto r = recommend(all, 1000000);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->best, 2u);
+    ASSERT_TRUE(r->runnerUp.has_value());
+    EXPECT_EQ(*r->runnerUp, 3u);
+    EXPECT_NEAR(r->margin, 8434.99179 - 8289.39172, 1e-6);
+}
+
+TEST(StatsRecommend, EdgeCases)
+{
+    EXPECT_FALSE(recommend({}, 100).has_value());
+    EXPECT_FALSE(recommend(ledgerPair(), 0).has_value());
+
+    const auto single = recommend({{"eager", 0.4, 0.00946}}, 10);
+    ASSERT_TRUE(single.has_value());
+    EXPECT_EQ(single->best, 0u);
+    EXPECT_FALSE(single->runnerUp.has_value());
+    EXPECT_DOUBLE_EQ(single->margin, 0.0);
+
+    // A configuration without a steady state (NaN) is never recommended.
+    const auto withNaN = recommend({{"broken", 0.1, std::nan("")}, {"eager", 0.4, 0.00946}}, 10);
+    ASSERT_TRUE(withNaN.has_value());
+    EXPECT_EQ(withNaN->best, 1u);
+    EXPECT_FALSE(withNaN->runnerUp.has_value());
+}
+
+} // namespace

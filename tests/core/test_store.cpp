@@ -1,0 +1,755 @@
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <thread>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace stepscope::store {
+namespace {
+
+using Kind = StoreError::Kind;
+
+std::string readBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void writeBytes(const std::string &path, const std::string &bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Direct access behind the store's back: to fake what another program, a crash or an older build
+// would have left in the file.
+class RawDb {
+public:
+    explicit RawDb(const std::string &path)
+    {
+        if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+            ADD_FAILURE() << "raw open failed: " << sqlite3_errmsg(db_);
+    }
+    ~RawDb() { sqlite3_close(db_); }
+    void exec(const std::string &sql)
+    {
+        char *err = nullptr;
+        if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+            ADD_FAILURE() << sql << ": " << (err ? err : "?");
+            sqlite3_free(err);
+        }
+    }
+    std::int64_t scalar(const std::string &sql)
+    {
+        sqlite3_stmt *st = nullptr;
+        std::int64_t v = -1;
+        if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+        else
+            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db_);
+        sqlite3_finalize(st);
+        return v;
+    }
+    std::string text(const std::string &sql)
+    {
+        sqlite3_stmt *st = nullptr;
+        std::string v;
+        if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+            if (const auto *p = sqlite3_column_text(st, 0))
+                v = reinterpret_cast<const char *>(p);
+        } else {
+            ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db_);
+        }
+        sqlite3_finalize(st);
+        return v;
+    }
+
+private:
+    sqlite3 *db_ = nullptr;
+};
+
+// A pid that certainly belonged to a process and now belongs to none: a reaped child's.
+pid_t deadPid()
+{
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return pid;
+}
+
+std::vector<StepRow> makeSteps(std::int64_t first, std::int64_t count)
+{
+    std::vector<StepRow> rows;
+    rows.reserve(static_cast<std::size_t>(count));
+    for (std::int64_t i = first; i < first + count; ++i) {
+        StepRow row;
+        row.index = i;
+        // Every seventh step without a GPU time, as on a CPU fallback, to exercise NULLs.
+        if (i % 7 != 0)
+            row.gpuMs = 10.0 + static_cast<double>(i) / 1000.0;
+        row.wallMs = 11.0 + static_cast<double>(i) / 1000.0;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+class StoreTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        char templ[] = "/tmp/stepscope-store-XXXXXX";
+        ASSERT_NE(mkdtemp(templ), nullptr) << std::strerror(errno);
+        dir_ = templ;
+        path_ = dir_ + "/measurements.db";
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    std::int64_t addSweep(Database &db, const std::string &name = "ledger sweep")
+    {
+        SweepRecord sweep;
+        sweep.name = name;
+        sweep.preset = "ledger";
+        sweep.plannedSteps = 200;
+        sweep.settingsJson = R"({"device":"cuda","batch":64})";
+        sweep.status = "running";
+        return db.createSweep(sweep);
+    }
+
+    std::int64_t addRun(Database &db, std::int64_t sweepId, std::int64_t position, const std::string &config = "eager")
+    {
+        RunRecord run;
+        run.sweepId = sweepId;
+        run.position = position;
+        run.repeatIndex = position % 3;
+        run.configName = config;
+        run.configJson = R"({"compile":false})";
+        return db.createRun(run);
+    }
+
+    // Both ways in must refuse with `kind`, name the file, say `fragment`, and leave it byte for byte.
+    void expectRefused(Kind kind, const std::string &fragment)
+    {
+        const std::string before = readBytes(path_);
+        const std::string walBefore = readBytes(path_ + "-wal");
+        ASSERT_FALSE(before.empty());
+        try {
+            Database::open(path_);
+            ADD_FAILURE() << "Database::open accepted the file";
+        } catch (const StoreError &e) {
+            EXPECT_EQ(e.kind(), kind) << e.what();
+            EXPECT_NE(std::string(e.what()).find(path_), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        }
+        EXPECT_TRUE(readBytes(path_) == before) << "Database::open changed the refused file";
+        try {
+            Reader::open(path_);
+            ADD_FAILURE() << "Reader::open accepted the file";
+        } catch (const StoreError &e) {
+            EXPECT_EQ(e.kind(), kind) << e.what();
+            EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+        }
+        EXPECT_TRUE(readBytes(path_) == before) << "Reader::open changed the refused file";
+        EXPECT_TRUE(readBytes(path_ + "-wal") == walBefore) << "the refused file's write-ahead log changed";
+    }
+
+    std::string dir_;
+    std::string path_;
+};
+
+TEST_F(StoreTest, RoundTripSurvivesReopen)
+{
+    std::int64_t envId = 0, sweepId = 0, runId = 0;
+    const std::vector<double> losses{2.302585092994046, 0.1, 1e-300, -0.0, std::nan("")};
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), Database::latestSchemaVersion());
+        EXPECT_EQ(db->path(), path_);
+        EnvironmentRecord env{R"({"gpu":"H200"})", "NVIDIA H200", "550.54", "12.4", "9.1", "2.5.1", "3.11.9", "node1"};
+        envId = db->addEnvironment(env);
+        sweepId = addSweep(*db);
+        runId = addRun(*db, sweepId, 0, "compile+amp");
+        EXPECT_GT(envId, 0);
+        EXPECT_GT(runId, 0);
+        db->markRunning(runId);
+        db->setEnvironment(runId, envId);
+        db->setSetup(runId, 3.25);
+        db->setFirstStep(runId, 41.5);
+        db->setMemory(runId, 1234567890123, 2234567890123);
+        db->setCheckLosses(runId, losses);
+        db->appendSteps(runId, makeSteps(1, 20));
+        db->finishRun(runId, RunStatus::Complete);
+        db->finishSweep(sweepId, "complete");
+    }
+
+    auto reader = Reader::open(path_);
+    const auto env = reader->environment(envId);
+    ASSERT_TRUE(env);
+    EXPECT_EQ(env->json, R"({"gpu":"H200"})");
+    EXPECT_EQ(env->gpu, "NVIDIA H200");
+    EXPECT_EQ(env->cudnn, "9.1");
+    EXPECT_EQ(env->host, "node1");
+
+    const auto sweeps = reader->sweeps();
+    ASSERT_EQ(sweeps.size(), 1u);
+    EXPECT_EQ(sweeps[0].id, sweepId);
+    EXPECT_EQ(sweeps[0].name, "ledger sweep");
+    EXPECT_EQ(sweeps[0].preset, "ledger");
+    EXPECT_EQ(sweeps[0].plannedSteps, 200);
+    EXPECT_EQ(sweeps[0].settingsJson, R"({"device":"cuda","batch":64})");
+    EXPECT_EQ(sweeps[0].status, "complete");
+    // ISO-8601 UTC, e.g. 2025-01-31T12:00:00.000Z
+    ASSERT_EQ(sweeps[0].created.size(), 24u) << sweeps[0].created;
+    EXPECT_EQ(sweeps[0].created[10], 'T');
+    EXPECT_EQ(sweeps[0].created.back(), 'Z');
+
+    const auto runs = reader->runs(sweepId);
+    ASSERT_EQ(runs.size(), 1u);
+    const RunRecord &run = runs[0];
+    EXPECT_EQ(run.id, runId);
+    EXPECT_EQ(run.configName, "compile+amp");
+    EXPECT_EQ(run.configJson, R"({"compile":false})");
+    EXPECT_EQ(run.status, RunStatus::Complete);
+    EXPECT_FALSE(run.category);
+    EXPECT_EQ(run.environmentId, envId);
+    EXPECT_EQ(run.setupSeconds, 3.25);
+    EXPECT_EQ(run.firstStepSeconds, 41.5);
+    EXPECT_EQ(run.peakAllocatedBytes, 1234567890123);
+    EXPECT_EQ(run.peakReservedBytes, 2234567890123);
+    EXPECT_EQ(run.stepCount, 20);
+    EXPECT_FALSE(run.started.empty());
+    EXPECT_FALSE(run.finished.empty());
+    EXPECT_LE(run.started, run.finished);
+    ASSERT_EQ(run.checkLosses.size(), losses.size());
+    for (std::size_t i = 0; i + 1 < losses.size(); ++i)
+        EXPECT_EQ(std::memcmp(&run.checkLosses[i], &losses[i], sizeof(double)), 0) << "loss " << i;
+    EXPECT_TRUE(std::isnan(run.checkLosses.back()));
+
+    const auto steps = reader->steps(runId);
+    ASSERT_EQ(steps.size(), 20u);
+    EXPECT_EQ(steps[0].index, 1);
+    EXPECT_EQ(steps[0].gpuMs, 10.001);
+    EXPECT_EQ(steps[0].wallMs, 11.001);
+    EXPECT_FALSE(steps[6].gpuMs); // step 7 had none
+
+    EXPECT_FALSE(reader->sweep(sweepId + 100));
+    EXPECT_FALSE(reader->run(runId + 100));
+    EXPECT_FALSE(reader->environment(envId + 100));
+    ASSERT_TRUE(reader->run(runId));
+    EXPECT_EQ(reader->run(runId)->stepCount, 20);
+}
+
+TEST_F(StoreTest, CheckLossesAreStoredAsJsonText)
+{
+    std::int64_t runId = 0;
+    {
+        auto db = Database::open(path_);
+        runId = addRun(*db, addSweep(*db), 0);
+        db->setCheckLosses(runId, {0.5, 0.1, INFINITY});
+    }
+    RawDb raw(path_);
+    EXPECT_EQ(raw.text("SELECT check_losses FROM runs WHERE id = " + std::to_string(runId)),
+              "[0.5,0.10000000000000001,null]");
+}
+
+TEST_F(StoreTest, TenThousandStepsInHundredBatchesKeepOrder)
+{
+    auto db = Database::open(path_);
+    const std::int64_t runId = addRun(*db, addSweep(*db), 0);
+    db->markRunning(runId);
+    for (int batch = 0; batch < 100; ++batch)
+        db->appendSteps(runId, makeSteps(1 + batch * 100, 100));
+    db->flush();
+
+    // Read while the writer still exists: flush() alone must make everything visible.
+    auto reader = Reader::open(path_);
+    const auto steps = reader->steps(runId);
+    ASSERT_EQ(steps.size(), 10000u);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const auto index = static_cast<std::int64_t>(i + 1);
+        ASSERT_EQ(steps[i].index, index);
+        ASSERT_EQ(steps[i].wallMs, 11.0 + static_cast<double>(index) / 1000.0);
+        ASSERT_EQ(steps[i].gpuMs.has_value(), index % 7 != 0) << index;
+    }
+    EXPECT_EQ(reader->run(runId)->stepCount, 10000);
+}
+
+TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
+{
+    std::int64_t sweepId = 0, runId = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 1;
+        auto db = Database::open(path_, options);
+        EXPECT_EQ(db->schemaVersion(), 1);
+        sweepId = addSweep(*db, "old sweep");
+        runId = addRun(*db, sweepId, 0);
+        db->appendSteps(runId, makeSteps(1, 50));
+        db->finishRun(runId, RunStatus::Complete);
+    }
+    {
+        RawDb raw(path_);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'summaries'"), 0);
+    }
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), 2);
+        EXPECT_EQ(Database::latestSchemaVersion(), 2);
+    }
+    {
+        RawDb raw(path_);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 2);
+        EXPECT_EQ(raw.scalar("PRAGMA application_id"), 0x53545053);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'summaries'"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' "
+                             "AND sql LIKE '%sweep_id, position%'"),
+                  1);
+    }
+    auto reader = Reader::open(path_);
+    ASSERT_TRUE(reader->sweep(sweepId));
+    EXPECT_EQ(reader->sweep(sweepId)->name, "old sweep");
+    const auto run = reader->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Complete);
+    EXPECT_EQ(run->stepCount, 50);
+    EXPECT_EQ(reader->steps(runId).back().index, 50);
+}
+
+TEST_F(StoreTest, RefusesNonSqliteFileUntouched)
+{
+    std::string text;
+    for (int i = 0; i < 200; ++i)
+        text += "step,gpu_ms,wall_ms\n1,10.5,11.0\n";
+    writeBytes(path_, text);
+    expectRefused(Kind::NotStepscope, "not a Stepscope database");
+    expectRefused(Kind::NotStepscope, "--db");
+}
+
+TEST_F(StoreTest, RefusesDamagedSqliteHeaderAsCorrupt)
+{
+    std::string bytes("SQLite format 3", 16); // with its NUL
+    bytes += std::string(8192, '\xab');
+    writeBytes(path_, bytes);
+    expectRefused(Kind::Corrupt, "--db");
+}
+
+TEST_F(StoreTest, RefusesForeignSqliteFileUntouched)
+{
+    {
+        RawDb raw(path_);
+        raw.exec("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO photos (name) VALUES ('cat')");
+    }
+    expectRefused(Kind::NotStepscope, "another SQLite file");
+}
+
+TEST_F(StoreTest, RefusesNewerSchemaUntouched)
+{
+    {
+        auto db = Database::open(path_);
+        addSweep(*db);
+    }
+    {
+        RawDb raw(path_);
+        raw.exec("PRAGMA user_version = 99");
+    }
+    expectRefused(Kind::TooNew, "newer Stepscope");
+    expectRefused(Kind::TooNew, "upgrade");
+}
+
+// A newer build crashed with its last commit still in the write-ahead log. Closing our refused
+// connection the ordinary way would checkpoint that log into the main file.
+TEST_F(StoreTest, RefusesNewerSchemaLeftInWalUntouched)
+{
+    {
+        auto db = Database::open(path_);
+        addSweep(*db);
+    }
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        sqlite3 *raw = nullptr;
+        sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
+        const int rc = sqlite3_exec(raw, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+        _exit(rc == SQLITE_OK ? 0 : 1); // no close: the commit stays in the log
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_GT(readBytes(path_ + "-wal").size(), 0u);
+    expectRefused(Kind::TooNew, "newer Stepscope");
+}
+
+TEST_F(StoreTest, RefusesTruncatedDatabaseUntouched)
+{
+    {
+        auto db = Database::open(path_);
+        const std::int64_t runId = addRun(*db, addSweep(*db), 0);
+        db->appendSteps(runId, makeSteps(1, 20000));
+    }
+    const std::string whole = readBytes(path_);
+    ASSERT_GT(whole.size(), 64u * 1024u);
+    writeBytes(path_, whole.substr(0, whole.size() / 2));
+    expectRefused(Kind::Corrupt, "damaged");
+}
+
+// Same size, valid header and schema, one page of step rows overwritten: only a walk over the
+// pages (quick_check) finds it, and it must be found before anything is written next to it.
+TEST_F(StoreTest, RefusesDamagedPageUntouched)
+{
+    {
+        auto db = Database::open(path_);
+        const std::int64_t runId = addRun(*db, addSweep(*db), 0);
+        db->appendSteps(runId, makeSteps(1, 20000));
+    }
+    std::string bytes = readBytes(path_);
+    ASSERT_GT(bytes.size(), 64u * 1024u);
+    const std::size_t page = 4096;
+    const std::size_t middle = (bytes.size() / 2) / page * page;
+    std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(middle),
+              bytes.begin() + static_cast<std::ptrdiff_t>(middle + page), '\x5a');
+    writeBytes(path_, bytes);
+    expectRefused(Kind::Corrupt, "damaged");
+}
+
+TEST_F(StoreTest, MissingFileIsNotCreatedWithoutCreate)
+{
+    OpenOptions options;
+    options.create = false;
+    EXPECT_THROW(Database::open(path_, options), StoreError);
+    EXPECT_THROW(Reader::open(path_), StoreError);
+    EXPECT_FALSE(std::filesystem::exists(path_));
+    try {
+        Database::open(dir_ + "/no/such/folder/m.db");
+        ADD_FAILURE() << "opened a file in a missing folder";
+    } catch (const StoreError &e) {
+        EXPECT_EQ(e.kind(), Kind::Io) << e.what();
+    }
+}
+
+TEST_F(StoreTest, RunOfDeadOwnerBecomesInterrupted)
+{
+    std::int64_t sweepId = 0, runId = 0, queuedId = 0;
+    {
+        auto db = Database::open(path_);
+        sweepId = addSweep(*db);
+        runId = addRun(*db, sweepId, 0);
+        queuedId = addRun(*db, sweepId, 1);
+        db->markRunning(runId);
+        db->appendSteps(runId, makeSteps(1, 30));
+    }
+    {
+        RawDb raw(path_);
+        raw.exec("UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(runId));
+    }
+    {
+        // A reader looks but never repairs.
+        auto reader = Reader::open(path_);
+        EXPECT_EQ(reader->run(runId)->status, RunStatus::Running);
+    }
+    auto db = Database::open(path_);
+    auto reader = Reader::open(path_);
+    const auto run = reader->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Interrupted);
+    EXPECT_EQ(run->stepCount, 30);
+    EXPECT_FALSE(run->finished.empty());
+    EXPECT_EQ(reader->run(queuedId)->status, RunStatus::Queued);
+    EXPECT_EQ(reader->sweep(sweepId)->status, "interrupted");
+}
+
+TEST_F(StoreTest, SilentRunBecomesInterruptedButFreshRunElsewhereDoesNot)
+{
+    std::int64_t silentId = 0, remoteId = 0;
+    {
+        auto db = Database::open(path_);
+        const std::int64_t sweepId = addSweep(*db);
+        silentId = addRun(*db, sweepId, 0);
+        remoteId = addRun(*db, sweepId, 1);
+        db->markRunning(silentId);
+        db->markRunning(remoteId);
+    }
+    {
+        RawDb raw(path_);
+        // Our own, live pid: only the heartbeat can give this one away.
+        raw.exec("UPDATE runs SET heartbeat = '2000-01-01T00:00:00.000Z' WHERE id = " + std::to_string(silentId));
+        // A dead pid means nothing on another host, and its heartbeat is fresh.
+        raw.exec("UPDATE runs SET owner_host = 'another-host.invalid', owner_pid = " + std::to_string(deadPid()) +
+                 " WHERE id = " + std::to_string(remoteId));
+    }
+    auto db = Database::open(path_);
+    auto reader = Reader::open(path_);
+    EXPECT_EQ(reader->run(silentId)->status, RunStatus::Interrupted);
+    EXPECT_EQ(reader->run(remoteId)->status, RunStatus::Running);
+}
+
+TEST_F(StoreTest, LiveRunStaysRunningWhenOthersOpen)
+{
+    auto owner = Database::open(path_);
+    const std::int64_t runId = addRun(*owner, addSweep(*owner), 0);
+    owner->markRunning(runId);
+    owner->appendSteps(runId, makeSteps(1, 10));
+    owner->flush();
+
+    auto second = Database::open(path_);
+    auto reader = Reader::open(path_);
+    const auto run = reader->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Running);
+    EXPECT_EQ(run->stepCount, 10);
+    EXPECT_FALSE(run->heartbeat.empty());
+
+    // The owner keeps writing after the others opened.
+    owner->appendSteps(runId, makeSteps(11, 10));
+    owner->flush();
+    EXPECT_EQ(reader->run(runId)->stepCount, 20);
+}
+
+TEST_F(StoreTest, FinishRunStoresFailure)
+{
+    auto db = Database::open(path_);
+    const std::int64_t sweepId = addSweep(*db);
+    const std::int64_t runId = addRun(*db, sweepId, 0);
+    db->markRunning(runId);
+    Failure failure{FailureCategory::OutOfMemory, "CUDA out of memory at batch 512",
+                    "Traceback (most recent call last):\n  ...\ntorch.OutOfMemoryError: CUDA out of memory."};
+    db->finishRun(runId, RunStatus::Failed, failure);
+    db->flush();
+
+    auto reader = Reader::open(path_);
+    const auto run = reader->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    ASSERT_TRUE(run->category);
+    EXPECT_EQ(*run->category, FailureCategory::OutOfMemory);
+    EXPECT_EQ(run->message, failure.message);
+    EXPECT_EQ(run->detail, failure.detail);
+    RawDb raw(path_);
+    EXPECT_EQ(raw.text("SELECT category FROM runs WHERE id = " + std::to_string(runId)), "out-of-memory");
+    EXPECT_EQ(raw.text("SELECT status FROM runs WHERE id = " + std::to_string(runId)), "failed");
+}
+
+TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
+{
+    auto db = Database::open(path_);
+    const std::int64_t doomed = addSweep(*db, "doomed");
+    const std::int64_t kept = addSweep(*db, "kept");
+    const std::int64_t doomedRun1 = addRun(*db, doomed, 0);
+    const std::int64_t doomedRun2 = addRun(*db, doomed, 1);
+    const std::int64_t keptRun = addRun(*db, kept, 0);
+    db->appendSteps(doomedRun1, makeSteps(1, 40));
+    db->appendSteps(doomedRun2, makeSteps(1, 40));
+    db->appendSteps(keptRun, makeSteps(1, 40));
+    db->deleteSweep(doomed);
+    db->flush();
+
+    auto reader = Reader::open(path_);
+    EXPECT_FALSE(reader->sweep(doomed));
+    EXPECT_TRUE(reader->runs(doomed).empty());
+    EXPECT_FALSE(reader->run(doomedRun1));
+    EXPECT_TRUE(reader->steps(doomedRun1).empty());
+    EXPECT_TRUE(reader->steps(doomedRun2).empty());
+    ASSERT_EQ(reader->sweeps().size(), 1u);
+    EXPECT_EQ(reader->steps(keptRun).size(), 40u);
+    RawDb raw(path_);
+    EXPECT_EQ(raw.scalar("SELECT count(*) FROM steps"), 40);
+    EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), 1);
+}
+
+TEST_F(StoreTest, SweepsNewestFirstRunsByPosition)
+{
+    auto db = Database::open(path_);
+    const std::int64_t first = addSweep(*db, "first");
+    const std::int64_t second = addSweep(*db, "second");
+    addRun(*db, second, 2, "c");
+    addRun(*db, second, 0, "a");
+    addRun(*db, second, 1, "b");
+    db->appendSteps(addRun(*db, first, 0), makeSteps(1, 3));
+    db->flush();
+    auto reader = Reader::open(path_);
+    const auto sweeps = reader->sweeps();
+    ASSERT_EQ(sweeps.size(), 2u);
+    EXPECT_EQ(sweeps[0].id, second);
+    EXPECT_EQ(sweeps[1].id, first);
+    const auto runs = reader->runs(second);
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].configName, "a");
+    EXPECT_EQ(runs[1].configName, "b");
+    EXPECT_EQ(runs[2].configName, "c");
+    EXPECT_EQ(runs[0].stepCount, 0);
+    EXPECT_EQ(reader->runs(first)[0].stepCount, 3);
+}
+
+TEST_F(StoreTest, SynchronousWriteErrorIsThrownToCaller)
+{
+    auto db = Database::open(path_);
+    RunRecord orphan;
+    orphan.sweepId = 4242; // no such sweep
+    orphan.configName = "eager";
+    try {
+        db->createRun(orphan);
+        ADD_FAILURE() << "a run without its sweep was stored";
+    } catch (const StoreError &e) {
+        EXPECT_EQ(e.kind(), Kind::Io);
+        EXPECT_NE(std::string(e.what()).find(path_), std::string::npos) << e.what();
+    }
+    // Reported once, to the caller; the next flush has nothing to say.
+    EXPECT_NO_THROW(db->flush());
+}
+
+TEST_F(StoreTest, BadWriteFailsAloneAndFlushReportsIt)
+{
+    auto db = Database::open(path_);
+    const std::int64_t runId = addRun(*db, addSweep(*db), 0);
+    db->appendSteps(runId, makeSteps(1, 10));
+    db->flush();
+    db->appendSteps(runId, makeSteps(11, 10));
+    db->appendSteps(runId, makeSteps(5, 1)); // duplicate index: a caller's bug
+    db->appendSteps(runId, makeSteps(21, 10));
+    try {
+        db->flush();
+        ADD_FAILURE() << "flush hid a failed write";
+    } catch (const StoreError &e) {
+        EXPECT_EQ(e.kind(), Kind::Io);
+        EXPECT_NE(std::string(e.what()).find("Nothing committed before this batch was lost"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_NO_THROW(db->flush());
+    auto reader = Reader::open(path_);
+    EXPECT_EQ(reader->steps(runId).size(), 30u);
+}
+
+// A full disk, made real with a file-size limit in a child process: the failed batch is reported
+// by flush(), earlier batches stay, and the store goes on working once space is back.
+TEST_F(StoreTest, WriteErrorReachesFlushAndEarlierDataSurvives)
+{
+    std::int64_t runId = 0;
+    {
+        auto db = Database::open(path_);
+        runId = addRun(*db, addSweep(*db), 0);
+        db->appendSteps(runId, makeSteps(1, 100));
+    }
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        int code = 0;
+        try {
+            auto db = Database::open(path_);
+            signal(SIGXFSZ, SIG_IGN);
+            rlimit original{};
+            getrlimit(RLIMIT_FSIZE, &original);
+            rlimit small = original;
+            small.rlim_cur = 1 << 20;
+            setrlimit(RLIMIT_FSIZE, &small);
+            db->appendSteps(runId, makeSteps(101, 200000));
+            try {
+                db->flush();
+                code = 2;
+            } catch (const StoreError &e) {
+                std::fprintf(stderr, "child saw: %s\n", e.what());
+                const std::string what = e.what();
+                if (e.kind() != Kind::Io || what.find(path_) == std::string::npos ||
+                    what.find("may be full") == std::string::npos ||
+                    what.find("Nothing committed before this batch was lost") == std::string::npos)
+                    code = 3;
+            }
+            setrlimit(RLIMIT_FSIZE, &original);
+            db->appendSteps(runId, makeSteps(101, 1));
+            db->flush();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "child failed: %s\n", e.what());
+            code = 4;
+        }
+        _exit(code);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "2: no error reported, 3: wrong error, 4: store unusable after";
+    auto reader = Reader::open(path_);
+    const auto steps = reader->steps(runId);
+    ASSERT_EQ(steps.size(), 101u);
+    EXPECT_EQ(steps.back().index, 101);
+}
+
+// The writer is SIGKILLed between batches it has committed: every batch a reader saw is still there
+// afterwards, the run is marked interrupted on the next open, and no batch is half-written.
+TEST_F(StoreTest, SigkillLosesNothingCommitted)
+{
+    constexpr std::int64_t kBatch = 200;
+    std::int64_t sweepId = 0;
+    {
+        auto db = Database::open(path_);
+        sweepId = addSweep(*db);
+    }
+    auto reader = Reader::open(path_);
+
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        try {
+            auto db = Database::open(path_);
+            const std::int64_t runId = addRun(*db, sweepId, 0);
+            db->markRunning(runId);
+            for (int batch = 0; batch < 5; ++batch) {
+                db->appendSteps(runId, makeSteps(1 + batch * kBatch, kBatch));
+                db->flush();
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            }
+            for (;;)
+                pause();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "child failed: %s\n", e.what());
+        }
+        _exit(1);
+    }
+
+    std::int64_t runId = 0;
+    std::int64_t observed = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (observed < 3 * kBatch && std::chrono::steady_clock::now() < deadline) {
+        const auto runs = reader->runs(sweepId);
+        if (!runs.empty()) {
+            runId = runs[0].id;
+            observed = runs[0].stepCount;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended before it was killed";
+    ASSERT_GE(observed, 3 * kBatch) << "the child never committed three batches";
+    reader.reset();
+
+    auto db = Database::open(path_);
+    auto after = Reader::open(path_);
+    const auto run = after->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Interrupted);
+    EXPECT_GE(run->stepCount, observed);
+    EXPECT_EQ(run->stepCount % kBatch, 0) << "a batch was torn";
+    const auto steps = after->steps(runId);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        ASSERT_EQ(steps[i].index, static_cast<std::int64_t>(i + 1));
+}
+
+} // namespace
+} // namespace stepscope::store
