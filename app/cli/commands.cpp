@@ -56,6 +56,16 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
         return nullptr;
     }
     try {
+        // Opening for writing first turns runs left `running` by a crash into `interrupted`, so
+        // list/show/export tell the truth. A read-only file is still readable: that case is skipped.
+        try {
+            store::OpenOptions openOptions;
+            openOptions.create = false;
+            store::Database::open(path.toStdString(), openOptions);
+        } catch (const store::StoreError &e) {
+            if (e.kind() != store::StoreError::Kind::Io)
+                throw;
+        }
         return store::Reader::open(path.toStdString());
     } catch (const store::StoreError &e) {
         err(QString("stepscope-cli: ") + e.what());

@@ -32,6 +32,7 @@ public:
 
     ResNet18 &model() { return model_; }
     const torch::Tensor &input() const { return input_; }
+    const torch::Tensor &target() const { return target_; }
     std::vector<torch::Tensor> parameters() const { return params_; }
 
 private:
