@@ -2,6 +2,8 @@
 
 #include <QJsonDocument>
 
+#include <cmath>
+
 namespace stepscope {
 
 QJsonObject toJson(const RunConfig &c)
@@ -39,8 +41,9 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
             break;
         case QJsonValue::Double: {
             const double v = it.value().toDouble();
-            text = v == static_cast<double>(static_cast<long long>(v)) ? QString::number(static_cast<long long>(v))
-                                                                       : QString::number(v);
+            // Out-of-range doubles must not reach the cast (undefined behaviour); as text, setField refuses them.
+            const bool integral = std::isfinite(v) && std::fabs(v) < 9.2e18 && v == std::trunc(v);
+            text = integral ? QString::number(static_cast<long long>(v)) : QString::number(v);
             break;
         }
         case QJsonValue::String:

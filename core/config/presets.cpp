@@ -84,10 +84,14 @@ Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &kn
 {
     Sweep sweep;
     std::vector<const Knob *> chosen;
-    for (const auto &name : knobNames)
+    for (const auto &name : knobNames) {
+        const auto before = chosen.size();
         for (const auto &k : allKnobs())
             if (k.name == name)
                 chosen.push_back(&k);
+        if (chosen.size() == before)
+            sweep.skipped.push_back(name + " (unknown knob)");
+    }
     const RunConfig baseline = baselineOf(base);
     for (unsigned mask = 0; mask < (1u << chosen.size()); ++mask) {
         RunConfig c = baseline;

@@ -189,11 +189,12 @@ std::vector<ConfigError> validate(const RunConfig &c)
     if (c.imageSize < kMinImageSize || c.imageSize > kMaxImageSize)
         add("image_size", "image_size must be from 32 to 1024: ResNet18 halves the image five times (got "
                               + std::to_string(c.imageSize) + ")");
-    // Training-mode batch norm needs more than one value per channel after the last stage.
-    const int side = std::max(1, c.imageSize / 32);
+    // Training-mode batch norm needs more than one value per channel after the last stage. Each of
+    // the five stride-2 layers rounds up (ceil(n/2)), so the last stage is ceil(image_size/32) wide.
+    const int side = std::max(1, (c.imageSize + 31) / 32);
     if (c.batch >= 1 && c.batch * side * side < 2)
         add("batch", "batch 1 at image_size " + std::to_string(c.imageSize)
-                         + " leaves one value per channel for batch norm; use batch >= 2 or image_size >= 64");
+                         + " leaves one value per channel for batch norm; use batch >= 2 or image_size >= 33");
     if (c.classes < 1 || c.classes > 100000)
         add("classes", "classes must be from 1 to 100000");
     if (c.steps < 1)

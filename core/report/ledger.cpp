@@ -191,17 +191,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     if (ledger.rows.empty())
         return ledger;
     const LedgerRow &base = ledger.rows.front();
-    std::vector<stats::Candidate> candidates;
-    std::vector<std::size_t> candidateRows;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         LedgerRow &row = ledger.rows[i];
         if (!row.steadyMs || !row.firstStepS) {
             row.breakEven = "-";
             continue;
-        }
-        if (row.accuracy.rfind("diverged", 0) != 0) {
-            candidates.push_back({row.label, *row.firstStepS, *row.steadyMs / 1000.0});
-            candidateRows.push_back(i);
         }
         if (i == 0 || !base.steadyMs || !base.firstStepS) {
             row.breakEven = "-";
@@ -218,6 +212,26 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         else
             row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
     }
+    recommendFor(ledger, ledger.plannedSteps);
+    return ledger;
+}
+
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
+{
+    ledger.plannedSteps = plannedSteps;
+    ledger.recommendation.reset();
+    ledger.recommendationCI.reset();
+    ledger.recommendationText.clear();
+    // A configuration that broke training is no candidate, however fast.
+    std::vector<stats::Candidate> candidates;
+    std::vector<std::size_t> candidateRows;
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        const LedgerRow &row = ledger.rows[i];
+        if (row.steadyMs && row.firstStepS && row.accuracy.rfind("diverged", 0) != 0) {
+            candidates.push_back({row.label, *row.firstStepS, *row.steadyMs / 1000.0});
+            candidateRows.push_back(i);
+        }
+    }
     if (auto rec = stats::recommend(candidates, ledger.plannedSteps)) {
         rec->best = candidateRows[rec->best];
         if (rec->runnerUp)
@@ -230,13 +244,12 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             const LedgerRow &second = ledger.rows[*rec->runnerUp];
             text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " ("
                 + fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-            const auto ci = stats::ratioOfMedians(best.samplesMs, second.samplesMs);
-            if (!ci.significant && ledger.plannedSteps > 1000)
+            ledger.recommendationCI = stats::ratioOfMedians(best.samplesMs, second.samplesMs);
+            if (!ledger.recommendationCI->significant)
                 text += "; their steady states show no significant difference";
         }
         ledger.recommendationText = text + ".";
     }
-    return ledger;
 }
 
 } // namespace stepscope::report

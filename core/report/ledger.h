@@ -47,10 +47,14 @@ struct Ledger {
     std::int64_t plannedSteps = 0;
     std::optional<stats::Recommendation> recommendation; // indices into rows
     std::string recommendationText;
+    std::optional<stats::RatioCI> recommendationCI; // best vs runner-up steady state
 };
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+
+// Recomputes the recommendation (and its text) for another planned run length.
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps);
 
 // Tolerance of the accuracy gate for a configuration's precision ("fp32", "tf32", "bf16", "fp16").
 double lossTolerance(const std::string &configJson);

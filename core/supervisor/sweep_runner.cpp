@@ -78,6 +78,10 @@ void SweepRunner::killWorker()
 
 void SweepRunner::startNext()
 {
+    // A cancel() between runs finishes the sweep itself; the startNext() that finishCurrent()
+    // queued then finds nothing to do (and must not emit finished() a second time).
+    if (!running_)
+        return;
     const int total = static_cast<int>(plan_.runs.size());
     if (cancelRequested_) {
         for (; next_ < plan_.runs.size(); ++next_)

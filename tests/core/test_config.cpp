@@ -1,0 +1,579 @@
+#include "config/config_json.h"
+#include "config/presets.h"
+#include "config/run_config.h"
+
+#include <gtest/gtest.h>
+
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace stepscope {
+namespace {
+
+RunConfig cudaConfig()
+{
+    RunConfig c;
+    c.device = "cuda";
+    return c;
+}
+
+// The errors of `c` that name `field`.
+std::vector<ConfigError> errorsFor(const RunConfig &c, const std::string &field)
+{
+    std::vector<ConfigError> out;
+    for (const auto &e : validate(c))
+        if (e.field == field)
+            out.push_back(e);
+    return out;
+}
+
+bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> labels(const Sweep &s)
+{
+    std::vector<std::string> out;
+    for (const auto &c : s.configs)
+        out.push_back(knobLabel(c));
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+TEST(ConfigValidate, DefaultsAreValidOnCpuAndCuda)
+{
+    EXPECT_TRUE(validate(RunConfig{}).empty()) << describe(validate(RunConfig{}));
+    EXPECT_TRUE(validate(cudaConfig()).empty()) << describe(validate(cudaConfig()));
+    RunConfig c = cudaConfig();
+    c.device = "cuda:3";
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(c.cudaIndex(), 3);
+    EXPECT_EQ(cudaConfig().cudaIndex(), 0);
+}
+
+TEST(ConfigValidate, BatchZeroRejectedBySetFieldAndValidate)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_FALSE(setField(c, "batch", "0", error));
+    EXPECT_EQ(error.field, "batch");
+    EXPECT_TRUE(contains(error.message, "1 to 4096")) << error.message;
+    EXPECT_EQ(c.batch, 32) << "a refused value must leave the field alone";
+
+    for (const char *bad : {"-1", "4097", "", "12abc", "1.5", "99999999999999999999"}) {
+        ConfigError e;
+        EXPECT_FALSE(setField(c, "batch", bad, e)) << bad;
+        EXPECT_EQ(e.field, "batch");
+    }
+
+    c.batch = 0;
+    const auto errors = errorsFor(c, "batch");
+    ASSERT_EQ(errors.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(errors[0].message, "got 0")) << errors[0].message;
+}
+
+TEST(ConfigValidate, ImageSizeTooSmallForResNet18)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_FALSE(setField(c, "image_size", "16", error));
+    EXPECT_EQ(error.field, "image_size");
+    EXPECT_TRUE(contains(error.message, "32")) << error.message;
+
+    c.imageSize = 16;
+    const auto errors = errorsFor(c, "image_size");
+    ASSERT_EQ(errors.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(errors[0].message, "32 to 1024")) << errors[0].message;
+    EXPECT_TRUE(contains(errors[0].message, "ResNet18")) << errors[0].message;
+
+    c.imageSize = 32;
+    EXPECT_TRUE(errorsFor(c, "image_size").empty());
+}
+
+TEST(ConfigValidate, CudaOnlyKnobsRefusedOnCpu)
+{
+    struct Case {
+        void (*apply)(RunConfig &);
+        const char *field;
+        const char *mentions;
+    };
+    const Case cases[] = {
+        {[](RunConfig &c) { c.cudaGraph = true; }, "cuda_graph", "CUDA"},
+        {[](RunConfig &c) { c.autocast = Autocast::FP16; }, "autocast", "bf16"},
+        {[](RunConfig &c) { c.tf32 = true; }, "tf32", "CUDA"},
+        {[](RunConfig &c) { c.cudnnBenchmark = true; }, "cudnn_benchmark", "CUDA"},
+    };
+    for (const auto &k : cases) {
+        RunConfig cpu;
+        k.apply(cpu);
+        const auto errors = validate(cpu);
+        ASSERT_EQ(errors.size(), 1u) << k.field << ": " << describe(errors);
+        EXPECT_EQ(errors[0].field, k.field);
+        EXPECT_TRUE(contains(errors[0].message, k.mentions)) << errors[0].message;
+
+        RunConfig gpu = cudaConfig();
+        k.apply(gpu);
+        EXPECT_TRUE(validate(gpu).empty()) << k.field << " on cuda: " << describe(validate(gpu));
+    }
+    // bf16 is the CPU's mixed precision.
+    RunConfig bf16;
+    bf16.autocast = Autocast::BF16;
+    EXPECT_TRUE(validate(bf16).empty());
+}
+
+TEST(ConfigValidate, UnknownKeyListsKnownKeys)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_FALSE(setField(c, "batchsize", "32", error));
+    EXPECT_EQ(error.field, "batchsize");
+    EXPECT_TRUE(contains(error.message, "unknown setting 'batchsize'")) << error.message;
+    for (const auto &f : fields())
+        EXPECT_TRUE(contains(error.message, f.key)) << "missing " << f.key << " in: " << error.message;
+}
+
+TEST(ConfigValidate, UnknownValueListsAllowedValues)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_FALSE(setField(c, "autocast", "fp8", error));
+    EXPECT_EQ(error.field, "autocast");
+    EXPECT_TRUE(contains(error.message, "'fp8'")) << error.message;
+    EXPECT_TRUE(contains(error.message, "off, bf16, fp16")) << error.message;
+    EXPECT_EQ(c.autocast, Autocast::Off);
+
+    EXPECT_FALSE(setField(c, "device", "gpu", error));
+    EXPECT_EQ(error.field, "device");
+    EXPECT_TRUE(contains(error.message, "cuda:N")) << error.message;
+    EXPECT_FALSE(setField(c, "device", "cuda:", error));
+    EXPECT_FALSE(setField(c, "device", "cuda:x", error));
+    EXPECT_FALSE(setField(c, "tf32", "maybe", error));
+    EXPECT_EQ(error.field, "tf32");
+    EXPECT_TRUE(contains(error.message, "true, false")) << error.message;
+    EXPECT_FALSE(setField(c, "optimizer", "adam", error));
+    EXPECT_TRUE(contains(error.message, "per-parameter, foreach, fused")) << error.message;
+    EXPECT_FALSE(setField(c, "seed", "-5", error));
+    EXPECT_EQ(error.field, "seed");
+}
+
+TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_TRUE(setField(c, "runtime", "python", error));
+    EXPECT_EQ(c.runtime, Runtime::Python);
+    EXPECT_TRUE(setField(c, "device", "cuda:1", error));
+    EXPECT_EQ(c.device, "cuda:1");
+    for (const char *t : {"true", "1", "on", "yes"}) {
+        c.tf32 = false;
+        EXPECT_TRUE(setField(c, "tf32", t, error)) << t;
+        EXPECT_TRUE(c.tf32) << t;
+    }
+    EXPECT_TRUE(setField(c, "cudnn_benchmark", "true", error));
+    EXPECT_TRUE(setField(c, "autocast", "fp16", error));
+    EXPECT_TRUE(setField(c, "channels_last", "yes", error));
+    EXPECT_TRUE(setField(c, "cuda_graph", "on", error));
+    EXPECT_TRUE(setField(c, "optimizer", "fused", error));
+    EXPECT_TRUE(setField(c, "compile", "max-autotune", error));
+    EXPECT_TRUE(setField(c, "batch", "4096", error));
+    EXPECT_TRUE(setField(c, "image_size", "1024", error));
+    EXPECT_TRUE(setField(c, "classes", "10", error));
+    EXPECT_TRUE(setField(c, "warmup_steps", "0", error));
+    EXPECT_TRUE(setField(c, "steps", "7", error));
+    EXPECT_TRUE(setField(c, "seed", "9007199254740993", error));
+    EXPECT_TRUE(c.cudnnBenchmark && c.channelsLast && c.cudaGraph);
+    EXPECT_EQ(c.autocast, Autocast::FP16);
+    EXPECT_EQ(c.optimizer, Optimizer::Fused);
+    EXPECT_EQ(c.compile, CompileMode::MaxAutotune);
+    EXPECT_EQ(c.batch, 4096);
+    EXPECT_EQ(c.imageSize, 1024);
+    EXPECT_EQ(c.classes, 10);
+    EXPECT_EQ(c.warmupSteps, 0);
+    EXPECT_EQ(c.steps, 7);
+    EXPECT_EQ(c.seed, 9007199254740993ull);
+    EXPECT_EQ(c.totalSteps(), 8);
+}
+
+TEST(ConfigValidate, CompileNeedsPythonRuntime)
+{
+    RunConfig c = cudaConfig();
+    c.compile = CompileMode::Default;
+    const auto errors = errorsFor(c, "compile");
+    ASSERT_EQ(errors.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(errors[0].message, "python")) << errors[0].message;
+    c.runtime = Runtime::Python;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+
+    // compile and cuda_graph together: told to use reduce-overhead instead.
+    c.cudaGraph = true;
+    const auto both = errorsFor(c, "cuda_graph");
+    ASSERT_EQ(both.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(both[0].message, "reduce-overhead")) << both[0].message;
+}
+
+TEST(ConfigValidate, Fp16UnderCudaGraphNeedsFusedOptimizer)
+{
+    RunConfig c = cudaConfig();
+    c.autocast = Autocast::FP16;
+    c.cudaGraph = true;
+    for (Optimizer o : {Optimizer::Foreach, Optimizer::PerParameter}) {
+        c.optimizer = o;
+        const auto errors = validate(c);
+        ASSERT_EQ(errors.size(), 1u) << describe(errors);
+        EXPECT_EQ(errors[0].field, "optimizer");
+        EXPECT_TRUE(contains(errors[0].message, "fused")) << errors[0].message;
+    }
+    c.optimizer = Optimizer::Fused;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    // bf16 needs no loss scaling, so any optimizer goes under a graph.
+    c.autocast = Autocast::BF16;
+    c.optimizer = Optimizer::Foreach;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+}
+
+TEST(ConfigValidate, BatchOneNeedsMoreThanOneValuePerChannel)
+{
+    RunConfig c;
+    c.batch = 1;
+    c.imageSize = 32; // ResNet18 ends at 1x1: one value per channel for the last batch norm
+    const auto errors = errorsFor(c, "batch");
+    ASSERT_EQ(errors.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(errors[0].message, "batch norm")) << errors[0].message;
+
+    c.batch = 2;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    c.batch = 1;
+    c.imageSize = 64;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    // Every stride-2 layer of ResNet18 rounds up (ceil(n/2)): 33 px ends at 2x2, four values.
+    c.imageSize = 33;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+}
+
+TEST(ConfigValidate, ValidCudaLedgerConfigsPass)
+{
+    RunConfig c = cudaConfig();
+    c.tf32 = true;
+    c.cudnnBenchmark = true;
+    c.autocast = Autocast::BF16;
+    c.channelsLast = true;
+    c.cudaGraph = true;
+    c.optimizer = Optimizer::Fused;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    c.autocast = Autocast::FP16;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    c.batch = 128;
+    c.imageSize = 224;
+    c.device = "cuda:0";
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+}
+
+TEST(ConfigValidate, EveryViolationIsReportedAndDescribed)
+{
+    RunConfig c;
+    c.batch = 0;
+    c.imageSize = 2000;
+    c.classes = 0;
+    c.steps = 0;
+    c.warmupSteps = -1;
+    c.tf32 = true;
+    c.device = "tpu";
+    const auto errors = validate(c);
+    std::set<std::string> named;
+    for (const auto &e : errors)
+        named.insert(e.field);
+    for (const char *f : {"batch", "image_size", "classes", "steps", "warmup_steps", "device"})
+        EXPECT_TRUE(named.count(f)) << f << " not named in: " << describe(errors);
+    const std::string text = describe(errors);
+    EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), errors.size() - 1);
+    EXPECT_TRUE(contains(text, "batch: ")) << text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+TEST(ConfigJson, RoundTripKeepsEveryField)
+{
+    RunConfig c;
+    c.runtime = Runtime::Python;
+    c.device = "cuda:2";
+    c.tf32 = true;
+    c.cudnnBenchmark = true;
+    c.autocast = Autocast::FP16;
+    c.channelsLast = true;
+    c.cudaGraph = false;
+    c.optimizer = Optimizer::PerParameter;
+    c.compile = CompileMode::ReduceOverhead;
+    c.batch = 257;
+    c.imageSize = 96;
+    c.classes = 17;
+    c.warmupSteps = 3;
+    c.steps = 12345;
+    c.seed = (1ull << 53) + 1; // not representable as a double
+
+    // Through the text the worker actually receives.
+    const QByteArray text = QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact);
+    RunConfig back;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(text, back, errors)) << describe(errors);
+    EXPECT_TRUE(back == c) << text.toStdString();
+    EXPECT_EQ(back.seed, (1ull << 53) + 1);
+
+    for (std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{9223372036854775807ull}}) {
+        c.seed = seed;
+        RunConfig again;
+        ASSERT_TRUE(fromJson(toJson(c), again, errors)) << describe(errors);
+        EXPECT_TRUE(again == c);
+        EXPECT_EQ(again.seed, seed);
+    }
+
+    // Every JSON key is a documented field, and every field is written.
+    const QJsonObject o = toJson(c);
+    EXPECT_EQ(static_cast<std::size_t>(o.size()), fields().size());
+    for (const auto &f : fields())
+        EXPECT_TRUE(o.contains(QLatin1String(f.key))) << f.key;
+}
+
+TEST(ConfigJson, FromJsonAppliesOnTopOfBaseAndTypesValues)
+{
+    RunConfig base = cudaConfig();
+    base.batch = 64;
+    const auto doc = QJsonDocument::fromJson(R"({"tf32":true,"image_size":128,"seed":42,"autocast":"bf16"})");
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(fromJson(doc.object(), c, errors, base)) << describe(errors);
+    EXPECT_EQ(c.device, "cuda");
+    EXPECT_EQ(c.batch, 64);
+    EXPECT_TRUE(c.tf32);
+    EXPECT_EQ(c.imageSize, 128);
+    EXPECT_EQ(c.seed, 42u);
+    EXPECT_EQ(c.autocast, Autocast::BF16);
+}
+
+TEST(ConfigJson, BadMembersNameTheirField)
+{
+    const auto doc = QJsonDocument::fromJson(
+        R"({"batch":1.5,"tf32":[true],"autocast":"fp8","batchsize":3,"image_size":1e300,"seed":1e30})");
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    EXPECT_FALSE(fromJson(doc.object(), c, errors));
+    std::set<std::string> named;
+    for (const auto &e : errors)
+        named.insert(e.field);
+    for (const char *f : {"batch", "tf32", "autocast", "batchsize", "image_size", "seed"})
+        EXPECT_TRUE(named.count(f)) << f << " not named in: " << describe(errors);
+    EXPECT_EQ(errors.size(), 6u) << describe(errors);
+}
+
+TEST(ConfigJson, BrokenJsonIsAJsonFieldErrorWithOffset)
+{
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    EXPECT_FALSE(parseConfig(R"({"batch": 32, "device": )", c, errors));
+    ASSERT_EQ(errors.size(), 1u) << describe(errors);
+    EXPECT_EQ(errors[0].field, "json");
+    EXPECT_TRUE(contains(errors[0].message, "not valid JSON")) << errors[0].message;
+    EXPECT_TRUE(contains(errors[0].message, "offset")) << errors[0].message;
+
+    errors.clear();
+    EXPECT_FALSE(parseConfig("[1, 2]", c, errors));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].field, "json");
+    EXPECT_TRUE(contains(errors[0].message, "object")) << errors[0].message;
+}
+
+TEST(ConfigJson, ParseConfigValidates)
+{
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    EXPECT_FALSE(parseConfig(R"({"device":"cpu","cuda_graph":true})", c, errors));
+    ASSERT_EQ(errors.size(), 1u) << describe(errors);
+    EXPECT_EQ(errors[0].field, "cuda_graph");
+
+    errors.clear();
+    EXPECT_TRUE(parseConfig(R"({"device":"cuda","cuda_graph":true,"steps":5})", c, errors)) << describe(errors);
+    EXPECT_TRUE(c.cudaGraph);
+    EXPECT_EQ(c.steps, 5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+TEST(ConfigNames, CanonicalNameIsStableAndDistinct)
+{
+    RunConfig a = cudaConfig();
+    EXPECT_EQ(canonicalName(a), canonicalName(cudaConfig()));
+    EXPECT_EQ(knobLabel(a), "baseline");
+
+    // Every knob combination gets a name of its own.
+    std::set<std::string> names;
+    std::size_t count = 0;
+    for (bool tf32 : {false, true})
+        for (bool cudnn : {false, true})
+            for (Autocast ac : {Autocast::Off, Autocast::BF16, Autocast::FP16})
+                for (bool cl : {false, true})
+                    for (bool graph : {false, true})
+                        for (Optimizer opt : {Optimizer::PerParameter, Optimizer::Foreach, Optimizer::Fused})
+                            for (CompileMode cm : {CompileMode::None, CompileMode::Default,
+                                                   CompileMode::ReduceOverhead, CompileMode::MaxAutotune}) {
+                                RunConfig c = cudaConfig();
+                                c.tf32 = tf32;
+                                c.cudnnBenchmark = cudnn;
+                                c.autocast = ac;
+                                c.channelsLast = cl;
+                                c.cudaGraph = graph;
+                                c.optimizer = opt;
+                                c.compile = cm;
+                                names.insert(canonicalName(c));
+                                ++count;
+                            }
+    EXPECT_EQ(names.size(), count);
+
+    // The shape, the device and the runtime are part of the name too.
+    const std::string base = canonicalName(a);
+    auto differs = [&](void (*change)(RunConfig &)) {
+        RunConfig c = cudaConfig();
+        change(c);
+        return canonicalName(c) != base;
+    };
+    EXPECT_TRUE(differs([](RunConfig &c) { c.batch = 64; }));
+    EXPECT_TRUE(differs([](RunConfig &c) { c.imageSize = 128; }));
+    EXPECT_TRUE(differs([](RunConfig &c) { c.classes = 10; }));
+    EXPECT_TRUE(differs([](RunConfig &c) { c.device = "cpu"; }));
+    EXPECT_TRUE(differs([](RunConfig &c) { c.runtime = Runtime::Python; }));
+    // b1 at 28px must not read like b12 at 8px.
+    RunConfig x = cudaConfig(), y = cudaConfig();
+    x.batch = 1;
+    x.imageSize = 228;
+    y.batch = 12;
+    y.imageSize = 28;
+    EXPECT_NE(canonicalName(x), canonicalName(y));
+}
+
+TEST(ConfigNames, KnobLabelFollowsLedgerOrder)
+{
+    RunConfig c = cudaConfig();
+    c.optimizer = Optimizer::Fused;
+    c.tf32 = true;
+    c.channelsLast = true;
+    c.autocast = Autocast::FP16;
+    c.cudaGraph = true;
+    c.cudnnBenchmark = true;
+    EXPECT_EQ(knobLabel(c), "tf32+cudnn-bench+fp16+channels-last+cuda-graph+sgd-fused");
+    c.compile = CompileMode::ReduceOverhead;
+    c.optimizer = Optimizer::PerParameter;
+    EXPECT_EQ(knobLabel(c), "tf32+cudnn-bench+fp16+channels-last+cuda-graph+sgd-per-parameter+compile-reduce-overhead");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presets
+
+TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
+{
+    RunConfig base = cudaConfig();
+    base.batch = 128;
+    base.tf32 = true; // knobs of the base never leak into the baseline
+    base.compile = CompileMode::Default;
+    const Sweep s = ledgerSweep(base);
+    EXPECT_TRUE(s.skipped.empty()) << s.skipped.front();
+    const std::vector<std::string> expected{
+        "baseline",
+        "tf32",
+        "tf32+cudnn-bench",
+        "tf32+cudnn-bench+bf16",
+        "tf32+cudnn-bench+bf16+channels-last",
+        "tf32+cudnn-bench+bf16+channels-last+cuda-graph",
+        "tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused",
+    };
+    EXPECT_EQ(labels(s), expected);
+    for (const auto &c : s.configs) {
+        EXPECT_EQ(c.batch, 128);
+        EXPECT_EQ(c.device, "cuda");
+        EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    }
+    EXPECT_TRUE(s.configs.front() == baselineOf(base));
+
+    Sweep viaPreset;
+    std::string error;
+    ASSERT_TRUE(buildPreset("ledger", base, viaPreset, error)) << error;
+    EXPECT_EQ(labels(viaPreset), expected);
+}
+
+TEST(ConfigPresets, CpuLedgerSkipsCudaKnobsAndSaysSo)
+{
+    const Sweep s = ledgerSweep(RunConfig{});
+    const std::vector<std::string> expected{"baseline", "bf16", "bf16+channels-last", "bf16+channels-last+sgd-fused"};
+    EXPECT_EQ(labels(s), expected);
+    ASSERT_EQ(s.skipped.size(), 3u);
+    EXPECT_EQ(s.skipped[0].rfind("tf32 (", 0), 0u) << s.skipped[0];
+    EXPECT_EQ(s.skipped[1].rfind("cudnn-bench (", 0), 0u) << s.skipped[1];
+    EXPECT_EQ(s.skipped[2].rfind("cuda-graph (", 0), 0u) << s.skipped[2];
+    for (const auto &why : s.skipped)
+        EXPECT_TRUE(contains(why, "CUDA")) << why;
+}
+
+TEST(ConfigPresets, EachHasBaselineAndEveryKnobAlone)
+{
+    const Sweep s = eachSweep(cudaConfig());
+    EXPECT_TRUE(s.skipped.empty());
+    std::vector<std::string> expected{"baseline"};
+    for (const auto &k : allKnobs())
+        expected.push_back(k.name);
+    EXPECT_EQ(labels(s), expected);
+    EXPECT_EQ(s.configs.size(), 9u);
+
+    Sweep viaPreset;
+    std::string error;
+    ASSERT_TRUE(buildPreset("each", cudaConfig(), viaPreset, error)) << error;
+    EXPECT_EQ(labels(viaPreset), expected);
+
+    // On the CPU, the CUDA knobs (tf32, cudnn-bench, fp16, cuda-graph) are left out.
+    const Sweep cpu = eachSweep(RunConfig{});
+    EXPECT_EQ(cpu.configs.size(), 5u);
+    EXPECT_EQ(cpu.skipped.size(), 4u);
+}
+
+TEST(ConfigPresets, CombinationOfThreeKnobsGivesEight)
+{
+    const Sweep s = combinationSweep(cudaConfig(), {"tf32", "bf16", "channels-last"});
+    EXPECT_TRUE(s.skipped.empty());
+    ASSERT_EQ(s.configs.size(), 8u);
+    const auto l = labels(s);
+    EXPECT_EQ(std::set<std::string>(l.begin(), l.end()).size(), 8u);
+    EXPECT_EQ(l.front(), "baseline");
+    EXPECT_NE(std::find(l.begin(), l.end(), "tf32+bf16+channels-last"), l.end());
+
+    // fp16 with a graph but without the fused optimizer is not a valid corner: skipped, said why.
+    const Sweep clash = combinationSweep(cudaConfig(), {"fp16", "cuda-graph"});
+    EXPECT_EQ(clash.configs.size(), 3u);
+    ASSERT_EQ(clash.skipped.size(), 1u);
+    EXPECT_TRUE(contains(clash.skipped[0], "fp16+cuda-graph")) << clash.skipped[0];
+}
+
+TEST(ConfigPresets, CombinationReportsUnknownKnob)
+{
+    const Sweep s = combinationSweep(cudaConfig(), {"tf32", "warp-drive"});
+    EXPECT_EQ(s.configs.size(), 2u);
+    ASSERT_EQ(s.skipped.size(), 1u);
+    EXPECT_TRUE(contains(s.skipped[0], "warp-drive")) << s.skipped[0];
+}
+
+TEST(ConfigPresets, UnknownPresetIsAnError)
+{
+    Sweep s;
+    std::string error;
+    EXPECT_FALSE(buildPreset("fastest", cudaConfig(), s, error));
+    EXPECT_TRUE(contains(error, "fastest")) << error;
+    for (const auto &name : presetNames())
+        EXPECT_TRUE(contains(error, name)) << error;
+}
+
+} // namespace
+} // namespace stepscope

@@ -1,0 +1,216 @@
+#include "protocol/protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stepscope::protocol {
+namespace {
+
+using T = Message::Type;
+
+bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+TEST(Protocol, WritersEndInOneNewline)
+{
+    for (const QByteArray &line : {helloLine({}), readyLine(1), firstStepLine(1), stepsLine(2, {}, {1}),
+                                   memoryLine(1, 2), checkLine({1}), doneLine(3, 1),
+                                   errorLine(Failure{FailureCategory::Timeout, "a\nb", "c\nd"})}) {
+        ASSERT_FALSE(line.isEmpty());
+        EXPECT_TRUE(line.endsWith('\n')) << line.toStdString();
+        EXPECT_EQ(line.count('\n'), 1) << "one message per line: " << line.toStdString();
+    }
+}
+
+TEST(Protocol, HelloRoundTrip)
+{
+    const std::vector<std::pair<std::string, std::string>> env{
+        {"worker", "native"}, {"gpu", "NVIDIA H200"}, {"torch", "2.5.1+cu124"},
+        {"cuda_runtime", "12.4"}, {"host", "n\u00f6de-\"7\""}, {"empty", ""}};
+    const Message m = parseLine(helloLine(env));
+    ASSERT_EQ(m.type, T::Hello) << m.problem;
+    EXPECT_EQ(m.protocolVersion, kVersion);
+    const std::map<std::string, std::string> got(m.environment.begin(), m.environment.end());
+    const std::map<std::string, std::string> want(env.begin(), env.end());
+    EXPECT_EQ(got, want);
+    // The raw object is kept for the store.
+    const auto doc = QJsonDocument::fromJson(m.environmentJson);
+    ASSERT_TRUE(doc.isObject()) << m.environmentJson.toStdString();
+    EXPECT_EQ(doc.object().value("gpu").toString(), "NVIDIA H200");
+    EXPECT_EQ(doc.object().size(), 6);
+}
+
+TEST(Protocol, HelloWithNumbersInEnvironment)
+{
+    const Message m = parseLine(R"({"type":"hello","protocol":1,"env":{"gpu_sms":132,"cuda":true}})");
+    ASSERT_EQ(m.type, T::Hello) << m.problem;
+    const std::map<std::string, std::string> got(m.environment.begin(), m.environment.end());
+    EXPECT_EQ(got.at("gpu_sms"), "132");
+    EXPECT_EQ(got.at("cuda"), "true");
+}
+
+TEST(Protocol, TimingsRoundTrip)
+{
+    Message m = parseLine(readyLine(1.9375));
+    ASSERT_EQ(m.type, T::Ready) << m.problem;
+    EXPECT_DOUBLE_EQ(m.seconds, 1.9375);
+    m = parseLine(firstStepLine(0.41));
+    ASSERT_EQ(m.type, T::FirstStep) << m.problem;
+    EXPECT_EQ(m.seconds, 0.41); // shortest round-trip representation: exact
+    m = parseLine(doneLine(111, 14.2));
+    ASSERT_EQ(m.type, T::Done) << m.problem;
+    EXPECT_EQ(m.steps, 111);
+    EXPECT_EQ(m.meanWallMs, 14.2);
+}
+
+TEST(Protocol, StepsRoundTrip)
+{
+    const std::vector<double> gpu{14.1, 0.1, 1e-7, 123456.789012345678, 0};
+    const std::vector<double> wall{14.3, 0.30000000000000004, 2e-7, 123456.9, 1};
+    Message m = parseLine(stepsLine(12, gpu, wall));
+    ASSERT_EQ(m.type, T::Steps) << m.problem;
+    EXPECT_EQ(m.firstIndex, 12);
+    EXPECT_EQ(m.gpuMs, gpu);
+    EXPECT_EQ(m.wallMs, wall);
+
+    // CPU: no GPU times.
+    m = parseLine(stepsLine(1, {}, {5.5, 6.5}));
+    ASSERT_EQ(m.type, T::Steps) << m.problem;
+    EXPECT_EQ(m.firstIndex, 1);
+    EXPECT_TRUE(m.gpuMs.empty());
+    EXPECT_EQ(m.wallMs, (std::vector<double>{5.5, 6.5}));
+}
+
+TEST(Protocol, MemoryAndCheckRoundTrip)
+{
+    const std::int64_t allocated = 85899345920; // 80 GiB: beyond 32 bits
+    Message m = parseLine(memoryLine(allocated, allocated + 4096));
+    ASSERT_EQ(m.type, T::Memory) << m.problem;
+    EXPECT_EQ(m.peakAllocated, allocated);
+    EXPECT_EQ(m.peakReserved, allocated + 4096);
+
+    const std::vector<double> losses{6.907755278982137, 6.8, 6.75, 0.001};
+    m = parseLine(checkLine(losses));
+    ASSERT_EQ(m.type, T::Check) << m.problem;
+    EXPECT_EQ(m.losses, losses);
+}
+
+TEST(Protocol, ErrorRoundTripForEveryCategory)
+{
+    const FailureCategory all[] = {
+        FailureCategory::InvalidConfig,    FailureCategory::CudaUnavailable,    FailureCategory::PythonNotFound,
+        FailureCategory::TorchMissing,     FailureCategory::TorchTooOld,        FailureCategory::TritonMissing,
+        FailureCategory::TritonVersionMismatch, FailureCategory::CachePathTooLong, FailureCategory::OutOfMemory,
+        FailureCategory::CompileFailed,    FailureCategory::GraphCaptureFailed, FailureCategory::WorkerCrashed,
+        FailureCategory::Timeout,          FailureCategory::Cancelled,          FailureCategory::Internal};
+    for (FailureCategory c : all) {
+        const Failure f{c, "CUDA out of memory. Tried to allocate 2.00 GiB",
+                        "Traceback (most recent call last):\n  File \"x.py\", line 1\n\t\"quoted\" \\ \u00e9"};
+        const Message m = parseLine(errorLine(f));
+        ASSERT_EQ(m.type, T::Error) << toString(c) << ": " << m.problem;
+        EXPECT_EQ(m.failure.category, c) << toString(c);
+        EXPECT_EQ(m.failure.message, f.message);
+        EXPECT_EQ(m.failure.detail, f.detail);
+    }
+    EXPECT_TRUE(contains(errorLine(Failure{FailureCategory::OutOfMemory, "m", ""}).toStdString(),
+                         "\"category\":\"out-of-memory\""));
+}
+
+TEST(Protocol, UnknownErrorCategoryBecomesInternalKeepingTheName)
+{
+    const Message m = parseLine(R"({"type":"error","category":"gpu-on-fire","message":"smoke","detail":"trace"})");
+    ASSERT_EQ(m.type, T::Error) << m.problem;
+    EXPECT_EQ(m.failure.category, FailureCategory::Internal);
+    EXPECT_EQ(m.failure.message, "smoke");
+    EXPECT_TRUE(contains(m.failure.detail, "gpu-on-fire")) << m.failure.detail;
+    EXPECT_TRUE(contains(m.failure.detail, "trace")) << m.failure.detail;
+}
+
+TEST(Protocol, GarbageIsInvalidWithAReason)
+{
+    struct Case {
+        const char *line;
+        const char *mentions; // a word of the problem text
+    };
+    const Case cases[] = {
+        {"Downloading weights... 100%", "not a JSON object"},
+        {"", "not a JSON object"},
+        {"[1,2,3]", "not a JSON object"},
+        {"\"hello\"", "not a JSON object"},
+        {R"({"type":"hello","protocol":1)", "not a JSON object"},
+        {R"({"type":"frobnicate"})", "frobnicate"},
+        {R"({"protocol":1})", "unknown message type"},
+        {R"({"type":"steps","first":2,"gpu_ms":[1.0,2.0],"wall_ms":[1.0]})", "differ in length"},
+        {R"({"type":"steps","first":0,"gpu_ms":[],"wall_ms":[1.0]})", "first"},
+        {R"({"type":"steps","first":2,"gpu_ms":[],"wall_ms":[1.0,"x"]})", "numeric"},
+        {R"({"type":"steps","first":2,"wall_ms":[1.0]})", "gpu_ms"},
+        {R"({"type":"hello","protocol":2,"env":{}})", "protocol version 2"},
+        {R"({"type":"hello","env":{}})", "protocol version 0"},
+        {R"({"type":"ready","setup_s":-1})", "setup_s"},
+        {R"({"type":"first_step"})", "wall_s"},
+        {R"({"type":"check","losses":"6.9"})", "losses"},
+    };
+    for (const auto &c : cases) {
+        const Message m = parseLine(c.line);
+        EXPECT_EQ(m.type, T::Invalid) << c.line;
+        EXPECT_FALSE(m.problem.empty()) << c.line;
+        EXPECT_TRUE(contains(m.problem, c.mentions)) << c.line << " -> " << m.problem;
+    }
+}
+
+TEST(Protocol, ParseLineToleratesSurroundingWhitespace)
+{
+    const Message m = parseLine("  " + doneLine(5, 1.5) + "\r\n");
+    ASSERT_EQ(m.type, T::Done) << m.problem;
+    EXPECT_EQ(m.steps, 5);
+}
+
+TEST(Protocol, LineBufferSplitsAcrossChunks)
+{
+    LineBuffer buffer;
+    auto lines = buffer.append("{\"type\":\"ready\",\"setup_s\":1}\n{\"type\":\"fir");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "{\"type\":\"ready\",\"setup_s\":1}");
+    lines = buffer.append("st_step\",\"wall_s\":0.5}");
+    EXPECT_TRUE(lines.empty());
+    lines = buffer.append("\r\n\n\n{\"type\":\"done\"");
+    ASSERT_EQ(lines.size(), 1u) << "blank lines are dropped";
+    EXPECT_EQ(lines[0], "{\"type\":\"first_step\",\"wall_s\":0.5}");
+    EXPECT_EQ(parseLine(lines[0]).type, T::FirstStep);
+    lines = buffer.append(",\"steps\":3");
+    EXPECT_TRUE(lines.empty());
+    // The stream ends mid-line: the tail comes back, once.
+    EXPECT_EQ(buffer.takeRest(), "{\"type\":\"done\",\"steps\":3");
+    EXPECT_TRUE(buffer.takeRest().isEmpty());
+    EXPECT_TRUE(buffer.append("").empty());
+}
+
+TEST(Protocol, LineBufferByteByByteMatchesWhole)
+{
+    const QByteArray stream = helloLine({{"gpu", "x"}}) + readyLine(1) + stepsLine(2, {1, 2}, {3, 4})
+        + "stray print from a library\n" + doneLine(3, 2) + "{\"type\":\"err";
+    LineBuffer whole;
+    const auto expected = whole.append(stream);
+    ASSERT_EQ(expected.size(), 5u);
+    LineBuffer bytes;
+    std::vector<QByteArray> got;
+    for (qsizetype i = 0; i < stream.size(); ++i)
+        for (auto &l : bytes.append(stream.mid(i, 1)))
+            got.push_back(l);
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(bytes.takeRest(), "{\"type\":\"err");
+    EXPECT_EQ(whole.takeRest(), "{\"type\":\"err");
+    EXPECT_EQ(parseLine(got[2]).type, T::Steps);
+    EXPECT_EQ(parseLine(got[3]).type, T::Invalid);
+}
+
+} // namespace
+} // namespace stepscope::protocol

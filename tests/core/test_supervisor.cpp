@@ -1,0 +1,474 @@
+// The supervisor against recorded worker streams: no torch, no GPU. A "worker" is /bin/sh printing
+// a file from tests/data; QProcess runs `/bin/sh -c SCRIPT PATH --config JSON`, so inside SCRIPT
+// $0 is the recorded stream and the appended configuration is harmless.
+#include "config/config_json.h"
+#include "config/run_config.h"
+#include "store/store.h"
+#include "supervisor/sweep_plan.h"
+#include "supervisor/sweep_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stepscope::supervisor {
+namespace {
+
+const std::string kData = std::string(STEPSCOPE_SOURCE_DIR) + "/tests/data/";
+
+bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+// `cat` the recorded stream, optionally say something on stderr, exit with `code`.
+WorkerCommand recorded(const std::string &file, int code = 0, const std::string &stderrText = {})
+{
+    QString script = "cat \"$0\"";
+    if (!stderrText.empty())
+        script += "; echo '" + QString::fromStdString(stderrText) + "' >&2";
+    script += "; exit " + QString::number(code);
+    return {"/bin/sh", {"-c", script, QString::fromStdString(kData + file)}};
+}
+
+WorkerCommand sleeper(int seconds)
+{
+    // exec: the signal that stops the worker reaches the sleeping process itself.
+    return {"/bin/sh", {"-c", "echo 'worker: sleeping' >&2; exec sleep " + QString::number(seconds)}};
+}
+
+RunConfig smallConfig(int batch = 8)
+{
+    RunConfig c;
+    c.batch = batch;
+    c.imageSize = 64;
+    c.warmupSteps = 1;
+    c.steps = 4;
+    return c;
+}
+
+struct Outcome {
+    int finishedCount = 0;
+    bool cancelled = false;
+    std::vector<qint64> started;
+    std::vector<std::pair<qint64, QString>> runFinished; // run, category
+    std::vector<double> wallMs;                          // from stepsArrived, in order
+    std::vector<int> stepFirsts;
+    QStringList log;
+    QString environmentJson;
+    double firstStep = -1;
+    qint64 elapsedMs = 0;
+};
+
+class SupervisorTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        static int argc = 1;
+        static char arg0[] = "test_supervisor";
+        static char *argv[] = {arg0, nullptr};
+        if (!QCoreApplication::instance())
+            new QCoreApplication(argc, argv); // lives for the whole process
+    }
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("stepscope.db").toStdString();
+        db_ = store::Database::open(path_);
+    }
+
+    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1)
+    {
+        return planSweep(*db_, "test", "custom", configs, repeats, 6);
+    }
+
+    // Runs `plan` to its end (or `limitMs`), with `during` called on the runner once it has started.
+    Outcome run(const SweepPlan &plan, RunnerOptions options,
+                const std::function<void(SweepRunner &)> &during = {}, int limitMs = 8000)
+    {
+        Outcome out;
+        SweepRunner runner(*db_, std::move(options));
+        QEventLoop loop;
+        QObject::connect(&runner, &SweepRunner::finished, &loop, [&](bool cancelled) {
+            ++out.finishedCount;
+            out.cancelled = cancelled;
+            loop.quit();
+        });
+        QObject::connect(&runner, &SweepRunner::runStarted, &loop,
+                         [&](qint64 id, int, int, const QString &) { out.started.push_back(id); });
+        QObject::connect(&runner, &SweepRunner::runFinished, &loop,
+                         [&](qint64 id, int, const QString &category, const QString &) {
+                             out.runFinished.emplace_back(id, category);
+                         });
+        QObject::connect(&runner, &SweepRunner::stepsArrived, &loop,
+                         [&](qint64, int first, const QVector<double> &, const QVector<double> &wall) {
+                             out.stepFirsts.push_back(first);
+                             out.wallMs.insert(out.wallMs.end(), wall.begin(), wall.end());
+                         });
+        QObject::connect(&runner, &SweepRunner::logLine, &loop, [&](const QString &l) { out.log << l; });
+        QObject::connect(&runner, &SweepRunner::environment, &loop,
+                         [&](qint64, const QString &json) { out.environmentJson = json; });
+        QObject::connect(&runner, &SweepRunner::firstStep, &loop, [&](qint64, double s) { out.firstStep = s; });
+        if (during)
+            during(runner);
+        QTimer guard;
+        guard.setSingleShot(true);
+        QObject::connect(&guard, &QTimer::timeout, &loop, [&] {
+            ADD_FAILURE() << "the sweep did not finish within " << limitMs << " ms";
+            loop.quit();
+        });
+        QElapsedTimer clock;
+        clock.start();
+        runner.start(plan);
+        if (out.finishedCount == 0) {
+            guard.start(limitMs);
+            loop.exec();
+        }
+        // Let anything queued after finished() drain: nothing more may arrive.
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        out.elapsedMs = clock.elapsed();
+        EXPECT_FALSE(runner.isRunning());
+        return out;
+    }
+
+    std::unique_ptr<store::Reader> reader() { return store::Reader::open(path_); }
+
+    RunnerOptions options(WorkerCommand native, WorkerCommand python = {}, int timeoutSeconds = 30)
+    {
+        RunnerOptions o;
+        o.native = std::move(native);
+        o.python = std::move(python);
+        o.timeoutSeconds = timeoutSeconds;
+        return o;
+    }
+
+    QTemporaryDir dir_;
+    std::string path_;
+    std::unique_ptr<store::Database> db_;
+};
+
+TEST_F(SupervisorTest, PlanInterleavesRepeats)
+{
+    const RunConfig a = smallConfig(8), b = smallConfig(16);
+    const SweepPlan p = plan({a, b}, 3);
+    ASSERT_EQ(p.runs.size(), 6u);
+    for (std::size_t i = 0; i < p.runs.size(); ++i)
+        EXPECT_TRUE(p.runs[i].config == (i % 2 == 0 ? a : b)) << i;
+    db_->flush();
+
+    auto r = reader();
+    const auto sweep = r->sweep(p.sweepId);
+    ASSERT_TRUE(sweep);
+    EXPECT_EQ(sweep->status, "running");
+    EXPECT_EQ(sweep->plannedSteps, 6);
+    const auto settings = QJsonDocument::fromJson(QByteArray::fromStdString(sweep->settingsJson)).object();
+    EXPECT_EQ(settings.value("repeats").toInt(), 3);
+    EXPECT_EQ(settings.value("configurations").toInt(), 2);
+
+    const auto runs = r->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 6u);
+    const std::string nameA = canonicalName(a), nameB = canonicalName(b);
+    ASSERT_NE(nameA, nameB);
+    const std::vector<std::string> names{nameA, nameB, nameA, nameB, nameA, nameB};
+    const std::vector<std::int64_t> repeats{0, 0, 1, 1, 2, 2};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(runs[i].id, p.runs[i].runId);
+        EXPECT_EQ(runs[i].position, static_cast<std::int64_t>(i));
+        EXPECT_EQ(runs[i].configName, names[i]) << i;
+        EXPECT_EQ(runs[i].repeatIndex, repeats[i]) << i;
+        EXPECT_EQ(runs[i].status, RunStatus::Queued);
+        EXPECT_FALSE(runs[i].configJson.empty());
+    }
+}
+
+TEST_F(SupervisorTest, RecordedStreamIsStored)
+{
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl", 0, "worker log line")));
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_FALSE(out.cancelled);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString()) << "a complete run has no failure category";
+    EXPECT_EQ(out.stepFirsts, (std::vector<int>{2, 4, 6}));
+    EXPECT_EQ(out.wallMs, (std::vector<double>{11.5, 11.25, 11.125, 11.0, 10.875}));
+    EXPECT_EQ(out.firstStep, 0.5);
+    EXPECT_TRUE(out.environmentJson.contains("NVIDIA H200"));
+    EXPECT_TRUE(out.log.contains("worker log line")) << out.log.join('|').toStdString();
+
+    auto r = reader();
+    EXPECT_EQ(r->sweep(p.sweepId)->status, "complete");
+    const auto runOpt = r->run(p.runs[0].runId);
+    ASSERT_TRUE(runOpt);
+    const store::RunRecord &run = *runOpt;
+    EXPECT_EQ(run.status, RunStatus::Complete);
+    EXPECT_FALSE(run.category);
+    EXPECT_FALSE(run.started.empty());
+    EXPECT_FALSE(run.finished.empty());
+    ASSERT_TRUE(run.setupSeconds);
+    EXPECT_EQ(*run.setupSeconds, 1.25);
+    ASSERT_TRUE(run.firstStepSeconds);
+    EXPECT_EQ(*run.firstStepSeconds, 0.5);
+    ASSERT_TRUE(run.peakAllocatedBytes && run.peakReservedBytes);
+    EXPECT_EQ(*run.peakAllocatedBytes, 1073741824);
+    EXPECT_EQ(*run.peakReservedBytes, 6442450944);
+    EXPECT_EQ(run.checkLosses, (std::vector<double>{6.9, 6.85, 6.8}));
+    EXPECT_EQ(run.stepCount, 5);
+
+    const auto steps = r->steps(run.id);
+    ASSERT_EQ(steps.size(), 5u);
+    const double gpu[] = {10.5, 10.25, 10.125, 10.0, 9.875};
+    const double wall[] = {11.5, 11.25, 11.125, 11.0, 10.875};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].index, static_cast<std::int64_t>(i + 2));
+        ASSERT_TRUE(steps[i].gpuMs) << i;
+        EXPECT_EQ(*steps[i].gpuMs, gpu[i]);
+        EXPECT_EQ(steps[i].wallMs, wall[i]);
+    }
+
+    ASSERT_TRUE(run.environmentId);
+    const auto env = r->environment(*run.environmentId);
+    ASSERT_TRUE(env);
+    EXPECT_EQ(env->gpu, "NVIDIA H200");
+    EXPECT_EQ(env->cuda, "12.4");
+    EXPECT_EQ(env->driver, "12.6");
+    EXPECT_EQ(env->cudnn, "9.1.0");
+    EXPECT_EQ(env->torch, "2.5.1+cu124");
+    EXPECT_EQ(env->host, "rec-host");
+    EXPECT_EQ(env->python, "none (LibTorch C++)");
+    const auto envJson = QJsonDocument::fromJson(QByteArray::fromStdString(env->json)).object();
+    EXPECT_EQ(envJson.value("gpu_sms").toString(), "132") << env->json;
+}
+
+TEST_F(SupervisorTest, StrayLineIsLoggedNotFatal)
+{
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options(recorded("worker-garbage.jsonl")));
+    EXPECT_EQ(out.finishedCount, 1);
+    bool logged = false;
+    for (const auto &l : out.log)
+        logged = logged || (l.startsWith("protocol:") && l.contains("stray print"));
+    EXPECT_TRUE(logged) << out.log.join('|').toStdString();
+
+    auto r = reader();
+    const auto run = r->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Complete) << run->message << "\n" << run->detail;
+    EXPECT_FALSE(run->category);
+    const auto steps = r->steps(run->id);
+    ASSERT_EQ(steps.size(), 4u);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].index, static_cast<std::int64_t>(i + 2));
+        EXPECT_FALSE(steps[i].gpuMs) << "a CPU stream has no GPU times";
+    }
+    EXPECT_EQ(steps[3].wallMs, 20.0);
+    EXPECT_EQ(run->checkLosses, (std::vector<double>{6.9, 6.85}));
+}
+
+TEST_F(SupervisorTest, TruncatedStreamIsWorkerCrashedWithLog)
+{
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options(recorded("worker-truncated.jsonl", 139, "Segmentation fault in cudnn")));
+    EXPECT_EQ(out.finishedCount, 1);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
+
+    auto r = reader();
+    EXPECT_EQ(r->sweep(p.sweepId)->status, "complete"); // the sweep ran to its end; the run failed
+    const auto run = r->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    ASSERT_TRUE(run->category);
+    EXPECT_EQ(*run->category, FailureCategory::WorkerCrashed);
+    EXPECT_TRUE(contains(run->message, "without finishing")) << run->message;
+    EXPECT_TRUE(contains(run->message, "139")) << run->message;
+    EXPECT_TRUE(contains(run->message, "last step 3")) << run->message;
+    EXPECT_TRUE(contains(run->detail, "Segmentation fault in cudnn")) << run->detail;
+    EXPECT_TRUE(contains(run->detail, "truncated last line")) << run->detail;
+    // What arrived before the crash is kept.
+    EXPECT_EQ(r->steps(run->id).size(), 2u);
+    ASSERT_TRUE(run->setupSeconds);
+    EXPECT_EQ(*run->setupSeconds, 1.5);
+}
+
+TEST_F(SupervisorTest, WorkerErrorLineIsStoredWithCategory)
+{
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options(recorded("worker-oom.jsonl", 1, "torch.OutOfMemoryError")));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "out-of-memory");
+
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    ASSERT_TRUE(run->category);
+    EXPECT_EQ(*run->category, FailureCategory::OutOfMemory);
+    EXPECT_EQ(run->message, "CUDA out of memory. Tried to allocate 12.00 GiB");
+    EXPECT_TRUE(contains(run->detail, "at batch 4096")) << run->detail;
+    EXPECT_TRUE(contains(run->detail, "torch.OutOfMemoryError")) << run->detail;
+}
+
+TEST_F(SupervisorTest, SlowWorkerTimesOut)
+{
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options(sleeper(30), {}, 1));
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_LT(out.elapsedMs, 5000);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "timeout");
+
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    ASSERT_TRUE(run->category);
+    EXPECT_EQ(*run->category, FailureCategory::Timeout);
+    EXPECT_TRUE(contains(run->message, "1 s")) << run->message;
+    EXPECT_TRUE(contains(run->detail, "worker: sleeping")) << run->detail;
+}
+
+TEST_F(SupervisorTest, CancelStopsRunningAndQueuedRuns)
+{
+    const SweepPlan p = plan({smallConfig(8), smallConfig(16)}, 2);
+    const Outcome out = run(p, options(sleeper(30)), [](SweepRunner &runner) {
+        QObject::connect(&runner, &SweepRunner::runStarted, &runner,
+                         [&runner] { QTimer::singleShot(200, &runner, [&runner] { runner.cancel(); }); });
+    });
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_TRUE(out.cancelled);
+    EXPECT_LT(out.elapsedMs, 5000);
+    EXPECT_EQ(out.started.size(), 1u) << "no run starts after cancel()";
+
+    auto r = reader();
+    EXPECT_EQ(r->sweep(p.sweepId)->status, "cancelled");
+    const auto runs = r->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 4u);
+    for (const auto &run : runs) {
+        EXPECT_EQ(run.status, RunStatus::Cancelled) << run.position;
+        ASSERT_TRUE(run.category);
+        EXPECT_EQ(*run.category, FailureCategory::Cancelled);
+    }
+    EXPECT_TRUE(contains(runs[0].message, "stopped by the user")) << runs[0].message;
+    EXPECT_TRUE(contains(runs[1].message, "before this run started")) << runs[1].message;
+}
+
+TEST_F(SupervisorTest, CancelBetweenRunsFinishesOnce)
+{
+    // No native worker configured: every run fails at once, and cancel() lands while the next
+    // run is queued rather than while a process runs.
+    const SweepPlan p = plan({smallConfig(8), smallConfig(16), smallConfig(24)});
+    const Outcome out = run(p, options({}), [](SweepRunner &runner) {
+        QObject::connect(&runner, &SweepRunner::runFinished, &runner, [&runner] { runner.cancel(); });
+    });
+    EXPECT_EQ(out.finishedCount, 1) << "finished() must be emitted exactly once";
+    EXPECT_TRUE(out.cancelled);
+    EXPECT_EQ(out.started.size(), 1u);
+
+    const auto runs = reader()->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    ASSERT_TRUE(runs[0].category);
+    EXPECT_EQ(*runs[0].category, FailureCategory::Internal);
+    EXPECT_EQ(runs[1].status, RunStatus::Cancelled);
+    EXPECT_EQ(runs[2].status, RunStatus::Cancelled);
+}
+
+TEST_F(SupervisorTest, MissingNativeWorkerFailsAndSweepGoesOn)
+{
+    RunConfig python = smallConfig(16);
+    python.runtime = Runtime::Python;
+    const SweepPlan p = plan({smallConfig(8), python});
+    const Outcome out =
+        run(p, options({"/nonexistent/stepscope-worker", {}}, recorded("worker-ok.jsonl")));
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_FALSE(out.cancelled);
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
+    EXPECT_EQ(out.runFinished[1].second, QString());
+
+    const auto runs = reader()->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    ASSERT_TRUE(runs[0].category);
+    EXPECT_EQ(*runs[0].category, FailureCategory::WorkerCrashed);
+    EXPECT_TRUE(contains(runs[0].message, "/nonexistent/stepscope-worker")) << runs[0].message;
+    EXPECT_EQ(runs[1].status, RunStatus::Complete);
+    EXPECT_EQ(runs[1].stepCount, 5);
+}
+
+TEST_F(SupervisorTest, MissingPythonIsPythonNotFound)
+{
+    RunConfig python = smallConfig(16);
+    python.runtime = Runtime::Python;
+    RunConfig python2 = python;
+    python2.batch = 24;
+    const SweepPlan p = plan({python, smallConfig(8)});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), {"/nonexistent/python3", {"-u"}}));
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    EXPECT_EQ(out.runFinished[0].second, "python-not-found");
+    EXPECT_EQ(out.runFinished[1].second, QString());
+
+    // No python configured at all: the same category, said differently.
+    const SweepPlan p2 = plan({python2});
+    const Outcome out2 = run(p2, options(recorded("worker-ok.jsonl")));
+    ASSERT_EQ(out2.runFinished.size(), 1u);
+    EXPECT_EQ(out2.runFinished[0].second, "python-not-found");
+
+    auto r = reader();
+    const auto runs = r->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 2u);
+    ASSERT_TRUE(runs[0].category);
+    EXPECT_EQ(*runs[0].category, FailureCategory::PythonNotFound);
+    EXPECT_EQ(runs[1].status, RunStatus::Complete);
+    const auto unconfigured = r->run(p2.runs[0].runId);
+    ASSERT_TRUE(unconfigured && unconfigured->category);
+    EXPECT_EQ(*unconfigured->category, FailureCategory::PythonNotFound);
+    EXPECT_TRUE(contains(unconfigured->message, "python")) << unconfigured->message;
+}
+
+TEST_F(SupervisorTest, WorkerReceivesItsConfiguration)
+{
+    // The worker gets `--config JSON` after its own arguments. This one echoes the JSON to its log
+    // and fails, so the JSON comes back as the failure detail.
+    const WorkerCommand echoConfig{
+        "/bin/sh", {"-c", "[ \"$1\" = --config ] || exit 9; printf '%s\\n' \"$2\" >&2; exit 3", "worker"}};
+    RunConfig c = smallConfig(8);
+    c.seed = (1ull << 60) + 3;
+    c.autocast = Autocast::BF16;
+    const SweepPlan p = plan({c});
+    const Outcome out = run(p, options(echoConfig));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
+
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(contains(run->message, "exit code 3")) << run->message;
+    RunConfig received;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(QByteArray::fromStdString(run->detail).trimmed(), received, errors))
+        << describe(errors) << "\n" << run->detail;
+    EXPECT_TRUE(received == c);
+}
+
+TEST_F(SupervisorTest, EmptyPlanFinishesAtOnce)
+{
+    const SweepPlan p = plan({});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl")));
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_FALSE(out.cancelled);
+    EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
+}
+
+} // namespace
+} // namespace stepscope::supervisor
