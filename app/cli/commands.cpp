@@ -351,6 +351,11 @@ int runCommand(const Options &options)
                              + (cat ? "\n    fix: " + QString::fromStdString(std::string(fixFor(*cat))) : QString())
                              + "\n    detail: stepscope-cli show " + QString::number(runId));
                      });
+    QString storageError;
+    QObject::connect(&runner, &supervisor::SweepRunner::storageFailed, [&](const QString &message) {
+        storageError = message;
+        err("stepscope-cli: the database refused a write, the sweep stops: " + message);
+    });
     QObject::connect(&runner, &supervisor::SweepRunner::finished, [&](bool wasCancelled) {
         cancelled = wasCancelled;
         QCoreApplication::quit();
@@ -370,6 +375,8 @@ int runCommand(const Options &options)
 
     QTimer::singleShot(0, &runner, [&] { runner.start(plan); });
     QCoreApplication::exec();
+    if (!storageError.isEmpty())
+        return kDatabase;
     try {
         db->flush();
     } catch (const store::StoreError &e) {

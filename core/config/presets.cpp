@@ -1,5 +1,7 @@
 #include "config/presets.h"
 
+#include <algorithm>
+
 namespace stepscope {
 namespace {
 
@@ -52,26 +54,42 @@ RunConfig baselineOf(const RunConfig &c)
     return b;
 }
 
-Sweep ledgerSweep(const RunConfig &base)
+Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames)
 {
     Sweep sweep;
     RunConfig current = baselineOf(base);
     sweep.configs.push_back(current);
-    for (const auto &knob : ledgerKnobs()) {
+    // Ledger order, whatever order the names come in: the ledger reads as a story of additions.
+    for (const auto &knob : allKnobs()) {
+        if (std::find(knobNames.begin(), knobNames.end(), knob.name) == knobNames.end())
+            continue;
         RunConfig next = current;
         knob.apply(next);
         if (addIfValid(sweep, next, knob.name))
             current = next; // cumulative: later knobs stack on the ones that applied
     }
+    for (const auto &name : knobNames)
+        if (std::none_of(allKnobs().begin(), allKnobs().end(), [&](const Knob &k) { return k.name == name; }))
+            sweep.skipped.push_back(name + " (unknown knob)");
     return sweep;
 }
 
-Sweep eachSweep(const RunConfig &base)
+Sweep ledgerSweep(const RunConfig &base)
+{
+    std::vector<std::string> names;
+    for (const auto &knob : ledgerKnobs())
+        names.push_back(knob.name);
+    return cumulativeSweep(base, names);
+}
+
+Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames)
 {
     Sweep sweep;
     const RunConfig baseline = baselineOf(base);
     sweep.configs.push_back(baseline);
     for (const auto &knob : allKnobs()) {
+        if (!knobNames.empty() && std::find(knobNames.begin(), knobNames.end(), knob.name) == knobNames.end())
+            continue;
         RunConfig next = baseline;
         knob.apply(next);
         // fp16 under a graph needs the fused optimizer; alone, the graph runs fp32, so no clash.

@@ -22,8 +22,12 @@ struct Knob {
 const std::vector<Knob> &ledgerKnobs(); // DESIGN.md's order
 const std::vector<Knob> &allKnobs();    // every knob, for `each`
 
+// Baseline, then the named knobs added one by one in ledger order (fp16 and the optimizer
+// variants take their place in allKnobs() order).
+Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames);
 Sweep ledgerSweep(const RunConfig &base);  // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused
-Sweep eachSweep(const RunConfig &base);    // baseline and every knob alone
+// Baseline and every knob alone (only the named ones when knobNames is not empty).
+Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames = {});
 Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames); // 2^k configs
 bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, std::string &error);
 const std::vector<std::string> &presetNames();

@@ -91,7 +91,8 @@ void SweepRunner::startNext()
     if (next_ >= plan_.runs.size()) {
         running_ = false;
         db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
-        db_.flush();
+        if (!flushed())
+            return;
         Q_EMIT progress(total, total, 0, 0);
         Q_EMIT finished(cancelRequested_);
         return;
@@ -187,7 +188,12 @@ void SweepRunner::handle(const protocol::Message &m)
             else if (k == "python") env.python = v;
             else if (k == "host") env.host = v;
         }
-        db_.setEnvironment(runId_, db_.addEnvironment(env));
+        try {
+            db_.setEnvironment(runId_, db_.addEnvironment(env));
+        } catch (const store::StoreError &e) {
+            storeFailed(e.what());
+            return;
+        }
         Q_EMIT environment(runId_, QString::fromUtf8(m.environmentJson));
         break;
     }
@@ -296,12 +302,42 @@ void SweepRunner::onTimeout()
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
     db_.finishRun(runId_, status, failure);
-    db_.flush(); // a finished run is on disk before anyone hears of it
+    if (!flushed()) // a finished run is on disk before anyone hears of it
+        return;
     Q_EMIT runFinished(runId_, static_cast<int>(status), failure ? qs(toString(failure->category)) : QString(),
                        failure ? QString::fromStdString(failure->message) : QString());
     runId_ = 0;
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
     QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);
+}
+
+bool SweepRunner::flushed()
+{
+    try {
+        db_.flush();
+        return true;
+    } catch (const store::StoreError &e) {
+        storeFailed(e.what());
+        return false;
+    }
+}
+
+void SweepRunner::storeFailed(const QString &message)
+{
+    // Measuring on without a place to keep the figures would waste the user's time: stop the
+    // sweep and say why. What was committed before stays (the store never loses a commit).
+    if (!running_ && !process_)
+        return;
+    running_ = false;
+    if (process_) {
+        process_->disconnect(this);
+        process_->kill();
+        process_->deleteLater();
+        process_ = nullptr;
+    }
+    timeout_.stop();
+    Q_EMIT storageFailed(message);
+    Q_EMIT finished(true);
 }
 
 } // namespace stepscope::supervisor

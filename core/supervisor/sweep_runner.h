@@ -54,6 +54,8 @@ Q_SIGNALS:
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
     void logLine(const QString &line);
     void finished(bool cancelled);
+    // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
+    void storageFailed(const QString &message);
 
 private:
     void startNext();
@@ -64,6 +66,8 @@ private:
     void handle(const protocol::Message &m);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
+    bool flushed();
+    void storeFailed(const QString &message);
 
     store::Database &db_;
     RunnerOptions options_;
