@@ -27,6 +27,8 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
     : QObject(parent), db_(db), options_(std::move(options))
 {
     qRegisterMetaType<SweepPlan>();
+    // Parented so that moveToThread() takes the timer along to the runner's thread.
+    timeout_.setParent(this);
     timeout_.setSingleShot(true);
     connect(&timeout_, &QTimer::timeout, this, &SweepRunner::onTimeout);
 }

@@ -1,0 +1,66 @@
+// stepscope: the dashboard.
+//   stepscope [--db FILE] [--start] [--sweep ID] [--screenshots DIR]
+#include "widgets/main_window.h"
+#include "controller/run_controller.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("stepscope");
+    QApplication::setOrganizationName("stepscope");
+    QApplication::setApplicationVersion(STEPSCOPE_VERSION);
+    QApplication::setWindowIcon(QIcon(":/icons/stepscope.svg"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Which PyTorch training-step optimizations pay off on this GPU");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption db("db", "Measurements database (default: the last one, else the user data folder).", "file");
+    QCommandLineOption start("start", "Start the default sweep for this machine at once.");
+    QCommandLineOption sweep("sweep", "Show this sweep of the database.", "id");
+    QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.", "dir");
+    parser.addOptions({db, start, sweep, shots});
+    parser.process(app);
+
+    stepscope::ui::MainWindow window;
+    const QString path = parser.isSet(db) ? parser.value(db)
+                                          : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath())
+                                                .toString();
+    window.resize(1280, 820);
+    window.show();
+    const bool opened = window.openDatabase(path);
+
+    auto screenshotsAndQuit = [&] {
+        if (!parser.isSet(shots))
+            return;
+        QString error;
+        if (!window.saveScreenshots(parser.value(shots), &error)) {
+            std::fprintf(stderr, "stepscope: %s\n", qPrintable(error));
+            QApplication::exit(1);
+            return;
+        }
+        QApplication::quit();
+    };
+    QObject::connect(&window, &stepscope::ui::MainWindow::sweepFinished, &window,
+                     [&](qint64, bool) { QTimer::singleShot(200, &window, screenshotsAndQuit); });
+
+    window.detectDevices([&] {
+        if (parser.isSet(sweep))
+            window.showSweep(parser.value(sweep).toLongLong());
+        else if (const qint64 last = QSettings().value("lastSweep").toLongLong(); last > 0 && !parser.isSet(start))
+            window.showSweep(last);
+        if (opened && parser.isSet(start))
+            window.startSweep();
+        else
+            QTimer::singleShot(300, &window, screenshotsAndQuit);
+    });
+    return QApplication::exec();
+}

@@ -1,0 +1,155 @@
+// The run controller over a real tiny sweep on the CPU: the native worker runs, the store fills,
+// and the facade's signals arrive on the UI thread in order.
+#include "controller/run_controller.h"
+
+#include "store/store.h"
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace stepscope;
+using namespace stepscope::ui;
+
+namespace {
+
+RunConfig tiny()
+{
+    RunConfig c;
+    c.device = "cpu";
+    c.batch = 2;
+    c.imageSize = 32;
+    c.classes = 10;
+    c.warmupSteps = 2;
+    c.steps = 12;
+    return c;
+}
+
+} // namespace
+
+class TestController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void runsATinySweepAndReportsEveryStep()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY2(controller.openDatabase(dir.filePath("m.sqlite"), &error), qPrintable(error));
+
+        QSignalSpy started(&controller, &RunController::sweepStarted);
+        QSignalSpy runStarted(&controller, &RunController::runStarted);
+        QSignalSpy runFinished(&controller, &RunController::runFinished);
+        QSignalSpy progress(&controller, &RunController::progress);
+        QSignalSpy finished(&controller, &RunController::finished);
+
+        SweepRequest request;
+        RunConfig bf16 = tiny();
+        bf16.autocast = Autocast::BF16;
+        request.configs = {tiny(), bf16};
+        request.repeats = 1;
+        request.preset = "custom";
+        QVERIFY2(controller.start(request, &error), qPrintable(error));
+        QVERIFY(controller.isRunning());
+        QCOMPARE(started.count(), 1);
+        QVERIFY(!controller.start(request, &error)); // one sweep at a time
+        QVERIFY(error.contains("already running"));
+
+        int samples = 0;
+        QElapsedTimer clock;
+        clock.start();
+        while (finished.isEmpty() && clock.elapsed() < 120000) {
+            QTest::qWait(20);
+            for (const auto &batch : controller.takeSamples()) {
+                QVERIFY(batch.runId > 0);
+                samples += batch.ms.size();
+            }
+        }
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().at(1).toBool(), false);
+        for (const auto &batch : controller.takeSamples())
+            samples += batch.ms.size();
+        QCOMPARE(samples, 2 * tiny().totalSteps());
+        QCOMPARE(runStarted.count(), 2);
+        QCOMPARE(runFinished.count(), 2);
+        for (const auto &args : runFinished)
+            QCOMPARE(args.at(1).toInt(), static_cast<int>(RunStatus::Complete));
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(1).toDouble(), 1.0);
+
+        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        const auto runs = reader->runs(started.first().at(0).toLongLong());
+        QCOMPARE(runs.size(), std::size_t(2));
+        for (const auto &r : runs)
+            QCOMPARE(r.stepCount, std::int64_t(tiny().totalSteps()));
+    }
+
+    void stopCancelsTheRunningRunAndKeepsFinishedOnes()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY(controller.openDatabase(dir.filePath("m.sqlite"), &error));
+        QSignalSpy runFinished(&controller, &RunController::runFinished);
+        QSignalSpy finished(&controller, &RunController::finished);
+        SweepRequest request;
+        RunConfig quick = tiny();
+        RunConfig slow = tiny();
+        slow.steps = 100000;
+        request.configs = {quick, slow, quick};
+        QVERIFY(controller.start(request, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(runFinished.count() == 1, 60000);
+        QTest::qWait(1500); // the slow run is under way
+        controller.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+        QCOMPARE(finished.first().at(1).toBool(), true);
+        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        const auto runs = reader->runs(controller.currentSweep());
+        QCOMPARE(runs.size(), std::size_t(3));
+        QCOMPARE(int(runs[0].status), int(RunStatus::Complete));
+        QCOMPARE(int(runs[1].status), int(RunStatus::Cancelled));
+        QVERIFY(runs[1].stepCount > 1); // the cancelled run keeps what it measured
+        QCOMPARE(int(runs[2].status), int(RunStatus::Cancelled));
+    }
+
+    void refusesAForeignFileWithoutTouchingIt()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("notes.sqlite");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("these are my notes, not a database\n");
+        f.close();
+        RunController controller;
+        QString error;
+        QVERIFY(!controller.openDatabase(path, &error));
+        QVERIFY2(error.contains("not a Stepscope database"), qPrintable(error));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("these are my notes, not a database\n"));
+    }
+
+    void refusesAnEmptyOrInvalidRequest()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY(controller.openDatabase(dir.filePath("m.sqlite"), &error));
+        SweepRequest empty;
+        QVERIFY(!controller.start(empty, &error));
+        QVERIFY(error.contains("no configuration"));
+        SweepRequest bad;
+        RunConfig c = tiny();
+        c.cudaGraph = true; // on the CPU
+        bad.configs = {c};
+        QVERIFY(!controller.start(bad, &error));
+        QVERIFY2(error.contains("cuda_graph"), qPrintable(error));
+        QVERIFY(!controller.isRunning());
+    }
+};
+
+QTEST_MAIN(TestController)
+#include "test_controller.moc"

@@ -1,0 +1,130 @@
+// The whole window over a real tiny CPU sweep: tick boxes, press Start, and check that the table,
+// the charts, the recommendation and the report got the data the database holds.
+#include "widgets/main_window.h"
+
+#include "charts/break_even_chart.h"
+#include "charts/first_vs_steady_chart.h"
+#include "charts/live_step_chart.h"
+#include "charts/waterfall_chart.h"
+#include "controller/run_controller.h"
+#include "models/history_model.h"
+#include "models/ledger_model.h"
+#include "widgets/config_panel.h"
+
+#include <QCheckBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "charts/qcustomplot_compat.h"
+
+using namespace stepscope;
+using namespace stepscope::ui;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("stepscope-tests");
+        QCoreApplication::setApplicationName("test_mainwindow");
+        QSettings().clear();
+    }
+
+    void ticksBoxesRunsASweepAndShowsIt()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openDatabase(dir.filePath("m.sqlite")));
+        bool detected = false;
+        window.detectDevices([&] { detected = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(detected, 60000);
+
+        ConfigPanel *panel = window.configPanel();
+        panel->setDevice("cpu");
+        QVERIFY(!panel->knobBox("cuda-graph")->isEnabled()); // CUDA-only knobs are off on the CPU
+        panel->knobBox("autocast")->setChecked(true);
+        panel->knobBox("channels-last")->setChecked(true);
+        panel->knobBox("sgd-fused")->setChecked(false);
+        panel->setSweepKind(ConfigPanel::SweepKind::Ledger);
+        panel->setShape(2, 32, 2, 14);
+        panel->setRepeats(1);
+
+        QSignalSpy finished(&window, &MainWindow::sweepFinished);
+        QTest::mouseClick(panel->startButton(), Qt::LeftButton);
+        QVERIFY(window.controller()->isRunning());
+        QVERIFY(!panel->startButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 180000);
+        QCOMPARE(finished.first().at(1).toBool(), false);
+        QVERIFY(panel->startButton()->isEnabled());
+
+        // Ledger: baseline, +bf16, +channels-last, all complete.
+        LedgerModel *ledger = window.ledgerModel();
+        QCOMPARE(ledger->rowCount(), 3);
+        QCOMPARE(ledger->index(0, LedgerModel::Configuration).data().toString(), QString("baseline"));
+        QCOMPARE(ledger->index(1, LedgerModel::Configuration).data().toString(), QString("bf16"));
+        QCOMPARE(ledger->index(2, LedgerModel::Configuration).data().toString(), QString("bf16+channels-last"));
+        for (int r = 0; r < 3; ++r)
+            QVERIFY(ledger->index(r, LedgerModel::Status).data().toString().startsWith("complete"));
+
+        // The table matches the database: the baseline's steady state is the median of its window.
+        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        const auto ledgerFromDb = report::buildLedger(*reader, ledger->sweepId());
+        QVERIFY(ledgerFromDb.rows.front().steadyMs.has_value() == ledger->ledger().rows.front().steadyMs.has_value());
+        if (ledgerFromDb.rows.front().steadyMs)
+            QCOMPARE(*ledger->ledger().rows.front().steadyMs, *ledgerFromDb.rows.front().steadyMs);
+
+        // Live chart: every step of the last run arrived.
+        QCOMPARE(window.liveChart()->pointCount(), 1 + 2 + 14);
+        // Comparison charts read the model.
+        QVERIFY(window.breakEvenChart()->plot()->graphCount() >= 1);
+        QVERIFY(window.firstVsSteadyChart()->plot()->plottableCount() >= 1);
+        QVERIFY(window.waterfallChart()->plot()->plottableCount() >= 1);
+        QVERIFY(!window.recommendationText().isEmpty());
+
+        // History lists the sweep with its three runs.
+        HistoryModel *history = window.historyModel();
+        QCOMPARE(history->rowCount(), 1);
+        QCOMPARE(history->rowCount(history->index(0, 0)), 3);
+
+        // The report names each configuration; a chart export per view works.
+        QString error;
+        const QString html = dir.filePath("report.html");
+        QVERIFY2(window.exportReport(html, &error), qPrintable(error));
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains("bf16+channels-last"));
+        QVERIFY(text.contains("data:image/png;base64,"));
+        QVERIFY(!window.exportReport(dir.filePath("report.xyz"), &error));
+        QVERIFY(error.contains(".html"));
+
+        QVERIFY2(window.saveScreenshots(dir.filePath("shots"), &error), qPrintable(error));
+        QVERIFY(QFileInfo(dir.filePath("shots/stepscope-ledger.png")).size() > 1000);
+    }
+
+    void settingsPersistBetweenWindows()
+    {
+        {
+            MainWindow window;
+            window.configPanel()->setShape(4, 48, 3, 21);
+            window.close();
+        }
+        MainWindow again;
+        again.configPanel()->setCudaDevices(0); // as detectDevices would, then settings win
+        QSettings settings;
+        again.configPanel()->loadSettings(settings);
+        const RunConfig c = again.configPanel()->baseConfig();
+        QCOMPARE(c.batch, 4);
+        QCOMPARE(c.imageSize, 48);
+        QCOMPARE(c.steps, 21);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"

@@ -1,0 +1,607 @@
+// The dashboard's item models against databases written through the store: a synthetic one whose
+// every figure is known in advance, and the real ledger measured on an H200.
+#include "models/comparison_model.h"
+#include "models/environment_model.h"
+#include "models/figure_sort_proxy.h"
+#include "models/history_model.h"
+#include "models/ledger_model.h"
+#include "models/status_colors.h"
+
+#include "common/failure.h"
+#include "store/store.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+
+using namespace stepscope;
+using stepscope::ui::ComparisonModel;
+using stepscope::ui::EnvironmentModel;
+using stepscope::ui::HistoryModel;
+using stepscope::ui::LedgerModel;
+
+namespace {
+
+const char *const kEnvironmentJson =
+    R"j({"gpu":"NVIDIA H200","torch":"2.11.0","cuda_runtime":"13.0.0","cudnn":"9.19.0","host":"vm",)j"
+    R"j("cuda_cache_path":"unset (default ~/.nv/ComputeCache)",)j"
+    R"j("cuda_module_loading":"unset (LibTorch default: LAZY)",)j"
+    R"j("cpu_threads":"16","device":"cuda","worker":"native"})j";
+
+const char *const kOomDetail = "Traceback (most recent call last):\n  step()\nRuntimeError: CUDA out of memory. "
+                               "Tried to allocate 2.00 GiB (GPU 0; 139.8 GiB total capacity)";
+
+// Written independently of stats:: so that a wrong median there cannot hide here.
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct ConfigSpec {
+    std::string name; // canonical: the knob label is the part after the last space
+    std::string json;
+    double firstS = 0;
+    double steadyMs = 0;
+    double wobble = 0.01; // relative amplitude of the steady pattern
+    std::vector<double> losses;
+    std::optional<Failure> failure;
+};
+
+struct WrittenSweep {
+    std::int64_t id = 0;
+    std::map<std::string, std::vector<double>> steadyMs; // every steady step written, per config
+    int runs = 0;
+};
+
+// A worker's step series: step 1 (the first step), five warm-up steps that are far from the steady
+// time, then 60 steady steps with a fixed wobble. The warm-up fills exactly one of the steady-state
+// detector's blocks (5 steps), so the detected window is precisely the 60 steady steps.
+std::vector<store::StepRow> stepsFor(const ConfigSpec &c, int repeat, std::vector<double> *steady)
+{
+    const double scale = c.steadyMs * (1.0 + 0.002 * repeat);
+    const double warmup[] = {3.0, 2.5, 2.0, 1.6, 1.3};
+    const double pattern[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
+    std::vector<store::StepRow> rows;
+    std::int64_t index = 1;
+    rows.push_back({index++, c.firstS * 1000, c.firstS * 1000 + 0.5});
+    for (double w : warmup)
+        rows.push_back({index++, scale * w, scale * w + 0.3});
+    for (int i = 0; i < 60; ++i) {
+        const double v = scale * (1.0 + c.wobble * pattern[(i * 3) % 5]);
+        steady->push_back(v);
+        rows.push_back({index++, v, v + 0.3});
+    }
+    return rows;
+}
+
+WrittenSweep writeSweep(store::Database &db, const std::string &name, const std::vector<ConfigSpec> &configs,
+                        int repeats, std::int64_t environmentId)
+{
+    store::SweepRecord sweep;
+    sweep.name = name;
+    sweep.preset = "ledger";
+    sweep.plannedSteps = 10000;
+    sweep.settingsJson = R"j({"device":"cuda","batch":8,"image_size":64,"steps":60,"warmup_steps":5,"repeats":2})j";
+    sweep.status = "running";
+    WrittenSweep written;
+    written.id = db.createSweep(sweep);
+    // Interleaved as the supervisor runs them (A B C A B C).
+    for (int r = 0; r < repeats; ++r) {
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            const ConfigSpec &c = configs[i];
+            store::RunRecord run;
+            run.sweepId = written.id;
+            run.position = static_cast<std::int64_t>(r * configs.size() + i);
+            run.repeatIndex = r;
+            run.configName = c.name;
+            run.configJson = c.json;
+            const auto id = db.createRun(run);
+            ++written.runs;
+            db.markRunning(id);
+            db.setEnvironment(id, environmentId);
+            db.setSetup(id, 1.2);
+            if (c.failure) {
+                db.finishRun(id, RunStatus::Failed, c.failure);
+                continue;
+            }
+            db.setFirstStep(id, c.firstS);
+            db.appendSteps(id, stepsFor(c, r, &written.steadyMs[c.name]));
+            db.setCheckLosses(id, c.losses);
+            db.setMemory(id, 512ll << 20, 600ll << 20);
+            db.finishRun(id, RunStatus::Complete);
+        }
+    }
+    db.finishSweep(written.id, "complete");
+    return written;
+}
+
+const std::vector<double> kLosses{2.30, 2.27, 2.21, 2.16, 2.08};
+
+std::vector<ConfigSpec> sweepAConfigs()
+{
+    const std::string prefix = "native cuda b8 64px c10 ";
+    auto almost = kLosses;
+    for (double &l : almost)
+        l += 0.001;
+    return {
+        // baseline: cheap first step; cudnn-bench: dear first step, fastest step that counts.
+        // Total for N steps decides: 100 steps -> baseline, 10000 -> cudnn-bench (break-even ~834).
+        {prefix + "baseline", R"j({"tf32":false})j", 0.5, 10.0, 0.01, kLosses, std::nullopt},
+        {prefix + "cudnn-bench", R"j({"cudnn_benchmark":true})j", 3.0, 7.0, 0.01, almost, std::nullopt},
+        {prefix + "cuda-graph", R"j({"cuda_graph":true})j", 1.0, 9.0, 0.01, almost, std::nullopt},
+        // Fastest of all, but its losses are NaN: the accuracy gate must keep it out.
+        {prefix + "bf16", R"j({"autocast":"bf16"})j", 0.4, 5.0, 0.01,
+         {2.30, std::numeric_limits<double>::quiet_NaN(), 2.2, 2.1, 2.0}, std::nullopt},
+        {prefix + "channels-last", R"j({"channels_last":true})j", 0.6, 9.5, 0.12, almost, std::nullopt},
+        {prefix + "cuda-graph+sgd-fused", R"j({"cuda_graph":true})j", 0, 0, 0, {},
+         Failure{FailureCategory::OutOfMemory, "CUDA out of memory. Tried to allocate 2.00 GiB", kOomDetail}},
+    };
+}
+
+std::vector<ConfigSpec> sweepBConfigs()
+{
+    // Against A: baseline twice as fast, cudnn-bench the very same samples, cuda-graph slower and
+    // measured at another batch (matched by its knob label), tf32 only here.
+    return {
+        {"native cuda b8 64px c10 baseline", R"j({"tf32":false})j", 0.5, 5.0, 0.01, kLosses, std::nullopt},
+        {"native cuda b8 64px c10 cudnn-bench", R"j({"cudnn_benchmark":true})j", 3.0, 7.0, 0.01, kLosses, std::nullopt},
+        {"native cuda b16 64px c10 cuda-graph", R"j({"cuda_graph":true})j", 1.0, 12.0, 0.01, kLosses, std::nullopt},
+        {"native cuda b8 64px c10 tf32", R"j({"tf32":true})j", 0.5, 6.0, 0.01, kLosses, std::nullopt},
+    };
+}
+
+// Canonical name of a configuration of sweep A.
+QString config(const char *knobs)
+{
+    return QStringLiteral("native cuda b8 64px c10 ") + QLatin1String(knobs);
+}
+
+int rowOf(const QAbstractItemModel &model, int role, const QString &value)
+{
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.index(r, 0).data(role).toString() == value)
+            return r;
+    return -1;
+}
+
+QColor foreground(const QModelIndex &index)
+{
+    return index.data(Qt::ForegroundRole).value<QBrush>().color();
+}
+
+} // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+
+    void ledgerMatchesDatabase();
+    void ledgerFailureRow();
+    void ledgerSortsBySteadyState();
+    void ledgerRecommendationFollowsPlannedSteps();
+    void ledgerOnH200Database();
+    void ledgerReloadAndClear();
+
+    void historyTree();
+    void historyFilters();
+
+    void environmentAssessments();
+    void environmentWithoutCuda();
+
+    void comparisonVerdicts();
+
+private:
+    QTemporaryDir dir_;
+    std::string dbPath_;
+    std::unique_ptr<store::Reader> reader_;
+    WrittenSweep a_, b_;
+    std::unique_ptr<store::Reader> h200_;
+};
+
+void TestModels::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    dbPath_ = dir_.filePath(QStringLiteral("synthetic.db")).toStdString();
+    {
+        auto db = store::Database::open(dbPath_);
+        store::EnvironmentRecord env;
+        env.json = kEnvironmentJson;
+        env.gpu = "NVIDIA H200";
+        env.cuda = "13.0.0";
+        env.cudnn = "9.19.0";
+        env.torch = "2.11.0";
+        env.host = "vm";
+        const auto envId = db->addEnvironment(env);
+        a_ = writeSweep(*db, "synthetic A", sweepAConfigs(), 2, envId);
+        b_ = writeSweep(*db, "synthetic B", sweepBConfigs(), 2, envId);
+        db->flush();
+    }
+    reader_ = store::Reader::open(dbPath_);
+    QVERIFY(reader_);
+
+    // Opening may add -wal/-shm files: work on a copy, never on the file in docs/.
+    const QString source = QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger-b32.sqlite");
+    const QString copy = dir_.filePath(QStringLiteral("h200.sqlite"));
+    QVERIFY2(QFile::copy(source, copy), qPrintable(source));
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    h200_ = store::Reader::open(copy.toStdString());
+    QVERIFY(h200_);
+}
+
+void TestModels::ledgerMatchesDatabase()
+{
+    LedgerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(*reader_, a_.id);
+    QCOMPARE(model.sweepId(), a_.id);
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.columnCount(), int(LedgerModel::ColumnCount));
+    QCOMPARE(model.headerData(LedgerModel::SteadyState, Qt::Horizontal).toString(), QStringLiteral("Steady state"));
+
+    for (const auto &[name, samples] : a_.steadyMs) {
+        const int row = rowOf(model, LedgerModel::ConfigNameRole, QString::fromStdString(name));
+        QVERIFY2(row >= 0, name.c_str());
+        const double expected = medianOf(samples);
+        const QModelIndex steady = model.index(row, LedgerModel::SteadyState);
+        QVERIFY2(qFuzzyCompare(steady.data(LedgerModel::SortRole).toDouble(), expected), name.c_str());
+        QCOMPARE(steady.data().toString(), QString::number(expected, 'f', 2) + QStringLiteral(" ms"));
+        QCOMPARE(model.index(row, LedgerModel::Status).data().toString(), QStringLiteral("complete"));
+    }
+
+    const int baseline = rowOf(model, LedgerModel::ConfigNameRole, config("baseline"));
+    const int cudnn = rowOf(model, LedgerModel::ConfigNameRole, config("cudnn-bench"));
+    QCOMPARE(baseline, 0);
+    QCOMPARE(model.index(baseline, LedgerModel::Configuration).data().toString(), QStringLiteral("baseline"));
+    QCOMPARE(model.index(baseline, LedgerModel::FirstStep).data().toString(), QStringLiteral("500 ms"));
+    QCOMPARE(model.index(baseline, LedgerModel::Speedup).data().toString(), QStringLiteral("1.00x"));
+    QVERIFY(!model.index(baseline, LedgerModel::BreakEven).data(LedgerModel::SortRole).isValid());
+
+    // cudnn-bench: 10 ms -> 7 ms per step at 2.5 s more up front.
+    QCOMPARE(model.index(cudnn, LedgerModel::FirstStep).data().toString(), QStringLiteral("3.00 s"));
+    QVERIFY(model.index(cudnn, LedgerModel::Speedup).data().toString().startsWith(QStringLiteral("1.43x [")));
+    QVERIFY(!model.index(cudnn, LedgerModel::Speedup).data().toString().contains(QStringLiteral("n.s.")));
+    const double breakEven = model.index(cudnn, LedgerModel::BreakEven).data(LedgerModel::SortRole).toDouble();
+    QVERIFY2(breakEven > 800 && breakEven < 870, qPrintable(QString::number(breakEven)));
+    QCOMPARE(model.index(cudnn, LedgerModel::Spread).data().toString(),
+             QStringLiteral("%1-%2").arg(QString::number(7.0, 'f', 2), QString::number(7.0 * 1.002, 'f', 2)));
+    QCOMPARE(model.index(cudnn, LedgerModel::Noise).data().toString(), QStringLiteral("ok"));
+    QCOMPARE(model.index(cudnn, LedgerModel::Accuracy).data().toString(), QStringLiteral("ok"));
+    QVERIFY(!model.index(cudnn, LedgerModel::Noise).data(Qt::ForegroundRole).isValid());
+
+    // A wobble of +-12% puts the interquartile range at 12% of the median: noisy, orange.
+    const int noisy = rowOf(model, LedgerModel::ConfigNameRole, config("channels-last"));
+    QCOMPARE(model.index(noisy, LedgerModel::Noise).data().toString(), QStringLiteral("noisy"));
+    QCOMPARE(foreground(model.index(noisy, LedgerModel::Noise)), ui::warningColor());
+
+    // NaN losses: diverged, red, and never the recommendation however fast.
+    const int bf16 = rowOf(model, LedgerModel::ConfigNameRole, config("bf16"));
+    QVERIFY(model.index(bf16, LedgerModel::Accuracy).data().toString().startsWith(QStringLiteral("diverged")));
+    QCOMPARE(foreground(model.index(bf16, LedgerModel::Configuration)), ui::failureColor());
+    QVERIFY(!model.recommendation().contains(QStringLiteral("bf16")));
+}
+
+void TestModels::ledgerFailureRow()
+{
+    LedgerModel model;
+    model.load(*reader_, a_.id);
+    const int row = rowOf(model, LedgerModel::ConfigNameRole, config("cuda-graph+sgd-fused"));
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, LedgerModel::Failure).data().toString(), QStringLiteral("out-of-memory"));
+    QCOMPARE(model.index(row, LedgerModel::Status).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(model.index(row, LedgerModel::SteadyState).data().toString(), QStringLiteral("-"));
+    QVERIFY(!model.index(row, LedgerModel::SteadyState).data(LedgerModel::SortRole).isValid());
+    QCOMPARE(foreground(model.index(row, LedgerModel::SteadyState)), ui::failureColor());
+    QVERIFY(model.index(row, LedgerModel::Status).data(Qt::BackgroundRole).isValid());
+
+    const QString fix = QString::fromUtf8(fixFor(FailureCategory::OutOfMemory).data(),
+                                          int(fixFor(FailureCategory::OutOfMemory).size()));
+    const QString detail = model.index(row, 0).data(LedgerModel::FailureDetailRole).toString();
+    QVERIFY2(detail.contains(fix), qPrintable(detail));
+    QVERIFY(detail.contains(QStringLiteral("CUDA out of memory. Tried to allocate 2.00 GiB")));
+    QVERIFY2(detail.contains(QString::fromUtf8(kOomDetail)), qPrintable(detail));
+    const QString tip = model.index(row, LedgerModel::Failure).data(Qt::ToolTipRole).toString();
+    QVERIFY(tip.contains(fix) && tip.contains(QStringLiteral("Tried to allocate")));
+
+    // A row without a failure has no detail to show.
+    QVERIFY(model.index(0, 0).data(LedgerModel::FailureDetailRole).toString().isEmpty());
+}
+
+void TestModels::ledgerSortsBySteadyState()
+{
+    LedgerModel model;
+    model.load(*reader_, a_.id);
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(LedgerModel::SortRole);
+    proxy.sort(LedgerModel::SteadyState, Qt::AscendingOrder);
+
+    QStringList order;
+    double previous = -1;
+    bool sawMissing = false;
+    for (int r = 0; r < proxy.rowCount(); ++r) {
+        const QVariant v = proxy.index(r, LedgerModel::SteadyState).data(LedgerModel::SortRole);
+        order << proxy.index(r, LedgerModel::Configuration).data().toString();
+        if (!v.isValid()) {
+            sawMissing = true;
+            continue;
+        }
+        QVERIFY2(!sawMissing, "a missing figure sorted before a number");
+        QVERIFY(v.toDouble() >= previous);
+        previous = v.toDouble();
+    }
+    QCOMPARE(order, (QStringList{"bf16", "cudnn-bench", "cuda-graph", "channels-last", "baseline",
+                                 "cuda-graph+sgd-fused"}));
+
+    // Descending, the failed row stays at the bottom with FigureSortProxy.
+    ui::FigureSortProxy figures;
+    QAbstractItemModelTester figuresTester(&figures, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    figures.setSourceModel(&model);
+    figures.setSortRole(LedgerModel::SortRole);
+    figures.sort(LedgerModel::SteadyState, Qt::DescendingOrder);
+    QStringList descending;
+    for (int r = 0; r < figures.rowCount(); ++r)
+        descending << figures.index(r, LedgerModel::Configuration).data().toString();
+    QCOMPARE(descending, (QStringList{"baseline", "channels-last", "cuda-graph", "cudnn-bench", "bf16",
+                                      "cuda-graph+sgd-fused"}));
+    figures.sort(LedgerModel::BreakEven, Qt::AscendingOrder); // baseline and failed have none
+    QCOMPARE(figures.index(0, LedgerModel::Configuration).data().toString(), QStringLiteral("bf16"));
+    figures.sort(LedgerModel::BreakEven, Qt::DescendingOrder);
+    QVERIFY(figures.index(0, LedgerModel::BreakEven).data(LedgerModel::SortRole).isValid());
+    QVERIFY(!figures.index(5, LedgerModel::BreakEven).data(LedgerModel::SortRole).isValid());
+}
+
+void TestModels::ledgerRecommendationFollowsPlannedSteps()
+{
+    LedgerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(*reader_, a_.id);
+    QCOMPARE(model.plannedSteps(), qint64(10000));
+    QVERIFY2(model.recommendation().startsWith(QStringLiteral("For 10000 steps: cudnn-bench finishes first")),
+             qPrintable(model.recommendation()));
+
+    QSignalSpy changed(&model, &LedgerModel::dataChanged);
+    QSignalSpy text(&model, &LedgerModel::recommendationChanged);
+    model.setPlannedSteps(100);
+    QCOMPARE(model.plannedSteps(), qint64(100));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(text.count(), 1);
+    QVERIFY2(model.recommendation().startsWith(QStringLiteral("For 100 steps: baseline finishes first")),
+             qPrintable(model.recommendation()));
+    QCOMPARE(text.last().first().toString(), model.recommendation());
+    QCOMPARE(model.ledger().plannedSteps, qint64(100));
+
+    // The chosen length holds for the next sweep loaded.
+    model.load(*reader_, b_.id);
+    QCOMPARE(model.plannedSteps(), qint64(100));
+    QVERIFY(model.recommendation().startsWith(QStringLiteral("For 100 steps:")));
+}
+
+void TestModels::ledgerOnH200Database()
+{
+    LedgerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto sweeps = h200_->sweeps();
+    QCOMPARE(sweeps.size(), std::size_t(1));
+    model.load(*h200_, sweeps.front().id);
+    QCOMPARE(model.rowCount(), 7);
+    QCOMPARE(model.index(0, LedgerModel::Configuration).data().toString(), QStringLiteral("baseline"));
+    // docs/results/h200-ledger.md: bf16 at 7.16 ms, 1.97x.
+    const int bf16 = rowOf(model, Qt::DisplayRole, QStringLiteral("tf32+cudnn-bench+bf16"));
+    QVERIFY(bf16 >= 0);
+    QCOMPARE(model.index(bf16, LedgerModel::SteadyState).data().toString(), QStringLiteral("7.16 ms"));
+    QVERIFY(model.index(bf16, LedgerModel::Speedup).data().toString().startsWith(QStringLiteral("1.97x [")));
+
+    const QString tenThousand = model.recommendation();
+    QVERIFY2(tenThousand.contains(QStringLiteral("cuda-graph+sgd-fused finishes first")), qPrintable(tenThousand));
+    // One step: only the first step counts, and TF32 alone has the cheapest one (486 ms).
+    model.setPlannedSteps(1);
+    QVERIFY2(model.recommendation().startsWith(QStringLiteral("For 1 steps: tf32 finishes first")),
+             qPrintable(model.recommendation()));
+    QVERIFY(model.recommendation() != tenThousand);
+}
+
+void TestModels::ledgerReloadAndClear()
+{
+    LedgerModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(*reader_, a_.id);
+    QCOMPARE(model.rowCount(), 6);
+    model.load(*reader_, b_.id);
+    QCOMPARE(model.rowCount(), 4);
+    model.setLedger(report::buildLedger(*reader_, a_.id));
+    QCOMPARE(model.rowCount(), 6);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(model.recommendation().isEmpty());
+    model.setPlannedSteps(500); // on an empty model: no crash, remembered
+    QCOMPARE(model.plannedSteps(), qint64(500));
+    model.load(*reader_, 999999); // no such sweep: empty, not a crash
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestModels::historyTree()
+{
+    HistoryModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(*reader_);
+    QCOMPARE(model.rowCount(), 2);
+
+    const auto sweeps = reader_->sweeps();
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const QModelIndex sweep = model.index(r, 0);
+        const auto id = model.sweepId(sweep);
+        QCOMPARE(id, sweeps[std::size_t(r)].id);
+        QCOMPARE(model.runId(sweep), qint64(0));
+        const auto runs = reader_->runs(id);
+        QCOMPARE(model.rowCount(sweep), int(runs.size()));
+        QCOMPARE(model.index(r, HistoryModel::Runs).data().toInt(), int(runs.size()));
+        QCOMPARE(sweep.data().toString(), QString::fromStdString(sweeps[std::size_t(r)].name));
+        for (int c = 0; c < model.rowCount(sweep); ++c) {
+            const QModelIndex run = model.index(c, HistoryModel::Status, sweep);
+            QCOMPARE(model.runId(run), qint64(runs[std::size_t(c)].id));
+            QCOMPARE(model.sweepId(run), id);
+            QCOMPARE(run.data(HistoryModel::RunIdRole).toLongLong(), qint64(runs[std::size_t(c)].id));
+            QCOMPARE(model.parent(run), sweep);
+            QCOMPARE(model.index(c, HistoryModel::Best, sweep).data().toLongLong(),
+                     qint64(runs[std::size_t(c)].stepCount));
+        }
+    }
+    const QModelIndex a = model.indexOfSweep(a_.id);
+    QCOMPARE(model.rowCount(a), a_.runs);
+    QCOMPARE(model.rowCount(model.indexOfSweep(b_.id)), b_.runs);
+    // The failed runs say so, with their category.
+    int failed = 0;
+    for (int c = 0; c < model.rowCount(a); ++c)
+        if (model.index(c, HistoryModel::Status, a).data().toString() == QLatin1String("failed")) {
+            ++failed;
+            QCOMPARE(model.index(c, HistoryModel::Runs, a).data().toString(), QStringLiteral("out-of-memory"));
+        }
+    QCOMPARE(failed, 2);
+    // Best steady of A is bf16 (5 ms): the history does not run the accuracy gate.
+    QVERIFY2(model.index(a.row(), HistoryModel::Best).data().toString().startsWith(QStringLiteral("5.0")),
+             qPrintable(model.index(a.row(), HistoryModel::Best).data().toString()));
+
+    model.load(*h200_);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rowCount(model.index(0, 0)), 21);
+    QVERIFY(model.index(0, HistoryModel::Best).data().toString().contains(QStringLiteral("sgd-fused")));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    QCOMPARE(model.sweepId(QModelIndex()), qint64(0));
+}
+
+void TestModels::historyFilters()
+{
+    HistoryModel model;
+    model.load(*reader_);
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.setRecursiveFilteringEnabled(true);
+    proxy.setFilterRole(HistoryModel::FilterRole);
+    proxy.setFilterFixedString(QStringLiteral("out-of-memory"));
+    QCOMPARE(proxy.rowCount(), 1); // only sweep A has a run that ran out of memory
+    const QModelIndex sweep = proxy.index(0, 0);
+    QCOMPARE(model.sweepId(proxy.mapToSource(sweep)), a_.id);
+    QCOMPARE(proxy.rowCount(sweep), 2);
+    proxy.setFilterFixedString(QStringLiteral("synthetic B"));
+    QCOMPARE(proxy.rowCount(), 1);
+    proxy.setFilterFixedString(QString());
+    QCOMPARE(proxy.rowCount(), 2);
+}
+
+void TestModels::environmentAssessments()
+{
+    EnvironmentModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setEnvironmentJson(QString::fromUtf8(kEnvironmentJson));
+    QVERIFY(model.rowCount() >= 10);
+    QCOMPARE(model.index(0, EnvironmentModel::Value).data().toString(), QStringLiteral("NVIDIA H200"));
+
+    const int cache = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path"));
+    QVERIFY(cache >= 0);
+    QVERIFY(model.index(cache, EnvironmentModel::Assessment).data().toString().contains(QStringLiteral("first steps")));
+    QVERIFY(model.index(cache, EnvironmentModel::Fix).data().toString().contains(QStringLiteral("fresh CUDA cache")));
+    QCOMPARE(model.index(cache, 0).data(EnvironmentModel::SeverityRole).toInt(), int(ui::Severity::Warning));
+
+    const int loading = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_module_loading"));
+    QVERIFY(!model.index(loading, EnvironmentModel::Assessment).data().toString().isEmpty());
+    QVERIFY(!model.index(loading, EnvironmentModel::Fix).data().toString().isEmpty());
+
+    // No clock in the record: a row says so, since a throttled GPU would skew everything.
+    const int clocks = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu_clocks"));
+    QVERIFY(clocks >= 0);
+    QVERIFY(model.index(clocks, EnvironmentModel::Fix).data().toString().contains(QStringLiteral("nvidia-smi")));
+
+    // 16 threads are plenty: nothing to say.
+    const int threads = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_threads"));
+    QVERIFY(model.index(threads, EnvironmentModel::Assessment).data().toString().isEmpty());
+
+    model.setEnvironmentJson(QStringLiteral(R"j({"gpu":"NVIDIA H200","cpu_threads":"1","sm_clock_mhz":"1980",)j"
+                                            R"j("cuda_module_loading":"EAGER","cuda_cache_path":"/tmp/fresh"})j"));
+    QCOMPARE(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu_clocks")), -1);
+    QVERIFY(!model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_threads")),
+                         EnvironmentModel::Fix).data().toString().isEmpty());
+    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_module_loading")),
+                        EnvironmentModel::Assessment).data().toString().contains(QStringLiteral("start-up")));
+    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
+                        EnvironmentModel::Assessment).data().toString().isEmpty());
+
+    model.setEnvironmentJson(QStringLiteral("not json"));
+    QCOMPARE(model.rowCount(), 0);
+    model.setEnvironmentJson(QString::fromUtf8(kEnvironmentJson));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestModels::environmentWithoutCuda()
+{
+    EnvironmentModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setEnvironmentJson(QStringLiteral(R"j({"gpu":"none (CUDA not available)","torch":"2.11.0","device":"cpu",)j"
+                                            R"j("cuda_cache_path":"unset (default ~/.nv/ComputeCache)"})j"));
+    const int gpu = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu"));
+    QCOMPARE(gpu, 0);
+    QCOMPARE(model.index(gpu, 0).data(EnvironmentModel::SeverityRole).toInt(), int(ui::Severity::Problem));
+    QCOMPARE(foreground(model.index(gpu, EnvironmentModel::Assessment)), ui::failureColor());
+    QVERIFY(model.index(gpu, EnvironmentModel::Fix).data().toString().contains(QStringLiteral("driver")));
+    // Without CUDA, CUDA caches and clocks do not matter.
+    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
+                        EnvironmentModel::Assessment).data().toString().isEmpty());
+    QCOMPARE(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu_clocks")), -1);
+}
+
+void TestModels::comparisonVerdicts()
+{
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLedgers(report::buildLedger(*reader_, a_.id), report::buildLedger(*reader_, b_.id));
+    // In both: baseline, cudnn-bench, and cuda-graph (by label, batch differs). Not tf32 (B only),
+    // bf16, channels-last or the failed one (A only).
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.index(0, ComparisonModel::Configuration).data().toString(), QStringLiteral("baseline"));
+
+    const auto verdict = [&](const char *label) {
+        return model.index(rowOf(model, Qt::DisplayRole, QString::fromLatin1(label)), ComparisonModel::Verdict);
+    };
+    QCOMPARE(verdict("baseline").data().toString(), QStringLiteral("faster"));
+    QCOMPARE(foreground(verdict("baseline")), ui::successColor());
+    const double ratio = model.index(0, ComparisonModel::Ratio).data(ComparisonModel::SortRole).toDouble();
+    QVERIFY2(std::abs(ratio - 0.5) < 0.01, qPrintable(QString::number(ratio)));
+    QVERIFY(model.index(0, ComparisonModel::Ratio).data().toString().startsWith(QStringLiteral("0.50x [")));
+    const double baselineA = medianOf(a_.steadyMs["native cuda b8 64px c10 baseline"]);
+    QCOMPARE(model.index(0, ComparisonModel::SteadyA).data().toString(), QString::number(baselineA, 'f', 2) + " ms");
+
+    QCOMPARE(verdict("cudnn-bench").data().toString(), QStringLiteral("no significant difference"));
+    QVERIFY(!verdict("cudnn-bench").data(Qt::ForegroundRole).isValid());
+
+    QCOMPARE(verdict("cuda-graph").data().toString(), QStringLiteral("slower"));
+    QCOMPARE(foreground(verdict("cuda-graph")), ui::failureColor());
+    QCOMPARE(verdict("cuda-graph").data(ComparisonModel::OutcomeRole).toInt(), int(ComparisonModel::Outcome::Slower));
+
+    // Swapped, the verdicts turn around.
+    model.setLedgers(report::buildLedger(*reader_, b_.id), report::buildLedger(*reader_, a_.id));
+    QCOMPARE(verdict("baseline").data().toString(), QStringLiteral("slower"));
+    QCOMPARE(verdict("cuda-graph").data().toString(), QStringLiteral("faster"));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+QTEST_MAIN(TestModels)
+#include "test_models.moc"

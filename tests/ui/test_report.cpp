@@ -1,0 +1,188 @@
+// The exported report from the ledger measured on an H200 (docs/results): what a reader of the
+// file needs is in it, every format is written whole or not at all.
+#include "report/report_writer.h"
+
+#include "common/failure.h"
+#include "store/store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace stepscope;
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QImage chartImage(const QColor &color)
+{
+    QImage image(480, 300, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.fillRect(40, 40, 200, 220, color);
+    return image;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void htmlHasEverythingAReaderNeeds();
+    void htmlListsFailuresWithTheirFix();
+    void writesEveryFormat();
+    void unwritableFolderFailsCleanly();
+
+private:
+    QTemporaryDir dir_;
+    ui::ReportInput input_;
+};
+
+void TestReport::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    // Opening may add -wal/-shm files: work on a copy, never on the file in docs/.
+    const QString copy = dir_.filePath(QStringLiteral("h200.sqlite"));
+    QVERIFY(QFile::copy(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger-b32.sqlite"), copy));
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    const auto reader = store::Reader::open(copy.toStdString());
+    const auto sweeps = reader->sweeps();
+    QVERIFY(!sweeps.empty());
+    input_.ledger = report::buildLedger(*reader, sweeps.front().id);
+    QCOMPARE(input_.ledger.rows.size(), std::size_t(7));
+    input_.environmentJson = QString::fromStdString(input_.ledger.environmentJson);
+    input_.charts = {{QStringLiteral("Steady state per configuration"), chartImage(Qt::darkBlue)},
+                     {QStringLiteral("Break-even"), chartImage(Qt::darkGreen)}};
+    input_.generated = QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC);
+}
+
+void TestReport::htmlHasEverythingAReaderNeeds()
+{
+    const QString html = ui::toHtml(input_);
+    QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+    QVERIFY(html.contains(QStringLiteral("H200 ledger b32")));
+    QVERIFY(html.contains(QStringLiteral("2026-11-30")));
+    QVERIFY(html.contains(QStringLiteral("NVIDIA H200")));
+    QVERIFY(html.contains(QStringLiteral("2.11.0")));
+    QVERIFY(html.contains(QStringLiteral("9.19.0")));
+    QVERIFY(html.contains(QStringLiteral("13.0.0")));
+    QVERIFY(html.contains(QStringLiteral("224x224")));
+    QVERIFY(html.contains(QStringLiteral("<td>32</td>")));
+    for (const auto &row : input_.ledger.rows) {
+        QVERIFY2(html.contains(QStringLiteral(">%1<").arg(QString::fromStdString(row.label))), row.label.c_str());
+        QVERIFY(row.steadyMs);
+        const QString steady = QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms");
+        QVERIFY2(html.contains(steady), qPrintable(steady));
+    }
+    QVERIFY(html.contains(QStringLiteral("7.16 ms"))); // bf16, as in docs/results/h200-ledger.md
+    const QString recommendation = QString::fromStdString(input_.ledger.recommendationText);
+    QVERIFY(!recommendation.isEmpty());
+    QVERIFY2(html.contains(recommendation.toHtmlEscaped()), qPrintable(recommendation));
+    QVERIFY(html.contains(QStringLiteral("class=\"recommendation\"")));
+    // The shared CUDA cache skews first steps: the report says so, with the fix.
+    QVERIFY(html.contains(QStringLiteral("fresh CUDA cache")));
+
+    // One embedded PNG per chart, and it decodes to the chart.
+    const QString marker = QStringLiteral("<img src=\"data:image/png;base64,");
+    QCOMPARE(html.count(marker), int(input_.charts.size()));
+    const int start = html.indexOf(marker) + marker.size();
+    const QByteArray base64 = html.mid(start, html.indexOf(QLatin1Char('"'), start) - start).toLatin1();
+    const QImage decoded = QImage::fromData(QByteArray::fromBase64(base64), "PNG");
+    QCOMPARE(decoded.size(), input_.charts.front().second.size());
+    // Self-contained: no external resource of any kind.
+    QVERIFY(!html.contains(QStringLiteral("src=\"http")));
+    QVERIFY(!html.contains(QStringLiteral("<link")));
+}
+
+void TestReport::htmlListsFailuresWithTheirFix()
+{
+    ui::ReportInput input = input_;
+    auto &row = input.ledger.rows.back();
+    row.failureCategory = "graph-capture-failed";
+    row.failureMessage = "operation not permitted when stream is capturing <cudaStreamCaptureStatus>";
+    row.status = "2/3 complete";
+    const QString html = ui::toHtml(input);
+    QVERIFY(html.contains(QStringLiteral("graph-capture-failed")));
+    QVERIFY(html.contains(QStringLiteral("&lt;cudaStreamCaptureStatus&gt;")));
+    const auto fix = fixFor(FailureCategory::GraphCaptureFailed);
+    QVERIFY(html.contains(QString::fromUtf8(fix.data(), int(fix.size())).toHtmlEscaped()));
+
+    // The measured ledger has no failed run, but two configurations had a repeat that never
+    // settled: flagged, not hidden.
+    const QString measured = ui::toHtml(input_);
+    QVERIFY(!measured.contains(QStringLiteral("graph-capture-failed")));
+    QVERIFY(measured.contains(QStringLiteral("a repeat was left out: no steady state")));
+}
+
+void TestReport::writesEveryFormat()
+{
+    QString error;
+    const QString html = dir_.filePath(QStringLiteral("report.html"));
+    QVERIFY2(ui::writeHtml(input_, html, &error), qPrintable(error));
+    QCOMPARE(QString::fromUtf8(readAll(html)), ui::toHtml(input_));
+
+    const QString pdf = dir_.filePath(QStringLiteral("report.pdf"));
+    QVERIFY2(ui::writePdf(input_, pdf, &error), qPrintable(error));
+    const QByteArray pdfBytes = readAll(pdf);
+    QVERIFY(pdfBytes.startsWith("%PDF-"));
+    QVERIFY(pdfBytes.trimmed().endsWith("%%EOF"));
+    // The charts made it in as images (QTextDocument resources, not data: URIs it cannot load).
+    QVERIFY(pdfBytes.count("/Subtype /Image") >= int(input_.charts.size()));
+
+    const QString md = dir_.filePath(QStringLiteral("report.md"));
+    QVERIFY2(ui::writeMarkdown(input_, md, &error), qPrintable(error));
+    const QString markdown = QString::fromUtf8(readAll(md));
+    QVERIFY(markdown.startsWith(QString::fromStdString(report::toMarkdown(input_.ledger))));
+    QVERIFY(markdown.contains(QStringLiteral("### Environment")));
+    QVERIFY(markdown.contains(QStringLiteral("| GPU | NVIDIA H200 |")));
+    QVERIFY(markdown.contains(QStringLiteral("fresh CUDA cache")));
+    QCOMPARE(markdown, ui::toMarkdown(input_));
+
+    const QString csv = dir_.filePath(QStringLiteral("report.csv"));
+    QVERIFY2(ui::writeCsv(input_, csv, &error), qPrintable(error));
+    QCOMPARE(readAll(csv), QByteArray::fromStdString(report::toCsv(input_.ledger)));
+
+    // Writing again replaces the file whole.
+    QVERIFY(ui::writeCsv(input_, csv, &error));
+    QCOMPARE(readAll(csv), QByteArray::fromStdString(report::toCsv(input_.ledger)));
+}
+
+void TestReport::unwritableFolderFailsCleanly()
+{
+    const QStringList before = QDir(dir_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    const QString missing = dir_.filePath(QStringLiteral("no-such-folder"));
+    using Writer = bool (*)(const ui::ReportInput &, const QString &, QString *);
+    const QList<QPair<const char *, Writer>> writers{
+        {"report.html", &ui::writeHtml}, {"report.pdf", &ui::writePdf},
+        {"report.md", &ui::writeMarkdown}, {"report.csv", &ui::writeCsv}};
+    for (const auto &[name, write] : writers) {
+        const QString path = missing + QLatin1Char('/') + QLatin1String(name);
+        QString error;
+        QVERIFY2(!write(input_, path, &error), name);
+        QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("disk may be full")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("not be writable")), qPrintable(error));
+        QVERIFY(!write(input_, path, nullptr)); // no error pointer: still fails, no crash
+    }
+    QVERIFY(!QFileInfo::exists(missing));
+    QCOMPARE(QDir(dir_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), before);
+
+    QString error;
+    QVERIFY(!ui::writeHtml(input_, QString(), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+QTEST_MAIN(TestReport)
+#include "test_report.moc"

@@ -1,0 +1,196 @@
+#include "charts/break_even_chart.h"
+
+#include "charts/chart_format.h"
+#include "charts/chart_palette.h"
+#include "models/ledger_model.h"
+
+#include "charts/qcustomplot_compat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace stepscope::ui {
+namespace {
+
+constexpr int kSamples = 256; // per line, spaced evenly on the log axis
+
+double cumulativeSeconds(const report::LedgerRow &row, double steps)
+{
+    return *row.firstStepS + (steps - 1) * *row.steadyMs / 1000.0;
+}
+
+bool hasLine(const report::LedgerRow &row)
+{
+    return row.firstStepS && row.steadyMs && *row.firstStepS > 0 && *row.steadyMs > 0;
+}
+
+void useLogScale(QCPAxis *axis, const QString &label)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(10);
+    ticker->setSubTickCount(8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(6);
+    axis->setLabel(label);
+}
+
+} // namespace
+
+BreakEvenChart::BreakEvenChart(QWidget *parent) : LedgerChart(parent)
+{
+    QCustomPlot *p = plot();
+    useLogScale(p->xAxis, tr("steps (log scale)"));
+    useLogScale(p->yAxis, tr("cumulative time (s, log scale)"));
+    p->legend->setVisible(true);
+    // Lines start flat at the left and climb to the right: the top left corner stays empty.
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    rebuild();
+}
+
+QCPGraph *BreakEvenChart::graphForRow(int row) const
+{
+    return row >= 0 && row < rowGraphs_.size() ? rowGraphs_[row] : nullptr;
+}
+
+double BreakEvenChart::plannedSteps() const
+{
+    return planned_ ? planned_->point1->key() : 0;
+}
+
+void BreakEvenChart::rebuild()
+{
+    QCustomPlot *p = plot();
+    p->clearPlottables();
+    p->clearItems();
+    rowGraphs_.clear();
+    crossings_.clear();
+    planned_ = nullptr;
+
+    const QPalette &pal = palette();
+    const ChartColors colors = chartColors(pal);
+    const std::vector<report::LedgerRow> empty;
+    const auto &rows = model() ? model()->ledger().rows : empty;
+    const double planned = model() ? double(model()->plannedSteps()) : 0;
+    const auto &recommendation = model() ? model()->ledger().recommendation : std::nullopt;
+    rowGraphs_.fill(nullptr, int(rows.size()));
+
+    double largestCrossing = 0;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const auto &n = rows[i].breakEvenSteps;
+        if (n && std::isfinite(*n))
+            largestCrossing = std::max(largestCrossing, *n);
+    }
+    const double xMax = std::max({2 * planned, largestCrossing * 1.2, 10.0});
+
+    QVector<double> keys(kSamples);
+    for (int k = 0; k < kSamples; ++k)
+        keys[k] = std::pow(xMax, double(k) / (kSamples - 1)); // 1 .. xMax
+
+    double yLow = std::numeric_limits<double>::infinity(), yHigh = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const report::LedgerRow &row = rows[i];
+        if (!hasLine(row))
+            continue;
+        QVector<double> values(kSamples);
+        for (int k = 0; k < kSamples; ++k)
+            values[k] = cumulativeSeconds(row, keys[k]);
+        QCPGraph *graph = p->addGraph();
+        graph->setData(keys, values, true);
+
+        QString name = QString::fromStdString(row.label.empty() ? row.configName : row.label);
+        if (i == 0 && name != QLatin1String("baseline"))
+            name += tr(" (baseline)");
+        else if (!row.breakEvenSteps && row.speedup)
+            name += tr(" (never pays off)");
+        else if (row.breakEvenSteps && *row.breakEvenSteps <= 1)
+            name += tr(" (ahead from step 1)");
+        const bool best = recommendation && recommendation->best == i;
+        if (best)
+            name += tr(" \u2605 best for N");
+        graph->setName(name);
+        // Row index, not line index, picks the colour: a configuration keeps it across charts and sweeps.
+        graph->setPen(QPen(chartSeriesColor(int(i), pal), best ? 3.0 : 1.8));
+        rowGraphs_[int(i)] = graph;
+        yLow = std::min(yLow, *row.firstStepS);
+        yHigh = std::max(yHigh, values.last());
+    }
+
+    // Crossings with the baseline, at the ledger's own break-even figure (one computation for all views).
+    struct Crossing {
+        std::size_t row;
+        double steps;
+    };
+    std::vector<Crossing> crossings;
+    if (!rows.empty() && hasLine(rows[0])) {
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            const auto &n = rows[i].breakEvenSteps;
+            // At n <= 1 the configuration is ahead from the first step: the lines never cross at n >= 1.
+            if (rowGraphs_[int(i)] && n && std::isfinite(*n) && *n > 1)
+                crossings.push_back({i, *n});
+        }
+    }
+    // Break-even points cluster (several knobs share an up-front cost): labels close on the log
+    // axis stack upwards, above the flat start of the lines, instead of printing over each other.
+    std::vector<std::size_t> order(crossings.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return crossings[a].steps < crossings[b].steps; });
+    std::vector<int> tier(crossings.size(), 0);
+    for (std::size_t k = 1; k < order.size(); ++k) {
+        const bool near = crossings[order[k]].steps < crossings[order[k - 1]].steps * 1.8;
+        tier[order[k]] = near ? tier[order[k - 1]] + 1 : 0;
+    }
+    for (std::size_t k = 0; k < crossings.size(); ++k) {
+        const auto [i, n] = crossings[k];
+        const double t = cumulativeSeconds(rows[0], n);
+        const QColor color = chartSeriesColor(int(i), pal);
+
+        auto *dot = new QCPItemTracer(p);
+        dot->setGraph(nullptr);
+        dot->position->setCoords(n, t);
+        dot->setStyle(QCPItemTracer::tsCircle);
+        dot->setSize(8);
+        dot->setPen(QPen(colors.text, 1));
+        dot->setBrush(color);
+
+        auto *label = new QCPItemText(p);
+        label->position->setCoords(n, t);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setPadding(QMargins(0, 0, 6, 6 + 15 * tier[k]));
+        label->setText(tr("%1 steps").arg(formatStepCount(n)));
+        label->setColor(color);
+        crossings_.append(n);
+    }
+
+    if (planned > 0 && p->graphCount() > 0) {
+        planned_ = new QCPItemStraightLine(p);
+        for (QCPItemPosition *point : {planned_->point1, planned_->point2}) {
+            point->setTypeX(QCPItemPosition::ptPlotCoords);
+            point->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        planned_->point1->setCoords(planned, 0);
+        planned_->point2->setCoords(planned, 1);
+        planned_->setPen(QPen(colors.text, 1, Qt::DashLine));
+
+        auto *label = new QCPItemText(p);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(planned, 0.98);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setPadding(QMargins(0, 0, 6, 0));
+        label->setText(tr("planned N = %1").arg(formatStepCount(planned)));
+        label->setColor(colors.text);
+    }
+
+    p->xAxis->setRange(1, xMax);
+    if (yHigh > 0)
+        p->yAxis->setRange(yLow * 0.7, yHigh * 1.5);
+    else
+        p->yAxis->setRange(0.1, 1000);
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,54 @@
+#include "charts/chart_format.h"
+
+#include "report/ledger.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace stepscope::ui {
+namespace {
+
+// Three significant digits: step times differ in the second or third digit, never beyond.
+int decimalsFor(double magnitude)
+{
+    if (magnitude < 10)
+        return 2;
+    if (magnitude < 100)
+        return 1;
+    return 0;
+}
+
+} // namespace
+
+QString formatStepMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return QStringLiteral("-");
+    if (std::abs(ms) >= 1000)
+        return formatSecondsLabel(ms / 1000.0);
+    return QString::number(ms, 'f', decimalsFor(std::abs(ms))) + QStringLiteral(" ms");
+}
+
+QString formatDeltaMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return QStringLiteral("-");
+    const double magnitude = std::abs(ms);
+    const QString digits = QString::number(magnitude, 'f', magnitude < 0.1 ? 2 : 1);
+    return (ms < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + digits + QStringLiteral(" ms");
+}
+
+QString formatSecondsLabel(double s)
+{
+    return QString::fromStdString(report::formatSeconds(s));
+}
+
+QString formatStepCount(double n)
+{
+    if (!std::isfinite(n))
+        return QStringLiteral("never");
+    return QLocale().toString(qlonglong(std::llround(n)));
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,35 @@
+#pragma once
+// Common frame of the dashboard's charts: a QWidget holding one QCustomPlot, styled from the
+// widget's palette and restyled whenever the palette (light/dark theme) changes.
+#include <QWidget>
+
+class QCustomPlot;
+class QCPTextElement;
+
+namespace stepscope::ui {
+
+class ChartWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartWidget(QWidget *parent = nullptr);
+
+    QCustomPlot *plot() const { return plot_; }
+    // Optional title row above the axis rect; an empty text hides it.
+    void setTitle(const QString &title);
+    QString title() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+    // Called after the frame took the new palette; charts recolour their plottables and items here.
+    virtual void paletteChanged() {}
+    // Widgets are touched from the UI thread only; batches from workers must be queued to it.
+    void assertUiThread() const;
+
+private:
+    void restyle();
+
+    QCustomPlot *plot_ = nullptr;
+    QCPTextElement *title_ = nullptr;
+};
+
+} // namespace stepscope::ui

@@ -1,0 +1,172 @@
+#include "controller/run_controller.h"
+
+#include "supervisor/sweep_runner.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QMutexLocker>
+#include <QStandardPaths>
+
+namespace stepscope::ui {
+
+RunController::RunController(QObject *parent) : QObject(parent)
+{
+    thread_.setObjectName("stepscope-supervisor");
+    thread_.start();
+}
+
+RunController::~RunController()
+{
+    if (runner_) {
+        // The runner's destructor kills a live worker and marks its run cancelled.
+        QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+        runner_ = nullptr;
+    }
+    thread_.quit();
+    thread_.wait();
+}
+
+QString RunController::defaultDatabasePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
+}
+
+bool RunController::openDatabase(const QString &path, QString *error)
+{
+    if (running_) {
+        if (error)
+            *error = tr("Stop the running sweep before opening another database.");
+        return false;
+    }
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    try {
+        auto db = store::Database::open(path.toStdString());
+        if (runner_) {
+            QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+            runner_ = nullptr;
+        }
+        db_ = std::move(db);
+        path_ = QFileInfo(path).absoluteFilePath();
+        return true;
+    } catch (const store::StoreError &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool RunController::start(const SweepRequest &request, QString *error)
+{
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (running_)
+        return fail(tr("A sweep is already running."));
+    if (!db_)
+        return fail(tr("No database is open."));
+    if (request.configs.empty())
+        return fail(tr("The sweep has no configuration: tick at least one option or add to the custom list."));
+    for (const auto &c : request.configs) {
+        const auto problems = validate(c);
+        if (!problems.empty())
+            return fail(QString::fromStdString(canonicalName(c) + ": " + describe(problems)));
+    }
+
+    supervisor::SweepPlan plan;
+    try {
+        const QString name = request.name.isEmpty()
+            ? QString("%1 %2 b%3 %4px")
+                  .arg(request.preset, QString::fromStdString(request.configs.front().device))
+                  .arg(request.configs.front().batch)
+                  .arg(request.configs.front().imageSize)
+            : request.name;
+        plan = supervisor::planSweep(*db_, name.toStdString(), request.preset.toStdString(), request.configs,
+                                     request.repeats, request.plannedSteps);
+    } catch (const store::StoreError &e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+
+    if (runner_) {
+        QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+        runner_ = nullptr;
+    }
+    supervisor::RunnerOptions options;
+    options.native = supervisor::defaultNativeWorker();
+    options.freshCudaCache = request.freshCudaCache;
+    runner_ = new supervisor::SweepRunner(*db_, options);
+    runner_->moveToThread(&thread_);
+
+    // Step samples take the direct route into a locked buffer; everything else is queued to this
+    // (UI) thread as ordinary signals.
+    connect(runner_, &supervisor::SweepRunner::stepsArrived, runner_,
+            [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
+                QMutexLocker lock(&samplesMutex_);
+                samples_.push_back({runId, first, gpu.isEmpty() ? wall : gpu});
+            },
+            Qt::DirectConnection);
+    connect(runner_, &supervisor::SweepRunner::runStarted, this,
+            [this](qint64 runId, int index, int total, const QString &name) {
+                runClock_.start();
+                Q_EMIT runStarted(runId, index, total, name);
+            });
+    connect(runner_, &supervisor::SweepRunner::firstStep, this, &RunController::firstStep);
+    connect(runner_, &supervisor::SweepRunner::environment, this, &RunController::environment);
+    connect(runner_, &supervisor::SweepRunner::runFinished, this,
+            [this](qint64 runId, int status, const QString &category, const QString &message) {
+                ++runsDone_;
+                secondsPerFinishedRun_ = sweepClock_.elapsed() / 1000.0 / runsDone_;
+                Q_EMIT runFinished(runId, status, category, message);
+            });
+    connect(runner_, &supervisor::SweepRunner::progress, this, &RunController::onProgress);
+    connect(runner_, &supervisor::SweepRunner::logLine, this, &RunController::logLine);
+    connect(runner_, &supervisor::SweepRunner::storageFailed, this, &RunController::failed);
+    connect(runner_, &supervisor::SweepRunner::finished, this, &RunController::onFinished);
+
+    running_ = true;
+    sweepId_ = plan.sweepId;
+    runsDone_ = 0;
+    secondsPerFinishedRun_ = 0;
+    sweepClock_.start();
+    runClock_.start();
+    Q_EMIT sweepStarted(plan.sweepId, static_cast<int>(plan.runs.size()));
+    QMetaObject::invokeMethod(runner_, [r = runner_, plan] { r->start(plan); }, Qt::QueuedConnection);
+    return true;
+}
+
+void RunController::stop()
+{
+    if (runner_ && running_)
+        runner_->cancel(); // thread-safe: queues itself into the runner's thread
+}
+
+std::vector<StepBatch> RunController::takeSamples()
+{
+    QMutexLocker lock(&samplesMutex_);
+    std::vector<StepBatch> out;
+    out.swap(samples_);
+    return out;
+}
+
+void RunController::onProgress(int finishedRuns, int totalRuns, int step, int steps)
+{
+    const double runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
+    const double sweepFraction = totalRuns > 0 ? (finishedRuns + runFraction) / totalRuns : 1.0;
+    qint64 left = -1;
+    // Time left from the pace so far: whole runs once one has finished, else this run's steps.
+    if (runsDone_ > 0)
+        left = static_cast<qint64>(secondsPerFinishedRun_ * (totalRuns - finishedRuns - runFraction));
+    else if (runFraction > 0.05)
+        left = static_cast<qint64>(runClock_.elapsed() / 1000.0 / runFraction * (totalRuns - runFraction));
+    Q_EMIT progress(runFraction, sweepFraction, left);
+}
+
+void RunController::onFinished(bool cancelled)
+{
+    running_ = false;
+    Q_EMIT finished(sweepId_, cancelled);
+}
+
+} // namespace stepscope::ui

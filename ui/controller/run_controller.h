@@ -1,0 +1,92 @@
+#pragma once
+// The dashboard's one facade over a running sweep. The supervisor lives in a thread of its own;
+// this object lives in the UI thread and offers typed signals, progress with time left, stop, and
+// a sample buffer that the UI drains on its own timer (so a fast stream never floods the event
+// loop with one queued signal per batch).
+#include "config/run_config.h"
+#include "store/store.h"
+
+#include <QElapsedTimer>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QVector>
+
+#include <memory>
+#include <vector>
+
+namespace stepscope::supervisor {
+class SweepRunner;
+}
+
+namespace stepscope::ui {
+
+struct SweepRequest {
+    std::vector<RunConfig> configs;
+    int repeats = 1;
+    qint64 plannedSteps = 10000;
+    QString preset = "ledger";
+    QString name;
+    bool freshCudaCache = false;
+};
+
+struct StepBatch {
+    qint64 runId = 0;
+    int firstIndex = 1;
+    QVector<double> ms; // GPU time where the worker has it, else wall time
+};
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject *parent = nullptr);
+    ~RunController() override;
+
+    // Opens (or creates) the database every later sweep writes to. Refused files stay untouched.
+    bool openDatabase(const QString &path, QString *error);
+    QString databasePath() const { return path_; }
+    bool hasDatabase() const { return db_ != nullptr; }
+
+    bool start(const SweepRequest &request, QString *error);
+    void stop();
+    bool isRunning() const { return running_; }
+    qint64 currentSweep() const { return sweepId_; }
+
+    // Samples that arrived since the last call (any thread may have produced them).
+    std::vector<StepBatch> takeSamples();
+
+    static QString defaultDatabasePath();
+
+Q_SIGNALS:
+    void sweepStarted(qint64 sweepId, int runs);
+    void runStarted(qint64 runId, int index, int total, const QString &configName);
+    void firstStep(qint64 runId, double seconds);
+    void runFinished(qint64 runId, int status, const QString &category, const QString &message);
+    // Fractions in [0, 1]; secondsLeft < 0 while unknown.
+    void progress(double runFraction, double sweepFraction, qint64 secondsLeft);
+    void logLine(const QString &line);
+    void environment(qint64 runId, const QString &json);
+    void finished(qint64 sweepId, bool cancelled);
+    void failed(const QString &message);
+
+private:
+    void onProgress(int finishedRuns, int totalRuns, int step, int steps);
+    void onFinished(bool cancelled);
+
+    QString path_;
+    std::unique_ptr<store::Database> db_;
+    QThread thread_;
+    supervisor::SweepRunner *runner_ = nullptr; // lives in thread_
+    bool running_ = false;
+    qint64 sweepId_ = 0;
+
+    QMutex samplesMutex_;
+    std::vector<StepBatch> samples_;
+
+    QElapsedTimer sweepClock_, runClock_;
+    int runsDone_ = 0;
+    double secondsPerFinishedRun_ = 0;
+};
+
+} // namespace stepscope::ui

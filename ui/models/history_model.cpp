@@ -1,0 +1,269 @@
+#include "models/history_model.h"
+
+#include "models/status_colors.h"
+#include "stats/stats.h"
+
+#include <QBrush>
+#include <QDateTime>
+
+#include <algorithm>
+#include <map>
+
+namespace stepscope::ui {
+namespace {
+
+// Child indexes carry their sweep's row + 1; sweep indexes carry 0.
+constexpr quintptr kSweepLevel = 0;
+
+QString knobsOf(const std::string &configName)
+{
+    const auto space = configName.rfind(' ');
+    return QString::fromStdString(space == std::string::npos ? configName : configName.substr(space + 1));
+}
+
+QDateTime parseTime(const std::string &iso)
+{
+    if (iso.empty())
+        return {};
+    return QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
+}
+
+QString shortTime(const std::string &iso)
+{
+    const QDateTime t = parseTime(iso);
+    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
+}
+
+// Median of the steady window of one run, as the ledger would see it; nullopt without one.
+std::optional<double> steadyMedianOf(const store::Reader &reader, std::int64_t runId)
+{
+    std::vector<double> series;
+    for (const auto &step : reader.steps(runId))
+        if (step.index >= 2)
+            series.push_back(step.gpuMs ? *step.gpuMs : step.wallMs);
+    const auto window = stats::detectSteadyState(series);
+    if (!window.found)
+        return std::nullopt;
+    return stats::median(std::vector<double>(series.begin() + static_cast<long>(window.begin),
+                                             series.begin() + static_cast<long>(window.end)));
+}
+
+QString fromView(std::string_view v)
+{
+    return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+}
+
+QColor statusColor(std::string_view status)
+{
+    if (status == "failed")
+        return failureColor();
+    if (status == "cancelled" || status == "interrupted")
+        return warningColor();
+    return {};
+}
+
+} // namespace
+
+HistoryModel::HistoryModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+void HistoryModel::load(const store::Reader &reader)
+{
+    std::vector<Sweep> sweeps;
+    for (auto &record : reader.sweeps()) {
+        Sweep sweep;
+        sweep.record = std::move(record);
+        sweep.runs = reader.runs(sweep.record.id);
+        // A cheap stand-in for the ledger's pooled figure (no bootstrap, no accuracy gate): the
+        // median over repeats of each run's steady median, best configuration first.
+        std::map<std::string, std::vector<double>> perConfig;
+        for (const auto &run : sweep.runs)
+            if (run.status == RunStatus::Complete)
+                if (const auto steady = steadyMedianOf(reader, run.id))
+                    perConfig[run.configName].push_back(*steady);
+        for (const auto &[name, medians] : perConfig) {
+            const double m = stats::median(medians);
+            if (!sweep.bestSteadyMs || m < *sweep.bestSteadyMs) {
+                sweep.bestSteadyMs = m;
+                sweep.bestLabel = knobsOf(name);
+            }
+        }
+        sweeps.push_back(std::move(sweep));
+    }
+    beginResetModel();
+    sweeps_ = std::move(sweeps);
+    endResetModel();
+}
+
+void HistoryModel::clear()
+{
+    beginResetModel();
+    sweeps_.clear();
+    endResetModel();
+}
+
+qint64 HistoryModel::sweepId(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return 0;
+    if (index.internalId() == kSweepLevel)
+        return sweeps_[static_cast<std::size_t>(index.row())].record.id;
+    return sweeps_[index.internalId() - 1].record.id;
+}
+
+qint64 HistoryModel::runId(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this || index.internalId() == kSweepLevel)
+        return 0;
+    return sweeps_[index.internalId() - 1].runs[static_cast<std::size_t>(index.row())].id;
+}
+
+QModelIndex HistoryModel::indexOfSweep(qint64 sweepId) const
+{
+    for (std::size_t i = 0; i < sweeps_.size(); ++i)
+        if (sweeps_[i].record.id == sweepId)
+            return createIndex(static_cast<int>(i), 0, kSweepLevel);
+    return {};
+}
+
+QModelIndex HistoryModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, kSweepLevel);
+    return createIndex(row, column, static_cast<quintptr>(parent.row()) + 1);
+}
+
+QModelIndex HistoryModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == kSweepLevel)
+        return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kSweepLevel);
+}
+
+int HistoryModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return static_cast<int>(sweeps_.size());
+    if (parent.internalId() != kSweepLevel || parent.column() != 0)
+        return 0;
+    return static_cast<int>(sweeps_[static_cast<std::size_t>(parent.row())].runs.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant HistoryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    if (index.internalId() == kSweepLevel)
+        return sweepData(sweeps_[static_cast<std::size_t>(index.row())], index.column(), role);
+    const Sweep &sweep = sweeps_[index.internalId() - 1];
+    return runData(sweep.runs[static_cast<std::size_t>(index.row())], index.column(), role);
+}
+
+QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
+{
+    const auto &s = sweep.record;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case Name: return QString::fromStdString(s.name);
+        case Created: return shortTime(s.created);
+        case Preset: return QString::fromStdString(s.preset);
+        case Status: return QString::fromStdString(s.status);
+        case Runs: return static_cast<int>(sweep.runs.size());
+        case Best:
+            return sweep.bestSteadyMs
+                ? QStringLiteral("%1 ms (%2)").arg(QString::number(*sweep.bestSteadyMs, 'f', 2), sweep.bestLabel)
+                : QStringLiteral("-");
+        default: return {};
+        }
+    case SortRole:
+        switch (column) {
+        case Created: return parseTime(s.created);
+        case Runs: return static_cast<int>(sweep.runs.size());
+        case Best: return sweep.bestSteadyMs ? QVariant(*sweep.bestSteadyMs) : QVariant();
+        default: return sweepData(sweep, column, Qt::DisplayRole);
+        }
+    case FilterRole:
+        return QStringList{QString::fromStdString(s.name), QString::fromStdString(s.preset),
+                           QString::fromStdString(s.status), QString::fromStdString(s.created),
+                           QString::fromStdString(s.settingsJson)}
+            .join(QLatin1Char(' '));
+    case SweepIdRole: return static_cast<qint64>(s.id);
+    case RunIdRole: return qint64(0);
+    case Qt::ToolTipRole:
+        return column == Created ? QVariant(QString::fromStdString(s.created)) : QVariant();
+    case Qt::ForegroundRole: {
+        const QColor c = statusColor(s.status);
+        return column == Status && c.isValid() ? QVariant(QBrush(c)) : QVariant();
+    }
+    default: return {};
+    }
+}
+
+QVariant HistoryModel::runData(const store::RunRecord &run, int column, int role) const
+{
+    const QString status = fromView(toString(run.status));
+    const QString category = run.category ? fromView(toString(*run.category)) : QString();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case Name: return knobsOf(run.configName);
+        case Created: return shortTime(run.started);
+        case Preset: return tr("repeat %1").arg(run.repeatIndex + 1);
+        case Status: return status;
+        case Runs: return category;
+        case Best: return static_cast<qint64>(run.stepCount);
+        default: return {};
+        }
+    case SortRole:
+        switch (column) {
+        case Created: return parseTime(run.started);
+        case Preset: return static_cast<qint64>(run.repeatIndex);
+        case Best: return static_cast<qint64>(run.stepCount);
+        default: return runData(run, column, Qt::DisplayRole);
+        }
+    case FilterRole:
+        return QStringList{QString::fromStdString(run.configName), status, category,
+                           QString::fromStdString(run.message)}
+            .join(QLatin1Char(' '));
+    case SweepIdRole: return static_cast<qint64>(run.sweepId);
+    case RunIdRole: return static_cast<qint64>(run.id);
+    case Qt::ToolTipRole:
+        if (column == Name)
+            return QString::fromStdString(run.configName);
+        if ((column == Status || column == Runs) && !run.message.empty())
+            return QString::fromStdString(run.message);
+        return {};
+    case Qt::ForegroundRole: {
+        const QColor c = statusColor(toString(run.status));
+        return (column == Status || column == Runs) && c.isValid() ? QVariant(QBrush(c)) : QVariant();
+    }
+    default: return {};
+    }
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractItemModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name: return tr("Sweep / configuration");
+    case Created: return tr("Created / started");
+    case Preset: return tr("Preset / repeat");
+    case Status: return tr("Status");
+    case Runs: return tr("Runs / failure");
+    case Best: return tr("Best steady / steps");
+    default: return {};
+    }
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,63 @@
+#pragma once
+// Every sweep in the database as a tree: sweeps at the top, their runs below. The history view
+// wraps it in a QSortFilterProxyModel with recursive filtering on FilterRole.
+#include "store/store.h"
+
+#include <QAbstractItemModel>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace stepscope::ui {
+
+class HistoryModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    // Sweep rows fill the columns by the first name, run rows by the second.
+    enum Column {
+        Name,    // sweep name           | run configuration
+        Created, // sweep created        | run started
+        Preset,  // sweep preset         | repeat (1-based)
+        Status,  // sweep status         | run status
+        Runs,    // number of runs       | failure category
+        Best,    // best steady state    | steps recorded
+        ColumnCount
+    };
+    static constexpr int SortRole = Qt::UserRole;          // raw value of the cell
+    static constexpr int FilterRole = Qt::UserRole + 1;    // all searchable text of the row
+    static constexpr int SweepIdRole = Qt::UserRole + 2;
+    static constexpr int RunIdRole = Qt::UserRole + 3;     // 0 on sweep rows
+
+    explicit HistoryModel(QObject *parent = nullptr);
+
+    // Reads every sweep, run and step on the calling thread (steps for the best steady state).
+    void load(const store::Reader &reader);
+    void clear();
+
+    // For indexes of this model (map a proxy's index to the source first); 0 for any other.
+    qint64 sweepId(const QModelIndex &index) const; // of the sweep, or of the run's sweep; 0 if none
+    qint64 runId(const QModelIndex &index) const;   // 0 for a sweep row or an invalid index
+    QModelIndex indexOfSweep(qint64 sweepId) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Sweep {
+        store::SweepRecord record;
+        std::vector<store::RunRecord> runs;
+        std::optional<double> bestSteadyMs;
+        QString bestLabel;
+    };
+    QVariant sweepData(const Sweep &sweep, int column, int role) const;
+    QVariant runData(const store::RunRecord &run, int column, int role) const;
+
+    std::vector<Sweep> sweeps_;
+};
+
+} // namespace stepscope::ui

@@ -1,0 +1,149 @@
+#include "models/ledger_format.h"
+
+#include "models/ledger_model.h"
+
+#include "common/failure.h"
+
+#include <QCoreApplication>
+
+#include <limits>
+
+namespace stepscope::ui {
+namespace {
+
+QString fixed(double v, int decimals = 2)
+{
+    return QString::number(v, 'f', decimals);
+}
+
+QString speedupText(const report::LedgerRow &row)
+{
+    if (!row.speedup)
+        return row.steadyMs ? QStringLiteral("1.00x") : QString();
+    QString s = fixed(*row.speedup) + QLatin1Char('x');
+    if (row.timeRatio) {
+        // The CI is of steady / baseline; its reciprocal bounds the speed-up, high end first.
+        s += QStringLiteral(" [%1-%2]").arg(fixed(1.0 / row.timeRatio->high), fixed(1.0 / row.timeRatio->low));
+        if (!row.timeRatio->significant)
+            s += QStringLiteral(" n.s.");
+    }
+    return s;
+}
+
+QString spreadText(const report::LedgerRow &row)
+{
+    if (!row.steadyMinMs || !row.steadyMaxMs || *row.steadyMinMs == *row.steadyMaxMs)
+        return {};
+    return fixed(*row.steadyMinMs) + QLatin1Char('-') + fixed(*row.steadyMaxMs);
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("LedgerModel", text);
+}
+
+} // namespace
+
+QString ledgerHeader(int column)
+{
+    switch (column) {
+    case LedgerModel::Configuration: return tr("Configuration");
+    case LedgerModel::Status: return tr("Status");
+    case LedgerModel::FirstStep: return tr("First step");
+    case LedgerModel::SteadyState: return tr("Steady state");
+    case LedgerModel::Spread: return tr("Spread (ms)");
+    case LedgerModel::Speedup: return tr("Speed-up [95% CI]");
+    case LedgerModel::BreakEven: return tr("Break-even (steps)");
+    case LedgerModel::Noise: return tr("Noise");
+    case LedgerModel::Accuracy: return tr("Accuracy");
+    case LedgerModel::Failure: return tr("Failure");
+    default: return {};
+    }
+}
+
+QString ledgerCellText(const report::LedgerRow &row, int column)
+{
+    switch (column) {
+    case LedgerModel::Configuration: return QString::fromStdString(row.label);
+    case LedgerModel::Status: return QString::fromStdString(row.status);
+    case LedgerModel::FirstStep:
+        return row.firstStepS ? QString::fromStdString(report::formatSeconds(*row.firstStepS)) : QStringLiteral("-");
+    case LedgerModel::SteadyState:
+        if (row.steadyMs)
+            return fixed(*row.steadyMs) + QStringLiteral(" ms");
+        return row.steadyProblem.empty() ? QStringLiteral("-") : tr("no steady state");
+    case LedgerModel::Spread: return spreadText(row);
+    case LedgerModel::Speedup: return speedupText(row);
+    case LedgerModel::BreakEven: return QString::fromStdString(row.breakEven);
+    case LedgerModel::Noise: return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
+    case LedgerModel::Accuracy: return QString::fromStdString(row.accuracy);
+    case LedgerModel::Failure: return QString::fromStdString(row.failureCategory);
+    default: return {};
+    }
+}
+
+QVariant ledgerSortValue(const report::LedgerRow &row, int column)
+{
+    const auto number = [](const std::optional<double> &v) { return v ? QVariant(*v) : QVariant(); };
+    const auto text = [](const std::string &s) { return s.empty() ? QVariant() : QVariant(QString::fromStdString(s)); };
+    switch (column) {
+    case LedgerModel::Configuration: return text(row.label);
+    case LedgerModel::Status: return text(row.status);
+    case LedgerModel::FirstStep: return number(row.firstStepS);
+    case LedgerModel::SteadyState: return number(row.steadyMs);
+    case LedgerModel::Spread:
+        return row.steadyMinMs && row.steadyMaxMs ? QVariant(*row.steadyMaxMs - *row.steadyMinMs) : QVariant();
+    case LedgerModel::Speedup:
+        if (row.speedup)
+            return *row.speedup;
+        return row.steadyMs ? QVariant(1.0) : QVariant(); // the baseline against itself
+    case LedgerModel::BreakEven:
+        if (row.breakEvenSteps)
+            return *row.breakEvenSteps;
+        // Only a row that was compared with the baseline can "never" pay off; the baseline itself
+        // and rows without figures have no break-even at all.
+        return row.speedup ? QVariant(std::numeric_limits<double>::infinity()) : QVariant();
+    case LedgerModel::Noise: return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
+    case LedgerModel::Accuracy: return text(row.accuracy);
+    case LedgerModel::Failure: return text(row.failureCategory);
+    default: return {};
+    }
+}
+
+bool ledgerRowFailed(const report::LedgerRow &row)
+{
+    return row.repeats > 0 && row.completed == 0;
+}
+
+bool ledgerRowDiverged(const report::LedgerRow &row)
+{
+    return row.accuracy.rfind("diverged", 0) == 0;
+}
+
+bool ledgerRowNumeric(int column)
+{
+    switch (column) {
+    case LedgerModel::FirstStep:
+    case LedgerModel::SteadyState:
+    case LedgerModel::Spread:
+    case LedgerModel::Speedup:
+    case LedgerModel::BreakEven:
+        return true;
+    default:
+        return false;
+    }
+}
+
+QString ledgerFailureText(const report::LedgerRow &row)
+{
+    if (row.failureCategory.empty())
+        return {};
+    QString text = QString::fromStdString(row.failureMessage);
+    if (const auto category = failureCategoryFromString(row.failureCategory)) {
+        const auto fix = fixFor(*category);
+        text += QStringLiteral("\n\n") + tr("Fix: ") + QString::fromUtf8(fix.data(), static_cast<int>(fix.size()));
+    }
+    return text.trimmed();
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,311 @@
+#include "report/report_html.h"
+
+#include "models/environment_assessment.h"
+#include "models/ledger_format.h"
+#include "models/ledger_model.h"
+#include "models/status_colors.h"
+
+#include "common/failure.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <algorithm>
+#include <initializer_list>
+
+namespace stepscope::ui {
+namespace {
+
+// Larger charts would overflow a landscape A4 page of the PDF (QTextDocument lays out at 96 dpi).
+constexpr int kMaxChartWidth = 900;
+constexpr int kMaxChartHeight = 560;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Report", text);
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString esc(const std::string &s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QJsonObject parseObject(const QString &json)
+{
+    return QJsonDocument::fromJson(json.toUtf8()).object();
+}
+
+// The first of `keys` the object has, as text; workers differ in what they call a fact.
+QString firstOf(const QJsonObject &object, std::initializer_list<const char *> keys)
+{
+    for (const char *key : keys) {
+        const QString v = object.value(QLatin1String(key)).toVariant().toString();
+        if (!v.isEmpty())
+            return v;
+    }
+    return {};
+}
+
+QString colorName(const QColor &c)
+{
+    return c.name(QColor::HexRgb);
+}
+
+void keyValueTable(QString &html, const QList<QPair<QString, QString>> &rows)
+{
+    html += QStringLiteral("<table class=\"facts\" cellspacing=\"0\" cellpadding=\"3\">\n");
+    for (const auto &[key, value] : rows)
+        if (!value.isEmpty())
+            html += QStringLiteral("<tr><th align=\"left\">%1</th><td>%2</td></tr>\n").arg(esc(key), esc(value));
+    html += QStringLiteral("</table>\n");
+}
+
+QString localTime(const std::string &iso)
+{
+    const QDateTime t = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
+    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm t")) : QString::fromStdString(iso);
+}
+
+QString pngBase64(const QImage &image)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return QString::fromLatin1(png.toBase64());
+}
+
+void header(QString &html, const ReportInput &input, const report::Ledger &l)
+{
+    const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(l.sweep.name));
+    const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTime();
+    html += QStringLiteral(
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n<style>\n"
+                "body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 1em auto; }\n"
+                "h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.2em; }\n"
+                "table.ledger, table.facts { border-collapse: collapse; }\n"
+                "table.ledger { font-size: 8.5pt; }\n"
+                "table.ledger th, table.ledger td { border: 1px solid #bbb; padding: 3px 6px; }\n"
+                "table.ledger th { background-color: #eee; }\n"
+                "td.num { text-align: right; white-space: nowrap; }\n"
+                "table.facts th { padding-right: 1.5em; font-weight: normal; color: #555; }\n"
+                ".failed { color: %2; } .warn { color: %3; }\n"
+                ".recommendation { background-color: #e6f4ea; border: 1px solid %4; }\n"
+                ".note { color: #555; font-size: 9pt; }\n"
+                "</style></head><body>\n<h1>%1</h1>\n")
+                .arg(esc(title), colorName(failureColor()), colorName(warningColor()), colorName(successColor()));
+    html += QStringLiteral("<p class=\"note\">%1</p>\n")
+                .arg(esc(tr("Sweep #%1, %2 preset, measured %3, %4. Report generated %5 by Stepscope.")
+                             .arg(l.sweep.id)
+                             .arg(QString::fromStdString(l.sweep.preset), localTime(l.sweep.created),
+                                  QString::fromStdString(l.sweep.status),
+                                  generated.toString(QStringLiteral("yyyy-MM-dd HH:mm t")))));
+}
+
+void machine(QString &html, const QJsonObject &env, const report::Ledger &l)
+{
+    // The environment record has the facts; the ledger's parsed copy fills in for an old record.
+    const auto &rec = l.environment;
+    const auto fact = [&](std::initializer_list<const char *> keys, const std::string &fallback) {
+        const QString v = firstOf(env, keys);
+        return v.isEmpty() ? QString::fromStdString(fallback) : v;
+    };
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Machine")));
+    keyValueTable(html, {
+        {tr("GPU"), fact({"gpu"}, rec ? rec->gpu : std::string())},
+        // The native worker knows the driver's CUDA API version only, not the driver's own.
+        {tr("Driver"), firstOf(env, {"driver", "driver_version"})},
+        {tr("CUDA driver API"), fact({"cuda_driver_api"}, env.isEmpty() && rec ? rec->driver : std::string())},
+        {tr("CUDA runtime"), fact({"cuda_runtime", "cuda"}, rec ? rec->cuda : std::string())},
+        {tr("cuDNN"), fact({"cudnn"}, rec ? rec->cudnn : std::string())},
+        {tr("torch"), fact({"torch"}, rec ? rec->torch : std::string())},
+        {tr("Python"), fact({"python"}, rec ? rec->python : std::string())},
+        {tr("CPU"), fact({"cpu"}, {})},
+        {tr("Host"), fact({"host"}, rec ? rec->host : std::string())},
+    });
+}
+
+void settings(QString &html, const report::Ledger &l)
+{
+    const QJsonObject s = parseObject(QString::fromStdString(l.sweep.settingsJson));
+    const QLocale locale;
+    QString steps = firstOf(s, {"steps"});
+    if (const QString warmup = firstOf(s, {"warmup_steps"}); !steps.isEmpty() && !warmup.isEmpty())
+        steps = tr("%1 measured after %2 warm-up").arg(steps, warmup);
+    QString image = firstOf(s, {"image_size"});
+    if (!image.isEmpty())
+        image = QStringLiteral("%1x%1").arg(image);
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Settings")));
+    keyValueTable(html, {
+        {tr("Device"), firstOf(s, {"device"})},
+        {tr("Runtime"), firstOf(s, {"runtime"})},
+        {tr("Batch"), firstOf(s, {"batch"})},
+        {tr("Image size"), image},
+        {tr("Steps per run"), steps},
+        {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
+        {tr("Planned run"), tr("%1 steps").arg(locale.toString(static_cast<qlonglong>(l.plannedSteps)))},
+    });
+}
+
+void recommendation(QString &html, const report::Ledger &l)
+{
+    const QString text = l.recommendationText.empty()
+        ? tr("No recommendation: no configuration completed with a steady state and a sound accuracy check.")
+        : QString::fromStdString(l.recommendationText);
+    // A one-cell table, not a styled div: QTextDocument (the PDF) draws table backgrounds only.
+    html += QStringLiteral("<h2>%1</h2>\n<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" "
+                           "cellspacing=\"0\" border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%2</b></td></tr></table>\n")
+                .arg(esc(tr("Recommendation")), esc(text));
+}
+
+void ledgerTable(QString &html, const report::Ledger &l)
+{
+    html += QStringLiteral("<h2>%1</h2>\n<table class=\"ledger\" cellspacing=\"0\" cellpadding=\"3\" "
+                           "border=\"1\">\n<tr>")
+                .arg(esc(tr("Ledger")));
+    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
+        html += QStringLiteral("<th>%1</th>").arg(esc(ledgerHeader(c)));
+    html += QStringLiteral("</tr>\n");
+    for (const auto &row : l.rows) {
+        const bool broken = ledgerRowFailed(row) || ledgerRowDiverged(row);
+        const bool noisy = row.steadyMs && row.noise != stats::Noise::Ok;
+        html += broken ? QStringLiteral("<tr class=\"failed\">") : QStringLiteral("<tr>");
+        for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
+            QStringList classes;
+            if (ledgerRowNumeric(c))
+                classes << QStringLiteral("num");
+            if (broken)
+                classes << QStringLiteral("failed"); // QTextDocument does not inherit colour from <tr>
+            else if (noisy && c == LedgerModel::Noise)
+                classes << QStringLiteral("warn");
+            const QString align = ledgerRowNumeric(c) ? QStringLiteral(" align=\"right\"") : QString();
+            html += QStringLiteral("<td class=\"%1\"%2>%3</td>").arg(classes.join(QLatin1Char(' ')), align,
+                                                                    esc(ledgerCellText(row, c)));
+        }
+        html += QStringLiteral("</tr>\n");
+    }
+    const bool gpu = !l.rows.empty() && l.rows.front().timing == "gpu";
+    html += QStringLiteral("</table>\n<p class=\"note\">%1</p>\n")
+                .arg(esc(tr("Steady state: median of the detected steady window (%1 per step), pooled over "
+                            "cold-process repeats; spread: lowest and highest per-repeat median. Speed-up against "
+                            "the first row with a bootstrap 95% CI; n.s. = no significant difference. Break-even: "
+                            "steps after which a slower first step is paid back.")
+                             .arg(gpu ? tr("CUDA-event time") : tr("wall time"))));
+}
+
+void problems(QString &html, const report::Ledger &l)
+{
+    QString items;
+    for (const auto &row : l.rows) {
+        if (!row.failureCategory.empty()) {
+            QString fix;
+            if (const auto category = failureCategoryFromString(row.failureCategory)) {
+                const auto f = fixFor(*category);
+                fix = QString::fromUtf8(f.data(), static_cast<qsizetype>(f.size()));
+            }
+            items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span> (%3)")
+                         .arg(esc(row.label), esc(row.failureCategory), esc(row.status));
+            if (!row.failureMessage.empty())
+                items += QStringLiteral("<br>") + esc(row.failureMessage);
+            items += QStringLiteral("<br>%1 %2</li>\n").arg(esc(tr("Fix:")), esc(fix));
+        }
+        if (ledgerRowDiverged(row))
+            items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span><br>%3</li>\n")
+                         .arg(esc(row.label), esc(row.accuracy),
+                              esc(tr("Its losses left the baseline's beyond the tolerance of its precision: "
+                                     "it is never recommended.")));
+        if (!row.steadyProblem.empty()) {
+            // With figures, the problem was one repeat's: the others still made the steady state.
+            QString what = QString::fromStdString(row.steadyProblem);
+            if (row.steadyMs)
+                what = tr("a repeat was left out: %1").arg(what);
+            items += QStringLiteral("<li><b>%1</b>: <span class=\"warn\">%2</span></li>\n")
+                         .arg(esc(row.label), esc(what));
+        }
+    }
+    if (items.isEmpty())
+        return;
+    html += QStringLiteral("<h2>%1</h2>\n<ul>\n%2</ul>\n").arg(esc(tr("Failures and flags")), items);
+}
+
+void environment(QString &html, const QString &json)
+{
+    QString rows;
+    for (const auto &e : assessEnvironment(json)) {
+        if (e.assessment.isEmpty())
+            continue;
+        const QString cls = e.severity == Severity::Problem ? QStringLiteral("failed")
+            : e.severity == Severity::Warning               ? QStringLiteral("warn")
+                                                            : QString();
+        rows += QStringLiteral("<li><b>%1</b> = %2: <span class=\"%3\">%4</span><br>%5 %6</li>\n")
+                    .arg(esc(e.label), esc(e.value), cls, esc(e.assessment), esc(tr("Fix:")), esc(e.fix));
+    }
+    if (rows.isEmpty())
+        return;
+    html += QStringLiteral("<h2>%1</h2>\n<ul>\n%2</ul>\n").arg(esc(tr("What may skew these numbers")), rows);
+}
+
+void charts(QString &html, const ReportInput &input, ChartImages images)
+{
+    if (input.charts.isEmpty())
+        return;
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Charts")));
+    for (int i = 0; i < input.charts.size(); ++i) {
+        const auto &[title, image] = input.charts[i];
+        if (image.isNull())
+            continue; // a chart that could not be rendered: nothing to show, not a broken image
+        const qreal dpr = image.devicePixelRatio() > 0 ? image.devicePixelRatio() : 1.0;
+        const int width = std::min(
+            {kMaxChartWidth, qRound(image.width() / dpr), kMaxChartHeight * image.width() / image.height()});
+        const QString src = images == ChartImages::DataUri
+            ? QStringLiteral("data:image/png;base64,") + pngBase64(image)
+            : chartResourceName(i);
+        html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"%3\" alt=\"%1\"></p>\n")
+                    .arg(esc(title), src, QString::number(width));
+    }
+}
+
+} // namespace
+
+QString chartResourceName(int index)
+{
+    return QStringLiteral("chart-%1.png").arg(index);
+}
+
+QString reportEnvironmentJson(const ReportInput &input)
+{
+    return input.environmentJson.isEmpty() ? QString::fromStdString(input.ledger.environmentJson)
+                                           : input.environmentJson;
+}
+
+QString reportHtml(const ReportInput &input, ChartImages images)
+{
+    const report::Ledger &l = input.ledger;
+    const QString envJson = reportEnvironmentJson(input);
+    QString html;
+    header(html, input, l);
+    machine(html, parseObject(envJson), l);
+    settings(html, l);
+    recommendation(html, l);
+    ledgerTable(html, l);
+    problems(html, l);
+    environment(html, envJson);
+    charts(html, input, images);
+    html += QStringLiteral("</body></html>\n");
+    return html;
+}
+
+QString toHtml(const ReportInput &input)
+{
+    return reportHtml(input, ChartImages::DataUri);
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,121 @@
+#include "report/report_writer.h"
+
+#include "models/environment_assessment.h"
+#include "report/report_html.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+#include <QUrl>
+
+#include <functional>
+
+namespace stepscope::ui {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Report", text);
+}
+
+bool fail(QString *error, const QString &path, const QString &reason)
+{
+    if (error)
+        *error = tr("Could not write %1: %2. The folder may not exist or may not be writable, or the disk may be "
+                    "full; choose another location or free some space.")
+                     .arg(QDir::toNativeSeparators(path), reason);
+    return false;
+}
+
+// The file appears complete or not at all: QSaveFile writes a temporary next to it and renames it
+// only on commit; without commit, its destructor removes the temporary.
+bool writeWith(const QString &path, QString *error, const std::function<bool(QSaveFile &)> &produce)
+{
+    if (path.isEmpty())
+        return fail(error, path, tr("no file name was given"));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, path, file.errorString());
+    if (!produce(file)) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return fail(error, path, reason);
+    }
+    if (!file.commit())
+        return fail(error, path, file.errorString());
+    return true;
+}
+
+bool writeBytes(const QString &path, const QByteArray &bytes, QString *error)
+{
+    return writeWith(path, error, [&](QSaveFile &file) { return file.write(bytes) == bytes.size(); });
+}
+
+QString markdownCell(QString s)
+{
+    return s.replace(QLatin1Char('|'), QLatin1String("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
+} // namespace
+
+QString toMarkdown(const ReportInput &input)
+{
+    QString md = QString::fromStdString(report::toMarkdown(input.ledger));
+    const auto entries = assessEnvironment(reportEnvironmentJson(input));
+    if (entries.isEmpty())
+        return md;
+    md += QStringLiteral("\n### Environment\n\n| setting | value |\n|---|---|\n");
+    for (const auto &e : entries)
+        md += QStringLiteral("| %1 | %2 |\n").arg(markdownCell(e.label), markdownCell(e.value));
+    QString skew;
+    for (const auto &e : entries)
+        if (!e.assessment.isEmpty())
+            skew += QStringLiteral("- **%1** (%2): %3 Fix: %4\n").arg(e.label, e.value, e.assessment, e.fix);
+    if (!skew.isEmpty())
+        md += QStringLiteral("\n### What may skew these numbers\n\n") + skew;
+    return md;
+}
+
+bool writeHtml(const ReportInput &input, const QString &path, QString *error)
+{
+    return writeBytes(path, toHtml(input).toUtf8(), error);
+}
+
+bool writeMarkdown(const ReportInput &input, const QString &path, QString *error)
+{
+    return writeBytes(path, toMarkdown(input).toUtf8(), error);
+}
+
+bool writeCsv(const ReportInput &input, const QString &path, QString *error)
+{
+    return writeBytes(path, QByteArray::fromStdString(report::toCsv(input.ledger)), error);
+}
+
+bool writePdf(const ReportInput &input, const QString &path, QString *error)
+{
+    QTextDocument document;
+    for (int i = 0; i < input.charts.size(); ++i)
+        document.addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), input.charts[i].second);
+    document.setHtml(reportHtml(input, ChartImages::Resource));
+
+    return writeWith(path, error, [&](QSaveFile &file) {
+        {
+            // The writer finishes the PDF (xref, trailer) when the painter ends inside print().
+            QPdfWriter pdf(&file);
+            pdf.setCreator(QStringLiteral("Stepscope"));
+            pdf.setTitle(QString::fromStdString(input.ledger.sweep.name));
+            // Landscape: the ledger's ten columns and long knob labels wrap into unreadable
+            // fragments on a portrait page.
+            pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
+                                          QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+            document.print(&pdf);
+        }
+        return file.error() == QFileDevice::NoError && file.pos() > 0;
+    });
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,35 @@
+#pragma once
+// The exported report of one sweep: self-contained HTML, PDF, Markdown and CSV. The figures come
+// from report::Ledger and read exactly as in the ledger table (models/ledger_format.h); the charts
+// come rendered from the dashboard, since core/ has no painting.
+#include "report/ledger.h"
+
+#include <QDateTime>
+#include <QImage>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace stepscope::ui {
+
+struct ReportInput {
+    report::Ledger ledger;             // its plannedSteps and recommendation are the ones reported
+    QString environmentJson;           // the worker's environment record; empty: the ledger's own
+    QList<QPair<QString, QImage>> charts; // title, rendered chart
+    QDateTime generated;               // invalid: now
+};
+
+// Self-contained: charts are embedded as data:image/png;base64, no external files or styles.
+QString toHtml(const ReportInput &input);
+// report::toMarkdown of the ledger, followed by an environment section with its assessments.
+QString toMarkdown(const ReportInput &input);
+
+// Each writes the whole file or nothing (QSaveFile): on failure the target is untouched, no
+// partial or temporary file remains, and *error (when given) says what to do about it.
+bool writeHtml(const ReportInput &input, const QString &path, QString *error = nullptr);
+// Lays the report out with QTextDocument: needs a QGuiApplication (fonts), call it on the GUI thread.
+bool writePdf(const ReportInput &input, const QString &path, QString *error = nullptr);
+bool writeMarkdown(const ReportInput &input, const QString &path, QString *error = nullptr);
+bool writeCsv(const ReportInput &input, const QString &path, QString *error = nullptr);
+
+} // namespace stepscope::ui

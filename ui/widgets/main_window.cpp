@@ -1,0 +1,699 @@
+#include "widgets/main_window.h"
+
+#include "charts/break_even_chart.h"
+#include "charts/chart_export.h"
+#include "charts/first_vs_steady_chart.h"
+#include "charts/live_step_chart.h"
+#include "charts/waterfall_chart.h"
+#include "controller/run_controller.h"
+#include "models/comparison_model.h"
+#include "models/environment_model.h"
+#include "models/figure_sort_proxy.h"
+#include "models/history_model.h"
+#include "models/ledger_model.h"
+#include "report/report_writer.h"
+#include "stats/stats.h"
+#include "supervisor/sweep_runner.h"
+#include "widgets/config_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "charts/qcustomplot_compat.h"
+
+namespace stepscope::ui {
+namespace {
+
+// Widgets belong to the UI thread; a slot reached from elsewhere is a wiring bug.
+void assertUiThread()
+{
+    Q_ASSERT(QThread::currentThread() == qApp->thread());
+}
+
+QString duration(qint64 seconds)
+{
+    if (seconds < 0)
+        return QObject::tr("estimating time left");
+    if (seconds < 90)
+        return QObject::tr("%1 s left").arg(seconds);
+    if (seconds < 5400)
+        return QObject::tr("%1 min left").arg((seconds + 30) / 60);
+    return QObject::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("Stepscope"));
+    setWindowIcon(QIcon(":/icons/stepscope.svg"));
+    controller_ = new RunController(this);
+    panel_ = new ConfigPanel;
+    ledger_ = new LedgerModel(this);
+    history_ = new HistoryModel(this);
+    comparison_ = new ComparisonModel(this);
+    environment_ = new EnvironmentModel(this);
+    buildTabs();
+
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(panel_->sizeHint().width() + 24);
+    auto *split = new QSplitter;
+    split->addWidget(scroll);
+    split->addWidget(tabs_);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+
+    progressLabel_ = new QLabel(tr("Ready"));
+    progressBar_ = new QProgressBar;
+    progressBar_->setRange(0, 1000);
+    progressBar_->setMaximumWidth(240);
+    progressBar_->setVisible(false);
+    statusBar()->addWidget(progressLabel_, 1);
+    statusBar()->addPermanentWidget(progressBar_);
+
+    buildMenus();
+
+    drain_ = new QTimer(this);
+    drain_->setInterval(33); // ~30 Hz: smooth to the eye, cheap for the UI thread
+    connect(drain_, &QTimer::timeout, this, &MainWindow::drainSamples);
+
+    connect(panel_, &ConfigPanel::startRequested, this, &MainWindow::startSweep);
+    connect(panel_, &ConfigPanel::stopRequested, this, &MainWindow::stopSweep);
+    connect(panel_, &ConfigPanel::plannedStepsChanged, this, [this](qint64 n) {
+        ledger_->setPlannedSteps(n);
+        recommendation_->setText(ledger_->recommendation());
+    });
+
+    connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
+        assertUiThread();
+        panel_->setRunning(true);
+        progressBar_->setVisible(true);
+        progressBar_->setValue(0);
+        runTotal_ = runs;
+        ledger_->clear();
+        log_->appendPlainText(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
+        drain_->start();
+        reloadHistory();
+    });
+    connect(controller_, &RunController::runStarted, this,
+            [this](qint64 runId, int index, int total, const QString &name) {
+                assertUiThread();
+                drainSamples();
+                liveRunId_ = runId;
+                liveSeries_.clear();
+                runIndex_ = index;
+                runTotal_ = total;
+                live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
+                tabs_->setCurrentWidget(live_);
+                log_->appendPlainText(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
+            });
+    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left) {
+        progressBar_->setValue(static_cast<int>(sweep * 1000));
+        progressLabel_->setText(tr("Run %1 of %2: %3% · sweep %4% · %5")
+                                    .arg(runIndex_ + 1)
+                                    .arg(runTotal_)
+                                    .arg(static_cast<int>(run * 100))
+                                    .arg(static_cast<int>(sweep * 100))
+                                    .arg(duration(left)));
+    });
+    connect(controller_, &RunController::runFinished, this,
+            [this](qint64 runId, int status, const QString &category, const QString &message) {
+                assertUiThread();
+                drainSamples();
+                if (!category.isEmpty()) {
+                    const auto cat = failureCategoryFromString(category.toStdString());
+                    log_->appendPlainText(tr("run %1 %2 [%3]: %4\n  fix: %5")
+                                              .arg(runId)
+                                              .arg(QString::fromUtf8(toString(static_cast<RunStatus>(status)).data()))
+                                              .arg(category, message,
+                                                   cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
+                    statusBar()->showMessage(tr("Run %1 failed: %2 (%3). The sweep goes on.").arg(runId).arg(category, message),
+                                             8000);
+                }
+                reloadLedger(controller_->currentSweep());
+            });
+    connect(controller_, &RunController::environment, this,
+            [this](qint64, const QString &json) { environment_->setEnvironmentJson(json); });
+    connect(controller_, &RunController::logLine, this, [this](const QString &line) { log_->appendPlainText(line); });
+    connect(controller_, &RunController::failed, this, [this](const QString &message) {
+        QMessageBox::critical(this, tr("Database write failed"),
+                              tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(message));
+    });
+    connect(controller_, &RunController::finished, this, [this](qint64 sweepId, bool cancelled) {
+        assertUiThread();
+        drain_->stop();
+        drainSamples();
+        panel_->setRunning(false);
+        progressBar_->setVisible(false);
+        progressLabel_->setText(cancelled ? tr("Sweep %1 stopped; finished runs are kept.").arg(sweepId)
+                                          : tr("Sweep %1 complete.").arg(sweepId));
+        reloadLedger(sweepId);
+        reloadHistory();
+        tabs_->setCurrentIndex(1); // the ledger and its recommendation
+        QSettings().setValue("lastSweep", sweepId);
+        Q_EMIT sweepFinished(sweepId, cancelled);
+    });
+
+    loadSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildTabs()
+{
+    tabs_ = new QTabWidget;
+    live_ = new LiveStepChart;
+    tabs_->addTab(live_, tr("&Live"));
+
+    auto *ledgerPage = new QWidget;
+    auto *ledgerLayout = new QVBoxLayout(ledgerPage);
+    recommendation_ = new QLabel(tr("Run a sweep to get a recommendation."));
+    recommendation_->setWordWrap(true);
+    recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    recommendation_->setStyleSheet("QLabel { font-weight: bold; padding: 6px; }");
+    ledgerProxy_ = new FigureSortProxy(this);
+    ledgerProxy_->setSourceModel(ledger_);
+    ledgerProxy_->setSortRole(LedgerModel::SortRole);
+    ledgerView_ = new QTableView;
+    ledgerView_->setModel(ledgerProxy_);
+    ledgerView_->setSortingEnabled(true);
+    ledgerView_->sortByColumn(-1, Qt::AscendingOrder); // sweep order until the user sorts
+    ledgerView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    ledgerView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ledgerView_->horizontalHeader()->setStretchLastSection(true);
+    ledgerView_->setToolTip(tr("Double-click a failed configuration for its log"));
+    connect(ledgerView_, &QTableView::doubleClicked, this, &MainWindow::showFailureDetail);
+    ledgerLayout->addWidget(recommendation_);
+    ledgerLayout->addWidget(ledgerView_);
+    tabs_->addTab(ledgerPage, tr("Le&dger"));
+
+    firstVsSteady_ = new FirstVsSteadyChart;
+    firstVsSteady_->setModel(ledger_);
+    tabs_->addTab(firstVsSteady_, tr("&First step vs steady"));
+    breakEven_ = new BreakEvenChart;
+    breakEven_->setModel(ledger_);
+    tabs_->addTab(breakEven_, tr("&Break-even"));
+    waterfall_ = new WaterfallChart;
+    waterfall_->setModel(ledger_);
+    tabs_->addTab(waterfall_, tr("&Waterfall"));
+
+    auto *historyPage = new QWidget;
+    auto *historyLayout = new QVBoxLayout(historyPage);
+    historyFilter_ = new QLineEdit;
+    historyFilter_->setPlaceholderText(tr("Filter sweeps and runs (name, configuration, status, category)"));
+    historyFilter_->setClearButtonEnabled(true);
+    historyProxy_ = new QSortFilterProxyModel(this);
+    historyProxy_->setSourceModel(history_);
+    historyProxy_->setRecursiveFilteringEnabled(true);
+    historyProxy_->setFilterKeyColumn(-1);
+    historyProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(historyFilter_, &QLineEdit::textChanged, historyProxy_, &QSortFilterProxyModel::setFilterFixedString);
+    historyView_ = new QTreeView;
+    historyView_->setModel(historyProxy_);
+    historyView_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    historyView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    historyView_->setSortingEnabled(true);
+    connect(historyView_, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
+        const qint64 sweep = history_->sweepId(historyProxy_->mapToSource(index));
+        if (sweep > 0)
+            showSweep(sweep);
+    });
+    auto *historyButtons = new QHBoxLayout;
+    auto *open = new QPushButton(tr("Show in ledger"));
+    auto *compare = new QPushButton(tr("Compare two sweeps"));
+    auto *remove = new QPushButton(tr("Delete sweep…"));
+    connect(open, &QPushButton::clicked, this, [this] {
+        const auto index = historyView_->currentIndex();
+        const qint64 sweep = history_->sweepId(historyProxy_->mapToSource(index));
+        if (sweep > 0)
+            showSweep(sweep);
+    });
+    connect(compare, &QPushButton::clicked, this, &MainWindow::compareSelectedSweeps);
+    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelectedSweep);
+    historyButtons->addWidget(open);
+    historyButtons->addWidget(compare);
+    historyButtons->addWidget(remove);
+    historyButtons->addStretch();
+    historyLayout->addWidget(historyFilter_);
+    historyLayout->addWidget(historyView_);
+    historyLayout->addLayout(historyButtons);
+    tabs_->addTab(historyPage, tr("&History"));
+
+    auto *comparePage = new QWidget;
+    auto *compareLayout = new QVBoxLayout(comparePage);
+    comparisonTitle_ = new QLabel(tr("Select two sweeps in History and press \"Compare two sweeps\"."));
+    comparisonTitle_->setWordWrap(true);
+    comparisonView_ = new QTableView;
+    comparisonView_->setModel(comparison_);
+    comparisonView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    comparisonView_->horizontalHeader()->setStretchLastSection(true);
+    compareLayout->addWidget(comparisonTitle_);
+    compareLayout->addWidget(comparisonView_);
+    tabs_->addTab(comparePage, tr("&Compare"));
+
+    auto *envView = new QTableView;
+    envView->setModel(environment_);
+    envView->setWordWrap(true);
+    // Setting and value fit their contents; the assessment and its fix wrap in what is left.
+    envView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    envView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    envView->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    connect(environment_, &QAbstractItemModel::modelReset, envView, &QTableView::resizeRowsToContents);
+    tabs_->addTab(envView, tr("&Environment"));
+
+    log_ = new QPlainTextEdit;
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    tabs_->addTab(log_, tr("Lo&g"));
+}
+
+void MainWindow::buildMenus()
+{
+    auto *file = menuBar()->addMenu(tr("&File"));
+    auto *open = file->addAction(tr("&Open database…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Open or create a measurements database"), controller_->databasePath(),
+            tr("Stepscope databases (*.sqlite *.db);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty())
+            openDatabase(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Recent databases"));
+    file->addSeparator();
+    auto *exportReport = file->addAction(tr("&Export comparison report…"), this, &MainWindow::exportReportInteractive);
+    exportReport->setShortcut(QKeySequence(tr("Ctrl+E")));
+    auto *exportChart = file->addAction(tr("Export current &chart…"), this, &MainWindow::exportChartInteractive);
+    exportChart->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    file->addSeparator();
+    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto *run = menuBar()->addMenu(tr("&Run"));
+    auto *start = run->addAction(tr("&Start sweep"), this, &MainWindow::startSweep);
+    start->setShortcut(QKeySequence(tr("Ctrl+R")));
+    auto *stop = run->addAction(tr("S&top sweep"), this, &MainWindow::stopSweep);
+    stop->setShortcut(QKeySequence(tr("Ctrl+.")));
+
+    auto *view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < tabs_->count(); ++i) {
+        auto *a = view->addAction(tabs_->tabText(i).remove('&'), this, [this, i] { tabs_->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(i + 1)));
+    }
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Stepscope"), this, [this] {
+        QMessageBox::about(this, tr("About Stepscope"),
+                           tr("<b>Stepscope</b> %1<br>Which PyTorch training-step optimizations pay off on this "
+                              "GPU: first-step cost, steady-state saving, break-even and the fastest way to finish "
+                              "your planned run.")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openDatabase(const QString &path)
+{
+    QString error;
+    if (!controller_->openDatabase(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot open database"),
+                             tr("%1\n\nThe file was not changed. Choose another file with File › Open database.")
+                                 .arg(error));
+        return false;
+    }
+    rememberDatabase(controller_->databasePath());
+    setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
+    reloadHistory();
+    ledger_->clear();
+    return true;
+}
+
+void MainWindow::detectDevices(std::function<void()> then)
+{
+    auto *probe = new QProcess(this);
+    progressLabel_->setText(tr("Looking for CUDA devices…"));
+    connect(probe, &QProcess::finished, this, [this, probe, then](int code, QProcess::ExitStatus) {
+        const int count = code == 0 ? probe->readAllStandardOutput().trimmed().toInt() : 0;
+        probe->deleteLater();
+        panel_->setCudaDevices(count);
+        loadSettings();
+        progressLabel_->setText(count > 0 ? tr("%n CUDA device(s) found.", nullptr, count)
+                                          : tr("No CUDA device: the default sweep runs small images on the CPU."));
+        if (then)
+            then();
+    });
+    connect(probe, &QProcess::errorOccurred, this, [this, probe, then](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart)
+            return;
+        probe->deleteLater();
+        log_->appendPlainText(tr("Could not start the native worker %1: %2").arg(probe->program(), probe->errorString()));
+        panel_->setCudaDevices(0);
+        if (then)
+            then();
+    });
+    probe->start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
+}
+
+bool MainWindow::startSweep()
+{
+    assertUiThread();
+    if (controller_->isRunning())
+        return false;
+    if (!controller_->hasDatabase() && !openDatabase(RunController::defaultDatabasePath()))
+        return false;
+    SweepRequest request;
+    QString error;
+    QStringList skipped;
+    if (!panel_->buildRequest(request, &error, &skipped)) {
+        QMessageBox::warning(this, tr("Cannot start"), error);
+        return false;
+    }
+    for (const auto &s : skipped)
+        log_->appendPlainText(tr("skipped %1").arg(s));
+    if (!controller_->start(request, &error)) {
+        QMessageBox::warning(this, tr("Cannot start"), error);
+        return false;
+    }
+    ledger_->setPlannedSteps(request.plannedSteps);
+    stepsInRun_ = request.configs.front().totalSteps();
+    return true;
+}
+
+void MainWindow::stopSweep()
+{
+    if (controller_->isRunning()) {
+        progressLabel_->setText(tr("Stopping: the running configuration is cancelled, finished runs are kept…"));
+        controller_->stop();
+    }
+}
+
+void MainWindow::drainSamples()
+{
+    assertUiThread();
+    const auto batches = controller_->takeSamples();
+    for (const auto &b : batches) {
+        if (b.runId != liveRunId_)
+            continue; // a late batch of a run the chart has already left
+        live_->appendSteps(b.firstIndex, b.ms);
+        liveSeries_ += b.ms;
+    }
+    if (batches.empty() || liveSeries_.size() < 12)
+        return;
+    // The steady window is re-detected as steps arrive; step 1 is never part of it.
+    const std::vector<double> afterFirst(liveSeries_.begin() + 1, liveSeries_.end());
+    const auto window = stats::detectSteadyState(afterFirst);
+    if (window.found)
+        live_->setSteadyWindow(static_cast<int>(window.begin) + 2, static_cast<int>(window.end) + 1);
+    else
+        live_->clearSteadyWindow();
+}
+
+void MainWindow::reloadLedger(qint64 sweepId)
+{
+    if (sweepId <= 0 || !controller_->hasDatabase())
+        return;
+    try {
+        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        ledger_->setPlannedSteps(panel_->plannedSteps());
+        ledger_->load(*reader, sweepId);
+        if (const auto env = ledger_->ledger().environmentJson; !env.empty())
+            environment_->setEnvironmentJson(QString::fromStdString(env));
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+        return;
+    }
+    recommendation_->setText(ledger_->recommendation().isEmpty()
+                                 ? tr("No recommendation yet: no configuration has a steady state.")
+                                 : ledger_->recommendation());
+}
+
+void MainWindow::reloadHistory()
+{
+    if (!controller_->hasDatabase())
+        return;
+    try {
+        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        history_->load(*reader);
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+    }
+    historyView_->expandToDepth(-1);
+}
+
+void MainWindow::showSweep(qint64 sweepId)
+{
+    reloadLedger(sweepId);
+    tabs_->setCurrentIndex(1);
+}
+
+QString MainWindow::recommendationText() const { return recommendation_->text(); }
+
+void MainWindow::compareSelectedSweeps()
+{
+    QList<qint64> sweeps;
+    for (const auto &index : historyView_->selectionModel()->selectedRows()) {
+        const qint64 id = history_->sweepId(historyProxy_->mapToSource(index));
+        if (id > 0 && history_->runId(historyProxy_->mapToSource(index)) == 0 && !sweeps.contains(id))
+            sweeps << id;
+    }
+    if (sweeps.size() != 2) {
+        QMessageBox::information(this, tr("Compare sweeps"),
+                                 tr("Select exactly two sweeps (Ctrl+click) in the history, then compare."));
+        return;
+    }
+    std::sort(sweeps.begin(), sweeps.end());
+    try {
+        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        const auto a = report::buildLedger(*reader, sweeps[0], panel_->plannedSteps());
+        const auto b = report::buildLedger(*reader, sweeps[1], panel_->plannedSteps());
+        comparison_->setLedgers(a, b);
+        comparisonTitle_->setText(tr("Sweep %1 (A, %2) against sweep %3 (B, %4): ratio B/A of steady-state medians "
+                                     "with a bootstrap 95% CI.")
+                                      .arg(sweeps[0])
+                                      .arg(QString::fromStdString(a.sweep.name))
+                                      .arg(sweeps[1])
+                                      .arg(QString::fromStdString(b.sweep.name)));
+    } catch (const store::StoreError &e) {
+        QMessageBox::warning(this, tr("Compare sweeps"), QString::fromUtf8(e.what()));
+        return;
+    }
+    tabs_->setCurrentIndex(6);
+}
+
+void MainWindow::deleteSelectedSweep()
+{
+    const auto index = historyProxy_->mapToSource(historyView_->currentIndex());
+    const qint64 sweep = history_->sweepId(index);
+    if (sweep <= 0)
+        return;
+    if (controller_->isRunning() && controller_->currentSweep() == sweep) {
+        QMessageBox::information(this, tr("Delete sweep"), tr("Stop the running sweep before deleting it."));
+        return;
+    }
+    if (QMessageBox::question(this, tr("Delete sweep"),
+                              tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep))
+        != QMessageBox::Yes)
+        return;
+    try {
+        auto db = store::Database::open(controller_->databasePath().toStdString());
+        db->deleteSweep(sweep);
+        db->flush();
+    } catch (const store::StoreError &e) {
+        QMessageBox::warning(this, tr("Delete sweep"), QString::fromUtf8(e.what()));
+        return;
+    }
+    if (ledger_->sweepId() == sweep)
+        ledger_->clear();
+    reloadHistory();
+}
+
+void MainWindow::showFailureDetail(const QModelIndex &proxyIndex)
+{
+    const QString detail = ledgerProxy_->data(proxyIndex, LedgerModel::FailureDetailRole).toString();
+    if (detail.isEmpty())
+        return;
+    QMessageBox box(QMessageBox::Warning, tr("Failed configuration"),
+                    ledgerProxy_->data(proxyIndex.siblingAtColumn(LedgerModel::Configuration)).toString(),
+                    QMessageBox::Close, this);
+    box.setInformativeText(detail.section("\n\n", 0, 0));
+    box.setDetailedText(detail);
+    box.exec();
+}
+
+bool MainWindow::exportReport(const QString &path, QString *error)
+{
+    if (ledger_->rowCount() == 0) {
+        if (error)
+            *error = tr("There is no sweep to report: run one or open one from the history.");
+        return false;
+    }
+    ReportInput input;
+    input.ledger = ledger_->ledger();
+    input.environmentJson = QString::fromStdString(ledger_->ledger().environmentJson);
+    input.generated = QDateTime::currentDateTime();
+    const QSize size(900, 480);
+    input.charts << qMakePair(tr("First step vs steady state"), renderChart(firstVsSteady_->plot(), size))
+                 << qMakePair(tr("Break-even"), renderChart(breakEven_->plot(), size))
+                 << qMakePair(tr("Waterfall of the cumulative ledger"), renderChart(waterfall_->plot(), size));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "html" || suffix == "htm")
+        return writeHtml(input, path, error);
+    if (suffix == "pdf")
+        return writePdf(input, path, error);
+    if (suffix == "md" || suffix == "markdown")
+        return writeMarkdown(input, path, error);
+    if (suffix == "csv")
+        return writeCsv(input, path, error);
+    if (error)
+        *error = tr("Unknown report format '.%1': use .html, .pdf, .md or .csv.").arg(suffix);
+    return false;
+}
+
+void MainWindow::exportReportInteractive()
+{
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export comparison report"), QDir::homePath() + "/stepscope-report.html",
+        tr("HTML report (*.html);;PDF (*.pdf);;Markdown (*.md);;CSV table (*.csv)"), &filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportReport(path, &error))
+        statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
+    else
+        QMessageBox::warning(this, tr("Export report"), error);
+}
+
+QCustomPlot *MainWindow::currentPlot() const
+{
+    QWidget *w = tabs_->currentWidget();
+    if (w == live_)
+        return live_->plot();
+    if (w == firstVsSteady_)
+        return firstVsSteady_->plot();
+    if (w == breakEven_)
+        return breakEven_->plot();
+    if (w == waterfall_)
+        return waterfall_->plot();
+    return nullptr;
+}
+
+void MainWindow::exportChartInteractive()
+{
+    QCustomPlot *plot = currentPlot();
+    if (!plot) {
+        QMessageBox::information(this, tr("Export chart"), tr("Switch to a chart tab first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QDir::homePath() + "/stepscope-chart.png",
+                                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveChart(plot, path, &error))
+        QMessageBox::warning(this, tr("Export chart"), error);
+}
+
+bool MainWindow::saveScreenshots(const QString &dir, QString *error)
+{
+    if (!QDir().mkpath(dir)) {
+        if (error)
+            *error = tr("Cannot create %1").arg(dir);
+        return false;
+    }
+    static const char *names[] = {"live", "ledger", "first-vs-steady", "break-even", "waterfall",
+                                  "history", "compare", "environment", "log"};
+    for (int i = 0; i < tabs_->count() && i < 9; ++i) {
+        tabs_->setCurrentIndex(i);
+        QApplication::processEvents();
+        if (auto *plot = currentPlot())
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QString path = QDir(dir).filePath(QString("stepscope-%1.png").arg(names[i]));
+        if (!grab().save(path)) {
+            if (error)
+                *error = tr("Cannot write %1").arg(path);
+            return false;
+        }
+    }
+    return true;
+}
+
+void MainWindow::rememberDatabase(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("recentDatabases").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8)
+        recent.removeLast();
+    settings.setValue("recentDatabases", recent);
+    settings.setValue("database", path);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentDatabases").toStringList();
+    for (const auto &path : recent)
+        recentMenu_->addAction(path, this, [this, path] { openDatabase(path); });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::loadSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    panel_->loadSettings(settings);
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    panel_->saveSettings(settings);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (controller_->isRunning()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Quit Stepscope"),
+            tr("A sweep is running. Quit anyway? The running configuration is cancelled; finished runs are kept."));
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+    }
+    saveSettings();
+    event->accept();
+}
+
+} // namespace stepscope::ui
