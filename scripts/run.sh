@@ -5,6 +5,6 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=$("$here/scripts/build.sh" default | tail -n 1)
 if [ -x "$bin/stepscope" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
-  exec "$bin/stepscope" "$@"
+  exec "$bin/stepscope" --start "$@"
 fi
 exec "$bin/stepscope-cli" run "$@"
