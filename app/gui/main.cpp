@@ -26,8 +26,9 @@ int main(int argc, char **argv)
     QCommandLineOption db("db", "Measurements database (default: the last one, else the user data folder).", "file");
     QCommandLineOption start("start", "Start the default sweep for this machine at once.");
     QCommandLineOption sweep("sweep", "Show this sweep of the database.", "id");
+    QCommandLineOption compare("compare", "Compare two sweeps of the database (A,B).", "a,b");
     QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.", "dir");
-    parser.addOptions({db, start, sweep, shots});
+    parser.addOptions({db, start, sweep, compare, shots});
     parser.process(app);
 
     stepscope::ui::MainWindow window;
@@ -53,6 +54,11 @@ int main(int argc, char **argv)
                      [&](qint64, bool) { QTimer::singleShot(200, &window, screenshotsAndQuit); });
 
     window.detectDevices([&] {
+        if (parser.isSet(compare)) {
+            const QStringList ab = parser.value(compare).split(',');
+            if (ab.size() == 2)
+                window.compareSweeps(ab[0].toLongLong(), ab[1].toLongLong());
+        }
         if (parser.isSet(sweep))
             window.showSweep(parser.value(sweep).toLongLong());
         else if (const qint64 last = QSettings().value("lastSweep").toLongLong(); last > 0 && !parser.isSet(start))

@@ -32,6 +32,10 @@ public:
     {
         emit(stepscope::protocol::stepsLine(first, gpu, wall));
     }
+    void gpuState(const stepscope::engine::Environment &state) override
+    {
+        emit(stepscope::protocol::gpuStateLine(state));
+    }
     void memory(std::int64_t a, std::int64_t r) override { emit(stepscope::protocol::memoryLine(a, r)); }
     void check(const std::vector<double> &l) override { emit(stepscope::protocol::checkLine(l)); }
     void done(int steps, double meanWallMs) override { emit(stepscope::protocol::doneLine(steps, meanWallMs)); }

@@ -19,7 +19,7 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 Environment probeEnvironment(const RunConfig &config);
 
 // What a run reports as it goes. Called on the engine's thread, in this order:
-// ready, firstStep, steps (batched, repeatedly), memory, check, done.
+// ready, firstStep, steps (batched, repeatedly), gpuState, memory, check, done.
 class Listener {
 public:
     virtual ~Listener() = default;
@@ -27,6 +27,9 @@ public:
     virtual void firstStep(double wallSeconds) = 0;
     // Steps firstIndex, firstIndex + 1, ... (1 = the first step). gpuMs is empty on the CPU.
     virtual void steps(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs) = 0;
+    // The GPU's clocks, temperature and throttle reasons right after the timed steps (CUDA with
+    // NVML only): what a throttled or idle-clocked card did to the figures.
+    virtual void gpuState(const Environment &state) { (void)state; }
     virtual void memory(std::int64_t peakAllocated, std::int64_t peakReserved) = 0;
     virtual void check(const std::vector<double> &losses) = 0;
     virtual void done(int steps, double meanWallMsOverTimedBlock) = 0;

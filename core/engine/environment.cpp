@@ -1,5 +1,6 @@
 // What the worker says about its machine in `hello`: everything that can skew a number.
 #include "engine/engine.h"
+#include "engine/gpu_state.h"
 
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
@@ -75,6 +76,10 @@ Environment probeEnvironment(const RunConfig &config)
             env.emplace_back("gpu_sms", std::to_string(prop->multiProcessorCount));
             env.emplace_back("gpu_memory_mib", std::to_string(prop->totalGlobalMem >> 20));
             env.emplace_back("gpu_cc", std::to_string(prop->major) + "." + std::to_string(prop->minor));
+            // The card before the run: an idle clock here is normal; the state after the timed
+            // steps comes in its own message.
+            for (const auto &[key, value] : readGpuState(index))
+                env.emplace_back(key == "nvidia_driver" ? "driver" : "before_" + key, value);
         }
     } else {
         env.emplace_back("gpu", "none (CUDA not available)");

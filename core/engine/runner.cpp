@@ -1,5 +1,6 @@
 // The step runner: setup, first step, warm-up and measured steps, with per-step timing.
 #include "engine/engine.h"
+#include "engine/gpu_state.h"
 #include "engine/training_step.h"
 
 #include <torch/torch.h>
@@ -199,6 +200,9 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
 
 #ifdef STEPSCOPE_WITH_CUDA
         if (device.is_cuda()) {
+            // Read while the clocks still reflect the timed block, before anything else runs.
+            if (auto state = readGpuState(device.index()); !state.empty())
+                listener.gpuState(state);
             const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
             listener.memory(stats.allocated_bytes[0].peak, stats.reserved_bytes[0].peak);
         }

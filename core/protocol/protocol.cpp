@@ -81,6 +81,11 @@ Message parseLine(const QByteArray &text)
             return invalid("steps needs first >= 1 and numeric gpu_ms and wall_ms arrays");
         if (!m.gpuMs.empty() && m.gpuMs.size() != m.wallMs.size())
             return invalid("steps: gpu_ms and wall_ms differ in length");
+    } else if (type == "gpu_state") {
+        m.type = Message::Type::GpuState;
+        const QJsonObject state = o.value("state").toObject();
+        for (auto it = state.begin(); it != state.end(); ++it)
+            m.environment.emplace_back(it.key().toStdString(), it.value().toVariant().toString().toStdString());
     } else if (type == "memory") {
         m.type = Message::Type::Memory;
         m.peakAllocated = static_cast<std::int64_t>(o.value("peak_allocated").toDouble());
@@ -122,6 +127,14 @@ QByteArray firstStepLine(double s) { return line({{"type", "first_step"}, {"wall
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
 {
     return line({{"type", "steps"}, {"first", firstIndex}, {"gpu_ms", toArray(gpuMs)}, {"wall_ms", toArray(wallMs)}});
+}
+
+QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state)
+{
+    QJsonObject o;
+    for (const auto &[k, v] : state)
+        o.insert(QString::fromStdString(k), QString::fromStdString(v));
+    return line({{"type", "gpu_state"}, {"state", o}});
 }
 
 QByteArray memoryLine(std::int64_t a, std::int64_t r)

@@ -6,6 +6,7 @@
 //   {"type":"ready","setup_s":1.9}
 //   {"type":"first_step","wall_s":0.41}
 //   {"type":"steps","first":2,"gpu_ms":[14.1,...],"wall_ms":[14.3,...]}   (gpu_ms empty on CPU)
+//   {"type":"gpu_state","state":{"sm_clock_mhz":"1980","throttle_reasons":"none",...}}  (CUDA + NVML)
 //   {"type":"memory","peak_allocated":123,"peak_reserved":456}
 //   {"type":"check","losses":[6.9,6.8,...]}
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
@@ -23,10 +24,10 @@ namespace stepscope::protocol {
 constexpr int kVersion = 1;
 
 struct Message {
-    enum class Type { Hello, Ready, FirstStep, Steps, Memory, Check, Done, Error, Invalid };
+    enum class Type { Hello, Ready, FirstStep, Steps, GpuState, Memory, Check, Done, Error, Invalid };
     Type type = Type::Invalid;
     int protocolVersion = 0;
-    std::vector<std::pair<std::string, std::string>> environment; // hello
+    std::vector<std::pair<std::string, std::string>> environment; // hello; gpu_state: the state
     QByteArray environmentJson;                                   // hello, as received
     double seconds = 0;                                           // ready, first_step
     int firstIndex = 0;                                           // steps
@@ -47,6 +48,7 @@ QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &env
 QByteArray readyLine(double setupSeconds);
 QByteArray firstStepLine(double wallSeconds);
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);
+QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state);
 QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
 QByteArray checkLine(const std::vector<double> &losses);
 QByteArray doneLine(int steps, double meanWallMs);

@@ -185,6 +185,16 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 ? "ok"
                 : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
         }
+        row.axisLabel = row.label;
+        if (!ledger.rows.empty()) {
+            // In a cumulative ledger each row adds one knob to the one before: say just that.
+            const std::string &previous = ledger.rows.back().label;
+            if (previous == "baseline" && row.label.find('+') == std::string::npos)
+                row.axisLabel = "+" + row.label;
+            else if (row.label.rfind(previous + "+", 0) == 0
+                     && row.label.find('+', previous.size() + 1) == std::string::npos)
+                row.axisLabel = row.label.substr(previous.size());
+        }
         ledger.rows.push_back(std::move(row));
     }
 

@@ -14,6 +14,7 @@ namespace stepscope::report {
 struct LedgerRow {
     std::string configName;   // canonical name
     std::string label;        // knobs only: "baseline", "tf32+bf16", ...
+    std::string axisLabel;    // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
     std::string status;       // "complete", "failed", "2/3 complete", ...

@@ -108,6 +108,7 @@ void SweepRunner::startNext()
     protocolProblems_.clear();
     stderrTail_.clear();
     lines_ = protocol::LineBuffer{};
+    helloEnvironment_ = QJsonObject{};
 
     const WorkerCommand &worker = run.config.runtime == Runtime::Python ? options_.python : options_.native;
     Q_EMIT runStarted(runId_, static_cast<int>(next_), total, QString::fromStdString(canonicalName(run.config)));
@@ -178,25 +179,16 @@ void SweepRunner::handle(const protocol::Message &m)
 {
     using T = protocol::Message::Type;
     switch (m.type) {
-    case T::Hello: {
-        store::EnvironmentRecord env;
-        env.json = m.environmentJson.toStdString();
-        for (const auto &[k, v] : m.environment) {
-            if (k == "gpu") env.gpu = v;
-            else if (k == "cuda_driver_api" || k == "driver") env.driver = v;
-            else if (k == "cuda_runtime") env.cuda = v;
-            else if (k == "cudnn") env.cudnn = v;
-            else if (k == "torch") env.torch = v;
-            else if (k == "python") env.python = v;
-            else if (k == "host") env.host = v;
-        }
-        try {
-            db_.setEnvironment(runId_, db_.addEnvironment(env));
-        } catch (const store::StoreError &e) {
-            storeFailed(e.what());
-            return;
-        }
-        Q_EMIT environment(runId_, QString::fromUtf8(m.environmentJson));
+    case T::Hello:
+        helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
+        recordEnvironment(helloEnvironment_);
+        break;
+    case T::GpuState: {
+        // The state after the timed steps joins the run's environment as after_* keys.
+        QJsonObject merged = helloEnvironment_;
+        for (const auto &[k, v] : m.environment)
+            merged.insert("after_" + QString::fromStdString(k), QString::fromStdString(v));
+        recordEnvironment(merged);
         break;
     }
     case T::Ready:
@@ -311,6 +303,33 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
     runId_ = 0;
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
     QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);
+}
+
+void SweepRunner::recordEnvironment(const QJsonObject &object)
+{
+    const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    store::EnvironmentRecord env;
+    env.json = json.toStdString();
+    auto field = [&](const char *key) { return object.value(key).toVariant().toString().toStdString(); };
+    env.gpu = field("gpu");
+    env.driver = object.contains("driver") ? field("driver") : field("cuda_driver_api");
+    env.cuda = field("cuda_runtime");
+    env.cudnn = field("cudnn");
+    env.torch = field("torch");
+    env.python = field("python");
+    env.host = field("host");
+    try {
+        // Every run of a sweep often reports the same machine: keep one row for it.
+        if (json != lastEnvironmentJson_) {
+            lastEnvironmentId_ = db_.addEnvironment(env);
+            lastEnvironmentJson_ = json;
+        }
+        db_.setEnvironment(runId_, lastEnvironmentId_);
+    } catch (const store::StoreError &e) {
+        storeFailed(e.what());
+        return;
+    }
+    Q_EMIT environment(runId_, QString::fromUtf8(json));
 }
 
 bool SweepRunner::flushed()

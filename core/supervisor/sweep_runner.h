@@ -7,6 +7,7 @@
 #include "protocol/protocol.h"
 
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
@@ -67,6 +68,7 @@ private:
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
     bool flushed();
+    void recordEnvironment(const QJsonObject &environment);
     void storeFailed(const QString &message);
 
     store::Database &db_;
@@ -88,6 +90,9 @@ private:
     std::optional<Failure> reported_; // an `error` line from the worker
     QString protocolProblems_;
     QString cacheDir_;
+    QJsonObject helloEnvironment_;
+    QByteArray lastEnvironmentJson_;
+    std::int64_t lastEnvironmentId_ = 0;
 };
 
 } // namespace stepscope::supervisor

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "protocol/protocol.h"
 
 #include <gtest/gtest.h>
@@ -101,6 +102,17 @@ TEST(Protocol, MemoryAndCheckRoundTrip)
     m = parseLine(checkLine(losses));
     ASSERT_EQ(m.type, T::Check) << m.problem;
     EXPECT_EQ(m.losses, losses);
+}
+
+TEST(Protocol, GpuStateRoundTrip)
+{
+    const std::vector<std::pair<std::string, std::string>> state{
+        {"sm_clock_mhz", "1980"}, {"throttle_reasons", "sw-power-cap,hw-thermal"}, {"temperature_c", "61"}};
+    const Message m = parseLine(gpuStateLine(state));
+    ASSERT_EQ(m.type, T::GpuState) << m.problem;
+    auto sorted = state;
+    std::sort(sorted.begin(), sorted.end()); // JSON objects come back in key order
+    EXPECT_EQ(m.environment, sorted);
 }
 
 TEST(Protocol, ErrorRoundTripForEveryCategory)

@@ -250,6 +250,9 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     EXPECT_EQ(env->python, "none (LibTorch C++)");
     const auto envJson = QJsonDocument::fromJson(QByteArray::fromStdString(env->json)).object();
     EXPECT_EQ(envJson.value("gpu_sms").toString(), "132") << env->json;
+    // The GPU's state after the timed steps joins the run's environment.
+    EXPECT_EQ(envJson.value("after_sm_clock_mhz").toString(), "1980") << env->json;
+    EXPECT_EQ(envJson.value("after_throttle_reasons").toString(), "none") << env->json;
 }
 
 TEST_F(SupervisorTest, StrayLineIsLoggedNotFatal)

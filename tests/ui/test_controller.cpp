@@ -103,7 +103,14 @@ private Q_SLOTS:
         request.configs = {quick, slow, quick};
         QVERIFY(controller.start(request, &error));
         QTRY_VERIFY_WITH_TIMEOUT(runFinished.count() == 1, 60000);
-        QTest::qWait(1500); // the slow run is under way
+        // Wait until the slow run has steps on disk (a loaded machine starts workers slowly).
+        const std::string db = dir.filePath("m.sqlite").toStdString();
+        auto slowRunSteps = [&] {
+            auto reader = store::Reader::open(db);
+            const auto runs = reader->runs(controller.currentSweep());
+            return runs.size() == 3 ? runs[1].stepCount : std::int64_t(0);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(slowRunSteps() > 3, 60000);
         controller.stop();
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
         QCOMPARE(finished.first().at(1).toBool(), true);

@@ -177,6 +177,14 @@ int rowOf(const QAbstractItemModel &model, int role, const QString &value)
     return -1;
 }
 
+std::int64_t h200Sweep(const store::Reader &reader, const std::string &name)
+{
+    for (const auto &sweep : reader.sweeps())
+        if (sweep.name == name)
+            return sweep.id;
+    return 0;
+}
+
 QColor foreground(const QModelIndex &index)
 {
     return index.data(Qt::ForegroundRole).value<QBrush>().color();
@@ -204,6 +212,7 @@ private Q_SLOTS:
     void environmentWithoutCuda();
 
     void comparisonVerdicts();
+    void comparisonOnH200Batches();
 
 private:
     QTemporaryDir dir_;
@@ -235,7 +244,7 @@ void TestModels::initTestCase()
     QVERIFY(reader_);
 
     // Opening may add -wal/-shm files: work on a copy, never on the file in docs/.
-    const QString source = QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger-b32.sqlite");
+    const QString source = QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger.sqlite");
     const QString copy = dir_.filePath(QStringLiteral("h200.sqlite"));
     QVERIFY2(QFile::copy(source, copy), qPrintable(source));
     QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
@@ -396,9 +405,9 @@ void TestModels::ledgerOnH200Database()
 {
     LedgerModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    const auto sweeps = h200_->sweeps();
-    QCOMPARE(sweeps.size(), std::size_t(1));
-    model.load(*h200_, sweeps.front().id);
+    const auto b32 = h200Sweep(*h200_, "H200 ledger b32");
+    QVERIFY(b32 > 0);
+    model.load(*h200_, b32);
     QCOMPARE(model.rowCount(), 7);
     QCOMPARE(model.index(0, LedgerModel::Configuration).data().toString(), QStringLiteral("baseline"));
     // docs/results/h200-ledger.md: bf16 at 7.16 ms, 1.97x.
@@ -478,9 +487,11 @@ void TestModels::historyTree()
              qPrintable(model.index(a.row(), HistoryModel::Best).data().toString()));
 
     model.load(*h200_);
-    QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(model.rowCount(model.index(0, 0)), 21);
-    QVERIFY(model.index(0, HistoryModel::Best).data().toString().contains(QStringLiteral("sgd-fused")));
+    QCOMPARE(model.rowCount(), 2); // batch 32 and batch 128
+    for (int r = 0; r < 2; ++r) {
+        QCOMPARE(model.rowCount(model.index(r, 0)), 21);
+        QVERIFY(model.index(r, HistoryModel::Best).data().toString().contains(QStringLiteral("sgd-fused")));
+    }
     model.clear();
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.sweepId(QModelIndex()), qint64(0));
@@ -601,6 +612,23 @@ void TestModels::comparisonVerdicts()
     QCOMPARE(verdict("cuda-graph").data().toString(), QStringLiteral("faster"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+void TestModels::comparisonOnH200Batches()
+{
+    // The same seven configurations at batch 32 (A) and 128 (B): matched by knob label, since the
+    // canonical names differ in the batch. Four times the batch is slower per step everywhere.
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setLedgers(report::buildLedger(*h200_, h200Sweep(*h200_, "H200 ledger b32")),
+                     report::buildLedger(*h200_, h200Sweep(*h200_, "H200 ledger b128")));
+    QCOMPARE(model.rowCount(), 7);
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QCOMPARE(model.index(r, ComparisonModel::Verdict).data().toString(), QStringLiteral("slower"));
+        QVERIFY(model.index(r, ComparisonModel::Ratio).data(ComparisonModel::SortRole).toDouble() > 1.3);
+    }
+    QCOMPARE(model.index(0, ComparisonModel::SteadyA).data().toString(), QStringLiteral("14.12 ms"));
+    QCOMPARE(model.index(0, ComparisonModel::SteadyB).data().toString(), QStringLiteral("46.99 ms"));
 }
 
 QTEST_MAIN(TestModels)

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace stepscope;
@@ -55,12 +56,16 @@ void TestReport::initTestCase()
     QVERIFY(dir_.isValid());
     // Opening may add -wal/-shm files: work on a copy, never on the file in docs/.
     const QString copy = dir_.filePath(QStringLiteral("h200.sqlite"));
-    QVERIFY(QFile::copy(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger-b32.sqlite"), copy));
+    QVERIFY(QFile::copy(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger.sqlite"), copy));
     QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
     const auto reader = store::Reader::open(copy.toStdString());
     const auto sweeps = reader->sweeps();
     QVERIFY(!sweeps.empty());
-    input_.ledger = report::buildLedger(*reader, sweeps.front().id);
+    // The file holds the batch-32 and the batch-128 sweep; the figures below are batch 32's.
+    const auto b32 =
+        std::find_if(sweeps.begin(), sweeps.end(), [](const auto &s) { return s.name == "H200 ledger b32"; });
+    QVERIFY(b32 != sweeps.end());
+    input_.ledger = report::buildLedger(*reader, b32->id);
     QCOMPARE(input_.ledger.rows.size(), std::size_t(7));
     input_.environmentJson = QString::fromStdString(input_.ledger.environmentJson);
     input_.charts = {{QStringLiteral("Steady state per configuration"), chartImage(Qt::darkBlue)},

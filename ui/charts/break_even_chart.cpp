@@ -159,8 +159,11 @@ void BreakEvenChart::rebuild()
 
         auto *label = new QCPItemText(p);
         label->position->setCoords(n, t);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setPadding(QMargins(0, 0, 6, 6 + 15 * tier[k]));
+        // Left of the point reads best, but a crossing in the first few steps would put its label
+        // outside the axis rect: those go to the right.
+        const bool nearLeftEdge = p->xAxis->coordToPixel(n) - p->axisRect()->left() < 110;
+        label->setPositionAlignment((nearLeftEdge ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
+        label->setPadding(nearLeftEdge ? QMargins(6, 0, 0, 6 + 15 * tier[k]) : QMargins(0, 0, 6, 6 + 15 * tier[k]));
         label->setText(tr("%1 steps").arg(formatStepCount(n)));
         label->setColor(color);
         crossings_.append(n);

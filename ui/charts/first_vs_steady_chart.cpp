@@ -18,7 +18,7 @@ constexpr double kBarWidth = 0.36;
 
 QString labelOf(const report::LedgerRow &row)
 {
-    const QString label = QString::fromStdString(row.label.empty() ? row.configName : row.label);
+    const QString label = QString::fromStdString(row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel);
     if (row.steadyMs && row.firstStepS)
         return label;
     // The suffix says why a bar is missing: a gap alone reads as "zero".

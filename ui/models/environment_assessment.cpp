@@ -16,7 +16,7 @@ struct Label {
 };
 
 // The order in which people look for things: which GPU, which versions, then how it was run.
-constexpr std::array<Label, 19> kLabels{{
+constexpr std::array<Label, 29> kLabels{{
     {"gpu", "GPU"},
     {"gpu_cc", "Compute capability"},
     {"gpu_sms", "Multiprocessors"},
@@ -36,6 +36,16 @@ constexpr std::array<Label, 19> kLabels{{
     {"cuda_module_loading", "CUDA_MODULE_LOADING"},
     {"cuda_cache_path", "CUDA_CACHE_PATH"},
     {"gpu_clocks", "GPU clocks"},
+    {"after_sm_clock_mhz", "SM clock after the timed steps (MHz)"},
+    {"before_sm_clock_max_mhz", "SM clock maximum (MHz)"},
+    {"after_throttle_reasons", "Throttle reasons after the timed steps"},
+    {"after_temperature_c", "Temperature after (°C)"},
+    {"after_power_w", "Power after (W)"},
+    {"after_mem_clock_mhz", "Memory clock after (MHz)"},
+    {"before_sm_clock_mhz", "SM clock before the run (MHz)"},
+    {"before_temperature_c", "Temperature before (°C)"},
+    {"before_power_w", "Power before (W)"},
+    {"before_throttle_reasons", "Throttle reasons before the run"},
 }};
 
 struct Facts {
@@ -90,12 +100,25 @@ const Rule kRules[] = {
      Severity::Warning,
      "Few CPU threads: CPU runs are slow, and CPU-side work competes with kernel launches.",
      "Unset OMP_NUM_THREADS or give the process more cores."},
-    {"throttle_reasons",
+    {"after_throttle_reasons",
      [](const QString &v, const Facts &) {
-         return !v.isEmpty() && v != QLatin1String("none") && v != QLatin1String("0");
+         // Idle is not a slowdown (the card waits for work), and neither is an application-clock setting.
+         for (const char *slow : {"power", "thermal", "hw-slowdown", "sync-boost"})
+             if (v.contains(QLatin1String(slow)))
+                 return true;
+         return false;
      },
      Severity::Problem, "The GPU was throttling: its step times are slower than the card can do.",
      "Check cooling and power limits (`nvidia-smi -q -d PERFORMANCE`), then measure again."},
+    {"after_sm_clock_mhz",
+     [](const QString &v, const Facts &f) {
+         const double max = f.env.value(QLatin1String("before_sm_clock_max_mhz")).toVariant().toDouble();
+         return max > 0 && v.toDouble() > 0 && v.toDouble() < 0.9 * max;
+     },
+     Severity::Warning,
+     "The SM clock after the timed steps was more than 10% under its maximum: the figures are slower than "
+     "the card at full clock.",
+     "Check `nvidia-smi -q -d CLOCK,PERFORMANCE` for power or thermal limits and other jobs on the GPU."},
     {"gpu_clocks",
      [](const QString &v, const Facts &f) { return v.isEmpty() && f.hasGpu() && !f.hasKeyContaining("clock"); },
      Severity::Warning,

@@ -467,6 +467,13 @@ void MainWindow::reloadHistory()
 void MainWindow::showSweep(qint64 sweepId)
 {
     reloadLedger(sweepId);
+    try {
+        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        const auto runs = reader->runs(sweepId);
+        if (!runs.empty())
+            showRunSteps(runs.back().id);
+    } catch (const store::StoreError &) {
+    }
     tabs_->setCurrentIndex(1);
 }
 
@@ -476,8 +483,9 @@ void MainWindow::compareSelectedSweeps()
 {
     QList<qint64> sweeps;
     for (const auto &index : historyView_->selectionModel()->selectedRows()) {
-        const qint64 id = history_->sweepId(historyProxy_->mapToSource(index));
-        if (id > 0 && history_->runId(historyProxy_->mapToSource(index)) == 0 && !sweeps.contains(id))
+        const auto source = historyProxy_->mapToSource(index);
+        const qint64 id = history_->sweepId(source);
+        if (id > 0 && history_->runId(source) == 0 && !sweeps.contains(id))
             sweeps << id;
     }
     if (sweeps.size() != 2) {
@@ -486,22 +494,61 @@ void MainWindow::compareSelectedSweeps()
         return;
     }
     std::sort(sweeps.begin(), sweeps.end());
+    compareSweeps(sweeps[0], sweeps[1]);
+}
+
+bool MainWindow::compareSweeps(qint64 first, qint64 second)
+{
     try {
         auto reader = store::Reader::open(controller_->databasePath().toStdString());
-        const auto a = report::buildLedger(*reader, sweeps[0], panel_->plannedSteps());
-        const auto b = report::buildLedger(*reader, sweeps[1], panel_->plannedSteps());
+        const auto a = report::buildLedger(*reader, first, panel_->plannedSteps());
+        const auto b = report::buildLedger(*reader, second, panel_->plannedSteps());
+        if (a.rows.empty() || b.rows.empty()) {
+            QMessageBox::information(this, tr("Compare sweeps"), tr("One of the two sweeps has no runs."));
+            return false;
+        }
         comparison_->setLedgers(a, b);
         comparisonTitle_->setText(tr("Sweep %1 (A, %2) against sweep %3 (B, %4): ratio B/A of steady-state medians "
                                      "with a bootstrap 95% CI.")
-                                      .arg(sweeps[0])
+                                      .arg(first)
                                       .arg(QString::fromStdString(a.sweep.name))
-                                      .arg(sweeps[1])
+                                      .arg(second)
                                       .arg(QString::fromStdString(b.sweep.name)));
     } catch (const store::StoreError &e) {
         QMessageBox::warning(this, tr("Compare sweeps"), QString::fromUtf8(e.what()));
-        return;
+        return false;
     }
     tabs_->setCurrentIndex(6);
+    return true;
+}
+
+void MainWindow::showRunSteps(qint64 runId)
+{
+    if (controller_->isRunning() || !controller_->hasDatabase())
+        return; // the live chart belongs to the running sweep
+    try {
+        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        const auto run = reader->run(runId);
+        if (!run)
+            return;
+        QVector<double> ms;
+        for (const auto &step : reader->steps(runId))
+            ms << (step.gpuMs ? *step.gpuMs : step.wallMs);
+        liveRunId_ = 0;
+        live_->beginRun(tr("%1 (run %2, %3)")
+                            .arg(QString::fromStdString(run->configName))
+                            .arg(runId)
+                            .arg(QString::fromUtf8(toString(run->status).data())));
+        if (ms.isEmpty())
+            return;
+        live_->appendSteps(1, ms);
+        const std::vector<double> afterFirst(ms.begin() + 1, ms.end());
+        const auto window = stats::detectSteadyState(afterFirst);
+        if (window.found)
+            live_->setSteadyWindow(static_cast<int>(window.begin) + 2, static_cast<int>(window.end) + 1);
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+    }
 }
 
 void MainWindow::deleteSelectedSweep()
@@ -534,8 +581,21 @@ void MainWindow::deleteSelectedSweep()
 void MainWindow::showFailureDetail(const QModelIndex &proxyIndex)
 {
     const QString detail = ledgerProxy_->data(proxyIndex, LedgerModel::FailureDetailRole).toString();
-    if (detail.isEmpty())
+    if (detail.isEmpty()) {
+        // A configuration that ran: show the steps of its first complete run.
+        const std::string name = ledgerProxy_->data(proxyIndex, LedgerModel::ConfigNameRole).toString().toStdString();
+        try {
+            auto reader = store::Reader::open(controller_->databasePath().toStdString());
+            for (const auto &run : reader->runs(ledger_->sweepId()))
+                if (run.configName == name && run.status == RunStatus::Complete) {
+                    showRunSteps(run.id);
+                    tabs_->setCurrentWidget(live_);
+                    return;
+                }
+        } catch (const store::StoreError &) {
+        }
         return;
+    }
     QMessageBox box(QMessageBox::Warning, tr("Failed configuration"),
                     ledgerProxy_->data(proxyIndex.siblingAtColumn(LedgerModel::Configuration)).toString(),
                     QMessageBox::Close, this);

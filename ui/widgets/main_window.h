@@ -42,6 +42,9 @@ public:
     bool startSweep();
     void stopSweep();
     void showSweep(qint64 sweepId);
+    // Shows a finished run's steps in the live chart (what the chart showed while it ran).
+    void showRunSteps(qint64 runId);
+    bool compareSweeps(qint64 a, qint64 b);
     bool exportReport(const QString &path, QString *error);
     // Saves a PNG of every tab into `dir` (documentation screenshots).
     bool saveScreenshots(const QString &dir, QString *error);

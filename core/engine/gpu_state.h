@@ -1,0 +1,15 @@
+#pragma once
+// Clocks, temperature, power and throttle reasons of a GPU, read through NVML when the driver
+// provides it (dlopen: no build-time dependency, and nothing breaks where NVML is absent).
+// Engine-internal; no torch.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stepscope::engine {
+
+// Empty when NVML or the device is not available. Keys: nvidia_driver, sm_clock_mhz,
+// sm_clock_max_mhz, mem_clock_mhz, temperature_c, power_w, throttle_reasons.
+std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex);
+
+} // namespace stepscope::engine
