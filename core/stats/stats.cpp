@@ -149,14 +149,20 @@ const char *toString(Noise n)
 //     scale. Warm-up happens at the start, so the end of a run is the best guess of "settled";
 //     median and MAD ignore the odd spike (GC, a background process).
 //  2. Drift check: if the medians of the first and last quarter of that last half differ by more
-//     than 10% of the reference, the run is still moving (a ramp, thermal throttling, a cache that
-//     keeps growing) and no window can be trusted: "no steady state".
+//     than 10% of the reference AND the last half trends one way (Kendall's |tau| >= 0.6 over its
+//     medians of 5-step blocks, so one level change is no trend, a ramp under noise is), the run
+//     is still moving (a ramp, thermal throttling, a cache that keeps growing) and no window can be
+//     trusted: "no steady state". The trend test matters on launch-bound steps: they wander between
+//     levels for a few dozen steps (host jitter, a sync per step), which moves quarter medians by
+//     10-15% without any drift; on an H200 that alone marked half of the fp16 runs unsettled.
 //  3. The series is cut into blocks of max(5, n/20) steps (the last block takes the remainder, so no
-//     tiny block of one noisy step decides anything). The window begins at the first block from
-//     which every later block's median lies within max(5% of the reference, 3 * 1.4826 * MAD) of
-//     the reference. Block medians rather than single steps, so that one slow step does not cut
+//     tiny block of one noisy step decides anything). A block is settled when its median lies
+//     within max(5% of the reference, 3 * 1.4826 * MAD) of the reference; the window begins at the
+//     first settled block from which at least 80% of the later blocks are settled too. Block medians rather than single steps, so that one slow step does not cut
 //     the window; 1.4826 * MAD estimates a standard deviation, 3 of them tolerate ordinary noise;
 //     the 5% floor keeps a noiseless series (MAD 0) from rejecting rounding-level wobble.
+//     When the last half drifts but its final quarter no longer trends (a run that settled late),
+//     the reference and MAD come from that final quarter instead.
 //  4. Within that first block, leading steps that are themselves out of tolerance are dropped, so
 //     the window does not start with the last warm-up steps when warm-up ends mid-block.
 //  5. Fewer than 10 steps in all, or left in the window, is too little to report a step time from.
@@ -165,6 +171,9 @@ namespace {
 
 constexpr std::size_t kMinSteadySteps = 10;
 constexpr double kDriftLimit = 0.10;
+constexpr double kTrendTau = 0.6;
+constexpr double kSettledShare = 0.8;
+constexpr std::size_t kTrendBlocks = 200; // Kendall's tau is O(n^2): at most this many block medians
 constexpr double kRelativeTolerance = 0.05;
 constexpr double kMadSigmas = 3.0;
 constexpr double kMadToSigma = 1.4826;
@@ -197,7 +206,28 @@ Blocks blocksFor(std::size_t n)
     return b;
 }
 
-// Relative change between the start and the end of the tail, or nullopt when it is within bounds.
+// Kendall's tau-a of the tail's block medians against their order: +1 always rising, -1 always
+// falling, ~0 no trend. Block medians keep single noisy steps from deciding.
+double kendallTau(const std::vector<double> &series)
+{
+    const std::size_t block = std::max<std::size_t>(5, series.size() / kTrendBlocks);
+    std::vector<double> x;
+    for (std::size_t i = 0; i + block <= series.size(); i += block)
+        x.push_back(median(slice(series, i, i + block)));
+    long long concordant = 0, discordant = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        for (std::size_t j = i + 1; j < x.size(); ++j) {
+            if (x[j] > x[i])
+                ++concordant;
+            else if (x[j] < x[i])
+                ++discordant;
+        }
+    const double pairs = 0.5 * static_cast<double>(x.size()) * static_cast<double>(x.size() - 1);
+    return pairs > 0 ? static_cast<double>(concordant - discordant) / pairs : 0.0;
+}
+
+// Relative change between the start and the end of the tail, or nullopt when it is within bounds
+// or does not follow a trend.
 std::optional<double> tailDrift(const std::vector<double> &tail, double reference)
 {
     // Quarters of at least two steps, so a single noisy step cannot fake a drift.
@@ -205,7 +235,7 @@ std::optional<double> tailDrift(const std::vector<double> &tail, double referenc
     const double early = median(slice(tail, 0, quarter));
     const double late = median(slice(tail, tail.size() - quarter, tail.size()));
     const double change = late - early;
-    if (std::abs(change) > kDriftLimit * std::abs(reference))
+    if (std::abs(change) > kDriftLimit * std::abs(reference) && std::abs(kendallTau(tail)) >= kTrendTau)
         return change / reference;
     return std::nullopt;
 }
@@ -220,29 +250,40 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         return notFound("only " + std::to_string(n) + " steps after the first one were timed; at least "
                         + std::to_string(kMinSteadySteps) + " are needed to find a steady state");
 
-    const std::vector<double> tail = slice(x, n / 2, n);
+    std::vector<double> tail = slice(x, n / 2, n);
+    if (const auto drift = tailDrift(tail, median(tail))) {
+        // The last half moved. If the final quarter no longer trends, the run settled late: take
+        // the level from there. If it still trends, nothing can be trusted yet.
+        std::vector<double> lastQuarter = slice(x, n - n / 4, n);
+        if (lastQuarter.size() < kMinSteadySteps || std::abs(kendallTau(lastQuarter)) >= kTrendTau)
+            return notFound(std::string("step times still ") + (*drift > 0 ? "rise" : "fall") + " by "
+                            + percentText(std::abs(*drift))
+                            + " over the last half of the run; run more steps or check for throttling");
+        tail = std::move(lastQuarter);
+    }
     const double reference = median(tail);
     const double mad = madAround(tail, reference);
-
-    if (const auto drift = tailDrift(tail, reference))
-        return notFound(std::string("step times still ") + (*drift > 0 ? "rise" : "fall") + " by "
-                        + percentText(std::abs(*drift))
-                        + " over the last half of the run; run more steps or check for throttling");
 
     const double tolerance = std::max(kRelativeTolerance * std::abs(reference), kMadSigmas * kMadToSigma * mad);
     const auto settled = [&](double v) { return std::abs(v - reference) <= tolerance; };
 
-    // Walk back from the end: the window starts right after the last block that is out of tolerance.
+    // Warm-up is the prefix: the window starts at the first settled block from which at least 80%
+    // of the blocks stay settled. A later excursion (host jitter on a launch-bound step) is part of
+    // what the configuration costs and shows in the noise flag; it does not restart the window.
     const Blocks blocks = blocksFor(n);
+    std::vector<bool> blockSettled(blocks.count);
+    for (std::size_t k = 0; k < blocks.count; ++k)
+        blockSettled[k] = settled(median(slice(x, blocks.begin(k), blocks.end(k, n))));
     std::size_t firstSteady = blocks.count;
-    while (firstSteady > 0) {
-        const std::size_t k = firstSteady - 1;
-        if (!settled(median(slice(x, blocks.begin(k), blocks.end(k, n)))))
-            break;
-        firstSteady = k;
+    for (std::size_t k = 0; k < blocks.count && firstSteady == blocks.count; ++k) {
+        if (!blockSettled[k])
+            continue;
+        const auto settledAfter = std::count(blockSettled.begin() + static_cast<long>(k), blockSettled.end(), true);
+        if (static_cast<double>(settledAfter) >= kSettledShare * static_cast<double>(blocks.count - k))
+            firstSteady = k;
     }
     if (firstSteady == blocks.count)
-        return notFound("the last steps of the run do not settle at one step time; run more steps");
+        return notFound("the steps of the run do not settle at one step time; run more steps");
 
     std::size_t begin = blocks.begin(firstSteady);
     const std::size_t blockEnd = blocks.end(firstSteady, n);

@@ -189,6 +189,51 @@ TEST(StatsSteadyState, RampNeverSettles)
     EXPECT_NE(w.reason.find("rise"), std::string::npos) << w.reason;
 }
 
+TEST(StatsSteadyState, ExcursionInsideARunIsNoiseNotWarmup)
+{
+    // Shaped like an H200 fp16 run at batch 32 (launch-bound, a host sync per step): 6.5 ms with a
+    // deterministic +-0.2 ms wobble, and a 16-step excursion to 7.6 ms early in the last half. The
+    // first quarter of the last half sits on the excursion (17% above the last quarter), but
+    // nothing trends and the steps settled at once: the window is the whole run, excursion included
+    // (it is part of what the configuration costs, and shows in the noise flag).
+    std::vector<double> v;
+    for (int i = 0; i < 110; ++i) {
+        const double wobble = 0.2 * ((i * 7) % 5 - 2) / 2.0;
+        v.push_back((i >= 55 && i < 71 ? 7.6 : 6.5) + wobble);
+    }
+    const SteadyWindow w = detectSteadyState(v);
+    ASSERT_TRUE(w.found) << w.reason;
+    EXPECT_LT(w.begin, 5u);
+    EXPECT_EQ(w.end, v.size());
+}
+
+TEST(StatsSteadyState, LateSettlingUsesTheFinalQuarter)
+{
+    // 9 ms for 60 steps, a staircase down through the last half, flat at 6.5 ms for the final 30
+    // steps: the last half falls, the final quarter does not; the window is the flat end.
+    std::vector<double> v;
+    for (int i = 0; i < 120; ++i) {
+        const double wobble = 0.1 * ((i * 7) % 5 - 2) / 2.0;
+        const double level = i < 60 ? 9.0 : i < 75 ? 8.0 : i < 90 ? 7.2 : 6.5;
+        v.push_back(level + wobble);
+    }
+    const SteadyWindow w = detectSteadyState(v);
+    ASSERT_TRUE(w.found) << w.reason;
+    EXPECT_GE(w.begin, 88u);
+    EXPECT_LE(w.begin, 92u);
+}
+
+TEST(StatsSteadyState, NoisyRampStillDrifts)
+{
+    // A 30% rise over the run under +-5% wobble: a trend, whatever the noise.
+    std::vector<double> v;
+    for (int i = 0; i < 200; ++i)
+        v.push_back((10.0 + 0.02 * i) * (1.0 + 0.05 * ((i * 7) % 5 - 2) / 2.0));
+    const SteadyWindow w = detectSteadyState(v);
+    EXPECT_FALSE(w.found);
+    EXPECT_NE(w.reason.find("rise"), std::string::npos) << w.reason;
+}
+
 TEST(StatsSteadyState, NoisyButStationaryIsFound)
 {
     // +-10% uniform noise plus a 3x spike every 37 steps (a GC pause, say).
