@@ -19,18 +19,20 @@
 
 using stepscope::ui::LiveStepChart;
 
-namespace {
+namespace
+{
 
 constexpr int kTotalSteps = 100000;
 constexpr int kBatch = 16;
 constexpr int kProducerMs = 1;
-constexpr int kDrainMs = 16;   // one frame at 60 Hz
+constexpr int kDrainMs = 16; // one frame at 60 Hz
 constexpr int kProbeMs = 5;
 constexpr int kInteractions = 50;
 
 // Step times shaped like a real run: a long first step, a warm-up that decays, noise and spikes.
-class StepSource {
-public:
+class StepSource
+{
+  public:
     double next()
     {
         ++step_;
@@ -44,7 +46,7 @@ public:
     }
     int produced() const { return step_; }
 
-private:
+  private:
     int step_ = 0;
     std::mt19937 rng_{2024};
     std::normal_distribution<double> noise_{0.0, 0.25};
@@ -125,9 +127,7 @@ int main(int argc, char **argv)
         while (batch.size() < kBatch && source.produced() < kTotalSteps)
             batch.append(source.next());
         QMetaObject::invokeMethod(
-            &uiSide,
-            [&inbox, batch] { inbox.pending += batch; },
-            Qt::QueuedConnection);
+            &uiSide, [&inbox, batch] { inbox.pending += batch; }, Qt::QueuedConnection);
         if (source.produced() >= kTotalSteps)
             producer.stop();
     });
@@ -189,11 +189,22 @@ int main(int argc, char **argv)
         QCPAxis *x = plot->xAxis;
         QCPAxis *y = plot->yAxis;
         switch (i % 5) {
-        case 0: x->scaleRange(0.6, x->range().center()); break;
-        case 1: x->moveRange(x->range().size() * 0.2); break;
-        case 2: y->scaleRange(0.8, y->range().center()); break;
-        case 3: x->moveRange(-x->range().size() * 0.35); break;
-        case 4: x->scaleRange(1.5, x->range().center()); y->scaleRange(1.2, y->range().center()); break;
+        case 0:
+            x->scaleRange(0.6, x->range().center());
+            break;
+        case 1:
+            x->moveRange(x->range().size() * 0.2);
+            break;
+        case 2:
+            y->scaleRange(0.8, y->range().center());
+            break;
+        case 3:
+            x->moveRange(-x->range().size() * 0.35);
+            break;
+        case 4:
+            x->scaleRange(1.5, x->range().center());
+            y->scaleRange(1.2, y->range().center());
+            break;
         }
         QElapsedTimer t;
         t.start();

@@ -3,22 +3,23 @@
 #include <QString>
 #include <QStringList>
 
-namespace stepscope::cli {
+namespace stepscope::cli
+{
 
 // Exit codes scripts can rely on.
 enum Exit {
-    kOk = 0,           // every run complete
-    kRunsFailed = 1,   // the sweep finished, some runs failed (see `show`)
-    kUsage = 2,        // bad arguments or configuration: nothing ran
-    kDatabase = 3,     // the database was refused or could not be written
-    kCancelled = 130,  // Ctrl-C: the running run is cancelled, finished runs are kept
+    kOk = 0,          // every run complete
+    kRunsFailed = 1,  // the sweep finished, some runs failed (see `show`)
+    kUsage = 2,       // bad arguments or configuration: nothing ran
+    kDatabase = 3,    // the database was refused or could not be written
+    kCancelled = 130, // Ctrl-C: the running run is cancelled, finished runs are kept
 };
 
 struct Options {
-    QString db;               // --db
-    QString command;          // run, list, show, export
-    QStringList positional;   // e.g. the run id of `show`
-    QStringList raw;          // the command's own arguments, parsed by the command
+    QString db;             // --db
+    QString command;        // run, list, show, export
+    QStringList positional; // e.g. the run id of `show`
+    QStringList raw;        // the command's own arguments, parsed by the command
 };
 
 int runCommand(const Options &options);

@@ -21,16 +21,27 @@
 #include <cstdio>
 #include <unistd.h>
 
-namespace stepscope::cli {
-namespace {
+namespace stepscope::cli
+{
+namespace
+{
 
 std::atomic<bool> g_interrupted{false};
-void onInterrupt(int) { g_interrupted.store(true); }
+void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
 
-void err(const QString &s) { std::fprintf(stderr, "%s\n", qPrintable(s)); }
+void err(const QString &s)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(s));
+}
 
 // Flags that map onto RunConfig fields: --image-size 64 sets "image_size".
-QString fieldKey(const QString &flag) { return flag.mid(2).replace('-', '_'); }
+QString fieldKey(const QString &flag)
+{
+    return flag.mid(2).replace('-', '_');
+}
 
 bool isConfigField(const QString &key)
 {
@@ -115,8 +126,8 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
             errors.insert(errors.end(), problems.begin(), problems.end());
         }
         if (!errors.empty()) {
-            error = path + ", configuration " + QString::number(i + 1) + ":\n  "
-                + QString::fromStdString(describe(errors)).replace("\n", "\n  ");
+            error = path + ", configuration " + QString::number(i + 1) + ":\n  " +
+                    QString::fromStdString(describe(errors)).replace("\n", "\n  ");
             return false;
         }
         out.push_back(c);
@@ -138,25 +149,24 @@ QString defaultDatabasePath()
 
 void printUsage()
 {
-    std::printf(
-        "stepscope-cli %s: which training-step optimizations pay off on this GPU\n\n"
-        "usage: stepscope-cli [--db FILE] COMMAND [options]\n\n"
-        "commands:\n"
-        "  run      run a sweep (default: the ledger preset, fitted to this machine)\n"
-        "  list     list sweeps and their runs\n"
-        "  show RUN one run: status, failure with its fix, timings\n"
-        "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n\n"
-        "run options:\n"
-        "  --preset ledger|each   ledger: knobs added cumulatively; each: every knob alone vs the baseline\n"
-        "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
-        "  --single               run exactly the configuration given by flags (no preset)\n"
-        "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
-        "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
-        "  --timeout S            seconds per run before it is killed (default 900)\n"
-        "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
-        "  --name TEXT            a name for the sweep\n"
-        "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
-        STEPSCOPE_VERSION);
+    std::printf("stepscope-cli %s: which training-step optimizations pay off on this GPU\n\n"
+                "usage: stepscope-cli [--db FILE] COMMAND [options]\n\n"
+                "commands:\n"
+                "  run      run a sweep (default: the ledger preset, fitted to this machine)\n"
+                "  list     list sweeps and their runs\n"
+                "  show RUN one run: status, failure with its fix, timings\n"
+                "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n\n"
+                "run options:\n"
+                "  --preset ledger|each   ledger: knobs added cumulatively; each: every knob alone vs the baseline\n"
+                "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
+                "  --single               run exactly the configuration given by flags (no preset)\n"
+                "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
+                "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
+                "  --timeout S            seconds per run before it is killed (default 900)\n"
+                "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
+                "  --name TEXT            a name for the sweep\n"
+                "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
+                STEPSCOPE_VERSION);
     for (const auto &f : fields())
         std::printf("  --%-18s %-40s %s\n", QString(f.key).replace('_', '-').toUtf8().constData(),
                     f.isFlag ? "" : f.allowed, f.help);
@@ -202,8 +212,9 @@ int runCommand(const Options &options)
             bool ok = false;
             const long long n = v.toLongLong(&ok);
             if (!ok || n < 1 || (flag == "--repeat" && n > 100)) {
-                flagErrors.push_back({flag.toStdString(), "'" + v.toStdString() + "' is not allowed; give a positive integer"
-                                                             + (flag == "--repeat" ? std::string(" up to 100") : "")});
+                flagErrors.push_back({flag.toStdString(), "'" + v.toStdString() +
+                                                              "' is not allowed; give a positive integer" +
+                                                              (flag == "--repeat" ? std::string(" up to 100") : "")});
                 continue;
             }
             if (flag == "--repeat")
@@ -228,7 +239,8 @@ int runCommand(const Options &options)
         }
     }
     if (!flagErrors.empty()) {
-        err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(flagErrors)).replace("\n", "\n  "));
+        err("stepscope-cli run: nothing was run:\n  " +
+            QString::fromStdString(describe(flagErrors)).replace("\n", "\n  "));
         return kUsage;
     }
 
@@ -265,7 +277,8 @@ int runCommand(const Options &options)
     } else if (single) {
         const auto problems = validate(base);
         if (!problems.empty()) {
-            err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            err("stepscope-cli run: nothing was run:\n  " +
+                QString::fromStdString(describe(problems)).replace("\n", "\n  "));
             return kUsage;
         }
         configs.push_back(base);
@@ -275,7 +288,8 @@ int runCommand(const Options &options)
             presetName = "ledger";
         const auto problems = validate(baselineOf(base));
         if (!problems.empty()) {
-            err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            err("stepscope-cli run: nothing was run:\n  " +
+                QString::fromStdString(describe(problems)).replace("\n", "\n  "));
             return kUsage;
         }
         Sweep sweep;
@@ -298,9 +312,11 @@ int runCommand(const Options &options)
         return kDatabase;
     }
 
-    const QString sweepName = name.isEmpty()
-        ? QString("%1 %2 b%3 %4px").arg(presetName, QString::fromStdString(configs.front().device)).arg(configs.front().batch).arg(configs.front().imageSize)
-        : name;
+    const QString sweepName = name.isEmpty() ? QString("%1 %2 b%3 %4px")
+                                                   .arg(presetName, QString::fromStdString(configs.front().device))
+                                                   .arg(configs.front().batch)
+                                                   .arg(configs.front().imageSize)
+                                             : name;
     supervisor::SweepPlan plan;
     try {
         plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned);
@@ -324,10 +340,11 @@ int runCommand(const Options &options)
     int failed = 0;
     bool cancelled = false;
     QString current;
-    QObject::connect(&runner, &supervisor::SweepRunner::runStarted, [&](qint64, int index, int total, const QString &n) {
-        current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
-        err(current + ": starting");
-    });
+    QObject::connect(&runner, &supervisor::SweepRunner::runStarted,
+                     [&](qint64, int index, int total, const QString &n) {
+                         current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
+                         err(current + ": starting");
+                     });
     QObject::connect(&runner, &supervisor::SweepRunner::firstStep, [&](qint64, double s) {
         err(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
     });
@@ -346,10 +363,11 @@ int runCommand(const Options &options)
                          if (status == static_cast<int>(RunStatus::Failed))
                              ++failed;
                          const auto cat = failureCategoryFromString(category.toStdString());
-                         err(current + ": " + QString::fromStdString(std::string(toString(static_cast<RunStatus>(status))))
-                             + " [" + category + "] " + message
-                             + (cat ? "\n    fix: " + QString::fromStdString(std::string(fixFor(*cat))) : QString())
-                             + "\n    detail: stepscope-cli show " + QString::number(runId));
+                         err(current + ": " +
+                             QString::fromStdString(std::string(toString(static_cast<RunStatus>(status)))) + " [" +
+                             category + "] " + message +
+                             (cat ? "\n    fix: " + QString::fromStdString(std::string(fixFor(*cat))) : QString()) +
+                             "\n    detail: stepscope-cli show " + QString::number(runId));
                      });
     QString storageError;
     QObject::connect(&runner, &supervisor::SweepRunner::storageFailed, [&](const QString &message) {
@@ -407,8 +425,8 @@ int listCommand(const Options &options)
         for (const auto &r : reader->runs(s.id)) {
             std::printf("  run %-5lld %-11s %-16s %5lld steps  %s\n", static_cast<long long>(r.id),
                         std::string(toString(r.status)).c_str(),
-                        r.category ? std::string(toString(*r.category)).c_str() : "", static_cast<long long>(r.stepCount),
-                        r.configName.c_str());
+                        r.category ? std::string(toString(*r.category)).c_str() : "",
+                        static_cast<long long>(r.stepCount), r.configName.c_str());
         }
     }
     return kOk;
@@ -497,8 +515,8 @@ int exportCommand(const Options &options)
         else if (a[i] == "--planned-steps" && hasValue)
             planned = a[++i].toLongLong();
         else {
-            err("stepscope-cli export: unknown or incomplete option '" + a[i]
-                + "'; use --format csv|json|markdown [--sweep ID] [--out FILE] [--planned-steps N]");
+            err("stepscope-cli export: unknown or incomplete option '" + a[i] +
+                "'; use --format csv|json|markdown [--sweep ID] [--out FILE] [--planned-steps N]");
             return kUsage;
         }
     }
@@ -522,16 +540,16 @@ int exportCommand(const Options &options)
         return kUsage;
     }
     const auto ledger = report::buildLedger(*reader, sweepId, planned);
-    const std::string text = format == "csv" ? report::toCsv(ledger)
-        : format == "json"                   ? report::toJson(ledger)
-                                             : report::toMarkdown(ledger);
+    const std::string text = format == "csv"    ? report::toCsv(ledger)
+                             : format == "json" ? report::toJson(ledger)
+                                                : report::toMarkdown(ledger);
     if (out.isEmpty()) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return kOk;
     }
     QFile f(out);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !f.flush()) {
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !f.flush()) {
         err("stepscope-cli export: cannot write " + out + ": " + f.errorString() + " (is the disk full?)");
         return kDatabase;
     }

@@ -1,7 +1,7 @@
 // stepscope: the dashboard.
 //   stepscope [--db FILE] [--start] [--sweep ID] [--screenshots DIR]
-#include "widgets/main_window.h"
 #include "controller/run_controller.h"
+#include "widgets/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -27,14 +27,16 @@ int main(int argc, char **argv)
     QCommandLineOption start("start", "Start the default sweep for this machine at once.");
     QCommandLineOption sweep("sweep", "Show this sweep of the database.", "id");
     QCommandLineOption compare("compare", "Compare two sweeps of the database (A,B).", "a,b");
-    QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.", "dir");
+    QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.",
+                             "dir");
     parser.addOptions({db, start, sweep, compare, shots});
     parser.process(app);
 
     stepscope::ui::MainWindow window;
-    const QString path = parser.isSet(db) ? parser.value(db)
-                                          : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath())
-                                                .toString();
+    const QString path =
+        parser.isSet(db)
+            ? parser.value(db)
+            : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath()).toString();
     window.resize(1280, 820);
     window.show();
     const bool opened = window.openDatabase(path);

@@ -12,11 +12,15 @@
 #include <cstring>
 #include <string>
 
-namespace {
+namespace
+{
 
 std::atomic<bool> g_cancel{false};
 
-void onSignal(int) { g_cancel.store(true); }
+void onSignal(int)
+{
+    g_cancel.store(true);
+}
 
 void emit(const QByteArray &line)
 {
@@ -24,8 +28,9 @@ void emit(const QByteArray &line)
     std::fflush(stdout);
 }
 
-class ProtocolListener : public stepscope::engine::Listener {
-public:
+class ProtocolListener : public stepscope::engine::Listener
+{
+  public:
     void ready(double s) override { emit(stepscope::protocol::readyLine(s)); }
     void firstStep(double s) override { emit(stepscope::protocol::firstStepLine(s)); }
     void steps(int first, const std::vector<double> &gpu, const std::vector<double> &wall) override
@@ -58,7 +63,8 @@ int main(int argc, char **argv)
             std::printf("%d\n", stepscope::engine::cudaDeviceCount());
             return 0;
         } else if (std::strcmp(argv[i], "--help") == 0) {
-            std::puts("usage: stepscope-worker --config JSON | --cuda-devices\nRuns one configuration; JSON lines on stdout.");
+            std::puts("usage: stepscope-worker --config JSON | --cuda-devices\nRuns one configuration; JSON lines on "
+                      "stdout.");
             return 0;
         }
     }
@@ -71,9 +77,9 @@ int main(int argc, char **argv)
     if (errors.empty() && config.runtime != stepscope::Runtime::Native)
         errors.push_back({"runtime", "this is the native worker; runtime python runs in the Python worker"});
     if (!errors.empty()) {
-        emit(stepscope::protocol::errorLine(
-            Failure{FailureCategory::InvalidConfig, errors.front().field + ": " + errors.front().message,
-                    stepscope::describe(errors)}));
+        emit(stepscope::protocol::errorLine(Failure{FailureCategory::InvalidConfig,
+                                                    errors.front().field + ": " + errors.front().message,
+                                                    stepscope::describe(errors)}));
         return 2;
     }
 

@@ -3,8 +3,10 @@
 #include <array>
 #include <utility>
 
-namespace stepscope {
-namespace {
+namespace stepscope
+{
+namespace
+{
 
 struct CategoryInfo {
     FailureCategory category;
@@ -13,21 +15,35 @@ struct CategoryInfo {
 };
 
 constexpr std::array<CategoryInfo, 15> kCategories{{
-    {FailureCategory::InvalidConfig, "invalid-config", "Correct the named field; `stepscope-cli --help` lists the allowed values."},
-    {FailureCategory::CudaUnavailable, "cuda-unavailable", "No usable CUDA device: check `nvidia-smi`, the driver, and CUDA_VISIBLE_DEVICES, or run with --device cpu."},
-    {FailureCategory::PythonNotFound, "python-not-found", "Install Python 3.10+ or point STEPSCOPE_PYTHON at the interpreter that holds torch."},
-    {FailureCategory::TorchMissing, "torch-missing", "Install torch into that Python (scripts/bootstrap.sh does it for the project's environment)."},
-    {FailureCategory::TorchTooOld, "torch-too-old", "Upgrade torch to 2.4 or newer in the Python that runs the worker."},
-    {FailureCategory::TritonMissing, "triton-missing", "torch.compile on CUDA needs Triton: pip install triton matching your torch."},
-    {FailureCategory::TritonVersionMismatch, "triton-version-mismatch", "Install the Triton version your torch was built against (see torch's requirements)."},
-    {FailureCategory::CachePathTooLong, "cache-path-too-long", "Use a shorter cache directory (set TORCHINDUCTOR_CACHE_DIR to a short path)."},
-    {FailureCategory::OutOfMemory, "out-of-memory", "Lower the batch size or image size, or close other programs using the GPU."},
-    {FailureCategory::CompileFailed, "compile-failed", "torch.compile failed: see the detail; try another compile mode or report the trace upstream."},
-    {FailureCategory::GraphCaptureFailed, "graph-capture-failed", "The step could not be captured in a CUDA graph: see the detail; run without cuda_graph."},
-    {FailureCategory::WorkerCrashed, "worker-crashed", "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
-    {FailureCategory::Timeout, "timeout", "The run exceeded its time limit: raise --timeout or lower the number of steps."},
+    {FailureCategory::InvalidConfig, "invalid-config",
+     "Correct the named field; `stepscope-cli --help` lists the allowed values."},
+    {FailureCategory::CudaUnavailable, "cuda-unavailable",
+     "No usable CUDA device: check `nvidia-smi`, the driver, and CUDA_VISIBLE_DEVICES, or run with --device cpu."},
+    {FailureCategory::PythonNotFound, "python-not-found",
+     "Install Python 3.10+ or point STEPSCOPE_PYTHON at the interpreter that holds torch."},
+    {FailureCategory::TorchMissing, "torch-missing",
+     "Install torch into that Python (scripts/bootstrap.sh does it for the project's environment)."},
+    {FailureCategory::TorchTooOld, "torch-too-old",
+     "Upgrade torch to 2.4 or newer in the Python that runs the worker."},
+    {FailureCategory::TritonMissing, "triton-missing",
+     "torch.compile on CUDA needs Triton: pip install triton matching your torch."},
+    {FailureCategory::TritonVersionMismatch, "triton-version-mismatch",
+     "Install the Triton version your torch was built against (see torch's requirements)."},
+    {FailureCategory::CachePathTooLong, "cache-path-too-long",
+     "Use a shorter cache directory (set TORCHINDUCTOR_CACHE_DIR to a short path)."},
+    {FailureCategory::OutOfMemory, "out-of-memory",
+     "Lower the batch size or image size, or close other programs using the GPU."},
+    {FailureCategory::CompileFailed, "compile-failed",
+     "torch.compile failed: see the detail; try another compile mode or report the trace upstream."},
+    {FailureCategory::GraphCaptureFailed, "graph-capture-failed",
+     "The step could not be captured in a CUDA graph: see the detail; run without cuda_graph."},
+    {FailureCategory::WorkerCrashed, "worker-crashed",
+     "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
+    {FailureCategory::Timeout, "timeout",
+     "The run exceeded its time limit: raise --timeout or lower the number of steps."},
     {FailureCategory::Cancelled, "cancelled", "Stopped by the user; run it again to get figures."},
-    {FailureCategory::Internal, "internal", "An unexpected error inside Stepscope: the detail holds the trace; please report it."},
+    {FailureCategory::Internal, "internal",
+     "An unexpected error inside Stepscope: the detail holds the trace; please report it."},
 }};
 
 constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kStatuses{{

@@ -5,7 +5,8 @@
 #include <string>
 #include <string_view>
 
-namespace stepscope {
+namespace stepscope
+{
 
 enum class FailureCategory {
     InvalidConfig,

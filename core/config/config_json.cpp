@@ -4,7 +4,8 @@
 
 #include <cmath>
 
-namespace stepscope {
+namespace stepscope
+{
 
 QJsonObject toJson(const RunConfig &c)
 {
@@ -66,8 +67,8 @@ bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigEr
     const auto doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         errors.push_back({"json", parseError.error != QJsonParseError::NoError
-                                      ? "not valid JSON: " + parseError.errorString().toStdString() + " at offset "
-                                            + std::to_string(parseError.offset)
+                                      ? "not valid JSON: " + parseError.errorString().toStdString() + " at offset " +
+                                            std::to_string(parseError.offset)
                                       : std::string("expected a JSON object of settings")});
         return false;
     }

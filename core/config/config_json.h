@@ -6,7 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
-namespace stepscope {
+namespace stepscope
+{
 
 QJsonObject toJson(const RunConfig &config);
 // Applies the members of `object` on top of `base`. Returns false with every problem in `errors`.

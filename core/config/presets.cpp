@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
-namespace stepscope {
-namespace {
+namespace stepscope
+{
+namespace
+{
 
 const Knob kTf32{"tf32", [](RunConfig &c) { c.tf32 = true; }};
 const Knob kCudnn{"cudnn-bench", [](RunConfig &c) { c.cudnnBenchmark = true; }};
@@ -40,18 +42,22 @@ const std::vector<Knob> &allKnobs()
     return k;
 }
 
+RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
+{
+    knobs.runtime = shape.runtime;
+    knobs.device = shape.device;
+    knobs.batch = shape.batch;
+    knobs.imageSize = shape.imageSize;
+    knobs.classes = shape.classes;
+    knobs.warmupSteps = shape.warmupSteps;
+    knobs.steps = shape.steps;
+    knobs.seed = shape.seed;
+    return knobs;
+}
+
 RunConfig baselineOf(const RunConfig &c)
 {
-    RunConfig b;
-    b.runtime = c.runtime;
-    b.device = c.device;
-    b.batch = c.batch;
-    b.imageSize = c.imageSize;
-    b.classes = c.classes;
-    b.warmupSteps = c.warmupSteps;
-    b.steps = c.steps;
-    b.seed = c.seed;
-    return b;
+    return withShapeOf(RunConfig{}, c);
 }
 
 Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames)

@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
-namespace stepscope {
+namespace stepscope
+{
 
 struct Sweep {
-    std::vector<RunConfig> configs; // configs[0] is the baseline
+    std::vector<RunConfig> configs;   // configs[0] is the baseline
     std::vector<std::string> skipped; // knobs left out, with the reason
 };
 
@@ -25,7 +26,8 @@ const std::vector<Knob> &allKnobs();    // every knob, for `each`
 // Baseline, then the named knobs added one by one in ledger order (fp16 and the optimizer
 // variants take their place in allKnobs() order).
 Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames);
-Sweep ledgerSweep(const RunConfig &base);  // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused
+Sweep ledgerSweep(
+    const RunConfig &base); // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused
 // Baseline and every knob alone (only the named ones when knobNames is not empty).
 Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames = {});
 Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames); // 2^k configs
@@ -34,5 +36,7 @@ const std::vector<std::string> &presetNames();
 
 // The configuration every run of a sweep is compared with: same shape, no knob.
 RunConfig baselineOf(const RunConfig &config);
+// `knobs`'s knobs with `shape`'s runtime, device, batch, image size, classes, steps and seed.
+RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape);
 
 } // namespace stepscope

@@ -6,15 +6,16 @@
 #include <limits>
 #include <sstream>
 
-namespace stepscope {
-namespace {
+namespace stepscope
+{
+namespace
+{
 
 // ResNet18 halves the image five times (stem conv, max-pool, three strided stages).
 constexpr int kMinImageSize = 32;
 constexpr int kMaxImageSize = 1024;
 
-template <typename Enum>
-struct Choice {
+template <typename Enum> struct Choice {
     const char *name;
     Enum value;
 };
@@ -28,8 +29,7 @@ const Choice<CompileMode> kCompileModes[] = {{"none", CompileMode::None},
                                              {"reduce-overhead", CompileMode::ReduceOverhead},
                                              {"max-autotune", CompileMode::MaxAutotune}};
 
-template <typename Enum, std::size_t N>
-std::string nameOf(const Choice<Enum> (&choices)[N], Enum value)
+template <typename Enum, std::size_t N> std::string nameOf(const Choice<Enum> (&choices)[N], Enum value)
 {
     for (const auto &c : choices)
         if (c.value == value)
@@ -92,10 +92,10 @@ int RunConfig::cudaIndex() const
 
 bool RunConfig::operator==(const RunConfig &o) const
 {
-    return runtime == o.runtime && device == o.device && tf32 == o.tf32 && cudnnBenchmark == o.cudnnBenchmark
-        && autocast == o.autocast && channelsLast == o.channelsLast && cudaGraph == o.cudaGraph
-        && optimizer == o.optimizer && compile == o.compile && batch == o.batch && imageSize == o.imageSize
-        && classes == o.classes && warmupSteps == o.warmupSteps && steps == o.steps && seed == o.seed;
+    return runtime == o.runtime && device == o.device && tf32 == o.tf32 && cudnnBenchmark == o.cudnnBenchmark &&
+           autocast == o.autocast && channelsLast == o.channelsLast && cudaGraph == o.cudaGraph &&
+           optimizer == o.optimizer && compile == o.compile && batch == o.batch && imageSize == o.imageSize &&
+           classes == o.classes && warmupSteps == o.warmupSteps && steps == o.steps && seed == o.seed;
 }
 
 const std::vector<FieldInfo> &fields()
@@ -187,14 +187,14 @@ std::vector<ConfigError> validate(const RunConfig &c)
     if (c.batch < 1 || c.batch > 4096)
         add("batch", "batch must be from 1 to 4096 (got " + std::to_string(c.batch) + ")");
     if (c.imageSize < kMinImageSize || c.imageSize > kMaxImageSize)
-        add("image_size", "image_size must be from 32 to 1024: ResNet18 halves the image five times (got "
-                              + std::to_string(c.imageSize) + ")");
+        add("image_size", "image_size must be from 32 to 1024: ResNet18 halves the image five times (got " +
+                              std::to_string(c.imageSize) + ")");
     // Training-mode batch norm needs more than one value per channel after the last stage. Each of
     // the five stride-2 layers rounds up (ceil(n/2)), so the last stage is ceil(image_size/32) wide.
     const int side = std::max(1, (c.imageSize + 31) / 32);
     if (c.batch >= 1 && c.batch * side * side < 2)
-        add("batch", "batch 1 at image_size " + std::to_string(c.imageSize)
-                         + " leaves one value per channel for batch norm; use batch >= 2 or image_size >= 33");
+        add("batch", "batch 1 at image_size " + std::to_string(c.imageSize) +
+                         " leaves one value per channel for batch norm; use batch >= 2 or image_size >= 33");
     if (c.classes < 1 || c.classes > 100000)
         add("classes", "classes must be from 1 to 100000");
     if (c.steps < 1)
@@ -214,9 +214,11 @@ std::vector<ConfigError> validate(const RunConfig &c)
     if (c.compile != CompileMode::None && c.runtime != Runtime::Python)
         add("compile", "torch.compile has no C++ training path; set runtime to python");
     if (c.compile != CompileMode::None && c.cudaGraph)
-        add("cuda_graph", "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph");
+        add("cuda_graph",
+            "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph");
     if (c.cudaGraph && c.autocast == Autocast::FP16 && c.optimizer != Optimizer::Fused)
-        add("optimizer", "fp16 under a CUDA graph needs optimizer fused: skipping a step on overflow must stay on the GPU");
+        add("optimizer",
+            "fp16 under a CUDA graph needs optimizer fused: skipping a step on overflow must stay on the GPU");
     return errors;
 }
 
@@ -228,7 +230,7 @@ std::string describe(const std::vector<ConfigError> &errors)
     return out;
 }
 
-std::string knobLabel(const RunConfig &c)
+std::vector<std::string> knobNames(const RunConfig &c)
 {
     std::vector<std::string> knobs;
     if (c.tf32)
@@ -245,6 +247,12 @@ std::string knobLabel(const RunConfig &c)
         knobs.push_back("sgd-" + toString(c.optimizer));
     if (c.compile != CompileMode::None)
         knobs.push_back("compile-" + toString(c.compile));
+    return knobs;
+}
+
+std::string knobLabel(const RunConfig &c)
+{
+    const auto knobs = knobNames(c);
     if (knobs.empty())
         return "baseline";
     std::string out;
@@ -261,9 +269,21 @@ std::string canonicalName(const RunConfig &c)
     return s.str();
 }
 
-std::string toString(Runtime r) { return nameOf(kRuntimes, r); }
-std::string toString(Autocast a) { return nameOf(kAutocasts, a); }
-std::string toString(Optimizer o) { return nameOf(kOptimizers, o); }
-std::string toString(CompileMode m) { return nameOf(kCompileModes, m); }
+std::string toString(Runtime r)
+{
+    return nameOf(kRuntimes, r);
+}
+std::string toString(Autocast a)
+{
+    return nameOf(kAutocasts, a);
+}
+std::string toString(Optimizer o)
+{
+    return nameOf(kOptimizers, o);
+}
+std::string toString(CompileMode m)
+{
+    return nameOf(kCompileModes, m);
+}
 
 } // namespace stepscope

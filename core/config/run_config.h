@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-namespace stepscope {
+namespace stepscope
+{
 
 enum class Runtime { Native, Python };
 enum class Autocast { Off, BF16, FP16 };
@@ -62,6 +63,8 @@ struct FieldInfo {
 };
 const std::vector<FieldInfo> &fields();
 
+// The enabled knobs in ledger order, named as config/presets.h names them ("tf32", "bf16", ...).
+std::vector<std::string> knobNames(const RunConfig &config);
 // "baseline" or the enabled knobs in ledger order, e.g. "tf32+cudnn-bench+bf16+channels-last".
 std::string knobLabel(const RunConfig &config);
 // Unique, stable name: "native cuda:0 b32 224px fp32 [tf32+cudnn-bench]" style, used as the key

@@ -12,7 +12,8 @@
 #include <utility>
 #include <vector>
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 
 // Ordered key/value facts about the machine and libraries ("gpu", "torch", "cudnn", ...).
 using Environment = std::vector<std::pair<std::string, std::string>>;
@@ -20,8 +21,9 @@ Environment probeEnvironment(const RunConfig &config);
 
 // What a run reports as it goes. Called on the engine's thread, in this order:
 // ready, firstStep, steps (batched, repeatedly), gpuState, memory, check, done.
-class Listener {
-public:
+class Listener
+{
+  public:
     virtual ~Listener() = default;
     virtual void ready(double setupSeconds) = 0;
     virtual void firstStep(double wallSeconds) = 0;
@@ -47,7 +49,8 @@ constexpr int kCheckSteps = 10;
 
 } // namespace stepscope::engine
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 // CUDA devices LibTorch can use here (0 without CUDA).
 int cudaDeviceCount();
 } // namespace stepscope::engine

@@ -17,8 +17,10 @@
 #include <fstream>
 #include <unistd.h>
 
-namespace stepscope::engine {
-namespace {
+namespace stepscope::engine
+{
+namespace
+{
 
 std::string cpuModel()
 {
@@ -92,7 +94,8 @@ Environment probeEnvironment(const RunConfig &config)
 
 } // namespace stepscope::engine
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 int cudaDeviceCount()
 {
     return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;

@@ -5,10 +5,12 @@
 #include <dlfcn.h>
 #endif
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 
 #ifdef STEPSCOPE_WITH_CUDA
-namespace {
+namespace
+{
 
 // The few NVML entry points used, declared from NVML's stable C ABI (nvml.h is not always
 // installed, the library always is where a driver is).
@@ -26,9 +28,9 @@ constexpr int kClockSm = 1, kClockMem = 2, kTemperatureGpu = 0;
 std::string reasonNames(unsigned long long bits)
 {
     static const std::pair<unsigned long long, const char *> kNames[] = {
-        {0x1, "idle"},          {0x2, "application-clocks"}, {0x4, "sw-power-cap"},
-        {0x8, "hw-slowdown"},   {0x10, "sync-boost"},        {0x20, "sw-thermal"},
-        {0x40, "hw-thermal"},   {0x80, "hw-power-brake"},    {0x100, "display-clocks"},
+        {0x1, "idle"},        {0x2, "application-clocks"}, {0x4, "sw-power-cap"},
+        {0x8, "hw-slowdown"}, {0x10, "sync-boost"},        {0x20, "sw-thermal"},
+        {0x40, "hw-thermal"}, {0x80, "hw-power-brake"},    {0x100, "display-clocks"},
     };
     std::string out;
     for (const auto &[bit, name] : kNames)
@@ -73,7 +75,8 @@ std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex)
     }
     if (auto fn = reinterpret_cast<ClockFn>(sym("nvmlDeviceGetMaxClockInfo")); fn && fn(device, kClockSm, &value) == 0)
         state.emplace_back("sm_clock_max_mhz", std::to_string(value));
-    if (auto fn = reinterpret_cast<TempFn>(sym("nvmlDeviceGetTemperature")); fn && fn(device, kTemperatureGpu, &value) == 0)
+    if (auto fn = reinterpret_cast<TempFn>(sym("nvmlDeviceGetTemperature"));
+        fn && fn(device, kTemperatureGpu, &value) == 0)
         state.emplace_back("temperature_c", std::to_string(value));
     if (auto fn = reinterpret_cast<PowerFn>(sym("nvmlDeviceGetPowerUsage")); fn && fn(device, &value) == 0)
         state.emplace_back("power_w", std::to_string(value / 1000));
@@ -86,7 +89,10 @@ std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex)
 
 #else
 
-std::vector<std::pair<std::string, std::string>> readGpuState(int) { return {}; }
+std::vector<std::pair<std::string, std::string>> readGpuState(int)
+{
+    return {};
+}
 
 #endif
 

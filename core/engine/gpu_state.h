@@ -6,7 +6,8 @@
 #include <utility>
 #include <vector>
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 
 // Empty when NVML or the device is not available. Keys: nvidia_driver, sm_clock_mhz,
 // sm_clock_max_mhz, mem_clock_mhz, temperature_c, power_w, throttle_reasons.

@@ -1,7 +1,9 @@
 #include "engine/resnet.h"
 
-namespace stepscope::engine {
-namespace {
+namespace stepscope::engine
+{
+namespace
+{
 
 torch::nn::Conv2d conv(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t padding)
 {
@@ -26,9 +28,8 @@ BasicBlockImpl::BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride)
     conv2 = register_module("conv2", conv(planes, planes, 3, 1, 1));
     bn2 = register_module("bn2", torch::nn::BatchNorm2d(planes));
     if (stride != 1 || inplanes != planes) {
-        downsample = register_module("downsample",
-                                     torch::nn::Sequential(conv(inplanes, planes, 1, stride, 0),
-                                                           torch::nn::BatchNorm2d(planes)));
+        downsample = register_module(
+            "downsample", torch::nn::Sequential(conv(inplanes, planes, 1, stride, 0), torch::nn::BatchNorm2d(planes)));
     }
 }
 

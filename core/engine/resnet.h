@@ -4,7 +4,8 @@
 // may include it.
 #include <torch/nn.h>
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 
 struct BasicBlockImpl : torch::nn::Module {
     BasicBlockImpl(int64_t inplanes, int64_t planes, int64_t stride);

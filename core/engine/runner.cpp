@@ -13,8 +13,10 @@
 
 #include <deque>
 
-namespace stepscope::engine {
-namespace {
+namespace stepscope::engine
+{
+namespace
+{
 
 double msSince(Clock::time_point t0, Clock::time_point t1)
 {
@@ -34,8 +36,9 @@ void synchronize(const torch::Device &device)
 // Streams step times to the listener in batches. On CUDA, a step's GPU time is known only once its
 // end event has completed; pending steps are handed on when their events have completed, which is
 // checked without synchronizing, so reporting never drains the launch queue of a timed block.
-class StepTimer {
-public:
+class StepTimer
+{
+  public:
     StepTimer(Listener &listener, bool cuda) : listener_(listener), cuda_(cuda) {}
 
     void begin(int index)
@@ -86,7 +89,7 @@ public:
             listener_.steps(first, gpu, wall);
     }
 
-private:
+  private:
     struct Pending {
         int index = 0;
         Clock::time_point wallStart;
@@ -108,7 +111,8 @@ Failure failureFromException(const std::exception &e, const RunConfig &config, b
     const std::string firstLine = what.substr(0, what.find('\n'));
     if (dynamic_cast<const c10::OutOfMemoryError *>(&e) || what.find("out of memory") != std::string::npos)
         return {FailureCategory::OutOfMemory,
-                "out of memory at batch " + std::to_string(config.batch) + ", image " + std::to_string(config.imageSize),
+                "out of memory at batch " + std::to_string(config.batch) + ", image " +
+                    std::to_string(config.imageSize),
                 what};
     if (capturing)
         return {FailureCategory::GraphCaptureFailed, "CUDA graph capture failed: " + firstLine, what};
@@ -138,16 +142,16 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
                        "torch::cuda::is_available() returned false; device " + config.device};
     if (config.onCuda() && config.cudaIndex() >= static_cast<int>(torch::cuda::device_count()))
         return Failure{FailureCategory::CudaUnavailable,
-                       config.device + " does not exist; this machine has " + std::to_string(torch::cuda::device_count())
-                           + " CUDA device(s)",
+                       config.device + " does not exist; this machine has " +
+                           std::to_string(torch::cuda::device_count()) + " CUDA device(s)",
                        {}};
 
     bool capturing = false;
     try {
         applyGlobalFlags(config);
-        const torch::Device device = config.onCuda()
-            ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(config.cudaIndex()))
-            : torch::Device(torch::kCPU);
+        const torch::Device device =
+            config.onCuda() ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(config.cudaIndex()))
+                            : torch::Device(torch::kCPU);
 #ifdef STEPSCOPE_WITH_CUDA
         std::optional<c10::cuda::CUDAGuard> deviceGuard;
         if (device.is_cuda())
@@ -172,8 +176,7 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         synchronize(device);
         const double firstWallMs = msSince(t0, Clock::now());
         listener.firstStep(firstWallMs / 1000.0);
-        listener.steps(1, device.is_cuda() ? std::vector<double>{firstWallMs} : std::vector<double>{},
-                       {firstWallMs});
+        listener.steps(1, device.is_cuda() ? std::vector<double>{firstWallMs} : std::vector<double>{}, {firstWallMs});
 
         StepTimer timer(listener, device.is_cuda());
         const int total = config.totalSteps();

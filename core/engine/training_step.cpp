@@ -12,12 +12,15 @@
 
 #include <stdexcept>
 
-namespace stepscope::engine {
-namespace {
+namespace stepscope::engine
+{
+namespace
+{
 
 // Switches autocast on for one device type for the lifetime of the guard, as torch.autocast does.
-class AutocastGuard {
-public:
+class AutocastGuard
+{
+  public:
     AutocastGuard(const RunConfig &config, torch::Device device)
         : type_(device.type()), active_(config.autocast != Autocast::Off)
     {
@@ -41,7 +44,7 @@ public:
         at::autocast::set_autocast_dtype(type_, previousDtype_);
     }
 
-private:
+  private:
     at::DeviceType type_;
     bool active_;
     bool previousEnabled_ = false;

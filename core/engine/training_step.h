@@ -7,18 +7,21 @@
 #include <memory>
 #include <optional>
 
-namespace at::cuda {
+namespace at::cuda
+{
 struct CUDAGraph;
 }
 
-namespace stepscope::engine {
+namespace stepscope::engine
+{
 
 // SGD with momentum 0.9, no weight decay, no dampening: the same rule in all three implementations.
 constexpr double kLearningRate = 0.01;
 constexpr double kMomentum = 0.9;
 
-class TrainingStep {
-public:
+class TrainingStep
+{
+  public:
     TrainingStep(const RunConfig &config, torch::Device device);
     ~TrainingStep();
 
@@ -35,7 +38,7 @@ public:
     const torch::Tensor &target() const { return target_; }
     std::vector<torch::Tensor> parameters() const { return params_; }
 
-private:
+  private:
     void eagerStep(double lr);
     void zeroGrads();
     void optimizerStep(double lr, const std::optional<torch::Tensor> &foundInf);

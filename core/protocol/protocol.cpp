@@ -6,8 +6,10 @@
 
 #include <cmath>
 
-namespace stepscope::protocol {
-namespace {
+namespace stepscope::protocol
+{
+namespace
+{
 
 QByteArray line(const QJsonObject &o)
 {
@@ -61,8 +63,8 @@ Message parseLine(const QByteArray &text)
         m.type = Message::Type::Hello;
         m.protocolVersion = o.value("protocol").toInt();
         if (m.protocolVersion != kVersion)
-            return invalid("protocol version " + std::to_string(m.protocolVersion) + " is not "
-                           + std::to_string(kVersion) + ": worker and supervisor come from different versions");
+            return invalid("protocol version " + std::to_string(m.protocolVersion) + " is not " +
+                           std::to_string(kVersion) + ": worker and supervisor come from different versions");
         const QJsonObject env = o.value("env").toObject();
         for (auto it = env.begin(); it != env.end(); ++it)
             m.environment.emplace_back(it.key().toStdString(), it.value().toVariant().toString().toStdString());
@@ -76,8 +78,7 @@ Message parseLine(const QByteArray &text)
     } else if (type == "steps") {
         m.type = Message::Type::Steps;
         m.firstIndex = o.value("first").toInt();
-        if (m.firstIndex < 1 || !toDoubles(o.value("wall_ms"), m.wallMs)
-            || !toDoubles(o.value("gpu_ms"), m.gpuMs))
+        if (m.firstIndex < 1 || !toDoubles(o.value("wall_ms"), m.wallMs) || !toDoubles(o.value("gpu_ms"), m.gpuMs))
             return invalid("steps needs first >= 1 and numeric gpu_ms and wall_ms arrays");
         if (!m.gpuMs.empty() && m.gpuMs.size() != m.wallMs.size())
             return invalid("steps: gpu_ms and wall_ms differ in length");
@@ -105,8 +106,8 @@ Message parseLine(const QByteArray &text)
         m.failure.message = o.value("message").toString().toStdString();
         m.failure.detail = o.value("detail").toString().toStdString();
         if (!category)
-            m.failure.detail = "unknown category '" + o.value("category").toString().toStdString() + "'\n"
-                + m.failure.detail;
+            m.failure.detail =
+                "unknown category '" + o.value("category").toString().toStdString() + "'\n" + m.failure.detail;
     } else {
         return invalid("unknown message type '" + type.toStdString() + "'");
     }
@@ -121,8 +122,14 @@ QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &env
     return line({{"type", "hello"}, {"protocol", kVersion}, {"env", env}});
 }
 
-QByteArray readyLine(double s) { return line({{"type", "ready"}, {"setup_s", s}}); }
-QByteArray firstStepLine(double s) { return line({{"type", "first_step"}, {"wall_s", s}}); }
+QByteArray readyLine(double s)
+{
+    return line({{"type", "ready"}, {"setup_s", s}});
+}
+QByteArray firstStepLine(double s)
+{
+    return line({{"type", "first_step"}, {"wall_s", s}});
+}
 
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
 {
@@ -139,10 +146,14 @@ QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &
 
 QByteArray memoryLine(std::int64_t a, std::int64_t r)
 {
-    return line({{"type", "memory"}, {"peak_allocated", static_cast<double>(a)}, {"peak_reserved", static_cast<double>(r)}});
+    return line(
+        {{"type", "memory"}, {"peak_allocated", static_cast<double>(a)}, {"peak_reserved", static_cast<double>(r)}});
 }
 
-QByteArray checkLine(const std::vector<double> &losses) { return line({{"type", "check"}, {"losses", toArray(losses)}}); }
+QByteArray checkLine(const std::vector<double> &losses)
+{
+    return line({{"type", "check"}, {"losses", toArray(losses)}});
+}
 
 QByteArray doneLine(int steps, double meanWallMs)
 {

@@ -19,7 +19,8 @@
 #include <utility>
 #include <vector>
 
-namespace stepscope::protocol {
+namespace stepscope::protocol
+{
 
 constexpr int kVersion = 1;
 
@@ -55,13 +56,14 @@ QByteArray doneLine(int steps, double meanWallMs);
 QByteArray errorLine(const Failure &failure);
 
 // Splits a byte stream into lines; keeps an unfinished tail until more bytes arrive.
-class LineBuffer {
-public:
+class LineBuffer
+{
+  public:
     std::vector<QByteArray> append(const QByteArray &bytes);
     // What is left at end of stream: a truncated line, or empty.
     QByteArray takeRest();
 
-private:
+  private:
     QByteArray pending_;
 };
 

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <sstream>
 
-namespace stepscope::report {
-namespace {
+namespace stepscope::report
+{
+namespace
+{
 
 std::string num(const std::optional<double> &v, const char *f = "%.4g")
 {
@@ -32,11 +34,21 @@ std::string jsonString(const std::string &s)
     std::string out = "\"";
     for (unsigned char c : s) {
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
         default:
             if (c < 0x20) {
                 char buf[8];
@@ -91,12 +103,11 @@ std::string toCsv(const Ledger &l)
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
             << r.failureCategory << ',' << r.repeats << ',' << r.completed << ',' << num(r.firstStepS, "%.6g") << ','
-            << num(r.firstStepMinS, "%.6g") << ',' << num(r.firstStepMaxS, "%.6g") << ','
-            << num(r.steadyMs, "%.6g") << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g")
-            << ',' << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ','
-            << (haveSteady ? num(r.steady.p90, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "")
-            << ',' << r.timing << ',' << (haveSteady ? stats::toString(r.noise) : "") << ','
-            << num(r.speedup, "%.4f") << ','
+            << num(r.firstStepMinS, "%.6g") << ',' << num(r.firstStepMaxS, "%.6g") << ',' << num(r.steadyMs, "%.6g")
+            << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
+            << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.p90, "%.6g") : "")
+            << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << r.timing << ','
+            << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f") << ','
             << (r.timeRatio ? num(r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? num(r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
@@ -123,8 +134,7 @@ std::string toJson(const Ledger &l)
             << ", \"steady_ms\": " << jsonNumber(r.steadyMs) << ", \"steady_min_ms\": " << jsonNumber(r.steadyMinMs)
             << ", \"steady_max_ms\": " << jsonNumber(r.steadyMaxMs) << ", \"timing\": " << jsonString(r.timing)
             << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
-            << ", \"speedup\": " << jsonNumber(r.speedup)
-            << ", \"ratio_ci\": "
+            << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"ratio_ci\": "
             << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
                             : std::string("null"))
             << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")
@@ -155,12 +165,15 @@ std::string toMarkdown(const Ledger &l)
         if (!r.failureCategory.empty())
             status += " (" + r.failureCategory + ")";
         out << "| " << r.label << " | " << status << " | " << (r.firstStepS ? formatSeconds(*r.firstStepS) : "-")
-            << " | " << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
+            << " | "
+            << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
             << " | " << spreadText(r.steadyMinMs, r.steadyMaxMs, "%.2f") << " | " << speedupText(r) << " | "
             << r.breakEven << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |\n";
     }
     out << "\nSteady state: median of the detected steady window ("
-        << (l.rows.empty() ? "" : l.rows.front().timing == "gpu" ? "CUDA-event time" : "wall time")
+        << (l.rows.empty()                   ? ""
+            : l.rows.front().timing == "gpu" ? "CUDA-event time"
+                                             : "wall time")
         << " per step), pooled over cold-process repeats. n.s. = no significant difference.\n";
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";

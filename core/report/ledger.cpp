@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <map>
 
-namespace stepscope::report {
-namespace {
+namespace stepscope::report
+{
+namespace
+{
 
 std::string knobsOf(const std::string &configName)
 {
@@ -149,8 +151,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         if (row.completed == row.repeats)
             row.status = "complete";
         else if (row.completed == 0)
-            row.status = group.front()->status == RunStatus::Complete ? "complete"
-                                                                       : std::string(toString(group.back()->status));
+            row.status =
+                group.front()->status == RunStatus::Complete ? "complete" : std::string(toString(group.back()->status));
         else
             row.status = std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
         if (!firsts.empty()) {
@@ -182,8 +184,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             const double diff = maxRelativeDiff(losses, baselineLosses);
             const bool finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
             row.accuracy = finite && diff <= lossTolerance(row.configJson)
-                ? "ok"
-                : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
+                               ? "ok"
+                               : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
         }
         row.axisLabel = row.label;
         if (!ledger.rows.empty()) {
@@ -191,8 +193,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             const std::string &previous = ledger.rows.back().label;
             if (previous == "baseline" && row.label.find('+') == std::string::npos)
                 row.axisLabel = "+" + row.label;
-            else if (row.label.rfind(previous + "+", 0) == 0
-                     && row.label.find('+', previous.size() + 1) == std::string::npos)
+            else if (row.label.rfind(previous + "+", 0) == 0 &&
+                     row.label.find('+', previous.size() + 1) == std::string::npos)
                 row.axisLabel = row.label.substr(previous.size());
         }
         ledger.rows.push_back(std::move(row));
@@ -213,8 +215,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         }
         row.speedup = *base.steadyMs / *row.steadyMs;
         row.timeRatio = stats::ratioOfMedians(row.samplesMs, base.samplesMs);
-        row.breakEvenSteps = stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS,
-                                                   *base.steadyMs / 1000.0);
+        row.breakEvenSteps =
+            stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
         if (!row.breakEvenSteps)
             row.breakEven = "never";
         else if (*row.breakEvenSteps <= 1)
@@ -248,12 +250,12 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
             rec->runnerUp = candidateRows[*rec->runnerUp];
         ledger.recommendation = rec;
         const LedgerRow &best = ledger.rows[rec->best];
-        std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label + " finishes first ("
-            + formatSeconds(rec->bestTotal) + ")";
+        std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label +
+                           " finishes first (" + formatSeconds(rec->bestTotal) + ")";
         if (rec->runnerUp) {
             const LedgerRow &second = ledger.rows[*rec->runnerUp];
-            text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " ("
-                + fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
+            text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
+                    fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
             ledger.recommendationCI = stats::ratioOfMedians(best.samplesMs, second.samplesMs);
             if (!ledger.recommendationCI->significant)
                 text += "; their steady states show no significant difference";

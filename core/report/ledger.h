@@ -9,25 +9,26 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::report {
+namespace stepscope::report
+{
 
 struct LedgerRow {
-    std::string configName;   // canonical name
-    std::string label;        // knobs only: "baseline", "tf32+bf16", ...
-    std::string axisLabel;    // short label for chart axes: "+bf16" when it adds one knob to the row before
+    std::string configName; // canonical name
+    std::string label;      // knobs only: "baseline", "tf32+bf16", ...
+    std::string axisLabel;  // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
-    std::string status;       // "complete", "failed", "2/3 complete", ...
+    std::string status; // "complete", "failed", "2/3 complete", ...
     std::string failureCategory, failureMessage;
 
-    std::optional<double> firstStepS;      // median over completed repeats
+    std::optional<double> firstStepS; // median over completed repeats
     std::optional<double> firstStepMinS, firstStepMaxS;
-    std::optional<double> steadyMs;        // median of the pooled steady windows
+    std::optional<double> steadyMs;                 // median of the pooled steady windows
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
-    stats::Summary steady;                 // pooled steady samples
-    std::string timing;                    // "gpu" (CUDA events) or "wall"
+    stats::Summary steady;                          // pooled steady samples
+    std::string timing;                             // "gpu" (CUDA events) or "wall"
     stats::Noise noise = stats::Noise::Ok;
-    std::string steadyProblem;             // "no steady state: ..." when a repeat never settled
+    std::string steadyProblem; // "no steady state: ..." when a repeat never settled
     std::optional<double> peakAllocatedMiB;
 
     // Against the baseline (row 0).
@@ -37,7 +38,7 @@ struct LedgerRow {
     std::string breakEven;                   // "-", "never", "immediately", "1234"
     std::string accuracy;                    // "ok", "diverged (max rel. diff 0.3)", "n/a"
 
-    std::vector<double> samplesMs;           // pooled steady samples (for charts and CIs)
+    std::vector<double> samplesMs; // pooled steady samples (for charts and CIs)
 };
 
 struct Ledger {

@@ -7,9 +7,11 @@
 #include <random>
 #include <utility>
 
-namespace stepscope::stats {
+namespace stepscope::stats
+{
 
-namespace {
+namespace
+{
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -158,16 +160,17 @@ const char *toString(Noise n)
 //  3. The series is cut into blocks of max(5, n/20) steps (the last block takes the remainder, so no
 //     tiny block of one noisy step decides anything). A block is settled when its median lies
 //     within max(5% of the reference, 3 * 1.4826 * MAD) of the reference; the window begins at the
-//     first settled block from which at least 80% of the later blocks are settled too. Block medians rather than single steps, so that one slow step does not cut
-//     the window; 1.4826 * MAD estimates a standard deviation, 3 of them tolerate ordinary noise;
-//     the 5% floor keeps a noiseless series (MAD 0) from rejecting rounding-level wobble.
-//     When the last half drifts but its final quarter no longer trends (a run that settled late),
-//     the reference and MAD come from that final quarter instead.
+//     first settled block from which at least 80% of the later blocks are settled too. Block medians rather than single
+//     steps, so that one slow step does not cut the window; 1.4826 * MAD estimates a standard deviation, 3 of them
+//     tolerate ordinary noise; the 5% floor keeps a noiseless series (MAD 0) from rejecting rounding-level wobble. When
+//     the last half drifts but its final quarter no longer trends (a run that settled late), the reference and MAD come
+//     from that final quarter instead.
 //  4. Within that first block, leading steps that are themselves out of tolerance are dropped, so
 //     the window does not start with the last warm-up steps when warm-up ends mid-block.
 //  5. Fewer than 10 steps in all, or left in the window, is too little to report a step time from.
 
-namespace {
+namespace
+{
 
 constexpr std::size_t kMinSteadySteps = 10;
 constexpr double kDriftLimit = 0.10;
@@ -247,8 +250,8 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
     const auto &x = stepsAfterFirst;
     const std::size_t n = x.size();
     if (n < kMinSteadySteps)
-        return notFound("only " + std::to_string(n) + " steps after the first one were timed; at least "
-                        + std::to_string(kMinSteadySteps) + " are needed to find a steady state");
+        return notFound("only " + std::to_string(n) + " steps after the first one were timed; at least " +
+                        std::to_string(kMinSteadySteps) + " are needed to find a steady state");
 
     std::vector<double> tail = slice(x, n / 2, n);
     if (const auto drift = tailDrift(tail, median(tail))) {
@@ -256,9 +259,9 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         // the level from there. If it still trends, nothing can be trusted yet.
         std::vector<double> lastQuarter = slice(x, n - n / 4, n);
         if (lastQuarter.size() < kMinSteadySteps || std::abs(kendallTau(lastQuarter)) >= kTrendTau)
-            return notFound(std::string("step times still ") + (*drift > 0 ? "rise" : "fall") + " by "
-                            + percentText(std::abs(*drift))
-                            + " over the last half of the run; run more steps or check for throttling");
+            return notFound(std::string("step times still ") + (*drift > 0 ? "rise" : "fall") + " by " +
+                            percentText(std::abs(*drift)) +
+                            " over the last half of the run; run more steps or check for throttling");
         tail = std::move(lastQuarter);
     }
     const double reference = median(tail);
@@ -291,8 +294,8 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         ++begin;
 
     if (n - begin < kMinSteadySteps)
-        return notFound("only " + std::to_string(n - begin) + " steps remain after warm-up; at least "
-                        + std::to_string(kMinSteadySteps) + " are needed, run more steps");
+        return notFound("only " + std::to_string(n - begin) + " steps remain after warm-up; at least " +
+                        std::to_string(kMinSteadySteps) + " are needed, run more steps");
 
     SteadyWindow w;
     w.found = true;
@@ -303,7 +306,8 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
 
 // ---- Comparison --------------------------------------------------------------------------------
 
-namespace {
+namespace
+{
 
 // Uniform index in [0, n) by rejection: unbiased, and unlike std::uniform_int_distribution its
 // output is the same on every standard library, so a seed reproduces a CI on any platform.

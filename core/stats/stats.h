@@ -6,16 +6,17 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::stats {
+namespace stepscope::stats
+{
 
 // Robust summary of a sample (e.g. steady-state step times in ms). Empty input gives count == 0
 // and NaN figures. Quantiles use linear interpolation between order statistics (numpy's default).
 struct Summary {
     std::size_t count = 0;
     double median = 0, mean = 0, p10 = 0, p90 = 0, q1 = 0, q3 = 0;
-    double iqr = 0;  // q3 - q1
-    double mad = 0;  // median absolute deviation (raw, not scaled by 1.4826)
-    double cv = 0;   // stddev / mean (sample stddev, n - 1)
+    double iqr = 0; // q3 - q1
+    double mad = 0; // median absolute deviation (raw, not scaled by 1.4826)
+    double cv = 0;  // stddev / mean (sample stddev, n - 1)
     double min = 0, max = 0;
 };
 Summary summarize(const std::vector<double> &values);
@@ -43,8 +44,8 @@ struct RatioCI {
     double ratio = 0, low = 0, high = 0;
     bool significant = false; // false when [low, high] contains 1: "no significant difference"
 };
-RatioCI ratioOfMedians(const std::vector<double> &candidate, const std::vector<double> &baseline,
-                       int resamples = 2000, std::uint64_t seed = 12345);
+RatioCI ratioOfMedians(const std::vector<double> &candidate, const std::vector<double> &baseline, int resamples = 2000,
+                       std::uint64_t seed = 12345);
 
 // Break-even step count of candidate C against baseline B (times in the same unit, e.g. seconds):
 // n* = 1 + (T1_C - T1_B) / (t_B - t_C). nullopt ("never") when C is not faster per step.

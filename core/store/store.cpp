@@ -26,9 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace stepscope::store {
+namespace stepscope::store
+{
 
-namespace {
+namespace
+{
 
 // "STPS": lets us tell our files from any other SQLite file without guessing from table names.
 constexpr int kApplicationId = 0x53545053;
@@ -121,8 +123,9 @@ constexpr int kLatestVersion = static_cast<int>(kMigrations.size());
 
 // An SQLite call that failed; turned into a StoreError with a user-facing sentence by whoever knows
 // what was being done (opening, writing a batch, reading).
-class SqlFailure : public std::runtime_error {
-public:
+class SqlFailure : public std::runtime_error
+{
+  public:
     SqlFailure(int code, const std::string &message, int systemErrno = 0)
         : std::runtime_error(message), code_(code), systemErrno_(systemErrno)
     {
@@ -131,7 +134,7 @@ public:
     int primary() const { return code_ & 0xff; }
     int systemErrno() const { return systemErrno_; } // the OS error behind an I/O failure, or 0
 
-private:
+  private:
     int code_;
     int systemErrno_;
 };
@@ -149,8 +152,9 @@ using Connection = std::unique_ptr<sqlite3, ConnectionCloser>;
 
 // A prepared statement, finalized on scope exit. Column and bind indexes as SQLite counts them
 // (columns from 0, parameters from 1).
-class Statement {
-public:
+class Statement
+{
+  public:
     Statement(sqlite3 *db, const char *sql) : db_(db)
     {
         const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
@@ -173,11 +177,7 @@ public:
         return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
     }
     Statement &bindNull(int i) { return check(sqlite3_bind_null(stmt_, i)); }
-    template <typename T>
-    Statement &bind(int i, const std::optional<T> &v)
-    {
-        return v ? bind(i, *v) : bindNull(i);
-    }
+    template <typename T> Statement &bind(int i, const std::optional<T> &v) { return v ? bind(i, *v) : bindNull(i); }
     // Empty strings stand for "unset" in the records; the table keeps them as NULL.
     Statement &bindTextOrNull(int i, const std::string &v) { return v.empty() ? bindNull(i) : bind(i, v); }
 
@@ -219,7 +219,7 @@ public:
         return isNull(col) ? std::nullopt : std::optional<double>(real(col));
     }
 
-private:
+  private:
     Statement &check(int rc)
     {
         if (rc != SQLITE_OK)
@@ -252,8 +252,8 @@ std::string isoUtc(std::chrono::system_clock::time_point t)
     std::tm tm{};
     gmtime_r(&secs, &tm);
     char buf[80];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
     return buf;
 }
 
@@ -345,13 +345,15 @@ std::vector<double> lossesFromJson(const std::string &json)
 
 bool fileExists(const std::string &path)
 {
-    struct stat st {};
+    struct stat st {
+    };
     return ::stat(path.c_str(), &st) == 0;
 }
 
 bool startsWithSqliteMagic(const std::string &path)
 {
-    static constexpr char kMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+    static constexpr char kMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
+                                        'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
     std::ifstream in(path, std::ios::binary);
     char head[16] = {};
     return in.read(head, sizeof head) && std::memcmp(head, kMagic, sizeof kMagic) == 0;
@@ -370,10 +372,12 @@ StoreError describeOpenFailure(const std::string &path, const SqlFailure &e)
     case SQLITE_NOTADB:
         if (startsWithSqliteMagic(path))
             return StoreError(Kind::Corrupt, quoted(path) + " starts like an SQLite file but cannot be read (" +
-                                                 e.what() + "): it is damaged or encrypted. It was left untouched; "
-                                                            "restore it from a backup or choose another path with --db.");
-        return StoreError(Kind::NotStepscope, quoted(path) + " is not a Stepscope database (it is not an SQLite file at "
-                                                             "all); choose another path with --db.");
+                                                 e.what() +
+                                                 "): it is damaged or encrypted. It was left untouched; "
+                                                 "restore it from a backup or choose another path with --db.");
+        return StoreError(Kind::NotStepscope, quoted(path) +
+                                                  " is not a Stepscope database (it is not an SQLite file at "
+                                                  "all); choose another path with --db.");
     case SQLITE_CORRUPT:
         return StoreError(Kind::Corrupt, quoted(path) + " is a damaged database (" + e.what() +
                                              "). It was left untouched; restore it from a backup or choose another "
@@ -398,8 +402,8 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     // A full disk reaches us as SQLITE_FULL, or as a plain I/O error whose errno says it (ENOSPC on
     // some file systems, EFBIG/EDQUOT at a size limit or a quota).
     const int sys = e.systemErrno();
-    const bool noSpace = e.primary() == SQLITE_FULL ||
-                         (e.primary() == SQLITE_IOERR && (sys == ENOSPC || sys == EFBIG || sys == EDQUOT));
+    const bool noSpace =
+        e.primary() == SQLITE_FULL || (e.primary() == SQLITE_IOERR && (sys == ENOSPC || sys == EFBIG || sys == EDQUOT));
     if (noSpace) {
         std::string cause = e.what();
         if (sys != 0)
@@ -496,8 +500,7 @@ Connection openChecked(const std::string &path, int flags, Inspection &inspectio
 
 // Runs `work` in a BEGIN IMMEDIATE transaction: immediate, so a second writer waits on the busy
 // timeout up front instead of failing half-way when it tries to upgrade a read lock.
-template <typename Work>
-void inTransaction(sqlite3 *db, Work &&work)
+template <typename Work> void inTransaction(sqlite3 *db, Work &&work)
 {
     exec(db, "BEGIN IMMEDIATE");
     try {
@@ -532,10 +535,11 @@ void interruptStaleRuns(sqlite3 *db)
     inTransaction(db, [&] {
         std::vector<std::pair<std::int64_t, std::int64_t>> stale; // run id, sweep id
         {
-            Statement st(db, "SELECT id, sweep_id, owner_pid, owner_host, heartbeat FROM runs WHERE status = 'running'");
+            Statement st(db,
+                         "SELECT id, sweep_id, owner_pid, owner_host, heartbeat FROM runs WHERE status = 'running'");
             while (st.step()) {
-                const bool ownerGone = !host.empty() && st.text(3) == host && !st.isNull(2) &&
-                                       !processAlive(st.int64(2));
+                const bool ownerGone =
+                    !host.empty() && st.text(3) == host && !st.isNull(2) && !processAlive(st.int64(2));
                 const bool silent = st.isNull(4) || st.text(4) < cutoff;
                 if (ownerGone || silent)
                     stale.emplace_back(st.int64(0), st.int64(1));
@@ -787,7 +791,8 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
         refuse(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or "
                                         "choose another path with --db.");
     if (inspection.empty && exists && !options.create)
-        refuse(Kind::NotStepscope, quoted(path) + " is empty, not a Stepscope database; choose another path with --db.");
+        refuse(Kind::NotStepscope,
+               quoted(path) + " is empty, not a Stepscope database; choose another path with --db.");
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;
@@ -1016,8 +1021,7 @@ struct Reader::Impl {
 
     // Every query is one statement, hence one read transaction: a consistent snapshot while the
     // writer goes on committing.
-    template <typename Fn>
-    auto read(Fn &&fn) const
+    template <typename Fn> auto read(Fn &&fn) const
     {
         try {
             return fn(db.get());

@@ -14,16 +14,18 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::store {
+namespace stepscope::store
+{
 
 // Why a file was refused. The file is never modified when open() throws.
-class StoreError : public std::runtime_error {
-public:
+class StoreError : public std::runtime_error
+{
+  public:
     enum class Kind { NotStepscope, Corrupt, TooNew, Io };
     StoreError(Kind kind, const std::string &message) : std::runtime_error(message), kind_(kind) {}
     Kind kind() const { return kind_; }
 
-private:
+  private:
     Kind kind_;
 };
 
@@ -36,10 +38,10 @@ struct SweepRecord {
     std::int64_t id = 0;
     std::string created; // ISO-8601 UTC, filled by the store on insert
     std::string name;
-    std::string preset;        // "ledger", "each", "custom", ...
+    std::string preset; // "ledger", "each", "custom", ...
     std::int64_t plannedSteps = 0;
-    std::string settingsJson;  // the sweep's shared settings (device, batch, ...)
-    std::string status;        // "running", "complete", "cancelled", "failed", "interrupted"
+    std::string settingsJson; // the sweep's shared settings (device, batch, ...)
+    std::string status;       // "running", "complete", "cancelled", "failed", "interrupted"
 };
 
 struct RunRecord {
@@ -55,14 +57,14 @@ struct RunRecord {
     std::optional<std::int64_t> environmentId;
     std::optional<double> setupSeconds, firstStepSeconds;
     std::optional<std::int64_t> peakAllocatedBytes, peakReservedBytes;
-    std::vector<double> checkLosses; // losses of the first steps (accuracy gate)
+    std::vector<double> checkLosses;          // losses of the first steps (accuracy gate)
     std::string started, finished, heartbeat; // ISO-8601 UTC, empty when unset
-    std::int64_t stepCount = 0;                // filled by readers
+    std::int64_t stepCount = 0;               // filled by readers
 };
 
 struct StepRow {
-    std::int64_t index = 0;        // 1 = the first step
-    std::optional<double> gpuMs;   // CUDA-event time; none on CPU
+    std::int64_t index = 0;      // 1 = the first step
+    std::optional<double> gpuMs; // CUDA-event time; none on CPU
     double wallMs = 0;
 };
 
@@ -71,8 +73,9 @@ struct OpenOptions {
     int migrateUpTo = -1; // -1: latest schema; tests use lower versions to check migrations
 };
 
-class Database {
-public:
+class Database
+{
+  public:
     // Opens (or creates) a Stepscope database. Refuses, with StoreError and without touching the
     // file, anything that is not one: another SQLite file, a corrupt file, a newer schema.
     // On success, stale `running` runs (owner process gone, or heartbeat older than two minutes)
@@ -90,7 +93,7 @@ public:
     std::int64_t createRun(const RunRecord &run); // status from the record (normally queued)
 
     // Queued writes: return at once, committed in the next batch.
-    void markRunning(std::int64_t runId);          // status running, started, owner pid, heartbeat
+    void markRunning(std::int64_t runId); // status running, started, owner pid, heartbeat
     void appendSteps(std::int64_t runId, const std::vector<StepRow> &steps); // also bumps heartbeat
     // Bumps the heartbeat alone: an owner that spends minutes between steps (torch.compile, warm-up)
     // calls it so that other processes opening the file do not take the run for stale.
@@ -107,26 +110,27 @@ public:
     // Blocks until every queued write is committed; rethrows a write error (e.g. disk full) as StoreError.
     void flush();
 
-private:
+  private:
     struct Impl;
     explicit Database(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d;
 };
 
 // Read-only access on its own connection. Same refusal rules as Database::open, never creates.
-class Reader {
-public:
+class Reader
+{
+  public:
     static std::unique_ptr<Reader> open(const std::string &path);
     ~Reader();
 
-    std::vector<SweepRecord> sweeps() const;                 // newest first
+    std::vector<SweepRecord> sweeps() const; // newest first
     std::optional<SweepRecord> sweep(std::int64_t id) const;
     std::vector<RunRecord> runs(std::int64_t sweepId) const; // by position
     std::optional<RunRecord> run(std::int64_t runId) const;
-    std::vector<StepRow> steps(std::int64_t runId) const;    // by index
+    std::vector<StepRow> steps(std::int64_t runId) const; // by index
     std::optional<EnvironmentRecord> environment(std::int64_t id) const;
 
-private:
+  private:
     struct Impl;
     explicit Reader(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d;

@@ -4,7 +4,8 @@
 
 #include <QJsonDocument>
 
-namespace stepscope::supervisor {
+namespace stepscope::supervisor
+{
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps)

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::supervisor {
+namespace stepscope::supervisor
+{
 
 struct PlannedRun {
     std::int64_t runId = 0;

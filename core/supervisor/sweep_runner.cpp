@@ -9,12 +9,17 @@
 #include <QTemporaryDir>
 #include <QThread>
 
-namespace stepscope::supervisor {
-namespace {
+namespace stepscope::supervisor
+{
+namespace
+{
 
 constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kept as failure detail
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 } // namespace
 
@@ -40,7 +45,8 @@ SweepRunner::~SweepRunner()
         process_->kill();
         process_->waitForFinished(3000);
         if (runId_)
-            db_.finishRun(runId_, RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "the supervisor closed", {}});
+            db_.finishRun(runId_, RunStatus::Cancelled,
+                          Failure{FailureCategory::Cancelled, "the supervisor closed", {}});
     }
 }
 
@@ -116,10 +122,11 @@ void SweepRunner::startNext()
     ++next_;
     db_.markRunning(runId_);
     if (worker.program.isEmpty()) {
-        finishCurrent(RunStatus::Failed,
-                      Failure{run.config.runtime == Runtime::Python ? FailureCategory::PythonNotFound
-                                                                     : FailureCategory::Internal,
-                              "no worker program is configured for runtime " + toString(run.config.runtime), {}});
+        finishCurrent(
+            RunStatus::Failed,
+            Failure{run.config.runtime == Runtime::Python ? FailureCategory::PythonNotFound : FailureCategory::Internal,
+                    "no worker program is configured for runtime " + toString(run.config.runtime),
+                    {}});
         return;
     }
 
@@ -143,8 +150,8 @@ void SweepRunner::startNext()
             p->deleteLater();
             finishCurrent(RunStatus::Failed,
                           Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
-                                  "could not start the worker " + p->program().toStdString() + ": "
-                                      + p->errorString().toStdString(),
+                                  "could not start the worker " + p->program().toStdString() + ": " +
+                                      p->errorString().toStdString(),
                                   {}});
         }
     });
@@ -187,7 +194,8 @@ void SweepRunner::handle(const protocol::Message &m)
         // The state after the timed steps joins the run's environment as after_* keys.
         QJsonObject merged = helloEnvironment_;
         for (const auto &[k, v] : m.environment)
-            merged.insert("after_" + QString::fromStdString(k), QString::fromStdString(v));
+            if (k != "nvidia_driver" && k != "sm_clock_max_mhz") // fixed facts, already in hello
+                merged.insert("after_" + QString::fromStdString(k), QString::fromStdString(v));
         recordEnvironment(merged);
         break;
     }
@@ -261,8 +269,8 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         cacheDir_.clear();
     }
 
-    const std::string log = stderrTail_.toStdString()
-        + (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
+    const std::string log = stderrTail_.toStdString() +
+                            (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
     if (timedOut_) {
         finishCurrent(RunStatus::Failed,
                       Failure{FailureCategory::Timeout,
@@ -278,9 +286,10 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         finishCurrent(RunStatus::Complete, std::nullopt);
     } else {
         const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
-            : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
-                       : "the worker ended without finishing (exit code " + std::to_string(exitCode)
-                    + ", last step " + std::to_string(stepsSeen_) + ")";
+                                : gotDone_
+                                    ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
+                                    : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
+                                          ", last step " + std::to_string(stepsSeen_) + ")";
         finishCurrent(RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log});
     }
 }

@@ -3,8 +3,8 @@
 // on the same device. Reads the worker's JSON lines, writes the store, and reports through typed
 // signals. Asynchronous (QProcess): lives in whatever thread it is moved to; the GUI gives it a
 // thread of its own, the CLI runs it in the main event loop.
-#include "supervisor/sweep_plan.h"
 #include "protocol/protocol.h"
+#include "supervisor/sweep_plan.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -17,11 +17,12 @@
 
 #include <optional>
 
-namespace stepscope::supervisor {
+namespace stepscope::supervisor
+{
 
 struct WorkerCommand {
-    QString program;        // e.g. <bin>/stepscope-worker, or python3
-    QStringList arguments;  // put before `--config JSON`
+    QString program;       // e.g. <bin>/stepscope-worker, or python3
+    QStringList arguments; // put before `--config JSON`
 };
 
 struct RunnerOptions {
@@ -34,9 +35,10 @@ struct RunnerOptions {
 // Where the native worker lives: next to the running executable.
 WorkerCommand defaultNativeWorker();
 
-class SweepRunner : public QObject {
+class SweepRunner : public QObject
+{
     Q_OBJECT
-public:
+  public:
     SweepRunner(store::Database &db, RunnerOptions options, QObject *parent = nullptr);
     ~SweepRunner() override;
 
@@ -46,7 +48,7 @@ public:
     Q_INVOKABLE void cancel();
     bool isRunning() const { return running_; }
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void runStarted(qint64 runId, int index, int total, const QString &configName);
     void environment(qint64 runId, const QString &json);
     void firstStep(qint64 runId, double seconds);
@@ -58,7 +60,7 @@ Q_SIGNALS:
     // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
     void storageFailed(const QString &message);
 
-private:
+  private:
     void startNext();
     void onStdout();
     void onStderr();

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
-namespace stepscope {
-namespace {
+namespace stepscope
+{
+namespace
+{
 
 RunConfig cudaConfig()
 {
@@ -421,8 +423,8 @@ TEST(ConfigNames, CanonicalNameIsStableAndDistinct)
                 for (bool cl : {false, true})
                     for (bool graph : {false, true})
                         for (Optimizer opt : {Optimizer::PerParameter, Optimizer::Foreach, Optimizer::Fused})
-                            for (CompileMode cm : {CompileMode::None, CompileMode::Default,
-                                                   CompileMode::ReduceOverhead, CompileMode::MaxAutotune}) {
+                            for (CompileMode cm : {CompileMode::None, CompileMode::Default, CompileMode::ReduceOverhead,
+                                                   CompileMode::MaxAutotune}) {
                                 RunConfig c = cudaConfig();
                                 c.tf32 = tf32;
                                 c.cudnnBenchmark = cudnn;

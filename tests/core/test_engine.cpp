@@ -4,14 +4,15 @@
 #include "engine/resnet.h"
 #include "engine/training_step.h"
 
-#include <gtest/gtest.h>
 #include <ATen/autocast_mode.h>
+#include <gtest/gtest.h>
 #include <torch/optim/sgd.h>
 #include <torch/torch.h>
 
 using namespace stepscope;
 
-namespace {
+namespace
+{
 
 RunConfig tiny()
 {

@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "protocol/protocol.h"
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::protocol {
-namespace {
+namespace stepscope::protocol
+{
+namespace
+{
 
 using T = Message::Type;
 
@@ -22,9 +24,9 @@ bool contains(const std::string &haystack, const std::string &needle)
 
 TEST(Protocol, WritersEndInOneNewline)
 {
-    for (const QByteArray &line : {helloLine({}), readyLine(1), firstStepLine(1), stepsLine(2, {}, {1}),
-                                   memoryLine(1, 2), checkLine({1}), doneLine(3, 1),
-                                   errorLine(Failure{FailureCategory::Timeout, "a\nb", "c\nd"})}) {
+    for (const QByteArray &line :
+         {helloLine({}), readyLine(1), firstStepLine(1), stepsLine(2, {}, {1}), memoryLine(1, 2), checkLine({1}),
+          doneLine(3, 1), errorLine(Failure{FailureCategory::Timeout, "a\nb", "c\nd"})}) {
         ASSERT_FALSE(line.isEmpty());
         EXPECT_TRUE(line.endsWith('\n')) << line.toStdString();
         EXPECT_EQ(line.count('\n'), 1) << "one message per line: " << line.toStdString();
@@ -33,9 +35,9 @@ TEST(Protocol, WritersEndInOneNewline)
 
 TEST(Protocol, HelloRoundTrip)
 {
-    const std::vector<std::pair<std::string, std::string>> env{
-        {"worker", "native"}, {"gpu", "NVIDIA H200"}, {"torch", "2.5.1+cu124"},
-        {"cuda_runtime", "12.4"}, {"host", "n\u00f6de-\"7\""}, {"empty", ""}};
+    const std::vector<std::pair<std::string, std::string>> env{{"worker", "native"},        {"gpu", "NVIDIA H200"},
+                                                               {"torch", "2.5.1+cu124"},    {"cuda_runtime", "12.4"},
+                                                               {"host", "n\u00f6de-\"7\""}, {"empty", ""}};
     const Message m = parseLine(helloLine(env));
     ASSERT_EQ(m.type, T::Hello) << m.problem;
     EXPECT_EQ(m.protocolVersion, kVersion);
@@ -117,12 +119,21 @@ TEST(Protocol, GpuStateRoundTrip)
 
 TEST(Protocol, ErrorRoundTripForEveryCategory)
 {
-    const FailureCategory all[] = {
-        FailureCategory::InvalidConfig,    FailureCategory::CudaUnavailable,    FailureCategory::PythonNotFound,
-        FailureCategory::TorchMissing,     FailureCategory::TorchTooOld,        FailureCategory::TritonMissing,
-        FailureCategory::TritonVersionMismatch, FailureCategory::CachePathTooLong, FailureCategory::OutOfMemory,
-        FailureCategory::CompileFailed,    FailureCategory::GraphCaptureFailed, FailureCategory::WorkerCrashed,
-        FailureCategory::Timeout,          FailureCategory::Cancelled,          FailureCategory::Internal};
+    const FailureCategory all[] = {FailureCategory::InvalidConfig,
+                                   FailureCategory::CudaUnavailable,
+                                   FailureCategory::PythonNotFound,
+                                   FailureCategory::TorchMissing,
+                                   FailureCategory::TorchTooOld,
+                                   FailureCategory::TritonMissing,
+                                   FailureCategory::TritonVersionMismatch,
+                                   FailureCategory::CachePathTooLong,
+                                   FailureCategory::OutOfMemory,
+                                   FailureCategory::CompileFailed,
+                                   FailureCategory::GraphCaptureFailed,
+                                   FailureCategory::WorkerCrashed,
+                                   FailureCategory::Timeout,
+                                   FailureCategory::Cancelled,
+                                   FailureCategory::Internal};
     for (FailureCategory c : all) {
         const Failure f{c, "CUDA out of memory. Tried to allocate 2.00 GiB",
                         "Traceback (most recent call last):\n  File \"x.py\", line 1\n\t\"quoted\" \\ \u00e9"};
@@ -207,8 +218,8 @@ TEST(Protocol, LineBufferSplitsAcrossChunks)
 
 TEST(Protocol, LineBufferByteByByteMatchesWhole)
 {
-    const QByteArray stream = helloLine({{"gpu", "x"}}) + readyLine(1) + stepsLine(2, {1, 2}, {3, 4})
-        + "stray print from a library\n" + doneLine(3, 2) + "{\"type\":\"err";
+    const QByteArray stream = helloLine({{"gpu", "x"}}) + readyLine(1) + stepsLine(2, {1, 2}, {3, 4}) +
+                              "stray print from a library\n" + doneLine(3, 2) + "{\"type\":\"err";
     LineBuffer whole;
     const auto expected = whole.append(stream);
     ASSERT_EQ(expected.size(), 5u);

@@ -14,7 +14,8 @@
 
 using namespace stepscope::stats;
 
-namespace {
+namespace
+{
 
 // ---- Summary, quantiles ------------------------------------------------------------------------
 
@@ -24,13 +25,13 @@ TEST(StatsSummary, OddSizeWithOutlier)
     const Summary s = summarize({4, 100, 1, 3, 2});
     EXPECT_EQ(s.count, 5u);
     EXPECT_DOUBLE_EQ(s.median, 3.0);
-    EXPECT_DOUBLE_EQ(s.q1, 2.0);   // position 1
-    EXPECT_DOUBLE_EQ(s.q3, 4.0);   // position 3
+    EXPECT_DOUBLE_EQ(s.q1, 2.0); // position 1
+    EXPECT_DOUBLE_EQ(s.q3, 4.0); // position 3
     EXPECT_DOUBLE_EQ(s.iqr, 2.0);
     EXPECT_DOUBLE_EQ(s.p10, 1.4);  // position 0.4: 1 + 0.4 * (2 - 1)
     EXPECT_DOUBLE_EQ(s.p90, 61.6); // position 3.6: 4 + 0.6 * (100 - 4)
     EXPECT_DOUBLE_EQ(s.mean, 22.0);
-    EXPECT_DOUBLE_EQ(s.mad, 1.0);  // |x - 3| = {2, 1, 0, 1, 97} -> median 1
+    EXPECT_DOUBLE_EQ(s.mad, 1.0); // |x - 3| = {2, 1, 0, 1, 97} -> median 1
     // Deviations from 22: -21 -20 -19 -18 78; squares sum to 7610; / (5 - 1) = 1902.5.
     EXPECT_NEAR(s.cv, std::sqrt(1902.5) / 22.0, 1e-12);
     EXPECT_DOUBLE_EQ(s.min, 1.0);
@@ -101,7 +102,7 @@ Summary withSpread(double iqr, double median)
 TEST(StatsNoise, Thresholds)
 {
     EXPECT_EQ(noiseOf(withSpread(9.99, 100)), Noise::Ok);
-    EXPECT_EQ(noiseOf(withSpread(10, 100)), Noise::Warn);   // exactly 0.10 warns
+    EXPECT_EQ(noiseOf(withSpread(10, 100)), Noise::Warn); // exactly 0.10 warns
     EXPECT_EQ(noiseOf(withSpread(24.99, 100)), Noise::Warn);
     EXPECT_EQ(noiseOf(withSpread(25, 100)), Noise::Unreliable); // exactly 0.25
     EXPECT_EQ(noiseOf(summarize({})), Noise::Unreliable);       // nothing measured, nothing to trust
@@ -118,8 +119,9 @@ TEST(StatsNoise, Names)
 
 // Deterministic uniform noise in [-1, 1) that does not depend on the standard library's
 // distributions (they differ between implementations).
-class UnitNoise {
-public:
+class UnitNoise
+{
+  public:
     explicit UnitNoise(std::uint64_t seed) : state_(seed) {}
     double next()
     {
@@ -127,7 +129,7 @@ public:
         return static_cast<double>(state_ >> 11) / 4503599627370496.0 - 1.0; // 2^53 / 2
     }
 
-private:
+  private:
     std::uint64_t state_;
 };
 
@@ -327,15 +329,14 @@ TEST(StatsRatio, EmptyInputIsNaN)
 // ---- Break-even and recommendation, against the published seed ledger -------------------------
 
 struct LedgerPair {
-    double eagerFirst = 0.4, eagerSteadyMs = 9.46;     // literal fallbacks: the published figures
+    double eagerFirst = 0.4, eagerSteadyMs = 9.46; // literal fallbacks: the published figures
     double compileFirst = 43.8, compileSteadyMs = 8.63;
     long long publishedSteps = 52290;
 };
 
 #ifdef STEPSCOPE_SOURCE_DIR
 // Number following `"key":` after the first occurrence of `anchor` that follows `scope`.
-double numberAfter(const std::string &text, const std::string &scope, const std::string &anchor,
-                   const std::string &key)
+double numberAfter(const std::string &text, const std::string &scope, const std::string &anchor, const std::string &key)
 {
     std::size_t pos = text.find(scope);
     pos = pos == std::string::npos ? pos : text.find(anchor, pos);

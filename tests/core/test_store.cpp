@@ -20,8 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace stepscope::store {
-namespace {
+namespace stepscope::store
+{
+namespace
+{
 
 using Kind = StoreError::Kind;
 
@@ -39,8 +41,9 @@ void writeBytes(const std::string &path, const std::string &bytes)
 
 // Direct access behind the store's back: to fake what another program, a crash or an older build
 // would have left in the file.
-class RawDb {
-public:
+class RawDb
+{
+  public:
     explicit RawDb(const std::string &path)
     {
         if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
@@ -80,7 +83,7 @@ public:
         return v;
     }
 
-private:
+  private:
     sqlite3 *db_ = nullptr;
 };
 
@@ -111,8 +114,9 @@ std::vector<StepRow> makeSteps(std::int64_t first, std::int64_t count)
     return rows;
 }
 
-class StoreTest : public ::testing::Test {
-protected:
+class StoreTest : public ::testing::Test
+{
+  protected:
     void SetUp() override
     {
         char templ[] = "/tmp/stepscope-store-XXXXXX";

@@ -22,8 +22,10 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::supervisor {
-namespace {
+namespace stepscope::supervisor
+{
+namespace
+{
 
 const std::string kData = std::string(STEPSCOPE_SOURCE_DIR) + "/tests/data/";
 
@@ -71,8 +73,9 @@ struct Outcome {
     qint64 elapsedMs = 0;
 };
 
-class SupervisorTest : public ::testing::Test {
-protected:
+class SupervisorTest : public ::testing::Test
+{
+  protected:
     static void SetUpTestSuite()
     {
         static int argc = 1;
@@ -95,8 +98,8 @@ protected:
     }
 
     // Runs `plan` to its end (or `limitMs`), with `during` called on the runner once it has started.
-    Outcome run(const SweepPlan &plan, RunnerOptions options,
-                const std::function<void(SweepRunner &)> &during = {}, int limitMs = 8000)
+    Outcome run(const SweepPlan &plan, RunnerOptions options, const std::function<void(SweepRunner &)> &during = {},
+                int limitMs = 8000)
     {
         Outcome out;
         SweepRunner runner(*db_, std::move(options));
@@ -392,8 +395,7 @@ TEST_F(SupervisorTest, MissingNativeWorkerFailsAndSweepGoesOn)
     RunConfig python = smallConfig(16);
     python.runtime = Runtime::Python;
     const SweepPlan p = plan({smallConfig(8), python});
-    const Outcome out =
-        run(p, options({"/nonexistent/stepscope-worker", {}}, recorded("worker-ok.jsonl")));
+    const Outcome out = run(p, options({"/nonexistent/stepscope-worker", {}}, recorded("worker-ok.jsonl")));
     EXPECT_EQ(out.finishedCount, 1);
     EXPECT_FALSE(out.cancelled);
     ASSERT_EQ(out.runFinished.size(), 2u);
@@ -460,7 +462,8 @@ TEST_F(SupervisorTest, WorkerReceivesItsConfiguration)
     RunConfig received;
     std::vector<ConfigError> errors;
     ASSERT_TRUE(parseConfig(QByteArray::fromStdString(run->detail).trimmed(), received, errors))
-        << describe(errors) << "\n" << run->detail;
+        << describe(errors) << "\n"
+        << run->detail;
     EXPECT_TRUE(received == c);
 }
 

@@ -20,7 +20,8 @@
 using namespace stepscope;
 using namespace stepscope::ui;
 
-namespace {
+namespace
+{
 
 report::LedgerRow row(const char *label, std::optional<double> firstS, std::optional<double> steadyMs)
 {
@@ -61,22 +62,24 @@ report::Ledger sampleLedger()
         if (!r.firstStepS || !r.steadyMs)
             continue;
         r.speedup = *base.steadyMs / *r.steadyMs;
-        r.breakEvenSteps = stats::breakEvenSteps(*r.firstStepS, *r.steadyMs / 1000, *base.firstStepS,
-                                                 *base.steadyMs / 1000);
+        r.breakEvenSteps =
+            stats::breakEvenSteps(*r.firstStepS, *r.steadyMs / 1000, *base.firstStepS, *base.steadyMs / 1000);
     }
     return ledger;
 }
 
 int rowsWithSteadyState(const report::Ledger &ledger)
 {
-    return int(std::count_if(ledger.rows.begin(), ledger.rows.end(), [](const auto &r) { return r.steadyMs.has_value(); }));
+    return int(
+        std::count_if(ledger.rows.begin(), ledger.rows.end(), [](const auto &r) { return r.steadyMs.has_value(); }));
 }
 
 } // namespace
 
-class TestCharts : public QObject {
+class TestCharts : public QObject
+{
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void liveChartHoldsExactlyTheAppendedSteps();
     void liveChartKeepsStepOneOffScale();
     void liveChartTakesAHundredThousandSteps();
@@ -311,7 +314,8 @@ void TestCharts::firstVsSteadyUsesALogAxisForTheFirstStep()
     const QStringList labels = chart.configurationLabels();
     QCOMPARE(labels.size(), int(ledger.rows.size()));
     QCOMPARE(labels[0], QStringLiteral("baseline"));
-    QVERIFY2(labels[3].startsWith(QStringLiteral("max-autotune")) && labels[3].contains(QStringLiteral("compile-failed")),
+    QVERIFY2(labels[3].startsWith(QStringLiteral("max-autotune")) &&
+                 labels[3].contains(QStringLiteral("compile-failed")),
              qPrintable(labels[3]));
     QVERIFY2(labels[6].contains(QStringLiteral("no steady state")), qPrintable(labels[6]));
     // The failed row is a gap: no bar of either kind at its key.

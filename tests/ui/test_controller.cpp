@@ -13,7 +13,8 @@
 using namespace stepscope;
 using namespace stepscope::ui;
 
-namespace {
+namespace
+{
 
 RunConfig tiny()
 {
@@ -29,9 +30,10 @@ RunConfig tiny()
 
 } // namespace
 
-class TestController : public QObject {
+class TestController : public QObject
+{
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void runsATinySweepAndReportsEveryStep()

@@ -31,7 +31,8 @@ using stepscope::ui::EnvironmentModel;
 using stepscope::ui::HistoryModel;
 using stepscope::ui::LedgerModel;
 
-namespace {
+namespace
+{
 
 const char *const kEnvironmentJson =
     R"j({"gpu":"NVIDIA H200","torch":"2.11.0","cuda_runtime":"13.0.0","cudnn":"9.19.0","host":"vm",)j"
@@ -143,10 +144,20 @@ std::vector<ConfigSpec> sweepAConfigs()
         {prefix + "cudnn-bench", R"j({"cudnn_benchmark":true})j", 3.0, 7.0, 0.01, almost, std::nullopt},
         {prefix + "cuda-graph", R"j({"cuda_graph":true})j", 1.0, 9.0, 0.01, almost, std::nullopt},
         // Fastest of all, but its losses are NaN: the accuracy gate must keep it out.
-        {prefix + "bf16", R"j({"autocast":"bf16"})j", 0.4, 5.0, 0.01,
-         {2.30, std::numeric_limits<double>::quiet_NaN(), 2.2, 2.1, 2.0}, std::nullopt},
+        {prefix + "bf16",
+         R"j({"autocast":"bf16"})j",
+         0.4,
+         5.0,
+         0.01,
+         {2.30, std::numeric_limits<double>::quiet_NaN(), 2.2, 2.1, 2.0},
+         std::nullopt},
         {prefix + "channels-last", R"j({"channels_last":true})j", 0.6, 9.5, 0.12, almost, std::nullopt},
-        {prefix + "cuda-graph+sgd-fused", R"j({"cuda_graph":true})j", 0, 0, 0, {},
+        {prefix + "cuda-graph+sgd-fused",
+         R"j({"cuda_graph":true})j",
+         0,
+         0,
+         0,
+         {},
          Failure{FailureCategory::OutOfMemory, "CUDA out of memory. Tried to allocate 2.00 GiB", kOomDetail}},
     };
 }
@@ -192,10 +203,11 @@ QColor foreground(const QModelIndex &index)
 
 } // namespace
 
-class TestModels : public QObject {
+class TestModels : public QObject
+{
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
 
     void ledgerMatchesDatabase();
@@ -214,7 +226,7 @@ private Q_SLOTS:
     void comparisonVerdicts();
     void comparisonOnH200Batches();
 
-private:
+  private:
     QTemporaryDir dir_;
     std::string dbPath_;
     std::unique_ptr<store::Reader> reader_;
@@ -354,8 +366,8 @@ void TestModels::ledgerSortsBySteadyState()
         QVERIFY(v.toDouble() >= previous);
         previous = v.toDouble();
     }
-    QCOMPARE(order, (QStringList{"bf16", "cudnn-bench", "cuda-graph", "channels-last", "baseline",
-                                 "cuda-graph+sgd-fused"}));
+    QCOMPARE(order,
+             (QStringList{"bf16", "cudnn-bench", "cuda-graph", "channels-last", "baseline", "cuda-graph+sgd-fused"}));
 
     // Descending, the failed row stays at the bottom with FigureSortProxy.
     ui::FigureSortProxy figures;
@@ -366,8 +378,8 @@ void TestModels::ledgerSortsBySteadyState()
     QStringList descending;
     for (int r = 0; r < figures.rowCount(); ++r)
         descending << figures.index(r, LedgerModel::Configuration).data().toString();
-    QCOMPARE(descending, (QStringList{"baseline", "channels-last", "cuda-graph", "cudnn-bench", "bf16",
-                                      "cuda-graph+sgd-fused"}));
+    QCOMPARE(descending,
+             (QStringList{"baseline", "channels-last", "cuda-graph", "cudnn-bench", "bf16", "cuda-graph+sgd-fused"}));
     figures.sort(LedgerModel::BreakEven, Qt::AscendingOrder); // baseline and failed have none
     QCOMPARE(figures.index(0, LedgerModel::Configuration).data().toString(), QStringLiteral("bf16"));
     figures.sort(LedgerModel::BreakEven, Qt::DescendingOrder);
@@ -410,11 +422,11 @@ void TestModels::ledgerOnH200Database()
     model.load(*h200_, b32);
     QCOMPARE(model.rowCount(), 7);
     QCOMPARE(model.index(0, LedgerModel::Configuration).data().toString(), QStringLiteral("baseline"));
-    // docs/results/h200-ledger.md: bf16 at 7.16 ms, 1.97x.
+    // docs/results/h200-ledger.md: bf16 at 7.37 ms, 1.92x.
     const int bf16 = rowOf(model, Qt::DisplayRole, QStringLiteral("tf32+cudnn-bench+bf16"));
     QVERIFY(bf16 >= 0);
-    QCOMPARE(model.index(bf16, LedgerModel::SteadyState).data().toString(), QStringLiteral("7.16 ms"));
-    QVERIFY(model.index(bf16, LedgerModel::Speedup).data().toString().startsWith(QStringLiteral("1.97x [")));
+    QCOMPARE(model.index(bf16, LedgerModel::SteadyState).data().toString(), QStringLiteral("7.37 ms"));
+    QVERIFY(model.index(bf16, LedgerModel::Speedup).data().toString().startsWith(QStringLiteral("1.92x [")));
 
     const QString tenThousand = model.recommendation();
     QVERIFY2(tenThousand.contains(QStringLiteral("cuda-graph+sgd-fused finishes first")), qPrintable(tenThousand));
@@ -547,12 +559,22 @@ void TestModels::environmentAssessments()
     model.setEnvironmentJson(QStringLiteral(R"j({"gpu":"NVIDIA H200","cpu_threads":"1","sm_clock_mhz":"1980",)j"
                                             R"j("cuda_module_loading":"EAGER","cuda_cache_path":"/tmp/fresh"})j"));
     QCOMPARE(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu_clocks")), -1);
-    QVERIFY(!model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_threads")),
-                         EnvironmentModel::Fix).data().toString().isEmpty());
-    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_module_loading")),
-                        EnvironmentModel::Assessment).data().toString().contains(QStringLiteral("start-up")));
-    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
-                        EnvironmentModel::Assessment).data().toString().isEmpty());
+    QVERIFY(!model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_threads")), EnvironmentModel::Fix)
+                 .data()
+                 .toString()
+                 .isEmpty());
+    QVERIFY(model
+                .index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_module_loading")),
+                       EnvironmentModel::Assessment)
+                .data()
+                .toString()
+                .contains(QStringLiteral("start-up")));
+    QVERIFY(model
+                .index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
+                       EnvironmentModel::Assessment)
+                .data()
+                .toString()
+                .isEmpty());
 
     model.setEnvironmentJson(QStringLiteral("not json"));
     QCOMPARE(model.rowCount(), 0);
@@ -573,8 +595,12 @@ void TestModels::environmentWithoutCuda()
     QCOMPARE(foreground(model.index(gpu, EnvironmentModel::Assessment)), ui::failureColor());
     QVERIFY(model.index(gpu, EnvironmentModel::Fix).data().toString().contains(QStringLiteral("driver")));
     // Without CUDA, CUDA caches and clocks do not matter.
-    QVERIFY(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
-                        EnvironmentModel::Assessment).data().toString().isEmpty());
+    QVERIFY(model
+                .index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cuda_cache_path")),
+                       EnvironmentModel::Assessment)
+                .data()
+                .toString()
+                .isEmpty());
     QCOMPARE(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("gpu_clocks")), -1);
 }
 

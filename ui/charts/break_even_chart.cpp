@@ -10,8 +10,10 @@
 #include <cmath>
 #include <limits>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 constexpr int kSamples = 256; // per line, spaced evenly on the log axis
 

@@ -12,11 +12,13 @@
 class QCPGraph;
 class QCPItemStraightLine;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class BreakEvenChart : public LedgerChart {
+class BreakEvenChart : public LedgerChart
+{
     Q_OBJECT
-public:
+  public:
     explicit BreakEvenChart(QWidget *parent = nullptr);
 
     // The line of a ledger row, or nullptr when the row has no steady state.
@@ -26,10 +28,10 @@ public:
     // Break-even step counts that are drawn (finite and past step 1), one per crossing.
     QVector<double> crossings() const { return crossings_; }
 
-protected:
+  protected:
     void rebuild() override;
 
-private:
+  private:
     QVector<QCPGraph *> rowGraphs_;
     QVector<double> crossings_;
     QCPItemStraightLine *planned_ = nullptr;

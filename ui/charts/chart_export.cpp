@@ -10,8 +10,10 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 QSize exportSize(const QCustomPlot *plot, int width, int height)
 {
@@ -101,10 +103,10 @@ bool saveChart(QCustomPlot *plot, const QString &path, QString *error, int width
     else if (suffix == QLatin1String("pdf"))
         bytes = pdfBytes(plot, size, &ok);
     else {
-        const QString what = suffix.isEmpty() ? QObject::tr("a file without a suffix")
-                                              : QStringLiteral("\".%1\"").arg(suffix);
-        setError(error, QObject::tr("Cannot export a chart as %1: use a file name ending in .png, .svg or .pdf.")
-                            .arg(what));
+        const QString what =
+            suffix.isEmpty() ? QObject::tr("a file without a suffix") : QStringLiteral("\".%1\"").arg(suffix);
+        setError(error,
+                 QObject::tr("Cannot export a chart as %1: use a file name ending in .png, .svg or .pdf.").arg(what));
         return false;
     }
     if (!ok || bytes.isEmpty()) {

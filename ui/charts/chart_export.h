@@ -7,7 +7,8 @@
 
 class QCustomPlot;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 // width/height 0: the plot's on-screen size, or 960x600 when it has never been shown.
 // Returns false with a user-facing message in *error (which may be null).

@@ -6,8 +6,10 @@
 
 #include <cmath>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 // Three significant digits: step times differ in the second or third digit, never beyond.
 int decimalsFor(double magnitude)

@@ -3,11 +3,12 @@
 // (and the same way as the ledger table and the report).
 #include <QString>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-QString formatStepMs(double ms);    // "8.21 ms", "21.4 ms", "516 ms", "2.31 s" (from 1,000 ms)
-QString formatDeltaMs(double ms);   // "−3.8 ms", "+1.2 ms" (a true minus sign)
+QString formatStepMs(double ms);      // "8.21 ms", "21.4 ms", "516 ms", "2.31 s" (from 1,000 ms)
+QString formatDeltaMs(double ms);     // "−3.8 ms", "+1.2 ms" (a true minus sign)
 QString formatSecondsLabel(double s); // the report's format: "516 ms", "2.34 s", "3 min 45 s"
-QString formatStepCount(double n);  // "1,234" in the user's locale
+QString formatStepCount(double n);    // "1,234" in the user's locale
 
 } // namespace stepscope::ui

@@ -4,8 +4,10 @@
 
 #include <array>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 // Lightness of the window background decides the theme: QPalette has no "dark" flag of its own.
 bool isDark(const QPalette &palette)

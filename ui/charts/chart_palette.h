@@ -7,17 +7,18 @@
 
 class QCustomPlot;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 struct ChartColors {
     QColor text;       // axes, tick labels, titles, item text
     QColor background; // plot and legend background
     QColor grid;
     QColor subGrid;
-    QColor highlight;  // shaded regions (steady window)
-    QColor faster;     // improvement (waterfall)
-    QColor slower;     // regression (waterfall)
-    QColor neutral;    // the baseline's bar
+    QColor highlight; // shaded regions (steady window)
+    QColor faster;    // improvement (waterfall)
+    QColor slower;    // regression (waterfall)
+    QColor neutral;   // the baseline's bar
     bool dark = false;
 };
 

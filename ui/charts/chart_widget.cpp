@@ -8,7 +8,8 @@
 #include <QThread>
 #include <QVBoxLayout>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new QCustomPlot(this))
 {

@@ -6,11 +6,13 @@
 class QCustomPlot;
 class QCPTextElement;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class ChartWidget : public QWidget {
+class ChartWidget : public QWidget
+{
     Q_OBJECT
-public:
+  public:
     explicit ChartWidget(QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return plot_; }
@@ -18,14 +20,14 @@ public:
     void setTitle(const QString &title);
     QString title() const;
 
-protected:
+  protected:
     void changeEvent(QEvent *event) override;
     // Called after the frame took the new palette; charts recolour their plottables and items here.
     virtual void paletteChanged() {}
     // Widgets are touched from the UI thread only; batches from workers must be queued to it.
     void assertUiThread() const;
 
-private:
+  private:
     void restyle();
 
     QCustomPlot *plot_ = nullptr;

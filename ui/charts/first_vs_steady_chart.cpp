@@ -10,15 +10,18 @@
 #include <cmath>
 #include <limits>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 constexpr double kOffset = 0.19; // half the distance between the two bars of a configuration
 constexpr double kBarWidth = 0.36;
 
 QString labelOf(const report::LedgerRow &row)
 {
-    const QString label = QString::fromStdString(row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel);
+    const QString label = QString::fromStdString(
+        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel);
     if (row.steadyMs && row.firstStepS)
         return label;
     // The suffix says why a bar is missing: a gap alone reads as "zero".
@@ -144,8 +147,7 @@ void FirstVsSteadyChart::rebuild()
     steadyBars_->setData(steadyKeys, steadyValues, true);
 
     // Whiskers show the spread between repeats (lowest and highest per-process figure).
-    const auto whiskers = [&](QCPBars *bars, QCPAxis *axis, const QVector<double> &minus,
-                              const QVector<double> &plus) {
+    const auto whiskers = [&](QCPBars *bars, QCPAxis *axis, const QVector<double> &minus, const QVector<double> &plus) {
         auto *errors = new QCPErrorBars(p->xAxis, axis);
         errors->removeFromLegend();
         errors->setDataPlottable(bars);

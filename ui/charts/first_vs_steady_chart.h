@@ -10,11 +10,13 @@
 class QCPAxis;
 class QCPBars;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class FirstVsSteadyChart : public LedgerChart {
+class FirstVsSteadyChart : public LedgerChart
+{
     Q_OBJECT
-public:
+  public:
     explicit FirstVsSteadyChart(QWidget *parent = nullptr);
 
     QCPAxis *firstStepAxis() const; // left, logarithmic, seconds
@@ -24,10 +26,10 @@ public:
     // The x axis' labels in row order, with suffixes such as "(failed: out-of-memory)".
     QStringList configurationLabels() const { return labels_; }
 
-protected:
+  protected:
     void rebuild() override;
 
-private:
+  private:
     QCPBars *firstBars_ = nullptr;
     QCPBars *steadyBars_ = nullptr;
     QStringList labels_;

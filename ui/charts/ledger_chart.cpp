@@ -6,7 +6,8 @@
 
 #include <QTimer>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 LedgerChart::LedgerChart(QWidget *parent) : ChartWidget(parent), pending_(new QTimer(this))
 {

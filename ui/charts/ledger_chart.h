@@ -7,25 +7,27 @@
 
 class QTimer;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 class LedgerModel;
 
-class LedgerChart : public ChartWidget {
+class LedgerChart : public ChartWidget
+{
     Q_OBJECT
-public:
+  public:
     explicit LedgerChart(QWidget *parent = nullptr);
 
     // The chart does not own the model; it clears itself when the model goes away.
     void setModel(LedgerModel *model);
     LedgerModel *model() const;
 
-protected:
+  protected:
     // Clears the plot and draws the model's ledger again (also called with no model: draw empty).
     virtual void rebuild() = 0;
     void paletteChanged() override { rebuildNow(); }
 
-private:
+  private:
     void rebuildNow();
     void scheduleRebuild();
 

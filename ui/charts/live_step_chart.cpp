@@ -12,8 +12,10 @@
 #include <cmath>
 #include <limits>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 constexpr double kHoverPixels = 24; // farther than this from any step, the hover shows nothing
 
@@ -80,8 +82,7 @@ LiveStepChart::LiveStepChart(QWidget *parent) : ChartWidget(parent)
     connect(p, &QCustomPlot::mouseWheel, this, [this] { following_ = false; });
     connect(p, &QCustomPlot::mouseDoubleClick, this, [this] { setFollowLatest(true); });
     // Zooming can bring step 1 into view or push it out: the note follows the y range.
-    connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-            &LiveStepChart::updateFirstStepNote);
+    connect(p->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &LiveStepChart::updateFirstStepNote);
 
     restyleSeries();
     fitRanges(true);

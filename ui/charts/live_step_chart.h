@@ -15,11 +15,13 @@ class QCPItemRect;
 class QCPItemText;
 class QMouseEvent;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class LiveStepChart : public ChartWidget {
+class LiveStepChart : public ChartWidget
+{
     Q_OBJECT
-public:
+  public:
     explicit LiveStepChart(QWidget *parent = nullptr);
 
     // Clears the chart for a new run and shows its title.
@@ -44,10 +46,10 @@ public:
     QCPItemRect *steadyWindowItem() const { return window_; }
     QCPItemText *firstStepNote() const { return firstNote_; }
 
-protected:
+  protected:
     void paletteChanged() override;
 
-private:
+  private:
     void restyleSeries();
     void fitRanges(bool force);
     void updateFirstStepNote();
@@ -61,8 +63,8 @@ private:
     QCPItemLine *firstArrow_ = nullptr;
 
     bool following_ = true;
-    int fittedCount_ = 0;        // steps >= 2 when the y range was last fitted
-    double lastKey_ = 0;         // largest step index appended
+    int fittedCount_ = 0;         // steps >= 2 when the y range was last fitted
+    double lastKey_ = 0;          // largest step index appended
     std::vector<double> scratch_; // reused buffer of the percentile fit
 };
 

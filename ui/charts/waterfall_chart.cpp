@@ -8,8 +8,10 @@
 
 #include <algorithm>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 constexpr double kBarWidth = 0.6;
 
@@ -39,7 +41,9 @@ void WaterfallChart::rebuild()
             continue;
         Step step;
         step.row = int(i);
-        step.label = QString::fromStdString(rows[i].axisLabel.empty() ? (rows[i].label.empty() ? rows[i].configName : rows[i].label) : rows[i].axisLabel);
+        step.label = QString::fromStdString(rows[i].axisLabel.empty()
+                                                ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
+                                                : rows[i].axisLabel);
         step.fromMs = steps_.isEmpty() ? 0.0 : steps_.last().toMs;
         step.toMs = *rows[i].steadyMs;
         steps_.append(step);

@@ -10,15 +10,17 @@
 
 class QCPBars;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class WaterfallChart : public LedgerChart {
+class WaterfallChart : public LedgerChart
+{
     Q_OBJECT
-public:
+  public:
     struct Step {
-        int row = 0;        // ledger row
+        int row = 0; // ledger row
         QString label;
-        double fromMs = 0;  // 0 for the first bar
+        double fromMs = 0; // 0 for the first bar
         double toMs = 0;
         double deltaMs() const { return toMs - fromMs; }
     };
@@ -29,10 +31,10 @@ public:
     const QVector<Step> &steps() const { return steps_; }
     QCPBars *bar(int index) const { return bars_.value(index); }
 
-protected:
+  protected:
     void rebuild() override;
 
-private:
+  private:
     QVector<Step> steps_;
     QVector<QCPBars *> bars_;
 };

@@ -8,7 +8,8 @@
 #include <QMutexLocker>
 #include <QStandardPaths>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 RunController::RunController(QObject *parent) : QObject(parent)
 {
@@ -20,7 +21,8 @@ RunController::~RunController()
 {
     if (runner_) {
         // The runner's destructor kills a live worker and marks its run cancelled.
-        QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
         runner_ = nullptr;
     }
     thread_.quit();
@@ -43,7 +45,8 @@ bool RunController::openDatabase(const QString &path, QString *error)
     try {
         auto db = store::Database::open(path.toStdString());
         if (runner_) {
-            QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+            QMetaObject::invokeMethod(
+                runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
             runner_ = nullptr;
         }
         db_ = std::move(db);
@@ -78,11 +81,11 @@ bool RunController::start(const SweepRequest &request, QString *error)
     supervisor::SweepPlan plan;
     try {
         const QString name = request.name.isEmpty()
-            ? QString("%1 %2 b%3 %4px")
-                  .arg(request.preset, QString::fromStdString(request.configs.front().device))
-                  .arg(request.configs.front().batch)
-                  .arg(request.configs.front().imageSize)
-            : request.name;
+                                 ? QString("%1 %2 b%3 %4px")
+                                       .arg(request.preset, QString::fromStdString(request.configs.front().device))
+                                       .arg(request.configs.front().batch)
+                                       .arg(request.configs.front().imageSize)
+                                 : request.name;
         plan = supervisor::planSweep(*db_, name.toStdString(), request.preset.toStdString(), request.configs,
                                      request.repeats, request.plannedSteps);
     } catch (const store::StoreError &e) {
@@ -90,7 +93,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
     }
 
     if (runner_) {
-        QMetaObject::invokeMethod(runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
         runner_ = nullptr;
     }
     supervisor::RunnerOptions options;
@@ -101,12 +105,13 @@ bool RunController::start(const SweepRequest &request, QString *error)
 
     // Step samples take the direct route into a locked buffer; everything else is queued to this
     // (UI) thread as ordinary signals.
-    connect(runner_, &supervisor::SweepRunner::stepsArrived, runner_,
-            [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
-                QMutexLocker lock(&samplesMutex_);
-                samples_.push_back({runId, first, gpu.isEmpty() ? wall : gpu});
-            },
-            Qt::DirectConnection);
+    connect(
+        runner_, &supervisor::SweepRunner::stepsArrived, runner_,
+        [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
+            QMutexLocker lock(&samplesMutex_);
+            samples_.push_back({runId, first, gpu.isEmpty() ? wall : gpu});
+        },
+        Qt::DirectConnection);
     connect(runner_, &supervisor::SweepRunner::runStarted, this,
             [this](qint64 runId, int index, int total, const QString &name) {
                 runClock_.start();
@@ -132,7 +137,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
     sweepClock_.start();
     runClock_.start();
     Q_EMIT sweepStarted(plan.sweepId, static_cast<int>(plan.runs.size()));
-    QMetaObject::invokeMethod(runner_, [r = runner_, plan] { r->start(plan); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        runner_, [r = runner_, plan] { r->start(plan); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -16,11 +16,13 @@
 #include <memory>
 #include <vector>
 
-namespace stepscope::supervisor {
+namespace stepscope::supervisor
+{
 class SweepRunner;
 }
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 struct SweepRequest {
     std::vector<RunConfig> configs;
@@ -37,9 +39,10 @@ struct StepBatch {
     QVector<double> ms; // GPU time where the worker has it, else wall time
 };
 
-class RunController : public QObject {
+class RunController : public QObject
+{
     Q_OBJECT
-public:
+  public:
     explicit RunController(QObject *parent = nullptr);
     ~RunController() override;
 
@@ -58,7 +61,7 @@ public:
 
     static QString defaultDatabasePath();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void sweepStarted(qint64 sweepId, int runs);
     void runStarted(qint64 runId, int index, int total, const QString &configName);
     void firstStep(qint64 runId, double seconds);
@@ -70,7 +73,7 @@ Q_SIGNALS:
     void finished(qint64 sweepId, bool cancelled);
     void failed(const QString &message);
 
-private:
+  private:
     void onProgress(int finishedRuns, int totalRuns, int step, int steps);
     void onFinished(bool cancelled);
 

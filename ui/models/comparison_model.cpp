@@ -4,8 +4,10 @@
 
 #include <QBrush>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 QString steadyText(const report::LedgerRow &row)
 {
@@ -21,10 +23,7 @@ QString sweepTitle(const report::Ledger &ledger)
 
 } // namespace
 
-ComparisonModel::ComparisonModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
 {
@@ -49,7 +48,7 @@ void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
         if (!ra.samplesMs.empty() && !rb.samplesMs.empty()) {
             row.ratio = stats::ratioOfMedians(rb.samplesMs, ra.samplesMs);
             row.outcome = !row.ratio->significant ? Outcome::NoSignificantDifference
-                : row.ratio->ratio < 1            ? Outcome::Faster
+                          : row.ratio->ratio < 1  ? Outcome::Faster
                                                   : Outcome::Slower;
         }
         rows.push_back(row);
@@ -83,9 +82,12 @@ int ComparisonModel::columnCount(const QModelIndex &parent) const
 QString ComparisonModel::verdictText(const Row &row) const
 {
     switch (row.outcome) {
-    case Outcome::Faster: return tr("faster");
-    case Outcome::Slower: return tr("slower");
-    case Outcome::NoSignificantDifference: return tr("no significant difference");
+    case Outcome::Faster:
+        return tr("faster");
+    case Outcome::Slower:
+        return tr("slower");
+    case Outcome::NoSignificantDifference:
+        return tr("no significant difference");
     case Outcome::NotComparable:
         return a_.rows[row.a].samplesMs.empty() ? tr("not comparable: no steady state in A")
                                                 : tr("not comparable: no steady state in B");
@@ -103,29 +105,42 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Configuration: return QString::fromStdString(ra.label);
-        case SteadyA: return steadyText(ra);
-        case SteadyB: return steadyText(rb);
+        case Configuration:
+            return QString::fromStdString(ra.label);
+        case SteadyA:
+            return steadyText(ra);
+        case SteadyB:
+            return steadyText(rb);
         case Ratio:
             if (!row.ratio)
                 return QStringLiteral("-");
             return QStringLiteral("%1x [%2-%3]")
                 .arg(QString::number(row.ratio->ratio, 'f', 2), QString::number(row.ratio->low, 'f', 2),
                      QString::number(row.ratio->high, 'f', 2));
-        case Verdict: return verdictText(row);
-        default: return {};
+        case Verdict:
+            return verdictText(row);
+        default:
+            return {};
         }
     case SortRole:
         switch (index.column()) {
-        case Configuration: return QString::fromStdString(ra.label);
-        case SteadyA: return ra.steadyMs ? QVariant(*ra.steadyMs) : QVariant();
-        case SteadyB: return rb.steadyMs ? QVariant(*rb.steadyMs) : QVariant();
-        case Ratio: return row.ratio ? QVariant(row.ratio->ratio) : QVariant();
-        case Verdict: return static_cast<int>(row.outcome);
-        default: return {};
+        case Configuration:
+            return QString::fromStdString(ra.label);
+        case SteadyA:
+            return ra.steadyMs ? QVariant(*ra.steadyMs) : QVariant();
+        case SteadyB:
+            return rb.steadyMs ? QVariant(*rb.steadyMs) : QVariant();
+        case Ratio:
+            return row.ratio ? QVariant(row.ratio->ratio) : QVariant();
+        case Verdict:
+            return static_cast<int>(row.outcome);
+        default:
+            return {};
         }
-    case OutcomeRole: return static_cast<int>(row.outcome);
-    case ConfigNameRole: return QString::fromStdString(ra.configName);
+    case OutcomeRole:
+        return static_cast<int>(row.outcome);
+    case ConfigNameRole:
+        return QString::fromStdString(ra.configName);
     case Qt::ToolTipRole:
         if (index.column() == Ratio)
             return tr("Median steady step time of B over A, with a bootstrap 95% confidence interval; "
@@ -140,11 +155,12 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
             return QBrush(failureColor());
         return {};
     case Qt::TextAlignmentRole:
-        return static_cast<int>(Qt::AlignVCenter
-                                | (index.column() == SteadyA || index.column() == SteadyB || index.column() == Ratio
-                                       ? Qt::AlignRight
-                                       : Qt::AlignLeft));
-    default: return {};
+        return static_cast<int>(Qt::AlignVCenter |
+                                (index.column() == SteadyA || index.column() == SteadyB || index.column() == Ratio
+                                     ? Qt::AlignRight
+                                     : Qt::AlignLeft));
+    default:
+        return {};
     }
 }
 
@@ -162,12 +178,18 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Configuration: return tr("Configuration");
-    case SteadyA: return tr("Steady A");
-    case SteadyB: return tr("Steady B");
-    case Ratio: return tr("B/A [95% CI]");
-    case Verdict: return tr("B is");
-    default: return {};
+    case Configuration:
+        return tr("Configuration");
+    case SteadyA:
+        return tr("Steady A");
+    case SteadyB:
+        return tr("Steady B");
+    case Ratio:
+        return tr("B/A [95% CI]");
+    case Verdict:
+        return tr("B is");
+    default:
+        return {};
     }
 }
 

@@ -9,11 +9,13 @@
 #include <optional>
 #include <vector>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class ComparisonModel : public QAbstractTableModel {
+class ComparisonModel : public QAbstractTableModel
+{
     Q_OBJECT
-public:
+  public:
     enum Column { Configuration, SteadyA, SteadyB, Ratio, Verdict, ColumnCount };
     enum class Outcome { Faster, Slower, NoSignificantDifference, NotComparable }; // of B against A
     static constexpr int SortRole = Qt::UserRole;        // raw ms / ratio; invalid when missing
@@ -34,7 +36,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     struct Row {
         std::size_t a = 0, b = 0; // indices into the ledgers' rows
         std::optional<stats::RatioCI> ratio;

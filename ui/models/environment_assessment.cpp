@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <array>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 struct Label {
     const char *key;
@@ -88,8 +90,8 @@ const Rule kRules[] = {
      Severity::Warning,
      "Every CUDA kernel loads at start-up: setup takes longer and memory is higher than with the LAZY default.",
      "Unset CUDA_MODULE_LOADING (or set it to LAZY) unless eager loading is what you want to measure."},
-    {"cuda_module_loading", [](const QString &v, const Facts &f) { return f.hasGpu() && !v.isEmpty(); },
-     Severity::Info, "Kernels load on first use: their loading time falls inside the first step.",
+    {"cuda_module_loading", [](const QString &v, const Facts &f) { return f.hasGpu() && !v.isEmpty(); }, Severity::Info,
+     "Kernels load on first use: their loading time falls inside the first step.",
      "Set CUDA_MODULE_LOADING=EAGER to move kernel loading into setup."},
     {"cpu_threads",
      [](const QString &v, const Facts &) {
@@ -97,8 +99,7 @@ const Rule kRules[] = {
          const int n = v.toInt(&ok);
          return ok && n > 0 && n < 4;
      },
-     Severity::Warning,
-     "Few CPU threads: CPU runs are slow, and CPU-side work competes with kernel launches.",
+     Severity::Warning, "Few CPU threads: CPU runs are slow, and CPU-side work competes with kernel launches.",
      "Unset OMP_NUM_THREADS or give the process more cores."},
     {"after_throttle_reasons",
      [](const QString &v, const Facts &) {

@@ -4,13 +4,14 @@
 #include <QList>
 #include <QString>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 enum class Severity { None, Info, Warning, Problem };
 
 struct EnvironmentEntry {
-    QString key;        // the record's key, or the name of a fact it lacks ("gpu_clocks")
-    QString label;      // for people: "CUDA cache path"
+    QString key;   // the record's key, or the name of a fact it lacks ("gpu_clocks")
+    QString label; // for people: "CUDA cache path"
     QString value;
     QString assessment; // what it does to the numbers; empty when nothing
     QString fix;

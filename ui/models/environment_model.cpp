@@ -4,12 +4,10 @@
 
 #include <QBrush>
 
-namespace stepscope::ui {
-
-EnvironmentModel::EnvironmentModel(QObject *parent)
-    : QAbstractTableModel(parent)
+namespace stepscope::ui
 {
-}
+
+EnvironmentModel::EnvironmentModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void EnvironmentModel::setEnvironmentJson(const QString &json)
 {
@@ -42,11 +40,16 @@ QVariant EnvironmentModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Key: return e.label;
-        case Value: return e.value;
-        case Assessment: return e.assessment;
-        case Fix: return e.fix;
-        default: return {};
+        case Key:
+            return e.label;
+        case Value:
+            return e.value;
+        case Assessment:
+            return e.assessment;
+        case Fix:
+            return e.fix;
+        default:
+            return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == Key)
@@ -54,8 +57,10 @@ QVariant EnvironmentModel::data(const QModelIndex &index, int role) const
         if (!e.assessment.isEmpty())
             return e.assessment + QStringLiteral("\n") + tr("Fix: ") + e.fix;
         return {};
-    case KeyRole: return e.key;
-    case SeverityRole: return static_cast<int>(e.severity);
+    case KeyRole:
+        return e.key;
+    case SeverityRole:
+        return static_cast<int>(e.severity);
     case Qt::ForegroundRole:
         if (index.column() != Assessment)
             return {};
@@ -64,7 +69,8 @@ QVariant EnvironmentModel::data(const QModelIndex &index, int role) const
         if (e.severity == Severity::Warning)
             return QBrush(warningColor());
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -73,11 +79,16 @@ QVariant EnvironmentModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Key: return tr("Setting");
-    case Value: return tr("Value");
-    case Assessment: return tr("Effect on the numbers");
-    case Fix: return tr("Fix");
-    default: return {};
+    case Key:
+        return tr("Setting");
+    case Value:
+        return tr("Value");
+    case Assessment:
+        return tr("Effect on the numbers");
+    case Fix:
+        return tr("Fix");
+    default:
+        return {};
     }
 }
 

@@ -5,11 +5,13 @@
 
 #include <QAbstractTableModel>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class EnvironmentModel : public QAbstractTableModel {
+class EnvironmentModel : public QAbstractTableModel
+{
     Q_OBJECT
-public:
+  public:
     enum Column { Key, Value, Assessment, Fix, ColumnCount };
     static constexpr int KeyRole = Qt::UserRole;          // the record's raw key
     static constexpr int SeverityRole = Qt::UserRole + 1; // int(Severity)
@@ -27,7 +29,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QString json_;
     QList<EnvironmentEntry> entries_;
 };

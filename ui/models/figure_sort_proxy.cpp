@@ -1,11 +1,9 @@
 #include "models/figure_sort_proxy.h"
 
-namespace stepscope::ui {
-
-FigureSortProxy::FigureSortProxy(QObject *parent)
-    : QSortFilterProxyModel(parent)
+namespace stepscope::ui
 {
-}
+
+FigureSortProxy::FigureSortProxy(QObject *parent) : QSortFilterProxyModel(parent) {}
 
 bool FigureSortProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {

@@ -4,14 +4,16 @@
 // QSortFilterProxyModel alone puts them last ascending but first descending.
 #include <QSortFilterProxyModel>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class FigureSortProxy : public QSortFilterProxyModel {
+class FigureSortProxy : public QSortFilterProxyModel
+{
     Q_OBJECT
-public:
+  public:
     explicit FigureSortProxy(QObject *parent = nullptr);
 
-protected:
+  protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <map>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 // Child indexes carry their sweep's row + 1; sweep indexes carry 0.
 constexpr quintptr kSweepLevel = 0;
@@ -64,10 +66,7 @@ QColor statusColor(std::string_view status)
 
 } // namespace
 
-HistoryModel::HistoryModel(QObject *parent)
-    : QAbstractItemModel(parent)
-{
-}
+HistoryModel::HistoryModel(QObject *parent) : QAbstractItemModel(parent) {}
 
 void HistoryModel::load(const store::Reader &reader)
 {
@@ -174,38 +173,51 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case Name: return QString::fromStdString(s.name);
-        case Created: return shortTime(s.created);
-        case Preset: return QString::fromStdString(s.preset);
-        case Status: return QString::fromStdString(s.status);
-        case Runs: return static_cast<int>(sweep.runs.size());
+        case Name:
+            return QString::fromStdString(s.name);
+        case Created:
+            return shortTime(s.created);
+        case Preset:
+            return QString::fromStdString(s.preset);
+        case Status:
+            return QString::fromStdString(s.status);
+        case Runs:
+            return static_cast<int>(sweep.runs.size());
         case Best:
             return sweep.bestSteadyMs
-                ? QStringLiteral("%1 ms (%2)").arg(QString::number(*sweep.bestSteadyMs, 'f', 2), sweep.bestLabel)
-                : QStringLiteral("-");
-        default: return {};
+                       ? QStringLiteral("%1 ms (%2)").arg(QString::number(*sweep.bestSteadyMs, 'f', 2), sweep.bestLabel)
+                       : QStringLiteral("-");
+        default:
+            return {};
         }
     case SortRole:
         switch (column) {
-        case Created: return parseTime(s.created);
-        case Runs: return static_cast<int>(sweep.runs.size());
-        case Best: return sweep.bestSteadyMs ? QVariant(*sweep.bestSteadyMs) : QVariant();
-        default: return sweepData(sweep, column, Qt::DisplayRole);
+        case Created:
+            return parseTime(s.created);
+        case Runs:
+            return static_cast<int>(sweep.runs.size());
+        case Best:
+            return sweep.bestSteadyMs ? QVariant(*sweep.bestSteadyMs) : QVariant();
+        default:
+            return sweepData(sweep, column, Qt::DisplayRole);
         }
     case FilterRole:
         return QStringList{QString::fromStdString(s.name), QString::fromStdString(s.preset),
                            QString::fromStdString(s.status), QString::fromStdString(s.created),
                            QString::fromStdString(s.settingsJson)}
             .join(QLatin1Char(' '));
-    case SweepIdRole: return static_cast<qint64>(s.id);
-    case RunIdRole: return qint64(0);
+    case SweepIdRole:
+        return static_cast<qint64>(s.id);
+    case RunIdRole:
+        return qint64(0);
     case Qt::ToolTipRole:
         return column == Created ? QVariant(QString::fromStdString(s.created)) : QVariant();
     case Qt::ForegroundRole: {
         const QColor c = statusColor(s.status);
         return column == Status && c.isValid() ? QVariant(QBrush(c)) : QVariant();
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -216,27 +228,40 @@ QVariant HistoryModel::runData(const store::RunRecord &run, int column, int role
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case Name: return knobsOf(run.configName);
-        case Created: return shortTime(run.started);
-        case Preset: return tr("repeat %1").arg(run.repeatIndex + 1);
-        case Status: return status;
-        case Runs: return category;
-        case Best: return static_cast<qint64>(run.stepCount);
-        default: return {};
+        case Name:
+            return knobsOf(run.configName);
+        case Created:
+            return shortTime(run.started);
+        case Preset:
+            return tr("repeat %1").arg(run.repeatIndex + 1);
+        case Status:
+            return status;
+        case Runs:
+            return category;
+        case Best:
+            return static_cast<qint64>(run.stepCount);
+        default:
+            return {};
         }
     case SortRole:
         switch (column) {
-        case Created: return parseTime(run.started);
-        case Preset: return static_cast<qint64>(run.repeatIndex);
-        case Best: return static_cast<qint64>(run.stepCount);
-        default: return runData(run, column, Qt::DisplayRole);
+        case Created:
+            return parseTime(run.started);
+        case Preset:
+            return static_cast<qint64>(run.repeatIndex);
+        case Best:
+            return static_cast<qint64>(run.stepCount);
+        default:
+            return runData(run, column, Qt::DisplayRole);
         }
     case FilterRole:
         return QStringList{QString::fromStdString(run.configName), status, category,
                            QString::fromStdString(run.message)}
             .join(QLatin1Char(' '));
-    case SweepIdRole: return static_cast<qint64>(run.sweepId);
-    case RunIdRole: return static_cast<qint64>(run.id);
+    case SweepIdRole:
+        return static_cast<qint64>(run.sweepId);
+    case RunIdRole:
+        return static_cast<qint64>(run.id);
     case Qt::ToolTipRole:
         if (column == Name)
             return QString::fromStdString(run.configName);
@@ -247,7 +272,8 @@ QVariant HistoryModel::runData(const store::RunRecord &run, int column, int role
         const QColor c = statusColor(toString(run.status));
         return (column == Status || column == Runs) && c.isValid() ? QVariant(QBrush(c)) : QVariant();
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -256,13 +282,20 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Sweep / configuration");
-    case Created: return tr("Created / started");
-    case Preset: return tr("Preset / repeat");
-    case Status: return tr("Status");
-    case Runs: return tr("Runs / failure");
-    case Best: return tr("Best steady / steps");
-    default: return {};
+    case Name:
+        return tr("Sweep / configuration");
+    case Created:
+        return tr("Created / started");
+    case Preset:
+        return tr("Preset / repeat");
+    case Status:
+        return tr("Status");
+    case Runs:
+        return tr("Runs / failure");
+    case Best:
+        return tr("Best steady / steps");
+    default:
+        return {};
     }
 }
 

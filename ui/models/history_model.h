@@ -9,11 +9,13 @@
 #include <optional>
 #include <vector>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class HistoryModel : public QAbstractItemModel {
+class HistoryModel : public QAbstractItemModel
+{
     Q_OBJECT
-public:
+  public:
     // Sweep rows fill the columns by the first name, run rows by the second.
     enum Column {
         Name,    // sweep name           | run configuration
@@ -24,10 +26,10 @@ public:
         Best,    // best steady state    | steps recorded
         ColumnCount
     };
-    static constexpr int SortRole = Qt::UserRole;          // raw value of the cell
-    static constexpr int FilterRole = Qt::UserRole + 1;    // all searchable text of the row
+    static constexpr int SortRole = Qt::UserRole;       // raw value of the cell
+    static constexpr int FilterRole = Qt::UserRole + 1; // all searchable text of the row
     static constexpr int SweepIdRole = Qt::UserRole + 2;
-    static constexpr int RunIdRole = Qt::UserRole + 3;     // 0 on sweep rows
+    static constexpr int RunIdRole = Qt::UserRole + 3; // 0 on sweep rows
 
     explicit HistoryModel(QObject *parent = nullptr);
 
@@ -47,7 +49,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     struct Sweep {
         store::SweepRecord record;
         std::vector<store::RunRecord> runs;

@@ -8,8 +8,10 @@
 
 #include <limits>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 QString fixed(double v, int decimals = 2)
 {
@@ -47,38 +49,58 @@ QString tr(const char *text)
 QString ledgerHeader(int column)
 {
     switch (column) {
-    case LedgerModel::Configuration: return tr("Configuration");
-    case LedgerModel::Status: return tr("Status");
-    case LedgerModel::FirstStep: return tr("First step");
-    case LedgerModel::SteadyState: return tr("Steady state");
-    case LedgerModel::Spread: return tr("Spread (ms)");
-    case LedgerModel::Speedup: return tr("Speed-up [95% CI]");
-    case LedgerModel::BreakEven: return tr("Break-even (steps)");
-    case LedgerModel::Noise: return tr("Noise");
-    case LedgerModel::Accuracy: return tr("Accuracy");
-    case LedgerModel::Failure: return tr("Failure");
-    default: return {};
+    case LedgerModel::Configuration:
+        return tr("Configuration");
+    case LedgerModel::Status:
+        return tr("Status");
+    case LedgerModel::FirstStep:
+        return tr("First step");
+    case LedgerModel::SteadyState:
+        return tr("Steady state");
+    case LedgerModel::Spread:
+        return tr("Spread (ms)");
+    case LedgerModel::Speedup:
+        return tr("Speed-up [95% CI]");
+    case LedgerModel::BreakEven:
+        return tr("Break-even (steps)");
+    case LedgerModel::Noise:
+        return tr("Noise");
+    case LedgerModel::Accuracy:
+        return tr("Accuracy");
+    case LedgerModel::Failure:
+        return tr("Failure");
+    default:
+        return {};
     }
 }
 
 QString ledgerCellText(const report::LedgerRow &row, int column)
 {
     switch (column) {
-    case LedgerModel::Configuration: return QString::fromStdString(row.label);
-    case LedgerModel::Status: return QString::fromStdString(row.status);
+    case LedgerModel::Configuration:
+        return QString::fromStdString(row.label);
+    case LedgerModel::Status:
+        return QString::fromStdString(row.status);
     case LedgerModel::FirstStep:
         return row.firstStepS ? QString::fromStdString(report::formatSeconds(*row.firstStepS)) : QStringLiteral("-");
     case LedgerModel::SteadyState:
         if (row.steadyMs)
             return fixed(*row.steadyMs) + QStringLiteral(" ms");
         return row.steadyProblem.empty() ? QStringLiteral("-") : tr("no steady state");
-    case LedgerModel::Spread: return spreadText(row);
-    case LedgerModel::Speedup: return speedupText(row);
-    case LedgerModel::BreakEven: return QString::fromStdString(row.breakEven);
-    case LedgerModel::Noise: return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
-    case LedgerModel::Accuracy: return QString::fromStdString(row.accuracy);
-    case LedgerModel::Failure: return QString::fromStdString(row.failureCategory);
-    default: return {};
+    case LedgerModel::Spread:
+        return spreadText(row);
+    case LedgerModel::Speedup:
+        return speedupText(row);
+    case LedgerModel::BreakEven:
+        return QString::fromStdString(row.breakEven);
+    case LedgerModel::Noise:
+        return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
+    case LedgerModel::Accuracy:
+        return QString::fromStdString(row.accuracy);
+    case LedgerModel::Failure:
+        return QString::fromStdString(row.failureCategory);
+    default:
+        return {};
     }
 }
 
@@ -87,10 +109,14 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
     const auto number = [](const std::optional<double> &v) { return v ? QVariant(*v) : QVariant(); };
     const auto text = [](const std::string &s) { return s.empty() ? QVariant() : QVariant(QString::fromStdString(s)); };
     switch (column) {
-    case LedgerModel::Configuration: return text(row.label);
-    case LedgerModel::Status: return text(row.status);
-    case LedgerModel::FirstStep: return number(row.firstStepS);
-    case LedgerModel::SteadyState: return number(row.steadyMs);
+    case LedgerModel::Configuration:
+        return text(row.label);
+    case LedgerModel::Status:
+        return text(row.status);
+    case LedgerModel::FirstStep:
+        return number(row.firstStepS);
+    case LedgerModel::SteadyState:
+        return number(row.steadyMs);
     case LedgerModel::Spread:
         return row.steadyMinMs && row.steadyMaxMs ? QVariant(*row.steadyMaxMs - *row.steadyMinMs) : QVariant();
     case LedgerModel::Speedup:
@@ -103,10 +129,14 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
         // Only a row that was compared with the baseline can "never" pay off; the baseline itself
         // and rows without figures have no break-even at all.
         return row.speedup ? QVariant(std::numeric_limits<double>::infinity()) : QVariant();
-    case LedgerModel::Noise: return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
-    case LedgerModel::Accuracy: return text(row.accuracy);
-    case LedgerModel::Failure: return text(row.failureCategory);
-    default: return {};
+    case LedgerModel::Noise:
+        return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
+    case LedgerModel::Accuracy:
+        return text(row.accuracy);
+    case LedgerModel::Failure:
+        return text(row.failureCategory);
+    default:
+        return {};
     }
 }
 

@@ -6,7 +6,8 @@
 #include <QString>
 #include <QVariant>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 // column is a LedgerModel::Column.
 QString ledgerHeader(int column);

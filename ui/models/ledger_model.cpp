@@ -5,21 +5,20 @@
 
 #include <QBrush>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 bool isNoiseColumn(int column)
 {
-    return column == LedgerModel::SteadyState || column == LedgerModel::Spread || column == LedgerModel::Speedup
-        || column == LedgerModel::Noise;
+    return column == LedgerModel::SteadyState || column == LedgerModel::Spread || column == LedgerModel::Speedup ||
+           column == LedgerModel::Noise;
 }
 
 } // namespace
 
-LedgerModel::LedgerModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void LedgerModel::load(const store::Reader &reader, qint64 sweepId)
 {

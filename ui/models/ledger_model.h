@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class LedgerModel : public QAbstractTableModel {
+class LedgerModel : public QAbstractTableModel
+{
     Q_OBJECT
-public:
+  public:
     enum Column {
         Configuration,
         Status,
@@ -54,10 +56,10 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void recommendationChanged(const QString &text);
 
-private:
+  private:
     void adopt(report::Ledger ledger, std::vector<std::string> details);
 
     report::Ledger ledger_;

@@ -16,8 +16,10 @@
 #include <algorithm>
 #include <initializer_list>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 // Larger charts would overflow a landscape A4 page of the PDF (QTextDocument lays out at 96 dpi).
 constexpr int kMaxChartWidth = 900;
@@ -87,20 +89,19 @@ void header(QString &html, const ReportInput &input, const report::Ledger &l)
 {
     const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(l.sweep.name));
     const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTime();
-    html += QStringLiteral(
-                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n<style>\n"
-                "body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 1em auto; }\n"
-                "h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.2em; }\n"
-                "table.ledger, table.facts { border-collapse: collapse; }\n"
-                "table.ledger { font-size: 8.5pt; }\n"
-                "table.ledger th, table.ledger td { border: 1px solid #bbb; padding: 3px 6px; }\n"
-                "table.ledger th { background-color: #eee; }\n"
-                "td.num { text-align: right; white-space: nowrap; }\n"
-                "table.facts th { padding-right: 1.5em; font-weight: normal; color: #555; }\n"
-                ".failed { color: %2; } .warn { color: %3; }\n"
-                ".recommendation { background-color: #e6f4ea; border: 1px solid %4; }\n"
-                ".note { color: #555; font-size: 9pt; }\n"
-                "</style></head><body>\n<h1>%1</h1>\n")
+    html += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n<style>\n"
+                           "body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 1em auto; }\n"
+                           "h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.2em; }\n"
+                           "table.ledger, table.facts { border-collapse: collapse; }\n"
+                           "table.ledger { font-size: 8.5pt; }\n"
+                           "table.ledger th, table.ledger td { border: 1px solid #bbb; padding: 3px 6px; }\n"
+                           "table.ledger th { background-color: #eee; }\n"
+                           "td.num { text-align: right; white-space: nowrap; }\n"
+                           "table.facts th { padding-right: 1.5em; font-weight: normal; color: #555; }\n"
+                           ".failed { color: %2; } .warn { color: %3; }\n"
+                           ".recommendation { background-color: #e6f4ea; border: 1px solid %4; }\n"
+                           ".note { color: #555; font-size: 9pt; }\n"
+                           "</style></head><body>\n<h1>%1</h1>\n")
                 .arg(esc(title), colorName(failureColor()), colorName(warningColor()), colorName(successColor()));
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Sweep #%1, %2 preset, measured %3, %4. Report generated %5 by Stepscope.")
@@ -120,17 +121,18 @@ void machine(QString &html, const QJsonObject &env, const report::Ledger &l)
     };
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Machine")));
     keyValueTable(html, {
-        {tr("GPU"), fact({"gpu"}, rec ? rec->gpu : std::string())},
-        // The native worker knows the driver's CUDA API version only, not the driver's own.
-        {tr("Driver"), firstOf(env, {"driver", "driver_version"})},
-        {tr("CUDA driver API"), fact({"cuda_driver_api"}, env.isEmpty() && rec ? rec->driver : std::string())},
-        {tr("CUDA runtime"), fact({"cuda_runtime", "cuda"}, rec ? rec->cuda : std::string())},
-        {tr("cuDNN"), fact({"cudnn"}, rec ? rec->cudnn : std::string())},
-        {tr("torch"), fact({"torch"}, rec ? rec->torch : std::string())},
-        {tr("Python"), fact({"python"}, rec ? rec->python : std::string())},
-        {tr("CPU"), fact({"cpu"}, {})},
-        {tr("Host"), fact({"host"}, rec ? rec->host : std::string())},
-    });
+                            {tr("GPU"), fact({"gpu"}, rec ? rec->gpu : std::string())},
+                            // The native worker knows the driver's CUDA API version only, not the driver's own.
+                            {tr("Driver"), firstOf(env, {"driver", "driver_version"})},
+                            {tr("CUDA driver API"),
+                             fact({"cuda_driver_api"}, env.isEmpty() && rec ? rec->driver : std::string())},
+                            {tr("CUDA runtime"), fact({"cuda_runtime", "cuda"}, rec ? rec->cuda : std::string())},
+                            {tr("cuDNN"), fact({"cudnn"}, rec ? rec->cudnn : std::string())},
+                            {tr("torch"), fact({"torch"}, rec ? rec->torch : std::string())},
+                            {tr("Python"), fact({"python"}, rec ? rec->python : std::string())},
+                            {tr("CPU"), fact({"cpu"}, {})},
+                            {tr("Host"), fact({"host"}, rec ? rec->host : std::string())},
+                        });
 }
 
 void settings(QString &html, const report::Ledger &l)
@@ -144,22 +146,24 @@ void settings(QString &html, const report::Ledger &l)
     if (!image.isEmpty())
         image = QStringLiteral("%1x%1").arg(image);
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Settings")));
-    keyValueTable(html, {
-        {tr("Device"), firstOf(s, {"device"})},
-        {tr("Runtime"), firstOf(s, {"runtime"})},
-        {tr("Batch"), firstOf(s, {"batch"})},
-        {tr("Image size"), image},
-        {tr("Steps per run"), steps},
-        {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
-        {tr("Planned run"), tr("%1 steps").arg(locale.toString(static_cast<qlonglong>(l.plannedSteps)))},
-    });
+    keyValueTable(html,
+                  {
+                      {tr("Device"), firstOf(s, {"device"})},
+                      {tr("Runtime"), firstOf(s, {"runtime"})},
+                      {tr("Batch"), firstOf(s, {"batch"})},
+                      {tr("Image size"), image},
+                      {tr("Steps per run"), steps},
+                      {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
+                      {tr("Planned run"), tr("%1 steps").arg(locale.toString(static_cast<qlonglong>(l.plannedSteps)))},
+                  });
 }
 
 void recommendation(QString &html, const report::Ledger &l)
 {
-    const QString text = l.recommendationText.empty()
-        ? tr("No recommendation: no configuration completed with a steady state and a sound accuracy check.")
-        : QString::fromStdString(l.recommendationText);
+    const QString text =
+        l.recommendationText.empty()
+            ? tr("No recommendation: no configuration completed with a steady state and a sound accuracy check.")
+            : QString::fromStdString(l.recommendationText);
     // A one-cell table, not a styled div: QTextDocument (the PDF) draws table backgrounds only.
     html += QStringLiteral("<h2>%1</h2>\n<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" "
                            "cellspacing=\"0\" border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%2</b></td></tr></table>\n")
@@ -187,8 +191,8 @@ void ledgerTable(QString &html, const report::Ledger &l)
             else if (noisy && c == LedgerModel::Noise)
                 classes << QStringLiteral("warn");
             const QString align = ledgerRowNumeric(c) ? QStringLiteral(" align=\"right\"") : QString();
-            html += QStringLiteral("<td class=\"%1\"%2>%3</td>").arg(classes.join(QLatin1Char(' ')), align,
-                                                                    esc(ledgerCellText(row, c)));
+            html += QStringLiteral("<td class=\"%1\"%2>%3</td>")
+                        .arg(classes.join(QLatin1Char(' ')), align, esc(ledgerCellText(row, c)));
         }
         html += QStringLiteral("</tr>\n");
     }
@@ -227,8 +231,8 @@ void problems(QString &html, const report::Ledger &l)
             QString what = QString::fromStdString(row.steadyProblem);
             if (row.steadyMs)
                 what = tr("a repeat was left out: %1").arg(what);
-            items += QStringLiteral("<li><b>%1</b>: <span class=\"warn\">%2</span></li>\n")
-                         .arg(esc(row.label), esc(what));
+            items +=
+                QStringLiteral("<li><b>%1</b>: <span class=\"warn\">%2</span></li>\n").arg(esc(row.label), esc(what));
         }
     }
     if (items.isEmpty())
@@ -242,9 +246,9 @@ void environment(QString &html, const QString &json)
     for (const auto &e : assessEnvironment(json)) {
         if (e.assessment.isEmpty())
             continue;
-        const QString cls = e.severity == Severity::Problem ? QStringLiteral("failed")
-            : e.severity == Severity::Warning               ? QStringLiteral("warn")
-                                                            : QString();
+        const QString cls = e.severity == Severity::Problem   ? QStringLiteral("failed")
+                            : e.severity == Severity::Warning ? QStringLiteral("warn")
+                                                              : QString();
         rows += QStringLiteral("<li><b>%1</b> = %2: <span class=\"%3\">%4</span><br>%5 %6</li>\n")
                     .arg(esc(e.label), esc(e.value), cls, esc(e.assessment), esc(tr("Fix:")), esc(e.fix));
     }
@@ -263,11 +267,10 @@ void charts(QString &html, const ReportInput &input, ChartImages images)
         if (image.isNull())
             continue; // a chart that could not be rendered: nothing to show, not a broken image
         const qreal dpr = image.devicePixelRatio() > 0 ? image.devicePixelRatio() : 1.0;
-        const int width = std::min(
-            {kMaxChartWidth, qRound(image.width() / dpr), kMaxChartHeight * image.width() / image.height()});
-        const QString src = images == ChartImages::DataUri
-            ? QStringLiteral("data:image/png;base64,") + pngBase64(image)
-            : chartResourceName(i);
+        const int width =
+            std::min({kMaxChartWidth, qRound(image.width() / dpr), kMaxChartHeight * image.width() / image.height()});
+        const QString src = images == ChartImages::DataUri ? QStringLiteral("data:image/png;base64,") + pngBase64(image)
+                                                           : chartResourceName(i);
         html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"%3\" alt=\"%1\"></p>\n")
                     .arg(esc(title), src, QString::number(width));
     }

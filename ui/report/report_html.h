@@ -3,7 +3,8 @@
 // is referenced, because QTextDocument does not load data: URIs.
 #include "report/report_writer.h"
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 enum class ChartImages {
     DataUri,  // <img src="data:image/png;base64,...">: a browser needs nothing else

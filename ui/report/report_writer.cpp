@@ -14,8 +14,10 @@
 
 #include <functional>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 QString tr(const char *text)
 {
@@ -110,8 +112,8 @@ bool writePdf(const ReportInput &input, const QString &path, QString *error)
             pdf.setTitle(QString::fromStdString(input.ledger.sweep.name));
             // Landscape: the ledger's ten columns and long knob labels wrap into unreadable
             // fragments on a portrait page.
-            pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
-                                          QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+            pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
+                                          QPageLayout::Millimeter));
             document.print(&pdf);
         }
         return file.error() == QFileDevice::NoError && file.pos() > 0;

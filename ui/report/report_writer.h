@@ -10,13 +10,14 @@
 #include <QPair>
 #include <QString>
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 struct ReportInput {
-    report::Ledger ledger;             // its plannedSteps and recommendation are the ones reported
-    QString environmentJson;           // the worker's environment record; empty: the ledger's own
+    report::Ledger ledger;                // its plannedSteps and recommendation are the ones reported
+    QString environmentJson;              // the worker's environment record; empty: the ledger's own
     QList<QPair<QString, QImage>> charts; // title, rendered chart
-    QDateTime generated;               // invalid: now
+    QDateTime generated;                  // invalid: now
 };
 
 // Self-contained: charts are embedded as data:image/png;base64, no external files or styles.

@@ -16,8 +16,10 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 QSpinBox *spin(int lo, int hi, int value, const QString &suffix = {})
 {
@@ -153,8 +155,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
             customConfigs_.erase(customConfigs_.begin() + row);
         }
     });
-    connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this,
-            [this](int v) { Q_EMIT plannedStepsChanged(v); });
+    connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { Q_EMIT plannedStepsChanged(v); });
     connect(device_, &QComboBox::currentTextChanged, this, &ConfigPanel::updateEnabled);
     connect(sweepKind_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
     connect(autocast_, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
@@ -228,29 +229,15 @@ RunConfig ConfigPanel::baseConfig() const
         c.autocast = autocastDtype_->currentText() == "fp16" ? Autocast::FP16 : Autocast::BF16;
     c.channelsLast = channelsLast_->isChecked();
     c.cudaGraph = cuda && graph_->isChecked();
-    c.optimizer = fused_->isChecked() ? Optimizer::Fused
-        : perParameter_->isChecked()  ? Optimizer::PerParameter
-                                      : Optimizer::Foreach;
+    c.optimizer = fused_->isChecked()          ? Optimizer::Fused
+                  : perParameter_->isChecked() ? Optimizer::PerParameter
+                                               : Optimizer::Foreach;
     return c;
 }
 
 std::vector<std::string> ConfigPanel::tickedKnobs() const
 {
-    const RunConfig c = baseConfig();
-    std::vector<std::string> names;
-    if (c.tf32)
-        names.emplace_back("tf32");
-    if (c.cudnnBenchmark)
-        names.emplace_back("cudnn-bench");
-    if (c.autocast != Autocast::Off)
-        names.push_back(toString(c.autocast));
-    if (c.channelsLast)
-        names.emplace_back("channels-last");
-    if (c.cudaGraph)
-        names.emplace_back("cuda-graph");
-    if (c.optimizer != Optimizer::Foreach)
-        names.push_back("sgd-" + toString(c.optimizer));
-    return names;
+    return knobNames(baseConfig());
 }
 
 bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringList *skipped) const
@@ -273,16 +260,8 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
         break;
     case SweepKind::Custom:
         // The list keeps the knobs; the shape comes from the form now.
-        for (RunConfig c : customConfigs_) {
-            RunConfig shaped = base;
-            shaped.tf32 = c.tf32;
-            shaped.cudnnBenchmark = c.cudnnBenchmark;
-            shaped.autocast = c.autocast;
-            shaped.channelsLast = c.channelsLast;
-            shaped.cudaGraph = c.cudaGraph;
-            shaped.optimizer = c.optimizer;
-            sweep.configs.push_back(shaped);
-        }
+        for (const RunConfig &c : customConfigs_)
+            sweep.configs.push_back(withShapeOf(c, base));
         request.preset = "custom";
         break;
     case SweepKind::Single:
@@ -313,7 +292,10 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
     return true;
 }
 
-qint64 ConfigPanel::plannedSteps() const { return planned_->value(); }
+qint64 ConfigPanel::plannedSteps() const
+{
+    return planned_->value();
+}
 
 void ConfigPanel::setRunning(bool running)
 {
@@ -328,9 +310,15 @@ void ConfigPanel::addCustom()
     custom_->addItem(QString::fromStdString(knobLabel(c)));
 }
 
-QCheckBox *ConfigPanel::knobBox(const QString &knob) const { return findChild<QCheckBox *>("knob:" + knob); }
+QCheckBox *ConfigPanel::knobBox(const QString &knob) const
+{
+    return findChild<QCheckBox *>("knob:" + knob);
+}
 
-void ConfigPanel::setSweepKind(SweepKind kind) { sweepKind_->setCurrentIndex(sweepKind_->findData(int(kind))); }
+void ConfigPanel::setSweepKind(SweepKind kind)
+{
+    sweepKind_->setCurrentIndex(sweepKind_->findData(int(kind)));
+}
 
 void ConfigPanel::setShape(int batch, int imageSize, int warmup, int steps)
 {
@@ -347,7 +335,10 @@ void ConfigPanel::setDevice(const QString &device)
         device_->setCurrentIndex(i);
 }
 
-void ConfigPanel::setRepeats(int repeats) { repeats_->setValue(repeats); }
+void ConfigPanel::setRepeats(int repeats)
+{
+    repeats_->setValue(repeats);
+}
 
 void ConfigPanel::saveSettings(QSettings &s) const
 {

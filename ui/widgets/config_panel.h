@@ -13,11 +13,13 @@ class QPushButton;
 class QSettings;
 class QSpinBox;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
-class ConfigPanel : public QWidget {
+class ConfigPanel : public QWidget
+{
     Q_OBJECT
-public:
+  public:
     enum class SweepKind { Ledger, Each, Combinations, Custom, Single };
 
     explicit ConfigPanel(QWidget *parent = nullptr);
@@ -26,7 +28,7 @@ public:
     void setCudaDevices(int count);
     int cudaDevices() const { return cudaDevices_; }
 
-    RunConfig baseConfig() const;                // shape, device and every ticked knob
+    RunConfig baseConfig() const;                 // shape, device and every ticked knob
     std::vector<std::string> tickedKnobs() const; // knob names of config/presets.h
     bool buildRequest(SweepRequest &request, QString *error, QStringList *skipped = nullptr) const;
     qint64 plannedSteps() const;
@@ -44,12 +46,12 @@ public:
     QPushButton *startButton() const { return start_; }
     QPushButton *stopButton() const { return stop_; }
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void startRequested();
     void stopRequested();
     void plannedStepsChanged(qint64 steps);
 
-private:
+  private:
     void updateEnabled();
     void addCustom();
 

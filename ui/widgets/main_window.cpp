@@ -46,8 +46,10 @@
 
 #include "charts/qcustomplot_compat.h"
 
-namespace stepscope::ui {
-namespace {
+namespace stepscope::ui
+{
+namespace
+{
 
 // Widgets belong to the UI thread; a slot reached from elsewhere is a wiring bug.
 void assertUiThread()
@@ -128,6 +130,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 drainSamples();
                 liveRunId_ = runId;
                 liveSeries_.clear();
+                steadyClock_.invalidate();
                 runIndex_ = index;
                 runTotal_ = total;
                 live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
@@ -149,13 +152,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 drainSamples();
                 if (!category.isEmpty()) {
                     const auto cat = failureCategoryFromString(category.toStdString());
-                    log_->appendPlainText(tr("run %1 %2 [%3]: %4\n  fix: %5")
-                                              .arg(runId)
-                                              .arg(QString::fromUtf8(toString(static_cast<RunStatus>(status)).data()))
-                                              .arg(category, message,
-                                                   cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
-                    statusBar()->showMessage(tr("Run %1 failed: %2 (%3). The sweep goes on.").arg(runId).arg(category, message),
-                                             8000);
+                    log_->appendPlainText(
+                        tr("run %1 %2 [%3]: %4\n  fix: %5")
+                            .arg(runId)
+                            .arg(QString::fromUtf8(toString(static_cast<RunStatus>(status)).data()))
+                            .arg(category, message, cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
+                    statusBar()->showMessage(
+                        tr("Run %1 failed: %2 (%3). The sweep goes on.").arg(runId).arg(category, message), 8000);
                 }
                 reloadLedger(controller_->currentSweep());
             });
@@ -240,6 +243,8 @@ void MainWindow::buildTabs()
     historyView_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     historyView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     historyView_->setSortingEnabled(true);
+    historyView_->sortByColumn(-1, Qt::AscendingOrder); // newest sweep first, runs in run order
+    historyView_->header()->resizeSection(0, 380);      // configuration names are long
     connect(historyView_, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
         const qint64 sweep = history_->sweepId(historyProxy_->mapToSource(index));
         if (sweep > 0)
@@ -340,9 +345,9 @@ bool MainWindow::openDatabase(const QString &path)
 {
     QString error;
     if (!controller_->openDatabase(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot open database"),
-                             tr("%1\n\nThe file was not changed. Choose another file with File › Open database.")
-                                 .arg(error));
+        QMessageBox::warning(
+            this, tr("Cannot open database"),
+            tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
         return false;
     }
     rememberDatabase(controller_->databasePath());
@@ -370,7 +375,8 @@ void MainWindow::detectDevices(std::function<void()> then)
         if (e != QProcess::FailedToStart)
             return;
         probe->deleteLater();
-        log_->appendPlainText(tr("Could not start the native worker %1: %2").arg(probe->program(), probe->errorString()));
+        log_->appendPlainText(
+            tr("Could not start the native worker %1: %2").arg(probe->program(), probe->errorString()));
         panel_->setCudaDevices(0);
         if (then)
             then();
@@ -423,7 +429,11 @@ void MainWindow::drainSamples()
     }
     if (batches.empty() || liveSeries_.size() < 12)
         return;
-    // The steady window is re-detected as steps arrive; step 1 is never part of it.
+    // The steady window is re-detected as steps arrive (step 1 is never part of it), at most twice
+    // a second: it reads the whole series, and long runs reach 100,000 steps.
+    if (steadyClock_.isValid() && steadyClock_.elapsed() < 500 && controller_->isRunning())
+        return;
+    steadyClock_.start();
     const std::vector<double> afterFirst(liveSeries_.begin() + 1, liveSeries_.end());
     const auto window = stats::detectSteadyState(afterFirst);
     if (window.found)
@@ -477,7 +487,10 @@ void MainWindow::showSweep(qint64 sweepId)
     tabs_->setCurrentIndex(1);
 }
 
-QString MainWindow::recommendationText() const { return recommendation_->text(); }
+QString MainWindow::recommendationText() const
+{
+    return recommendation_->text();
+}
 
 void MainWindow::compareSelectedSweeps()
 {
@@ -562,8 +575,8 @@ void MainWindow::deleteSelectedSweep()
         return;
     }
     if (QMessageBox::question(this, tr("Delete sweep"),
-                              tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep))
-        != QMessageBox::Yes)
+                              tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep)) !=
+        QMessageBox::Yes)
         return;
     try {
         auto db = store::Database::open(controller_->databasePath().toStdString());
@@ -669,8 +682,9 @@ void MainWindow::exportChartInteractive()
         QMessageBox::information(this, tr("Export chart"), tr("Switch to a chart tab first."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QDir::homePath() + "/stepscope-chart.png",
-                                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chart"), QDir::homePath() + "/stepscope-chart.png",
+                                     tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -685,8 +699,8 @@ bool MainWindow::saveScreenshots(const QString &dir, QString *error)
             *error = tr("Cannot create %1").arg(dir);
         return false;
     }
-    static const char *names[] = {"live", "ledger", "first-vs-steady", "break-even", "waterfall",
-                                  "history", "compare", "environment", "log"};
+    static const char *names[] = {"live",    "ledger",  "first-vs-steady", "break-even", "waterfall",
+                                  "history", "compare", "environment",     "log"};
     for (int i = 0; i < tabs_->count() && i < 9; ++i) {
         tabs_->setCurrentIndex(i);
         QApplication::processEvents();

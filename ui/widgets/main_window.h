@@ -1,6 +1,7 @@
 #pragma once
 // The dashboard window: the configuration panel on the left, the views in tabs, the sweep's
 // progress in the status bar. It is the only place that wires the controller to the views.
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -16,7 +17,8 @@ class QTreeView;
 class QCustomPlot;
 class QMenu;
 
-namespace stepscope::ui {
+namespace stepscope::ui
+{
 
 class BreakEvenChart;
 class ComparisonModel;
@@ -29,9 +31,10 @@ class LiveStepChart;
 class RunController;
 class WaterfallChart;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow
+{
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -60,13 +63,13 @@ public:
     WaterfallChart *waterfallChart() const { return waterfall_; }
     QString recommendationText() const;
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void sweepFinished(qint64 sweepId, bool cancelled);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent *event) override;
 
-private:
+  private:
     void buildMenus();
     void buildTabs();
     void drainSamples();
@@ -110,6 +113,7 @@ private:
 
     qint64 liveRunId_ = 0;
     QVector<double> liveSeries_; // the running configuration's step times, for steady detection
+    QElapsedTimer steadyClock_;  // rate-limits that detection
     int stepsInRun_ = 0;
     int runIndex_ = 0, runTotal_ = 0;
 };
