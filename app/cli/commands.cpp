@@ -244,6 +244,17 @@ int runCommand(const Options &options)
         return kUsage;
     }
 
+    // A CUDA device that is not there fails every run the same way: say so once, run nothing.
+    if (deviceGiven && base.onCuda()) {
+        const int gpus = cudaDevicesSeenByWorker();
+        if (base.cudaIndex() >= gpus) {
+            err(QString("stepscope-cli run: nothing was run: %1 is not available; LibTorch sees %2 CUDA device(s) "
+                        "here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or use --device cpu.")
+                    .arg(QString::fromStdString(base.device))
+                    .arg(gpus));
+            return kUsage;
+        }
+    }
     // The default sweep fits the machine: the 224x224 ledger on a GPU, a small CPU ledger otherwise.
     if (!deviceGiven) {
         const int gpus = cudaDevicesSeenByWorker();

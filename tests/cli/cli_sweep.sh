@@ -49,6 +49,10 @@ grep -q "batch" "$work/bad.err" || fail "batch 0 error names the field"
 "$bin/stepscope-cli" --db "$db" run --device cpu --single --cuda-graph 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "cuda_graph" "$work/bad.err" || fail "cuda graph on cpu must be refused"
 "$bin/stepscope-cli" --db "$db" run --frobnicate 2>/dev/null; [ $? = 2 ] || fail "unknown flag exits 2"
+if [ "$("$bin/stepscope-worker" --cuda-devices)" = 0 ]; then
+  "$bin/stepscope-cli" --db "$db" run --device cuda:0 2> "$work/bad.err"; rc=$?
+  [ $rc = 2 ] && grep -q "cuda:0 is not available" "$work/bad.err" || fail "a missing GPU must be refused up front: $rc"
+fi
 "$bin/stepscope-cli" --db "$db" export --format xml 2>/dev/null; [ $? = 2 ] || fail "unknown format exits 2"
 echo "not a database" > "$work/foreign.sqlite"
 cp "$work/foreign.sqlite" "$work/foreign.copy"
