@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -351,11 +352,19 @@ int runCommand(const Options &options)
     int failed = 0;
     bool cancelled = false;
     QString current;
-    QObject::connect(&runner, &supervisor::SweepRunner::runStarted,
-                     [&](qint64, int index, int total, const QString &n) {
-                         current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
-                         err(current + ": starting");
-                     });
+    QElapsedTimer sweepClock;
+    sweepClock.start();
+    QObject::connect(
+        &runner, &supervisor::SweepRunner::runStarted, [&](qint64, int index, int total, const QString &n) {
+            current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
+            // Time left from the pace of the runs so far (cold processes cost alike).
+            QString left;
+            if (index > 0) {
+                const double perRun = sweepClock.elapsed() / 1000.0 / index;
+                left = " (about " + QString::fromStdString(report::formatSeconds(perRun * (total - index))) + " left)";
+            }
+            err(current + ": starting" + left);
+        });
     QObject::connect(&runner, &supervisor::SweepRunner::firstStep, [&](qint64, double s) {
         err(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
     });
