@@ -163,7 +163,7 @@ void printUsage()
                 "  --single               run exactly the configuration given by flags (no preset)\n"
                 "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
                 "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
-                "  --timeout S            seconds per run before it is killed (default 900)\n"
+                "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
                 "  --name TEXT            a name for the sweep\n"
                 "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",

@@ -40,7 +40,7 @@ constexpr std::array<CategoryInfo, 15> kCategories{{
     {FailureCategory::WorkerCrashed, "worker-crashed",
      "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
     {FailureCategory::Timeout, "timeout",
-     "The run exceeded its time limit: raise --timeout or lower the number of steps."},
+     "The worker reported nothing for the time limit (a hang in the driver or the compiler): check the log, or raise --timeout."},
     {FailureCategory::Cancelled, "cancelled", "Stopped by the user; run it again to get figures."},
     {FailureCategory::Internal, "internal",
      "An unexpected error inside Stepscope: the detail holds the trace; please report it."},

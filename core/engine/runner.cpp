@@ -46,8 +46,8 @@ class StepTimer
         current_ = Pending{index, Clock::now()};
 #ifdef STEPSCOPE_WITH_CUDA
         if (cuda_) {
-            current_.start = std::make_unique<c10::cuda::CUDAEvent>(cudaEventDefault);
-            current_.end = std::make_unique<c10::cuda::CUDAEvent>(cudaEventDefault);
+            current_.start = takeEvent();
+            current_.end = takeEvent();
             current_.start->record();
         }
 #endif
@@ -79,6 +79,8 @@ class StepTimer
                 else if (!p.end->query())
                     break;
                 gpu.push_back(p.start->elapsed_time(*p.end));
+                spare_.push_back(std::move(p.start));
+                spare_.push_back(std::move(p.end));
             }
 #endif
             wall.push_back(p.wallMs);
@@ -90,6 +92,19 @@ class StepTimer
     }
 
   private:
+#ifdef STEPSCOPE_WITH_CUDA
+    // Events are recycled: creating and destroying two per step would sit inside the wall-timed
+    // block of every step.
+    std::unique_ptr<c10::cuda::CUDAEvent> takeEvent()
+    {
+        if (spare_.empty())
+            return std::make_unique<c10::cuda::CUDAEvent>(cudaEventDefault);
+        auto event = std::move(spare_.back());
+        spare_.pop_back();
+        return event;
+    }
+    std::vector<std::unique_ptr<c10::cuda::CUDAEvent>> spare_;
+#endif
     struct Pending {
         int index = 0;
         Clock::time_point wallStart;
@@ -176,7 +191,9 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         synchronize(device);
         const double firstWallMs = msSince(t0, Clock::now());
         listener.firstStep(firstWallMs / 1000.0);
-        listener.steps(1, device.is_cuda() ? std::vector<double>{firstWallMs} : std::vector<double>{}, {firstWallMs});
+        // Step 1 has wall time only: it spans host work (autotuning, capture) that no event pair on
+        // the stream would see.
+        listener.steps(1, {}, {firstWallMs});
 
         StepTimer timer(listener, device.is_cuda());
         const int total = config.totalSteps();

@@ -102,7 +102,8 @@ void TrainingStep::zeroGrads()
             p.mutable_grad() = torch::Tensor();
         return;
     }
-    // A graph replays fixed addresses, so the gradients stay and are zeroed in place.
+    // Warm-up before a capture keeps its gradients and zeroes them in place; at capture they are
+    // None (captureGraph), so nothing is zeroed inside the graph.
     std::vector<torch::Tensor> grads;
     for (auto &p : params_)
         if (p.grad().defined())
@@ -185,6 +186,12 @@ void TrainingStep::captureGraph()
     torch::cuda::synchronize(device_.index());
     {
         torch::NoGradGuard noGrad;
+        // Gradients set to None before capture, as PyTorch's whole-network recipe does: backward
+        // inside the capture then writes fresh gradients from the graph's private pool (fixed
+        // addresses on every replay) instead of zeroing and accumulating into old ones, which
+        // would add a zero and an add kernel per parameter to every replayed step.
+        for (auto &p : params_)
+            p.mutable_grad() = torch::Tensor();
         for (auto &m : momentum_)
             m.zero_();
         if (scale_.defined()) {

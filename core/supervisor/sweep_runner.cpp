@@ -36,17 +36,45 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
     timeout_.setParent(this);
     timeout_.setSingleShot(true);
     connect(&timeout_, &QTimer::timeout, this, &SweepRunner::onTimeout);
+    // A first step (autotuning, a compile) or a CPU step can take minutes without a `steps` line;
+    // the heartbeat keeps other openers of the file from taking the run for a crashed one.
+    heartbeat_.setParent(this);
+    heartbeat_.setInterval(30000);
+    connect(&heartbeat_, &QTimer::timeout, this, [this] {
+        if (runId_)
+            db_.heartbeat(runId_);
+    });
 }
 
 SweepRunner::~SweepRunner()
 {
+    // Closed mid-sweep (the window closes, the CLI quits): nothing may stay `running` or `queued`.
     if (process_) {
         process_->disconnect(this);
         process_->kill();
         process_->waitForFinished(3000);
-        if (runId_)
-            db_.finishRun(runId_, RunStatus::Cancelled,
-                          Failure{FailureCategory::Cancelled, "the supervisor closed", {}});
+    }
+    removeCacheDir();
+    if (!running_)
+        return;
+    const Failure closed{FailureCategory::Cancelled, "Stepscope closed during the sweep", {}};
+    if (runId_)
+        db_.finishRun(runId_, RunStatus::Cancelled, closed);
+    for (; next_ < plan_.runs.size(); ++next_)
+        db_.finishRun(plan_.runs[next_].runId, RunStatus::Cancelled, closed);
+    db_.finishSweep(plan_.sweepId, "cancelled");
+    try {
+        db_.flush();
+    } catch (const store::StoreError &) {
+        // Best effort: the rows stay `running`, and the next open turns them `interrupted`.
+    }
+}
+
+void SweepRunner::removeCacheDir()
+{
+    if (!cacheDir_.isEmpty()) {
+        QDir(cacheDir_).removeRecursively();
+        cacheDir_.clear();
     }
 }
 
@@ -97,10 +125,10 @@ void SweepRunner::startNext()
                           Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
     }
     if (next_ >= plan_.runs.size()) {
-        running_ = false;
         db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
         if (!flushed())
-            return;
+            return; // storeFailed() has said finished()
+        running_ = false;
         Q_EMIT progress(total, total, 0, 0);
         Q_EMIT finished(cancelRequested_);
         return;
@@ -158,6 +186,7 @@ void SweepRunner::startNext()
     QStringList args = worker.arguments;
     args << "--config" << QString::fromUtf8(QJsonDocument(toJson(run.config)).toJson(QJsonDocument::Compact));
     timeout_.start(options_.timeoutSeconds * 1000);
+    heartbeat_.start();
     p->start(worker.program, args);
 }
 
@@ -165,8 +194,14 @@ void SweepRunner::onStdout()
 {
     if (!process_)
         return;
-    for (const auto &line : lines_.append(process_->readAllStandardOutput()))
+    // The timeout watches for silence, not total time: a long run that keeps reporting steps is
+    // alive; a worker stuck in a driver call is not.
+    timeout_.start(options_.timeoutSeconds * 1000);
+    for (const auto &line : lines_.append(process_->readAllStandardOutput())) {
         handle(protocol::parseLine(line));
+        if (!process_)
+            return; // the store refused a write: the sweep has stopped
+    }
 }
 
 void SweepRunner::onStderr()
@@ -252,7 +287,10 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
     if (!process_)
         return;
     timeout_.stop();
+    heartbeat_.stop();
     onStdout();
+    if (!process_)
+        return;
     onStderr();
     const QByteArray rest = lines_.takeRest();
     if (!rest.isEmpty()) {
@@ -262,19 +300,22 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         else
             protocolProblems_ += "truncated last line: " + QString::fromUtf8(rest.left(200)) + '\n';
     }
+    if (!process_)
+        return;
     process_->deleteLater();
     process_ = nullptr;
-    if (!cacheDir_.isEmpty()) {
-        QDir(cacheDir_).removeRecursively();
-        cacheDir_.clear();
-    }
+    removeCacheDir();
 
     const std::string log = stderrTail_.toStdString() +
                             (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
-    if (timedOut_) {
+    const bool completed = gotDone_ && !reported_ && status == QProcess::NormalExit && exitCode == 0;
+    if (completed) {
+        // Checked first: a Stop that lands after `done` must not throw a whole measurement away.
+        finishCurrent(RunStatus::Complete, std::nullopt);
+    } else if (timedOut_) {
         finishCurrent(RunStatus::Failed,
                       Failure{FailureCategory::Timeout,
-                              "no result within " + std::to_string(options_.timeoutSeconds) + " s", log});
+                              "the worker said nothing for " + std::to_string(options_.timeoutSeconds) + " s", log});
     } else if (cancelRequested_) {
         finishCurrent(RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log});
     } else if (reported_) {
@@ -282,8 +323,6 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         if (!log.empty())
             f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
         finishCurrent(RunStatus::Failed, f);
-    } else if (gotDone_ && status == QProcess::NormalExit && exitCode == 0) {
-        finishCurrent(RunStatus::Complete, std::nullopt);
     } else {
         const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
                                 : gotDone_
@@ -366,6 +405,8 @@ void SweepRunner::storeFailed(const QString &message)
         process_ = nullptr;
     }
     timeout_.stop();
+    heartbeat_.stop();
+    removeCacheDir();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);
 }

@@ -28,7 +28,7 @@ struct WorkerCommand {
 struct RunnerOptions {
     WorkerCommand native;
     WorkerCommand python;        // empty program: python runs fail with python-not-found
-    int timeoutSeconds = 900;    // per run, from process start
+    int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed
     bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
 };
 
@@ -70,6 +70,7 @@ class SweepRunner : public QObject
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
     bool flushed();
+    void removeCacheDir();
     void recordEnvironment(const QJsonObject &environment);
     void storeFailed(const QString &message);
 
@@ -83,6 +84,7 @@ class SweepRunner : public QObject
     // The current run.
     QPointer<QProcess> process_;
     QTimer timeout_;
+    QTimer heartbeat_;
     protocol::LineBuffer lines_;
     QByteArray stderrTail_;
     std::int64_t runId_ = 0;

@@ -476,5 +476,39 @@ TEST_F(SupervisorTest, EmptyPlanFinishesAtOnce)
     EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
 }
 
+TEST_F(SupervisorTest, TimeoutWatchesSilenceNotTotalTime)
+{
+    // A worker that reports a step every 0.3 s for 2.1 s, under a 1 s timeout: alive, not hung.
+    const QString script =
+        "echo '{\"type\":\"hello\",\"protocol\":1,\"env\":{}}'; "
+        "for i in 2 3 4 5 6 7 8; do sleep 0.3; "
+        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":$i,\\\"gpu_ms\\\":[],\\\"wall_ms\\\":[1.0]}\"; "
+        "done; echo '{\"type\":\"done\",\"steps\":8,\"mean_wall_ms\":1.0}'";
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 1));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
+    EXPECT_EQ(reader()->run(p.runs[0].runId)->stepCount, 7);
+}
+
+TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
+{
+    const SweepPlan p = plan({smallConfig(8), smallConfig(16)}, 2);
+    {
+        SweepRunner runner(*db_, options(sleeper(30)));
+        QEventLoop loop;
+        QObject::connect(&runner, &SweepRunner::runStarted, &loop,
+                         [&] { QTimer::singleShot(300, &loop, &QEventLoop::quit); });
+        QTimer::singleShot(0, &runner, [&] { runner.start(p); });
+        QTimer::singleShot(8000, &loop, &QEventLoop::quit);
+        loop.exec();
+    } // the window closes: the runner goes while its first worker sleeps
+    db_->flush();
+    auto r = reader();
+    EXPECT_EQ(r->sweep(p.sweepId)->status, "cancelled");
+    for (const auto &run : r->runs(p.sweepId))
+        EXPECT_EQ(run.status, RunStatus::Cancelled) << run.id;
+}
+
 } // namespace
 } // namespace stepscope::supervisor

@@ -127,13 +127,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(controller_, &RunController::runStarted, this,
             [this](qint64 runId, int index, int total, const QString &name) {
                 assertUiThread();
-                drainSamples();
+                // The previous run was drained when it finished; switch first, then drain, so
+                // that steps of this run already in the buffer (step 1 among them) are kept.
                 liveRunId_ = runId;
                 liveSeries_.clear();
                 steadyClock_.invalidate();
                 runIndex_ = index;
                 runTotal_ = total;
                 live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
+                drainSamples();
                 tabs_->setCurrentWidget(live_);
                 log_->appendPlainText(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
             });
