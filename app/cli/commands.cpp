@@ -443,10 +443,13 @@ int listCommand(const Options &options)
         std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), s.created.c_str(), s.name.c_str(),
                     s.preset.c_str(), s.status.c_str());
         for (const auto &r : reader->runs(s.id)) {
-            std::printf("  run %-5lld %-11s %-16s %5lld steps  %s\n", static_cast<long long>(r.id),
+            // The run's own steady-state median, where its summary has one.
+            const auto summary = reader->summary(r.id);
+            const std::string median = summary && summary->medianMs ? report::formatMs(*summary->medianMs) : "-";
+            std::printf("  run %-5lld %-11s %-16s %5lld steps %10s  %s\n", static_cast<long long>(r.id),
                         std::string(toString(r.status)).c_str(),
                         r.category ? std::string(toString(*r.category)).c_str() : "",
-                        static_cast<long long>(r.stepCount), r.configName.c_str());
+                        static_cast<long long>(r.stepCount), median.c_str(), r.configName.c_str());
         }
     }
     return kOk;

@@ -98,7 +98,8 @@ std::string toCsv(const Ledger &l)
     std::ostringstream out;
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
-           "ratio_ci_low,ratio_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib\n";
+           "ratio_ci_low,ratio_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
+           "wall_per_step_ms\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
@@ -111,7 +112,8 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? num(r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
-            << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << '\n';
+            << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
+            << '\n';
     }
     return out.str();
 }
@@ -133,6 +135,7 @@ std::string toJson(const Ledger &l)
             << ", \"completed\": " << r.completed << ", \"first_step_s\": " << jsonNumber(r.firstStepS)
             << ", \"steady_ms\": " << jsonNumber(r.steadyMs) << ", \"steady_min_ms\": " << jsonNumber(r.steadyMinMs)
             << ", \"steady_max_ms\": " << jsonNumber(r.steadyMaxMs) << ", \"timing\": " << jsonString(r.timing)
+            << ", \"wall_per_step_ms\": " << jsonNumber(r.blockWallMs)
             << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
             << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"ratio_ci\": "
             << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"

@@ -76,6 +76,11 @@ std::string formatSeconds(double s)
     return std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s";
 }
 
+std::string formatMs(double ms)
+{
+    return std::isfinite(ms) ? fmt("%.2f ms", ms) : "-";
+}
+
 double lossTolerance(const std::string &json)
 {
     // Loose enough for the rounding of each precision over ten SGD steps, tight enough that a
@@ -120,7 +125,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         row.label = knobsOf(name);
         row.configJson = group.front()->configJson;
         row.repeats = static_cast<int>(group.size());
-        std::vector<double> firsts, medians;
+        std::vector<double> firsts, medians, blockWalls;
         std::vector<double> losses;
         bool gpu = false;
         for (const auto *run : group) {
@@ -134,6 +139,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             ++row.completed;
             if (run->firstStepSeconds)
                 firsts.push_back(*run->firstStepSeconds);
+            if (run->blockWallMs)
+                blockWalls.push_back(*run->blockWallMs);
             if (run->peakAllocatedBytes)
                 row.peakAllocatedMiB = *run->peakAllocatedBytes / 1048576.0;
             if (losses.empty())
@@ -155,6 +162,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 group.front()->status == RunStatus::Complete ? "complete" : std::string(toString(group.back()->status));
         else
             row.status = std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
+        if (!blockWalls.empty())
+            row.blockWallMs = stats::median(blockWalls);
         if (!firsts.empty()) {
             row.firstStepS = stats::median(firsts);
             row.firstStepMinS = *std::min_element(firsts.begin(), firsts.end());

@@ -27,6 +27,7 @@ struct LedgerRow {
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
     stats::Summary steady;                          // pooled steady samples
     std::string timing;                             // "gpu" (CUDA events) or "wall"
+    std::optional<double> blockWallMs;              // the worker\'s mean wall time per step over the timed block
     stats::Noise noise = stats::Noise::Ok;
     std::string steadyProblem; // "no steady state: ..." when a repeat never settled
     std::optional<double> peakAllocatedMiB;
@@ -66,5 +67,6 @@ std::string toJson(const Ledger &ledger);
 std::string toMarkdown(const Ledger &ledger);
 
 std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
+std::string formatMs(double ms);     // "7.16 ms"
 
 } // namespace stepscope::report

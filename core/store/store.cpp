@@ -44,7 +44,7 @@ constexpr int kBusyTimeoutMs = 5000;
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 2> kMigrations{{
+constexpr std::array<const char *, 3> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -115,6 +115,11 @@ CREATE TABLE summaries (
     noise TEXT
 );
 CREATE INDEX runs_by_sweep ON runs(sweep_id, position);
+)sql",
+    // 3: the worker's mean wall time per step over the timed block (DESIGN.md: steady state is
+    // CUDA-event time plus wall time over the timed block).
+    R"sql(
+ALTER TABLE runs ADD COLUMN block_wall_ms REAL;
 )sql",
 }};
 static_assert(kApplicationId == 1398034515, "the migration above spells the id in decimal");
@@ -563,10 +568,15 @@ void interruptStaleRuns(sqlite3 *db)
     });
 }
 
-constexpr const char *kRunColumns =
-    "SELECT id, sweep_id, position, repeat_index, config_name, config_json, status, category, message, detail, "
-    "environment_id, setup_s, first_step_s, peak_allocated, peak_reserved, check_losses, started, finished, "
-    "heartbeat, (SELECT count(*) FROM steps WHERE steps.run_id = runs.id) FROM runs ";
+// Readers never migrate, so a file of an older schema is read as it is: columns it lacks read NULL.
+std::string runColumns(int schemaVersion)
+{
+    return std::string("SELECT id, sweep_id, position, repeat_index, config_name, config_json, status, category, "
+                       "message, detail, environment_id, setup_s, first_step_s, peak_allocated, peak_reserved, "
+                       "check_losses, started, finished, heartbeat, "
+                       "(SELECT count(*) FROM steps WHERE steps.run_id = runs.id), ") +
+           (schemaVersion >= 3 ? "block_wall_ms" : "NULL") + " FROM runs ";
+}
 
 RunRecord readRun(const Statement &st)
 {
@@ -593,6 +603,7 @@ RunRecord readRun(const Statement &st)
     r.finished = st.text(17);
     r.heartbeat = st.text(18);
     r.stepCount = st.int64(19);
+    r.blockWallMs = st.optReal(20);
     return r;
 }
 
@@ -956,6 +967,28 @@ void Database::setMemory(std::int64_t runId, std::int64_t peakAllocated, std::in
     });
 }
 
+void Database::setBlockWall(std::int64_t runId, double meanWallMs)
+{
+    d->enqueue([runId, meanWallMs](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET block_wall_ms = ? WHERE id = ?");
+        st.bind(1, meanWallMs).bind(2, runId).run();
+    });
+}
+
+void Database::setSummary(std::int64_t runId, const RunSummary &summary)
+{
+    d->enqueue([runId, summary](sqlite3 *db) {
+        Statement st(db, "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, "
+                         "steady_begin, steady_count, noise) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        st.bind(1, runId);
+        const std::optional<double> figures[] = {summary.medianMs, summary.p10Ms, summary.p90Ms,
+                                                 summary.iqrMs,    summary.madMs, summary.cv};
+        for (int i = 0; i < 6; ++i)
+            st.bind(2 + i, figures[i]);
+        st.bind(8, summary.steadyBegin).bind(9, summary.steadyCount).bind(10, summary.noise).run();
+    });
+}
+
 void Database::setCheckLosses(std::int64_t runId, const std::vector<double> &losses)
 {
     d->enqueue([runId, json = lossesToJson(losses)](sqlite3 *db) {
@@ -1018,6 +1051,7 @@ void Database::flush()
 struct Reader::Impl {
     std::string path;
     Connection db;
+    int schemaVersion = 0;
 
     // Every query is one statement, hence one read transaction: a consistent snapshot while the
     // writer goes on committing.
@@ -1050,6 +1084,7 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     auto impl = std::make_unique<Impl>();
     impl->path = path;
     impl->db = std::move(db);
+    impl->schemaVersion = inspection.version;
     return std::unique_ptr<Reader>(new Reader(std::move(impl)));
 }
 
@@ -1077,9 +1112,9 @@ std::optional<SweepRecord> Reader::sweep(std::int64_t id) const
 
 std::vector<RunRecord> Reader::runs(std::int64_t sweepId) const
 {
-    return d->read([sweepId](sqlite3 *db) {
+    return d->read([sweepId, version = d->schemaVersion](sqlite3 *db) {
         std::vector<RunRecord> out;
-        Statement st(db, (std::string(kRunColumns) + "WHERE sweep_id = ? ORDER BY position, id").c_str());
+        Statement st(db, (runColumns(version) + "WHERE sweep_id = ? ORDER BY position, id").c_str());
         st.bind(1, sweepId);
         while (st.step())
             out.push_back(readRun(st));
@@ -1087,10 +1122,34 @@ std::vector<RunRecord> Reader::runs(std::int64_t sweepId) const
     });
 }
 
+std::optional<RunSummary> Reader::summary(std::int64_t runId) const
+{
+    if (d->schemaVersion < 2)
+        return std::nullopt; // summaries arrived with schema 2
+    return d->read([runId](sqlite3 *db) -> std::optional<RunSummary> {
+        Statement st(db, "SELECT median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, steady_begin, steady_count, noise "
+                         "FROM summaries WHERE run_id = ?");
+        st.bind(1, runId);
+        if (!st.step())
+            return std::nullopt;
+        RunSummary r;
+        r.medianMs = st.optReal(0);
+        r.p10Ms = st.optReal(1);
+        r.p90Ms = st.optReal(2);
+        r.iqrMs = st.optReal(3);
+        r.madMs = st.optReal(4);
+        r.cv = st.optReal(5);
+        r.steadyBegin = st.int64(6);
+        r.steadyCount = st.int64(7);
+        r.noise = st.text(8);
+        return r;
+    });
+}
+
 std::optional<RunRecord> Reader::run(std::int64_t runId) const
 {
-    return d->read([runId](sqlite3 *db) -> std::optional<RunRecord> {
-        Statement st(db, (std::string(kRunColumns) + "WHERE id = ?").c_str());
+    return d->read([runId, version = d->schemaVersion](sqlite3 *db) -> std::optional<RunRecord> {
+        Statement st(db, (runColumns(version) + "WHERE id = ?").c_str());
         st.bind(1, runId);
         if (!st.step())
             return std::nullopt;

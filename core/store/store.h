@@ -60,6 +60,17 @@ struct RunRecord {
     std::vector<double> checkLosses;          // losses of the first steps (accuracy gate)
     std::string started, finished, heartbeat; // ISO-8601 UTC, empty when unset
     std::int64_t stepCount = 0;               // filled by readers
+    std::optional<double> blockWallMs;        // mean wall time per step over the timed block
+};
+
+// The steady-state figures of one run, computed once when it completes (the ledger pools the
+// steps of repeats itself; this is for quick queries and `list`). Figures are empty when the run
+// found no steady state.
+struct RunSummary {
+    std::optional<double> medianMs, p10Ms, p90Ms, iqrMs, madMs, cv;
+    std::int64_t steadyBegin = 0; // first step of the window (2 = right after the first step)
+    std::int64_t steadyCount = 0;
+    std::string noise;            // "ok", "noisy", "unreliable", or "no steady state: <why>"
 };
 
 struct StepRow {
@@ -103,6 +114,8 @@ class Database
     void setFirstStep(std::int64_t runId, double firstStepSeconds);
     void setMemory(std::int64_t runId, std::int64_t peakAllocated, std::int64_t peakReserved);
     void setCheckLosses(std::int64_t runId, const std::vector<double> &losses);
+    void setBlockWall(std::int64_t runId, double meanWallMs);
+    void setSummary(std::int64_t runId, const RunSummary &summary);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
     void finishSweep(std::int64_t sweepId, const std::string &status);
     void deleteSweep(std::int64_t sweepId); // with its runs and steps
@@ -128,6 +141,7 @@ class Reader
     std::vector<RunRecord> runs(std::int64_t sweepId) const; // by position
     std::optional<RunRecord> run(std::int64_t runId) const;
     std::vector<StepRow> steps(std::int64_t runId) const; // by index
+    std::optional<RunSummary> summary(std::int64_t runId) const;
     std::optional<EnvironmentRecord> environment(std::int64_t id) const;
 
   private:

@@ -1,6 +1,7 @@
 #include "supervisor/sweep_runner.h"
 
 #include "config/config_json.h"
+#include "stats/stats.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,6 +20,29 @@ constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kep
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+store::RunSummary summarizeRun(const std::vector<double> &series)
+{
+    store::RunSummary summary;
+    const auto window = stats::detectSteadyState(series);
+    if (!window.found) {
+        summary.noise = "no steady state: " + window.reason;
+        return summary;
+    }
+    const std::vector<double> steady(series.begin() + static_cast<long>(window.begin),
+                                     series.begin() + static_cast<long>(window.end));
+    const auto s = stats::summarize(steady);
+    summary.medianMs = s.median;
+    summary.p10Ms = s.p10;
+    summary.p90Ms = s.p90;
+    summary.iqrMs = s.iqr;
+    summary.madMs = s.mad;
+    summary.cv = s.cv;
+    summary.steadyBegin = static_cast<std::int64_t>(window.begin) + 2;
+    summary.steadyCount = static_cast<std::int64_t>(steady.size());
+    summary.noise = stats::toString(stats::noiseOf(s));
+    return summary;
 }
 
 } // namespace
@@ -143,6 +167,7 @@ void SweepRunner::startNext()
     stderrTail_.clear();
     lines_ = protocol::LineBuffer{};
     helloEnvironment_ = QJsonObject{};
+    series_.clear();
 
     const WorkerCommand &worker = run.config.runtime == Runtime::Python ? options_.python : options_.native;
     Q_EMIT runStarted(runId_, static_cast<int>(next_), total, QString::fromStdString(canonicalName(run.config)));
@@ -253,6 +278,9 @@ void SweepRunner::handle(const protocol::Message &m)
             rows.push_back(row);
         }
         db_.appendSteps(runId_, rows);
+        for (const auto &row : rows)
+            if (row.index >= 2) // step 1 is the first-step figure, never part of the steady state
+                series_.push_back(row.gpuMs ? *row.gpuMs : row.wallMs);
         stepsSeen_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;
         Q_EMIT stepsArrived(runId_, m.firstIndex, QVector<double>(m.gpuMs.begin(), m.gpuMs.end()),
                             QVector<double>(m.wallMs.begin(), m.wallMs.end()));
@@ -269,6 +297,8 @@ void SweepRunner::handle(const protocol::Message &m)
         break;
     case T::Done:
         gotDone_ = true;
+        if (m.meanWallMs > 0)
+            db_.setBlockWall(runId_, m.meanWallMs);
         break;
     case T::Error:
         reported_ = m.failure;
@@ -343,6 +373,8 @@ void SweepRunner::onTimeout()
 
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
+    if (status == RunStatus::Complete)
+        db_.setSummary(runId_, summarizeRun(series_));
     db_.finishRun(runId_, status, failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;

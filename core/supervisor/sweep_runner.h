@@ -95,6 +95,7 @@ class SweepRunner : public QObject
     QString protocolProblems_;
     QString cacheDir_;
     QJsonObject helloEnvironment_;
+    std::vector<double> series_; // this run's step times from step 2 (GPU where known), for its summary
     QByteArray lastEnvironmentJson_;
     std::int64_t lastEnvironmentId_ = 0;
 };

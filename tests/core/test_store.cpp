@@ -315,12 +315,13 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 2);
-        EXPECT_EQ(Database::latestSchemaVersion(), 2);
+        EXPECT_EQ(db->schemaVersion(), 3);
+        EXPECT_EQ(Database::latestSchemaVersion(), 3);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 2);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 3);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("PRAGMA application_id"), 0x53545053);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'summaries'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' "
@@ -524,6 +525,48 @@ TEST_F(StoreTest, LiveRunStaysRunningWhenOthersOpen)
     owner->appendSteps(runId, makeSteps(11, 10));
     owner->flush();
     EXPECT_EQ(reader->run(runId)->stepCount, 20);
+}
+
+TEST_F(StoreTest, SummaryAndBlockWallRoundTrip)
+{
+    std::int64_t withWindow = 0, without = 0;
+    {
+        auto db = Database::open(path_);
+        const auto sweepId = addSweep(*db);
+        withWindow = addRun(*db, sweepId, 0);
+        without = addRun(*db, sweepId, 1);
+        RunSummary s;
+        s.medianMs = 3.56;
+        s.p10Ms = 3.55;
+        s.p90Ms = 3.58;
+        s.iqrMs = 0.01;
+        s.madMs = 0.004;
+        s.cv = 0.002;
+        s.steadyBegin = 5;
+        s.steadyCount = 107;
+        s.noise = "ok";
+        db->setSummary(withWindow, s);
+        db->setBlockWall(withWindow, 3.61);
+        RunSummary none;
+        none.noise = "no steady state: too few steps";
+        db->setSummary(without, none);
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    const auto a = reader->summary(withWindow);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->medianMs, std::optional<double>(3.56));
+    EXPECT_EQ(a->p90Ms, std::optional<double>(3.58));
+    EXPECT_EQ(a->steadyBegin, 5);
+    EXPECT_EQ(a->steadyCount, 107);
+    EXPECT_EQ(a->noise, "ok");
+    EXPECT_EQ(reader->run(withWindow)->blockWallMs, std::optional<double>(3.61));
+    const auto b = reader->summary(without);
+    ASSERT_TRUE(b);
+    EXPECT_FALSE(b->medianMs);
+    EXPECT_EQ(b->steadyCount, 0);
+    EXPECT_FALSE(reader->run(without)->blockWallMs);
+    EXPECT_FALSE(reader->summary(without + 100));
 }
 
 TEST_F(StoreTest, FinishRunStoresFailure)

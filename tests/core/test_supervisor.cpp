@@ -229,6 +229,11 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     EXPECT_EQ(*run.peakReservedBytes, 6442450944);
     EXPECT_EQ(run.checkLosses, (std::vector<double>{6.9, 6.85, 6.8}));
     EXPECT_EQ(run.stepCount, 5);
+    EXPECT_EQ(run.blockWallMs, std::optional<double>(11.15)); // from `done`
+    const auto summary = r->summary(run.id);
+    ASSERT_TRUE(summary) << "a complete run gets its summary";
+    EXPECT_FALSE(summary->medianMs); // 5 steps after the first are too few for a steady state
+    EXPECT_TRUE(contains(summary->noise, "no steady state")) << summary->noise;
 
     const auto steps = r->steps(run.id);
     ASSERT_EQ(steps.size(), 5u);
