@@ -4,6 +4,7 @@
 #include "engine/resnet.h"
 #include "engine/training_step.h"
 
+#include "tiny_config.h"
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
 #include <torch/optim/sgd.h>
@@ -16,14 +17,7 @@ namespace
 
 RunConfig tiny()
 {
-    RunConfig c;
-    c.device = "cpu";
-    c.batch = 2;
-    c.imageSize = 32;
-    c.classes = 10;
-    c.warmupSteps = 1;
-    c.steps = 4;
-    return c;
+    return test::tinyCpuConfig(1, 4);
 }
 
 std::int64_t parameterCount(engine::ResNet18 &m)

@@ -3,6 +3,7 @@
 #include "controller/run_controller.h"
 
 #include "store/store.h"
+#include "tiny_config.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -18,14 +19,7 @@ namespace
 
 RunConfig tiny()
 {
-    RunConfig c;
-    c.device = "cpu";
-    c.batch = 2;
-    c.imageSize = 32;
-    c.classes = 10;
-    c.warmupSteps = 2;
-    c.steps = 12;
-    return c;
+    return test::tinyCpuConfig(2, 12);
 }
 
 } // namespace
