@@ -82,6 +82,13 @@ class TestController : public QObject
         QCOMPARE(runs.size(), std::size_t(2));
         for (const auto &r : runs)
             QCOMPARE(r.stepCount, std::int64_t(tiny().totalSteps()));
+
+        // Deleting goes through the controller's one writer; the sweep and its runs are gone.
+        const qint64 sweepId = started.first().at(0).toLongLong();
+        QVERIFY2(controller.deleteSweep(sweepId, &error), qPrintable(error));
+        auto after = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        QVERIFY(!after->sweep(sweepId));
+        QVERIFY(after->runs(sweepId).empty());
     }
 
     void stopCancelsTheRunningRunAndKeepsFinishedOnes()
@@ -107,6 +114,8 @@ class TestController : public QObject
             return runs.size() == 3 ? runs[1].stepCount : std::int64_t(0);
         };
         QTRY_VERIFY_WITH_TIMEOUT(slowRunSteps() > 3, 60000);
+        QVERIFY(!controller.deleteSweep(controller.currentSweep(), &error)); // not while it runs
+        QVERIFY(error.contains("Stop"));
         controller.stop();
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
         QCOMPARE(finished.first().at(1).toBool(), true);

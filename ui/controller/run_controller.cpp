@@ -142,6 +142,26 @@ bool RunController::start(const SweepRequest &request, QString *error)
     return true;
 }
 
+bool RunController::deleteSweep(qint64 sweepId, QString *error)
+{
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (!db_)
+        return fail(tr("No database is open."));
+    if (running_ && sweepId == sweepId_)
+        return fail(tr("Stop the running sweep before deleting it."));
+    try {
+        db_->deleteSweep(sweepId);
+        db_->flush();
+    } catch (const store::StoreError &e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+    return true;
+}
+
 void RunController::stop()
 {
     if (runner_ && running_)

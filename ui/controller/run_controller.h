@@ -52,6 +52,8 @@ class RunController : public QObject
     bool hasDatabase() const { return db_ != nullptr; }
 
     bool start(const SweepRequest &request, QString *error);
+    // Deletes a finished sweep with its runs and steps, through the one writer of the file.
+    bool deleteSweep(qint64 sweepId, QString *error);
     void stop();
     bool isRunning() const { return running_; }
     qint64 currentSweep() const { return sweepId_; }

@@ -580,12 +580,9 @@ void MainWindow::deleteSelectedSweep()
                               tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep)) !=
         QMessageBox::Yes)
         return;
-    try {
-        auto db = store::Database::open(controller_->databasePath().toStdString());
-        db->deleteSweep(sweep);
-        db->flush();
-    } catch (const store::StoreError &e) {
-        QMessageBox::warning(this, tr("Delete sweep"), QString::fromUtf8(e.what()));
+    QString error;
+    if (!controller_->deleteSweep(sweep, &error)) {
+        QMessageBox::warning(this, tr("Delete sweep"), error);
         return;
     }
     if (ledger_->sweepId() == sweep)
