@@ -49,6 +49,11 @@ store::RunSummary summarizeRun(const std::vector<double> &series)
 
 WorkerCommand defaultNativeWorker()
 {
+    // STEPSCOPE_NATIVE_WORKER points at another worker program (a build elsewhere, or a stand-in
+    // that replays a stream for benchmarks); by default the one installed next to this program.
+    const QString override = qEnvironmentVariable("STEPSCOPE_NATIVE_WORKER");
+    if (!override.isEmpty())
+        return {override, {}};
     return {QDir(QCoreApplication::applicationDirPath()).filePath("stepscope-worker"), {}};
 }
 

@@ -481,6 +481,15 @@ TEST_F(SupervisorTest, EmptyPlanFinishesAtOnce)
     EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
 }
 
+TEST_F(SupervisorTest, NativeWorkerIsBesideTheProgramUnlessOverridden)
+{
+    qunsetenv("STEPSCOPE_NATIVE_WORKER");
+    EXPECT_EQ(defaultNativeWorker().program, QCoreApplication::applicationDirPath() + "/stepscope-worker");
+    qputenv("STEPSCOPE_NATIVE_WORKER", "/opt/elsewhere/stepscope-worker");
+    EXPECT_EQ(defaultNativeWorker().program, "/opt/elsewhere/stepscope-worker");
+    qunsetenv("STEPSCOPE_NATIVE_WORKER");
+}
+
 TEST_F(SupervisorTest, TimeoutWatchesSilenceNotTotalTime)
 {
     // A worker that reports a step every 0.3 s for 2.1 s, under a 1 s timeout: alive, not hung.
