@@ -492,17 +492,18 @@ TEST_F(SupervisorTest, NativeWorkerIsBesideTheProgramUnlessOverridden)
 
 TEST_F(SupervisorTest, TimeoutWatchesSilenceNotTotalTime)
 {
-    // A worker that reports a step every 0.3 s for 2.1 s, under a 1 s timeout: alive, not hung.
+    // A worker that reports a step every 0.3 s for 3 s, under a 2 s timeout: alive, not hung
+    // (and a loaded machine has 1.7 s of slack between lines).
     const QString script =
         "echo '{\"type\":\"hello\",\"protocol\":1,\"env\":{}}'; "
-        "for i in 2 3 4 5 6 7 8; do sleep 0.3; "
+        "for i in 2 3 4 5 6 7 8 9 10 11; do sleep 0.3; "
         "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":$i,\\\"gpu_ms\\\":[],\\\"wall_ms\\\":[1.0]}\"; "
-        "done; echo '{\"type\":\"done\",\"steps\":8,\"mean_wall_ms\":1.0}'";
+        "done; echo '{\"type\":\"done\",\"steps\":11,\"mean_wall_ms\":1.0}'";
     const SweepPlan p = plan({smallConfig()});
-    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 1));
+    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 2));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
-    EXPECT_EQ(reader()->run(p.runs[0].runId)->stepCount, 7);
+    EXPECT_EQ(reader()->run(p.runs[0].runId)->stepCount, 10);
 }
 
 TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
