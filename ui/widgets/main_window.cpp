@@ -352,6 +352,7 @@ bool MainWindow::openDatabase(const QString &path)
             tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
         return false;
     }
+    reader_.reset(); // the next read opens the new file
     rememberDatabase(controller_->databasePath());
     setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
     reloadHistory();
@@ -449,9 +450,9 @@ void MainWindow::reloadLedger(qint64 sweepId)
     if (sweepId <= 0 || !controller_->hasDatabase())
         return;
     try {
-        auto reader = store::Reader::open(controller_->databasePath().toStdString());
+        store::Reader &reader = this->reader();
         ledger_->setPlannedSteps(panel_->plannedSteps());
-        ledger_->load(*reader, sweepId);
+        ledger_->load(reader, sweepId);
         if (const auto env = ledger_->ledger().environmentJson; !env.empty())
             environment_->setEnvironmentJson(QString::fromStdString(env));
     } catch (const store::StoreError &e) {
@@ -468,8 +469,8 @@ void MainWindow::reloadHistory()
     if (!controller_->hasDatabase())
         return;
     try {
-        auto reader = store::Reader::open(controller_->databasePath().toStdString());
-        history_->load(*reader);
+        store::Reader &reader = this->reader();
+        history_->load(reader);
     } catch (const store::StoreError &e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
     }
@@ -480,13 +481,23 @@ void MainWindow::showSweep(qint64 sweepId)
 {
     reloadLedger(sweepId);
     try {
-        auto reader = store::Reader::open(controller_->databasePath().toStdString());
-        const auto runs = reader->runs(sweepId);
+        store::Reader &reader = this->reader();
+        const auto runs = reader.runs(sweepId);
         if (!runs.empty())
             showRunSteps(runs.back().id);
     } catch (const store::StoreError &) {
     }
     tabs_->setCurrentIndex(1);
+}
+
+store::Reader &MainWindow::reader()
+{
+    // One long-lived reader: opening one checks the whole file (quick_check), which is too slow
+    // to repeat on the UI thread after every run of a large database. WAL lets it see every
+    // commit of the writer.
+    if (!reader_)
+        reader_ = store::Reader::open(controller_->databasePath().toStdString());
+    return *reader_;
 }
 
 QString MainWindow::recommendationText() const
@@ -515,9 +526,9 @@ void MainWindow::compareSelectedSweeps()
 bool MainWindow::compareSweeps(qint64 first, qint64 second)
 {
     try {
-        auto reader = store::Reader::open(controller_->databasePath().toStdString());
-        const auto a = report::buildLedger(*reader, first, panel_->plannedSteps());
-        const auto b = report::buildLedger(*reader, second, panel_->plannedSteps());
+        store::Reader &reader = this->reader();
+        const auto a = report::buildLedger(reader, first, panel_->plannedSteps());
+        const auto b = report::buildLedger(reader, second, panel_->plannedSteps());
         if (a.rows.empty() || b.rows.empty()) {
             QMessageBox::information(this, tr("Compare sweeps"), tr("One of the two sweeps has no runs."));
             return false;
@@ -542,12 +553,12 @@ void MainWindow::showRunSteps(qint64 runId)
     if (controller_->isRunning() || !controller_->hasDatabase())
         return; // the live chart belongs to the running sweep
     try {
-        auto reader = store::Reader::open(controller_->databasePath().toStdString());
-        const auto run = reader->run(runId);
+        store::Reader &reader = this->reader();
+        const auto run = reader.run(runId);
         if (!run)
             return;
         QVector<double> ms;
-        for (const auto &step : reader->steps(runId))
+        for (const auto &step : reader.steps(runId))
             ms << (step.gpuMs ? *step.gpuMs : step.wallMs);
         liveRunId_ = 0;
         live_->beginRun(tr("%1 (run %2, %3)")
@@ -597,8 +608,8 @@ void MainWindow::showFailureDetail(const QModelIndex &proxyIndex)
         // A configuration that ran: show the steps of its first complete run.
         const std::string name = ledgerProxy_->data(proxyIndex, LedgerModel::ConfigNameRole).toString().toStdString();
         try {
-            auto reader = store::Reader::open(controller_->databasePath().toStdString());
-            for (const auto &run : reader->runs(ledger_->sweepId()))
+            store::Reader &reader = this->reader();
+            for (const auto &run : reader.runs(ledger_->sweepId()))
                 if (run.configName == name && run.status == RunStatus::Complete) {
                     showRunSteps(run.id);
                     tabs_->setCurrentWidget(live_);

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <memory>
+
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -16,6 +18,11 @@ class QTimer;
 class QTreeView;
 class QCustomPlot;
 class QMenu;
+
+namespace stepscope::store
+{
+class Reader;
+}
 
 namespace stepscope::ui
 {
@@ -85,6 +92,7 @@ class MainWindow : public QMainWindow
     void loadSettings();
     void saveSettings() const;
     QCustomPlot *currentPlot() const;
+    store::Reader &reader(); // throws store::StoreError
 
     RunController *controller_;
     ConfigPanel *panel_;
@@ -111,6 +119,7 @@ class MainWindow : public QMainWindow
     QTimer *drain_;
     QMenu *recentMenu_ = nullptr;
 
+    std::unique_ptr<store::Reader> reader_;
     qint64 liveRunId_ = 0;
     QVector<double> liveSeries_; // the running configuration's step times, for steady detection
     QElapsedTimer steadyClock_;  // rate-limits that detection
