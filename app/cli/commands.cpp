@@ -491,18 +491,15 @@ int showCommand(const Options &options)
     if (run->firstStepSeconds)
         std::printf("first step: %s\n", report::formatSeconds(*run->firstStepSeconds).c_str());
     const auto steps = reader->steps(id);
-    std::vector<double> series;
-    for (const auto &s : steps)
-        if (s.index >= 2)
-            series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
+    const auto measured = report::steadyOf(steps);
+    const auto &window = measured.window;
+    const auto &series = measured.series;
     std::printf("steps recorded: %zu\n", steps.size());
-    const auto window = stats::detectSteadyState(series);
     if (window.found) {
-        std::vector<double> steady(series.begin() + static_cast<long>(window.begin), series.end());
-        const auto s = stats::summarize(steady);
+        const auto s = stats::summarize(measured.steady);
         std::printf("steady state: steps %zu-%zu, median %.3f ms (p10 %.3f, p90 %.3f, IQR %.3f, CV %.3f), %s [%s]\n",
                     window.begin + 2, window.end + 1, s.median, s.p10, s.p90, s.iqr, s.cv,
-                    stats::toString(stats::noiseOf(s)), !steps.empty() && steps.back().gpuMs ? "CUDA events" : "wall");
+                    stats::toString(stats::noiseOf(s)), measured.gpu ? "CUDA events" : "wall");
     } else if (!series.empty()) {
         std::printf("steady state: none (%s)\n", window.reason.c_str());
     }

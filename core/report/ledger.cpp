@@ -33,21 +33,10 @@ struct RunData {
 
 RunData analyse(const store::Reader &reader, const store::RunRecord &run)
 {
-    RunData d{&run, {}, false, {}};
-    const auto steps = reader.steps(run.id);
-    std::vector<double> series;
-    for (const auto &s : steps) {
-        if (s.index < 2)
-            continue; // step 1 is the first-step figure, never part of the steady state
-        d.gpu = d.gpu || s.gpuMs.has_value();
-        series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
-    }
-    const auto window = stats::detectSteadyState(series);
-    if (!window.found) {
-        d.problem = "no steady state: " + window.reason;
-        return d;
-    }
-    d.steady.assign(series.begin() + static_cast<long>(window.begin), series.begin() + static_cast<long>(window.end));
+    RunSteady s = steadyOf(reader.steps(run.id));
+    RunData d{&run, std::move(s.steady), s.gpu, {}};
+    if (!s.window.found)
+        d.problem = "no steady state: " + s.window.reason;
     return d;
 }
 
@@ -74,6 +63,22 @@ std::string formatSeconds(double s)
         return fmt("%.2f s", s);
     const long total = std::lround(s);
     return std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s";
+}
+
+RunSteady steadyOf(const std::vector<store::StepRow> &steps)
+{
+    RunSteady r;
+    for (const auto &s : steps) {
+        if (s.index < 2)
+            continue; // step 1 is the first-step figure, never part of the steady state
+        r.gpu = r.gpu || s.gpuMs.has_value();
+        r.series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
+    }
+    r.window = stats::detectSteadyState(r.series);
+    if (r.window.found)
+        r.steady.assign(r.series.begin() + static_cast<long>(r.window.begin),
+                        r.series.begin() + static_cast<long>(r.window.end));
+    return r;
 }
 
 std::string formatMs(double ms)

@@ -56,6 +56,16 @@ struct Ledger {
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
 
+// A run's step times from step 2 on (step 1 is the first-step figure) and their steady window:
+// the one reading of stored steps that the ledger, `show` and the history share.
+struct RunSteady {
+    std::vector<double> series; // CUDA-event time where the worker had it, else wall time
+    stats::SteadyWindow window;
+    std::vector<double> steady; // series[window.begin, window.end); empty without a window
+    bool gpu = false;           // whether any step had a CUDA-event time
+};
+RunSteady steadyOf(const std::vector<store::StepRow> &steps);
+
 // Recomputes the recommendation (and its text) for another planned run length.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps);
 

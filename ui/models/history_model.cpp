@@ -1,6 +1,7 @@
 #include "models/history_model.h"
 
 #include "models/status_colors.h"
+#include "report/ledger.h"
 #include "stats/stats.h"
 
 #include <QBrush>
@@ -39,15 +40,10 @@ QString shortTime(const std::string &iso)
 // Median of the steady window of one run, as the ledger would see it; nullopt without one.
 std::optional<double> steadyMedianOf(const store::Reader &reader, std::int64_t runId)
 {
-    std::vector<double> series;
-    for (const auto &step : reader.steps(runId))
-        if (step.index >= 2)
-            series.push_back(step.gpuMs ? *step.gpuMs : step.wallMs);
-    const auto window = stats::detectSteadyState(series);
-    if (!window.found)
+    const auto run = report::steadyOf(reader.steps(runId));
+    if (!run.window.found)
         return std::nullopt;
-    return stats::median(std::vector<double>(series.begin() + static_cast<long>(window.begin),
-                                             series.begin() + static_cast<long>(window.end)));
+    return stats::median(run.steady);
 }
 
 QString fromView(std::string_view v)
