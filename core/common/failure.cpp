@@ -14,7 +14,7 @@ struct CategoryInfo {
     std::string_view fix;
 };
 
-constexpr std::array<CategoryInfo, 15> kCategories{{
+constexpr std::array<CategoryInfo, 16> kCategories{{
     {FailureCategory::InvalidConfig, "invalid-config",
      "Correct the named field; `stepscope-cli --help` lists the allowed values."},
     {FailureCategory::CudaUnavailable, "cuda-unavailable",
@@ -25,22 +25,29 @@ constexpr std::array<CategoryInfo, 15> kCategories{{
      "Install torch into that Python (scripts/bootstrap.sh does it for the project's environment)."},
     {FailureCategory::TorchTooOld, "torch-too-old",
      "Upgrade torch to 2.4 or newer in the Python that runs the worker."},
+    {FailureCategory::TorchVersionMismatch, "torch-version-mismatch",
+     "Install the torch version Stepscope was built for (scripts/bootstrap.sh pins it) into the Python that runs "
+     "the worker, or point STEPSCOPE_PYTHON / --python at that environment."},
     {FailureCategory::TritonMissing, "triton-missing",
-     "torch.compile on CUDA needs Triton: pip install triton matching your torch."},
+     "torch.compile on CUDA needs Triton: pip install the triton version torch requires (pip show torch lists it)."},
     {FailureCategory::TritonVersionMismatch, "triton-version-mismatch",
-     "Install the Triton version your torch was built against (see torch's requirements)."},
+     "Install the Triton version your torch requires (on Linux: the one in torch's metadata; on Windows: "
+     "triton-windows 3.6 for torch 2.10+)."},
     {FailureCategory::CachePathTooLong, "cache-path-too-long",
-     "Use a shorter cache directory (set TORCHINDUCTOR_CACHE_DIR to a short path)."},
+     "Choose a shorter compile cache directory (--compile-cache-dir, or the dashboard's settings), or enable long "
+     "paths on Windows."},
     {FailureCategory::OutOfMemory, "out-of-memory",
      "Lower the batch size or image size, or close other programs using the GPU."},
     {FailureCategory::CompileFailed, "compile-failed",
-     "torch.compile failed: see the detail; try another compile mode or report the trace upstream."},
+     "torch.compile failed or did not compile what was asked: see the detail; try another mode, backend or target "
+     "(model instead of whole step), or report the trace upstream."},
     {FailureCategory::GraphCaptureFailed, "graph-capture-failed",
      "The step could not be captured in a CUDA graph: see the detail; run without cuda_graph."},
     {FailureCategory::WorkerCrashed, "worker-crashed",
      "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
     {FailureCategory::Timeout, "timeout",
-     "The worker reported nothing for the time limit (a hang in the driver or the compiler): check the log, or raise --timeout."},
+     "The worker reported nothing for the time limit (a hang in the driver or the compiler): check the log, or raise "
+     "--timeout."},
     {FailureCategory::Cancelled, "cancelled", "Stopped by the user; run it again to get figures."},
     {FailureCategory::Internal, "internal",
      "An unexpected error inside Stepscope: the detail holds the trace; please report it."},

@@ -14,6 +14,7 @@ enum class FailureCategory {
     PythonNotFound,
     TorchMissing,
     TorchTooOld,
+    TorchVersionMismatch,
     TritonMissing,
     TritonVersionMismatch,
     CachePathTooLong,

@@ -16,6 +16,39 @@ const Knob kGraph{"cuda-graph", [](RunConfig &c) { c.cudaGraph = true; }};
 const Knob kFused{"sgd-fused", [](RunConfig &c) { c.optimizer = Optimizer::Fused; }};
 const Knob kLoop{"sgd-per-parameter", [](RunConfig &c) { c.optimizer = Optimizer::PerParameter; }};
 
+// torch.compile exists only in the Python worker, so a compile knob brings the runtime along.
+template <CompileMode M> void compileWith(RunConfig &c)
+{
+    c.runtime = Runtime::Python;
+    c.compile = M;
+}
+const Knob kCompileDefault{"compile-default", compileWith<CompileMode::Default>};
+const Knob kCompileReduceOverhead{"compile-reduce-overhead", compileWith<CompileMode::ReduceOverhead>};
+const Knob kCompileMaxAutotune{"compile-max-autotune", compileWith<CompileMode::MaxAutotune>};
+const Knob kCompileMaxAutotuneNoGraphs{"compile-max-autotune-no-cudagraphs",
+                                       compileWith<CompileMode::MaxAutotuneNoCudagraphs>};
+// Modifiers of a compile mode, named as knobNames() names them; alone they are not valid.
+const Knob kBackendCudaGraphs{"backend-cudagraphs",
+                              [](RunConfig &c) { c.compileBackend = CompileBackend::CudaGraphs; }};
+const Knob kBackendAotEager{"backend-aot_eager", [](RunConfig &c) { c.compileBackend = CompileBackend::AotEager; }};
+const Knob kWholeStep{"whole-step", [](RunConfig &c) { c.compileTarget = CompileTarget::Step; }};
+const Knob kWarmCache{"warm-cache", [](RunConfig &c) { c.compileCache = CompileCache::Warm; }};
+
+bool isModifier(const Knob &k)
+{
+    for (const Knob *m : {&kBackendCudaGraphs, &kBackendAotEager, &kWholeStep, &kWarmCache})
+        if (k.name == m->name)
+            return true;
+    return false;
+}
+
+// Whether `each` without named knobs runs `k` alone. Modifiers do nothing alone; on CUDA,
+// max-autotune covers max-autotune-no-cudagraphs, which is the CPU's variant.
+bool inDefaultEach(const Knob &k, const RunConfig &base)
+{
+    return !isModifier(k) && !(base.onCuda() && k.name == kCompileMaxAutotuneNoGraphs.name);
+}
+
 // Adds `config` when valid, else records why the knob was skipped.
 bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
 {
@@ -38,13 +71,30 @@ const std::vector<Knob> &ledgerKnobs()
 
 const std::vector<Knob> &allKnobs()
 {
-    static const std::vector<Knob> k{kTf32, kCudnn, kBf16, kFp16, kChannelsLast, kGraph, kLoop, kFused};
+    static const std::vector<Knob> k{kTf32,
+                                     kCudnn,
+                                     kBf16,
+                                     kFp16,
+                                     kChannelsLast,
+                                     kGraph,
+                                     kLoop,
+                                     kFused,
+                                     kCompileDefault,
+                                     kCompileReduceOverhead,
+                                     kCompileMaxAutotune,
+                                     kCompileMaxAutotuneNoGraphs,
+                                     kBackendCudaGraphs,
+                                     kBackendAotEager,
+                                     kWholeStep,
+                                     kWarmCache};
     return k;
 }
 
 RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
 {
-    knobs.runtime = shape.runtime;
+    // A compile configuration keeps the Python runtime it cannot run without.
+    if (knobs.compile == CompileMode::None)
+        knobs.runtime = shape.runtime;
     knobs.device = shape.device;
     knobs.batch = shape.batch;
     knobs.imageSize = shape.imageSize;
@@ -85,7 +135,26 @@ Sweep ledgerSweep(const RunConfig &base)
     std::vector<std::string> names;
     for (const auto &knob : ledgerKnobs())
         names.push_back(knob.name);
-    return cumulativeSweep(base, names);
+    Sweep sweep = cumulativeSweep(base, names);
+    // A cold compile on the CPU costs minutes, so the CPU ledger has no Python rows; nor does a
+    // ledger that is already Python (its rows above run there).
+    if (!base.onCuda() || base.runtime != Runtime::Native)
+        return sweep;
+    // Python rows on the eager knobs the compile modes build on (no hand-made graph: compile's
+    // reduce-overhead is the graph; foreach SGD, which torch.compile fuses itself).
+    RunConfig eager = baselineOf(base);
+    eager.runtime = Runtime::Python;
+    for (const Knob *k : {&kTf32, &kCudnn, &kBf16, &kChannelsLast})
+        k->apply(eager);
+    addIfValid(sweep, eager, "python " + knobLabel(eager));
+    RunConfig compiled = eager;
+    for (const auto mode : {CompileMode::Default, CompileMode::ReduceOverhead}) {
+        compiled.compile = mode;
+        addIfValid(sweep, compiled, "python " + knobLabel(compiled));
+    }
+    compiled.compileCache = CompileCache::Warm; // reduce-overhead once its caches are warm
+    addIfValid(sweep, compiled, "python " + knobLabel(compiled));
+    return sweep;
 }
 
 Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames)
@@ -94,7 +163,8 @@ Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames
     const RunConfig baseline = baselineOf(base);
     sweep.configs.push_back(baseline);
     for (const auto &knob : allKnobs()) {
-        if (!knobNames.empty() && std::find(knobNames.begin(), knobNames.end(), knob.name) == knobNames.end())
+        const bool named = std::find(knobNames.begin(), knobNames.end(), knob.name) != knobNames.end();
+        if (knobNames.empty() ? !inDefaultEach(knob, base) : !named)
             continue;
         RunConfig next = baseline;
         knob.apply(next);
@@ -122,6 +192,11 @@ Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &kn
         for (std::size_t i = 0; i < chosen.size(); ++i)
             if (mask & (1u << i))
                 chosen[i]->apply(c);
+        // Knobs that set the same setting (bf16 and fp16, two compile modes) overwrite each other.
+        if (std::find(sweep.configs.begin(), sweep.configs.end(), c) != sweep.configs.end()) {
+            sweep.skipped.push_back(knobLabel(c) + " (again: two chosen knobs set the same setting)");
+            continue;
+        }
         addIfValid(sweep, c, knobLabel(c));
     }
     return sweep;

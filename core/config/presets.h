@@ -17,18 +17,23 @@ struct Sweep {
 
 // A knob as the sweep builders see it: a name and how to switch it on.
 struct Knob {
-    std::string name; // "tf32", "cudnn-bench", "bf16", "fp16", "channels-last", "cuda-graph", "sgd-fused", ...
+    // "tf32", "cudnn-bench", "bf16", "fp16", "channels-last", "cuda-graph", "sgd-fused", "compile-default",
+    // ..., and the compile modifiers "backend-cudagraphs", "backend-aot_eager", "whole-step", "warm-cache".
+    std::string name;
     void (*apply)(RunConfig &);
 };
-const std::vector<Knob> &ledgerKnobs(); // DESIGN.md's order
-const std::vector<Knob> &allKnobs();    // every knob, for `each`
+const std::vector<Knob> &ledgerKnobs(); // DESIGN.md's order, native knobs only
+const std::vector<Knob> &allKnobs();    // every knob, compile modes (python runtime) included
 
 // Baseline, then the named knobs added one by one in ledger order (fp16 and the optimizer
 // variants take their place in allKnobs() order).
 Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames);
-Sweep ledgerSweep(
-    const RunConfig &base); // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused
-// Baseline and every knob alone (only the named ones when knobNames is not empty).
+// Baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused. On a CUDA base of
+// runtime native, then Python rows on tf32+cudnn-bench+bf16+channels-last: eager, compile default
+// (cold cache), compile reduce-overhead (cold), compile reduce-overhead (warm).
+Sweep ledgerSweep(const RunConfig &base);
+// Baseline and every knob alone (only the named ones when knobNames is not empty). Unnamed, the
+// compile modifiers are left out, and on CUDA compile-max-autotune-no-cudagraphs too.
 Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames = {});
 Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames); // 2^k configs
 bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, std::string &error);
@@ -36,7 +41,8 @@ const std::vector<std::string> &presetNames();
 
 // The configuration every run of a sweep is compared with: same shape, no knob.
 RunConfig baselineOf(const RunConfig &config);
-// `knobs`'s knobs with `shape`'s runtime, device, batch, image size, classes, steps and seed.
+// `knobs`'s knobs with `shape`'s runtime, device, batch, image size, classes, steps and seed. A
+// configuration with a compile mode keeps runtime python.
 RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape);
 
 } // namespace stepscope

@@ -27,7 +27,22 @@ const Choice<Optimizer> kOptimizers[] = {
 const Choice<CompileMode> kCompileModes[] = {{"none", CompileMode::None},
                                              {"default", CompileMode::Default},
                                              {"reduce-overhead", CompileMode::ReduceOverhead},
-                                             {"max-autotune", CompileMode::MaxAutotune}};
+                                             {"max-autotune", CompileMode::MaxAutotune},
+                                             {"max-autotune-no-cudagraphs", CompileMode::MaxAutotuneNoCudagraphs}};
+const Choice<CompileBackend> kCompileBackends[] = {{"inductor", CompileBackend::Inductor},
+                                                   {"cudagraphs", CompileBackend::CudaGraphs},
+                                                   {"aot_eager", CompileBackend::AotEager}};
+const Choice<CompileTarget> kCompileTargets[] = {{"model", CompileTarget::Model}, {"step", CompileTarget::Step}};
+const Choice<CompileCache> kCompileCaches[] = {{"cold", CompileCache::Cold}, {"warm", CompileCache::Warm}};
+
+// "a, b, c": the allowed values of a choice, for error messages.
+template <typename Enum, std::size_t N> std::string allowedOf(const Choice<Enum> (&choices)[N])
+{
+    std::string out;
+    for (const auto &c : choices)
+        out += (out.empty() ? "" : ", ") + std::string(c.name);
+    return out;
+}
 
 template <typename Enum, std::size_t N> std::string nameOf(const Choice<Enum> (&choices)[N], Enum value)
 {
@@ -82,6 +97,37 @@ bool validDevice(const std::string &d)
     return d.rfind("cuda:", 0) == 0 && parseInt(d.substr(5), 0, 63, idx);
 }
 
+// The torch.compile rules; `add(field, message)` records a violation.
+template <typename Add> void validateCompile(const RunConfig &c, Add add)
+{
+    if (c.compile == CompileMode::None) {
+        if (c.compileBackend != CompileBackend::Inductor)
+            add("compile_backend", "compile_backend " + nameOf(kCompileBackends, c.compileBackend) +
+                                       " applies only with a compile mode; set compile or drop compile_backend");
+        if (c.compileTarget != CompileTarget::Model)
+            add("compile_target", "compile_target " + nameOf(kCompileTargets, c.compileTarget) +
+                                      " applies only with a compile mode; set compile or drop compile_target");
+        if (c.compileCache != CompileCache::Cold)
+            add("compile_cache", "compile_cache " + nameOf(kCompileCaches, c.compileCache) +
+                                     " applies only with a compile mode; set compile or drop compile_cache");
+        return;
+    }
+    const std::string mode = nameOf(kCompileModes, c.compile);
+    if (c.runtime != Runtime::Python)
+        add("compile", "torch.compile has no C++ training path; set runtime to python");
+    if (c.cudaGraph)
+        add("cuda_graph",
+            "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph");
+    if (c.compileBackend == CompileBackend::CudaGraphs && !c.onCuda())
+        add("compile_backend", "backend cudagraphs needs a CUDA device; use --device cuda or another backend");
+    // Modes are options of inductor: another backend would ignore them silently.
+    if (c.compileBackend != CompileBackend::Inductor && c.compile != CompileMode::Default)
+        add("compile", "mode " + mode + " is an inductor mode; use compile default with backend " +
+                           nameOf(kCompileBackends, c.compileBackend));
+    if (!c.onCuda() && (c.compile == CompileMode::ReduceOverhead || c.compile == CompileMode::MaxAutotune))
+        add("compile", "mode " + mode + " uses CUDA graphs; on the CPU use default or max-autotune-no-cudagraphs");
+}
+
 } // namespace
 
 int RunConfig::cudaIndex() const
@@ -94,8 +140,10 @@ bool RunConfig::operator==(const RunConfig &o) const
 {
     return runtime == o.runtime && device == o.device && tf32 == o.tf32 && cudnnBenchmark == o.cudnnBenchmark &&
            autocast == o.autocast && channelsLast == o.channelsLast && cudaGraph == o.cudaGraph &&
-           optimizer == o.optimizer && compile == o.compile && batch == o.batch && imageSize == o.imageSize &&
-           classes == o.classes && warmupSteps == o.warmupSteps && steps == o.steps && seed == o.seed;
+           optimizer == o.optimizer && compile == o.compile && compileBackend == o.compileBackend &&
+           compileTarget == o.compileTarget && compileCache == o.compileCache && batch == o.batch &&
+           imageSize == o.imageSize && classes == o.classes && warmupSteps == o.warmupSteps && steps == o.steps &&
+           seed == o.seed;
 }
 
 const std::vector<FieldInfo> &fields()
@@ -109,7 +157,14 @@ const std::vector<FieldInfo> &fields()
         {"channels_last", "true|false", "NHWC memory format for inputs and 4-D parameters", true},
         {"cuda_graph", "true|false", "capture the whole step in a CUDA graph and replay it (CUDA)", true},
         {"optimizer", "per-parameter|foreach|fused", "SGD implementation", false},
-        {"compile", "none|default|reduce-overhead|max-autotune", "torch.compile mode (python runtime)", false},
+        {"compile", "none|default|reduce-overhead|max-autotune|max-autotune-no-cudagraphs",
+         "torch.compile mode (python runtime); reduce-overhead and max-autotune use CUDA graphs", false},
+        {"compile_backend", "inductor|cudagraphs|aot_eager",
+         "torch.compile backend; cudagraphs needs CUDA, aot_eager is a debugging backend (no generated kernels)",
+         false},
+        {"compile_target", "model|step", "compile the model alone, or the whole training step", false},
+        {"compile_cache", "cold|warm",
+         "cold: fresh inductor/Triton caches per run; warm: kept caches, primed by a previous run", false},
         {"batch", "1..4096", "images per step", false},
         {"image_size", "32..1024", "square image side in pixels", false},
         {"classes", "1..100000", "output classes of the final layer", false},
@@ -148,7 +203,13 @@ bool setField(RunConfig &c, const std::string &key, const std::string &value, Co
     if (key == "optimizer")
         return parseChoice(kOptimizers, value, c.optimizer) || fail("per-parameter, foreach, fused");
     if (key == "compile")
-        return parseChoice(kCompileModes, value, c.compile) || fail("none, default, reduce-overhead, max-autotune");
+        return parseChoice(kCompileModes, value, c.compile) || fail(allowedOf(kCompileModes));
+    if (key == "compile_backend")
+        return parseChoice(kCompileBackends, value, c.compileBackend) || fail(allowedOf(kCompileBackends));
+    if (key == "compile_target")
+        return parseChoice(kCompileTargets, value, c.compileTarget) || fail(allowedOf(kCompileTargets));
+    if (key == "compile_cache")
+        return parseChoice(kCompileCaches, value, c.compileCache) || fail(allowedOf(kCompileCaches));
     auto setInt = [&](int &field, long long lo, long long hi) {
         if (!parseInt(value, lo, hi, n))
             return fail("an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
@@ -211,11 +272,7 @@ std::vector<ConfigError> validate(const RunConfig &c)
         if (c.autocast == Autocast::FP16)
             add("autocast", "fp16 autocast is a CUDA feature here; use bf16 on the CPU");
     }
-    if (c.compile != CompileMode::None && c.runtime != Runtime::Python)
-        add("compile", "torch.compile has no C++ training path; set runtime to python");
-    if (c.compile != CompileMode::None && c.cudaGraph)
-        add("cuda_graph",
-            "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph");
+    validateCompile(c, add);
     if (c.cudaGraph && c.autocast == Autocast::FP16 && c.optimizer != Optimizer::Fused)
         add("optimizer",
             "fp16 under a CUDA graph needs optimizer fused: skipping a step on overflow must stay on the GPU");
@@ -245,8 +302,15 @@ std::vector<std::string> knobNames(const RunConfig &c)
         knobs.emplace_back("cuda-graph");
     if (c.optimizer != Optimizer::Foreach)
         knobs.push_back("sgd-" + toString(c.optimizer));
-    if (c.compile != CompileMode::None)
+    if (c.compile != CompileMode::None) {
         knobs.push_back("compile-" + toString(c.compile));
+        if (c.compileBackend != CompileBackend::Inductor)
+            knobs.push_back("backend-" + toString(c.compileBackend));
+        if (c.compileTarget == CompileTarget::Step)
+            knobs.emplace_back("whole-step");
+        if (c.compileCache == CompileCache::Warm)
+            knobs.emplace_back("warm-cache");
+    }
     return knobs;
 }
 
@@ -284,6 +348,18 @@ std::string toString(Optimizer o)
 std::string toString(CompileMode m)
 {
     return nameOf(kCompileModes, m);
+}
+std::string toString(CompileBackend b)
+{
+    return nameOf(kCompileBackends, b);
+}
+std::string toString(CompileTarget t)
+{
+    return nameOf(kCompileTargets, t);
+}
+std::string toString(CompileCache c)
+{
+    return nameOf(kCompileCaches, c);
 }
 
 } // namespace stepscope

@@ -11,7 +11,10 @@ namespace stepscope
 enum class Runtime { Native, Python };
 enum class Autocast { Off, BF16, FP16 };
 enum class Optimizer { PerParameter, Foreach, Fused };
-enum class CompileMode { None, Default, ReduceOverhead, MaxAutotune };
+enum class CompileMode { None, Default, ReduceOverhead, MaxAutotune, MaxAutotuneNoCudagraphs };
+enum class CompileBackend { Inductor, CudaGraphs, AotEager };
+enum class CompileTarget { Model, Step }; // torch.compile(model) or the whole training step
+enum class CompileCache { Cold, Warm };   // fresh inductor/Triton caches per run, or kept ones
 
 struct RunConfig {
     Runtime runtime = Runtime::Native;
@@ -25,6 +28,10 @@ struct RunConfig {
     bool cudaGraph = false;
     Optimizer optimizer = Optimizer::Foreach;
     CompileMode compile = CompileMode::None;
+    // How torch.compile runs; they apply only with a compile mode.
+    CompileBackend compileBackend = CompileBackend::Inductor;
+    CompileTarget compileTarget = CompileTarget::Model;
+    CompileCache compileCache = CompileCache::Cold;
 
     // The shape of the run.
     int batch = 32;
@@ -75,5 +82,8 @@ std::string toString(Runtime r);
 std::string toString(Autocast a);
 std::string toString(Optimizer o);
 std::string toString(CompileMode c);
+std::string toString(CompileBackend b);
+std::string toString(CompileTarget t);
+std::string toString(CompileCache c);
 
 } // namespace stepscope

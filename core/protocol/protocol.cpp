@@ -95,6 +95,19 @@ Message parseLine(const QByteArray &text)
         m.type = Message::Type::Check;
         if (!toDoubles(o.value("losses"), m.losses))
             return invalid("check needs a numeric losses array");
+    } else if (type == "phase") {
+        // The phase names are open: a newer worker may report one this supervisor does not know.
+        if (!o.value("phase").isString() || o.value("phase").toString().isEmpty() ||
+            !finiteNonNegative(o.value("elapsed_s")))
+            return invalid("phase needs a phase name and a non-negative elapsed_s");
+        m.type = Message::Type::Phase;
+        m.phase = o.value("phase").toString().toStdString();
+        m.seconds = o.value("elapsed_s").toDouble();
+    } else if (type == "compile") {
+        if (!o.value("info").isObject())
+            return invalid("compile needs an info object");
+        m.type = Message::Type::Compile;
+        m.compileJson = QJsonDocument(o.value("info").toObject()).toJson(QJsonDocument::Compact);
     } else if (type == "done") {
         m.type = Message::Type::Done;
         m.steps = o.value("steps").toInt();
@@ -153,6 +166,16 @@ QByteArray memoryLine(std::int64_t a, std::int64_t r)
 QByteArray checkLine(const std::vector<double> &losses)
 {
     return line({{"type", "check"}, {"losses", toArray(losses)}});
+}
+
+QByteArray phaseLine(const std::string &phase, double elapsedSeconds)
+{
+    return line({{"type", "phase"}, {"phase", QString::fromStdString(phase)}, {"elapsed_s", elapsedSeconds}});
+}
+
+QByteArray compileLine(const QByteArray &infoJson)
+{
+    return line({{"type", "compile"}, {"info", QJsonDocument::fromJson(infoJson).object()}});
 }
 
 QByteArray doneLine(int steps, double meanWallMs)

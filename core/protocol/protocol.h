@@ -9,6 +9,8 @@
 //   {"type":"gpu_state","state":{"sm_clock_mhz":"1980","throttle_reasons":"none",...}}  (CUDA + NVML)
 //   {"type":"memory","peak_allocated":123,"peak_reserved":456}
 //   {"type":"check","losses":[6.9,6.8,...]}
+//   {"type":"phase","phase":"compiling","elapsed_s":12.0}   (life during a long first step)
+//   {"type":"compile","info":{"mode":"default","graphs":1,...}}   (python worker, after compiling)
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
 //   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
 #include "common/failure.h"
@@ -25,12 +27,14 @@ namespace stepscope::protocol
 constexpr int kVersion = 1;
 
 struct Message {
-    enum class Type { Hello, Ready, FirstStep, Steps, GpuState, Memory, Check, Done, Error, Invalid };
+    enum class Type { Hello, Ready, FirstStep, Steps, GpuState, Memory, Check, Phase, Compile, Done, Error, Invalid };
     Type type = Type::Invalid;
     int protocolVersion = 0;
     std::vector<std::pair<std::string, std::string>> environment; // hello; gpu_state: the state
     QByteArray environmentJson;                                   // hello, as received
-    double seconds = 0;                                           // ready, first_step
+    double seconds = 0;                                           // ready, first_step; phase: elapsed
+    std::string phase;                                            // phase: "compiling", "capturing", ...
+    QByteArray compileJson;                                       // compile: the info object, compact
     int firstIndex = 0;                                           // steps
     std::vector<double> gpuMs, wallMs;                            // steps
     std::int64_t peakAllocated = 0, peakReserved = 0;             // memory
@@ -52,6 +56,8 @@ QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std
 QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state);
 QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
 QByteArray checkLine(const std::vector<double> &losses);
+QByteArray phaseLine(const std::string &phase, double elapsedSeconds);
+QByteArray compileLine(const QByteArray &infoJson); // infoJson: a JSON object
 QByteArray doneLine(int steps, double meanWallMs);
 QByteArray errorLine(const Failure &failure);
 

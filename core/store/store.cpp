@@ -44,7 +44,7 @@ constexpr int kBusyTimeoutMs = 5000;
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 3> kMigrations{{
+constexpr std::array<const char *, 4> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -120,6 +120,13 @@ CREATE INDEX runs_by_sweep ON runs(sweep_id, position);
     // CUDA-event time plus wall time over the timed block).
     R"sql(
 ALTER TABLE runs ADD COLUMN block_wall_ms REAL;
+)sql",
+    // 4: torch.compile runs: what the compiler reported, and which compile caches the run had
+    // (DESIGN.md: cold and warm compiles are labelled in the data).
+    R"sql(
+ALTER TABLE runs ADD COLUMN compile_json TEXT;
+ALTER TABLE runs ADD COLUMN compile_cache TEXT;
+ALTER TABLE runs ADD COLUMN cache_dirs TEXT;
 )sql",
 }};
 static_assert(kApplicationId == 1398034515, "the migration above spells the id in decimal");
@@ -575,7 +582,8 @@ std::string runColumns(int schemaVersion)
                        "message, detail, environment_id, setup_s, first_step_s, peak_allocated, peak_reserved, "
                        "check_losses, started, finished, heartbeat, "
                        "(SELECT count(*) FROM steps WHERE steps.run_id = runs.id), ") +
-           (schemaVersion >= 3 ? "block_wall_ms" : "NULL") + " FROM runs ";
+           (schemaVersion >= 3 ? "block_wall_ms, " : "NULL, ") +
+           (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs" : "NULL, NULL, NULL") + " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -604,6 +612,9 @@ RunRecord readRun(const Statement &st)
     r.heartbeat = st.text(18);
     r.stepCount = st.int64(19);
     r.blockWallMs = st.optReal(20);
+    r.compileJson = st.text(21);
+    r.compileCache = st.text(22);
+    r.cacheDirs = st.text(23);
     return r;
 }
 
@@ -972,6 +983,22 @@ void Database::setBlockWall(std::int64_t runId, double meanWallMs)
     d->enqueue([runId, meanWallMs](sqlite3 *db) {
         Statement st(db, "UPDATE runs SET block_wall_ms = ? WHERE id = ?");
         st.bind(1, meanWallMs).bind(2, runId).run();
+    });
+}
+
+void Database::setCompileInfo(std::int64_t runId, const std::string &json)
+{
+    d->enqueue([runId, json](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET compile_json = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
+    });
+}
+
+void Database::setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson)
+{
+    d->enqueue([runId, state, dirsJson](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET compile_cache = ?, cache_dirs = ? WHERE id = ?");
+        st.bind(1, state).bind(2, dirsJson).bind(3, runId).run();
     });
 }
 

@@ -61,6 +61,10 @@ struct RunRecord {
     std::string started, finished, heartbeat; // ISO-8601 UTC, empty when unset
     std::int64_t stepCount = 0;               // filled by readers
     std::optional<double> blockWallMs;        // mean wall time per step over the timed block
+    // torch.compile runs (schema 4; empty in older files and for runs without a compile).
+    std::string compileJson;  // the worker's `compile` info object
+    std::string compileCache; // "cold", "warm" or ""
+    std::string cacheDirs;    // JSON object: env var -> directory (TORCHINDUCTOR_CACHE_DIR, ...)
 };
 
 // The steady-state figures of one run, computed once when it completes (the ledger pools the
@@ -70,7 +74,7 @@ struct RunSummary {
     std::optional<double> medianMs, p10Ms, p90Ms, iqrMs, madMs, cv;
     std::int64_t steadyBegin = 0; // first step of the window (2 = right after the first step)
     std::int64_t steadyCount = 0;
-    std::string noise;            // "ok", "noisy", "unreliable", or "no steady state: <why>"
+    std::string noise; // "ok", "noisy", "unreliable", or "no steady state: <why>"
 };
 
 struct StepRow {
@@ -116,6 +120,9 @@ class Database
     void setCheckLosses(std::int64_t runId, const std::vector<double> &losses);
     void setBlockWall(std::int64_t runId, double meanWallMs);
     void setSummary(std::int64_t runId, const RunSummary &summary);
+    void setCompileInfo(std::int64_t runId, const std::string &json);
+    // state "cold" or "warm"; dirsJson: {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ..., ...}
+    void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
     void finishSweep(std::int64_t sweepId, const std::string &status);
     void deleteSweep(std::int64_t sweepId); // with its runs and steps

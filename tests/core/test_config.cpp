@@ -184,6 +184,9 @@ TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
     EXPECT_TRUE(setField(c, "cuda_graph", "on", error));
     EXPECT_TRUE(setField(c, "optimizer", "fused", error));
     EXPECT_TRUE(setField(c, "compile", "max-autotune", error));
+    EXPECT_TRUE(setField(c, "compile_backend", "aot_eager", error));
+    EXPECT_TRUE(setField(c, "compile_target", "step", error));
+    EXPECT_TRUE(setField(c, "compile_cache", "warm", error));
     EXPECT_TRUE(setField(c, "batch", "4096", error));
     EXPECT_TRUE(setField(c, "image_size", "1024", error));
     EXPECT_TRUE(setField(c, "classes", "10", error));
@@ -194,6 +197,19 @@ TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
     EXPECT_EQ(c.autocast, Autocast::FP16);
     EXPECT_EQ(c.optimizer, Optimizer::Fused);
     EXPECT_EQ(c.compile, CompileMode::MaxAutotune);
+    EXPECT_EQ(c.compileBackend, CompileBackend::AotEager);
+    EXPECT_EQ(c.compileTarget, CompileTarget::Step);
+    EXPECT_EQ(c.compileCache, CompileCache::Warm);
+    EXPECT_TRUE(setField(c, "compile", "max-autotune-no-cudagraphs", error));
+    EXPECT_EQ(c.compile, CompileMode::MaxAutotuneNoCudagraphs);
+    EXPECT_TRUE(setField(c, "compile_backend", "cudagraphs", error));
+    EXPECT_EQ(c.compileBackend, CompileBackend::CudaGraphs);
+    EXPECT_TRUE(setField(c, "compile_backend", "inductor", error));
+    EXPECT_EQ(c.compileBackend, CompileBackend::Inductor);
+    EXPECT_TRUE(setField(c, "compile_target", "model", error));
+    EXPECT_EQ(c.compileTarget, CompileTarget::Model);
+    EXPECT_TRUE(setField(c, "compile_cache", "cold", error));
+    EXPECT_EQ(c.compileCache, CompileCache::Cold);
     EXPECT_EQ(c.batch, 4096);
     EXPECT_EQ(c.imageSize, 1024);
     EXPECT_EQ(c.classes, 10);
@@ -218,6 +234,132 @@ TEST(ConfigValidate, CompileNeedsPythonRuntime)
     const auto both = errorsFor(c, "cuda_graph");
     ASSERT_EQ(both.size(), 1u) << describe(validate(c));
     EXPECT_TRUE(contains(both[0].message, "reduce-overhead")) << both[0].message;
+}
+
+// A python CUDA configuration with a compile mode, otherwise the defaults.
+RunConfig compiled(CompileMode mode, const std::string &device = "cuda")
+{
+    RunConfig c;
+    c.device = device;
+    c.runtime = Runtime::Python;
+    c.compile = mode;
+    return c;
+}
+
+TEST(ConfigValidate, CompileSettingsHaveFieldsRightAfterCompile)
+{
+    std::vector<std::string> keys;
+    for (const auto &f : fields())
+        keys.emplace_back(f.key);
+    const auto at = std::find(keys.begin(), keys.end(), "compile");
+    ASSERT_NE(at, keys.end());
+    ASSERT_GE(keys.end() - at, 4);
+    EXPECT_EQ(*(at + 1), "compile_backend");
+    EXPECT_EQ(*(at + 2), "compile_target");
+    EXPECT_EQ(*(at + 3), "compile_cache");
+    for (const auto &f : fields()) {
+        EXPECT_FALSE(std::string(f.help).empty()) << f.key;
+        if (std::string(f.key) == "compile") {
+            EXPECT_TRUE(contains(f.allowed, "max-autotune-no-cudagraphs")) << f.allowed;
+        } else if (std::string(f.key) == "compile_backend") {
+            EXPECT_EQ(std::string(f.allowed), "inductor|cudagraphs|aot_eager");
+            EXPECT_TRUE(contains(f.help, "debugging")) << f.help;
+        } else if (std::string(f.key) == "compile_target") {
+            EXPECT_EQ(std::string(f.allowed), "model|step");
+        } else if (std::string(f.key) == "compile_cache") {
+            EXPECT_EQ(std::string(f.allowed), "cold|warm");
+        }
+    }
+}
+
+TEST(ConfigValidate, UnknownCompileValuesListAllowedValues)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_FALSE(setField(c, "compile", "turbo", error));
+    EXPECT_EQ(error.field, "compile");
+    EXPECT_TRUE(contains(error.message, "none, default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"))
+        << error.message;
+    EXPECT_FALSE(setField(c, "compile_backend", "eager", error));
+    EXPECT_EQ(error.field, "compile_backend");
+    EXPECT_TRUE(contains(error.message, "inductor, cudagraphs, aot_eager")) << error.message;
+    EXPECT_FALSE(setField(c, "compile_target", "optimizer", error));
+    EXPECT_TRUE(contains(error.message, "model, step")) << error.message;
+    EXPECT_FALSE(setField(c, "compile_cache", "hot", error));
+    EXPECT_TRUE(contains(error.message, "cold, warm")) << error.message;
+    EXPECT_TRUE(c == RunConfig{}) << "refused values leave the configuration alone";
+}
+
+TEST(ConfigValidate, CompileSettingsNeedACompileMode)
+{
+    struct Case {
+        void (*apply)(RunConfig &);
+        const char *field;
+    };
+    const Case cases[] = {
+        {[](RunConfig &c) { c.compileBackend = CompileBackend::AotEager; }, "compile_backend"},
+        {[](RunConfig &c) { c.compileBackend = CompileBackend::CudaGraphs; }, "compile_backend"},
+        {[](RunConfig &c) { c.compileTarget = CompileTarget::Step; }, "compile_target"},
+        {[](RunConfig &c) { c.compileCache = CompileCache::Warm; }, "compile_cache"},
+    };
+    for (const auto &k : cases) {
+        RunConfig c = compiled(CompileMode::None);
+        k.apply(c);
+        const auto errors = validate(c);
+        ASSERT_EQ(errors.size(), 1u) << k.field << ": " << describe(errors);
+        EXPECT_EQ(errors[0].field, k.field);
+        EXPECT_TRUE(contains(errors[0].message, "applies only with a compile mode")) << errors[0].message;
+
+        c.compile = CompileMode::Default;
+        EXPECT_TRUE(validate(c).empty()) << k.field << ": " << describe(validate(c));
+    }
+}
+
+TEST(ConfigValidate, CompileBackendRules)
+{
+    // cudagraphs is a CUDA backend.
+    RunConfig c = compiled(CompileMode::Default, "cpu");
+    c.compileBackend = CompileBackend::CudaGraphs;
+    auto errors = errorsFor(c, "compile_backend");
+    ASSERT_EQ(errors.size(), 1u) << describe(validate(c));
+    EXPECT_TRUE(contains(errors[0].message, "CUDA")) << errors[0].message;
+    c.device = "cuda:1";
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+
+    // Modes are inductor's: another backend takes mode default, and the message says how.
+    c.compileBackend = CompileBackend::AotEager;
+    for (CompileMode m :
+         {CompileMode::ReduceOverhead, CompileMode::MaxAutotune, CompileMode::MaxAutotuneNoCudagraphs}) {
+        c.compile = m;
+        errors = errorsFor(c, "compile");
+        ASSERT_EQ(errors.size(), 1u) << toString(m) << ": " << describe(validate(c));
+        EXPECT_TRUE(contains(errors[0].message, "mode " + toString(m) + " is an inductor mode")) << errors[0].message;
+        EXPECT_TRUE(contains(errors[0].message, "use compile default with backend aot_eager")) << errors[0].message;
+    }
+    c.compile = CompileMode::Default;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    // aot_eager also runs on the CPU.
+    c.device = "cpu";
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+}
+
+TEST(ConfigValidate, CpuCompileModesWithoutCudaGraphs)
+{
+    for (CompileMode m : {CompileMode::ReduceOverhead, CompileMode::MaxAutotune}) {
+        const RunConfig c = compiled(m, "cpu");
+        const auto errors = validate(c);
+        ASSERT_EQ(errors.size(), 1u) << toString(m) << ": " << describe(errors);
+        EXPECT_EQ(errors[0].field, "compile");
+        EXPECT_TRUE(contains(errors[0].message, "uses CUDA graphs")) << errors[0].message;
+        EXPECT_TRUE(contains(errors[0].message, "default or max-autotune-no-cudagraphs")) << errors[0].message;
+        EXPECT_TRUE(validate(compiled(m)).empty()) << toString(m) << " on cuda: " << describe(validate(compiled(m)));
+    }
+    for (CompileMode m : {CompileMode::Default, CompileMode::MaxAutotuneNoCudagraphs}) {
+        RunConfig c = compiled(m, "cpu");
+        c.compileTarget = CompileTarget::Step;
+        c.compileCache = CompileCache::Warm;
+        EXPECT_TRUE(validate(c).empty()) << toString(m) << ": " << describe(validate(c));
+    }
 }
 
 TEST(ConfigValidate, Fp16UnderCudaGraphNeedsFusedOptimizer)
@@ -312,7 +454,10 @@ TEST(ConfigJson, RoundTripKeepsEveryField)
     c.channelsLast = true;
     c.cudaGraph = false;
     c.optimizer = Optimizer::PerParameter;
-    c.compile = CompileMode::ReduceOverhead;
+    c.compile = CompileMode::Default;
+    c.compileBackend = CompileBackend::AotEager;
+    c.compileTarget = CompileTarget::Step;
+    c.compileCache = CompileCache::Warm;
     c.batch = 257;
     c.imageSize = 96;
     c.classes = 17;
@@ -459,6 +604,46 @@ TEST(ConfigNames, CanonicalNameIsStableAndDistinct)
     EXPECT_NE(canonicalName(x), canonicalName(y));
 }
 
+TEST(ConfigNames, CompileSettingsFollowTheirMode)
+{
+    RunConfig c = compiled(CompileMode::Default);
+    c.tf32 = true;
+    EXPECT_EQ(knobLabel(c), "tf32+compile-default");
+    c.compileBackend = CompileBackend::CudaGraphs;
+    c.compileTarget = CompileTarget::Step;
+    c.compileCache = CompileCache::Warm;
+    EXPECT_EQ(knobNames(c),
+              (std::vector<std::string>{"tf32", "compile-default", "backend-cudagraphs", "whole-step", "warm-cache"}));
+    c.compileBackend = CompileBackend::AotEager;
+    c.compileTarget = CompileTarget::Model;
+    EXPECT_EQ(knobLabel(c), "tf32+compile-default+backend-aot_eager+warm-cache");
+    c.compile = CompileMode::MaxAutotuneNoCudagraphs;
+    c.compileBackend = CompileBackend::Inductor;
+    c.compileCache = CompileCache::Cold;
+    EXPECT_EQ(knobLabel(c), "tf32+compile-max-autotune-no-cudagraphs");
+
+    // Cold and warm, model and step, every backend: distinct names, one shape of name.
+    std::set<std::string> names;
+    for (CompileBackend b : {CompileBackend::Inductor, CompileBackend::CudaGraphs, CompileBackend::AotEager})
+        for (CompileTarget t : {CompileTarget::Model, CompileTarget::Step})
+            for (CompileCache k : {CompileCache::Cold, CompileCache::Warm}) {
+                RunConfig x = compiled(CompileMode::Default);
+                x.compileBackend = b;
+                x.compileTarget = t;
+                x.compileCache = k;
+                const std::string name = canonicalName(x);
+                EXPECT_EQ(name.rfind("python cuda b32 224px c1000 compile-default", 0), 0u) << name;
+                names.insert(name);
+            }
+    EXPECT_EQ(names.size(), 12u);
+    // The runtime prefix tells Python eager from native.
+    RunConfig eager = cudaConfig();
+    const std::string native = canonicalName(eager);
+    eager.runtime = Runtime::Python;
+    EXPECT_EQ(canonicalName(eager), "python" + native.substr(native.find(' ')));
+    EXPECT_EQ(native.rfind("native ", 0), 0u) << native;
+}
+
 TEST(ConfigNames, KnobLabelFollowsLedgerOrder)
 {
     RunConfig c = cudaConfig();
@@ -493,14 +678,44 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
         "tf32+cudnn-bench+bf16+channels-last",
         "tf32+cudnn-bench+bf16+channels-last+cuda-graph",
         "tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused",
+        // Then Python: eager on the same eager knobs, and the compile modes on top of them.
+        "tf32+cudnn-bench+bf16+channels-last",
+        "tf32+cudnn-bench+bf16+channels-last+compile-default",
+        "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead",
+        "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache",
     };
     EXPECT_EQ(labels(s), expected);
-    for (const auto &c : s.configs) {
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < s.configs.size(); ++i) {
+        const RunConfig &c = s.configs[i];
         EXPECT_EQ(c.batch, 128);
         EXPECT_EQ(c.device, "cuda");
         EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+        EXPECT_EQ(c.runtime, i < 7 ? Runtime::Native : Runtime::Python) << i;
+        names.insert(canonicalName(c));
     }
+    EXPECT_EQ(names.size(), s.configs.size()) << "every row is a configuration of its own";
     EXPECT_TRUE(s.configs.front() == baselineOf(base));
+    for (std::size_t i = 7; i < s.configs.size(); ++i) {
+        const RunConfig &c = s.configs[i];
+        EXPECT_FALSE(c.cudaGraph) << i;
+        EXPECT_EQ(c.optimizer, Optimizer::Foreach) << i;
+        EXPECT_EQ(c.compileBackend, CompileBackend::Inductor) << i;
+        EXPECT_EQ(c.compileTarget, CompileTarget::Model) << i;
+    }
+    EXPECT_EQ(s.configs[7].compile, CompileMode::None);
+    EXPECT_EQ(s.configs[8].compile, CompileMode::Default);
+    EXPECT_EQ(s.configs[8].compileCache, CompileCache::Cold);
+    EXPECT_EQ(s.configs[9].compile, CompileMode::ReduceOverhead);
+    EXPECT_EQ(s.configs[9].compileCache, CompileCache::Cold);
+    EXPECT_EQ(s.configs[10].compile, CompileMode::ReduceOverhead);
+    EXPECT_EQ(s.configs[10].compileCache, CompileCache::Warm);
+    // The native part of the ledger knobs is unchanged.
+    std::vector<std::string> native;
+    for (const auto &k : ledgerKnobs())
+        native.push_back(k.name);
+    EXPECT_EQ(native,
+              (std::vector<std::string>{"tf32", "cudnn-bench", "bf16", "channels-last", "cuda-graph", "sgd-fused"}));
 
     Sweep viaPreset;
     std::string error;
@@ -519,17 +734,52 @@ TEST(ConfigPresets, CpuLedgerSkipsCudaKnobsAndSaysSo)
     EXPECT_EQ(s.skipped[2].rfind("cuda-graph (", 0), 0u) << s.skipped[2];
     for (const auto &why : s.skipped)
         EXPECT_TRUE(contains(why, "CUDA")) << why;
+    // A cold CPU compile costs minutes: no Python rows on the CPU.
+    for (const auto &c : s.configs)
+        EXPECT_EQ(c.runtime, Runtime::Native) << knobLabel(c);
+}
+
+TEST(ConfigPresets, PythonLedgerHasNoSecondPythonPart)
+{
+    RunConfig base = cudaConfig();
+    base.runtime = Runtime::Python;
+    const Sweep s = ledgerSweep(base);
+    ASSERT_EQ(s.configs.size(), 7u);
+    for (const auto &c : s.configs) {
+        EXPECT_EQ(c.runtime, Runtime::Python);
+        EXPECT_EQ(c.compile, CompileMode::None);
+    }
 }
 
 TEST(ConfigPresets, EachHasBaselineAndEveryKnobAlone)
 {
     const Sweep s = eachSweep(cudaConfig());
     EXPECT_TRUE(s.skipped.empty());
-    std::vector<std::string> expected{"baseline"};
-    for (const auto &k : allKnobs())
-        expected.push_back(k.name);
+    const std::vector<std::string> expected{"baseline",
+                                            "tf32",
+                                            "cudnn-bench",
+                                            "bf16",
+                                            "fp16",
+                                            "channels-last",
+                                            "cuda-graph",
+                                            "sgd-per-parameter",
+                                            "sgd-fused",
+                                            "compile-default",
+                                            "compile-reduce-overhead",
+                                            "compile-max-autotune"};
     EXPECT_EQ(labels(s), expected);
-    EXPECT_EQ(s.configs.size(), 9u);
+    ASSERT_EQ(s.configs.size(), 12u);
+    for (std::size_t i = 0; i < s.configs.size(); ++i) {
+        const RunConfig &c = s.configs[i];
+        // The compile modes alone: python runtime, fp32, no other knob.
+        EXPECT_EQ(c.runtime, i >= 9 ? Runtime::Python : Runtime::Native) << expected[i];
+        if (i >= 9) {
+            RunConfig eager = c;
+            eager.compile = CompileMode::None;
+            eager.runtime = Runtime::Native;
+            EXPECT_TRUE(eager == s.configs.front()) << expected[i];
+        }
+    }
 
     Sweep viaPreset;
     std::string error;
@@ -537,9 +787,89 @@ TEST(ConfigPresets, EachHasBaselineAndEveryKnobAlone)
     EXPECT_EQ(labels(viaPreset), expected);
 
     // On the CPU, the CUDA knobs (tf32, cudnn-bench, fp16, cuda-graph) are left out.
+    // On the CPU, the CUDA knobs (tf32, cudnn-bench, fp16, cuda-graph) and the compile modes that
+    // use CUDA graphs are left out, each with its reason; the CPU's compile modes run.
     const Sweep cpu = eachSweep(RunConfig{});
-    EXPECT_EQ(cpu.configs.size(), 5u);
-    EXPECT_EQ(cpu.skipped.size(), 4u);
+    EXPECT_EQ(labels(cpu),
+              (std::vector<std::string>{"baseline", "bf16", "channels-last", "sgd-per-parameter", "sgd-fused",
+                                        "compile-default", "compile-max-autotune-no-cudagraphs"}));
+    ASSERT_EQ(cpu.skipped.size(), 6u);
+    EXPECT_EQ(cpu.skipped[4].rfind("compile-reduce-overhead (", 0), 0u) << cpu.skipped[4];
+    EXPECT_TRUE(contains(cpu.skipped[4], "uses CUDA graphs")) << cpu.skipped[4];
+    EXPECT_EQ(cpu.skipped[5].rfind("compile-max-autotune (", 0), 0u) << cpu.skipped[5];
+}
+
+TEST(ConfigPresets, CompileKnobsSetPythonAndTheirMode)
+{
+    std::set<std::string> all;
+    for (const auto &k : allKnobs())
+        all.insert(k.name);
+    for (const char *name :
+         {"compile-default", "compile-reduce-overhead", "compile-max-autotune", "compile-max-autotune-no-cudagraphs",
+          "backend-cudagraphs", "backend-aot_eager", "whole-step", "warm-cache"})
+        EXPECT_TRUE(all.count(name)) << name;
+    for (const auto &k : allKnobs()) {
+        RunConfig c = cudaConfig();
+        k.apply(c);
+        // A knob is named as knobNames() names the setting it switches on.
+        if (k.name.rfind("compile-", 0) == 0) {
+            EXPECT_EQ(c.runtime, Runtime::Python) << k.name;
+            EXPECT_EQ(knobLabel(c), k.name);
+            EXPECT_TRUE(validate(c).empty()) << k.name << ": " << describe(validate(c));
+        }
+    }
+    for (const auto &k : ledgerKnobs())
+        EXPECT_EQ(k.name.rfind("compile-", 0), std::string::npos) << k.name;
+}
+
+TEST(ConfigPresets, EachOfNamedCompileSettings)
+{
+    // Named, no-cudagraphs runs on CUDA too; a modifier alone is skipped with the reason.
+    const Sweep s = eachSweep(cudaConfig(), {"compile-max-autotune-no-cudagraphs", "warm-cache"});
+    EXPECT_EQ(labels(s), (std::vector<std::string>{"baseline", "compile-max-autotune-no-cudagraphs"}));
+    ASSERT_EQ(s.skipped.size(), 1u);
+    EXPECT_EQ(s.skipped[0].rfind("warm-cache (", 0), 0u) << s.skipped[0];
+    EXPECT_TRUE(contains(s.skipped[0], "applies only with a compile mode")) << s.skipped[0];
+}
+
+TEST(ConfigPresets, CumulativeAddsCompileModifiersAfterTheMode)
+{
+    const Sweep s = cumulativeSweep(cudaConfig(), {"warm-cache", "tf32", "compile-default", "backend-aot_eager"});
+    EXPECT_TRUE(s.skipped.empty()) << s.skipped.front();
+    EXPECT_EQ(labels(s), (std::vector<std::string>{"baseline", "tf32", "tf32+compile-default",
+                                                   "tf32+compile-default+backend-aot_eager",
+                                                   "tf32+compile-default+backend-aot_eager+warm-cache"}));
+    EXPECT_EQ(s.configs[1].runtime, Runtime::Native);
+    EXPECT_EQ(s.configs.back().runtime, Runtime::Python);
+}
+
+TEST(ConfigPresets, CombinationsOfCompileModesSkipClashesAndRepeats)
+{
+    const Sweep s = combinationSweep(cudaConfig(), {"compile-default", "compile-max-autotune", "cuda-graph"});
+    // baseline, default, max-autotune, cuda-graph; default+max-autotune is max-autotune again;
+    // compile with cuda-graph is invalid.
+    EXPECT_EQ(labels(s),
+              (std::vector<std::string>{"baseline", "compile-default", "compile-max-autotune", "cuda-graph"}));
+    ASSERT_EQ(s.skipped.size(), 4u);
+    int again = 0, clash = 0;
+    for (const auto &why : s.skipped) {
+        again += contains(why, "same setting");
+        clash += contains(why, "reduce-overhead, not cuda_graph");
+    }
+    EXPECT_EQ(again, 1) << s.skipped[0];
+    EXPECT_EQ(clash, 3) << s.skipped[0];
+}
+
+TEST(ConfigPresets, WithShapeOfKeepsPythonForCompile)
+{
+    RunConfig shape = cudaConfig();
+    shape.batch = 64;
+    const RunConfig c = withShapeOf(compiled(CompileMode::Default), shape);
+    EXPECT_EQ(c.runtime, Runtime::Python);
+    EXPECT_EQ(c.batch, 64);
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    RunConfig eager = compiled(CompileMode::None);
+    EXPECT_EQ(withShapeOf(eager, shape).runtime, Runtime::Native);
 }
 
 TEST(ConfigPresets, CombinationOfThreeKnobsGivesEight)

@@ -117,23 +117,48 @@ TEST(Protocol, GpuStateRoundTrip)
     EXPECT_EQ(m.environment, sorted);
 }
 
+TEST(Protocol, PhaseRoundTripAndOpenNames)
+{
+    Message m = parseLine(phaseLine("compiling", 12.5));
+    ASSERT_EQ(m.type, T::Phase) << m.problem;
+    EXPECT_EQ(m.phase, "compiling");
+    EXPECT_DOUBLE_EQ(m.seconds, 12.5);
+    // As the Python worker writes it, and with a phase name this build does not know.
+    m = parseLine(R"({"type":"phase","phase":"priming","elapsed_s":0})");
+    ASSERT_EQ(m.type, T::Phase) << m.problem;
+    EXPECT_EQ(m.phase, "priming");
+    EXPECT_EQ(m.seconds, 0.0);
+    m = parseLine(R"({"type":"phase","phase":"loading kernels from the cache","elapsed_s":3})");
+    ASSERT_EQ(m.type, T::Phase) << m.problem;
+    EXPECT_EQ(m.phase, "loading kernels from the cache");
+}
+
+TEST(Protocol, CompileInfoKeepsTheWholeObject)
+{
+    const QByteArray info =
+        R"({"mode":"reduce-overhead","backend":"inductor","graphs":2,"graph_breaks":1,)"
+        R"("break_reasons":["print() in forward"],"phases":{"dynamo":1.5,"inductor":40.25},"compiled":true})";
+    Message m = parseLine(compileLine(info));
+    ASSERT_EQ(m.type, T::Compile) << m.problem;
+    EXPECT_EQ(QJsonDocument::fromJson(m.compileJson).object(), QJsonDocument::fromJson(info).object());
+    EXPECT_FALSE(m.compileJson.contains('\n')) << "stored compact";
+    EXPECT_FALSE(m.compileJson.contains(": ")) << "stored compact";
+
+    m = parseLine(R"({"type":"compile","info":{}})");
+    ASSERT_EQ(m.type, T::Compile) << m.problem;
+    EXPECT_EQ(m.compileJson, "{}");
+}
+
 TEST(Protocol, ErrorRoundTripForEveryCategory)
 {
-    const FailureCategory all[] = {FailureCategory::InvalidConfig,
-                                   FailureCategory::CudaUnavailable,
-                                   FailureCategory::PythonNotFound,
-                                   FailureCategory::TorchMissing,
-                                   FailureCategory::TorchTooOld,
-                                   FailureCategory::TritonMissing,
-                                   FailureCategory::TritonVersionMismatch,
-                                   FailureCategory::CachePathTooLong,
-                                   FailureCategory::OutOfMemory,
-                                   FailureCategory::CompileFailed,
-                                   FailureCategory::GraphCaptureFailed,
-                                   FailureCategory::WorkerCrashed,
-                                   FailureCategory::Timeout,
-                                   FailureCategory::Cancelled,
-                                   FailureCategory::Internal};
+    const FailureCategory all[] = {FailureCategory::InvalidConfig,    FailureCategory::CudaUnavailable,
+                                   FailureCategory::PythonNotFound,   FailureCategory::TorchMissing,
+                                   FailureCategory::TorchTooOld,      FailureCategory::TorchVersionMismatch,
+                                   FailureCategory::TritonMissing,    FailureCategory::TritonVersionMismatch,
+                                   FailureCategory::CachePathTooLong, FailureCategory::OutOfMemory,
+                                   FailureCategory::CompileFailed,    FailureCategory::GraphCaptureFailed,
+                                   FailureCategory::WorkerCrashed,    FailureCategory::Timeout,
+                                   FailureCategory::Cancelled,        FailureCategory::Internal};
     for (FailureCategory c : all) {
         const Failure f{c, "CUDA out of memory. Tried to allocate 2.00 GiB",
                         "Traceback (most recent call last):\n  File \"x.py\", line 1\n\t\"quoted\" \\ \u00e9"};
@@ -180,6 +205,15 @@ TEST(Protocol, GarbageIsInvalidWithAReason)
         {R"({"type":"ready","setup_s":-1})", "setup_s"},
         {R"({"type":"first_step"})", "wall_s"},
         {R"({"type":"check","losses":"6.9"})", "losses"},
+        {R"({"type":"phase","elapsed_s":1})", "phase name"},
+        {R"({"type":"phase","phase":"","elapsed_s":1})", "phase name"},
+        {R"({"type":"phase","phase":7,"elapsed_s":1})", "phase name"},
+        {R"({"type":"phase","phase":"compiling"})", "elapsed_s"},
+        {R"({"type":"phase","phase":"compiling","elapsed_s":-0.5})", "elapsed_s"},
+        {R"({"type":"phase","phase":"compiling","elapsed_s":"12"})", "elapsed_s"},
+        {R"({"type":"compile"})", "info object"},
+        {R"({"type":"compile","info":"graphs=2"})", "info object"},
+        {R"({"type":"compile","info":[1,2]})", "info object"},
     };
     for (const auto &c : cases) {
         const Message m = parseLine(c.line);

@@ -315,13 +315,16 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 3);
-        EXPECT_EQ(Database::latestSchemaVersion(), 3);
+        EXPECT_EQ(db->schemaVersion(), 4);
+        EXPECT_EQ(Database::latestSchemaVersion(), 4);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 3);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 4);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
+                             "('compile_json', 'compile_cache', 'cache_dirs')"),
+                  3);
         EXPECT_EQ(raw.scalar("PRAGMA application_id"), 0x53545053);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'summaries'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' "
@@ -336,6 +339,84 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     EXPECT_EQ(run->status, RunStatus::Complete);
     EXPECT_EQ(run->stepCount, 50);
     EXPECT_EQ(reader->steps(runId).back().index, 50);
+}
+
+TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
+{
+    std::int64_t runId = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 3;
+        auto db = Database::open(path_, options);
+        ASSERT_EQ(db->schemaVersion(), 3);
+        runId = addRun(*db, addSweep(*db, "schema 3"), 0);
+        db->appendSteps(runId, makeSteps(1, 30));
+        db->setBlockWall(runId, 7.5);
+        db->finishRun(runId, RunStatus::Complete);
+    }
+    {
+        // A reader of a schema-3 file: the compile fields read empty, and the file stays as it is.
+        const std::string before = readBytes(path_);
+        auto reader = Reader::open(path_);
+        const auto run = reader->run(runId);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->blockWallMs, std::optional<double>(7.5));
+        EXPECT_EQ(run->compileJson, "");
+        EXPECT_EQ(run->compileCache, "");
+        EXPECT_EQ(run->cacheDirs, "");
+        ASSERT_EQ(reader->runs(run->sweepId).size(), 1u);
+        EXPECT_EQ(reader->runs(run->sweepId).front().compileCache, "");
+        reader.reset();
+        EXPECT_TRUE(readBytes(path_) == before) << "reading a schema-3 file changed it";
+        RawDb raw(path_);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 3);
+    }
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), 4);
+        db->setCompileCache(runId, "cold", R"({"TORCHINDUCTOR_CACHE_DIR":"/c/i"})");
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    const auto run = reader->run(runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Complete);
+    EXPECT_EQ(run->stepCount, 30);
+    EXPECT_EQ(run->blockWallMs, std::optional<double>(7.5));
+    EXPECT_EQ(reader->sweep(run->sweepId)->name, "schema 3");
+    EXPECT_EQ(run->compileCache, "cold");
+    EXPECT_EQ(run->compileJson, "") << "no compile info was written";
+}
+
+TEST_F(StoreTest, CompileInfoAndCacheRoundTrip)
+{
+    const std::string info = R"({"mode":"reduce-overhead","graphs":1,"break_reasons":["x \"y\" é"]})";
+    const std::string dirs = R"({"TORCHINDUCTOR_CACHE_DIR":"/home/u/.cache/stepscope/cc/warm/inductor",)"
+                             R"("TRITON_CACHE_DIR":"/home/u/.cache/stepscope/cc/warm/triton"})";
+    std::int64_t compiled = 0, eager = 0;
+    {
+        auto db = Database::open(path_);
+        const auto sweepId = addSweep(*db);
+        compiled = addRun(*db, sweepId, 0, "python compile");
+        eager = addRun(*db, sweepId, 1, "native eager");
+        db->setCompileCache(compiled, "warm", dirs);
+        db->setCompileInfo(compiled, info);
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    const auto a = reader->run(compiled);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->compileJson, info);
+    EXPECT_EQ(a->compileCache, "warm");
+    EXPECT_EQ(a->cacheDirs, dirs);
+    const auto runs = reader->runs(a->sweepId);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].compileJson, info);
+    const auto b = reader->run(eager);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->compileJson, "");
+    EXPECT_EQ(b->compileCache, "");
+    EXPECT_EQ(b->cacheDirs, "");
 }
 
 TEST_F(StoreTest, RefusesNonSqliteFileUntouched)
