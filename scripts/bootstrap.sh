@@ -11,6 +11,7 @@
 set -euo pipefail
 
 TORCH_VERSION=2.11.0
+TORCHVISION_VERSION=0.26.0   # the release built against torch 2.11 (the Python worker's ResNet18)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-$TORCH_VERSION}
 
@@ -40,9 +41,9 @@ if [ ! -x "$venv/bin/python" ]; then
   mkdir -p "$(dirname "$venv")"
   "$py" -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import torch,sys; sys.exit(0 if torch.__version__.split('+')[0]=='$TORCH_VERSION' else 1)" 2>/dev/null; then
-  log "installing torch==$TORCH_VERSION from PyPI into $venv (large download, once)"
+if ! "$venv/bin/python" -c "import torch,torchvision,sys; sys.exit(0 if (torch.__version__.split('+')[0], torchvision.__version__.split('+')[0]) == ('$TORCH_VERSION', '$TORCHVISION_VERSION') else 1)" 2>/dev/null; then
+  log "installing torch==$TORCH_VERSION torchvision==$TORCHVISION_VERSION from PyPI into $venv (large download, once)"
   "$venv/bin/python" -m pip install -q --upgrade pip
-  "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION"
+  "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION" "torchvision==$TORCHVISION_VERSION"
 fi
 echo "$venv"

@@ -1,0 +1,1 @@
+"""The Python worker of Stepscope (see stepscope_worker.py)."""

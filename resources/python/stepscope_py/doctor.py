@@ -1,0 +1,127 @@
+"""`--doctor`: what this environment can run, one protocol `doctor` line per item, each ok / warn /
+fail with the fix. stepscope-cli doctor and the dashboard's Environment view show them."""
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import preflight, protocol
+
+
+def _line(item, status, value, fix=""):
+    protocol.doctor(item, status, value, fix)
+    return status != "fail"
+
+
+def _tiny_compile(torch, device):
+    """A 5-second compile of a tiny function: proves dynamo, inductor and the code generator
+    (a C++ compiler on the CPU, Triton on CUDA) work end to end."""
+    with tempfile.TemporaryDirectory(prefix="stepscope-doctor-") as cache:
+        env_before = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
+        os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+        try:
+            fn = torch.compile(lambda x: (x.sin() + x.cos()).relu().sum())
+            t0 = time.perf_counter()
+            x = torch.randn(64, device=device)
+            got = fn(x)
+            want = (x.sin() + x.cos()).relu().sum()
+            if not torch.allclose(got, want, rtol=1e-4, atol=1e-4):
+                raise RuntimeError(f"compiled result {got.item()} differs from eager {want.item()}")
+            return time.perf_counter() - t0
+        finally:
+            for k, v in env_before.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+
+def run(device):
+    ok = _line("python", "ok", f"{platform.python_version()} ({sys.executable})")
+    try:
+        torch = preflight.import_torch()
+    except preflight.WorkerFailure as failure:
+        _line("torch", "fail", failure.message,
+              "Install torch into this Python (scripts/bootstrap.sh does it), or point STEPSCOPE_PYTHON at one that has it.")
+        return 1
+    try:
+        preflight.check_torch_version(torch)
+        ok &= _line("torch", "ok", torch.__version__)
+    except preflight.WorkerFailure as failure:
+        ok &= _line("torch", "fail", failure.message,
+                    "Install the torch Stepscope was built for into this Python (scripts/bootstrap.sh pins it).")
+    try:
+        import torchvision
+
+        ok &= _line("torchvision", "ok", torchvision.__version__)
+    except ImportError as exc:
+        ok &= _line("torchvision", "fail", str(exc), "pip install the torchvision release that matches torch "
+                                                     "(0.26 for torch 2.11).")
+
+    cuda = torch.cuda.is_available()
+    if device.startswith("cuda"):
+        if cuda:
+            p = torch.cuda.get_device_properties(torch.device(device).index or 0)
+            ok &= _line("gpu", "ok", f"{p.name} (cc {p.major}.{p.minor}, {p.total_memory >> 20} MiB)")
+            ok &= _line("cuda", "ok", f"runtime {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}")
+            state = {}
+            try:
+                state = {"sm_clock_mhz": torch.cuda.clock_rate(), "temperature_c": torch.cuda.temperature()}
+                _line("clocks", "ok", f"SM {state['sm_clock_mhz']} MHz, {state['temperature_c']} C")
+            except Exception as exc:
+                _line("clocks", "warn", f"not readable ({preflight.first_line(exc)})",
+                      "pip install nvidia-ml-py to let Stepscope record clocks and throttling.")
+        else:
+            ok &= _line("gpu", "fail", "CUDA is not available to torch",
+                        "Check nvidia-smi and the driver, or run on --device cpu.")
+    else:
+        _line("gpu", "ok" if cuda else "warn", "CUDA available" if cuda else "none: CPU only",
+              "" if cuda else "Figures on the CPU answer the CPU's question; use a GPU machine for GPU figures.")
+
+    have = preflight.triton_version()
+    wanted, source = preflight.required_triton(torch.__version__)
+    if have is None:
+        status = "fail" if device.startswith("cuda") else "warn"
+        ok &= _line("triton", status, f"missing (torch wants {wanted or 'none'}: {source})",
+                    "pip install the Triton that torch requires; inductor needs it on CUDA.")
+    elif wanted and not preflight.triton_matches(have, wanted):
+        ok &= _line("triton", "fail", f"{have}, but torch {torch.__version__} needs {wanted} ({source})",
+                    "Install the matching Triton (pip install triton==" + wanted.lstrip("<") + ").")
+    else:
+        _line("triton", "ok", f"{have}" + (f" (torch wants {wanted})" if wanted else ""))
+
+    compiler = os.environ.get("CXX") or shutil.which("g++") or shutil.which("clang++") or shutil.which("c++")
+    if compiler:
+        try:
+            version = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=10).stdout
+            _line("c++ compiler", "ok", f"{compiler}: {preflight.first_line(version)}")
+        except Exception as exc:
+            _line("c++ compiler", "warn", f"{compiler} does not answer: {exc}")
+    else:
+        ok &= _line("c++ compiler", "fail" if not device.startswith("cuda") else "warn", "none found",
+                    "inductor compiles C++ on the CPU: install g++ (apt-get install g++) or set CXX.")
+
+    budget = preflight.path_budget()
+    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
+        directory = os.environ.get(var)
+        if not directory:
+            _line(var.lower(), "ok", "unset: Stepscope sets a fresh one per cold run and a kept one for warm runs")
+            continue
+        need = preflight.predicted_path_length(directory)
+        status = "ok" if need < budget else "fail"
+        ok &= _line(var.lower(), status, f"{directory} (longest kernel path about {need} of {budget})",
+                    "" if status == "ok" else "Use a shorter cache directory.")
+    _line("path budget", "ok" if budget > 260 else "warn", f"{budget} characters",
+          "" if budget > 260 else "Enable long paths on Windows, or keep cache directories short.")
+
+    try:
+        seconds = _tiny_compile(torch, device if (device.startswith("cuda") and cuda) else "cpu")
+        ok &= _line("compile readiness", "ok", f"a tiny torch.compile took {seconds:.1f} s")
+    except Exception as exc:
+        ok &= _line("compile readiness", "fail", f"a tiny torch.compile failed: {preflight.first_line(exc)}",
+                    "Read the log above; a missing compiler or a broken Triton is the usual cause.")
+    return 0 if ok else 1

@@ -1,0 +1,75 @@
+"""What the worker says about its machine in `hello`: the native worker's keys
+(core/engine/environment.cpp) plus what only the Python side has (torchvision, Triton, caches)."""
+import os
+import platform
+import socket
+import sys
+
+from . import preflight
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def gpu_state(torch, index):
+    """Clocks, temperature and power where torch can read them (NVML through nvidia-ml-py)."""
+    state = {}
+    for key, read in (("sm_clock_mhz", torch.cuda.clock_rate), ("temperature_c", torch.cuda.temperature),
+                      ("power_mw", torch.cuda.power_draw), ("utilization_pct", torch.cuda.utilization)):
+        try:
+            state[key] = read(index)
+        except Exception:  # no NVML bindings in this environment: the state is simply not known
+            return {}
+    return state
+
+
+def probe(torch, config):
+    import torchvision
+
+    env = {
+        "worker": "python",
+        "host": socket.gethostname(),
+        "cpu": _cpu_model(),
+        "cpu_threads": torch.get_num_threads(),
+        "torch": torch.__version__,
+        "torchvision": torchvision.__version__,
+        "python": f"{platform.python_version()} ({sys.executable})",
+        "triton": preflight.triton_version() or "none",
+        "device": config.device,
+        "cuda_module_loading": os.environ.get("CUDA_MODULE_LOADING", "unset (torch default: LAZY)"),
+        "cuda_cache_path": os.environ.get("CUDA_CACHE_PATH", "unset (default ~/.nv/ComputeCache)"),
+    }
+    if config.compiled:
+        env["compile_cache"] = config.compile_cache
+        for var, directory in preflight.cache_dirs().items():
+            env[var.lower()] = directory
+    if torch.cuda.is_available():
+        env["cuda_runtime"] = torch.version.cuda or "unknown"
+        env["cudnn"] = _dotted_cudnn(torch.backends.cudnn.version())
+        index = (torch.device(config.device).index or 0) if config.on_cuda else 0
+        if index < torch.cuda.device_count():
+            p = torch.cuda.get_device_properties(index)
+            env["gpu"] = p.name
+            env["gpu_sms"] = p.multi_processor_count
+            env["gpu_memory_mib"] = p.total_memory >> 20
+            env["gpu_cc"] = f"{p.major}.{p.minor}"
+            for key, value in gpu_state(torch, index).items():
+                env["before_" + key] = value
+    else:
+        env["gpu"] = "none (CUDA not available)"
+    return env
+
+
+def _dotted_cudnn(v):
+    # 91900 -> 9.19.0, as the native worker writes it.
+    if not v:
+        return "none"
+    return f"{v // 10000}.{(v % 10000) // 100}.{v % 100}"

@@ -1,0 +1,75 @@
+"""Entry point: arguments, preflight, one run, the exit code (0 done, 1 failed, 2 bad config,
+130 cancelled), as the native worker does."""
+import json
+import signal
+import sys
+import threading
+import time
+
+from . import protocol
+from .failure import WorkerFailure
+
+USAGE = """usage: stepscope_worker.py --config JSON | --doctor [--device cpu|cuda]
+Runs one configuration (JSON lines on stdout, the log on stderr), or checks this environment."""
+
+
+def _report(failure):
+    protocol.error(failure.category, failure.message, failure.detail)
+    print(f"stepscope_worker: [{failure.category}] {failure.message}", file=sys.stderr)
+    if failure.category == "invalid-config":
+        return 2
+    return 130 if failure.category == "cancelled" else 1
+
+
+def main(argv):
+    process_start = time.perf_counter()
+    protocol.claim_stdout()
+    config_json, doctor, device = None, False, "cpu"
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--config" and args:
+            config_json = args.pop(0)
+        elif arg == "--doctor":
+            doctor = True
+        elif arg == "--device" and args:
+            device = args.pop(0)
+        elif arg in ("-h", "--help"):
+            print(USAGE, file=sys.stderr)
+            return 0
+        else:
+            return _report(WorkerFailure("invalid-config", f"unknown argument '{arg}'", USAGE))
+    if doctor:
+        from . import doctor as doctor_mod
+
+        return doctor_mod.run(device)
+    if config_json is None:
+        return _report(WorkerFailure("invalid-config", "missing --config JSON", USAGE))
+
+    try:
+        from . import config as config_mod
+        from . import preflight
+
+        try:
+            decoded = json.loads(config_json)
+        except ValueError as exc:
+            raise WorkerFailure("invalid-config", f"--config is not valid JSON: {exc}") from None
+        config = config_mod.parse(decoded)
+        torch = preflight.import_torch()
+        preflight.check_torch_version(torch)
+        preflight.check_triton(torch, config)
+        preflight.check_cache_paths(config)
+    except WorkerFailure as failure:
+        return _report(failure)
+
+    cancel = threading.Event()
+    # SIGTERM from the supervisor's Stop: finish the current step and say `cancelled`.
+    signal.signal(signal.SIGTERM, lambda *_: cancel.set())
+    signal.signal(signal.SIGINT, lambda *_: cancel.set())
+
+    from .runner import run
+
+    failure = run(config, cancel, process_start)
+    if failure is not None:
+        return _report(failure)
+    return 0

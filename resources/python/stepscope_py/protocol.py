@@ -1,0 +1,87 @@
+"""The worker protocol (core/protocol/protocol.h): one JSON object per line on stdout.
+
+stdout is the protocol and nothing else: the worker points sys.stdout at stderr once it holds the
+real stream, so a stray print() in a library lands in the log instead of corrupting a line.
+"""
+import json
+import math
+import sys
+import threading
+
+PROTOCOL_VERSION = 1
+
+_out = sys.stdout
+_lock = threading.Lock()  # the compile heartbeat thread writes too
+
+
+def claim_stdout():
+    """Keeps the real stdout for protocol lines and sends everything else printed to stderr."""
+    global _out
+    _out = sys.stdout
+    sys.stdout = sys.stderr
+
+
+def _clean(value):
+    # JSON has no NaN or infinity; the supervisor refuses such lines, so they travel as null.
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def emit(message):
+    line = json.dumps(_clean(message), separators=(",", ":"), allow_nan=False)
+    with _lock:
+        _out.write(line + "\n")
+        _out.flush()
+
+
+def hello(env):
+    emit({"type": "hello", "protocol": PROTOCOL_VERSION, "env": {k: str(v) for k, v in env.items()}})
+
+
+def ready(setup_s):
+    emit({"type": "ready", "setup_s": setup_s})
+
+
+def first_step(wall_s):
+    emit({"type": "first_step", "wall_s": wall_s})
+
+
+def steps(first, gpu_ms, wall_ms):
+    emit({"type": "steps", "first": first, "gpu_ms": list(gpu_ms), "wall_ms": list(wall_ms)})
+
+
+def gpu_state(state):
+    emit({"type": "gpu_state", "state": {k: str(v) for k, v in state.items()}})
+
+
+def memory(peak_allocated, peak_reserved):
+    emit({"type": "memory", "peak_allocated": peak_allocated, "peak_reserved": peak_reserved})
+
+
+def check(losses):
+    emit({"type": "check", "losses": list(losses)})
+
+
+def done(steps_run, mean_wall_ms):
+    emit({"type": "done", "steps": steps_run, "mean_wall_ms": mean_wall_ms})
+
+
+def phase(name, elapsed_s):
+    emit({"type": "phase", "phase": name, "elapsed_s": elapsed_s})
+
+
+def compile_info(info):
+    emit({"type": "compile", "info": info})
+
+
+def error(category, message, detail=""):
+    emit({"type": "error", "category": category, "message": message, "detail": detail})
+
+
+def doctor(item, status, value, fix=""):
+    emit({"type": "doctor", "item": item, "status": status, "value": str(value), "fix": fix})

@@ -1,0 +1,223 @@
+"""The timed run: setup, the first step (compile, capture), warm-up and measured steps, with the
+native runner's timing rules (core/engine/runner.cpp): step 1 alone as synchronized wall time,
+then per-step CUDA-event time on the compute stream plus wall time, reported in batches that never
+synchronize inside the timed block.
+"""
+import threading
+import time
+import traceback
+
+import torch
+
+from . import compiled as compiled_mod
+from . import environment, protocol
+from .failure import WorkerFailure, first_line, is_out_of_memory
+from .training import TrainingStep, apply_global_flags
+
+CHECK_STEPS = 10  # losses kept for the accuracy gate, as the native engine keeps them
+PHASE_EVERY_S = 2.0
+
+
+def _sync(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+class StepTimer:
+    """Batches step times; a step's GPU time is handed on once its end event has completed."""
+
+    def __init__(self, cuda):
+        self.cuda = cuda
+        self.pending = []
+        self.spare = []
+        self.last_flush = time.perf_counter()
+        self.current = None
+
+    def _event(self):
+        return self.spare.pop() if self.spare else torch.cuda.Event(enable_timing=True)
+
+    def begin(self, index):
+        start = end = None
+        if self.cuda:
+            start, end = self._event(), self._event()
+            start.record()
+        self.current = [index, time.perf_counter(), start, end, 0.0]
+
+    def end(self):
+        index, wall_start, start, end, _ = self.current
+        if self.cuda:
+            end.record()
+        self.current[4] = (time.perf_counter() - wall_start) * 1000.0
+        self.pending.append(self.current)
+        if len(self.pending) >= 16 or time.perf_counter() - self.last_flush > 0.25:
+            self.flush(False)
+
+    def flush(self, wait):
+        gpu, wall = [], []
+        first = self.pending[0][0] if self.pending else 0
+        while self.pending:
+            index, _, start, end, wall_ms = self.pending[0]
+            if self.cuda:
+                if wait:
+                    end.synchronize()
+                elif not end.query():
+                    break
+                gpu.append(start.elapsed_time(end))
+                self.spare += [start, end]
+            wall.append(wall_ms)
+            self.pending.pop(0)
+        self.last_flush = time.perf_counter()
+        if wall:
+            protocol.steps(first, gpu, wall)
+
+
+class PhaseTicker:
+    """Says "compiling, 12 s" every two seconds while step 1 runs: the dashboard and the CLI show
+    it, and the supervisor's silence timeout counts it as life (a 3-minute max-autotune compile
+    is not a hang)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.stop = threading.Event()
+        self.start = time.perf_counter()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        protocol.phase(self.name, 0.0)
+        while not self.stop.wait(PHASE_EVERY_S):
+            protocol.phase(self.name, time.perf_counter() - self.start)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def classify(exc, config, during):
+    """The failure category of an exception raised while `during` ("setup", "first step", ...)."""
+    detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    if isinstance(exc, WorkerFailure):
+        return exc
+    if is_out_of_memory(exc):
+        return WorkerFailure("out-of-memory", f"out of memory during {during} at batch {config.batch}, image "
+                                              f"{config.image_size}: {first_line(exc)}", detail + _peak_rss())
+    if config.compiled and during != "setup":
+        return WorkerFailure("compile-failed", f"torch.compile ({config.compile}, {config.compile_backend}, "
+                                               f"{config.compile_target}) failed during {during}: {first_line(exc)}",
+                             detail)
+    if config.cuda_graph and during == "first step":
+        return WorkerFailure("graph-capture-failed", f"CUDA graph capture failed: {first_line(exc)}", detail)
+    return WorkerFailure("internal", first_line(exc) or type(exc).__name__, detail)
+
+
+def _peak_rss():
+    try:
+        import resource
+
+        return f"\npeak resident memory of the worker: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
+    except Exception:
+        return ""
+
+
+def _device(config):
+    device = torch.device(config.device)
+    if device.type != "cuda":
+        return device
+    if not torch.cuda.is_available():
+        raise WorkerFailure("cuda-unavailable", "CUDA is not available to torch in this Python",
+                            f"torch {torch.__version__}, device {config.device}")
+    index = device.index or 0
+    if index >= torch.cuda.device_count():
+        raise WorkerFailure("cuda-unavailable",
+                            f"{config.device} does not exist; this machine has {torch.cuda.device_count()} CUDA device(s)")
+    torch.cuda.set_device(index)
+    return torch.device("cuda", index)
+
+
+def _check_compiled(config, skips, when):
+    info = compiled_mod.collect(config, skips)
+    protocol.compile_info(info)
+    if not info["compiled"]:
+        raise WorkerFailure("compile-failed", f"not compiled as asked ({when}): {info['fallback_reason']}",
+                            "The run is not reported as the compiled configuration. Compile record: " + str(info))
+    return info
+
+
+def run(config, cancel, process_start):
+    during = "setup"
+    try:
+        device = _device(config)
+        apply_global_flags(config)
+        protocol.hello(environment.probe(torch, config))
+        step = TrainingStep(config, device)
+        skips = None
+        if config.compiled:
+            skips = compiled_mod.SkipRecorder()
+            step.use_compiled(compiled_mod.compile_function(config))
+        _sync(device)
+        protocol.ready(time.perf_counter() - process_start)
+
+        check_steps = min(CHECK_STEPS, config.total_steps)
+        losses = torch.zeros(check_steps, device=device, dtype=torch.float32)
+
+        # Step 1 alone, synchronized: compilation, autotuning and graph capture land here.
+        during = "first step"
+        phase = "compiling" if config.compiled else "capturing" if config.cuda_graph else None
+        _sync(device)
+        t0 = time.perf_counter()
+        if phase:
+            with PhaseTicker(phase):
+                step.step()
+                losses[0].copy_(step.loss.detach().float().reshape(()))
+                _sync(device)
+        else:
+            step.step()
+            losses[0].copy_(step.loss.detach().float().reshape(()))
+            _sync(device)
+        first_ms = (time.perf_counter() - t0) * 1000.0
+        protocol.first_step(first_ms / 1000.0)
+        protocol.steps(1, [], [first_ms])
+        if config.compiled:
+            _check_compiled(config, skips, "after the first step")
+
+        during = "the measured steps"
+        timer = StepTimer(device.type == "cuda")
+        total = config.total_steps
+        timed_from = 2 + config.warmup_steps
+        block_start = time.perf_counter()
+        for index in range(2, total + 1):
+            if cancel.is_set():
+                timer.flush(True)
+                raise WorkerFailure("cancelled", f"cancelled after step {index - 1}")
+            if index == timed_from:
+                _sync(device)
+                block_start = time.perf_counter()
+            timer.begin(index)
+            step.step()
+            timer.end()
+            if index <= check_steps:
+                # Copied at once: a CUDA-graph output is overwritten by the next replay.
+                losses[index - 1].copy_(step.loss.detach().float().reshape(()))
+        _sync(device)
+        block_ms = (time.perf_counter() - block_start) * 1000.0
+        timer.flush(True)
+        if config.compiled:
+            # Recompiles or a late fallback after step 1 also change what was measured.
+            _check_compiled(config, skips, "after the measured steps")
+
+        if device.type == "cuda":
+            state = environment.gpu_state(torch, device.index or 0)
+            if state:
+                protocol.gpu_state(state)
+            protocol.memory(torch.cuda.max_memory_allocated(device), torch.cuda.max_memory_reserved(device))
+        protocol.check(losses.cpu().tolist())
+        timed = total - timed_from + 1
+        protocol.done(total, block_ms / timed if timed > 0 else 0.0)
+        return None
+    except BaseException as exc:  # noqa: B902: KeyboardInterrupt becomes `cancelled` too
+        if isinstance(exc, KeyboardInterrupt):
+            return WorkerFailure("cancelled", "interrupted")
+        return classify(exc, config, during)

@@ -1,0 +1,169 @@
+"""The Python worker on its own and against the native worker, on the CPU with tiny shapes.
+
+    python -m unittest tests/python/test_worker.py      (STEPSCOPE_BIN_DIR: the build's bin/)
+
+Failure injections that need the whole CLI live in tests/cli/cli_python_faults.sh; these are the
+ones the CLI cannot reach on a machine without a GPU, and the runtime comparison.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("STEPSCOPE_BIN_DIR", "")
+WORKER = os.path.join(BIN, "stepscope_worker.py")
+NATIVE = os.path.join(BIN, "stepscope-worker")
+sys.path.insert(0, BIN)
+
+TINY = {"device": "cpu", "batch": 2, "image_size": 32, "classes": 10, "warmup_steps": 1, "steps": 3, "seed": 7}
+
+
+def run_worker(command, config, env=None, timeout=300):
+    proc = subprocess.run(command + ["--config", json.dumps(config)], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc.returncode, lines, proc.stderr
+
+
+def python_worker(config, env=None):
+    return run_worker([sys.executable, "-u", WORKER], {"runtime": "python", **config}, env)
+
+
+def error_of(lines):
+    errors = [m for m in lines if m["type"] == "error"]
+    return errors[-1] if errors else None
+
+
+class SameFieldsAsNative(unittest.TestCase):
+    """Both runtimes, one eager configuration: the same messages with the same fields, the same
+    model, data and first loss (same seed, same initialisation order)."""
+
+    def test_same_messages_fields_and_first_loss(self):
+        rc_n, native, err_n = run_worker([NATIVE], TINY)
+        rc_p, python, err_p = python_worker(TINY)
+        self.assertEqual(rc_n, 0, err_n)
+        self.assertEqual(rc_p, 0, err_p)
+
+        def shape(lines):
+            kinds = []
+            for m in lines:
+                if not kinds or kinds[-1][0] != m["type"]:  # steps come in batches of any size
+                    kinds.append((m["type"], tuple(sorted(m))))
+            return kinds
+
+        self.assertEqual(shape(native), shape(python))
+        steps = lambda lines: sum(len(m["wall_ms"]) for m in lines if m["type"] == "steps")
+        self.assertEqual(steps(native), steps(python))
+        self.assertEqual(steps(python), 1 + TINY["warmup_steps"] + TINY["steps"])
+        env_n = next(m["env"] for m in native if m["type"] == "hello")
+        env_p = next(m["env"] for m in python if m["type"] == "hello")
+        self.assertEqual(set(env_n) - set(env_p), set(), "the Python worker lacks hello keys the native one has")
+        self.assertEqual(env_p["worker"], "python")
+        loss_n = next(m["losses"] for m in native if m["type"] == "check")
+        loss_p = next(m["losses"] for m in python if m["type"] == "check")
+        self.assertEqual(len(loss_n), len(loss_p))
+        # Step 1 sees identical weights and data: any difference is summation order only.
+        self.assertAlmostEqual(loss_n[0], loss_p[0], delta=1e-4 * abs(loss_n[0]))
+
+
+class NamedFailures(unittest.TestCase):
+    def test_unknown_setting_is_invalid_config_with_exit_2(self):
+        rc, lines, _ = python_worker({**TINY, "warp_drive": True})
+        self.assertEqual(rc, 2)
+        self.assertEqual(error_of(lines)["category"], "invalid-config")
+        self.assertIn("warp_drive", error_of(lines)["message"])
+
+    def test_triton_missing_on_cuda(self):
+        # A `triton` that cannot be imported, first on the path: inductor on CUDA cannot work.
+        with tempfile.TemporaryDirectory() as stub:
+            os.makedirs(os.path.join(stub, "triton"))
+            with open(os.path.join(stub, "triton", "__init__.py"), "w") as f:
+                f.write("raise ImportError('no Triton here (test stub)')\n")
+            rc, lines, err = python_worker({**TINY, "device": "cuda", "compile": "default"}, {"PYTHONPATH": stub})
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(error_of(lines)["category"], "triton-missing")
+
+    def test_cache_path_predicted_too_long_before_compiling(self):
+        long_dir = "/tmp/" + "/".join(["d" * 200] * 21)
+        rc, lines, err = python_worker({**TINY, "compile": "default"}, {"TORCHINDUCTOR_CACHE_DIR": long_dir})
+        self.assertEqual(rc, 1, err)
+        failure = error_of(lines)
+        self.assertEqual(failure["category"], "cache-path-too-long")
+        self.assertNotIn("ready", [m["type"] for m in lines], "refused before any setup")
+
+    def test_torch_version_mismatch(self):
+        rc, lines, _ = python_worker(TINY, {"STEPSCOPE_EXPECTED_TORCH": "2.4.1"})
+        self.assertEqual(rc, 1)
+        self.assertEqual(error_of(lines)["category"], "torch-version-mismatch")
+
+
+class Preflight(unittest.TestCase):
+    def setUp(self):
+        from stepscope_py import preflight
+
+        self.p = preflight
+
+    def test_windows_triton_bands(self):
+        self.assertEqual(self.p.required_triton("2.10.1", "win32")[0], "3.6")
+        self.assertEqual(self.p.required_triton("2.7.0+cu128", "win32")[0], "3.3")
+        self.assertEqual(self.p.required_triton("2.6.0", "win32")[0], "<3.3")
+        self.assertIsNone(self.p.required_triton("2.3.0", "win32")[0])
+
+    def test_band_matching(self):
+        self.assertTrue(self.p.triton_matches("3.6.0", "3.6.0"))
+        self.assertFalse(self.p.triton_matches("3.5.1", "3.6.0"))
+        self.assertTrue(self.p.triton_matches("3.3.1.post19", "3.3"))
+        self.assertFalse(self.p.triton_matches("3.4.0", "3.3"))
+        self.assertTrue(self.p.triton_matches("3.2.0", "<3.3"))
+        self.assertFalse(self.p.triton_matches("3.3.0", "<3.3"))
+
+    def test_linux_requirement_comes_from_torch_metadata(self):
+        wanted, source = self.p.required_triton("2.11.0", "linux")
+        self.assertEqual(wanted, "3.6.0")
+        self.assertIn("metadata", source)
+
+    def test_windows_path_budget_prediction(self):
+        # 260 characters without long paths: a 100-character cache dir leaves no room.
+        self.assertGreaterEqual(self.p.predicted_path_length("C:/" + "x" * 97), 260)
+        self.assertLess(self.p.predicted_path_length("C:/sc/cc"), 260)
+
+
+class FallbackDetection(unittest.TestCase):
+    """A compiled configuration that did not compile is never reported as compiled."""
+
+    def setUp(self):
+        from stepscope_py import compiled, config
+
+        self.compiled = compiled
+        self.config = config
+
+    def info(self, **kw):
+        base = {"graphs": 1, "frames_total": 1, "frames_ok": 1, "cudagraph_skips": []}
+        base.update(kw)
+        return base
+
+    def test_no_graph_is_a_fallback(self):
+        c = self.config.parse({"compile": "default"})
+        self.assertIn("no graph", self.compiled.fallback_reason(c, self.info(graphs=0)))
+        self.assertIn("1 of 2 frames", self.compiled.fallback_reason(c, self.info(graphs=0, frames_total=2)))
+        self.assertEqual(self.compiled.fallback_reason(c, self.info()), "")
+
+    def test_skipped_cudagraphs_fail_only_modes_that_ask_for_them(self):
+        skipped = self.info(cudagraph_skips=["skipping cudagraphs due to mutated inputs"])
+        ro = self.config.parse({"compile": "reduce-overhead", "device": "cuda"})
+        self.assertIn("mutated inputs", self.compiled.fallback_reason(ro, skipped))
+        nocg = self.config.parse({"compile": "max-autotune-no-cudagraphs", "device": "cuda"})
+        self.assertEqual(self.compiled.fallback_reason(nocg, skipped), "")
+
+    def test_mode_goes_to_inductor_only(self):
+        self.assertEqual(self.compiled.compile_kwargs(self.config.parse({"compile": "reduce-overhead"})),
+                         {"backend": "inductor", "mode": "reduce-overhead"})
+        self.assertEqual(
+            self.compiled.compile_kwargs(self.config.parse({"compile": "default", "compile_backend": "aot_eager"})),
+            {"backend": "aot_eager"})
+
+
+if __name__ == "__main__":
+    unittest.main()
