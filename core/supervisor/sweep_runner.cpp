@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QMetaObject>
 #include <QTemporaryDir>
@@ -16,6 +18,7 @@ namespace
 {
 
 constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kept as failure detail
+constexpr const char *kPrimingFailed = "priming the warm compile cache failed: ";
 
 QString qs(std::string_view s)
 {
@@ -47,16 +50,6 @@ store::RunSummary summarizeRun(const std::vector<double> &series)
 
 } // namespace
 
-WorkerCommand defaultNativeWorker()
-{
-    // STEPSCOPE_NATIVE_WORKER points at another worker program (a build elsewhere, or a stand-in
-    // that replays a stream for benchmarks); by default the one installed next to this program.
-    const QString override = qEnvironmentVariable("STEPSCOPE_NATIVE_WORKER");
-    if (!override.isEmpty())
-        return {override, {}};
-    return {QDir(QCoreApplication::applicationDirPath()).filePath("stepscope-worker"), {}};
-}
-
 SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *parent)
     : QObject(parent), db_(db), options_(std::move(options))
 {
@@ -83,7 +76,7 @@ SweepRunner::~SweepRunner()
         process_->kill();
         process_->waitForFinished(3000);
     }
-    removeCacheDir();
+    removeRunDirs();
     if (!running_)
         return;
     const Failure closed{FailureCategory::Cancelled, "Stepscope closed during the sweep", {}};
@@ -99,12 +92,13 @@ SweepRunner::~SweepRunner()
     }
 }
 
-void SweepRunner::removeCacheDir()
+void SweepRunner::removeRunDirs()
 {
-    if (!cacheDir_.isEmpty()) {
-        QDir(cacheDir_).removeRecursively();
-        cacheDir_.clear();
-    }
+    for (const QString &dir : {cacheDir_, compileCaches_.removeAfterRun})
+        if (!dir.isEmpty())
+            QDir(dir).removeRecursively();
+    cacheDir_.clear();
+    compileCaches_ = {};
 }
 
 void SweepRunner::start(const SweepPlan &plan)
@@ -164,6 +158,39 @@ void SweepRunner::startNext()
     }
     const PlannedRun &run = plan_.runs[next_];
     runId_ = run.runId;
+    priming_ = false;
+    resetRunState();
+
+    const bool python = run.config.runtime == Runtime::Python;
+    const WorkerCommand &worker = python ? options_.python : options_.native;
+    const QString name = QString::fromStdString(canonicalName(run.config));
+    Q_EMIT runStarted(runId_, static_cast<int>(next_), total, name);
+    Q_EMIT progress(static_cast<int>(next_), total, 0, run.config.totalSteps());
+    ++next_;
+    db_.markRunning(runId_);
+    if (worker.program.isEmpty()) {
+        const std::string why = python && !worker.origin.isEmpty()
+                                    ? worker.origin.toStdString()
+                                    : "no worker program is configured for runtime " + toString(run.config.runtime);
+        finishCurrent(RunStatus::Failed,
+                      Failure{python ? FailureCategory::PythonNotFound : FailureCategory::Internal, why, {}});
+        return;
+    }
+    if (!prepareCaches(run.config))
+        return;
+    // A warm run measures a cache some earlier run of this configuration filled. When none has,
+    // a one-step run of it fills the cache first; nothing of that run is stored as steps.
+    if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, run.config))) {
+        priming_ = true;
+        Q_EMIT logLine("priming the warm compile cache for " + name);
+        startWorker(primingConfig(run.config));
+        return;
+    }
+    startWorker(run.config);
+}
+
+void SweepRunner::resetRunState()
+{
     stepsSeen_ = 0;
     timedOut_ = false;
     gotDone_ = false;
@@ -173,30 +200,50 @@ void SweepRunner::startNext()
     lines_ = protocol::LineBuffer{};
     helloEnvironment_ = QJsonObject{};
     series_.clear();
+}
 
-    const WorkerCommand &worker = run.config.runtime == Runtime::Python ? options_.python : options_.native;
-    Q_EMIT runStarted(runId_, static_cast<int>(next_), total, QString::fromStdString(canonicalName(run.config)));
-    Q_EMIT progress(static_cast<int>(next_), total, 0, run.config.totalSteps());
-    ++next_;
-    db_.markRunning(runId_);
-    if (worker.program.isEmpty()) {
-        finishCurrent(
-            RunStatus::Failed,
-            Failure{run.config.runtime == Runtime::Python ? FailureCategory::PythonNotFound : FailureCategory::Internal,
-                    "no worker program is configured for runtime " + toString(run.config.runtime),
-                    {}});
-        return;
+bool SweepRunner::prepareCaches(const RunConfig &config)
+{
+    QJsonObject dirs;
+    if (config.runtime == Runtime::Python && config.compile != CompileMode::None) {
+        QString error;
+        if (!prepareCompileCache(config, options_.compileCacheRoot, compileCaches_, error)) {
+            finishCurrent(RunStatus::Failed, Failure{FailureCategory::Internal, error.toStdString(), {}});
+            return false;
+        }
+        dirs = compileCaches_.env();
     }
-
-    auto *p = new QProcess(this);
-    process_ = p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (options_.freshCudaCache) {
         QTemporaryDir dir(QDir::tempPath() + "/stepscope-cuda-cache-XXXXXX");
         dir.setAutoRemove(false);
         cacheDir_ = dir.path();
-        env.insert("CUDA_CACHE_PATH", cacheDir_);
+        dirs.insert("CUDA_CACHE_PATH", cacheDir_);
     }
+    // Which caches the run had is part of its data (DESIGN.md: cold and warm are labelled).
+    if (!dirs.isEmpty())
+        db_.setCompileCache(runId_, compileCaches_.state.toStdString(),
+                            QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
+    return true;
+}
+
+void SweepRunner::startWorker(const RunConfig &config)
+{
+    const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
+    auto *p = new QProcess(this);
+    process_ = p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // Priming fills the compile caches only: the measured run's CUDA cache stays fresh.
+    if (!cacheDir_.isEmpty() && !priming_)
+        env.insert("CUDA_CACHE_PATH", cacheDir_);
+    if (!compileCaches_.state.isEmpty()) {
+        env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
+        env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
+    }
+    // What the worker's torch must be; the build's, not whatever the caller's shell said.
+    if (expectedTorchVersion().isEmpty())
+        env.remove("STEPSCOPE_EXPECTED_TORCH");
+    else
+        env.insert("STEPSCOPE_EXPECTED_TORCH", expectedTorchVersion());
     p->setProcessEnvironment(env);
     connect(p, &QProcess::readyReadStandardOutput, this, &SweepRunner::onStdout);
     connect(p, &QProcess::readyReadStandardError, this, &SweepRunner::onStderr);
@@ -206,15 +253,17 @@ void SweepRunner::startNext()
             const bool python = plan_.runs[next_ - 1].config.runtime == Runtime::Python;
             process_ = nullptr;
             p->deleteLater();
+            timeout_.stop();
+            heartbeat_.stop();
             finishCurrent(RunStatus::Failed,
                           Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
-                                  "could not start the worker " + p->program().toStdString() + ": " +
-                                      p->errorString().toStdString(),
+                                  std::string(priming_ ? kPrimingFailed : "") + "could not start the worker " +
+                                      p->program().toStdString() + ": " + p->errorString().toStdString(),
                                   {}});
         }
     });
     QStringList args = worker.arguments;
-    args << "--config" << QString::fromUtf8(QJsonDocument(toJson(run.config)).toJson(QJsonDocument::Compact));
+    args << "--config" << QString::fromUtf8(QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact));
     timeout_.start(options_.timeoutSeconds * 1000);
     heartbeat_.start();
     p->start(worker.program, args);
@@ -250,6 +299,10 @@ void SweepRunner::onStderr()
 void SweepRunner::handle(const protocol::Message &m)
 {
     using T = protocol::Message::Type;
+    if (priming_) {
+        handlePriming(m);
+        return;
+    }
     switch (m.type) {
     case T::Hello:
         helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
@@ -300,6 +353,15 @@ void SweepRunner::handle(const protocol::Message &m)
     case T::Check:
         db_.setCheckLosses(runId_, m.losses);
         break;
+    case T::Phase:
+        // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
+        db_.heartbeat(runId_);
+        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds);
+        break;
+    case T::Compile:
+        db_.setCompileInfo(runId_, m.compileJson.toStdString());
+        Q_EMIT compileInfo(runId_, QString::fromUtf8(m.compileJson));
+        break;
     case T::Done:
         gotDone_ = true;
         if (m.meanWallMs > 0)
@@ -315,6 +377,46 @@ void SweepRunner::handle(const protocol::Message &m)
         Q_EMIT logLine("protocol: " + QString::fromStdString(m.problem));
         break;
     }
+}
+
+void SweepRunner::handlePriming(const protocol::Message &m)
+{
+    // Only whether it worked matters, and that it is alive; its figures are not the run's.
+    using T = protocol::Message::Type;
+    if (m.type == T::Phase) {
+        db_.heartbeat(runId_);
+        Q_EMIT phase(runId_, "priming: " + QString::fromStdString(m.phase), m.seconds);
+    } else if (m.type == T::Error) {
+        reported_ = m.failure;
+    } else if (m.type == T::Done) {
+        gotDone_ = true;
+    } else if (m.type == T::Invalid) {
+        protocolProblems_ += QString::fromStdString(m.problem) + '\n';
+        Q_EMIT logLine("protocol: " + QString::fromStdString(m.problem));
+    }
+}
+
+void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure)
+{
+    priming_ = false;
+    if (cancelRequested_) {
+        finishCurrent(RunStatus::Cancelled,
+                      Failure{FailureCategory::Cancelled, "stopped by the user while priming the warm compile cache",
+                              failure ? failure->detail : std::string()});
+        return;
+    }
+    if (status != RunStatus::Complete) {
+        if (failure)
+            failure->message = kPrimingFailed + failure->message;
+        finishCurrent(status, failure);
+        return;
+    }
+    const RunConfig &config = plan_.runs[next_ - 1].config;
+    QFile marker(primedMarker(options_.compileCacheRoot, config));
+    if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
+    resetRunState();
+    startWorker(config);
 }
 
 void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
@@ -339,33 +441,39 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         return;
     process_->deleteLater();
     process_ = nullptr;
-    removeCacheDir();
 
+    auto [outcome, failure] = judgeExit(exitCode, status);
+    if (priming_)
+        primingExited(outcome, std::move(failure));
+    else
+        finishCurrent(outcome, failure);
+}
+
+std::pair<RunStatus, std::optional<Failure>> SweepRunner::judgeExit(int exitCode, QProcess::ExitStatus status) const
+{
     const std::string log = stderrTail_.toStdString() +
                             (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
     const bool completed = gotDone_ && !reported_ && status == QProcess::NormalExit && exitCode == 0;
-    if (completed) {
-        // Checked first: a Stop that lands after `done` must not throw a whole measurement away.
-        finishCurrent(RunStatus::Complete, std::nullopt);
-    } else if (timedOut_) {
-        finishCurrent(RunStatus::Failed,
-                      Failure{FailureCategory::Timeout,
-                              "the worker said nothing for " + std::to_string(options_.timeoutSeconds) + " s", log});
-    } else if (cancelRequested_) {
-        finishCurrent(RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log});
-    } else if (reported_) {
+    // Checked first: a Stop that lands after `done` must not throw a whole measurement away.
+    if (completed)
+        return {RunStatus::Complete, std::nullopt};
+    if (timedOut_)
+        return {RunStatus::Failed,
+                Failure{FailureCategory::Timeout,
+                        "the worker said nothing for " + std::to_string(options_.timeoutSeconds) + " s", log}};
+    if (cancelRequested_)
+        return {RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log}};
+    if (reported_) {
         Failure f = *reported_;
         if (!log.empty())
             f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
-        finishCurrent(RunStatus::Failed, f);
-    } else {
-        const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
-                                : gotDone_
-                                    ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
-                                    : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
-                                          ", last step " + std::to_string(stepsSeen_) + ")";
-        finishCurrent(RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log});
+        return {RunStatus::Failed, f};
     }
+    const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
+                            : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
+                                       : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
+                                             ", last step " + std::to_string(stepsSeen_) + ")";
+    return {RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log}};
 }
 
 void SweepRunner::onTimeout()
@@ -378,6 +486,8 @@ void SweepRunner::onTimeout()
 
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
+    priming_ = false;
+    removeRunDirs(); // the worker has gone: its cold caches go too
     if (status == RunStatus::Complete)
         db_.setSummary(runId_, summarizeRun(series_));
     db_.finishRun(runId_, status, failure);
@@ -443,7 +553,7 @@ void SweepRunner::storeFailed(const QString &message)
     }
     timeout_.stop();
     heartbeat_.stop();
-    removeCacheDir();
+    removeRunDirs();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);
 }

@@ -4,7 +4,9 @@
 // signals. Asynchronous (QProcess): lives in whatever thread it is moved to; the GUI gives it a
 // thread of its own, the CLI runs it in the main event loop.
 #include "protocol/protocol.h"
+#include "supervisor/compile_cache.h"
 #include "supervisor/sweep_plan.h"
+#include "supervisor/worker_command.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -20,20 +22,13 @@
 namespace stepscope::supervisor
 {
 
-struct WorkerCommand {
-    QString program;       // e.g. <bin>/stepscope-worker, or python3
-    QStringList arguments; // put before `--config JSON`
-};
-
 struct RunnerOptions {
     WorkerCommand native;
-    WorkerCommand python;        // empty program: python runs fail with python-not-found
+    WorkerCommand python;        // empty program: python runs fail with python-not-found (its origin says why)
     int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed
     bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
+    QString compileCacheRoot = defaultCompileCacheRoot(); // torch.compile caches (compile_cache.h)
 };
-
-// Where the native worker lives: next to the running executable.
-WorkerCommand defaultNativeWorker();
 
 class SweepRunner : public QObject
 {
@@ -56,21 +51,32 @@ class SweepRunner : public QObject
     void runFinished(qint64 runId, int status, const QString &category, const QString &message);
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
     void logLine(const QString &line);
+    // A long stretch without steps: "compiling", "capturing", "priming: compiling", ... with the
+    // seconds the worker has spent in it so far.
+    void phase(qint64 runId, const QString &phase, double elapsedSeconds);
+    // What torch.compile reported (the worker's `compile` info object, compact JSON).
+    void compileInfo(qint64 runId, const QString &json);
     void finished(bool cancelled);
     // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
     void storageFailed(const QString &message);
 
   private:
     void startNext();
+    bool prepareCaches(const RunConfig &config);
+    void startWorker(const RunConfig &config);
+    void resetRunState();
     void onStdout();
     void onStderr();
     void onExited(int exitCode, QProcess::ExitStatus status);
     void onTimeout();
     void handle(const protocol::Message &m);
+    void handlePriming(const protocol::Message &m);
+    std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
+    void primingExited(RunStatus status, std::optional<Failure> failure);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
     bool flushed();
-    void removeCacheDir();
+    void removeRunDirs();
     void recordEnvironment(const QJsonObject &environment);
     void storeFailed(const QString &message);
 
@@ -93,7 +99,9 @@ class SweepRunner : public QObject
     bool gotDone_ = false;
     std::optional<Failure> reported_; // an `error` line from the worker
     QString protocolProblems_;
-    QString cacheDir_;
+    QString cacheDir_;               // the run's fresh CUDA_CACHE_PATH
+    CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
+    bool priming_ = false;           // the worker now running fills the warm cache for the run
     QJsonObject helloEnvironment_;
     std::vector<double> series_; // this run's step times from step 2 (GPU where known), for its summary
     QByteArray lastEnvironmentJson_;

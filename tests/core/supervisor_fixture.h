@@ -1,0 +1,173 @@
+#pragma once
+// The supervisor against recorded worker streams: no torch, no GPU. A "worker" is /bin/sh printing
+// a file from tests/data; QProcess runs `/bin/sh -c SCRIPT PATH --config JSON`, so inside SCRIPT
+// $0 is the recorded stream, $1 is --config and $2 the configuration.
+#include "config/config_json.h"
+#include "config/run_config.h"
+#include "store/store.h"
+#include "supervisor/sweep_plan.h"
+#include "supervisor/sweep_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stepscope::supervisor::test
+{
+
+inline const std::string kData = std::string(STEPSCOPE_SOURCE_DIR) + "/tests/data/";
+
+inline bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+// `cat` the recorded stream, optionally say something on stderr, exit with `code`.
+inline WorkerCommand recorded(const std::string &file, int code = 0, const std::string &stderrText = {})
+{
+    QString script = "cat \"$0\"";
+    if (!stderrText.empty())
+        script += "; echo '" + QString::fromStdString(stderrText) + "' >&2";
+    script += "; exit " + QString::number(code);
+    return {"/bin/sh", {"-c", script, QString::fromStdString(kData + file)}};
+}
+
+inline WorkerCommand sleeper(int seconds)
+{
+    // exec: the signal that stops the worker reaches the sleeping process itself.
+    return {"/bin/sh", {"-c", "echo 'worker: sleeping' >&2; exec sleep " + QString::number(seconds)}};
+}
+
+inline RunConfig smallConfig(int batch = 8)
+{
+    RunConfig c;
+    c.batch = batch;
+    c.imageSize = 64;
+    c.warmupSteps = 1;
+    c.steps = 4;
+    return c;
+}
+
+struct Outcome {
+    int finishedCount = 0;
+    bool cancelled = false;
+    std::vector<qint64> started;
+    std::vector<std::pair<qint64, QString>> runFinished; // run, category
+    std::vector<double> wallMs;                          // from stepsArrived, in order
+    std::vector<int> stepFirsts;
+    QStringList log;
+    std::vector<std::pair<QString, double>> phases; // phase, elapsed seconds
+    QStringList compileInfos;
+    QString environmentJson;
+    double firstStep = -1;
+    qint64 elapsedMs = 0;
+};
+
+class SupervisorTest : public ::testing::Test
+{
+  protected:
+    static void SetUpTestSuite()
+    {
+        static int argc = 1;
+        static char arg0[] = "test_supervisor";
+        static char *argv[] = {arg0, nullptr};
+        if (!QCoreApplication::instance())
+            new QCoreApplication(argc, argv); // lives for the whole process
+    }
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("stepscope.db").toStdString();
+        db_ = store::Database::open(path_);
+    }
+
+    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1)
+    {
+        return planSweep(*db_, "test", "custom", configs, repeats, 6);
+    }
+
+    // Runs `plan` to its end (or `limitMs`), with `during` called on the runner once it has started.
+    Outcome run(const SweepPlan &plan, RunnerOptions options, const std::function<void(SweepRunner &)> &during = {},
+                int limitMs = 8000)
+    {
+        Outcome out;
+        SweepRunner runner(*db_, std::move(options));
+        QEventLoop loop;
+        QObject::connect(&runner, &SweepRunner::finished, &loop, [&](bool cancelled) {
+            ++out.finishedCount;
+            out.cancelled = cancelled;
+            loop.quit();
+        });
+        QObject::connect(&runner, &SweepRunner::runStarted, &loop,
+                         [&](qint64 id, int, int, const QString &) { out.started.push_back(id); });
+        QObject::connect(&runner, &SweepRunner::runFinished, &loop,
+                         [&](qint64 id, int, const QString &category, const QString &) {
+                             out.runFinished.emplace_back(id, category);
+                         });
+        QObject::connect(&runner, &SweepRunner::stepsArrived, &loop,
+                         [&](qint64, int first, const QVector<double> &, const QVector<double> &wall) {
+                             out.stepFirsts.push_back(first);
+                             out.wallMs.insert(out.wallMs.end(), wall.begin(), wall.end());
+                         });
+        QObject::connect(&runner, &SweepRunner::logLine, &loop, [&](const QString &l) { out.log << l; });
+        QObject::connect(&runner, &SweepRunner::environment, &loop,
+                         [&](qint64, const QString &json) { out.environmentJson = json; });
+        QObject::connect(&runner, &SweepRunner::firstStep, &loop, [&](qint64, double s) { out.firstStep = s; });
+        QObject::connect(&runner, &SweepRunner::phase, &loop,
+                         [&](qint64, const QString &phase, double s) { out.phases.emplace_back(phase, s); });
+        QObject::connect(&runner, &SweepRunner::compileInfo, &loop,
+                         [&](qint64, const QString &json) { out.compileInfos << json; });
+        if (during)
+            during(runner);
+        QTimer guard;
+        guard.setSingleShot(true);
+        QObject::connect(&guard, &QTimer::timeout, &loop, [&] {
+            ADD_FAILURE() << "the sweep did not finish within " << limitMs << " ms";
+            loop.quit();
+        });
+        QElapsedTimer clock;
+        clock.start();
+        runner.start(plan);
+        if (out.finishedCount == 0) {
+            guard.start(limitMs);
+            loop.exec();
+        }
+        // Let anything queued after finished() drain: nothing more may arrive.
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);
+        loop.exec();
+        out.elapsedMs = clock.elapsed();
+        EXPECT_FALSE(runner.isRunning());
+        return out;
+    }
+
+    std::unique_ptr<store::Reader> reader() { return store::Reader::open(path_); }
+    QString compileRoot() const { return dir_.filePath("cc"); }
+
+    RunnerOptions options(WorkerCommand native, WorkerCommand python = {}, int timeoutSeconds = 30)
+    {
+        RunnerOptions o;
+        o.native = std::move(native);
+        o.python = std::move(python);
+        o.timeoutSeconds = timeoutSeconds;
+        o.compileCacheRoot = compileRoot(); // never the user's own cache
+        return o;
+    }
+
+    QTemporaryDir dir_;
+    std::string path_;
+    std::unique_ptr<store::Database> db_;
+};
+
+} // namespace stepscope::supervisor::test

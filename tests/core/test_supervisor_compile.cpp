@@ -1,0 +1,391 @@
+// The supervisor and the Python worker's torch.compile runs, against recorded streams
+// (supervisor_fixture.h): phases, compile info, cold and warm compile caches, priming, and how the
+// Python interpreter is found.
+#include "supervisor_fixture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+
+using namespace test;
+
+RunConfig compileConfig(CompileCache cache = CompileCache::Cold, int batch = 8)
+{
+    RunConfig c = smallConfig(batch);
+    c.runtime = Runtime::Python;
+    c.compile = CompileMode::Default;
+    c.compileCache = cache;
+    return c;
+}
+
+// A worker that first runs `prelude` (with $2 the configuration), then replays `file`.
+WorkerCommand scripted(const QString &prelude, const std::string &file)
+{
+    return {"/bin/sh", {"-c", prelude + "; cat \"$0\"", QString::fromStdString(kData + file)}};
+}
+
+QStringList linesOf(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
+QJsonObject objectOf(const std::string &json)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+}
+
+// Sets an environment variable for one scope, and puts back what was there.
+class ScopedEnv
+{
+  public:
+    ScopedEnv(const char *name, const QByteArray &value)
+        : name_(name), had_(qEnvironmentVariableIsSet(name)), old_(qgetenv(name))
+    {
+        if (value.isNull())
+            qunsetenv(name);
+        else
+            qputenv(name, value);
+    }
+    ~ScopedEnv()
+    {
+        if (had_)
+            qputenv(name_, old_);
+        else
+            qunsetenv(name_);
+    }
+
+  private:
+    const char *name_;
+    bool had_;
+    QByteArray old_;
+};
+
+TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
+{
+    // The worker says where its caches are and whether they exist while it runs.
+    const QString prelude =
+        "echo \"inductor=$TORCHINDUCTOR_CACHE_DIR triton=$TRITON_CACHE_DIR\" >&2; "
+        "[ -d \"$TORCHINDUCTOR_CACHE_DIR\" ] && [ -d \"$TRITON_CACHE_DIR\" ] && echo 'dirs exist' >&2";
+    const SweepPlan p = plan({compileConfig()});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-compile.jsonl")));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString());
+    ASSERT_EQ(out.phases.size(), 3u);
+    EXPECT_EQ(out.phases[0], std::make_pair(QString("compiling"), 0.0));
+    EXPECT_EQ(out.phases[1], std::make_pair(QString("compiling"), 12.5));
+    EXPECT_EQ(out.phases[2], std::make_pair(QString("capturing"), 0.25));
+    ASSERT_EQ(out.compileInfos.size(), 1u);
+    EXPECT_TRUE(out.compileInfos[0].contains("\"compile_s\":38.5")) << out.compileInfos[0].toStdString();
+    EXPECT_TRUE(out.log.contains("dirs exist")) << out.log.join('|').toStdString();
+
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Complete) << run->message << "\n" << run->detail;
+    EXPECT_EQ(run->stepCount, 5);
+    EXPECT_EQ(run->firstStepSeconds, std::optional<double>(41.75));
+    const QJsonObject info = objectOf(run->compileJson);
+    EXPECT_EQ(info.value("mode").toString(), "reduce-overhead") << run->compileJson;
+    EXPECT_EQ(info.value("compile_s").toDouble(), 38.5);
+    EXPECT_EQ(info.value("phases").toObject().value("inductor").toDouble(), 36.25);
+    EXPECT_TRUE(info.value("compiled").toBool());
+
+    EXPECT_EQ(run->compileCache, "cold");
+    const QJsonObject dirs = objectOf(run->cacheDirs);
+    ASSERT_EQ(dirs.size(), 2) << run->cacheDirs;
+    const QString inductor = dirs.value("TORCHINDUCTOR_CACHE_DIR").toString();
+    const QString triton = dirs.value("TRITON_CACHE_DIR").toString();
+    EXPECT_TRUE(inductor.startsWith(compileRoot() + "/cold-")) << inductor.toStdString();
+    EXPECT_TRUE(inductor.endsWith("/inductor")) << inductor.toStdString();
+    EXPECT_EQ(QFileInfo(triton).path(), QFileInfo(inductor).path());
+    EXPECT_TRUE(out.log.contains("inductor=" + inductor + " triton=" + triton)) << out.log.join('|').toStdString();
+    // A cold cache is the run's own: gone with it.
+    EXPECT_FALSE(QFileInfo::exists(QFileInfo(inductor).path())) << inductor.toStdString();
+    EXPECT_TRUE(QDir(compileRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+}
+
+TEST_F(SupervisorTest, EagerPythonRunHasNoCompileCache)
+{
+    RunConfig eager = compileConfig();
+    eager.compile = CompileMode::None;
+    const QString prelude = "echo \"inductor=[$TORCHINDUCTOR_CACHE_DIR]\" >&2";
+    const SweepPlan p = plan({eager});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-ok.jsonl")));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Complete);
+    EXPECT_EQ(run->compileCache, "");
+    EXPECT_EQ(run->cacheDirs, "");
+    EXPECT_FALSE(QFileInfo::exists(compileRoot()));
+}
+
+TEST_F(SupervisorTest, FreshCudaCacheIsRecordedWithTheCompileCaches)
+{
+    RunnerOptions o = options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl"));
+    o.freshCudaCache = true;
+    const SweepPlan p = plan({compileConfig(), smallConfig(16)});
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    auto r = reader();
+    const QJsonObject compiled = objectOf(r->run(p.runs[0].runId)->cacheDirs);
+    EXPECT_EQ(compiled.size(), 3);
+    const QString cuda = compiled.value("CUDA_CACHE_PATH").toString();
+    EXPECT_FALSE(cuda.isEmpty());
+    EXPECT_FALSE(QFileInfo::exists(cuda)) << "removed after the run";
+    // A native run says which CUDA cache it had too, with no compile cache state.
+    const auto native = r->run(p.runs[1].runId);
+    EXPECT_EQ(native->compileCache, "");
+    EXPECT_EQ(objectOf(native->cacheDirs).keys(), QStringList{"CUDA_CACHE_PATH"});
+}
+
+TEST_F(SupervisorTest, WarmRunsArePrimedOnce)
+{
+    const QString counter = dir_.filePath("workers.txt");
+    const QString prelude = "printf '%s\\n' \"$2\" >> '" + counter + "'";
+    const WorkerCommand python = scripted(prelude, "worker-compile.jsonl");
+    const RunConfig warm = compileConfig(CompileCache::Warm);
+    const SweepPlan p = plan({warm}, 2);
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    EXPECT_EQ(out.runFinished[0].second, QString());
+    EXPECT_EQ(out.runFinished[1].second, QString());
+
+    // One priming worker (one step, no warm-up), then the two measured runs.
+    const QStringList workers = linesOf(counter);
+    ASSERT_EQ(workers.size(), 3) << workers.join('|').toStdString();
+    RunConfig primed, first, second;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(workers[0].toUtf8(), primed, errors)) << describe(errors);
+    ASSERT_TRUE(parseConfig(workers[1].toUtf8(), first, errors)) << describe(errors);
+    ASSERT_TRUE(parseConfig(workers[2].toUtf8(), second, errors)) << describe(errors);
+    EXPECT_EQ(primed.steps, 1);
+    EXPECT_EQ(primed.warmupSteps, 0);
+    EXPECT_TRUE(primed == primingConfig(warm));
+    EXPECT_TRUE(first == warm);
+    EXPECT_TRUE(second == warm);
+    EXPECT_TRUE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
+    EXPECT_EQ(QFileInfo(primedMarker(compileRoot(), warm)).fileName().size(), 7 + 40) << "primed-<sha1>";
+
+    int primingLogs = 0;
+    for (const auto &l : out.log)
+        primingLogs +=
+            l.startsWith("priming the warm compile cache for " + QString::fromStdString(canonicalName(warm)));
+    EXPECT_EQ(primingLogs, 1) << out.log.join('|').toStdString();
+    // The priming worker's phases come through labelled; 3 phases from each of the three workers.
+    ASSERT_EQ(out.phases.size(), 9u);
+    EXPECT_EQ(out.phases[0].first, "priming: compiling");
+    EXPECT_EQ(out.phases[2].first, "priming: capturing");
+    EXPECT_EQ(out.phases[3].first, "compiling");
+    EXPECT_EQ(out.compileInfos.size(), 2) << "the priming worker's compile info is not the run's";
+
+    auto r = reader();
+    for (const auto &planned : p.runs) {
+        const auto run = r->run(planned.runId);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->status, RunStatus::Complete) << run->message;
+        EXPECT_EQ(run->stepCount, 5) << "the priming worker's steps are not stored";
+        EXPECT_EQ(run->compileCache, "warm");
+        const QJsonObject dirs = objectOf(run->cacheDirs);
+        EXPECT_EQ(dirs.value("TORCHINDUCTOR_CACHE_DIR").toString(), compileRoot() + "/warm/inductor");
+        EXPECT_EQ(dirs.value("TRITON_CACHE_DIR").toString(), compileRoot() + "/warm/triton");
+    }
+    // A warm cache is kept.
+    EXPECT_TRUE(QFileInfo(compileRoot() + "/warm/inductor").isDir());
+
+    // A later sweep of the same configuration, with other step counts, finds it primed.
+    RunConfig longer = warm;
+    longer.steps = 9;
+    const Outcome again = run(plan({longer}), options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(again.runFinished.size(), 1u);
+    EXPECT_EQ(linesOf(counter).size(), 4);
+    // Another configuration is primed on its own.
+    const Outcome other =
+        run(plan({compileConfig(CompileCache::Warm, 16)}), options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(other.runFinished.size(), 1u);
+    EXPECT_EQ(linesOf(counter).size(), 6);
+}
+
+TEST_F(SupervisorTest, PrimingFailureFailsTheRunWithItsCategory)
+{
+    const QString counter = dir_.filePath("workers.txt");
+    const QString prelude = "printf '%s\\n' \"$2\" >> '" + counter + "'; echo 'inductor traceback here' >&2";
+    const RunConfig warm = compileConfig(CompileCache::Warm);
+    const SweepPlan p = plan({warm});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"),
+                                       scripted(prelude + "; trap 'exit 1' EXIT", "worker-compile-failed.jsonl")));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "compile-failed");
+    EXPECT_EQ(linesOf(counter).size(), 1) << "the measured run does not start";
+    EXPECT_FALSE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
+
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run && run->category);
+    EXPECT_EQ(run->status, RunStatus::Failed);
+    EXPECT_EQ(*run->category, FailureCategory::CompileFailed);
+    EXPECT_EQ(run->message,
+              "priming the warm compile cache failed: torch._inductor: lowering failed for aten.convolution_backward");
+    EXPECT_TRUE(contains(run->detail, "InductorError")) << run->detail;
+    EXPECT_TRUE(contains(run->detail, "inductor traceback here")) << run->detail;
+    EXPECT_EQ(run->stepCount, 0);
+}
+
+TEST_F(SupervisorTest, PrimingWorkerThatCrashesIsWorkerCrashedWithPrefix)
+{
+    const WorkerCommand crashing{"/bin/sh", {"-c", "echo 'Segmentation fault' >&2; exit 139"}};
+    const SweepPlan p = plan({compileConfig(CompileCache::Warm)});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), crashing));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->message.rfind("priming the warm compile cache failed: the worker ended without finishing", 0), 0u)
+        << run->message;
+    EXPECT_TRUE(contains(run->detail, "Segmentation fault")) << run->detail;
+}
+
+TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
+{
+    const WorkerCommand slowPriming{
+        "/bin/sh", {"-c", "echo '{\"type\":\"phase\",\"phase\":\"compiling\",\"elapsed_s\":0}'; exec sleep 30"}};
+    const RunConfig warm = compileConfig(CompileCache::Warm);
+    const SweepPlan p = plan({warm, smallConfig(16)});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), slowPriming), [](SweepRunner &runner) {
+        QObject::connect(&runner, &SweepRunner::phase, &runner, [&runner] { runner.cancel(); });
+    });
+    EXPECT_TRUE(out.cancelled);
+    EXPECT_LT(out.elapsedMs, 5000);
+    ASSERT_EQ(out.phases.size(), 1u);
+    EXPECT_EQ(out.phases[0].first, "priming: compiling");
+    const auto runs = reader()->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].status, RunStatus::Cancelled);
+    EXPECT_EQ(runs[1].status, RunStatus::Cancelled);
+    EXPECT_FALSE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
+}
+
+TEST_F(SupervisorTest, PhaseLinesKeepASilentTimeoutAway)
+{
+    // Compiling for 3 s under a 2 s silence timeout, saying so every 0.3 s: alive.
+    const QString script =
+        "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.3; "
+        "echo \"{\\\"type\\\":\\\"phase\\\",\\\"phase\\\":\\\"compiling\\\",\\\"elapsed_s\\\":$i}\"; "
+        "done; cat \"$0\"";
+    const SweepPlan p = plan({compileConfig()});
+    const Outcome out =
+        run(p, options(recorded("worker-ok.jsonl"),
+                       {"/bin/sh", {"-c", script, QString::fromStdString(kData + "worker-ok.jsonl")}}, 2));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
+    EXPECT_EQ(out.phases.size(), 10u);
+}
+
+TEST_F(SupervisorTest, ExpectedTorchReachesTheWorker)
+{
+    // The build's torch, whatever the caller's environment says.
+    const ScopedEnv outer("STEPSCOPE_EXPECTED_TORCH", "0.0.bogus");
+    const WorkerCommand echoEnv{"/bin/sh", {"-c", "echo \"expected=[$STEPSCOPE_EXPECTED_TORCH]\" >&2; exit 3"}};
+    RunConfig python = smallConfig();
+    python.runtime = Runtime::Python;
+    const SweepPlan p = plan({python});
+    run(p, options(recorded("worker-ok.jsonl"), echoEnv));
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(contains(run->detail, "expected=[" + expectedTorchVersion().toStdString() + "]")) << run->detail;
+#ifdef STEPSCOPE_TEST_ENGINE_BUILT
+    EXPECT_FALSE(expectedTorchVersion().isEmpty()) << "the build found torch: the worker must hear which";
+#endif
+}
+
+TEST_F(SupervisorTest, PythonNotFoundWhenStepscopePythonIsMissing)
+{
+    const ScopedEnv env("STEPSCOPE_PYTHON", "/nonexistent/venv/bin/python");
+    const WorkerCommand python = defaultPythonWorker();
+    EXPECT_TRUE(python.program.isEmpty());
+    EXPECT_TRUE(python.origin.contains("STEPSCOPE_PYTHON=/nonexistent/venv/bin/python")) << python.origin.toStdString();
+
+    RunConfig c = compileConfig();
+    const SweepPlan p = plan({c});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "python-not-found");
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run && run->category);
+    EXPECT_EQ(*run->category, FailureCategory::PythonNotFound);
+    EXPECT_TRUE(contains(run->message, "STEPSCOPE_PYTHON=/nonexistent/venv/bin/python")) << run->message;
+    EXPECT_FALSE(QFileInfo::exists(compileRoot())) << "no cache is made for a run that cannot start";
+}
+
+TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
+{
+    const ScopedEnv script("STEPSCOPE_PYTHON_WORKER", QByteArray());
+    const ScopedEnv env("STEPSCOPE_PYTHON", QByteArray());
+    const QString beside = QCoreApplication::applicationDirPath() + "/stepscope_worker.py";
+
+    // Configured (settings, --python) first; a bare name is looked up on PATH.
+    WorkerCommand w = defaultPythonWorker("/bin/sh");
+    EXPECT_EQ(w.program, "/bin/sh");
+    EXPECT_EQ(w.arguments, (QStringList{"-u", beside}));
+    EXPECT_FALSE(w.origin.isEmpty());
+    w = defaultPythonWorker("sh");
+    EXPECT_TRUE(w.program.endsWith("/sh")) << w.program.toStdString();
+    // A configured interpreter that is not there is said, not replaced by another Python.
+    w = defaultPythonWorker("/nonexistent/python3.12");
+    EXPECT_TRUE(w.program.isEmpty());
+    EXPECT_TRUE(w.origin.contains("/nonexistent/python3.12")) << w.origin.toStdString();
+    EXPECT_TRUE(w.origin.contains("--python")) << w.origin.toStdString();
+    {
+        // STEPSCOPE_PYTHON next, and the configured one still wins over it.
+        const ScopedEnv set("STEPSCOPE_PYTHON", "/bin/sh");
+        EXPECT_EQ(defaultPythonWorker().program, "/bin/sh");
+        EXPECT_EQ(defaultPythonWorker().origin, "STEPSCOPE_PYTHON");
+        EXPECT_EQ(defaultPythonWorker("/bin/cat").program, "/bin/cat");
+    }
+    {
+        const ScopedEnv other("STEPSCOPE_PYTHON_WORKER", "/opt/worker.py");
+        EXPECT_EQ(defaultPythonWorker("/bin/sh").arguments, (QStringList{"-u", "/opt/worker.py"}));
+    }
+    // Then the build's environment or python3 on PATH; with neither, what was tried.
+    w = defaultPythonWorker();
+    if (w.program.isEmpty()) {
+        EXPECT_TRUE(w.origin.contains("python3 on PATH")) << w.origin.toStdString();
+        EXPECT_TRUE(w.origin.contains("STEPSCOPE_PYTHON")) << w.origin.toStdString();
+    } else {
+        EXPECT_TRUE(QFileInfo(w.program).isExecutable()) << w.program.toStdString();
+    }
+    {
+        const ScopedEnv nothing("PATH", "/nonexistent");
+        w = defaultPythonWorker();
+        if (w.program.isEmpty()) // unless the build's environment exists
+            EXPECT_TRUE(w.origin.contains("--python")) << w.origin.toStdString();
+        else
+            EXPECT_EQ(w.origin, "the build's environment");
+    }
+}
+
+TEST_F(SupervisorTest, ColdCacheUnderAnUnusableRootFailsTheRunClearly)
+{
+    QFile blocker(dir_.filePath("not-a-dir"));
+    ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    RunnerOptions o = options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl"));
+    o.compileCacheRoot = blocker.fileName() + "/cc";
+    const SweepPlan p = plan({compileConfig(), smallConfig(16)});
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    EXPECT_EQ(out.runFinished[0].second, "internal");
+    EXPECT_EQ(out.runFinished[1].second, QString()) << "the sweep goes on";
+    const auto run = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(contains(run->message, "--compile-cache-dir")) << run->message;
+}
+
+} // namespace
+} // namespace stepscope::supervisor
