@@ -3,6 +3,11 @@ configuration per process, median of CUDA-event step times. Used on the GPU mach
 native engine against PyTorch on the same card in the same session (docs/results/).
 
     python3 bench/pytorch_reference.py --batch 32 --knobs tf32,cudnn,bf16,cl,graph
+    TORCHINDUCTOR_CACHE_DIR=$(mktemp -d) TRITON_CACHE_DIR=$(mktemp -d) \
+        python3 bench/pytorch_reference.py --batch 32 --knobs tf32,cudnn,bf16,cl --compile reduce-overhead
+
+With --compile the model is compiled (torch.compile(model, mode=...)), as Stepscope's default
+compile target does; give fresh cache directories for a cold first step.
 """
 import argparse
 import json
@@ -19,6 +24,7 @@ def main():
     ap.add_argument("--knobs", default="", help="comma list of tf32,cudnn,bf16,cl,graph,fused")
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--compile", default="", help="torch.compile mode for the model (default, reduce-overhead, ...)")
     a = ap.parse_args()
     knobs = set(k for k in a.knobs.split(",") if k)
     t_start = time.perf_counter()
@@ -36,12 +42,13 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9,
                           foreach="fused" not in knobs, fused="fused" in knobs)
     dtype = torch.bfloat16 if "bf16" in knobs else None
+    fwd = torch.compile(model, mode=a.compile) if a.compile else model
 
     def step():
         opt.zero_grad(set_to_none="graph" not in knobs)
         with torch.autocast("cuda", dtype=dtype or torch.float32, enabled=dtype is not None,
                             cache_enabled="graph" not in knobs):
-            loss = torch.nn.functional.cross_entropy(model(x), y)
+            loss = torch.nn.functional.cross_entropy(fwd(x), y)
         loss.backward()
         opt.step()
         return loss
@@ -74,7 +81,7 @@ def main():
         e_.record()
     torch.cuda.synchronize()
     ms = sorted(s_.elapsed_time(e_) for s_, e_ in ev)
-    print(json.dumps({"knobs": a.knobs or "baseline", "batch": a.batch, "setup_s": round(setup, 3),
+    print(json.dumps({"knobs": a.knobs or "baseline", "compile": a.compile or "none", "batch": a.batch, "setup_s": round(setup, 3),
                       "first_step_s": round(first, 3), "median_ms": round(ms[len(ms) // 2], 3),
                       "p10_ms": round(ms[len(ms) // 10], 3), "p90_ms": round(ms[9 * len(ms) // 10], 3)}))
 

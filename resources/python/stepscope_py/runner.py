@@ -3,6 +3,7 @@ native runner's timing rules (core/engine/runner.cpp): step 1 alone as synchroni
 then per-step CUDA-event time on the compute stream plus wall time, reported in batches that never
 synchronize inside the timed block.
 """
+import os
 import threading
 import time
 import traceback
@@ -16,6 +17,7 @@ from .training import TrainingStep, apply_global_flags
 
 CHECK_STEPS = 10  # losses kept for the accuracy gate, as the native engine keeps them
 PHASE_EVERY_S = 2.0
+MIN_PROGRESS_CPU_S = 0.05  # CPU seconds per tick that count as a compile making progress
 
 
 def _sync(device):
@@ -71,10 +73,31 @@ class StepTimer:
             protocol.steps(first, gpu, wall)
 
 
+def _cpu_seconds():
+    """CPU time of this process, its finished children and its live ones (inductor compiles in a
+    pool of worker processes)."""
+    t = time.process_time()
+    times = os.times()
+    t += times.children_user + times.children_system
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                for pid in f.read().split():
+                    with open(f"/proc/{pid}/stat") as stat:
+                        fields = stat.read().rsplit(")", 1)[1].split()
+                    t += (int(fields[11]) + int(fields[12])) / tick
+    except (OSError, ValueError, IndexError):
+        pass  # not Linux, or a child that just ended: this process's own time still counts
+    return t
+
+
 class PhaseTicker:
-    """Says "compiling, 12 s" every two seconds while step 1 runs: the dashboard and the CLI show
-    it, and the supervisor's silence timeout counts it as life (a 3-minute max-autotune compile
-    is not a hang)."""
+    """Says "compiling, 12 s" every two seconds while step 1 runs and the compile makes progress:
+    the dashboard and the CLI show it, and the supervisor's silence timeout counts it as life (a
+    3-minute max-autotune compile is not a hang). Progress is CPU time spent by the worker and its
+    compile processes; a compiler that hangs without spending any goes quiet, and the timeout
+    fires as it should."""
 
     def __init__(self, name):
         self.name = name
@@ -84,8 +107,12 @@ class PhaseTicker:
 
     def _run(self):
         protocol.phase(self.name, 0.0)
+        last = _cpu_seconds()
         while not self.stop.wait(PHASE_EVERY_S):
-            protocol.phase(self.name, time.perf_counter() - self.start)
+            now = _cpu_seconds()
+            if now - last >= MIN_PROGRESS_CPU_S:
+                protocol.phase(self.name, time.perf_counter() - self.start)
+            last = now
 
     def __enter__(self):
         self.thread.start()
