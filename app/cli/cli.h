@@ -3,6 +3,11 @@
 #include <QString>
 #include <QStringList>
 
+namespace stepscope::store
+{
+struct RunRecord;
+}
+
 namespace stepscope::cli
 {
 
@@ -26,8 +31,21 @@ int runCommand(const Options &options);
 int listCommand(const Options &options);
 int showCommand(const Options &options);
 int exportCommand(const Options &options);
+int doctorCommand(const Options &options);
 
 QString defaultDatabasePath();
 void printUsage();
+
+// What `stepscope-worker --cuda-devices` says: whether it runs, and the CUDA devices LibTorch sees.
+struct NativeProbe {
+    bool started = false, finished = false;
+    int exitCode = -1;
+    int cudaDevices = 0;
+    QString error; // why it did not answer
+};
+NativeProbe probeNativeWorker();
+
+// `show`'s compile part: the cache state and directories, then the worker's compile info.
+void printCompileSection(const store::RunRecord &run);
 
 } // namespace stepscope::cli

@@ -13,11 +13,12 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -88,11 +89,16 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
 
 int cudaDevicesSeenByWorker()
 {
-    QProcess p;
-    p.start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
-    if (!p.waitForFinished(120000) || p.exitCode() != 0)
-        return 0;
-    return p.readAllStandardOutput().trimmed().toInt();
+    return probeNativeWorker().cudaDevices;
+}
+
+// "42 s", "3 min 05 s": a compile's progress, whole seconds being enough.
+QString phaseSeconds(double s)
+{
+    const long total = std::lround(s);
+    if (total < 120)
+        return QString::number(total) + " s";
+    return QString("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QChar('0'));
 }
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
@@ -155,8 +161,11 @@ void printUsage()
                 "commands:\n"
                 "  run      run a sweep (default: the ledger preset, fitted to this machine)\n"
                 "  list     list sweeps and their runs\n"
-                "  show RUN one run: status, failure with its fix, timings\n"
-                "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n\n"
+                "  show RUN one run: status, failure with its fix, timings, compile caches and breakdown\n"
+                "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n"
+                "  doctor   can this machine run the native and Python workers and torch.compile?\n"
+                "           [--device cpu|cuda] [--python PATH]; one line per item, ok / warn / fail with a fix;\n"
+                "           exit 0 without a fail, 1 with one, 2 bad arguments\n\n"
                 "run options:\n"
                 "  --preset ledger|each   ledger: knobs added cumulatively; each: every knob alone vs the baseline\n"
                 "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
@@ -165,9 +174,14 @@ void printUsage()
                 "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
                 "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
+                "  --python PATH          the Python that runs python runs (else STEPSCOPE_PYTHON, the build's\n"
+                "                         environment, python3 on PATH); it needs the torch Stepscope was built for\n"
+                "  --compile-cache-dir DIR  where torch.compile caches go (default %s):\n"
+                "                         a fresh cold-* directory per cold run, removed after it; warm/ kept and\n"
+                "                         primed by a one-step run of the configuration the first time\n"
                 "  --name TEXT            a name for the sweep\n"
                 "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
-                STEPSCOPE_VERSION);
+                STEPSCOPE_VERSION, qPrintable(supervisor::defaultCompileCacheRoot()));
     for (const auto &f : fields())
         std::printf("  --%-18s %-40s %s\n", QString(f.key).replace('_', '-').toUtf8().constData(),
                     f.isFlag ? "" : f.allowed, f.help);
@@ -180,7 +194,7 @@ void printUsage()
 int runCommand(const Options &options)
 {
     RunConfig base;
-    QString preset, configFile, name;
+    QString preset, configFile, name, python, compileCacheDir;
     bool single = false, freshCache = false, deviceGiven = false, shapeGiven = false;
     int repeats = 1, timeout = 900;
     long long planned = 10000;
@@ -203,6 +217,10 @@ int runCommand(const Options &options)
             value(configFile);
         } else if (flag == "--name") {
             value(name);
+        } else if (flag == "--python") {
+            value(python);
+        } else if (flag == "--compile-cache-dir") {
+            value(compileCacheDir);
         } else if (flag == "--single") {
             single = true;
         } else if (flag == "--fresh-cuda-cache") {
@@ -346,6 +364,17 @@ int runCommand(const Options &options)
     runnerOptions.native = supervisor::defaultNativeWorker();
     runnerOptions.timeoutSeconds = timeout;
     runnerOptions.freshCudaCache = freshCache;
+    if (!compileCacheDir.isEmpty())
+        runnerOptions.compileCacheRoot = QDir(compileCacheDir).absolutePath();
+    if (std::any_of(configs.begin(), configs.end(), [](const RunConfig &c) { return c.runtime == Runtime::Python; })) {
+        runnerOptions.python = supervisor::defaultPythonWorker(python);
+        // Said once up front; each python run then fails python-not-found with the same words.
+        if (runnerOptions.python.program.isEmpty())
+            err("stepscope-cli: python runs will fail: " + runnerOptions.python.origin);
+        else
+            err("stepscope-cli: python runs use " + runnerOptions.python.program + " (" + runnerOptions.python.origin +
+                ")");
+    }
     supervisor::SweepRunner runner(*db, runnerOptions);
 
     const bool tty = isatty(STDERR_FILENO);
@@ -354,6 +383,15 @@ int runCommand(const Options &options)
     QString current;
     QElapsedTimer sweepClock;
     sweepClock.start();
+    // On a terminal, progress rewrites one line; anything else printed starts a fresh line first.
+    bool ttyLineOpen = false;
+    auto closeTtyLine = [&] {
+        if (ttyLineOpen)
+            std::fprintf(stderr, "\r\33[K");
+        ttyLineOpen = false;
+    };
+    QString lastPhase;
+    QElapsedTimer phasePrinted;
     QObject::connect(
         &runner, &supervisor::SweepRunner::runStarted, [&](qint64, int index, int total, const QString &n) {
             current = QString("[%1/%2] %3").arg(index + 1).arg(total).arg(n);
@@ -363,19 +401,43 @@ int runCommand(const Options &options)
                 const double perRun = sweepClock.elapsed() / 1000.0 / index;
                 left = " (about " + QString::fromStdString(report::formatSeconds(perRun * (total - index))) + " left)";
             }
+            closeTtyLine();
+            lastPhase.clear();
             err(current + ": starting" + left);
         });
     QObject::connect(&runner, &supervisor::SweepRunner::firstStep, [&](qint64, double s) {
+        closeTtyLine();
         err(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
     });
     QObject::connect(&runner, &supervisor::SweepRunner::progress, [&](int, int, int step, int steps) {
-        if (tty && steps > 0)
-            std::fprintf(stderr, "\r%s: step %d/%d  ", qPrintable(current), step, steps);
+        if (tty && steps > 0) {
+            std::fprintf(stderr, "\r%s: step %d/%d\33[K", qPrintable(current), step, steps);
+            ttyLineOpen = true;
+        }
+    });
+    // A compile can take minutes without a step: say what the worker is doing, so that it never
+    // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
+    QObject::connect(&runner, &supervisor::SweepRunner::phase, [&](qint64, const QString &phase, double s) {
+        const QString line = current + ": " + phase + " " + phaseSeconds(s);
+        if (tty) {
+            std::fprintf(stderr, "\r%s\33[K", qPrintable(line));
+            ttyLineOpen = true;
+        } else if (phase != lastPhase || !phasePrinted.isValid() || phasePrinted.elapsed() >= 15000) {
+            err(line);
+            phasePrinted.start();
+        }
+        lastPhase = phase;
+    });
+    // The worker's own log stays in the database; the supervisor's notes about the run are shown.
+    QObject::connect(&runner, &supervisor::SweepRunner::logLine, [&](const QString &line) {
+        if (line.startsWith("priming the warm compile cache")) {
+            closeTtyLine();
+            err(current + ": priming the warm compile cache first (one step of this configuration, not stored)");
+        }
     });
     QObject::connect(&runner, &supervisor::SweepRunner::runFinished,
                      [&](qint64 runId, int status, const QString &category, const QString &message) {
-                         if (tty)
-                             std::fprintf(stderr, "\r");
+                         closeTtyLine();
                          if (status == static_cast<int>(RunStatus::Complete)) {
                              err(current + ": complete (run " + QString::number(runId) + ")");
                              return;
@@ -512,6 +574,7 @@ int showCommand(const Options &options)
             std::printf(" %.5f", l);
         std::printf("\n");
     }
+    printCompileSection(*run);
     if (run->environmentId)
         if (auto env = reader->environment(*run->environmentId))
             std::printf("environment: %s\n", env->json.c_str());

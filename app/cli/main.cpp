@@ -48,10 +48,12 @@ int main(int argc, char **argv)
         return showCommand(options);
     if (options.command == "export")
         return exportCommand(options);
+    if (options.command == "doctor")
+        return doctorCommand(options);
     if (options.command.isEmpty())
         std::fprintf(stderr, "stepscope-cli: no command given; try 'stepscope-cli run' or --help\n");
     else
-        std::fprintf(stderr, "stepscope-cli: unknown command '%s'; commands: run, list, show, export\n",
+        std::fprintf(stderr, "stepscope-cli: unknown command '%s'; commands: run, list, show, export, doctor\n",
                      qPrintable(options.command));
     return kUsage;
 }

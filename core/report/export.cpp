@@ -1,6 +1,7 @@
 // Text exports of a ledger: CSV for spreadsheets, JSON for scripts, Markdown for people.
 #include "report/ledger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -99,7 +100,7 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "ratio_ci_low,ratio_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms\n";
+           "wall_per_step_ms,compile_cache,compile_s\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
@@ -113,7 +114,7 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
             << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
-            << '\n';
+            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << '\n';
     }
     return out.str();
 }
@@ -143,8 +144,9 @@ std::string toJson(const Ledger &l)
             << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")
             << ", \"break_even_steps\": " << jsonNumber(r.breakEvenSteps)
             << ", \"break_even\": " << jsonString(r.breakEven) << ", \"accuracy\": " << jsonString(r.accuracy)
-            << ", \"steady_problem\": " << jsonString(r.steadyProblem) << "}" << (i + 1 < l.rows.size() ? "," : "")
-            << "\n";
+            << ", \"steady_problem\": " << jsonString(r.steadyProblem)
+            << ", \"compile_cache\": " << jsonString(r.compileCache) << ", \"compile_s\": " << jsonNumber(r.compileS)
+            << "}" << (i + 1 < l.rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
     return out.str();
@@ -160,9 +162,13 @@ std::string toMarkdown(const Ledger &l)
             << l.environment->torch << "; CUDA " << (l.environment->cuda.empty() ? "-" : l.environment->cuda)
             << "; cuDNN " << (l.environment->cudnn.empty() ? "-" : l.environment->cudnn) << "; host "
             << l.environment->host << "\n\n";
+    // The compile column only where a row compiled: other ledgers keep their shape.
+    const bool compiles =
+        std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return !r.compileCache.empty(); });
     out << "| configuration | status | first step | steady state | spread (repeats) | speed-up [95% CI] | "
-           "break-even (steps) | noise | accuracy |\n";
-    out << "|---|---|---:|---:|---:|---:|---:|---|---|\n";
+           "break-even (steps) | noise | accuracy |"
+        << (compiles ? " compile (cache, time) |" : "") << "\n";
+    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << "\n";
     for (const auto &r : l.rows) {
         std::string status = r.status;
         if (!r.failureCategory.empty())
@@ -171,7 +177,10 @@ std::string toMarkdown(const Ledger &l)
             << " | "
             << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
             << " | " << spreadText(r.steadyMinMs, r.steadyMaxMs, "%.2f") << " | " << speedupText(r) << " | "
-            << r.breakEven << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |\n";
+            << r.breakEven << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
+        if (compiles)
+            out << ' ' << r.compileCache << (r.compileS ? ", " + formatSeconds(*r.compileS) : "") << " |";
+        out << '\n';
     }
     out << "\nSteady state: median of the detected steady window ("
         << (l.rows.empty()                   ? ""

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace stepscope::report
@@ -15,6 +16,29 @@ std::string knobsOf(const std::string &configName)
     // The canonical name ends with the knob label after the last space.
     const auto space = configName.rfind(' ');
     return space == std::string::npos ? configName : configName.substr(space + 1);
+}
+
+std::string runtimeOf(const std::string &configName)
+{
+    // ... and starts with the runtime.
+    return configName.substr(0, configName.find(' '));
+}
+
+// A number member of a compact JSON object the store holds (the worker's compile info); the report
+// stays free of a JSON library for this one figure.
+std::optional<double> numberMember(const std::string &json, const std::string &key)
+{
+    const std::string quoted = "\"" + key + "\"";
+    auto at = json.find(quoted);
+    if (at == std::string::npos)
+        return std::nullopt;
+    at = json.find_first_not_of(" \t\r\n", at + quoted.size());
+    if (at == std::string::npos || json[at] != ':')
+        return std::nullopt;
+    const char *begin = json.c_str() + at + 1;
+    char *end = nullptr;
+    const double v = std::strtod(begin, &end);
+    return end != begin && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
 std::string fmt(const char *f, double v)
@@ -128,9 +152,13 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         LedgerRow row;
         row.configName = name;
         row.label = knobsOf(name);
+        // Python rows of a native ledger carry the same knobs as native ones: say which is which.
+        if (!order.empty() && runtimeOf(name) != runtimeOf(order.front()))
+            row.label = runtimeOf(name) + " " + row.label;
         row.configJson = group.front()->configJson;
         row.repeats = static_cast<int>(group.size());
-        std::vector<double> firsts, medians, blockWalls;
+        row.compileCache = group.front()->compileCache;
+        std::vector<double> firsts, medians, blockWalls, compiles;
         std::vector<double> losses;
         bool gpu = false;
         for (const auto *run : group) {
@@ -146,6 +174,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 firsts.push_back(*run->firstStepSeconds);
             if (run->blockWallMs)
                 blockWalls.push_back(*run->blockWallMs);
+            if (const auto compile = numberMember(run->compileJson, "compile_s"))
+                compiles.push_back(*compile);
             if (run->peakAllocatedBytes)
                 row.peakAllocatedMiB = *run->peakAllocatedBytes / 1048576.0;
             if (losses.empty())
@@ -169,6 +199,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.status = std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
         if (!blockWalls.empty())
             row.blockWallMs = stats::median(blockWalls);
+        if (!compiles.empty())
+            row.compileS = stats::median(compiles);
         if (!firsts.empty()) {
             row.firstStepS = stats::median(firsts);
             row.firstStepMinS = *std::min_element(firsts.begin(), firsts.end());

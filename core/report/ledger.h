@@ -14,7 +14,7 @@ namespace stepscope::report
 
 struct LedgerRow {
     std::string configName; // canonical name
-    std::string label;      // knobs only: "baseline", "tf32+bf16", ...
+    std::string label;      // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not row 0's
     std::string axisLabel;  // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
@@ -31,6 +31,8 @@ struct LedgerRow {
     stats::Noise noise = stats::Noise::Ok;
     std::string steadyProblem; // "no steady state: ..." when a repeat never settled
     std::optional<double> peakAllocatedMiB;
+    std::string compileCache;       // "cold", "warm" or "" (no torch.compile)
+    std::optional<double> compileS; // median compile_s the worker reported, over completed repeats
 
     // Against the baseline (row 0).
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady

@@ -231,7 +231,7 @@ void SweepRunner::startWorker(const RunConfig &config)
     const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
     auto *p = new QProcess(this);
     process_ = p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = workerEnvironment();
     // Priming fills the compile caches only: the measured run's CUDA cache stays fresh.
     if (!cacheDir_.isEmpty() && !priming_)
         env.insert("CUDA_CACHE_PATH", cacheDir_);
@@ -239,11 +239,6 @@ void SweepRunner::startWorker(const RunConfig &config)
         env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
         env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
     }
-    // What the worker's torch must be; the build's, not whatever the caller's shell said.
-    if (expectedTorchVersion().isEmpty())
-        env.remove("STEPSCOPE_EXPECTED_TORCH");
-    else
-        env.insert("STEPSCOPE_EXPECTED_TORCH", expectedTorchVersion());
     p->setProcessEnvironment(env);
     connect(p, &QProcess::readyReadStandardOutput, this, &SweepRunner::onStdout);
     connect(p, &QProcess::readyReadStandardError, this, &SweepRunner::onStderr);

@@ -95,4 +95,15 @@ QString expectedTorchVersion()
     return QStringLiteral(STEPSCOPE_TORCH_VERSION);
 }
 
+QProcessEnvironment workerEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The build's torch, not whatever the caller's shell said.
+    if (expectedTorchVersion().isEmpty())
+        env.remove("STEPSCOPE_EXPECTED_TORCH");
+    else
+        env.insert("STEPSCOPE_EXPECTED_TORCH", expectedTorchVersion());
+    return env;
+}
+
 } // namespace stepscope::supervisor

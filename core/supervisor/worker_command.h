@@ -2,6 +2,7 @@
 // Which program runs a worker: the native worker beside this program, or a Python interpreter
 // with the Python worker script. Resolution happens once per sweep (and in `doctor`), so that a
 // missing interpreter is said with what was tried rather than as a failed process start.
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -30,5 +31,8 @@ WorkerCommand defaultPythonWorker(const QString &configuredPython = {});
 // The torch version this build found (LibTorch of the native worker); empty without the engine.
 // Python workers get it as STEPSCOPE_EXPECTED_TORCH, so that a Python with another torch says so.
 QString expectedTorchVersion();
+// This process's environment with STEPSCOPE_EXPECTED_TORCH set to expectedTorchVersion() (removed
+// when empty): what every worker process starts from.
+QProcessEnvironment workerEnvironment();
 
 } // namespace stepscope::supervisor

@@ -1,0 +1,195 @@
+// `doctor`: can this machine run what Stepscope offers? The CLI checks what it owns (itself, the
+// native worker, which Python it would use); the Python worker's `--doctor` checks torch,
+// torchvision, Triton, the compiler and a tiny torch.compile, one JSON line per item.
+#include "cli.h"
+
+#include "common/failure.h"
+#include "supervisor/worker_command.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace stepscope::cli
+{
+namespace
+{
+
+constexpr int kDoctorLimitMs = 180 * 1000; // the tiny compile takes seconds; a cold CPU import more
+constexpr qsizetype kStderrTail = 2000;
+
+struct Check {
+    QString status; // "ok", "warn", "fail"
+    QString item, value, fix;
+};
+
+QString tail(const QByteArray &bytes)
+{
+    const QString text = QString::fromUtf8(bytes.right(kStderrTail)).trimmed();
+    return text.isEmpty() ? "(nothing on stderr)" : text;
+}
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+Check nativeWorkerCheck(const NativeProbe &probe, const QString &device)
+{
+    const auto worker = supervisor::defaultNativeWorker();
+    const QString fix =
+        "Build it (scripts/build.sh puts it beside stepscope-cli) or point STEPSCOPE_NATIVE_WORKER at it.";
+    if (!probe.started)
+        return {"fail", "native worker", "cannot start " + worker.program + ": " + probe.error, fix};
+    if (!probe.finished || probe.exitCode != 0)
+        return {"fail", "native worker", worker.program + " --cuda-devices failed: " + probe.error, fix};
+    const QString value = QString("%1 CUDA device(s) seen by LibTorch (%2)").arg(probe.cudaDevices).arg(worker.program);
+    if (device == "cuda" && probe.cudaDevices == 0)
+        return {"warn", "native worker", value, "No CUDA device: check nvidia-smi and CUDA_VISIBLE_DEVICES."};
+    return {"ok", "native worker", value, {}};
+}
+
+// Runs the Python worker's --doctor and turns its lines into checks; a silent or broken script is
+// a fail line of its own with the end of its log.
+void pythonDoctor(const supervisor::WorkerCommand &python, const QString &device, std::vector<Check> &checks)
+{
+    QProcess p;
+    p.setProcessEnvironment(supervisor::workerEnvironment());
+    p.start(python.program, python.arguments + QStringList{"--doctor", "--device", device});
+    const bool started = p.waitForStarted(30000);
+    const bool finished = started && p.waitForFinished(kDoctorLimitMs);
+    if (started && !finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    const QString fix = "Run the command by hand to see the whole log: " + python.program + " " +
+                        python.arguments.join(' ') + " --doctor --device " + device;
+    if (!started) {
+        checks.push_back({"fail", "python worker", "cannot start " + python.program + ": " + p.errorString(),
+                          qs(fixFor(FailureCategory::PythonNotFound))});
+        return;
+    }
+    bool anyFail = false;
+    int lines = 0;
+    for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line.trimmed()).object();
+        if (o.value("type").toString() != "doctor")
+            continue;
+        ++lines;
+        Check c{o.value("status").toString(), o.value("item").toString(), o.value("value").toVariant().toString(),
+                o.value("fix").toString()};
+        if (c.status != "ok" && c.status != "warn")
+            c.status = "fail"; // an unknown status is no reason to pass
+        anyFail = anyFail || c.status == "fail";
+        checks.push_back(c);
+    }
+    const QString log = tail(p.readAllStandardError());
+    if (!finished)
+        checks.push_back({"fail", "python worker", "no answer within 180 s; the end of its log: " + log, fix});
+    else if (lines == 0)
+        checks.push_back({"fail", "python worker", "--doctor said nothing; the end of its log: " + log, fix});
+    else if ((p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) && !anyFail)
+        checks.push_back(
+            {"fail", "python worker",
+             QString("--doctor stopped with exit code %1; the end of its log: %2").arg(p.exitCode()).arg(log), fix});
+}
+
+void printTable(const std::vector<Check> &checks)
+{
+    int itemWidth = 4;
+    for (const auto &c : checks)
+        itemWidth = std::max(itemWidth, static_cast<int>(c.item.size()));
+    std::printf("%-6s  %-*s  %s\n", "STATUS", itemWidth, "ITEM", "VALUE");
+    for (const auto &c : checks) {
+        std::printf("%-6s  %-*s  %s\n", qPrintable(c.status), itemWidth, qPrintable(c.item), qPrintable(c.value));
+        if (c.status != "ok" && !c.fix.isEmpty())
+            std::printf("%-6s  %-*s  fix: %s\n", "", itemWidth, "", qPrintable(c.fix));
+    }
+}
+
+} // namespace
+
+NativeProbe probeNativeWorker()
+{
+    NativeProbe probe;
+    QProcess p;
+    p.start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
+    probe.started = p.waitForStarted(30000);
+    probe.finished = probe.started && p.waitForFinished(120000);
+    if (!probe.started) {
+        probe.error = p.errorString();
+        return probe;
+    }
+    if (!probe.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+        probe.error = "no answer within 120 s";
+        return probe;
+    }
+    probe.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    if (probe.exitCode == 0)
+        probe.cudaDevices = p.readAllStandardOutput().trimmed().toInt();
+    else
+        probe.error = QString("exit code %1: %2").arg(probe.exitCode).arg(tail(p.readAllStandardError()));
+    return probe;
+}
+
+int doctorCommand(const Options &options)
+{
+    QString device, python;
+    const QStringList &a = options.raw;
+    for (int i = 0; i < a.size(); ++i) {
+        const bool hasValue = i + 1 < a.size() && !a[i + 1].startsWith("--");
+        if (a[i] == "--device" && hasValue)
+            device = a[++i];
+        else if (a[i] == "--python" && hasValue)
+            python = a[++i];
+        else {
+            std::fprintf(stderr,
+                         "stepscope-cli doctor: unknown or incomplete option '%s'; use [--device cpu|cuda] "
+                         "[--python PATH]\n",
+                         qPrintable(a[i]));
+            return kUsage;
+        }
+    }
+    if (!device.isEmpty() && device != "cpu" && device != "cuda") {
+        std::fprintf(stderr, "stepscope-cli doctor: device '%s' is not allowed; use cpu or cuda\n", qPrintable(device));
+        return kUsage;
+    }
+
+    std::vector<Check> checks;
+    checks.push_back({"ok", "stepscope", QString("stepscope-cli %1").arg(STEPSCOPE_VERSION), {}});
+    const NativeProbe probe = probeNativeWorker();
+    if (device.isEmpty()) // what `run` would pick: CUDA where the native worker sees a device
+        device = probe.cudaDevices > 0 ? "cuda" : "cpu";
+    checks.push_back(nativeWorkerCheck(probe, device));
+
+    const supervisor::WorkerCommand worker = supervisor::defaultPythonWorker(python);
+    if (worker.program.isEmpty()) {
+        checks.push_back({"fail", "python", worker.origin, qs(fixFor(FailureCategory::PythonNotFound))});
+    } else {
+        checks.push_back({"ok", "python", worker.program + " (" + worker.origin + ")", {}});
+        const QString script = worker.arguments.value(1);
+        if (!QFileInfo::exists(script))
+            checks.push_back({"fail", "python worker", script + " is missing",
+                              "Rebuild (the build copies stepscope_worker.py beside the binaries) or point "
+                              "STEPSCOPE_PYTHON_WORKER at it."});
+        else {
+            std::fprintf(stderr,
+                         "stepscope-cli doctor: asking the Python worker on %s (a tiny torch.compile "
+                         "takes a few seconds)...\n",
+                         qPrintable(device));
+            pythonDoctor(worker, device, checks);
+        }
+    }
+    printTable(checks);
+    const bool failed = std::any_of(checks.begin(), checks.end(), [](const Check &c) { return c.status == "fail"; });
+    return failed ? kRunsFailed : kOk;
+}
+
+} // namespace stepscope::cli
