@@ -99,6 +99,11 @@ bool RunController::start(const SweepRequest &request, QString *error)
     }
     supervisor::RunnerOptions options;
     options.native = supervisor::defaultNativeWorker();
+    // Resolved once per sweep: with no interpreter the Python runs fail python-not-found with what
+    // was tried (the origin), and the native ones still run.
+    options.python = supervisor::defaultPythonWorker(python_);
+    if (!compileCacheRoot_.isEmpty())
+        options.compileCacheRoot = compileCacheRoot_;
     options.freshCudaCache = request.freshCudaCache;
     runner_ = new supervisor::SweepRunner(*db_, options);
     runner_->moveToThread(&thread_);
@@ -119,6 +124,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
             });
     connect(runner_, &supervisor::SweepRunner::firstStep, this, &RunController::firstStep);
     connect(runner_, &supervisor::SweepRunner::environment, this, &RunController::environment);
+    connect(runner_, &supervisor::SweepRunner::phase, this, &RunController::phase);
+    connect(runner_, &supervisor::SweepRunner::compileInfo, this, &RunController::compileInfo);
     connect(runner_, &supervisor::SweepRunner::runFinished, this,
             [this](qint64 runId, int status, const QString &category, const QString &message) {
                 ++runsDone_;

@@ -63,6 +63,13 @@ class RunController : public QObject
 
     static QString defaultDatabasePath();
 
+    // The interpreter of Python runs (the panel's setting; empty: automatic, see
+    // supervisor::defaultPythonWorker), resolved when a sweep starts.
+    void setPythonInterpreter(const QString &path) { python_ = path; }
+    QString pythonInterpreter() const { return python_; }
+    // Where torch.compile caches go; empty: supervisor::defaultCompileCacheRoot().
+    void setCompileCacheRoot(const QString &root) { compileCacheRoot_ = root; }
+
   Q_SIGNALS:
     void sweepStarted(qint64 sweepId, int runs);
     void runStarted(qint64 runId, int index, int total, const QString &configName);
@@ -72,6 +79,11 @@ class RunController : public QObject
     void progress(double runFraction, double sweepFraction, qint64 secondsLeft);
     void logLine(const QString &line);
     void environment(qint64 runId, const QString &json);
+    // A long stretch without steps ("compiling", "capturing", "priming: compiling") and the seconds
+    // the worker has spent in it; repeated about every 2 s while it lasts.
+    void phase(qint64 runId, const QString &phase, double elapsedSeconds);
+    // The worker's torch.compile record (compact JSON; see models/compile_record.h).
+    void compileInfo(qint64 runId, const QString &json);
     void finished(qint64 sweepId, bool cancelled);
     void failed(const QString &message);
 
@@ -80,6 +92,7 @@ class RunController : public QObject
     void onFinished(bool cancelled);
 
     QString path_;
+    QString python_, compileCacheRoot_;
     std::unique_ptr<store::Database> db_;
     QThread thread_;
     supervisor::SweepRunner *runner_ = nullptr; // lives in thread_

@@ -2,18 +2,24 @@
 
 #include "config/config_json.h"
 #include "config/presets.h"
+#include "models/status_colors.h"
+#include "supervisor/worker_command.h"
+#include "widgets/compile_options.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace stepscope::ui
@@ -31,6 +37,16 @@ QSpinBox *spin(int lo, int hi, int value, const QString &suffix = {})
     return s;
 }
 
+// QStandardItemModel's flags role: 0 greys an item of a QComboBox, an invalid QVariant restores it.
+constexpr int kFlagsRole = Qt::UserRole - 1;
+
+// What a custom-list entry is called: the knobs, and the runtime when it is not the default one.
+QString entryName(const RunConfig &c)
+{
+    const QString knobs = QString::fromStdString(knobLabel(c));
+    return c.runtime == Runtime::Python && c.compile == CompileMode::None ? QStringLiteral("python ") + knobs : knobs;
+}
+
 } // namespace
 
 ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
@@ -42,15 +58,30 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     device_ = new QComboBox;
     device_->addItem("cpu");
     runtime_ = new QComboBox;
-    runtime_->addItem(tr("native (LibTorch C++)"), "native");
-    runtime_->addItem(tr("python (not in this build)"), "python");
-    // The Python worker (torch.compile, Python eager) has not landed: the item is shown disabled
-    // (Qt::UserRole - 1 is QStandardItemModel's flags role) instead of failing at run time.
-    runtime_->setItemData(1, 0, Qt::UserRole - 1);
+    runtime_->addItem(tr("native (LibTorch C++)"), int(Runtime::Native));
+    runtime_->addItem(tr("Python (same knobs, torch.compile)"), int(Runtime::Python));
+    runtime_->setToolTip(tr("Which worker runs the eager configurations. torch.compile exists only in Python: "
+                            "compiled configurations always run there."));
+    python_ = new QLineEdit;
+    python_->setPlaceholderText(tr("automatic"));
+    python_->setToolTip(tr("The interpreter for Python runs. Empty: STEPSCOPE_PYTHON, else the build's virtual "
+                           "environment, else python3 on PATH."));
+    python_->setClearButtonEnabled(true);
+    auto *browse = new QToolButton;
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Choose the Python interpreter"));
+    auto *pythonRow = new QHBoxLayout;
+    pythonRow->addWidget(python_, 1);
+    pythonRow->addWidget(browse);
+    pythonNote_ = new QLabel;
+    pythonNote_->setWordWrap(true);
+    pythonNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     deviceNote_ = new QLabel;
     deviceNote_->setWordWrap(true);
     whereForm->addRow(tr("Device"), device_);
     whereForm->addRow(tr("Runtime"), runtime_);
+    whereForm->addRow(tr("Python"), pythonRow);
+    whereForm->addRow(pythonNote_);
     whereForm->addRow(deviceNote_);
     layout->addWidget(where);
 
@@ -69,14 +100,6 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     graph_ = new QCheckBox(tr("CUDA graph of the whole step"));
     fused_ = new QCheckBox(tr("Fused SGD"));
     perParameter_ = new QCheckBox(tr("Per-parameter SGD loop (for comparison)"));
-    compile_ = new QComboBox;
-    compile_->addItems({"none", "default", "reduce-overhead", "max-autotune"});
-    compile_->setEnabled(false);
-    compile_->setToolTip(tr("torch.compile runs in the Python worker, which is not part of this build yet."));
-    auto *compileRow = new QHBoxLayout;
-    compileRow->addWidget(new QLabel(tr("torch.compile")));
-    compileRow->addWidget(compile_);
-    compileRow->addStretch();
     tf32_->setObjectName("knob:tf32");
     cudnn_->setObjectName("knob:cudnn-bench");
     autocast_->setObjectName("knob:autocast");
@@ -90,8 +113,9 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     for (QWidget *w : {static_cast<QWidget *>(channelsLast_), static_cast<QWidget *>(graph_),
                        static_cast<QWidget *>(fused_), static_cast<QWidget *>(perParameter_)})
         knobForm->addWidget(w);
-    knobForm->addLayout(compileRow);
     layout->addWidget(knobs);
+    compile_ = new CompileOptions;
+    layout->addWidget(compile_);
 
     auto *shape = new QGroupBox(tr("Run"));
     auto *shapeForm = new QFormLayout(shape);
@@ -156,9 +180,19 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         }
     });
     connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { Q_EMIT plannedStepsChanged(v); });
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Python interpreter for Python runs"),
+                                                          python_->text().isEmpty() ? QString() : python_->text());
+        if (!path.isEmpty())
+            setPythonInterpreter(path);
+    });
+    connect(python_, &QLineEdit::textChanged, this, &ConfigPanel::updatePythonNote);
+    connect(compile_, &CompileOptions::changed, this, &ConfigPanel::compileModeChanged);
+    connect(runtime_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
     connect(device_, &QComboBox::currentTextChanged, this, &ConfigPanel::updateEnabled);
     connect(sweepKind_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
-    connect(autocast_, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
+    for (QCheckBox *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_, fused_, perParameter_})
+        connect(b, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
     connect(fused_, &QCheckBox::toggled, this, [this](bool on) {
         if (on)
             perParameter_->setChecked(false); // one optimizer implementation per configuration
@@ -168,6 +202,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
             fused_->setChecked(false);
     });
     setCudaDevices(0);
+    updatePythonNote();
 }
 
 void ConfigPanel::setCudaDevices(int count)
@@ -212,11 +247,123 @@ void ConfigPanel::updateEnabled()
     custom_->setVisible(custom);
     addCustom_->setVisible(custom);
     removeCustom_->setVisible(custom);
+    updateCompile();
+}
+
+void ConfigPanel::compileModeChanged()
+{
+    // torch.compile has no C++ training path: choosing a mode moves the runtime to Python (the
+    // hint says so), and the rows it is compared with run there too unless the user goes back.
+    const bool on = compile_->choice().enabled();
+    if (on && !compileWasOn_)
+        runtime_->setCurrentIndex(runtime_->findData(int(Runtime::Python)));
+    compileWasOn_ = on;
+    updateEnabled();
+}
+
+void ConfigPanel::updateCompile()
+{
+    const RunConfig base = baseConfig();
+    const CompileChoice choice = compile_->choice();
+    const SweepKind kind = sweepKind();
+    // The configuration compile joins: the ticked one for Single and the custom list, the
+    // baseline's device and shape for the sweeps (sweep_builder.h adds the knobs per row).
+    const bool alone = kind == SweepKind::Single || kind == SweepKind::Custom;
+    compile_->updateValidity(alone ? base : baselineOf(base));
+
+    // A compiled configuration needs Python; only where the form is that one configuration is
+    // native then impossible (the sweeps keep native eager rows beside Python compiled ones).
+    const bool nativeRefused = choice.enabled() && alone;
+    runtime_->setItemData(0, nativeRefused ? QVariant(0) : QVariant(), kFlagsRole);
+    runtime_->setItemData(
+        0, nativeRefused ? tr("torch.compile has no C++ training path; set runtime to python") : QVariant(),
+        Qt::ToolTipRole);
+
+    if (!choice.enabled()) {
+        compile_->setHint({}, false);
+        return;
+    }
+    if (!choice.cold && !choice.warm) {
+        compile_->setHint(tr("Tick cold, warm or both: the cache state is part of what is measured."), true);
+        return;
+    }
+    if (alone) {
+        // Say now what Start would refuse: validate()'s own words for the configuration.
+        CompileChoice one = choice; // whichever cache: it does not decide validity
+        one.cold = true;
+        one.warm = false;
+        const auto problems = validate(one.applyTo(base).front());
+        if (!problems.empty()) {
+            compile_->setHint(QString::fromStdString(describe(problems)), true);
+            return;
+        }
+    }
+    const bool python = base.runtime == Runtime::Python;
+    QString hint = python ? tr("torch.compile runs in the Python worker, so the runtime is Python") : QString();
+    switch (kind) {
+    case SweepKind::Ledger:
+        hint = python ? tr("%1: the whole ledger runs there, so compile is measured against Python eager. Choose "
+                           "native to keep the C++ rows; the compiled rows stay in Python.")
+                            .arg(hint)
+                      : tr("The native ledger gets Python rows: eager on the knobs compile builds on, then "
+                           "compiled.");
+        break;
+    case SweepKind::Each:
+    case SweepKind::Combinations:
+        hint = python ? tr("%1, for the baseline and every row.").arg(hint)
+                      : tr("Eager rows run native, compiled rows in the Python worker.");
+        break;
+    default:
+        hint = python ? hint + QLatin1Char('.') : tr("Compiled configurations run in the Python worker.");
+        break;
+    }
+    if (choice.cold && choice.warm)
+        hint += QLatin1Char(' ') + tr("Cold and warm make two configurations each (warm ones after a priming run).");
+    compile_->setHint(hint, false);
+}
+
+void ConfigPanel::updatePythonNote()
+{
+    // Resolved now, as a sweep would: the user sees which interpreter (and so which torch) runs.
+    const auto worker = supervisor::defaultPythonWorker(pythonInterpreter());
+    if (worker.program.isEmpty()) {
+        pythonNote_->setText(worker.origin);
+        pythonNote_->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(failureColor().name()));
+    } else {
+        pythonNote_->setText(tr("Python runs use %1 (%2).").arg(worker.program, worker.origin));
+        pythonNote_->setStyleSheet(QString());
+    }
+}
+
+QString ConfigPanel::pythonInterpreter() const
+{
+    return python_->text().trimmed();
+}
+
+void ConfigPanel::setPythonInterpreter(const QString &path)
+{
+    python_->setText(path);
+}
+
+QString ConfigPanel::device() const
+{
+    return device_->currentText();
+}
+
+CompileChoice ConfigPanel::compileChoice() const
+{
+    return compile_->choice();
+}
+
+ConfigPanel::SweepKind ConfigPanel::sweepKind() const
+{
+    return static_cast<SweepKind>(sweepKind_->currentData().toInt());
 }
 
 RunConfig ConfigPanel::baseConfig() const
 {
     RunConfig c;
+    c.runtime = static_cast<Runtime>(runtime_->currentData().toInt());
     c.device = device_->currentText().toStdString();
     c.batch = batch_->value();
     c.imageSize = imageSize_->value();
@@ -242,48 +389,30 @@ std::vector<std::string> ConfigPanel::tickedKnobs() const
 
 bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringList *skipped) const
 {
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
     const RunConfig base = baseConfig();
-    const auto kind = static_cast<SweepKind>(sweepKind_->currentData().toInt());
-    Sweep sweep;
-    switch (kind) {
-    case SweepKind::Ledger:
-        sweep = cumulativeSweep(base, tickedKnobs());
-        request.preset = "ledger";
-        break;
-    case SweepKind::Each:
-        sweep = eachSweep(base, tickedKnobs());
-        request.preset = "each";
-        break;
-    case SweepKind::Combinations:
-        sweep = combinationSweep(base, tickedKnobs());
-        request.preset = "combinations";
-        break;
-    case SweepKind::Custom:
-        // The list keeps the knobs; the shape comes from the form now.
-        for (const RunConfig &c : customConfigs_)
-            sweep.configs.push_back(withShapeOf(c, base));
-        request.preset = "custom";
-        break;
-    case SweepKind::Single:
-        sweep.configs.push_back(base);
-        request.preset = "single";
-        break;
-    }
+    const SweepKind kind = sweepKind();
+    const CompileChoice compile = compile_->choice();
+    if (compile.enabled() && !compile.cold && !compile.warm && kind != SweepKind::Custom)
+        return fail(tr("torch.compile: tick cold, warm or both."));
+    static const char *const presets[] = {"ledger", "each", "combinations", "custom", "single"};
+    const Sweep sweep = buildSweep(kind, base, compile, customConfigs_);
+    request.preset = QString::fromLatin1(presets[int(kind)]);
     if (skipped)
         for (const auto &s : sweep.skipped)
             skipped->append(QString::fromStdString(s));
-    if (sweep.configs.empty()) {
-        if (error)
-            *error = tr("The custom list is empty: tick options and press \"Add ticked combination\".");
-        return false;
-    }
+    if (sweep.configs.empty())
+        return fail(kind == SweepKind::Custom
+                        ? tr("The custom list is empty: tick options and press \"Add ticked combination\".")
+                        : tr("The sweep has no configuration."));
     for (const auto &c : sweep.configs) {
         const auto problems = validate(c);
-        if (!problems.empty()) {
-            if (error)
-                *error = QString::fromStdString(knobLabel(c) + ": " + describe(problems));
-            return false;
-        }
+        if (!problems.empty())
+            return fail(QString::fromStdString(knobLabel(c) + ": " + describe(problems)));
     }
     request.configs = sweep.configs;
     request.repeats = repeats_->value();
@@ -305,9 +434,11 @@ void ConfigPanel::setRunning(bool running)
 
 void ConfigPanel::addCustom()
 {
-    const RunConfig c = baseConfig();
-    customConfigs_.push_back(c);
-    custom_->addItem(QString::fromStdString(knobLabel(c)));
+    // With a compile mode, one entry per ticked cache state, as Single would run them.
+    for (const RunConfig &c : compile_->choice().applyTo(baseConfig())) {
+        customConfigs_.push_back(c);
+        custom_->addItem(entryName(c));
+    }
 }
 
 QCheckBox *ConfigPanel::knobBox(const QString &knob) const
@@ -360,6 +491,9 @@ void ConfigPanel::saveSettings(QSettings &s) const
     s.setValue("planned", planned_->value());
     s.setValue("sweepKind", sweepKind_->currentData().toInt());
     s.setValue("freshCache", freshCache_->isChecked());
+    s.setValue("runtime", QString::fromStdString(toString(baseConfig().runtime)));
+    s.setValue("pythonInterpreter", pythonInterpreter());
+    compile_->saveSettings(s);
     QStringList custom;
     for (const auto &c : customConfigs_)
         custom << QString::fromUtf8(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact));
@@ -386,6 +520,10 @@ void ConfigPanel::loadSettings(const QSettings &s)
     planned_->setValue(s.value("config/planned", 10000).toInt());
     setSweepKind(static_cast<SweepKind>(s.value("config/sweepKind", 0).toInt()));
     freshCache_->setChecked(s.value("config/freshCache").toBool());
+    // Compile first: choosing a mode moves the runtime to Python, and the saved runtime wins.
+    compile_->loadSettings(s, QStringLiteral("config/"));
+    runtime_->setCurrentIndex(s.value("config/runtime").toString() == QLatin1String("python") ? 1 : 0);
+    setPythonInterpreter(s.value("config/pythonInterpreter").toString());
     customConfigs_.clear();
     custom_->clear();
     for (const auto &json : s.value("config/custom").toStringList()) {
@@ -393,7 +531,7 @@ void ConfigPanel::loadSettings(const QSettings &s)
         std::vector<ConfigError> errors;
         if (parseConfig(json.toUtf8(), c, errors)) {
             customConfigs_.push_back(c);
-            custom_->addItem(QString::fromStdString(knobLabel(c)));
+            custom_->addItem(entryName(c));
         }
     }
     updateEnabled();

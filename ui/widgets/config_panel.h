@@ -1,13 +1,17 @@
 #pragma once
-// The left-hand panel: a checkbox per knob, the run's shape, the sweep builder and the planned run
-// length. It turns the form into a SweepRequest; it never starts anything itself.
+// The left-hand panel: where the step runs (device, runtime, Python interpreter), a checkbox per
+// knob, torch.compile, the run's shape, the sweep builder and the planned run length. It turns the
+// form into a SweepRequest (controller/sweep_builder.h says how each sweep kind carries the
+// compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
+#include "controller/sweep_builder.h"
 
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSettings;
@@ -16,11 +20,13 @@ class QSpinBox;
 namespace stepscope::ui
 {
 
+class CompileOptions;
+
 class ConfigPanel : public QWidget
 {
     Q_OBJECT
   public:
-    enum class SweepKind { Ledger, Each, Combinations, Custom, Single };
+    using SweepKind = stepscope::ui::SweepKind;
 
     explicit ConfigPanel(QWidget *parent = nullptr);
 
@@ -28,17 +34,27 @@ class ConfigPanel : public QWidget
     void setCudaDevices(int count);
     int cudaDevices() const { return cudaDevices_; }
 
-    RunConfig baseConfig() const;                 // shape, device and every ticked knob
+    RunConfig baseConfig() const;                 // runtime, shape, device and every ticked knob (no compile)
     std::vector<std::string> tickedKnobs() const; // knob names of config/presets.h
+    CompileChoice compileChoice() const;
     bool buildRequest(SweepRequest &request, QString *error, QStringList *skipped = nullptr) const;
     qint64 plannedSteps() const;
     void setRunning(bool running);
+    QString device() const;
+
+    // The interpreter for Python runs; empty: automatic (STEPSCOPE_PYTHON, the build's virtual
+    // environment, python3 on PATH). Stored as QSettings "config/pythonInterpreter"; the window
+    // hands it to the controller when a sweep starts and to the doctor.
+    QString pythonInterpreter() const;
+    void setPythonInterpreter(const QString &path);
 
     void saveSettings(QSettings &settings) const;
     void loadSettings(const QSettings &settings);
 
     // For tests and shortcuts.
     QCheckBox *knobBox(const QString &knob) const;
+    CompileOptions *compileOptions() const { return compile_; }
+    QComboBox *runtimeBox() const { return runtime_; }
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);
@@ -52,17 +68,24 @@ class ConfigPanel : public QWidget
     void plannedStepsChanged(qint64 steps);
 
   private:
+    SweepKind sweepKind() const;
     void updateEnabled();
+    void updateCompile();
+    void updatePythonNote();
+    void compileModeChanged();
     void addCustom();
 
     int cudaDevices_ = 0;
-    QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *compile_;
+    QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_;
+    CompileOptions *compile_;
     QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *fused_, *perParameter_, *freshCache_;
     QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_;
+    QLineEdit *python_;
     QListWidget *custom_;
     QPushButton *addCustom_, *removeCustom_, *start_, *stop_;
-    QLabel *deviceNote_;
+    QLabel *deviceNote_, *pythonNote_;
     std::vector<RunConfig> customConfigs_;
+    bool compileWasOn_ = false;
 };
 
 } // namespace stepscope::ui

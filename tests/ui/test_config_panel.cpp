@@ -1,0 +1,258 @@
+// The configuration panel's torch.compile choices: what a user picks becomes the configurations
+// the sweep runs, invalid choices are greyed with validate()'s reason and refused with it.
+#include "widgets/compile_options.h"
+#include "widgets/config_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace stepscope;
+using namespace stepscope::ui;
+
+namespace
+{
+
+constexpr int kFlagsRole = Qt::UserRole - 1; // 0: the combo item is greyed
+
+void chooseMode(ConfigPanel &panel, CompileMode mode)
+{
+    QComboBox *box = panel.compileOptions()->modeBox();
+    box->setCurrentIndex(box->findData(int(mode)));
+}
+
+bool greyed(const QComboBox *box, int value)
+{
+    const QVariant flags = box->itemData(box->findData(value), kFlagsRole);
+    return flags.isValid() && flags.toInt() == 0;
+}
+
+QString tip(const QComboBox *box, int value)
+{
+    return box->itemData(box->findData(value), Qt::ToolTipRole).toString();
+}
+
+// Enums compared by their JSON names: QCOMPARE prints those on a mismatch.
+template <typename Enum> QString name(Enum e)
+{
+    return QString::fromStdString(stepscope::toString(e));
+}
+
+Runtime runtimeOf(const ConfigPanel &panel)
+{
+    return static_cast<Runtime>(panel.runtimeBox()->currentData().toInt());
+}
+
+// A CPU panel with bf16 autocast ticked and nothing else.
+void cpuPanel(ConfigPanel &panel)
+{
+    panel.setCudaDevices(0);
+    panel.setDevice("cpu");
+    for (const char *knob : {"channels-last", "sgd-fused", "sgd-per-parameter"})
+        panel.knobBox(knob)->setChecked(false);
+    panel.knobBox("autocast")->setChecked(true);
+}
+
+} // namespace
+
+class TestConfigPanel : public QObject
+{
+    Q_OBJECT
+  private Q_SLOTS:
+    void pickingACompileModeSetsRuntimePython()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        QCOMPARE(name(runtimeOf(panel)), name(Runtime::Native));
+        QVERIFY(!panel.compileOptions()->backendBox()->isEnabled()); // nothing to set without a mode
+        chooseMode(panel, CompileMode::Default);
+        QCOMPARE(name(runtimeOf(panel)), name(Runtime::Python));
+        QVERIFY(panel.compileOptions()->backendBox()->isEnabled());
+        QVERIFY2(panel.compileOptions()->hint().contains("Python"), qPrintable(panel.compileOptions()->hint()));
+        QCOMPARE(name(panel.baseConfig().runtime), name(Runtime::Python));
+        // Back to none: no hint, and the runtime stays as the user last saw it.
+        chooseMode(panel, CompileMode::None);
+        QVERIFY(panel.compileOptions()->hint().isEmpty());
+        QCOMPARE(name(runtimeOf(panel)), name(Runtime::Python));
+    }
+
+    void singleWithDefaultAndWarmIsThatConfiguration()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        panel.setSweepKind(ConfigPanel::SweepKind::Single);
+        chooseMode(panel, CompileMode::Default);
+        panel.compileOptions()->coldBox()->setChecked(false);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.preset, QString("single"));
+        QCOMPARE(request.configs.size(), std::size_t(1));
+        RunConfig want = panel.baseConfig();
+        want.runtime = Runtime::Python;
+        want.compile = CompileMode::Default;
+        want.compileCache = CompileCache::Warm;
+        QVERIFY(request.configs[0] == want);
+        QCOMPARE(name(request.configs[0].autocast), name(Autocast::BF16));
+        QCOMPARE(knobLabel(request.configs[0]), std::string("bf16+compile-default+warm-cache"));
+    }
+
+    void coldAndWarmMakeTwoConfigurations()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        panel.setSweepKind(ConfigPanel::SweepKind::Single);
+        chooseMode(panel, CompileMode::MaxAutotuneNoCudagraphs);
+        QVERIFY(panel.compileOptions()->coldBox()->isChecked() && panel.compileOptions()->warmBox()->isChecked());
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.configs.size(), std::size_t(2));
+        QCOMPARE(name(request.configs[0].compileCache), name(CompileCache::Cold));
+        QCOMPARE(name(request.configs[1].compileCache), name(CompileCache::Warm));
+        RunConfig same = request.configs[1];
+        same.compileCache = CompileCache::Cold;
+        QVERIFY(same == request.configs[0]); // nothing else differs
+
+        // Neither ticked: refused, not an empty sweep.
+        panel.compileOptions()->coldBox()->setChecked(false);
+        panel.compileOptions()->warmBox()->setChecked(false);
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.contains("cold, warm or both"), qPrintable(error));
+    }
+
+    void invalidCombinationIsGreyedAndRefused()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        panel.setSweepKind(ConfigPanel::SweepKind::Single);
+        const QComboBox *modes = panel.compileOptions()->modeBox();
+        // On the CPU the CUDA-graph modes are greyed, with validate()'s reason in the tooltip.
+        QVERIFY(greyed(modes, int(CompileMode::ReduceOverhead)));
+        QVERIFY(greyed(modes, int(CompileMode::MaxAutotune)));
+        QVERIFY(!greyed(modes, int(CompileMode::Default)));
+        QVERIFY(!greyed(modes, int(CompileMode::MaxAutotuneNoCudagraphs)));
+        QVERIFY2(tip(modes, int(CompileMode::ReduceOverhead)).contains("uses CUDA graphs"),
+                 qPrintable(tip(modes, int(CompileMode::ReduceOverhead))));
+        // cudagraphs needs CUDA: greyed as a backend too.
+        QVERIFY(greyed(panel.compileOptions()->backendBox(), int(CompileBackend::CudaGraphs)));
+
+        // Selected anyway (settings from a GPU machine): Start refuses with validate()'s message.
+        chooseMode(panel, CompileMode::ReduceOverhead);
+        SweepRequest request;
+        QString error;
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.contains("mode reduce-overhead uses CUDA graphs"), qPrintable(error));
+        QVERIFY2(panel.compileOptions()->hint().contains("reduce-overhead"),
+                 qPrintable(panel.compileOptions()->hint()));
+
+        // On a GPU it is fine, but a non-inductor backend then needs mode default.
+        panel.setCudaDevices(1);
+        panel.setDevice("cuda:0");
+        QVERIFY(!greyed(modes, int(CompileMode::ReduceOverhead)));
+        const QComboBox *backends = panel.compileOptions()->backendBox();
+        QVERIFY(greyed(backends, int(CompileBackend::AotEager)));
+        QVERIFY2(tip(backends, int(CompileBackend::AotEager)).contains("inductor mode"),
+                 qPrintable(tip(backends, int(CompileBackend::AotEager))));
+        // A hand-made CUDA graph cannot join a compiled configuration: Single says so.
+        panel.knobBox("cuda-graph")->setChecked(true);
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.contains("cuda_graph"), qPrintable(error));
+        // And a native runtime cannot hold one: the item is greyed for Single.
+        QVERIFY(greyed(panel.runtimeBox(), int(Runtime::Native)));
+    }
+
+    void ledgerAddsPythonRowsLikeThePreset()
+    {
+        ConfigPanel panel;
+        panel.setCudaDevices(1); // GPU defaults: every ledger knob ticked, the CUDA graph too
+        panel.setDevice("cuda:0");
+        panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+        chooseMode(panel, CompileMode::ReduceOverhead);
+        QCOMPARE(name(runtimeOf(panel)), name(Runtime::Python));
+        panel.runtimeBox()->setCurrentIndex(panel.runtimeBox()->findData(int(Runtime::Native))); // keep C++ rows
+        SweepRequest request;
+        QString error;
+        QStringList skipped;
+        QVERIFY2(panel.buildRequest(request, &error, &skipped), qPrintable(error));
+        QCOMPARE(request.preset, QString("ledger"));
+        // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused (native), then
+        // Python eager and reduce-overhead cold and warm on the knobs compile builds on.
+        QCOMPARE(request.configs.size(), std::size_t(10));
+        for (std::size_t i = 0; i < 7; ++i)
+            QCOMPARE(name(request.configs[i].runtime), name(Runtime::Native));
+        const RunConfig &eager = request.configs[7];
+        QCOMPARE(name(eager.runtime), name(Runtime::Python));
+        QCOMPARE(name(eager.compile), name(CompileMode::None));
+        QVERIFY(!eager.cudaGraph);
+        QCOMPARE(knobLabel(eager), std::string("tf32+cudnn-bench+bf16+channels-last"));
+        QCOMPARE(knobLabel(request.configs[8]),
+                 std::string("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead"));
+        QCOMPARE(knobLabel(request.configs[9]),
+                 std::string("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache"));
+        // The same Python rows as the CLI's ledger preset builds for reduce-overhead.
+        const Sweep preset = ledgerSweep(panel.baseConfig());
+        QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[8]) != preset.configs.end());
+        QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[9]) != preset.configs.end());
+    }
+
+    void eachAndCombinationsCarryTheCompileKnob()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        chooseMode(panel, CompileMode::Default);
+        panel.compileOptions()->warmBox()->setChecked(false);
+        panel.setSweepKind(ConfigPanel::SweepKind::Each);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QStringList labels;
+        for (const auto &c : request.configs)
+            labels << QString::fromStdString(knobLabel(c));
+        QCOMPARE(labels, QStringList({"baseline", "bf16", "compile-default"}));
+        for (const auto &c : request.configs)
+            QCOMPARE(name(c.runtime), name(Runtime::Python)); // the runtime the panel shows, for every row
+
+        panel.compileOptions()->warmBox()->setChecked(true);
+        panel.knobBox("channels-last")->setChecked(true);
+        panel.setSweepKind(ConfigPanel::SweepKind::Combinations);
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.configs.size(), std::size_t(4 + 4 * 2)); // 2^2 eager, each compiled cold and warm
+        int warm = 0;
+        for (const auto &c : request.configs)
+            warm += c.compile != CompileMode::None && c.compileCache == CompileCache::Warm;
+        QCOMPARE(warm, 4);
+    }
+
+    void compileChoiceAndInterpreterPersist()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("s.ini"), QSettings::IniFormat);
+        {
+            ConfigPanel panel;
+            cpuPanel(panel);
+            chooseMode(panel, CompileMode::MaxAutotuneNoCudagraphs);
+            auto *target = panel.compileOptions()->targetBox();
+            target->setCurrentIndex(target->findData(int(CompileTarget::Step)));
+            panel.compileOptions()->coldBox()->setChecked(false);
+            panel.setPythonInterpreter("/opt/venv/bin/python3");
+            panel.saveSettings(settings);
+        }
+        QCOMPARE(settings.value("config/pythonInterpreter").toString(), QString("/opt/venv/bin/python3"));
+        QCOMPARE(settings.value("config/compileMode").toString(), QString("max-autotune-no-cudagraphs"));
+        ConfigPanel again;
+        again.setCudaDevices(0);
+        again.loadSettings(settings);
+        const CompileChoice c = again.compileChoice();
+        QCOMPARE(name(c.mode), name(CompileMode::MaxAutotuneNoCudagraphs));
+        QCOMPARE(name(c.target), name(CompileTarget::Step));
+        QVERIFY(!c.cold && c.warm);
+        QCOMPARE(again.pythonInterpreter(), QString("/opt/venv/bin/python3"));
+        QCOMPARE(name(runtimeOf(again)), name(Runtime::Python));
+    }
+};
+
+QTEST_MAIN(TestConfigPanel)
+#include "test_config_panel.moc"

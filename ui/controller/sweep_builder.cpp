@@ -1,0 +1,122 @@
+#include "controller/sweep_builder.h"
+
+#include <algorithm>
+#include <map>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+bool contains(const Sweep &sweep, const RunConfig &c)
+{
+    return std::find(sweep.configs.begin(), sweep.configs.end(), c) != sweep.configs.end();
+}
+
+// Adds `c` unless it is already there; an invalid one is skipped with validate()'s first reason.
+void add(Sweep &sweep, const RunConfig &c, std::map<std::string, int> *grouped = nullptr)
+{
+    if (contains(sweep, c))
+        return;
+    const auto errors = validate(c);
+    if (errors.empty()) {
+        sweep.configs.push_back(c);
+        return;
+    }
+    const std::string why = errors.front().field + ": " + errors.front().message;
+    if (grouped)
+        ++(*grouped)[why];
+    else
+        sweep.skipped.push_back(knobLabel(c) + " (" + why + ")");
+}
+
+void addCompiled(Sweep &sweep, const RunConfig &eager, const CompileChoice &compile,
+                 std::map<std::string, int> *grouped = nullptr)
+{
+    if (!compile.enabled())
+        return;
+    for (const RunConfig &c : compile.applyTo(eager))
+        add(sweep, c, grouped);
+}
+
+} // namespace
+
+std::vector<RunConfig> CompileChoice::applyTo(const RunConfig &eager) const
+{
+    if (!enabled())
+        return {eager};
+    std::vector<RunConfig> out;
+    for (const auto cache : {CompileCache::Cold, CompileCache::Warm}) {
+        if ((cache == CompileCache::Cold && !cold) || (cache == CompileCache::Warm && !warm))
+            continue;
+        RunConfig c = eager;
+        c.runtime = Runtime::Python; // torch.compile has no C++ training path
+        c.compile = mode;
+        c.compileBackend = backend;
+        c.compileTarget = target;
+        c.compileCache = cache;
+        out.push_back(c);
+    }
+    return out;
+}
+
+Sweep buildSweep(SweepKind kind, const RunConfig &base, const CompileChoice &compile,
+                 const std::vector<RunConfig> &custom)
+{
+    const auto knobs = knobNames(base);
+    Sweep sweep;
+    switch (kind) {
+    case SweepKind::Single:
+        for (const RunConfig &c : compile.applyTo(base))
+            sweep.configs.push_back(c); // invalid ones too: the caller reports validate()'s message
+        break;
+    case SweepKind::Custom:
+        // The list keeps the knobs (and the compile settings); the shape comes from the form now.
+        for (const RunConfig &c : custom)
+            sweep.configs.push_back(withShapeOf(c, base));
+        break;
+    case SweepKind::Ledger: {
+        sweep = cumulativeSweep(base, knobs);
+        if (!compile.enabled())
+            break;
+        RunConfig eager = sweep.configs.back(); // every ticked knob that applied
+        eager.cudaGraph = false;
+        eager.optimizer = Optimizer::Foreach;
+        eager.runtime = Runtime::Python;
+        add(sweep, eager);
+        addCompiled(sweep, eager, compile);
+        break;
+    }
+    case SweepKind::Each:
+        // With nothing ticked but compile, the baseline and compile alone (eachSweep with no names
+        // would run every knob).
+        if (knobs.empty() && compile.enabled())
+            sweep.configs.push_back(baselineOf(base));
+        else
+            sweep = eachSweep(base, knobs);
+        addCompiled(sweep, baselineOf(base), compile);
+        break;
+    case SweepKind::Combinations: {
+        sweep = combinationSweep(base, knobs);
+        const auto eager = sweep.configs;
+        std::map<std::string, int> grouped;
+        for (const RunConfig &c : eager)
+            addCompiled(sweep, c, compile, &grouped);
+        for (const auto &[why, n] : grouped)
+            sweep.skipped.push_back("compile on " + std::to_string(n) + " combination(s) (" + why + ")");
+        break;
+    }
+    }
+    return sweep;
+}
+
+std::string compileProblems(const RunConfig &config)
+{
+    std::vector<ConfigError> mine;
+    for (const auto &e : validate(config))
+        if (e.field.rfind("compile", 0) == 0)
+            mine.push_back(e);
+    return describe(mine);
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,52 @@
+#pragma once
+// The configurations a form asks for: a sweep kind over the ticked (eager) knobs, and the
+// torch.compile choice on top. Plain functions over config/presets.h, so that the panel stays a
+// form and the rules can be read (and tested) in one place.
+//
+// How each kind carries the compile choice (one rule each, so that the ledger reads honestly):
+//   Single        the ticked configuration, compiled: one configuration per ticked cache state.
+//   Custom        the list; "Add ticked combination" adds the compiled configuration(s).
+//   Ledger        the cumulative ledger of the ticked knobs, then Python rows the way the CLI's
+//                 ledger preset makes them (presets.h ledgerSweep): Python eager on the eager knobs
+//                 torch.compile builds on (no hand-made CUDA graph: reduce-overhead is compile's
+//                 graph; foreach SGD), then that configuration compiled, cold and/or warm. The
+//                 eager Python row separates what Python costs from what compile saves.
+//   Each          the baseline, each ticked knob alone, and the compile knob alone (with its
+//                 backend and target) per cache state.
+//   Combinations  every combination of the ticked knobs, each also compiled per cache state;
+//                 combinations compile cannot join (a hand-made CUDA graph) are skipped, counted
+//                 once per reason instead of once per combination.
+// Compiled configurations always run in the Python worker; the others keep the form's runtime.
+#include "config/presets.h"
+
+#include <string>
+#include <vector>
+
+namespace stepscope::ui
+{
+
+enum class SweepKind { Ledger, Each, Combinations, Custom, Single };
+
+struct CompileChoice {
+    CompileMode mode = CompileMode::None;
+    CompileBackend backend = CompileBackend::Inductor;
+    CompileTarget target = CompileTarget::Model;
+    // Both by default: the cold/warm pair answers the break-even question (a cold compile often
+    // never pays for itself in a short run, a warm one within a few hundred steps).
+    bool cold = true, warm = true;
+
+    bool enabled() const { return mode != CompileMode::None; }
+    // `eager` compiled as chosen, one configuration per ticked cache state (none when neither is
+    // ticked); {eager} unchanged without a compile mode.
+    std::vector<RunConfig> applyTo(const RunConfig &eager) const;
+};
+
+// `base` is the form's eager configuration: runtime, device, shape and the ticked knobs.
+Sweep buildSweep(SweepKind kind, const RunConfig &base, const CompileChoice &compile,
+                 const std::vector<RunConfig> &custom = {});
+
+// validate()'s complaints about the compile settings alone (compile, backend, target, cache),
+// one line each; empty when they are fine for `config`.
+std::string compileProblems(const RunConfig &config);
+
+} // namespace stepscope::ui

@@ -1,0 +1,199 @@
+#include "widgets/compile_options.h"
+
+#include "models/status_colors.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+// QStandardItemModel's flags role: 0 greys an item of a QComboBox, an invalid QVariant restores it.
+constexpr int kFlagsRole = Qt::UserRole - 1;
+
+template <typename Enum> Enum current(const QComboBox *box)
+{
+    return static_cast<Enum>(box->currentData().toInt());
+}
+
+template <typename Enum> void select(QComboBox *box, Enum value)
+{
+    const int i = box->findData(static_cast<int>(value));
+    if (i >= 0)
+        box->setCurrentIndex(i);
+}
+
+// Greys the items of `box` that `probeWith(value)` makes invalid; the base tooltip of each item
+// is kept in `Qt::UserRole + 1` so that a reason can be put in front of it and taken away again.
+template <typename Enum, typename Probe> void greyInvalid(QComboBox *box, Probe probeWith)
+{
+    for (int i = 0; i < box->count(); ++i) {
+        const std::string problem = compileProblems(probeWith(static_cast<Enum>(box->itemData(i).toInt())));
+        const QString base = box->itemData(i, Qt::UserRole + 1).toString();
+        box->setItemData(i, problem.empty() ? QVariant() : QVariant(0), kFlagsRole);
+        box->setItemData(i, problem.empty() ? base : QString::fromStdString(problem) + QStringLiteral("\n\n") + base,
+                         Qt::ToolTipRole);
+    }
+}
+
+void addItem(QComboBox *box, const QString &text, int value, const QString &tip)
+{
+    box->addItem(text, value);
+    box->setItemData(box->count() - 1, tip, Qt::UserRole + 1);
+    box->setItemData(box->count() - 1, tip, Qt::ToolTipRole);
+}
+
+} // namespace
+
+CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"), parent)
+{
+    mode_ = new QComboBox;
+    mode_->setObjectName("compile:mode");
+    addItem(mode_, "none", int(CompileMode::None), tr("Eager PyTorch: no torch.compile."));
+    addItem(mode_, "default", int(CompileMode::Default),
+            tr("inductor's default: fused generated kernels. A cold compile takes tens of seconds."));
+    addItem(mode_, "reduce-overhead", int(CompileMode::ReduceOverhead),
+            tr("default plus CUDA graphs of the compiled graphs: no launch overhead. CUDA only; a longer "
+               "compile and more memory."));
+    addItem(mode_, "max-autotune", int(CompileMode::MaxAutotune),
+            tr("Autotunes matmul and convolution kernels and uses CUDA graphs: the fastest steps, but a cold "
+               "compile costs minutes. CUDA only."));
+    addItem(mode_, "max-autotune-no-cudagraphs", int(CompileMode::MaxAutotuneNoCudagraphs),
+            tr("Autotuning without CUDA graphs (the CPU's variant): a cold compile costs minutes."));
+
+    backend_ = new QComboBox;
+    backend_->setObjectName("compile:backend");
+    addItem(backend_, "inductor", int(CompileBackend::Inductor),
+            tr("Generates fused kernels (Triton on CUDA, C++ on the CPU); the modes are its options."));
+    addItem(backend_, "cudagraphs", int(CompileBackend::CudaGraphs),
+            tr("CUDA graphs of the captured graphs, no generated kernels. Mode default only; CUDA only."));
+    addItem(backend_, tr("aot_eager (debugging backend)"), int(CompileBackend::AotEager),
+            tr("Traces forward and backward with AOT autograd but runs eager kernels: tells a dynamo problem "
+               "from an inductor one. Not a speed-up. Mode default only."));
+
+    target_ = new QComboBox;
+    target_->setObjectName("compile:target");
+    addItem(target_, tr("model"), int(CompileTarget::Model),
+            tr("torch.compile(model): forward and backward compiled; loss and optimizer run eager."));
+    addItem(target_, tr("whole step (model, loss, optimizer)"), int(CompileTarget::Step),
+            tr("The whole training step compiled, the optimizer too; more room for graph breaks."));
+
+    cold_ = new QCheckBox(tr("cold"));
+    cold_->setObjectName("compile:cold");
+    cold_->setToolTip(tr("Fresh inductor and Triton caches for each run: the first step pays the whole compile, as "
+                         "on a new machine or after an upgrade."));
+    warm_ = new QCheckBox(tr("warm"));
+    warm_->setObjectName("compile:warm");
+    warm_->setToolTip(tr("Kept caches, filled once by a priming run: the first step of a second training run on "
+                         "this machine. Tick both to see whether compile pays off cold, warm, or only warm."));
+    cold_->setChecked(true);
+    warm_->setChecked(true);
+    auto *caches = new QHBoxLayout;
+    caches->addWidget(cold_);
+    caches->addWidget(warm_);
+    caches->addStretch();
+
+    hint_ = new QLabel;
+    hint_->setWordWrap(true);
+    hint_->setVisible(false);
+
+    auto *form = new QFormLayout(this);
+    form->addRow(tr("Mode"), mode_);
+    form->addRow(tr("Backend"), backend_);
+    form->addRow(tr("Target"), target_);
+    form->addRow(tr("Cache"), caches);
+    form->addRow(hint_);
+
+    for (QComboBox *box : {mode_, backend_, target_})
+        connect(box, &QComboBox::currentIndexChanged, this, &CompileOptions::changed);
+    for (QCheckBox *box : {cold_, warm_})
+        connect(box, &QCheckBox::toggled, this, &CompileOptions::changed);
+}
+
+CompileChoice CompileOptions::choice() const
+{
+    CompileChoice c;
+    c.mode = current<CompileMode>(mode_);
+    c.backend = current<CompileBackend>(backend_);
+    c.target = current<CompileTarget>(target_);
+    c.cold = cold_->isChecked();
+    c.warm = warm_->isChecked();
+    return c;
+}
+
+void CompileOptions::setChoice(const CompileChoice &c)
+{
+    select(mode_, c.mode);
+    select(backend_, c.backend);
+    select(target_, c.target);
+    cold_->setChecked(c.cold);
+    warm_->setChecked(c.warm);
+}
+
+void CompileOptions::updateValidity(const RunConfig &probe)
+{
+    const CompileChoice now = choice();
+    auto compiled = [&](CompileMode m, CompileBackend b, CompileTarget t) {
+        CompileChoice c = now;
+        c.mode = m;
+        c.backend = b;
+        c.target = t;
+        c.cold = true; // the cache state does not decide validity
+        return c.applyTo(probe).front();
+    };
+    greyInvalid<CompileMode>(mode_, [&](CompileMode m) { return compiled(m, now.backend, now.target); });
+    // Backend and target only mean something with a mode: judge them with the chosen one, or default.
+    const CompileMode mode = now.enabled() ? now.mode : CompileMode::Default;
+    greyInvalid<CompileBackend>(backend_, [&](CompileBackend b) { return compiled(mode, b, now.target); });
+    greyInvalid<CompileTarget>(target_, [&](CompileTarget t) { return compiled(mode, now.backend, t); });
+    for (QWidget *w : {static_cast<QWidget *>(backend_), static_cast<QWidget *>(target_), static_cast<QWidget *>(cold_),
+                       static_cast<QWidget *>(warm_)})
+        w->setEnabled(now.enabled());
+}
+
+void CompileOptions::setHint(const QString &text, bool problem)
+{
+    hint_->setText(text);
+    hint_->setVisible(!text.isEmpty());
+    hint_->setStyleSheet(problem ? QStringLiteral("QLabel { color: %1; }").arg(failureColor().name()) : QString());
+}
+
+QString CompileOptions::hint() const
+{
+    return hint_->text();
+}
+
+void CompileOptions::saveSettings(QSettings &s) const
+{
+    const CompileChoice c = choice();
+    s.setValue("compileMode", QString::fromStdString(toString(c.mode)));
+    s.setValue("compileBackend", QString::fromStdString(toString(c.backend)));
+    s.setValue("compileTarget", QString::fromStdString(toString(c.target)));
+    s.setValue("compileCold", c.cold);
+    s.setValue("compileWarm", c.warm);
+}
+
+void CompileOptions::loadSettings(const QSettings &s, const QString &prefix)
+{
+    // Stored by name (the JSON names), not by index: a later mode in the list moves no choice.
+    RunConfig c;
+    ConfigError ignored;
+    setField(c, "compile", s.value(prefix + "compileMode", "none").toString().toStdString(), ignored);
+    setField(c, "compile_backend", s.value(prefix + "compileBackend", "inductor").toString().toStdString(), ignored);
+    setField(c, "compile_target", s.value(prefix + "compileTarget", "model").toString().toStdString(), ignored);
+    CompileChoice choice;
+    choice.mode = c.compile;
+    choice.backend = c.compileBackend;
+    choice.target = c.compileTarget;
+    choice.cold = s.value(prefix + "compileCold", true).toBool();
+    choice.warm = s.value(prefix + "compileWarm", true).toBool();
+    setChoice(choice);
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,50 @@
+#pragma once
+// The torch.compile part of the configuration panel: mode, backend, target and the cache states
+// to measure. Choices that validate() refuses for the configuration they would join are greyed,
+// with validate()'s reason as their tooltip.
+#include "controller/sweep_builder.h"
+
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSettings;
+
+namespace stepscope::ui
+{
+
+class CompileOptions : public QGroupBox
+{
+    Q_OBJECT
+  public:
+    explicit CompileOptions(QWidget *parent = nullptr);
+
+    CompileChoice choice() const;
+    void setChoice(const CompileChoice &choice);
+    // Greys what validate() refuses once applied to `probe` (the configuration the compile would
+    // stand on), item by item, and enables the dependent rows only with a compile mode.
+    void updateValidity(const RunConfig &probe);
+    // A note under the options (why the runtime changed, or what is wrong); `problem` paints it red.
+    void setHint(const QString &text, bool problem);
+    QString hint() const;
+
+    void saveSettings(QSettings &settings) const; // inside the caller's group
+    void loadSettings(const QSettings &settings, const QString &prefix);
+
+    QComboBox *modeBox() const { return mode_; }
+    QComboBox *backendBox() const { return backend_; }
+    QComboBox *targetBox() const { return target_; }
+    QCheckBox *coldBox() const { return cold_; }
+    QCheckBox *warmBox() const { return warm_; }
+
+  Q_SIGNALS:
+    void changed();
+
+  private:
+    QComboBox *mode_, *backend_, *target_;
+    QCheckBox *cold_, *warm_;
+    QLabel *hint_;
+};
+
+} // namespace stepscope::ui
