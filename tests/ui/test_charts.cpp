@@ -88,6 +88,8 @@ class TestCharts : public QObject
     void liveChartHoverNamesTheNearestStep();
     void breakEvenHasOneLinePerSteadyConfiguration();
     void breakEvenFollowsPlannedSteps();
+    void breakEvenElidesLongNamesInTheLegend();
+    void liveChartShowsAPhaseUntilStepsArrive();
     void waterfallStepsFromConfigurationToConfiguration();
     void waterfallColoursRegressions();
     void firstVsSteadyUsesALogAxisForTheFirstStep();
@@ -254,6 +256,49 @@ void TestCharts::breakEvenFollowsPlannedSteps()
     model.setPlannedSteps(50000);
     QTRY_COMPARE(chart.plannedSteps(), 50000.0);
     QVERIFY(chart.plot()->xAxis->range().upper >= 100000);
+}
+
+void TestCharts::breakEvenElidesLongNamesInTheLegend()
+{
+    report::Ledger ledger = sampleLedger();
+    const std::string longName = "python tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache";
+    ledger.rows[1].label = longName;
+    LedgerModel model;
+    model.setLedger(ledger);
+    BreakEvenChart chart;
+    chart.resize(900, 500);
+    chart.setModel(&model);
+    const QString shown = chart.graphForRow(1)->name();
+    // Elided in the middle: shorter, with the distinguishing tail (mode and cache) kept.
+    QVERIFY2(shown.size() < int(longName.size()), qPrintable(shown));
+    QVERIFY2(shown.contains(QChar(0x2026)), qPrintable(shown));
+    QVERIFY2(shown.contains("warm-cache"), qPrintable(shown));
+    QVERIFY(chart.fullName(1).startsWith(QString::fromStdString(longName)));
+    // The full name is the legend entry's tooltip; short names stay whole.
+    chart.show();
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    auto *item = chart.plot()->legend->itemWithPlottable(chart.graphForRow(1));
+    QVERIFY(item);
+    QCOMPARE(chart.legendToolTipAt(item->rect().center()), chart.fullName(1));
+    QVERIFY(chart.legendToolTipAt(QPointF(-10, -10)).isEmpty());
+    QCOMPARE(chart.graphForRow(2)->name(), QString("tf32+cudnn-benchmark"));
+}
+
+void TestCharts::liveChartShowsAPhaseUntilStepsArrive()
+{
+    LiveStepChart chart;
+    chart.beginRun("compiled");
+    QVERIFY(chart.phaseText().isEmpty());
+    chart.setPhase("compiling 0:42", "torch.compile is building the first step");
+    QVERIFY(chart.phaseNote()->visible());
+    QVERIFY(chart.phaseText().startsWith("compiling 0:42"));
+    chart.setPhase("compiling 0:44", {});
+    QCOMPARE(chart.phaseText(), QString("compiling 0:44"));
+    chart.appendSteps(1, {41750.0});
+    QVERIFY(chart.phaseText().isEmpty()); // the first step ends the wait
+    chart.setPhase("capturing 0:01", {});
+    chart.beginRun("next");
+    QVERIFY(chart.phaseText().isEmpty());
 }
 
 void TestCharts::waterfallStepsFromConfigurationToConfiguration()

@@ -7,9 +7,14 @@
 #include "charts/live_step_chart.h"
 #include "charts/waterfall_chart.h"
 #include "controller/run_controller.h"
+#include "models/doctor_model.h"
 #include "models/history_model.h"
 #include "models/ledger_model.h"
 #include "widgets/config_panel.h"
+#include "widgets/environment_page.h"
+#include "widgets/run_detail_dialog.h"
+
+#include "compile_sweep_fixture.h"
 
 #include <QCheckBox>
 #include <QPushButton>
@@ -88,7 +93,7 @@ class TestMainWindow : public QObject
         for (const auto &row : ledger->ledger().rows)
             steady += row.steadyMs.has_value() ? 1 : 0;
         QCOMPARE(window.breakEvenChart()->plot()->graphCount(), steady);
-        QCOMPARE(window.waterfallChart()->barCount(), steady); // one bar per row with a steady state
+        QCOMPARE(window.waterfallChart()->barCount(), steady);               // one bar per row with a steady state
         QVERIFY(window.firstVsSteadyChart()->plot()->plottableCount() >= 1); // first steps always exist
         QVERIFY(!window.recommendationText().isEmpty());
 
@@ -111,6 +116,74 @@ class TestMainWindow : public QObject
 
         QVERIFY2(window.saveScreenshots(dir.filePath("shots"), &error), qPrintable(error));
         QVERIFY(QFileInfo(dir.filePath("shots/stepscope-ledger.png")).size() > 1000);
+    }
+
+    void compileWaitShowsInStatusBarAndLiveTab()
+    {
+        MainWindow window;
+        window.show();
+        RunController *controller = window.controller();
+        Q_EMIT controller->runStarted(7, 0, 2, "python cpu b8 64px c10 compile-max-autotune-no-cudagraphs");
+        QVERIFY(window.phaseStatus().isEmpty());
+        Q_EMIT controller->phase(7, "compiling", 42.4);
+        QCOMPARE(window.phaseStatus(), QString("compiling 0:42"));
+        QVERIFY(window.liveChart()->phaseText().startsWith("compiling 0:42"));
+        Q_EMIT controller->phase(7, "compiling", 44.5); // every 2 s while it lasts
+        QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
+        Q_EMIT controller->phase(8, "compiling", 1.0); // not the run on screen
+        QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
+        Q_EMIT controller->runFinished(7, int(RunStatus::Complete), {}, {});
+        QVERIFY(window.phaseStatus().isEmpty());
+        QVERIFY(window.liveChart()->phaseText().isEmpty());
+    }
+
+    void compiledRowsOpenTheirRunDetail()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("compile.sqlite");
+        std::int64_t sweepId = 0;
+        {
+            auto db = store::Database::open(path.toStdString());
+            sweepId = test::writeCompileSweep(*db);
+        }
+        MainWindow window;
+        QVERIFY(window.openDatabase(path));
+        window.showSweep(sweepId);
+        QCOMPARE(window.ledgerModel()->rowCount(), 5);
+        // A plain row shows its steps instead of a dialog.
+        QVERIFY(!std::unique_ptr<RunDetailDialog>(window.rowDetailDialog(0)));
+        // The compile that fell back to eager says so first of all.
+        std::unique_ptr<RunDetailDialog> failed(window.rowDetailDialog(4));
+        QVERIFY(failed);
+        QVERIFY2(failed->html().contains(QStringLiteral("NOT compiled: ") + test::kNotCompiledReason),
+                 qPrintable(failed->html()));
+        std::unique_ptr<RunDetailDialog> cold(window.rowDetailDialog(2));
+        QVERIFY(cold);
+        QVERIFY(cold->html().contains("28.50 s"));
+        QVERIFY(cold->html().contains("TRITON_CACHE_DIR"));
+        QVERIFY(!cold->html().contains("NOT compiled"));
+
+        // The exported report has the torch.compile section.
+        QString error;
+        const QString html = dir.filePath("report.html");
+        QVERIFY2(window.exportReport(html, &error), qPrintable(error));
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(f.readAll()).contains("<h2>torch.compile</h2>"));
+    }
+
+    void doctorWithoutPythonSaysSoInOneRow()
+    {
+        MainWindow window;
+        window.configPanel()->setPythonInterpreter("/nonexistent/bin/python3");
+        QTest::mouseClick(window.environmentPage()->doctorButton(), Qt::LeftButton);
+        DoctorModel *rows = window.environmentPage()->doctorModel();
+        QTRY_COMPARE(rows->rowCount(), 1);
+        QCOMPARE(rows->items().front().status, QString("fail"));
+        QVERIFY2(rows->items().front().value.contains("/nonexistent/bin/python3"),
+                 qPrintable(rows->items().front().value));
+        QVERIFY(!rows->items().front().fix.isEmpty());
+        QVERIFY(window.environmentPage()->doctorButton()->isEnabled()); // ready to run again
     }
 
     void settingsPersistBetweenWindows()

@@ -2,6 +2,9 @@
 // file needs is in it, every format is written whole or not at all.
 #include "report/report_writer.h"
 
+#include "charts/chart_format.h"
+#include "compile_sweep_fixture.h"
+
 #include "common/failure.h"
 #include "store/store.h"
 
@@ -47,6 +50,7 @@ class TestReport : public QObject
     void htmlListsFailuresWithTheirFix();
     void writesEveryFormat();
     void unwritableFolderFailsCleanly();
+    void compileSectionHasColdAndWarmBreakEven();
 
   private:
     QTemporaryDir dir_;
@@ -190,6 +194,71 @@ void TestReport::unwritableFolderFailsCleanly()
     QString error;
     QVERIFY(!ui::writeHtml(input_, QString(), &error));
     QVERIFY(!error.isEmpty());
+}
+
+void TestReport::compileSectionHasColdAndWarmBreakEven()
+{
+    const std::string path = dir_.filePath(QStringLiteral("compile.sqlite")).toStdString();
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = test::writeCompileSweep(*db);
+    }
+    // STEPSCOPE_KEEP_COMPILE_DB=FILE keeps a copy, to look at it in the dashboard
+    // (stepscope --db FILE --sweep 1 --screenshots DIR).
+    if (const QString keep = qEnvironmentVariable("STEPSCOPE_KEEP_COMPILE_DB"); !keep.isEmpty()) {
+        QFile::remove(keep);
+        QFile::copy(QString::fromStdString(path), keep);
+    }
+    const auto reader = store::Reader::open(path);
+    ui::ReportInput input;
+    input.ledger = report::buildLedger(*reader, sweepId);
+    QCOMPARE(input.ledger.rows.size(), std::size_t(5));
+    input.compile = ui::compileReportRows(*reader, input.ledger);
+    QCOMPARE(input.compile.size(), std::size_t(3)); // cold, warm and the one that fell back to eager
+    const auto &cold = input.compile[0];
+    const auto &warm = input.compile[1];
+    QCOMPARE(cold.cache, QString("cold"));
+    QCOMPARE(warm.cache, QString("warm"));
+    QCOMPARE(cold.pairKey, warm.pairKey);
+    QVERIFY(cold.record.compileS && *cold.record.compileS == 28.5);
+    QCOMPARE(input.compile[2].notCompiled, 1);
+
+    // Break-even against the baseline (row 0): 1 + (30 - 0.5) / (0.010 - 0.008) and 1 + 2.5 / 0.002.
+    const auto &coldRow = input.ledger.rows[cold.ledgerRow];
+    const auto &warmRow = input.ledger.rows[warm.ledgerRow];
+    QVERIFY(coldRow.breakEvenSteps && std::abs(*coldRow.breakEvenSteps - 14751) < 1);
+    QVERIFY(warmRow.breakEvenSteps && std::abs(*warmRow.breakEvenSteps - 1251) < 1);
+    // Against Python eager (first 0.6 s, 10.5 ms): 1 + 29.4 / 0.0025 and 1 + 2.4 / 0.0025.
+    QVERIFY(cold.hasEager && cold.breakEvenVsEager && std::abs(*cold.breakEvenVsEager - 11761) < 1);
+    QVERIFY(warm.hasEager && warm.breakEvenVsEager && std::abs(*warm.breakEvenVsEager - 961) < 1);
+
+    const QString html = ui::toHtml(input);
+    QVERIFY(html.contains(QStringLiteral("<h2>torch.compile</h2>")));
+    const QStringList headlines = ui::compileHeadlines(input.compile, input.ledger);
+    QCOMPARE(headlines.size(), 2); // compile-default (cold and warm), max-autotune-no-cudagraphs
+    const QString coldText = QStringLiteral("cold pays off after %1 steps, beyond the planned %2")
+                                 .arg(ui::formatStepCount(*coldRow.breakEvenSteps), ui::formatStepCount(10000));
+    const QString warmText =
+        QStringLiteral("warm pays off after %1 steps").arg(ui::formatStepCount(*warmRow.breakEvenSteps));
+    QVERIFY2(headlines[0].contains(coldText), qPrintable(headlines[0]));
+    QVERIFY2(headlines[0].contains(warmText), qPrintable(headlines[0]));
+    QVERIFY2(headlines[0].startsWith(QStringLiteral("python compile-default against baseline")),
+             qPrintable(headlines[0]));
+    for (const QString &line : headlines)
+        QVERIFY2(html.contains(line.toHtmlEscaped()), qPrintable(line));
+    QVERIFY(headlines[1].contains(QStringLiteral("NOT compiled: ") + test::kNotCompiledReason));
+    // The table: compile time, phases, graphs and breaks, and the reason of the break.
+    for (const char *want : {"28.50 s", "dynamo tracing 2.25 s", "inductor backward 12.75 s", "1 graph, 1 graph break",
+                             "Unsupported: call_function print", "1.25 s"})
+        QVERIFY2(html.contains(QLatin1String(want)), want);
+    for (const double vsEager : {*cold.breakEvenVsEager, *warm.breakEvenVsEager})
+        QVERIFY(html.contains(QStringLiteral(">%1<").arg(ui::formatStepCount(vsEager))));
+
+    // Markdown carries the same findings; a ledger without compile has no section at all.
+    QVERIFY(ui::toMarkdown(input).contains(QStringLiteral("### torch.compile")));
+    QVERIFY(ui::toMarkdown(input).contains(warmText));
+    QVERIFY(!ui::toHtml(input_).contains(QStringLiteral("<h2>torch.compile</h2>")));
 }
 
 QTEST_MAIN(TestReport)

@@ -6,6 +6,10 @@
 
 #include "charts/qcustomplot_compat.h"
 
+#include <QFontMetrics>
+#include <QMouseEvent>
+#include <QToolTip>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,6 +20,11 @@ namespace
 {
 
 constexpr int kSamples = 256; // per line, spaced evenly on the log axis
+// A legend entry's configuration part at most this wide: compiled configurations are named by
+// every knob ("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache"), and a
+// legend that wide would cover the lines. Elided in the middle, so the distinguishing tail (the
+// compile mode, the cache state) stays; the full name is the entry's tooltip.
+constexpr int kLegendNamePixels = 300;
 
 double cumulativeSeconds(const report::LedgerRow &row, double steps)
 {
@@ -50,7 +59,34 @@ BreakEvenChart::BreakEvenChart(QWidget *parent) : LedgerChart(parent)
     // Lines start flat at the left and climb to the right: the top left corner stays empty.
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const QString text = legendToolTipAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, plot());
+    });
     rebuild();
+}
+
+QString BreakEvenChart::legendToolTipAt(const QPointF &pos) const
+{
+    const QCustomPlot *p = plot();
+    if (!p->legend->visible())
+        return {};
+    for (int i = 0; i < rowGraphs_.size(); ++i) {
+        QCPGraph *graph = rowGraphs_[i];
+        if (!graph)
+            continue;
+        if (auto *item = p->legend->itemWithPlottable(graph); item && item->rect().contains(pos.toPoint()))
+            return fullNames_.value(i);
+    }
+    return {};
+}
+
+QString BreakEvenChart::fullName(int row) const
+{
+    return fullNames_.value(row);
 }
 
 QCPGraph *BreakEvenChart::graphForRow(int row) const
@@ -70,6 +106,7 @@ void BreakEvenChart::rebuild()
     p->clearItems();
     rowGraphs_.clear();
     crossings_.clear();
+    fullNames_.clear();
     planned_ = nullptr;
 
     const QPalette &pal = palette();
@@ -103,23 +140,29 @@ void BreakEvenChart::rebuild()
         QCPGraph *graph = p->addGraph();
         graph->setData(keys, values, true);
 
-        QString name = QString::fromStdString(row.label.empty() ? row.configName : row.label);
-        if (i == 0 && name != QLatin1String("baseline"))
-            name += tr(" (baseline)");
+        const QString label = QString::fromStdString(row.label.empty() ? row.configName : row.label);
+        QString suffix;
+        if (i == 0 && label != QLatin1String("baseline"))
+            suffix += tr(" (baseline)");
         else if (!row.breakEvenSteps && row.speedup)
-            name += tr(" (never pays off)");
+            suffix += tr(" (never pays off)");
         else if (row.breakEvenSteps && *row.breakEvenSteps <= 1)
-            name += tr(" (ahead from step 1)");
+            suffix += tr(" (ahead from step 1)");
         const bool best = recommendation && recommendation->best == i;
         if (best)
-            name += tr(" \u2605 best for N");
-        graph->setName(name);
+            suffix += tr(" \u2605 best for N");
+        const QFontMetrics metrics(p->legend->font());
+        graph->setName(metrics.elidedText(label, Qt::ElideMiddle, kLegendNamePixels) + suffix);
+        fullNames_.insert(int(i), label + suffix);
         // Row index, not line index, picks the colour: a configuration keeps it across charts and sweeps.
         graph->setPen(QPen(chartSeriesColor(int(i), pal), best ? 3.0 : 1.8));
         rowGraphs_[int(i)] = graph;
         yLow = std::min(yLow, *row.firstStepS);
         yHigh = std::max(yHigh, values.last());
     }
+
+    // The x range first: where a crossing's label goes depends on where the point lands.
+    p->xAxis->setRange(1, xMax);
 
     // Crossings with the baseline, at the ledger's own break-even figure (one computation for all views).
     struct Crossing {
@@ -163,7 +206,8 @@ void BreakEvenChart::rebuild()
         label->position->setCoords(n, t);
         // Left of the point reads best, but a crossing in the first few steps would put its label
         // outside the axis rect: those go to the right.
-        const bool nearLeftEdge = p->xAxis->coordToPixel(n) - p->axisRect()->left() < 110;
+        // Judged on the log axis, not in pixels: the axis rect has no geometry before the first replot.
+        const bool nearLeftEdge = std::log(n) / std::log(xMax) < 0.12;
         label->setPositionAlignment((nearLeftEdge ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
         label->setPadding(nearLeftEdge ? QMargins(6, 0, 0, 6 + 15 * tier[k]) : QMargins(0, 0, 6, 6 + 15 * tier[k]));
         label->setText(tr("%1 steps").arg(formatStepCount(n)));
@@ -191,7 +235,6 @@ void BreakEvenChart::rebuild()
         label->setColor(colors.text);
     }
 
-    p->xAxis->setRange(1, xMax);
     if (yHigh > 0)
         p->yAxis->setRange(yLow * 0.7, yHigh * 1.5);
     else

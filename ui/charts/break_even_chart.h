@@ -7,6 +7,7 @@
 // dominates and rises with slope one once the steps do, so both phases stay readable.
 #include "charts/ledger_chart.h"
 
+#include <QHash>
 #include <QVector>
 
 class QCPGraph;
@@ -27,6 +28,10 @@ class BreakEvenChart : public LedgerChart
     double plannedSteps() const; // where the planned-N line stands
     // Break-even step counts that are drawn (finite and past step 1), one per crossing.
     QVector<double> crossings() const { return crossings_; }
+    // The unelided legend name of a row's line (legend entries elide long configuration names).
+    QString fullName(int row) const;
+    // The full name of the legend entry under `pos` (plot pixels), empty elsewhere.
+    QString legendToolTipAt(const QPointF &pos) const;
 
   protected:
     void rebuild() override;
@@ -34,6 +39,7 @@ class BreakEvenChart : public LedgerChart
   private:
     QVector<QCPGraph *> rowGraphs_;
     QVector<double> crossings_;
+    QHash<int, QString> fullNames_; // by ledger row
     QCPItemStraightLine *planned_ = nullptr;
 };
 

@@ -46,6 +46,20 @@ QString formatSecondsLabel(double s)
     return QString::fromStdString(report::formatSeconds(s));
 }
 
+QString shortAxisLabel(const QString &label)
+{
+    constexpr int kMax = 28;
+    if (label.size() <= kMax)
+        return label;
+    const QStringList knobs = label.split(QLatin1Char('+'));
+    if (knobs.size() > 2) {
+        const QString kept = knobs.front() + QStringLiteral("+\u2026+") + knobs.back();
+        if (kept.size() <= kMax + 8)
+            return kept;
+    }
+    return label.left(12) + QStringLiteral("\u2026") + label.right(kMax - 13);
+}
+
 QString formatStepCount(double n)
 {
     if (!std::isfinite(n))

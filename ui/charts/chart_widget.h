@@ -26,6 +26,10 @@ class ChartWidget : public QWidget
     virtual void paletteChanged() {}
     // Widgets are touched from the UI thread only; batches from workers must be queued to it.
     void assertUiThread() const;
+    // Category axes rotate long tick labels; QCustomPlot does not draw a label that leaves the
+    // viewport, so the last labels ("+compile-reduce-overhead") would vanish at the right edge.
+    // Reserves a right margin for them. `labels` in axis order, `degrees` as on the x axis.
+    void reserveRoomForTickLabels(const QStringList &labels, double degrees);
 
   private:
     void restyle();

@@ -20,8 +20,8 @@ constexpr double kBarWidth = 0.36;
 
 QString labelOf(const report::LedgerRow &row)
 {
-    const QString label = QString::fromStdString(
-        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel);
+    const QString label = shortAxisLabel(QString::fromStdString(
+        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel));
     if (row.steadyMs && row.firstStepS)
         return label;
     // The suffix says why a bar is missing: a gap alone reads as "zero".
@@ -160,6 +160,7 @@ void FirstVsSteadyChart::rebuild()
 
     p->xAxis->setTicker(ticker);
     p->xAxis->setTickLabelRotation(rows.size() > 5 ? 30 : 0);
+    reserveRoomForTickLabels(labels_, p->xAxis->tickLabelRotation());
     p->xAxis->setRange(-0.6, std::max<double>(1, double(rows.size())) - 0.4);
 
     // Whole decades on the log axis, with headroom above for the value labels.

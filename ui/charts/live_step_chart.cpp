@@ -74,6 +74,14 @@ LiveStepChart::LiveStepChart(QWidget *parent) : ChartWidget(parent)
     placeOnSteps(firstNote_->position, 1, 0.17); // just below the arrow
     firstNote_->setVisible(false);
 
+    phase_ = new QCPItemText(p);
+    phase_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    phase_->position->setCoords(0.5, 0.45);
+    phase_->setPositionAlignment(Qt::AlignCenter);
+    phase_->setTextAlignment(Qt::AlignCenter);
+    phase_->setPadding(QMargins(12, 8, 12, 8));
+    phase_->setVisible(false);
+
     connect(p, &QCustomPlot::mouseMove, this, &LiveStepChart::showToolTip);
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         if (event->button() == Qt::LeftButton)
@@ -97,6 +105,7 @@ void LiveStepChart::beginRun(const QString &title)
     fittedCount_ = 0;
     following_ = true;
     clearSteadyWindow();
+    clearPhase();
     setTitle(title);
     fitRanges(true);
     plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -107,6 +116,8 @@ void LiveStepChart::appendSteps(int firstIndex, const QVector<double> &ms)
     assertUiThread();
     if (ms.isEmpty())
         return;
+    if (phase_->visible())
+        phase_->setVisible(false); // steps are here: whatever the worker was doing is over
     QVector<double> keys, values;
     keys.reserve(ms.size());
     values.reserve(ms.size());
@@ -150,6 +161,40 @@ void LiveStepChart::clearSteadyWindow()
     window_->setVisible(false);
     windowLabel_->setVisible(false);
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LiveStepChart::setPhase(const QString &status, const QString &explanation)
+{
+    assertUiThread();
+    // QCPItemText does not wrap: break the explanation into lines that fit a narrow chart.
+    QStringList lines{status};
+    QString line;
+    for (const QString &word : explanation.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > 56) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    phase_->setText(lines.join(QLatin1Char('\n')));
+    phase_->setVisible(true);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LiveStepChart::clearPhase()
+{
+    assertUiThread();
+    if (!phase_->visible())
+        return;
+    phase_->setVisible(false);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString LiveStepChart::phaseText() const
+{
+    return phase_->visible() ? phase_->text() : QString();
 }
 
 int LiveStepChart::pointCount() const
@@ -223,6 +268,12 @@ void LiveStepChart::restyleSeries()
     backing.setAlpha(210);
     firstNote_->setBrush(QBrush(backing));
     firstArrow_->setPen(QPen(first, 1.5));
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    phase_->setFont(big);
+    phase_->setColor(c.text);
+    phase_->setBrush(QBrush(backing));
+    phase_->setPen(QPen(c.grid, 1));
 }
 
 void LiveStepChart::fitRanges(bool force)

@@ -32,6 +32,12 @@ class LiveStepChart : public ChartWidget
     // Shades the detected steady window, steps firstStep..lastStep inclusive.
     void setSteadyWindow(int firstStep, int lastStep);
     void clearSteadyWindow();
+    // A long stretch without steps (torch.compile, graph capture): "compiling 0:42" in the middle
+    // of the plot with a line of explanation, so the wait never looks like a hang. Cleared by
+    // clearPhase(), beginRun(), and by the next appended steps.
+    void setPhase(const QString &status, const QString &explanation);
+    void clearPhase();
+    QString phaseText() const; // empty when none is shown
 
     int pointCount() const;
     // While following, each append refits the axes to all the data; a drag or a wheel zoom stops
@@ -45,6 +51,7 @@ class LiveStepChart : public ChartWidget
     QCPGraph *firstStepGraph() const { return firstStep_; } // step 1 alone, its own marker
     QCPItemRect *steadyWindowItem() const { return window_; }
     QCPItemText *firstStepNote() const { return firstNote_; }
+    QCPItemText *phaseNote() const { return phase_; }
 
   protected:
     void paletteChanged() override;
@@ -61,6 +68,7 @@ class LiveStepChart : public ChartWidget
     QCPItemText *windowLabel_ = nullptr;
     QCPItemText *firstNote_ = nullptr;
     QCPItemLine *firstArrow_ = nullptr;
+    QCPItemText *phase_ = nullptr;
 
     bool following_ = true;
     int fittedCount_ = 0;         // steps >= 2 when the y range was last fitted

@@ -41,9 +41,9 @@ void WaterfallChart::rebuild()
             continue;
         Step step;
         step.row = int(i);
-        step.label = QString::fromStdString(rows[i].axisLabel.empty()
-                                                ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
-                                                : rows[i].axisLabel);
+        step.label = shortAxisLabel(QString::fromStdString(
+            rows[i].axisLabel.empty() ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
+                                      : rows[i].axisLabel));
         step.fromMs = steps_.isEmpty() ? 0.0 : steps_.last().toMs;
         step.toMs = *rows[i].steadyMs;
         steps_.append(step);
@@ -88,6 +88,10 @@ void WaterfallChart::rebuild()
     }
     p->xAxis->setTicker(ticker);
     p->xAxis->setTickLabelRotation(steps_.size() > 5 ? 30 : 0);
+    QStringList labels;
+    for (const Step &step : steps_)
+        labels << step.label;
+    reserveRoomForTickLabels(labels, p->xAxis->tickLabelRotation());
     p->xAxis->setRange(-0.6, std::max(1, int(steps_.size())) - 0.4);
     p->yAxis->setRange(0, top > 0 ? top * 1.2 : 1.0);
 }

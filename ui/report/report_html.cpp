@@ -299,6 +299,7 @@ QString reportHtml(const ReportInput &input, ChartImages images)
     settings(html, l);
     recommendation(html, l);
     ledgerTable(html, l);
+    html += compileReportHtml(input.compile, l);
     problems(html, l);
     environment(html, envJson);
     charts(html, input, images);

@@ -2,6 +2,7 @@
 // The exported report of one sweep: self-contained HTML, PDF, Markdown and CSV. The figures come
 // from report::Ledger and read exactly as in the ledger table (models/ledger_format.h); the charts
 // come rendered from the dashboard, since core/ has no painting.
+#include "report/compile_report.h"
 #include "report/ledger.h"
 
 #include <QDateTime>
@@ -18,6 +19,8 @@ struct ReportInput {
     QString environmentJson;              // the worker's environment record; empty: the ledger's own
     QList<QPair<QString, QImage>> charts; // title, rendered chart
     QDateTime generated;                  // invalid: now
+    // The torch.compile section (compileReportRows() of the same ledger); empty: no section.
+    std::vector<CompileReportRow> compile;
 };
 
 // Self-contained: charts are embedded as data:image/png;base64, no external files or styles.

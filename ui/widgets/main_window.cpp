@@ -7,14 +7,20 @@
 #include "charts/waterfall_chart.h"
 #include "controller/run_controller.h"
 #include "models/comparison_model.h"
+#include "models/compile_record.h"
 #include "models/environment_model.h"
 #include "models/figure_sort_proxy.h"
 #include "models/history_model.h"
 #include "models/ledger_model.h"
+#include "models/phase_text.h"
+#include "models/run_detail.h"
+#include "report/compile_report.h"
 #include "report/report_writer.h"
 #include "stats/stats.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
+#include "widgets/environment_page.h"
+#include "widgets/run_detail_dialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -68,6 +74,13 @@ QString duration(qint64 seconds)
     return QObject::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
+// Long knob labels ("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache") have
+// no space to wrap at: a zero-width space after each '+' lets a word-wrapping label break there.
+QString breakableAtPlus(QString text)
+{
+    return text.replace(QLatin1Char('+'), QStringLiteral("+\u200B"));
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
@@ -97,7 +110,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     progressBar_->setRange(0, 1000);
     progressBar_->setMaximumWidth(240);
     progressBar_->setVisible(false);
+    phaseLabel_ = new QLabel;
+    phaseLabel_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; padding: 0 8px; }"));
+    phaseLabel_->setVisible(false);
     statusBar()->addWidget(progressLabel_, 1);
+    statusBar()->addPermanentWidget(phaseLabel_);
     statusBar()->addPermanentWidget(progressBar_);
 
     buildMenus();
@@ -110,7 +127,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(panel_, &ConfigPanel::stopRequested, this, &MainWindow::stopSweep);
     connect(panel_, &ConfigPanel::plannedStepsChanged, this, [this](qint64 n) {
         ledger_->setPlannedSteps(n);
-        recommendation_->setText(ledger_->recommendation());
+        recommendation_->setText(breakableAtPlus(ledger_->recommendation()));
     });
 
     connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
@@ -134,6 +151,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
                 steadyClock_.invalidate();
                 runIndex_ = index;
                 runTotal_ = total;
+                clearPhase();
                 live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
                 drainSamples();
                 tabs_->setCurrentWidget(live_);
@@ -152,6 +170,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
             [this](qint64 runId, int status, const QString &category, const QString &message) {
                 assertUiThread();
                 drainSamples();
+                if (runId == liveRunId_)
+                    clearPhase();
                 if (!category.isEmpty()) {
                     const auto cat = failureCategoryFromString(category.toStdString());
                     log_->appendPlainText(
@@ -166,6 +186,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
             });
     connect(controller_, &RunController::environment, this,
             [this](qint64, const QString &json) { environment_->setEnvironmentJson(json); });
+    connect(controller_, &RunController::phase, this, &MainWindow::showPhase);
+    connect(controller_, &RunController::compileInfo, this, &MainWindow::reportCompile);
     connect(controller_, &RunController::logLine, this, [this](const QString &line) { log_->appendPlainText(line); });
     connect(controller_, &RunController::failed, this, [this](const QString &message) {
         QMessageBox::critical(this, tr("Database write failed"),
@@ -175,6 +197,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         assertUiThread();
         drain_->stop();
         drainSamples();
+        clearPhase();
         panel_->setRunning(false);
         progressBar_->setVisible(false);
         progressLabel_->setText(cancelled ? tr("Sweep %1 stopped; finished runs are kept.").arg(sweepId)
@@ -213,8 +236,14 @@ void MainWindow::buildTabs()
     ledgerView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     ledgerView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     ledgerView_->horizontalHeader()->setStretchLastSection(true);
-    ledgerView_->setToolTip(tr("Double-click a failed configuration for its log"));
-    connect(ledgerView_, &QTableView::doubleClicked, this, &MainWindow::showFailureDetail);
+    // Compiled configurations are named by every knob: the column is capped (reloadLedger), a longer
+    // name wraps or is elided in the middle (keeping the compile mode and cache state), and the
+    // tooltip has the full name.
+    ledgerView_->horizontalHeader()->setSectionResizeMode(LedgerModel::Configuration, QHeaderView::Interactive);
+    ledgerView_->setTextElideMode(Qt::ElideMiddle);
+    ledgerView_->setToolTip(tr("Double-click a row for its steps; a failed or compiled configuration shows its run "
+                               "detail (failure, fix, log, torch.compile)"));
+    connect(ledgerView_, &QTableView::doubleClicked, this, &MainWindow::showRowDetail);
     ledgerLayout->addWidget(recommendation_);
     ledgerLayout->addWidget(ledgerView_);
     tabs_->addTab(ledgerPage, tr("Le&dger"));
@@ -285,15 +314,9 @@ void MainWindow::buildTabs()
     compareLayout->addWidget(comparisonView_);
     tabs_->addTab(comparePage, tr("&Compare"));
 
-    auto *envView = new QTableView;
-    envView->setModel(environment_);
-    envView->setWordWrap(true);
-    // Setting and value fit their contents; the assessment and its fix wrap in what is left.
-    envView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    envView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    envView->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    connect(environment_, &QAbstractItemModel::modelReset, envView, &QTableView::resizeRowsToContents);
-    tabs_->addTab(envView, tr("&Environment"));
+    environmentPage_ = new EnvironmentPage(environment_);
+    connect(environmentPage_, &EnvironmentPage::doctorRequested, this, &MainWindow::runDoctor);
+    tabs_->addTab(environmentPage_, tr("&Environment"));
 
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
@@ -401,6 +424,7 @@ bool MainWindow::startSweep()
         QMessageBox::warning(this, tr("Cannot start"), error);
         return false;
     }
+    controller_->setPythonInterpreter(panel_->pythonInterpreter());
     for (const auto &s : skipped)
         log_->appendPlainText(tr("skipped %1").arg(s));
     if (!controller_->start(request, &error)) {
@@ -427,6 +451,7 @@ void MainWindow::drainSamples()
     for (const auto &b : batches) {
         if (b.runId != liveRunId_)
             continue; // a late batch of a run the chart has already left
+        clearPhase(); // steps are here: the compile (or capture) is over
         live_->appendSteps(b.firstIndex, b.ms);
         liveSeries_ += b.ms;
     }
@@ -453,6 +478,9 @@ void MainWindow::reloadLedger(qint64 sweepId)
         store::Reader &reader = this->reader();
         ledger_->setPlannedSteps(panel_->plannedSteps());
         ledger_->load(reader, sweepId);
+        ledgerView_->resizeColumnToContents(LedgerModel::Configuration);
+        ledgerView_->setColumnWidth(LedgerModel::Configuration,
+                                    std::min(ledgerView_->columnWidth(LedgerModel::Configuration), 420));
         if (const auto env = ledger_->ledger().environmentJson; !env.empty())
             environment_->setEnvironmentJson(QString::fromStdString(env));
     } catch (const store::StoreError &e) {
@@ -461,7 +489,7 @@ void MainWindow::reloadLedger(qint64 sweepId)
     }
     recommendation_->setText(ledger_->recommendation().isEmpty()
                                  ? tr("No recommendation yet: no configuration has a steady state.")
-                                 : ledger_->recommendation());
+                                 : breakableAtPlus(ledger_->recommendation()));
 }
 
 void MainWindow::reloadHistory()
@@ -502,7 +530,58 @@ store::Reader &MainWindow::reader()
 
 QString MainWindow::recommendationText() const
 {
-    return recommendation_->text();
+    return recommendation_->text().remove(QChar(0x200B));
+}
+
+QString MainWindow::phaseStatus() const
+{
+    return phaseLabel_->isVisible() ? phaseLabel_->text() : QString();
+}
+
+void MainWindow::showPhase(qint64 runId, const QString &phase, double elapsedSeconds)
+{
+    assertUiThread();
+    if (runId != liveRunId_)
+        return; // a phase of a run the window has already left
+    const QString status = phaseStatusText(phase, elapsedSeconds);
+    phaseLabel_->setText(status);
+    phaseLabel_->setToolTip(phaseExplanation(phase));
+    phaseLabel_->setVisible(true);
+    live_->setPhase(status, phaseExplanation(phase));
+}
+
+void MainWindow::clearPhase()
+{
+    if (!phaseLabel_->isVisible())
+        return;
+    phaseLabel_->clear();
+    phaseLabel_->setVisible(false);
+    live_->clearPhase();
+}
+
+void MainWindow::reportCompile(qint64 runId, const QString &json)
+{
+    const CompileRecord record = parseCompileRecord(json);
+    if (!record.present)
+        return;
+    QStringList facts{compileSettingsText(record)};
+    if (record.compileS)
+        facts << tr("compile %1").arg(QString::fromStdString(report::formatSeconds(*record.compileS)));
+    if (const QString counts = compileCountsText(record); !counts.isEmpty())
+        facts << counts;
+    facts.removeAll(QString());
+    log_->appendPlainText(tr("run %1 torch.compile: %2").arg(runId).arg(facts.join(QStringLiteral(", "))));
+    if (record.notCompiled()) {
+        // The run will be failed (compile-failed); say why now, while the user is watching.
+        const QString text = notCompiledText(record);
+        log_->appendPlainText(tr("run %1 %2").arg(runId).arg(text));
+        statusBar()->showMessage(tr("Run %1: %2").arg(runId).arg(text), 10000);
+    }
+}
+
+void MainWindow::runDoctor()
+{
+    environmentPage_->runDoctor(supervisor::defaultPythonWorker(panel_->pythonInterpreter()), panel_->device());
 }
 
 void MainWindow::compareSelectedSweeps()
@@ -601,30 +680,52 @@ void MainWindow::deleteSelectedSweep()
     reloadHistory();
 }
 
-void MainWindow::showFailureDetail(const QModelIndex &proxyIndex)
+RunDetailDialog *MainWindow::rowDetailDialog(int ledgerRow)
 {
-    const QString detail = ledgerProxy_->data(proxyIndex, LedgerModel::FailureDetailRole).toString();
-    if (detail.isEmpty()) {
-        // A configuration that ran: show the steps of its first complete run.
-        const std::string name = ledgerProxy_->data(proxyIndex, LedgerModel::ConfigNameRole).toString().toStdString();
-        try {
-            store::Reader &reader = this->reader();
-            for (const auto &run : reader.runs(ledger_->sweepId()))
-                if (run.configName == name && run.status == RunStatus::Complete) {
-                    showRunSteps(run.id);
-                    tabs_->setCurrentWidget(live_);
-                    return;
-                }
-        } catch (const store::StoreError &) {
-        }
+    if (ledgerRow < 0 || ledgerRow >= ledger_->rowCount() || !controller_->hasDatabase())
+        return nullptr;
+    const QModelIndex index = ledger_->index(ledgerRow, LedgerModel::Configuration);
+    const std::string name = index.data(LedgerModel::ConfigNameRole).toString().toStdString();
+    std::vector<store::RunRecord> runs;
+    try {
+        for (auto &run : reader().runs(ledger_->sweepId()))
+            if (run.configName == name)
+                runs.push_back(std::move(run));
+    } catch (const store::StoreError &e) {
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+        return nullptr;
+    }
+    const bool failed = !index.data(LedgerModel::FailureDetailRole).toString().isEmpty();
+    const bool compiled = std::any_of(runs.begin(), runs.end(), [](const auto &r) { return runIsCompiled(r); });
+    if (runs.empty() || (!failed && !compiled))
+        return nullptr;
+    auto *dialog = new RunDetailDialog(index.data().toString(), runs, RunDetailDialog::preferredRun(runs), this);
+    connect(dialog, &RunDetailDialog::showStepsRequested, this, [this](qint64 runId) {
+        showRunSteps(runId);
+        tabs_->setCurrentWidget(live_);
+    });
+    return dialog;
+}
+
+void MainWindow::showRowDetail(const QModelIndex &proxyIndex)
+{
+    const int row = ledgerProxy_->mapToSource(proxyIndex).row();
+    if (std::unique_ptr<RunDetailDialog> dialog{rowDetailDialog(row)}) {
+        dialog->exec();
         return;
     }
-    QMessageBox box(QMessageBox::Warning, tr("Failed configuration"),
-                    ledgerProxy_->data(proxyIndex.siblingAtColumn(LedgerModel::Configuration)).toString(),
-                    QMessageBox::Close, this);
-    box.setInformativeText(detail.section("\n\n", 0, 0));
-    box.setDetailedText(detail);
-    box.exec();
+    // A plain configuration that ran: show the steps of its first complete run.
+    const std::string name = ledgerProxy_->data(proxyIndex, LedgerModel::ConfigNameRole).toString().toStdString();
+    try {
+        store::Reader &reader = this->reader();
+        for (const auto &run : reader.runs(ledger_->sweepId()))
+            if (run.configName == name && run.status == RunStatus::Complete) {
+                showRunSteps(run.id);
+                tabs_->setCurrentWidget(live_);
+                return;
+            }
+    } catch (const store::StoreError &) {
+    }
 }
 
 bool MainWindow::exportReport(const QString &path, QString *error)
@@ -638,6 +739,12 @@ bool MainWindow::exportReport(const QString &path, QString *error)
     input.ledger = ledger_->ledger();
     input.environmentJson = QString::fromStdString(ledger_->ledger().environmentJson);
     input.generated = QDateTime::currentDateTime();
+    try {
+        input.compile = compileReportRows(reader(), input.ledger);
+    } catch (const store::StoreError &e) {
+        // The report still has the ledger; only the torch.compile section needs the runs.
+        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+    }
     const QSize size(900, 480);
     input.charts << qMakePair(tr("First step vs steady state"), renderChart(firstVsSteady_->plot(), size))
                  << qMakePair(tr("Break-even"), renderChart(breakEven_->plot(), size))
@@ -718,6 +825,27 @@ bool MainWindow::saveScreenshots(const QString &dir, QString *error)
             plot->replot(QCustomPlot::rpImmediateRefresh);
         const QString path = QDir(dir).filePath(QString("stepscope-%1.png").arg(names[i]));
         if (!grab().save(path)) {
+            if (error)
+                *error = tr("Cannot write %1").arg(path);
+            return false;
+        }
+    }
+    // The run detail as a double-click shows it: the first compiled configuration that ran, and
+    // the first that failed (a compile that fell back to eager among them).
+    bool shotCompiled = false, shotFailed = false;
+    for (int row = 0; row < ledger_->rowCount() && !(shotCompiled && shotFailed); ++row) {
+        std::unique_ptr<RunDetailDialog> dialog{rowDetailDialog(row)};
+        if (!dialog)
+            continue;
+        const bool failed = dialog->currentRun().status != RunStatus::Complete;
+        if ((failed && shotFailed) || (!failed && shotCompiled))
+            continue;
+        (failed ? shotFailed : shotCompiled) = true;
+        dialog->show();
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(failed ? QStringLiteral("stepscope-run-detail-failed.png")
+                                                       : QStringLiteral("stepscope-run-detail.png"));
+        if (!dialog->grab().save(path)) {
             if (error)
                 *error = tr("Cannot write %1").arg(path);
             return false;

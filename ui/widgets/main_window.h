@@ -31,11 +31,13 @@ class BreakEvenChart;
 class ComparisonModel;
 class ConfigPanel;
 class EnvironmentModel;
+class EnvironmentPage;
 class FirstVsSteadyChart;
 class HistoryModel;
 class LedgerModel;
 class LiveStepChart;
 class RunController;
+class RunDetailDialog;
 class WaterfallChart;
 
 class MainWindow : public QMainWindow
@@ -68,7 +70,13 @@ class MainWindow : public QMainWindow
     BreakEvenChart *breakEvenChart() const { return breakEven_; }
     FirstVsSteadyChart *firstVsSteadyChart() const { return firstVsSteady_; }
     WaterfallChart *waterfallChart() const { return waterfall_; }
+    EnvironmentPage *environmentPage() const { return environmentPage_; }
     QString recommendationText() const;
+    // "compiling 0:42" while the running worker is in a long phase, else empty.
+    QString phaseStatus() const;
+    // The detail dialog of a ledger row (model row) that failed or is compiled; nullptr for a
+    // plain row (a double-click shows its steps instead). The caller owns it.
+    RunDetailDialog *rowDetailDialog(int ledgerRow);
 
   Q_SIGNALS:
     void sweepFinished(qint64 sweepId, bool cancelled);
@@ -84,7 +92,11 @@ class MainWindow : public QMainWindow
     void reloadHistory();
     void compareSelectedSweeps();
     void deleteSelectedSweep();
-    void showFailureDetail(const QModelIndex &index);
+    void showRowDetail(const QModelIndex &proxyIndex);
+    void runDoctor();
+    void showPhase(qint64 runId, const QString &phase, double elapsedSeconds);
+    void clearPhase();
+    void reportCompile(qint64 runId, const QString &json);
     void exportReportInteractive();
     void exportChartInteractive();
     void rememberDatabase(const QString &path);
@@ -113,9 +125,11 @@ class MainWindow : public QMainWindow
     QTableView *comparisonView_;
     QLabel *comparisonTitle_;
     EnvironmentModel *environment_;
+    EnvironmentPage *environmentPage_;
     QPlainTextEdit *log_;
     QProgressBar *progressBar_;
     QLabel *progressLabel_;
+    QLabel *phaseLabel_;
     QTimer *drain_;
     QMenu *recentMenu_ = nullptr;
 

@@ -1,0 +1,248 @@
+// What the dashboard says about torch.compile outside the charts: a run's detail (above all a
+// run that claims compile but did not get it), the doctor's rows, and the phase text that keeps a
+// long compile from looking like a hang.
+#include "controller/doctor_process.h"
+#include "models/compile_record.h"
+#include "models/doctor_model.h"
+#include "models/phase_text.h"
+#include "models/run_detail.h"
+#include "models/status_colors.h"
+
+#include "common/failure.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace stepscope;
+using namespace stepscope::ui;
+
+namespace
+{
+
+store::RunRecord compiledRun(const std::string &compileJson)
+{
+    store::RunRecord run;
+    run.id = 42;
+    run.repeatIndex = 0;
+    run.configName = "python cpu b8 64px c10 compile-default";
+    run.configJson = R"j({"runtime":"python","device":"cpu","compile":"default"})j";
+    run.compileJson = compileJson;
+    run.compileCache = "cold";
+    run.cacheDirs = R"j({"TORCHINDUCTOR_CACHE_DIR":"/nonexistent/cc/cold-x/inductor"})j";
+    return run;
+}
+
+// Recorded from `python3 -u stepscope_worker.py --doctor --device cpu` on a machine without torch,
+// and from one with torch 2.11 and no C++ compiler, plus one line of another kind.
+const char *const kNoTorch =
+    R"j({"type":"doctor","item":"python","status":"ok","value":"3.11.7 (/root/.pyenv/versions/3.11.7/bin/python3)","fix":""})j"
+    "\n"
+    R"j({"type":"doctor","item":"torch","status":"fail","value":"torch cannot be imported by /root/.pyenv/versions/3.11.7/bin/python3: No module named 'torch'","fix":"Install torch into this Python (scripts/bootstrap.sh does it), or point STEPSCOPE_PYTHON at one that has it."})j"
+    "\n";
+const char *const kWithTorch =
+    R"j({"type":"doctor","item":"python","status":"ok","value":"3.11.2 (/opt/venv/bin/python3)","fix":""})j"
+    "\n"
+    R"j({"type":"doctor","item":"torch","status":"ok","value":"2.11.0+cu128","fix":""})j"
+    "\n"
+    R"j({"type":"log","line":"importing torchvision"})j"
+    "\n"
+    R"j({"type":"doctor","item":"gpu","status":"warn","value":"none: CPU only","fix":"Use a GPU machine for GPU figures."})j"
+    "\n"
+    R"j({"type":"doctor","item":"c++ compiler","status":"fail","value":"none found","fix":"apt-get install g++"})j"
+    "\n"
+    R"j({"type":"doctor","item":"triton","status":"maybe","value":"3.5.0","fix":""})j"
+    "\n";
+
+QList<DoctorItem> parseAll(const QByteArray &text)
+{
+    QList<DoctorItem> items;
+    for (const QByteArray &line : text.split('\n'))
+        if (const auto item = parseDoctorLine(line))
+            items << *item;
+    return items;
+}
+
+} // namespace
+
+class TestCompileViews : public QObject
+{
+    Q_OBJECT
+  private Q_SLOTS:
+    void notCompiledRunSaysWhy()
+    {
+        store::RunRecord run = compiledRun(
+            R"j({"mode":"default","backend":"inductor","cache":"cold","compile_s":0.4,"graphs":0,"graph_breaks":0,)j"
+            R"j("compiled":false,"fallback_reason":"dynamo captured no graph: the step ran eager"})j");
+        run.status = RunStatus::Failed;
+        run.category = FailureCategory::CompileFailed;
+        run.message = "torch.compile fell back to eager";
+        QString text;
+        QVERIFY(runNotCompiled(run, &text));
+        QCOMPARE(text, QString("NOT compiled: dynamo captured no graph: the step ran eager"));
+        const QString html = runDetailHtml(run);
+        QVERIFY2(html.contains("NOT compiled: dynamo captured no graph: the step ran eager"), qPrintable(html));
+        QVERIFY(html.contains("left out of the ledger"));
+        QVERIFY(html.contains("compile-failed"));
+        const auto fix = fixFor(FailureCategory::CompileFailed);
+        QVERIFY(html.contains(QString::fromUtf8(fix.data(), int(fix.size())).toHtmlEscaped()));
+
+        // A compile that failed before any record: the failure message is the reason.
+        store::RunRecord crashed = compiledRun({});
+        crashed.status = RunStatus::Failed;
+        crashed.category = FailureCategory::CompileFailed;
+        crashed.message = "torch._inductor: lowering failed for aten.convolution_backward";
+        QVERIFY(runDetailHtml(crashed).contains(
+            "NOT compiled: torch._inductor: lowering failed for aten.convolution_backward"));
+    }
+
+    void compiledRunShowsItsCompile()
+    {
+        store::RunRecord run = compiledRun(
+            R"j({"mode":"reduce-overhead","backend":"inductor","target":"model","cache":"cold","compile_s":38.5,)j"
+            R"j("phases":{"dynamo_tracing_s":2.25,"inductor_backward_s":36.25},"graphs":1,"graph_breaks":2,)j"
+            R"j("break_reasons":["Unsupported: call_function <print>"],"recompiles":3,)j"
+            R"j("cudagraph_skips":["mutated inputs"],"fx_graph_cache":{"miss":2},"compiled":true})j");
+        run.status = RunStatus::Complete;
+        run.firstStepSeconds = 41.75;
+        QVERIFY(!runNotCompiled(run));
+        const QString html = runDetailHtml(run);
+        QVERIFY(!html.contains("NOT compiled"));
+        for (const char *want : {"reduce-overhead, inductor, model, cold cache", "38.50 s", "41.75 s", "dynamo tracing",
+                                 "inductor backward", "36.25 s", "1 graph, 2 graph breaks, 3 recompiles",
+                                 "call_function &lt;print&gt;", "mutated inputs", "miss 2", "TORCHINDUCTOR_CACHE_DIR",
+                                 "/nonexistent/cc/cold-x/inductor", "removed", "fresh inductor and Triton caches"})
+            QVERIFY2(html.contains(QLatin1String(want)), want);
+
+        // A native run has no compile section at all.
+        store::RunRecord native;
+        native.configJson = R"j({"runtime":"native","compile":"none"})j";
+        QVERIFY(compileSectionHtml(native).isEmpty());
+        QVERIFY(!runIsCompiled(native));
+        QVERIFY(!runNotCompiled(native));
+    }
+
+    void compileRecordReadsWhatIsThere()
+    {
+        const CompileRecord empty = parseCompileRecord(QString());
+        QVERIFY(!empty.present);
+        QVERIFY(!empty.notCompiled());
+        const CompileRecord partial = parseCompileRecord(QStringLiteral(R"j({"mode":"default","graphs":2})j"));
+        QVERIFY(partial.present);
+        QVERIFY(!partial.compiled.has_value());
+        QCOMPARE(compileCountsText(partial), QString("2 graphs"));
+        QCOMPARE(compilePhaseName("kernel_compile_wait_s"), QString("kernel compile wait"));
+        QCOMPARE(notCompiledText(partial), QString("NOT compiled: the worker gave no reason"));
+    }
+
+    void phaseTextCountsTheWait()
+    {
+        QCOMPARE(phaseStatusText("compiling", 42.7), QString("compiling 0:42"));
+        QCOMPARE(phaseStatusText("priming: compiling", 185), QString("priming: compiling 3:05"));
+        QCOMPARE(phaseStatusText("capturing", 3725), QString("capturing 1:02:05"));
+        QCOMPARE(phaseStatusText("compiling", -1), QString("compiling 0:00"));
+        QVERIFY(phaseExplanation("compiling").contains("max-autotune"));
+    }
+
+    void doctorLinesBecomeRows()
+    {
+        const auto none = parseAll(kNoTorch);
+        QCOMPARE(none.size(), 2);
+        QCOMPARE(none[0].item, QString("python"));
+        QCOMPARE(none[0].status, QString("ok"));
+        QCOMPARE(none[1].item, QString("torch"));
+        QCOMPARE(none[1].status, QString("fail"));
+        QVERIFY(none[1].fix.contains("STEPSCOPE_PYTHON"));
+
+        const auto items = parseAll(kWithTorch);
+        QCOMPARE(items.size(), 5); // the log line is not a row
+        QCOMPARE(items[2].status, QString("warn"));
+        QCOMPARE(items[3].status, QString("fail"));
+        QCOMPARE(items[4].item, QString("triton"));
+        QCOMPARE(items[4].status, QString("fail")); // an unknown status is no pass
+
+        DoctorModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (const auto &i : items)
+            model.append(i);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.count("fail"), 2);
+        QCOMPARE(model.count("warn"), 1);
+        const auto colour = [&](int row) {
+            return model.index(row, DoctorModel::Status).data(Qt::ForegroundRole).value<QBrush>().color();
+        };
+        QCOMPARE(colour(0), successColor());
+        QCOMPARE(colour(2), warningColor());
+        QCOMPARE(colour(3), failureColor());
+        QCOMPARE(model.index(3, DoctorModel::Fix).data().toString(), QString("apt-get install g++"));
+        QVERIFY(model.index(0, DoctorModel::Fix).data().toString().isEmpty()); // an ok row needs no fix
+
+        // The closing verdict: a failing doctor that said why needs none; a silent or crashed one does.
+        DoctorExit exit;
+        exit.exitCode = 1;
+        QVERIFY(!doctorVerdict(none, exit));
+        exit.logTail = "Traceback: SyntaxError";
+        const auto silent = doctorVerdict({}, exit);
+        QVERIFY(silent && silent->status == "fail" && silent->value.contains("said nothing") &&
+                silent->value.contains("SyntaxError"));
+        const auto quiet = doctorVerdict({none[0]}, exit);
+        QVERIFY(quiet && quiet->value.contains("exit code 1"));
+        exit.timedOut = true;
+        QVERIFY(doctorVerdict(items, exit)->value.contains("180 s"));
+    }
+
+    void doctorProcessStreamsRowsWithoutBlocking()
+    {
+        QTemporaryDir dir;
+        // A stand-in interpreter: prints the recorded lines slowly, as the real doctor does while
+        // its tiny compile runs, and fails like it.
+        QFile lines(dir.filePath("doctor.jsonl"));
+        QVERIFY(lines.open(QIODevice::WriteOnly));
+        lines.write(kWithTorch);
+        lines.close();
+        QFile script(dir.filePath("fake_python.sh"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(
+            "head -n 2 \"$(dirname \"$0\")/doctor.jsonl\"; sleep 0.3; tail -n +3 \"$(dirname \"$0\")/doctor.jsonl\";"
+            " echo \"args: $*\" >&2; exit 1\n");
+        script.close();
+
+        DoctorProcess doctor;
+        QSignalSpy rows(&doctor, &DoctorProcess::item);
+        QSignalSpy finished(&doctor, &DoctorProcess::finished);
+        doctor.start({"/bin/sh", {script.fileName()}, "test"}, "cpu");
+        QVERIFY(doctor.isRunning()); // start() returned at once: the rows come through the event loop
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(rows.count(), 5);
+        QCOMPARE(rows.at(0).at(0).value<DoctorItem>().item, QString("python"));
+        QCOMPARE(finished.first().at(0).toInt(), 2); // c++ compiler and the unknown triton status
+        QCOMPARE(finished.first().at(1).toInt(), 1);
+        QVERIFY(!doctor.isRunning());
+
+        // No interpreter at all: one fail row with what was tried and the fix.
+        DoctorProcess none;
+        QSignalSpy noneRows(&none, &DoctorProcess::item);
+        none.start({{}, {}, "no Python interpreter found (tried --python, STEPSCOPE_PYTHON, python3 on PATH)"}, "cpu");
+        QCOMPARE(noneRows.count(), 1);
+        const auto row = noneRows.first().at(0).value<DoctorItem>();
+        QCOMPARE(row.status, QString("fail"));
+        QVERIFY(row.value.contains("tried --python"));
+        const auto fix = fixFor(FailureCategory::PythonNotFound);
+        QCOMPARE(row.fix, QString::fromUtf8(fix.data(), int(fix.size())));
+
+        // An interpreter that cannot start: a fail row, not a hang.
+        DoctorProcess missing;
+        QSignalSpy missingRows(&missing, &DoctorProcess::item);
+        QSignalSpy missingDone(&missing, &DoctorProcess::finished);
+        missing.start({dir.filePath("no-such-python"), {"-u", "x.py"}, "test"}, "cpu");
+        QVERIFY(missingDone.count() == 1 || missingDone.wait(10000));
+        QCOMPARE(missingRows.count(), 1);
+        QVERIFY(missingRows.first().at(0).value<DoctorItem>().value.contains("cannot start"));
+    }
+};
+
+QTEST_MAIN(TestCompileViews)
+#include "test_compile_views.moc"

@@ -1,0 +1,27 @@
+#pragma once
+// One run as the detail dialog shows it: status, failure with its fix, the torch.compile section
+// (cache state and directories, compile time by phase, graphs, breaks, recompiles, CUDA graph
+// skips) and the worker's log. Rich text for a QTextBrowser, built here so that tests read the
+// words rather than pixels.
+#include "models/compile_record.h"
+#include "store/store.h"
+
+#include <QString>
+
+namespace stepscope::ui
+{
+
+// Whether the run's configuration asks for torch.compile (its config JSON has a compile mode).
+bool runIsCompiled(const store::RunRecord &run);
+// Whether the run claims torch.compile but did not get it: compiled=false in its compile record,
+// or a compile-failed run. `text` (when given) receives the "NOT compiled: ..." text.
+bool runNotCompiled(const store::RunRecord &run, QString *text = nullptr);
+
+// The whole detail: what the dialog shows for one run.
+QString runDetailHtml(const store::RunRecord &run);
+// The torch.compile section alone (empty for a run without compile).
+QString compileSectionHtml(const store::RunRecord &run);
+// "#12, repeat 2, complete": one line to pick the run in a list of repeats.
+QString runChoiceText(const store::RunRecord &run);
+
+} // namespace stepscope::ui

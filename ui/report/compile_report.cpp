@@ -1,0 +1,270 @@
+#include "report/compile_report.h"
+
+#include "charts/chart_format.h"
+#include "models/run_detail.h"
+
+#include "config/config_json.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Report", text);
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+std::optional<RunConfig> configOf(const std::string &json)
+{
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    if (o.isEmpty() || !fromJson(o, c, errors))
+        return std::nullopt;
+    return c;
+}
+
+RunConfig withoutCompile(RunConfig c)
+{
+    c.compile = CompileMode::None;
+    c.compileBackend = CompileBackend::Inductor;
+    c.compileTarget = CompileTarget::Model;
+    c.compileCache = CompileCache::Cold;
+    return c;
+}
+
+QString seconds(const std::optional<double> &s)
+{
+    return s ? formatSecondsLabel(*s) : QStringLiteral("-");
+}
+
+QString phasesText(const CompileRecord &r)
+{
+    QStringList parts;
+    for (const auto &[key, s] : r.phases)
+        parts << QStringLiteral("%1 %2").arg(compilePhaseName(key), formatSecondsLabel(s));
+    return parts.join(QStringLiteral(", "));
+}
+
+// The configuration a cold/warm pair is named by: its label without the cache modifier.
+QString pairName(const QString &label)
+{
+    QString name = label;
+    name.remove(QStringLiteral("+warm-cache"));
+    return name;
+}
+
+// What a ledger row's break-even against the baseline says, as the end of a sentence.
+QString payoff(const report::LedgerRow &row, qint64 planned)
+{
+    if (!row.steadyMs || !row.firstStepS) {
+        if (!row.failureCategory.empty())
+            return tr("has no figure (failed: %1)").arg(QString::fromStdString(row.failureCategory));
+        return tr("has no figure (no steady state)");
+    }
+    if (!row.speedup)
+        return tr("has no figure (the baseline has none)");
+    if (!row.breakEvenSteps)
+        return tr("never pays off (its steps are not faster)");
+    if (*row.breakEvenSteps <= 1)
+        return tr("is ahead from the first step");
+    QString text = tr("pays off after %1 steps").arg(formatStepCount(*row.breakEvenSteps));
+    if (planned > 0 && *row.breakEvenSteps > planned)
+        text += tr(", beyond the planned %1").arg(formatStepCount(double(planned)));
+    return text;
+}
+
+QString vsEager(const CompileReportRow &r)
+{
+    if (!r.hasEager)
+        return QStringLiteral("-");
+    if (!r.breakEvenVsEager)
+        return tr("never");
+    if (*r.breakEvenVsEager <= 1)
+        return tr("immediately");
+    return formatStepCount(*r.breakEvenVsEager);
+}
+
+QString countsOrDash(const CompileRecord &r)
+{
+    const QString counts = compileCountsText(r);
+    return counts.isEmpty() ? QStringLiteral("-") : counts;
+}
+
+} // namespace
+
+std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, const report::Ledger &ledger)
+{
+    std::vector<CompileReportRow> out;
+    std::vector<std::optional<RunConfig>> configs;
+    for (const auto &row : ledger.rows)
+        configs.push_back(configOf(row.configJson));
+    const auto runs = reader.runs(ledger.sweep.id);
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        const report::LedgerRow &row = ledger.rows[i];
+        if (!configs[i] || configs[i]->compile == CompileMode::None)
+            continue;
+        const RunConfig &c = *configs[i];
+        CompileReportRow r;
+        r.ledgerRow = i;
+        r.label = QString::fromStdString(row.label);
+        r.cache = QString::fromStdString(toString(c.compileCache));
+        RunConfig cold = c;
+        cold.compileCache = CompileCache::Cold;
+        r.pairKey = QString::fromStdString(canonicalName(cold));
+        bool fromComplete = false;
+        for (const auto &run : runs) {
+            if (run.configName != row.configName)
+                continue;
+            ++r.runs;
+            QString text;
+            if (runNotCompiled(run, &text)) {
+                if (r.notCompiled++ == 0)
+                    r.notCompiledText = text;
+            }
+            const CompileRecord record = parseCompileRecord(run.compileJson);
+            const bool complete = run.status == RunStatus::Complete;
+            if (record.present && (!r.record.present || (complete && !fromComplete))) {
+                r.record = record;
+                fromComplete = complete;
+            }
+        }
+        // What compile alone buys: against the same knobs run eager in the same (Python) runtime.
+        const RunConfig eager = withoutCompile(c);
+        for (std::size_t j = 0; j < ledger.rows.size(); ++j) {
+            const auto &e = ledger.rows[j];
+            if (j == i || !configs[j] || !(*configs[j] == eager) || !e.steadyMs || !e.firstStepS || !row.steadyMs ||
+                !row.firstStepS)
+                continue;
+            r.hasEager = true;
+            r.breakEvenVsEager =
+                stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *e.firstStepS, *e.steadyMs / 1000.0);
+            break;
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
+QStringList compileHeadlines(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger)
+{
+    QStringList out;
+    if (ledger.rows.empty())
+        return out;
+    const QString baseline = QString::fromStdString(ledger.rows.front().label);
+    if (!rows.empty() && rows.front().ledgerRow == 0)
+        out << tr("The sweep's first row, %1, is compiled itself: the break-even figures are against it, not "
+                  "against eager PyTorch. A Ledger or Each sweep has an eager baseline.")
+                   .arg(baseline);
+    QStringList done;
+    for (const auto &r : rows) {
+        if (done.contains(r.pairKey))
+            continue;
+        done << r.pairKey;
+        QStringList parts;
+        for (const QString cache : {QStringLiteral("cold"), QStringLiteral("warm")})
+            for (const auto &other : rows)
+                if (other.pairKey == r.pairKey && other.cache == cache) {
+                    const QString what = other.notCompiled == other.runs && other.runs > 0 ? other.notCompiledText
+                                         : other.ledgerRow == 0
+                                             ? tr("is the reference")
+                                             : payoff(ledger.rows[other.ledgerRow], ledger.plannedSteps);
+                    parts << QStringLiteral("%1 %2").arg(cache, what);
+                }
+        out << tr("%1 against %2: %3.").arg(pairName(r.label), baseline, parts.join(QStringLiteral("; ")));
+    }
+    return out;
+}
+
+QString compileReportHtml(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger)
+{
+    if (rows.empty())
+        return {};
+    QString html = QStringLiteral("<h2>torch.compile</h2>\n");
+    // The findings first, as the recommendation is shown: a one-cell table (the PDF draws only
+    // table backgrounds).
+    QString findings;
+    for (const QString &line : compileHeadlines(rows, ledger))
+        findings += QStringLiteral("<li>%1</li>\n").arg(esc(line));
+    html += QStringLiteral("<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" cellspacing=\"0\" "
+                           "border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%1</b><ul>\n%2</ul></td></tr></table>\n")
+                .arg(esc(tr("Break-even against the baseline, cold and warm cache")), findings);
+
+    html += QStringLiteral("<table class=\"ledger\" cellspacing=\"0\" cellpadding=\"3\" border=\"1\">\n<tr>");
+    for (const QString &h : {tr("Configuration"), tr("Cache"), tr("First step"), tr("Compile"), tr("Phases"),
+                             tr("Graphs"), tr("Steady state"), tr("Break-even vs baseline"), tr("vs Python eager")})
+        html += QStringLiteral("<th>%1</th>").arg(esc(h));
+    html += QStringLiteral("</tr>\n");
+    for (const auto &r : rows) {
+        const report::LedgerRow &row = ledger.rows[r.ledgerRow];
+        const bool failed = r.runs > 0 && r.notCompiled == r.runs;
+        const QString cls = failed ? QStringLiteral(" class=\"failed\"") : QString();
+        const QString steady = row.steadyMs ? QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms") : "-";
+        const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
+        html += QStringLiteral("<tr><td%1>%2</td><td%1>%3</td><td class=\"num\" align=\"right\">%4</td>"
+                               "<td class=\"num\" align=\"right\">%5</td><td>%6</td><td>%7</td>"
+                               "<td class=\"num\" align=\"right\">%8</td><td class=\"num\" align=\"right\">%9</td>"
+                               "<td class=\"num\" align=\"right\">%10</td></tr>\n")
+                    .arg(cls, esc(r.label), esc(r.cache), esc(seconds(row.firstStepS)), esc(seconds(compileS)),
+                         esc(phasesText(r.record)), esc(countsOrDash(r.record)), esc(steady),
+                         esc(QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven)), esc(vsEager(r)));
+    }
+    html += QStringLiteral("</table>\n<p class=\"note\">%1</p>\n")
+                .arg(esc(tr("Cold: fresh inductor and Triton caches, so the first step pays the whole compile. Warm: "
+                            "caches kept from a priming run, as a second training run on this machine finds them. "
+                            "Compile time and phases as the worker's torch reported them (phases may nest); "
+                            "break-even: steps after which the slower first step is paid back. vs Python eager: "
+                            "against the same knobs without compile, when the sweep has that row.")));
+
+    QString notes;
+    for (const auto &r : rows) {
+        if (r.notCompiled > 0)
+            notes += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span> (%3)</li>\n")
+                         .arg(esc(r.label), esc(r.notCompiledText),
+                              esc(tr("%1 of %2 run(s); left out of the figures").arg(r.notCompiled).arg(r.runs)));
+        for (const QString &reason : r.record.breakReasons)
+            notes +=
+                QStringLiteral("<li><b>%1</b>: %2 %3</li>\n").arg(esc(r.label), esc(tr("graph break:")), esc(reason));
+        for (const QString &skip : r.record.cudagraphSkips)
+            notes += QStringLiteral("<li><b>%1</b>: <span class=\"warn\">%2 %3</span></li>\n")
+                         .arg(esc(r.label), esc(tr("CUDA graphs skipped:")), esc(skip));
+    }
+    if (!notes.isEmpty())
+        html += QStringLiteral("<ul>\n%1</ul>\n").arg(notes);
+    return html;
+}
+
+QString compileReportMarkdown(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger)
+{
+    if (rows.empty())
+        return {};
+    const auto cell = [](QString s) { return s.replace(QLatin1Char('|'), QLatin1String("\\|")); };
+    QString md = QStringLiteral("\n### torch.compile\n\n");
+    for (const QString &line : compileHeadlines(rows, ledger))
+        md += QStringLiteral("- **%1**\n").arg(line);
+    md += QStringLiteral("\n| configuration | cache | first step | compile | phases | graphs | break-even vs "
+                         "baseline | vs Python eager |\n|---|---|---|---|---|---|---|---|\n");
+    for (const auto &r : rows) {
+        const report::LedgerRow &row = ledger.rows[r.ledgerRow];
+        const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
+        md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
+                  .arg(cell(r.label), r.cache, seconds(row.firstStepS), seconds(compileS), cell(phasesText(r.record)),
+                       countsOrDash(r.record), QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven),
+                       vsEager(r));
+    }
+    for (const auto &r : rows)
+        if (r.notCompiled > 0)
+            md += QStringLiteral("\n- %1: %2\n").arg(cell(r.label), cell(r.notCompiledText));
+    return md;
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,135 @@
+#include "widgets/environment_page.h"
+
+#include "controller/doctor_process.h"
+#include "models/doctor_model.h"
+#include "models/environment_model.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+// Short columns fit their contents; the long value and its fix share what is left and wrap.
+void fitColumns(QTableView *view, std::initializer_list<int> fitted)
+{
+    view->setWordWrap(true);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    for (int column : fitted)
+        view->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+}
+
+} // namespace
+
+EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent) : QWidget(parent)
+{
+    envView_ = new QTableView;
+    auto *envView = envView_;
+    envView->setModel(environment);
+    fitColumns(envView, {0, 1});
+    connect(environment, &QAbstractItemModel::modelReset, envView, &QTableView::resizeRowsToContents);
+
+    doctor_ = new DoctorModel(this);
+    process_ = new DoctorProcess(this);
+    auto *doctorBox = new QGroupBox(tr("Doctor: can this machine run the Python worker and torch.compile?"));
+    run_ = new QPushButton(tr("Run doctor"));
+    run_->setToolTip(tr("Runs the Python worker's --doctor for the device chosen in the panel, as "
+                        "stepscope-cli doctor does: Python, torch, torchvision, Triton, a C++ compiler, cache paths "
+                        "and a tiny torch.compile (seconds)."));
+    status_ = new QLabel(tr("Not run yet."));
+    status_->setWordWrap(true);
+    auto *top = new QHBoxLayout;
+    top->addWidget(run_);
+    top->addWidget(status_, 1);
+    doctorView_ = new QTableView;
+    doctorView_->setModel(doctor_);
+    fitColumns(doctorView_, {});
+    // Status and check names are short and arrive row by row: fitted on each row, not to the header.
+    for (int column : {int(DoctorModel::Status), int(DoctorModel::Item)})
+        doctorView_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
+    doctorView_->verticalHeader()->setVisible(false);
+    auto *doctorLayout = new QVBoxLayout(doctorBox);
+    doctorLayout->addLayout(top);
+    doctorLayout->addWidget(doctorView_);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(envView);
+    split->addWidget(doctorBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(run_, &QPushButton::clicked, this, &EnvironmentPage::doctorRequested);
+    connect(process_, &DoctorProcess::item, this, [this](const DoctorItem &item) {
+        doctor_->append(item);
+        for (int column : {int(DoctorModel::Status), int(DoctorModel::Item)})
+            doctorView_->resizeColumnToContents(column);
+        doctorView_->resizeRowsToContents();
+    });
+    connect(process_, &DoctorProcess::finished, this, [this](int fails, int warnings) {
+        run_->setEnabled(true);
+        status_->setText(fails > 0      ? tr("%n check(s) failed: read the fix next to each.", nullptr, fails)
+                         : warnings > 0 ? tr("Ready, with %n warning(s).", nullptr, warnings)
+                                        : tr("Ready: the Python worker and torch.compile work here."));
+        Q_EMIT doctorFinished(fails, warnings);
+    });
+}
+
+void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const QString &device)
+{
+    if (process_->isRunning())
+        return;
+    doctor_->clear();
+    run_->setEnabled(false);
+    status_->setText(
+        python.program.isEmpty()
+            ? tr("No Python interpreter found.")
+            : tr("Asking %1 about %2 (a tiny torch.compile takes a few seconds)…").arg(python.program, device));
+    process_->start(python, device);
+}
+
+void EnvironmentPage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitRows();
+}
+
+void EnvironmentPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    fitRows();
+}
+
+void EnvironmentPage::fitRows()
+{
+    // Wrapped rows take their height from the column widths at the time they are measured; a
+    // model reset while the tab is hidden measures against a narrow view and leaves rows many
+    // lines tall. Measured again once the layout has settled.
+    QTimer::singleShot(0, this, [this] {
+        envView_->resizeRowsToContents();
+        doctorView_->resizeRowsToContents();
+    });
+}
+
+bool EnvironmentPage::doctorRunning() const
+{
+    return process_->isRunning();
+}
+
+QString EnvironmentPage::doctorStatus() const
+{
+    return status_->text();
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,53 @@
+#pragma once
+// The Environment tab: what the sweep's worker reported (EnvironmentModel, with what skews the
+// numbers), and the doctor: the Python worker's own check of this machine (torch, Triton, a C++
+// compiler, a tiny torch.compile), run on request without blocking the window.
+#include "supervisor/worker_command.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace stepscope::ui
+{
+
+class DoctorModel;
+class DoctorProcess;
+class EnvironmentModel;
+
+class EnvironmentPage : public QWidget
+{
+    Q_OBJECT
+  public:
+    explicit EnvironmentPage(EnvironmentModel *environment, QWidget *parent = nullptr);
+
+    // Asks `python` (see supervisor::defaultPythonWorker) about `device`; rows appear as they come.
+    void runDoctor(const supervisor::WorkerCommand &python, const QString &device);
+    bool doctorRunning() const;
+    DoctorModel *doctorModel() const { return doctor_; }
+    QPushButton *doctorButton() const { return run_; }
+    QString doctorStatus() const;
+
+  Q_SIGNALS:
+    // The button was pressed: the window knows the interpreter and the device to ask about.
+    void doctorRequested();
+    void doctorFinished(int fails, int warnings);
+
+  protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+  private:
+    void fitRows();
+
+    QTableView *envView_;
+    DoctorModel *doctor_;
+    DoctorProcess *process_;
+    QPushButton *run_;
+    QLabel *status_;
+    QTableView *doctorView_;
+};
+
+} // namespace stepscope::ui
