@@ -7,6 +7,9 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
+#include <filesystem>
+#include <system_error>
+
 namespace stepscope::supervisor
 {
 
@@ -23,30 +26,38 @@ QJsonObject CompileCacheDirs::env() const
     return {{"TORCHINDUCTOR_CACHE_DIR", inductor}, {"TRITON_CACHE_DIR", triton}};
 }
 
-bool prepareCompileCache(const RunConfig &config, const QString &root, CompileCacheDirs &out, QString &error)
+bool prepareCompileCache(const RunConfig &config, const QString &root, CompileCacheDirs &out, Failure &failure)
 {
     out = {};
+    std::error_code error;
     QString dir;
     if (config.compileCache == CompileCache::Warm) {
         dir = root + "/warm";
         out.state = "warm";
     } else {
         out.state = "cold";
-        if (QDir().mkpath(root)) {
+        if (std::filesystem::create_directories(root.toStdString(), error); !error) {
             QTemporaryDir fresh(root + "/cold-XXXXXX");
             fresh.setAutoRemove(false); // removed by the runner once the worker has gone
             dir = fresh.path();
+            if (dir.isEmpty())
+                error = std::make_error_code(std::errc::io_error);
         }
         out.removeAfterRun = dir;
     }
     out.inductor = dir + "/inductor";
     out.triton = dir + "/triton";
-    if (dir.isEmpty() || !QDir().mkpath(out.inductor) || !QDir().mkpath(out.triton)) {
-        error = "cannot create the compile cache directories under " + root +
-                "; choose another with --compile-cache-dir (or the dashboard's settings)";
-        return false;
-    }
-    return true;
+    for (const QString &d : {out.inductor, out.triton})
+        if (!error)
+            std::filesystem::create_directories(d.toStdString(), error);
+    if (!error)
+        return true;
+    const bool tooLong = error == std::errc::filename_too_long;
+    failure = {tooLong ? FailureCategory::CachePathTooLong : FailureCategory::Internal,
+               "cannot create the compile cache directories under " + root.toStdString() + " (" + error.message() +
+                   "); choose another with --compile-cache-dir (or the dashboard's settings)",
+               {}};
+    return false;
 }
 
 RunConfig primingConfig(const RunConfig &config)

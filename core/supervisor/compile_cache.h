@@ -5,6 +5,7 @@
 //   <root>/cold-XXXXXX/{inductor,triton}   one per cold run, removed after it
 //   <root>/warm/{inductor,triton}          shared by warm runs, kept
 //   <root>/warm/primed-<sha1>              this configuration has filled the warm cache once
+#include "common/failure.h"
 #include "config/run_config.h"
 
 #include <QJsonObject>
@@ -25,9 +26,9 @@ struct CompileCacheDirs {
     QJsonObject env() const; // {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ...}
 };
 
-// Creates the directories for `config` (a compile configuration). False with `error` when the
-// root cannot hold them.
-bool prepareCompileCache(const RunConfig &config, const QString &root, CompileCacheDirs &out, QString &error);
+// Creates the directories for `config` (a compile configuration). False with `failure` when the
+// root cannot hold them: cache-path-too-long when the system says the path is, else internal.
+bool prepareCompileCache(const RunConfig &config, const QString &root, CompileCacheDirs &out, Failure &failure);
 
 // What fills a warm cache: the same configuration for one step and no warm-up.
 RunConfig primingConfig(const RunConfig &config);

@@ -206,9 +206,9 @@ bool SweepRunner::prepareCaches(const RunConfig &config)
 {
     QJsonObject dirs;
     if (config.runtime == Runtime::Python && config.compile != CompileMode::None) {
-        QString error;
-        if (!prepareCompileCache(config, options_.compileCacheRoot, compileCaches_, error)) {
-            finishCurrent(RunStatus::Failed, Failure{FailureCategory::Internal, error.toStdString(), {}});
+        Failure failure;
+        if (!prepareCompileCache(config, options_.compileCacheRoot, compileCaches_, failure)) {
+            finishCurrent(RunStatus::Failed, failure);
             return false;
         }
         dirs = compileCaches_.env();

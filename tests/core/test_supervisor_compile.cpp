@@ -382,9 +382,16 @@ TEST_F(SupervisorTest, ColdCacheUnderAnUnusableRootFailsTheRunClearly)
     ASSERT_EQ(out.runFinished.size(), 2u);
     EXPECT_EQ(out.runFinished[0].second, "internal");
     EXPECT_EQ(out.runFinished[1].second, QString()) << "the sweep goes on";
-    const auto run = reader()->run(p.runs[0].runId);
-    ASSERT_TRUE(run);
-    EXPECT_TRUE(contains(run->message, "--compile-cache-dir")) << run->message;
+    const auto failed = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(failed);
+    EXPECT_TRUE(contains(failed->message, "--compile-cache-dir")) << failed->message;
+
+    // A name the file system refuses as too long is the category the user can act on.
+    o.compileCacheRoot = dir_.filePath(QString(300, 'c'));
+    const SweepPlan p2 = plan({compileConfig(CompileCache::Warm)});
+    const Outcome out2 = run(p2, o);
+    ASSERT_EQ(out2.runFinished.size(), 1u);
+    EXPECT_EQ(out2.runFinished[0].second, "cache-path-too-long");
 }
 
 } // namespace
