@@ -58,9 +58,10 @@ for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
     assert wd[var].startswith(root) and os.path.isdir(wd[var]), f"the warm cache {wd[var]} is kept under {root}"
 PY
 
-"$bin/stepscope-cli" --db "$db" show "$warm" > "$work/show.txt"
-grep -qi "warm" "$work/show.txt" || fail "show names the warm cache"
-grep -q "inductor_forward" "$work/show.txt" || fail "show prints the compile breakdown"
+"$bin/stepscope-cli" --db "$db" show "$warm" > "$work/show-warm.txt"
+grep -qi "warm" "$work/show-warm.txt" || fail "show names the warm cache"
+"$bin/stepscope-cli" --db "$db" show "$cold" > "$work/show-cold.txt"
+grep -q "inductor_forward" "$work/show-cold.txt" || fail "show prints the compile breakdown"
 "$bin/stepscope-cli" --db "$db" export --format markdown > "$work/l.md"
 grep -q "compile-default" "$work/l.md" || fail "the ledger has the compiled rows"
 grep -q "warm-cache" "$work/l.md" || fail "the ledger tells the warm row apart"

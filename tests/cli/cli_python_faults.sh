@@ -54,10 +54,10 @@ expect torch-missing "torch cannot be imported" -- --python "$fx/python-no-torch
 expect torch-version-mismatch "2\.4\.0.*built for 2\.11" PYTHONPATH="$fx/oldtorch" -- --python "$py"
 expect triton-version-mismatch "Triton 3\.1\.0.*needs 3\.6" PYTHONPATH="$fx/oldtriton" -- --python "$py" --compile default
 long=$work
-for i in $(seq 19); do long=$long/$(printf 'c%.0s' $(seq 200)); done
+for i in $(seq 20); do long=$long/$(printf 'c%.0s' $(seq 200)); done
 mkdir -p "$long"
 expect cache-path-too-long "characters" -- --python "$py" --compile default --compile-cache-dir "$long"
-expect compile-failed "failed during the first step" CXX=/nonexistent/c++ -- --python "$py" --compile default
+expect compile-failed "failed during first step" CXX=/nonexistent/c++ -- --python "$py" --compile default
 # Errors suppressed: dynamo runs the step eager. It must be a failed run, never a compiled one.
 expect compile-failed "not compiled as asked" CXX=/nonexistent/c++ TORCHDYNAMO_SUPPRESS_ERRORS=1 -- \
   --python "$py" --compile default

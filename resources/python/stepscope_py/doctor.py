@@ -8,7 +8,7 @@ import sys
 import tempfile
 import time
 
-from . import preflight, protocol
+from . import environment, preflight, protocol
 
 
 def _line(item, status, value, fix=""):
@@ -41,7 +41,7 @@ def _tiny_compile(torch, device):
 
 
 def run(device):
-    ok = _line("python", "ok", f"{platform.python_version()} ({sys.executable})")
+    ok = _line("python version", "ok", f"{platform.python_version()} ({sys.executable})")
     try:
         torch = preflight.import_torch()
     except preflight.WorkerFailure as failure:
@@ -67,7 +67,7 @@ def run(device):
         if cuda:
             p = torch.cuda.get_device_properties(torch.device(device).index or 0)
             ok &= _line("gpu", "ok", f"{p.name} (cc {p.major}.{p.minor}, {p.total_memory >> 20} MiB)")
-            ok &= _line("cuda", "ok", f"runtime {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}")
+            ok &= _line("cuda", "ok", f"runtime {torch.version.cuda}, cuDNN {environment.dotted_cudnn(torch.backends.cudnn.version())}")
             state = {}
             try:
                 state = {"sm_clock_mhz": torch.cuda.clock_rate(), "temperature_c": torch.cuda.temperature()}

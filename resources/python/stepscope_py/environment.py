@@ -53,7 +53,7 @@ def probe(torch, config):
             env[var.lower()] = directory
     if torch.cuda.is_available():
         env["cuda_runtime"] = torch.version.cuda or "unknown"
-        env["cudnn"] = _dotted_cudnn(torch.backends.cudnn.version())
+        env["cudnn"] = dotted_cudnn(torch.backends.cudnn.version())
         index = (torch.device(config.device).index or 0) if config.on_cuda else 0
         if index < torch.cuda.device_count():
             p = torch.cuda.get_device_properties(index)
@@ -68,7 +68,7 @@ def probe(torch, config):
     return env
 
 
-def _dotted_cudnn(v):
+def dotted_cudnn(v):
     # 91900 -> 9.19.0, as the native worker writes it.
     if not v:
         return "none"
