@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "common/failure.h"
+#include "supervisor/compile_cache.h"
 #include "supervisor/worker_command.h"
 
 #include <QFileInfo>
@@ -54,12 +55,48 @@ Check nativeWorkerCheck(const NativeProbe &probe, const QString &device)
     return {"ok", "native worker", value, {}};
 }
 
+// What the native worker reads of the GPU before a run: driver, clocks and throttle reasons through
+// NVML. Clocks that sit low while idle are normal; a throttle reason other than idle is not.
+void gpuChecks(int cudaIndex, std::vector<Check> &checks)
+{
+    QProcess p;
+    p.start(supervisor::defaultNativeWorker().program, {"--probe", QString("cuda:%1").arg(cudaIndex)});
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+        checks.push_back(
+            {"warn", "gpu state", "the native worker's --probe gave no answer: " + tail(p.readAllStandardError()), {}});
+        return;
+    }
+    const QJsonObject env =
+        QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object().value("env").toObject();
+    auto field = [&](const char *key) { return env.value(key).toString(); };
+    if (field("driver").isEmpty())
+        checks.push_back({"warn", "driver", "CUDA driver API " + field("cuda_driver_api") + "; NVML not readable",
+                          "Install the NVIDIA driver's NVML (libnvidia-ml) so clocks and throttling are recorded."});
+    else
+        checks.push_back({"ok", "driver", field("driver") + " (CUDA driver API " + field("cuda_driver_api") + ")", {}});
+    checks.push_back({"ok", "cuda (LibTorch)", "runtime " + field("cuda_runtime") + ", cuDNN " + field("cudnn"), {}});
+    if (field("before_sm_clock_mhz").isEmpty())
+        return;
+    const QString reasons = field("before_throttle_reasons");
+    const bool throttled = !reasons.isEmpty() && reasons != "none" && reasons != "idle";
+    checks.push_back({throttled ? "warn" : "ok", "gpu clocks",
+                      QString("SM %1 of %2 MHz, %3 C, throttle reasons: %4")
+                          .arg(field("before_sm_clock_mhz"), field("before_sm_clock_max_mhz"),
+                               field("before_temperature_c"), reasons.isEmpty() ? "unknown" : reasons),
+                      throttled ? "The GPU is held back (power, heat or set clocks): figures taken now are lower "
+                                  "than the card can give; check nvidia-smi -q -d PERFORMANCE."
+                                : QString()});
+}
+
 // Runs the Python worker's --doctor and turns its lines into checks; a silent or broken script is
 // a fail line of its own with the end of its log.
 void pythonDoctor(const supervisor::WorkerCommand &python, const QString &device, std::vector<Check> &checks)
 {
     QProcess p;
-    p.setProcessEnvironment(supervisor::workerEnvironment());
+    QProcessEnvironment env = supervisor::workerEnvironment();
+    // The worker judges the path budget of the caches runs will use, not a default of torch's.
+    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCompileCacheRoot());
+    p.setProcessEnvironment(env);
     p.start(python.program, python.arguments + QStringList{"--doctor", "--device", device});
     const bool started = p.waitForStarted(30000);
     const bool finished = started && p.waitForFinished(kDoctorLimitMs);
@@ -168,6 +205,8 @@ int doctorCommand(const Options &options)
     if (device.isEmpty()) // what `run` would pick: CUDA where the native worker sees a device
         device = probe.cudaDevices > 0 ? "cuda" : "cpu";
     checks.push_back(nativeWorkerCheck(probe, device));
+    if (device == "cuda" && probe.cudaDevices > 0)
+        gpuChecks(0, checks);
 
     const supervisor::WorkerCommand worker = supervisor::defaultPythonWorker(python);
     if (worker.program.isEmpty()) {

@@ -62,9 +62,17 @@ int main(int argc, char **argv)
             // Lets front-ends that link no torch pick a default device the way LibTorch sees it.
             std::printf("%d\n", stepscope::engine::cudaDeviceCount());
             return 0;
+        } else if (std::strcmp(argv[i], "--probe") == 0 && i + 1 < argc) {
+            // `doctor` asks for the machine as a run would see it (driver, clocks, throttling)
+            // without running a step.
+            stepscope::RunConfig probeConfig;
+            probeConfig.device = argv[++i];
+            emit(stepscope::protocol::helloLine(stepscope::engine::probeEnvironment(probeConfig)));
+            return 0;
         } else if (std::strcmp(argv[i], "--help") == 0) {
-            std::puts("usage: stepscope-worker --config JSON | --cuda-devices\nRuns one configuration; JSON lines on "
-                      "stdout.");
+            std::puts(
+                "usage: stepscope-worker --config JSON | --cuda-devices | --probe DEVICE\nRuns one configuration; "
+                "JSON lines on stdout.");
             return 0;
         }
     }

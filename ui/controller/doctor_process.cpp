@@ -1,5 +1,7 @@
 #include "controller/doctor_process.h"
 
+#include "supervisor/compile_cache.h"
+
 #include "common/failure.h"
 
 #include <QProcess>
@@ -49,7 +51,10 @@ void DoctorProcess::start(const supervisor::WorkerCommand &python, const QString
     const QStringList arguments = python.arguments + QStringList{"--doctor", "--device", device};
     command_ = python.program + QLatin1Char(' ') + arguments.join(QLatin1Char(' '));
     process_ = new QProcess(this);
-    process_->setProcessEnvironment(supervisor::workerEnvironment());
+    QProcessEnvironment env = supervisor::workerEnvironment();
+    // The worker judges the path budget of the caches runs will use, not a default of torch's.
+    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCompileCacheRoot());
+    process_->setProcessEnvironment(env);
     connect(process_, &QProcess::readyReadStandardOutput, this, &DoctorProcess::readLines);
     connect(process_, &QProcess::readyReadStandardError, this, [this] {
         stderr_ += process_->readAllStandardError();

@@ -41,6 +41,8 @@ def _tiny_compile(torch, device):
 
 
 def run(device):
+    # Read before torch is imported: inductor sets TORCHINDUCTOR_CACHE_DIR for its own subprocesses.
+    user_env = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
     ok = _line("python version", "ok", f"{platform.python_version()} ({sys.executable})")
     try:
         torch = preflight.import_torch()
@@ -106,15 +108,19 @@ def run(device):
                     "inductor compiles C++ on the CPU: install g++ (apt-get install g++) or set CXX.")
 
     budget = preflight.path_budget()
-    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
-        directory = os.environ.get(var)
-        if not directory:
-            _line(var.lower(), "ok", "unset: Stepscope sets a fresh one per cold run and a kept one for warm runs")
-            continue
-        need = preflight.predicted_path_length(directory)
+    root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT")
+    if root:
+        # The deepest directory a run gets: <root>/cold-XXXXXX/inductor (warm/ is shorter).
+        need = preflight.predicted_path_length(os.path.join(root, "cold-XXXXXX", "inductor"))
         status = "ok" if need < budget else "fail"
-        ok &= _line(var.lower(), status, f"{directory} (longest kernel path about {need} of {budget})",
-                    "" if status == "ok" else "Use a shorter cache directory.")
+        ok &= _line("compile caches", status,
+                    f"{root}: cold-* per cold run (removed after it), warm/ kept; longest kernel path about "
+                    f"{need} of {budget}",
+                    "" if status == "ok" else "Choose a shorter --compile-cache-dir.")
+    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
+        if user_env.get(var):
+            _line(var.lower(), "warn", f"{user_env[var]} is set, and Stepscope replaces it for compiled runs",
+                  "Nothing to do for Stepscope; other programs in this shell share that cache.")
     _line("path budget", "ok" if budget > 260 else "warn", f"{budget} characters",
           "" if budget > 260 else "Enable long paths on Windows, or keep cache directories short.")
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `doctor` reads the GPU the way a run would (driver, clocks, throttling from the native worker's
+# --probe) and judges it: a throttled GPU is a warning with its fix, an idle one is fine. Stand-in
+# workers answer for a GPU this machine does not have.
+#   cli_doctor.sh BIN_DIR
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+native() { # $1: throttle reasons
+  cat > "$work/native" <<SH
+#!/bin/sh
+case "\$1" in
+  --cuda-devices) echo 1 ;;
+  --probe) echo '{"type":"hello","protocol":1,"env":{"driver":"580.159.04","cuda_driver_api":"13.0.0","cuda_runtime":"13.0.0","cudnn":"9.19.0","before_sm_clock_mhz":"1410","before_sm_clock_max_mhz":"1980","before_temperature_c":"87","before_throttle_reasons":"$1"}}' ;;
+esac
+SH
+  chmod +x "$work/native"
+}
+cat > "$work/python" <<'SH'
+#!/bin/sh
+echo '{"type":"doctor","item":"torch","status":"ok","value":"2.11.0+cu130","fix":""}'
+SH
+chmod +x "$work/python"
+
+native sw-thermal-slowdown
+rc=0
+STEPSCOPE_NATIVE_WORKER=$work/native "$bin/stepscope-cli" doctor --device cuda --python "$work/python" \
+  > "$work/hot.txt" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "warnings alone must exit 0, got $rc: $(cat "$work/hot.txt")"
+grep -Eq "^ok +driver +580\.159\.04 \(CUDA driver API 13\.0\.0\)" "$work/hot.txt" || fail "driver line: $(cat "$work/hot.txt")"
+grep -Eq "^warn +gpu clocks +SM 1410 of 1980 MHz, 87 C, throttle reasons: sw-thermal-slowdown" "$work/hot.txt" \
+  || fail "a throttled GPU must warn: $(cat "$work/hot.txt")"
+grep -q "fix: The GPU is held back" "$work/hot.txt" || fail "the throttle warning carries its fix"
+grep -Eq "^ok +torch +2\.11\.0\+cu130" "$work/hot.txt" || fail "the Python worker's lines are in the table"
+
+native idle
+STEPSCOPE_NATIVE_WORKER=$work/native "$bin/stepscope-cli" doctor --device cuda --python "$work/python" > "$work/idle.txt" 2>&1 \
+  || fail "idle GPU: $(cat "$work/idle.txt")"
+grep -Eq "^ok +gpu clocks .*throttle reasons: idle" "$work/idle.txt" || fail "an idle GPU is fine: $(cat "$work/idle.txt")"
+
+# A Python doctor that reports a failure makes the exit code 1.
+echo 'echo "{\"type\":\"doctor\",\"item\":\"triton\",\"status\":\"fail\",\"value\":\"3.1.0\",\"fix\":\"pip install triton==3.6.0\"}"' >> "$work/python"
+rc=0
+STEPSCOPE_NATIVE_WORKER=$work/native "$bin/stepscope-cli" doctor --device cuda --python "$work/python" > "$work/bad.txt" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "a fail line must exit 1, got $rc"
+grep -q "fix: pip install triton==3.6.0" "$work/bad.txt" || fail "the fail line shows its fix"
+echo "doctor judges the GPU and the Python side"
