@@ -2,11 +2,15 @@
 
 #include <QCoreApplication>
 
+#include <clocale>
 #include <cstdio>
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // Qt sets the C library's locale from the environment; printf would then write decimal commas
+    // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
+    std::setlocale(LC_NUMERIC, "C");
     QCoreApplication::setApplicationName("stepscope");
     QCoreApplication::setApplicationVersion(STEPSCOPE_VERSION);
 

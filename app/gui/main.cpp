@@ -9,11 +9,15 @@
 #include <QSettings>
 #include <QTimer>
 
+#include <clocale>
 #include <cstdio>
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    // Qt sets the C library's locale from the environment; printf would then write decimal commas
+    // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setApplicationName("stepscope");
     QApplication::setOrganizationName("stepscope");
     QApplication::setApplicationVersion(STEPSCOPE_VERSION);

@@ -1,5 +1,6 @@
 // Text exports of a ledger: CSV for spreadsheets, JSON for scripts, Markdown for people.
 #include "report/ledger.h"
+#include "report/number_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +16,7 @@ std::string num(const std::optional<double> &v, const char *f = "%.4g")
 {
     if (!v || !std::isfinite(*v))
         return "";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, *v);
-    return buf;
+    return formatNumber(f, *v);
 }
 
 std::string csvField(const std::string &s)
@@ -67,9 +66,7 @@ std::string jsonNumber(const std::optional<double> &v)
 {
     if (!v || !std::isfinite(*v))
         return "null";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.9g", *v);
-    return buf;
+    return formatNumber("%.9g", *v);
 }
 
 std::string speedupText(const LedgerRow &row)
@@ -99,7 +96,7 @@ std::string toCsv(const Ledger &l)
     std::ostringstream out;
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
-           "ratio_ci_low,ratio_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
+           "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
            "wall_per_step_ms,compile_cache,compile_s\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
@@ -110,8 +107,9 @@ std::string toCsv(const Ledger &l)
             << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.p90, "%.6g") : "")
             << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << r.timing << ','
             << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f") << ','
-            << (r.timeRatio ? num(r.timeRatio->low, "%.4f") : "") << ','
-            << (r.timeRatio ? num(r.timeRatio->high, "%.4f") : "") << ','
+            // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
+            << (r.timeRatio ? num(1.0 / r.timeRatio->high, "%.4f") : "") << ','
+            << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
             << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
             << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << '\n';
@@ -138,7 +136,10 @@ std::string toJson(const Ledger &l)
             << ", \"steady_max_ms\": " << jsonNumber(r.steadyMaxMs) << ", \"timing\": " << jsonString(r.timing)
             << ", \"wall_per_step_ms\": " << jsonNumber(r.blockWallMs)
             << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
-            << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"ratio_ci\": "
+            << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"speedup_ci\": "
+            << (r.timeRatio ? "[" + jsonNumber(1.0 / r.timeRatio->high) + ", " + jsonNumber(1.0 / r.timeRatio->low) + "]"
+                            : std::string("null"))
+            << ", \"time_ratio_ci\": "
             << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
                             : std::string("null"))
             << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")

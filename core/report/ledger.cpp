@@ -1,4 +1,5 @@
 #include "report/ledger.h"
+#include "report/number_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,9 +44,7 @@ std::optional<double> numberMember(const std::string &json, const std::string &k
 
 std::string fmt(const char *f, double v)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
+    return formatNumber(f, v);
 }
 
 struct RunData {

@@ -38,14 +38,70 @@ struct SteadyWindow {
 };
 SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
 
-// Ratio of medians median(candidate) / median(baseline) with a percentile-bootstrap 95% CI.
-// Deterministic: the resampling RNG is seeded with `seed`.
+// ---- Intervals at the level that varies ---------------------------------------------------------
+//
+// The step time of a launch-bound configuration moves more between cold processes than between the
+// steps of one process, so every interval here takes runs as groups (one vector of steps per
+// process) and resamples processes first, then steps within them (a two-level bootstrap). One
+// process per side says nothing about the spread between processes: no interval then.
+using Runs = std::vector<std::vector<double>>;
+
+// Ratio of medians median(pooled candidate) / median(pooled baseline) with a 95% CI.
+// `hasInterval` is false (low/high NaN, not significant) when either side has fewer than 2
+// processes with steps. Deterministic: the resampling RNG is seeded with `seed`.
 struct RatioCI {
     double ratio = 0, low = 0, high = 0;
     bool significant = false; // false when [low, high] contains 1: "no significant difference"
+    bool hasInterval = false;
+    std::size_t processes = 0; // the fewer processes of the two sides
 };
-RatioCI ratioOfMedians(const std::vector<double> &candidate, const std::vector<double> &baseline, int resamples = 2000,
+RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples = 2000,
                        std::uint64_t seed = 12345);
+
+// Median of the pooled steps of a configuration's runs with a 95% CI at process level (same method
+// as ratioOfMedians, one side). No interval with fewer than 2 processes.
+struct MedianCI {
+    double median = 0, low = 0, high = 0;
+    bool hasInterval = false;
+    std::size_t processes = 0;
+};
+MedianCI medianOfRuns(const Runs &runs, int resamples = 2000, std::uint64_t seed = 12345);
+
+// One cold process: its first-step time and its steady steps, in the unit the caller compares in.
+struct Process {
+    double first = 0;
+    std::vector<double> steps;
+};
+
+// Interval of the break-even step count of C against B (see breakEvenSteps). A bound at or below 1
+// reads "immediately"; `highNever` says the upper bound is "never" (C not faster in part of the
+// resamples). No interval with fewer than 2 processes a side.
+struct BreakEvenCI {
+    bool hasInterval = false;
+    double low = 0, high = 0; // high is +inf when highNever
+    bool lowNever = false;    // even the lower bound is "never": C is not faster in most resamples
+    bool highNever = false;
+};
+BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::vector<Process> &baseline,
+                              int resamples = 2000, std::uint64_t seed = 12345);
+
+// Difference of total times for N steps, other - best (first + (N - 1) * steady of each side, the
+// first step's median over processes and the median of the pooled steady steps), with a 95% CI.
+// `significant` is false when the interval contains 0 or either side has fewer than 2 processes.
+struct DifferenceCI {
+    double difference = 0, low = 0, high = 0;
+    bool significant = false;
+    bool hasInterval = false;
+};
+DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::vector<Process> &other,
+                                 std::int64_t plannedSteps, int resamples = 2000, std::uint64_t seed = 12345);
+
+// Noise of the first step across cold processes: (max - min) / median for 2-3 processes, IQR /
+// median from 4 on, with the thresholds of noiseOf. nullopt with fewer than 2 processes.
+std::optional<Noise> firstStepNoise(const std::vector<double> &firstSteps);
+
+// Student's t quantile for a two-sided 95% interval with `df` degrees of freedom (df >= 1).
+double studentT975(double df);
 
 // Break-even step count of candidate C against baseline B (times in the same unit, e.g. seconds):
 // n* = 1 + (T1_C - T1_B) / (t_B - t_C). nullopt ("never") when C is not faster per step.

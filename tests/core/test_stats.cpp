@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -268,11 +269,13 @@ TEST(StatsSteadyState, WindowLeftTooShort)
 
 // ---- Bootstrap ratio of medians ----------------------------------------------------------------
 
-TEST(StatsRatio, IdenticalSamplesAreNotSignificant)
+TEST(StatsRatio, IdenticalRunsAreNotSignificant)
 {
     const std::vector<double> v{10.0, 10.4, 9.7, 10.2, 9.9, 10.1, 10.3, 9.8, 10.0, 10.2};
-    const RatioCI ci = ratioOfMedians(v, v);
+    const RatioCI ci = ratioOfMedians({v, v, v}, {v, v, v});
     EXPECT_DOUBLE_EQ(ci.ratio, 1.0);
+    EXPECT_TRUE(ci.hasInterval);
+    EXPECT_EQ(ci.processes, 3u);
     EXPECT_LE(ci.low, 1.0);
     EXPECT_GE(ci.high, 1.0);
     EXPECT_FALSE(ci.significant);
@@ -280,20 +283,24 @@ TEST(StatsRatio, IdenticalSamplesAreNotSignificant)
 
 TEST(StatsRatio, TwiceAsFastIsSignificant)
 {
-    // Baseline: 10 +- {0.2, 0.1, 0} four times, median 10; candidate: exactly half of each.
-    std::vector<double> base, cand;
-    for (int r = 0; r < 4; ++r)
-        for (double d : {-0.2, -0.1, 0.0, 0.1, 0.2}) {
-            base.push_back(10.0 + d);
-            cand.push_back((10.0 + d) / 2);
+    // Baseline processes at 9.9, 10 and 10.1 ms (steps +-0.1 around each); candidate: half of each.
+    Runs base, cand;
+    for (double level : {9.9, 10.0, 10.1}) {
+        std::vector<double> b, c;
+        for (double d : {-0.1, 0.0, 0.1}) {
+            b.push_back(level + d);
+            c.push_back((level + d) / 2);
         }
+        base.push_back(b);
+        cand.push_back(c);
+    }
     const RatioCI ci = ratioOfMedians(cand, base);
     EXPECT_DOUBLE_EQ(ci.ratio, 0.5);
     EXPECT_LE(ci.low, 0.5);
     EXPECT_GE(ci.high, 0.5);
-    // No resample can leave [4.9 / 10.2, 5.1 / 9.8].
-    EXPECT_GE(ci.low, 4.9 / 10.2);
-    EXPECT_LE(ci.high, 5.1 / 9.8);
+    // Process medians move by 1%; even a t with few degrees of freedom keeps the interval within 10%.
+    EXPECT_GE(ci.low, 0.45);
+    EXPECT_LE(ci.high, 0.55);
     EXPECT_TRUE(ci.significant);
 
     const RatioCI slower = ratioOfMedians(base, cand);
@@ -302,13 +309,43 @@ TEST(StatsRatio, TwiceAsFastIsSignificant)
     EXPECT_TRUE(slower.significant);
 }
 
+TEST(StatsRatio, OneProcessGivesNoInterval)
+{
+    // However many steps: the spread between processes is unknown with one of them.
+    std::vector<double> a(500, 5.0), b(500, 10.0);
+    const RatioCI ci = ratioOfMedians({a}, {b, b, b});
+    EXPECT_DOUBLE_EQ(ci.ratio, 0.5);
+    EXPECT_FALSE(ci.hasInterval);
+    EXPECT_FALSE(ci.significant);
+    EXPECT_EQ(ci.processes, 1u);
+    EXPECT_TRUE(std::isnan(ci.low));
+    EXPECT_TRUE(std::isnan(ci.high));
+}
+
+TEST(StatsRatio, BetweenProcessSpreadWidensTheInterval)
+{
+    // Steps within a process are identical, so only the processes can say how uncertain this is:
+    // levels 9, 10, 11 against 9.5, 10.5, 11.5 are no significant difference.
+    const auto runs = [](std::initializer_list<double> levels) {
+        Runs r;
+        for (double l : levels)
+            r.push_back(std::vector<double>(100, l));
+        return r;
+    };
+    const RatioCI ci = ratioOfMedians(runs({9, 10, 11}), runs({9.5, 10.5, 11.5}));
+    EXPECT_TRUE(ci.hasInterval);
+    EXPECT_FALSE(ci.significant);
+    EXPECT_LT(ci.low, 0.9);
+    EXPECT_GT(ci.high, 1.0);
+}
+
 TEST(StatsRatio, SameSeedSameInterval)
 {
     UnitNoise noise(3);
-    std::vector<double> a, b;
+    Runs a(3), b(3);
     for (int i = 0; i < 40; ++i) {
-        a.push_back(9.0 + noise.next());
-        b.push_back(10.0 + noise.next());
+        a[static_cast<std::size_t>(i % 3)].push_back(9.0 + noise.next());
+        b[static_cast<std::size_t>(i % 3)].push_back(10.0 + noise.next());
     }
     const RatioCI first = ratioOfMedians(a, b, 500, 42);
     const RatioCI second = ratioOfMedians(a, b, 500, 42);
@@ -320,10 +357,171 @@ TEST(StatsRatio, SameSeedSameInterval)
 
 TEST(StatsRatio, EmptyInputIsNaN)
 {
-    const RatioCI ci = ratioOfMedians({}, {1.0, 2.0});
+    const RatioCI ci = ratioOfMedians({}, {{1.0, 2.0}, {1.0}});
     EXPECT_TRUE(std::isnan(ci.ratio));
     EXPECT_FALSE(ci.significant);
-    EXPECT_TRUE(std::isnan(ratioOfMedians({1.0}, {}).ratio));
+    EXPECT_TRUE(std::isnan(ratioOfMedians({{1.0}, {1.0}}, {}).ratio));
+    EXPECT_TRUE(std::isnan(ratioOfMedians({{}, {}}, {{1.0}, {1.0}}).ratio)); // processes without steps
+}
+
+TEST(StatsMedianCI, ProcessLevelInterval)
+{
+    const MedianCI one = medianOfRuns({std::vector<double>(100, 7.0)});
+    EXPECT_DOUBLE_EQ(one.median, 7.0);
+    EXPECT_FALSE(one.hasInterval);
+    // Levels 9, 10, 11: the log medians have sd ~0.1, so with t(2) = 4.3 the interval spans ~+-25%.
+    const MedianCI three =
+        medianOfRuns({std::vector<double>(50, 9.0), std::vector<double>(50, 10.0), std::vector<double>(50, 11.0)});
+    EXPECT_DOUBLE_EQ(three.median, 10.0);
+    ASSERT_TRUE(three.hasInterval);
+    EXPECT_LT(three.low, 8.5);
+    EXPECT_GT(three.high, 11.5);
+}
+
+TEST(StatsT, QuantilesOfStudentsT)
+{
+    EXPECT_DOUBLE_EQ(studentT975(1), 12.706);
+    EXPECT_DOUBLE_EQ(studentT975(4.7), 2.776); // rounded down: never narrower
+    EXPECT_NEAR(studentT975(60), 2.000, 0.002);
+    EXPECT_NEAR(studentT975(1e6), 1.960, 0.001);
+}
+
+// ---- A/A and power: intervals at the level that varies ---------------------------------------
+//
+// Synthetic sweeps shaped like a launch-bound step on an H200: each cold process settles at its own
+// level (uniform within +-7.5% of the configuration's, a 15% (max - min) spread, what the ledger's
+// noise rule measures), and its steps wander around that level as AR(1) noise (phi 0.7, 3% sd), so
+// neighbouring steps are not independent either. Seeded, so a failure reproduces.
+
+class Simulation
+{
+  public:
+    explicit Simulation(std::uint64_t seed) : noise_(seed) {}
+
+    // One process: `steps` step times around `level` * (1 + U(-spread/2, spread/2)).
+    std::vector<double> process(double level, double spread, std::size_t steps)
+    {
+        const double own = level * (1.0 + spread * 0.5 * noise_.next());
+        constexpr double phi = 0.7, sd = 0.03;
+        std::vector<double> v;
+        double e = sd * gaussian();
+        for (std::size_t i = 0; i < steps; ++i) {
+            e = phi * e + std::sqrt(1 - phi * phi) * sd * gaussian();
+            v.push_back(own * (1.0 + e));
+        }
+        return v;
+    }
+    std::vector<std::vector<double>> processes(std::size_t n, double level, double spread = 0.15,
+                                               std::size_t steps = 100)
+    {
+        std::vector<std::vector<double>> runs;
+        for (std::size_t i = 0; i < n; ++i)
+            runs.push_back(process(level, spread, steps));
+        return runs;
+    }
+
+  private:
+    // Box-Muller over the portable LCG: std::normal_distribution differs between standard libraries.
+    double gaussian()
+    {
+        const double u1 = 0.5 * (noise_.next() + 1.0) + 1e-12, u2 = 0.5 * (noise_.next() + 1.0);
+        return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    }
+    UnitNoise noise_;
+};
+
+std::vector<double> pooled(const std::vector<std::vector<double>> &runs)
+{
+    std::vector<double> all;
+    for (const auto &r : runs)
+        all.insert(all.end(), r.begin(), r.end());
+    return all;
+}
+
+// Share of trials a candidate `ratio` times the baseline comes out "significant".
+double significantShare(std::size_t processes, double ratio, int trials, std::uint64_t seed)
+{
+    Simulation sim(seed);
+    int significant = 0;
+    for (int t = 0; t < trials; ++t) {
+        const auto base = sim.processes(processes, 10.0);
+        const auto cand = sim.processes(processes, 10.0 * ratio);
+        const RatioCI ci = ratioOfMedians(cand, base, 500, 1000 + static_cast<std::uint64_t>(t));
+        significant += ci.significant ? 1 : 0;
+    }
+    return static_cast<double>(significant) / trials;
+}
+
+TEST(StatsRatioAA, IdenticalConfigurationsRarelySignificantWithThreeProcesses)
+{
+    const double rate = significantShare(3, 1.0, 200, 2024);
+    std::printf("A/A false-positive rate, 3 processes x 100 steps, 200 trials: %.3f\n", rate);
+    ::testing::Test::RecordProperty("aa_false_positive_rate", std::to_string(rate));
+    EXPECT_LE(rate, 0.05);
+}
+
+TEST(StatsRatioAA, RealTenPercentDifferenceDetectedWithFiveProcesses)
+{
+    const double power = significantShare(5, 0.9, 200, 7);
+    std::printf("Power for a 10%% difference, 5 processes x 100 steps, 200 trials: %.3f\n", power);
+    ::testing::Test::RecordProperty("power_10pct_5_processes", std::to_string(power));
+    EXPECT_GE(power, 0.5);
+}
+
+TEST(StatsRatioAA, IdenticalTotalTimesRarelySignificant)
+{
+    // The recommendation's test: total time for 10000 steps of two identical configurations.
+    Simulation sim(99);
+    int significant = 0;
+    const int trials = 200;
+    for (int t = 0; t < trials; ++t) {
+        std::vector<Process> a, b;
+        for (int p = 0; p < 3; ++p) {
+            a.push_back({2.0 * (1.0 + 0.1 * sim.process(1.0, 0.0, 1)[0]), sim.process(0.010, 0.15, 100)});
+            b.push_back({2.0 * (1.0 + 0.1 * sim.process(1.0, 0.0, 1)[0]), sim.process(0.010, 0.15, 100)});
+        }
+        significant += totalTimeDifference(a, b, 10000, 500, static_cast<std::uint64_t>(t)).significant ? 1 : 0;
+    }
+    const double rate = static_cast<double>(significant) / trials;
+    std::printf("A/A false-positive rate of total time, 3 processes, 200 trials: %.3f\n", rate);
+    EXPECT_LE(rate, 0.05);
+}
+
+TEST(StatsBreakEvenCI, SpansFromImmediatelyToNever)
+{
+    // Processes at 9, 10 and 11 ms on both sides: C may be faster or slower, so "never" is inside.
+    const auto side = [](double first, std::initializer_list<double> levels) {
+        std::vector<Process> out;
+        for (double l : levels)
+            out.push_back({first, std::vector<double>(50, l)});
+        return out;
+    };
+    const BreakEvenCI ci = breakEvenInterval(side(0.5, {0.009, 0.010, 0.011}), side(1.0, {0.009, 0.010, 0.011}));
+    ASSERT_TRUE(ci.hasInterval);
+    EXPECT_LE(ci.low, 1.0); // cheaper first step: pays off immediately where it is faster
+    EXPECT_TRUE(ci.highNever);
+
+    // Clearly faster (5 vs 10 ms, within 1%) and 10 s dearer up front: n* = 1 + 10 / 0.005 = 2001.
+    const BreakEvenCI clear =
+        breakEvenInterval(side(11.0, {0.00495, 0.005, 0.00505}), side(1.0, {0.0099, 0.010, 0.0101}));
+    ASSERT_TRUE(clear.hasInterval);
+    EXPECT_FALSE(clear.highNever);
+    EXPECT_LT(clear.low, 2001);
+    EXPECT_GT(clear.high, 2001);
+    EXPECT_GT(clear.low, 1500);
+    EXPECT_LT(clear.high, 2500);
+
+    EXPECT_FALSE(breakEvenInterval(side(1, {0.01}), side(1, {0.01, 0.01})).hasInterval);
+}
+
+TEST(StatsFirstStep, NoiseAcrossProcesses)
+{
+    EXPECT_FALSE(firstStepNoise({12.0}).has_value());
+    EXPECT_EQ(firstStepNoise({2.0, 2.1}), Noise::Ok);        // range 0.1 / 2.05 = 4.9%
+    EXPECT_EQ(firstStepNoise({2.0, 2.3, 2.1}), Noise::Warn); // range 0.3 / 2.1 = 14%
+    EXPECT_EQ(firstStepNoise({2.0, 12.0, 2.1}), Noise::Unreliable);
+    // From 4 on, IQR / median: one cold outlier among five does not mark the figure.
+    EXPECT_EQ(firstStepNoise({2.0, 2.02, 2.04, 2.06, 12.0}), Noise::Ok); // IQR 0.04 / 2.04
 }
 
 // ---- Break-even and recommendation, against the published seed ledger -------------------------

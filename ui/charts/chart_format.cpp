@@ -2,6 +2,8 @@
 
 #include "report/ledger.h"
 
+#include "report/number_text.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -64,7 +66,8 @@ QString formatStepCount(double n)
 {
     if (!std::isfinite(n))
         return QStringLiteral("never");
-    return QLocale().toString(qlonglong(std::llround(n)));
+    // Grouped the same way under every locale: "1.779" would read as a decimal in English text.
+    return QString::fromStdString(report::groupThousands(std::llround(n)));
 }
 
 } // namespace stepscope::ui

@@ -11,6 +11,8 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "report/number_text.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -138,7 +140,6 @@ void machine(QString &html, const QJsonObject &env, const report::Ledger &l)
 void settings(QString &html, const report::Ledger &l)
 {
     const QJsonObject s = parseObject(QString::fromStdString(l.sweep.settingsJson));
-    const QLocale locale;
     QString steps = firstOf(s, {"steps"});
     if (const QString warmup = firstOf(s, {"warmup_steps"}); !steps.isEmpty() && !warmup.isEmpty())
         steps = tr("%1 measured after %2 warm-up").arg(steps, warmup);
@@ -154,7 +155,7 @@ void settings(QString &html, const report::Ledger &l)
                       {tr("Image size"), image},
                       {tr("Steps per run"), steps},
                       {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
-                      {tr("Planned run"), tr("%1 steps").arg(locale.toString(static_cast<qlonglong>(l.plannedSteps)))},
+                      {tr("Planned run"), tr("%1 steps").arg(QString::fromStdString(report::groupThousands(l.plannedSteps)))},
                   });
 }
 
