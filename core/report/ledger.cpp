@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 
 namespace stepscope::report
@@ -41,6 +42,8 @@ std::optional<double> numberMember(const std::string &json, const std::string &k
     const double v = std::strtod(begin, &end);
     return end != begin && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string fmt(const char *f, double v)
 {
@@ -187,6 +190,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             }
             medians.push_back(stats::median(data.steady));
             row.samplesMs.insert(row.samplesMs.end(), data.steady.begin(), data.steady.end());
+            row.runSamplesMs.push_back(std::move(data.steady));
+            row.runFirstS.push_back(run->firstStepSeconds ? *run->firstStepSeconds : kNaN);
         }
         row.timing = gpu ? "gpu" : "wall";
         if (row.completed == row.repeats)
@@ -204,12 +209,15 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.firstStepS = stats::median(firsts);
             row.firstStepMinS = *std::min_element(firsts.begin(), firsts.end());
             row.firstStepMaxS = *std::max_element(firsts.begin(), firsts.end());
+            row.firstStepNoise = stats::firstStepNoise(firsts);
         }
+        row.processes = static_cast<int>(row.runSamplesMs.size());
         if (!row.samplesMs.empty()) {
             row.steady = stats::summarize(row.samplesMs);
             row.steadyMs = row.steady.median;
             row.steadyMinMs = *std::min_element(medians.begin(), medians.end());
             row.steadyMaxMs = *std::max_element(medians.begin(), medians.end());
+            row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
             row.noise = stats::noiseOf(row.steady);
             // Spread between cold processes counts as noise too: it is what a user meets.
             if (medians.size() > 1) {
@@ -259,7 +267,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             continue;
         }
         row.speedup = *base.steadyMs / *row.steadyMs;
-        row.timeRatio = stats::ratioOfMedians(row.samplesMs, base.samplesMs);
+        row.timeRatio = stats::ratioOfMedians(row.runSamplesMs, base.runSamplesMs);
         row.breakEvenSteps =
             stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
         if (!row.breakEvenSteps)
@@ -268,16 +276,96 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.breakEven = "immediately";
         else
             row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
+        row.breakEvenCI = stats::breakEvenInterval(processesOf(row), processesOf(base));
+        row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
     recommendFor(ledger, ledger.plannedSteps);
     return ledger;
 }
+
+const char *const kNoInterval = "1 repeat: no interval";
+const char *const kNoIntervalShort = "n=1, no CI";
+
+std::string breakEvenRangeText(const stats::BreakEvenCI &ci)
+{
+    if (!ci.hasInterval)
+        return kNoIntervalShort;
+    if (ci.lowNever)
+        return "never";
+    const auto bound = [](double n) { return n <= 1 ? std::string("immediately") : std::to_string(std::llround(n)); };
+    if (ci.highNever)
+        return bound(ci.low) + " to never";
+    if (ci.high <= 1)
+        return "immediately";
+    return ci.low <= 1 ? "immediately to " + bound(ci.high) : bound(ci.low) + "-" + bound(ci.high);
+}
+
+std::vector<stats::Process> processesOf(const LedgerRow &row)
+{
+    std::vector<stats::Process> out;
+    for (std::size_t i = 0; i < row.runSamplesMs.size(); ++i) {
+        stats::Process p{i < row.runFirstS.size() ? row.runFirstS[i] : kNaN, row.runSamplesMs[i]};
+        for (double &ms : p.steps)
+            ms /= 1000.0;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+namespace
+{
+
+// formatSeconds for a bound of a margin, which may be negative.
+std::string signedSeconds(double s)
+{
+    return s < 0 ? "-" + formatSeconds(-s) : formatSeconds(s);
+}
+
+// Knobs a configuration turns on: "baseline" none, "tf32+bf16" two. The simpler of two
+// configurations that cannot be told apart is the one to keep.
+int knobCount(const LedgerRow &row)
+{
+    const std::string knobs = knobsOf(row.configName);
+    if (knobs.empty() || knobs == "baseline")
+        return 0;
+    return 1 + static_cast<int>(std::count(knobs.begin(), knobs.end(), '+'));
+}
+
+// Rows the recommendation must name: runs that did not all complete, or figures that are noisy
+// enough to be unreliable or have no steady state.
+std::string caveatsOf(const Ledger &ledger)
+{
+    std::string incomplete, unreliable;
+    const auto append = [](std::string &list, const std::string &item) { list += (list.empty() ? "" : ", ") + item; };
+    for (const LedgerRow &row : ledger.rows) {
+        if (row.status != "complete")
+            append(incomplete, row.label + " (" + row.status +
+                                   (row.failureCategory.empty() ? "" : ": " + row.failureCategory) + ")");
+        else if (!row.steadyProblem.empty())
+            append(unreliable, row.label + " (no steady state)");
+        else if (row.steadyMs && row.noise == stats::Noise::Unreliable)
+            append(unreliable, row.label + " (noise)");
+        else if (row.firstStepNoise == stats::Noise::Unreliable)
+            append(unreliable, row.label + " (first step)");
+    }
+    std::string text;
+    if (!ledger.sweep.status.empty() && ledger.sweep.status != "complete" && ledger.sweep.status != "running")
+        text += " The sweep was " + ledger.sweep.status + ".";
+    if (!incomplete.empty())
+        text += " Not complete: " + incomplete + ".";
+    if (!unreliable.empty())
+        text += " Unreliable: " + unreliable + ".";
+    return text;
+}
+
+} // namespace
 
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
 {
     ledger.plannedSteps = plannedSteps;
     ledger.recommendation.reset();
     ledger.recommendationCI.reset();
+    ledger.recommendationTied = false;
     ledger.recommendationText.clear();
     // A configuration that broke training is no candidate, however fast.
     std::vector<stats::Candidate> candidates;
@@ -289,24 +377,38 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
             candidateRows.push_back(i);
         }
     }
-    if (auto rec = stats::recommend(candidates, ledger.plannedSteps)) {
-        rec->best = candidateRows[rec->best];
-        if (rec->runnerUp)
-            rec->runnerUp = candidateRows[*rec->runnerUp];
-        ledger.recommendation = rec;
-        const LedgerRow &best = ledger.rows[rec->best];
-        std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label +
-                           " finishes first (" + formatSeconds(rec->bestTotal) + ")";
-        if (rec->runnerUp) {
-            const LedgerRow &second = ledger.rows[*rec->runnerUp];
-            text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
-                    fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-            ledger.recommendationCI = stats::ratioOfMedians(best.samplesMs, second.samplesMs);
-            if (!ledger.recommendationCI->significant)
-                text += "; their steady states show no significant difference";
+    auto rec = stats::recommend(candidates, ledger.plannedSteps);
+    if (!rec)
+        return;
+    rec->best = candidateRows[rec->best];
+    if (rec->runnerUp)
+        rec->runnerUp = candidateRows[*rec->runnerUp];
+    ledger.recommendation = rec;
+    const LedgerRow &best = ledger.rows[rec->best];
+    std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label + " finishes first (" +
+                       formatSeconds(rec->bestTotal) + ")";
+    if (rec->runnerUp) {
+        const LedgerRow &second = ledger.rows[*rec->runnerUp];
+        text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
+                fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
+        const auto ci = stats::totalTimeDifference(processesOf(best), processesOf(second), ledger.plannedSteps);
+        ledger.recommendationCI = ci;
+        ledger.recommendationTied = !ci.significant;
+        if (!ci.hasInterval)
+            text += "; " + std::string(kNoInterval) + ", so it cannot be told apart from " + second.label;
+        else if (!ci.significant)
+            text += ", but the margin's 95% CI (" + signedSeconds(ci.low) + " to " + signedSeconds(ci.high) +
+                    ") contains 0: it cannot be told apart from " + second.label;
+        else
+            text += ", margin 95% CI " + signedSeconds(ci.low) + " to " + signedSeconds(ci.high);
+        if (ledger.recommendationTied) {
+            // Ties go to the row listed first (the baseline side of the ledger) at equal knob counts.
+            const bool secondSimpler = knobCount(second) < knobCount(best) ||
+                                       (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
+            text += "; the simpler is " + (secondSimpler ? second.label : best.label);
         }
-        ledger.recommendationText = text + ".";
     }
+    ledger.recommendationText = text + "." + caveatsOf(ledger);
 }
 
 } // namespace stepscope::report

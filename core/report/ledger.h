@@ -23,8 +23,11 @@ struct LedgerRow {
 
     std::optional<double> firstStepS; // median over completed repeats
     std::optional<double> firstStepMinS, firstStepMaxS;
+    std::optional<stats::Noise> firstStepNoise;     // spread across processes; none with one process
     std::optional<double> steadyMs;                 // median of the pooled steady windows
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
+    std::optional<stats::MedianCI> steadyCI;        // steady median with its process-level CI
+    int processes = 0;                              // completed runs with a steady window
     stats::Summary steady;                          // pooled steady samples
     std::string timing;                             // "gpu" (CUDA events) or "wall"
     std::optional<double> blockWallMs;              // the worker\'s mean wall time per step over the timed block
@@ -39,9 +42,13 @@ struct LedgerRow {
     std::optional<double> speedup;           // baseline / steady
     std::optional<double> breakEvenSteps;    // nullopt with speedup: "never"
     std::string breakEven;                   // "-", "never", "immediately", "1234"
-    std::string accuracy;                    // "ok", "diverged (max rel. diff 0.3)", "n/a"
+    std::optional<stats::BreakEvenCI> breakEvenCI;
+    std::string breakEvenRange; // "80-150", "immediately to never", "n=1, no CI"; "" without a break-even
+    std::string accuracy;       // "ok", "diverged (max rel. diff 0.3)", "n/a"
 
-    std::vector<double> samplesMs; // pooled steady samples (for charts and CIs)
+    std::vector<double> samplesMs;                 // pooled steady samples (for charts)
+    std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
+    std::vector<double> runFirstS;                 // first step per process, aligned with runSamplesMs (NaN: none)
 };
 
 struct Ledger {
@@ -52,7 +59,8 @@ struct Ledger {
     std::int64_t plannedSteps = 0;
     std::optional<stats::Recommendation> recommendation; // indices into rows
     std::string recommendationText;
-    std::optional<stats::RatioCI> recommendationCI; // best vs runner-up steady state
+    std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
+    bool recommendationTied = false;                     // best and runner-up cannot be told apart
 };
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
@@ -80,5 +88,12 @@ std::string toMarkdown(const Ledger &ledger);
 
 std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
 std::string formatMs(double ms);     // "7.16 ms"
+
+// The spread of a process-level interval in tables; "n=1, no CI" when only one process ran.
+extern const char *const kNoInterval;                         // "1 repeat: no interval"
+extern const char *const kNoIntervalShort;                    // "n=1, no CI"
+std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "immediately to never"
+// The processes of a row as the bootstrap takes them: first step and steady steps, both in seconds.
+std::vector<stats::Process> processesOf(const LedgerRow &row);
 
 } // namespace stepscope::report

@@ -114,5 +114,109 @@ TEST(LedgerWithoutCompile, MarkdownKeepsItsColumns)
     EXPECT_TRUE(contains(md, "| accuracy |\n")) << md;
 }
 
+// Cold processes at their own levels: intervals come from the spread between them, and one
+// process gives none.
+class LedgerProcessesTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("p.db").toStdString();
+        auto db = store::Database::open(path_);
+        store::SweepRecord sweep;
+        sweep.name = "processes";
+        sweep.preset = "ledger";
+        sweep.plannedSteps = 10000;
+        sweep.status = "complete";
+        sweepId_ = db->createSweep(sweep);
+        int position = 0;
+        for (double level : {10.0, 10.4, 9.6})
+            addRun(*db, "native cuda b32 224px c1000 baseline", level, position++);
+        for (double level : {10.1, 9.7, 10.3})
+            addRun(*db, "native cuda b32 224px c1000 tf32", level, position++);
+        addRun(*db, "native cuda b32 224px c1000 tf32+bf16", 5.0, position++);
+        addRun(*db, "native cuda b32 224px c1000 tf32+bf16", 0, position++); // failed
+        db->flush();
+    }
+
+    void addRun(store::Database &db, const std::string &name, double levelMs, int position)
+    {
+        store::RunRecord run;
+        run.sweepId = sweepId_;
+        run.position = position;
+        run.configName = name;
+        run.configJson = "{}";
+        const auto id = db.createRun(run);
+        if (levelMs <= 0) {
+            db.finishRun(id, RunStatus::Failed, Failure{FailureCategory::OutOfMemory, "out of memory", ""});
+            return;
+        }
+        std::vector<store::StepRow> steps;
+        for (int i = 1; i <= 60; ++i)
+            steps.push_back({i, std::nullopt, levelMs + (i % 3) * 0.01});
+        db.appendSteps(id, steps);
+        db.setFirstStep(id, 1.0 + 0.01 * position);
+        db.finishRun(id, RunStatus::Complete);
+    }
+
+    QTemporaryDir dir_;
+    std::string path_;
+    std::int64_t sweepId_ = 0;
+};
+
+TEST_F(LedgerProcessesTest, IntervalsAtProcessLevel)
+{
+    auto reader = store::Reader::open(path_);
+    const Ledger l = buildLedger(*reader, sweepId_);
+    ASSERT_EQ(l.rows.size(), 3u);
+    const LedgerRow &base = l.rows[0], &tf32 = l.rows[1], &bf16 = l.rows[2];
+    EXPECT_EQ(base.processes, 3);
+    ASSERT_EQ(base.runSamplesMs.size(), 3u);
+    ASSERT_TRUE(base.steadyCI && base.steadyCI->hasInterval);
+    // Process medians 9.6, 10.0, 10.4 (+0.01): the interval holds them all, not the steps' +-0.01.
+    EXPECT_LT(base.steadyCI->low, 9.7);
+    EXPECT_GT(base.steadyCI->high, 10.3);
+    ASSERT_TRUE(base.firstStepNoise);
+    EXPECT_EQ(*base.firstStepNoise, stats::Noise::Ok); // 1.00-1.02 s
+
+    ASSERT_TRUE(tf32.timeRatio && tf32.timeRatio->hasInterval);
+    EXPECT_FALSE(tf32.timeRatio->significant) << "identical levels in other processes";
+    ASSERT_TRUE(tf32.breakEvenCI);
+    EXPECT_TRUE(tf32.breakEvenCI->highNever);
+
+    EXPECT_EQ(bf16.processes, 1);
+    ASSERT_TRUE(bf16.timeRatio);
+    EXPECT_FALSE(bf16.timeRatio->hasInterval);
+    EXPECT_FALSE(bf16.timeRatio->significant);
+    EXPECT_FALSE(bf16.firstStepNoise);
+    EXPECT_EQ(bf16.breakEvenRange, "n=1, no CI");
+
+    // bf16 is fastest but ran once: say it cannot be told apart, name the simpler, and the failure.
+    ASSERT_TRUE(l.recommendation);
+    EXPECT_EQ(l.recommendation->best, 2u);
+    EXPECT_TRUE(l.recommendationTied);
+    const std::string &text = l.recommendationText;
+    EXPECT_TRUE(contains(text, "1 repeat: no interval")) << text;
+    EXPECT_TRUE(contains(text, "cannot be told apart from")) << text;
+    EXPECT_TRUE(contains(text, "the simpler is ")) << text;
+    EXPECT_TRUE(contains(text, "Not complete: tf32+bf16 (1/2 complete: out-of-memory)")) << text;
+}
+
+TEST_F(LedgerProcessesTest, TiedConfigurationsNameTheSimplerOne)
+{
+    auto reader = store::Reader::open(path_);
+    Ledger l = buildLedger(*reader, sweepId_);
+    // Without the fast single run, baseline and tf32 are the same machine time.
+    l.rows.pop_back();
+    recommendFor(l, 10000);
+    ASSERT_TRUE(l.recommendationCI);
+    EXPECT_TRUE(l.recommendationCI->hasInterval);
+    EXPECT_TRUE(l.recommendationTied);
+    EXPECT_TRUE(contains(l.recommendationText, "contains 0")) << l.recommendationText;
+    EXPECT_TRUE(contains(l.recommendationText, "the simpler is baseline")) << l.recommendationText;
+    EXPECT_FALSE(contains(l.recommendationText, "Not complete")) << l.recommendationText;
+}
+
 } // namespace
 } // namespace stepscope::report
