@@ -106,7 +106,8 @@ std::string toCsv(const Ledger &l)
             << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
             << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.p90, "%.6g") : "")
             << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << r.timing << ','
-            << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f") << ','
+            << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f")
+            << ','
             // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
             << (r.timeRatio ? num(1.0 / r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
@@ -137,8 +138,9 @@ std::string toJson(const Ledger &l)
             << ", \"wall_per_step_ms\": " << jsonNumber(r.blockWallMs)
             << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
             << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"speedup_ci\": "
-            << (r.timeRatio ? "[" + jsonNumber(1.0 / r.timeRatio->high) + ", " + jsonNumber(1.0 / r.timeRatio->low) + "]"
-                            : std::string("null"))
+            << (r.timeRatio
+                    ? "[" + jsonNumber(1.0 / r.timeRatio->high) + ", " + jsonNumber(1.0 / r.timeRatio->low) + "]"
+                    : std::string("null"))
             << ", \"time_ratio_ci\": "
             << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
                             : std::string("null"))

@@ -6,14 +6,12 @@
 #include "models/status_colors.h"
 
 #include "common/failure.h"
+#include "report/number_text.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include "report/number_text.h"
-
-#include <QLocale>
 
 #include <algorithm>
 #include <initializer_list>
