@@ -3,6 +3,7 @@
 //
 //   stepscope-worker --config '{"device":"cuda","batch":32,...}'
 #include "config/config_json.h"
+#include "engine/cpu_affinity.h"
 #include "engine/engine.h"
 #include "protocol/protocol.h"
 
@@ -84,6 +85,12 @@ int main(int argc, char **argv)
         stepscope::parseConfig(configJson, config, errors);
     if (errors.empty() && config.runtime != stepscope::Runtime::Native)
         errors.push_back({"runtime", "this is the native worker; runtime python runs in the Python worker"});
+    if (errors.empty()) {
+        // First, before anything starts CUDA or torch's thread pools: their threads inherit the mask.
+        const std::string problem = stepscope::engine::applyCpuAffinity(config);
+        if (!problem.empty())
+            errors.push_back({"cpu_affinity", problem});
+    }
     if (!errors.empty()) {
         emit(stepscope::protocol::errorLine(Failure{FailureCategory::InvalidConfig,
                                                     errors.front().field + ": " + errors.front().message,
@@ -94,6 +101,7 @@ int main(int argc, char **argv)
     std::signal(SIGTERM, onSignal);
     std::signal(SIGINT, onSignal);
 
+    stepscope::engine::applyThreads(config); // before hello, which reports the count
     emit(stepscope::protocol::helloLine(stepscope::engine::probeEnvironment(config)));
     ProtocolListener listener;
     const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart);

@@ -29,6 +29,8 @@ QJsonObject toJson(const RunConfig &c)
         {"steps", c.steps},
         // JSON numbers are doubles: a seed above 2^53 would silently change, so it travels as text.
         {"seed", QString::number(c.seed)},
+        {"cpu_affinity", QString::fromStdString(c.cpuAffinity)},
+        {"threads", c.threads},
     };
 }
 

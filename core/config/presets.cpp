@@ -12,6 +12,8 @@ const Knob kCudnn{"cudnn-bench", [](RunConfig &c) { c.cudnnBenchmark = true; }};
 const Knob kBf16{"bf16", [](RunConfig &c) { c.autocast = Autocast::BF16; }};
 const Knob kFp16{"fp16", [](RunConfig &c) { c.autocast = Autocast::FP16; }};
 const Knob kChannelsLast{"channels-last", [](RunConfig &c) { c.channelsLast = true; }};
+// "one" and not a core number: the worker picks the core from the ones it may use (pickOneCore).
+const Knob kPinOneCore{"pin-one-core", [](RunConfig &c) { c.cpuAffinity = "one"; }};
 const Knob kGraph{"cuda-graph", [](RunConfig &c) { c.cudaGraph = true; }};
 const Knob kFused{"sgd-fused", [](RunConfig &c) { c.optimizer = Optimizer::Fused; }};
 const Knob kLoop{"sgd-per-parameter", [](RunConfig &c) { c.optimizer = Optimizer::PerParameter; }};
@@ -43,10 +45,13 @@ bool isModifier(const Knob &k)
 }
 
 // Whether `each` without named knobs runs `k` alone. Modifiers do nothing alone; on CUDA,
-// max-autotune covers max-autotune-no-cudagraphs, which is the CPU's variant.
+// max-autotune covers max-autotune-no-cudagraphs, which is the CPU's variant. Pinning alone, on
+// the fp32 baseline, tells little (that step waits on the GPU, or on the CPU wants every core):
+// it shows on launch-bound steps, the ledger's row.
 bool inDefaultEach(const Knob &k, const RunConfig &base)
 {
-    return !isModifier(k) && !(base.onCuda() && k.name == kCompileMaxAutotuneNoGraphs.name);
+    return !isModifier(k) && k.name != kPinOneCore.name &&
+           !(base.onCuda() && k.name == kCompileMaxAutotuneNoGraphs.name);
 }
 
 // Adds `config` when valid, else records why the knob was skipped.
@@ -59,6 +64,13 @@ bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
     }
     sweep.skipped.push_back(knob + " (" + errors.front().message + ")");
     return false;
+}
+
+// Names knobNames() gives for settings the sweeps carry into every row instead of adding them as a
+// knob (withShapeOf): asking for them is not asking for an unknown knob.
+bool isCarried(const std::string &name)
+{
+    return name.rfind("threads-", 0) == 0;
 }
 
 } // namespace
@@ -76,6 +88,7 @@ const std::vector<Knob> &allKnobs()
                                      kBf16,
                                      kFp16,
                                      kChannelsLast,
+                                     kPinOneCore,
                                      kGraph,
                                      kLoop,
                                      kFused,
@@ -102,6 +115,7 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     knobs.warmupSteps = shape.warmupSteps;
     knobs.steps = shape.steps;
     knobs.seed = shape.seed;
+    knobs.threads = shape.threads;
     return knobs;
 }
 
@@ -125,7 +139,8 @@ Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &kno
             current = next; // cumulative: later knobs stack on the ones that applied
     }
     for (const auto &name : knobNames)
-        if (std::none_of(allKnobs().begin(), allKnobs().end(), [&](const Knob &k) { return k.name == name; }))
+        if (!isCarried(name) &&
+            std::none_of(allKnobs().begin(), allKnobs().end(), [&](const Knob &k) { return k.name == name; }))
             sweep.skipped.push_back(name + " (unknown knob)");
     return sweep;
 }
@@ -135,13 +150,20 @@ Sweep ledgerSweep(const RunConfig &base)
     std::vector<std::string> names;
     for (const auto &knob : ledgerKnobs())
         names.push_back(knob.name);
+    // On a GPU, eager steps with bf16 and channels-last are often launch-bound: pinning the worker
+    // to one core is a row of its own there (after channels-last, allKnobs() order), and the rows
+    // after it keep the pin. A CPU step is compute-bound and wants its cores, so the CPU ledger has no pin.
+    if (base.onCuda())
+        names.push_back(kPinOneCore.name);
     Sweep sweep = cumulativeSweep(base, names);
     // A cold compile on the CPU costs minutes, so the CPU ledger has no Python rows; nor does a
     // ledger that is already Python (its rows above run there).
     if (!base.onCuda() || base.runtime != Runtime::Native)
         return sweep;
     // Python rows on the eager knobs the compile modes build on (no hand-made graph: compile's
-    // reduce-overhead is the graph; foreach SGD, which torch.compile fuses itself).
+    // reduce-overhead is the graph; foreach SGD, which torch.compile fuses itself). Unpinned:
+    // inductor sizes its compile workers by the cores the process may use, so one core would
+    // serialize the cold compile and overstate what compiling costs.
     RunConfig eager = baselineOf(base);
     eager.runtime = Runtime::Python;
     for (const Knob *k : {&kTf32, &kCudnn, &kBf16, &kChannelsLast})
@@ -179,6 +201,8 @@ Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &kn
     Sweep sweep;
     std::vector<const Knob *> chosen;
     for (const auto &name : knobNames) {
+        if (isCarried(name))
+            continue;
         const auto before = chosen.size();
         for (const auto &k : allKnobs())
             if (k.name == name)

@@ -17,7 +17,8 @@ struct Sweep {
 
 // A knob as the sweep builders see it: a name and how to switch it on.
 struct Knob {
-    // "tf32", "cudnn-bench", "bf16", "fp16", "channels-last", "cuda-graph", "sgd-fused", "compile-default",
+    // "tf32", "cudnn-bench", "bf16", "fp16", "channels-last", "pin-one-core", "cuda-graph", "sgd-fused",
+    // "compile-default",
     // ..., and the compile modifiers "backend-cudagraphs", "backend-aot_eager", "whole-step", "warm-cache".
     std::string name;
     void (*apply)(RunConfig &);
@@ -28,12 +29,13 @@ const std::vector<Knob> &allKnobs();    // every knob, compile modes (python run
 // Baseline, then the named knobs added one by one in ledger order (fp16 and the optimizer
 // variants take their place in allKnobs() order).
 Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &knobNames);
-// Baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused. On a CUDA base of
-// runtime native, then Python rows on tf32+cudnn-bench+bf16+channels-last: eager, compile default
-// (cold cache), compile reduce-overhead (cold), compile reduce-overhead (warm).
+// Baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused; on CUDA with
+// +pin-one-core after +channels-last (the later rows keep the pin). On a CUDA base of runtime
+// native, then Python rows on tf32+cudnn-bench+bf16+channels-last (unpinned): eager, compile
+// default (cold cache), compile reduce-overhead (cold), compile reduce-overhead (warm).
 Sweep ledgerSweep(const RunConfig &base);
 // Baseline and every knob alone (only the named ones when knobNames is not empty). Unnamed, the
-// compile modifiers are left out, and on CUDA compile-max-autotune-no-cudagraphs too.
+// compile modifiers and pin-one-core are left out, and on CUDA compile-max-autotune-no-cudagraphs too.
 Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames = {});
 Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames); // 2^k configs
 bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, std::string &error);
@@ -41,8 +43,9 @@ const std::vector<std::string> &presetNames();
 
 // The configuration every run of a sweep is compared with: same shape, no knob.
 RunConfig baselineOf(const RunConfig &config);
-// `knobs`'s knobs with `shape`'s runtime, device, batch, image size, classes, steps and seed. A
-// configuration with a compile mode keeps runtime python.
+// `knobs`'s knobs with `shape`'s runtime, device, batch, image size, classes, steps, seed and
+// threads. A configuration with a compile mode keeps runtime python. The CPU affinity is a knob
+// (a ledger row), so it stays with `knobs`.
 RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape);
 
 } // namespace stepscope

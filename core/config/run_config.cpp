@@ -143,7 +143,67 @@ bool RunConfig::operator==(const RunConfig &o) const
            optimizer == o.optimizer && compile == o.compile && compileBackend == o.compileBackend &&
            compileTarget == o.compileTarget && compileCache == o.compileCache && batch == o.batch &&
            imageSize == o.imageSize && classes == o.classes && warmupSteps == o.warmupSteps && steps == o.steps &&
-           seed == o.seed;
+           seed == o.seed && cpuAffinity == o.cpuAffinity && threads == o.threads;
+}
+
+bool parseCoreList(const std::string &text, std::vector<int> &cores, std::string &error)
+{
+    cores.clear();
+    const std::string max = std::to_string(kMaxCpuCores - 1);
+    auto bad = [&](const std::string &why) {
+        error = "'" + text + "' is not a core list: " + why + " (e.g. 3, 2,3 or 4-7; cores 0.." + max + ")";
+        cores.clear();
+        return false;
+    };
+    if (text.empty())
+        return bad("it is empty");
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        const auto comma = text.find(',', pos);
+        const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        const auto dash = item.find('-');
+        long long lo = 0, hi = 0;
+        if (!parseInt(item.substr(0, dash), 0, kMaxCpuCores - 1, lo))
+            return bad("'" + item + "' is not a core number or range");
+        hi = lo;
+        if (dash != std::string::npos && !parseInt(item.substr(dash + 1), 0, kMaxCpuCores - 1, hi))
+            return bad("'" + item + "' is not a core number or range");
+        if (hi < lo)
+            return bad("range '" + item + "' runs backwards");
+        for (long long core = lo; core <= hi; ++core)
+            cores.push_back(static_cast<int>(core));
+        if (comma == std::string::npos)
+            break;
+        pos = comma + 1;
+    }
+    std::sort(cores.begin(), cores.end());
+    cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+    return true;
+}
+
+std::string formatCoreList(std::vector<int> cores)
+{
+    std::sort(cores.begin(), cores.end());
+    cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+    std::string out;
+    for (std::size_t i = 0; i < cores.size();) {
+        std::size_t j = i;
+        while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(cores[i]);
+        if (j > i)
+            out += "-" + std::to_string(cores[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+int pickOneCore(const std::vector<int> &allowed)
+{
+    for (int core : allowed)
+        if (core != 0)
+            return core;
+    return allowed.empty() ? -1 : allowed.front();
 }
 
 const std::vector<FieldInfo> &fields()
@@ -171,6 +231,11 @@ const std::vector<FieldInfo> &fields()
         {"warmup_steps", "0..100000", "steps run before measuring", false},
         {"steps", "1..1000000", "measured steps", false},
         {"seed", "0..2^63", "seed of weights and synthetic data", false},
+        {"cpu_affinity", "none|one|CORES",
+         "pin the worker to CPU cores before CUDA starts: one (a core the worker picks) or a list like 2,3 or "
+         "4-7; helps launch-bound steps (wall time well above GPU time), e.g. on VMs",
+         false},
+        {"threads", "0..256", "intra-op CPU threads (at::set_num_threads); 0 keeps the library default", false},
     };
     return kFields;
 }
@@ -226,6 +291,22 @@ bool setField(RunConfig &c, const std::string &key, const std::string &value, Co
         return setInt(c.warmupSteps, 0, 100000);
     if (key == "steps")
         return setInt(c.steps, 1, 1000000);
+    if (key == "threads")
+        return setInt(c.threads, 0, 256);
+    if (key == "cpu_affinity") {
+        if (value == "none" || value == "one") {
+            c.cpuAffinity = value;
+            return true;
+        }
+        std::vector<int> cores;
+        std::string why;
+        if (!parseCoreList(value, cores, why)) {
+            error = {key, why + "; allowed: none, one or a core list"};
+            return false;
+        }
+        c.cpuAffinity = formatCoreList(cores); // one spelling per set: "3,2" and "2-3" are the same runs
+        return true;
+    }
     if (key == "seed") {
         if (!parseInt(value, 0, std::numeric_limits<long long>::max(), n))
             return fail("a non-negative integer");
@@ -272,6 +353,12 @@ std::vector<ConfigError> validate(const RunConfig &c)
         if (c.autocast == Autocast::FP16)
             add("autocast", "fp16 autocast is a CUDA feature here; use bf16 on the CPU");
     }
+    if (c.threads < 0 || c.threads > 256)
+        add("threads", "threads must be from 0 (library default) to 256 (got " + std::to_string(c.threads) + ")");
+    std::vector<int> cores;
+    std::string why;
+    if (c.cpuAffinity != "none" && c.cpuAffinity != "one" && !parseCoreList(c.cpuAffinity, cores, why))
+        add("cpu_affinity", why + "; use none, one or a core list");
     validateCompile(c, add);
     if (c.cudaGraph && c.autocast == Autocast::FP16 && c.optimizer != Optimizer::Fused)
         add("optimizer",
@@ -298,6 +385,11 @@ std::vector<std::string> knobNames(const RunConfig &c)
         knobs.push_back(toString(c.autocast));
     if (c.channelsLast)
         knobs.emplace_back("channels-last");
+    // Where the ledger puts it: pinning matters once the GPU work is small enough to wait on launches.
+    if (c.cpuAffinity == "one")
+        knobs.emplace_back("pin-one-core");
+    else if (c.cpuAffinity != "none")
+        knobs.push_back("pin-" + c.cpuAffinity);
     if (c.cudaGraph)
         knobs.emplace_back("cuda-graph");
     if (c.optimizer != Optimizer::Foreach)
@@ -311,6 +403,8 @@ std::vector<std::string> knobNames(const RunConfig &c)
         if (c.compileCache == CompileCache::Warm)
             knobs.emplace_back("warm-cache");
     }
+    if (c.threads > 0)
+        knobs.push_back("threads-" + std::to_string(c.threads));
     return knobs;
 }
 

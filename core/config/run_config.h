@@ -32,6 +32,11 @@ struct RunConfig {
     CompileBackend compileBackend = CompileBackend::Inductor;
     CompileTarget compileTarget = CompileTarget::Model;
     CompileCache compileCache = CompileCache::Cold;
+    // The CPU cores the worker pins itself to before CUDA initialises: "none" (the scheduler's
+    // choice), "one" (one core the worker picks: the first allowed core other than 0, see
+    // pickOneCore) or a core list as taskset -c writes it, kept in normalized form ("2-3,8").
+    // A launch-bound step (wall time well above GPU time) can be faster and steadier pinned.
+    std::string cpuAffinity = "none";
 
     // The shape of the run.
     int batch = 32;
@@ -40,6 +45,9 @@ struct RunConfig {
     int warmupSteps = 10; // a floor before measuring; the steady window itself is detected
     int steps = 100;      // measured steps after warm-up
     std::uint64_t seed = 0;
+    // Intra-op threads (at::set_num_threads); 0 keeps the library's default. A setting of the
+    // process like the shape: sweeps carry it into every row (withShapeOf).
+    int threads = 0;
 
     bool onCuda() const { return device.rfind("cuda", 0) == 0; }
     int cudaIndex() const; // N of "cuda:N", 0 for "cuda"
@@ -71,12 +79,26 @@ struct FieldInfo {
 const std::vector<FieldInfo> &fields();
 
 // The enabled knobs in ledger order, named as config/presets.h names them ("tf32", "bf16", ...).
+// CPU pinning is "pin-one-core" or "pin-<cores>" ("pin-2-3") after channels-last, and a thread
+// count other than the default ends the list as "threads-N", so that labels and canonical names
+// tell such runs apart.
 std::vector<std::string> knobNames(const RunConfig &config);
 // "baseline" or the enabled knobs in ledger order, e.g. "tf32+cudnn-bench+bf16+channels-last".
 std::string knobLabel(const RunConfig &config);
 // Unique, stable name: "native cuda:0 b32 224px fp32 [tf32+cudnn-bench]" style, used as the key
 // that groups repeats and matches configurations across sweeps.
 std::string canonicalName(const RunConfig &config);
+
+// CPU core lists as taskset -c writes them: "3", "2,3", "4-7", "0,2-5". Cores are 0..1023
+// (kMaxCpuCores). Returns false with a message for people when the text is not such a list.
+constexpr int kMaxCpuCores = 1024;
+bool parseCoreList(const std::string &text, std::vector<int> &cores, std::string &error);
+// Sorted, without repeats, consecutive cores as ranges: {0,2,3,4} -> "0,2-4"; {} -> "".
+std::string formatCoreList(std::vector<int> cores);
+// The core "one" pins to, out of the cores the process may use: the first that is not core 0
+// (many systems route interrupts and housekeeping there), core 0 when it is the only one.
+// Deterministic, so the repeats of a configuration run on the same core. -1 when `allowed` is empty.
+int pickOneCore(const std::vector<int> &allowed);
 
 std::string toString(Runtime r);
 std::string toString(Autocast a);

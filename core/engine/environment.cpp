@@ -1,4 +1,5 @@
 // What the worker says about its machine in `hello`: everything that can skew a number.
+#include "engine/cpu_affinity.h"
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
 
@@ -57,6 +58,9 @@ Environment probeEnvironment(const RunConfig &config)
     env.emplace_back("host", host);
     env.emplace_back("cpu", cpuModel());
     env.emplace_back("cpu_threads", std::to_string(at::get_num_threads()));
+    // What was asked for and what the process got: "one" names no core, the read-back mask does.
+    env.emplace_back("cpu_affinity", config.cpuAffinity);
+    env.emplace_back("cpu_cores", formatCoreList(allowedCores()));
     env.emplace_back("torch", TORCH_VERSION);
     env.emplace_back("python", "none (LibTorch C++)");
     env.emplace_back("triton", "none (LibTorch C++)");

@@ -464,6 +464,8 @@ TEST(ConfigJson, RoundTripKeepsEveryField)
     c.warmupSteps = 3;
     c.steps = 12345;
     c.seed = (1ull << 53) + 1; // not representable as a double
+    c.cpuAffinity = "2-3,8";
+    c.threads = 4;
 
     // Through the text the worker actually receives.
     const QByteArray text = QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact);
@@ -676,9 +678,11 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
         "tf32+cudnn-bench",
         "tf32+cudnn-bench+bf16",
         "tf32+cudnn-bench+bf16+channels-last",
-        "tf32+cudnn-bench+bf16+channels-last+cuda-graph",
-        "tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused",
-        // Then Python: eager on the same eager knobs, and the compile modes on top of them.
+        // Pinned after channels-last, where an eager step gets launch-bound; the later rows keep the pin.
+        "tf32+cudnn-bench+bf16+channels-last+pin-one-core",
+        "tf32+cudnn-bench+bf16+channels-last+pin-one-core+cuda-graph",
+        "tf32+cudnn-bench+bf16+channels-last+pin-one-core+cuda-graph+sgd-fused",
+        // Then Python, unpinned: eager on the same eager knobs, and the compile modes on top of them.
         "tf32+cudnn-bench+bf16+channels-last",
         "tf32+cudnn-bench+bf16+channels-last+compile-default",
         "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead",
@@ -691,25 +695,26 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
         EXPECT_EQ(c.batch, 128);
         EXPECT_EQ(c.device, "cuda");
         EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
-        EXPECT_EQ(c.runtime, i < 7 ? Runtime::Native : Runtime::Python) << i;
+        EXPECT_EQ(c.runtime, i < 8 ? Runtime::Native : Runtime::Python) << i;
+        EXPECT_EQ(c.cpuAffinity, i >= 5 && i < 8 ? "one" : "none") << i;
         names.insert(canonicalName(c));
     }
     EXPECT_EQ(names.size(), s.configs.size()) << "every row is a configuration of its own";
     EXPECT_TRUE(s.configs.front() == baselineOf(base));
-    for (std::size_t i = 7; i < s.configs.size(); ++i) {
+    for (std::size_t i = 8; i < s.configs.size(); ++i) {
         const RunConfig &c = s.configs[i];
         EXPECT_FALSE(c.cudaGraph) << i;
         EXPECT_EQ(c.optimizer, Optimizer::Foreach) << i;
         EXPECT_EQ(c.compileBackend, CompileBackend::Inductor) << i;
         EXPECT_EQ(c.compileTarget, CompileTarget::Model) << i;
     }
-    EXPECT_EQ(s.configs[7].compile, CompileMode::None);
-    EXPECT_EQ(s.configs[8].compile, CompileMode::Default);
-    EXPECT_EQ(s.configs[8].compileCache, CompileCache::Cold);
-    EXPECT_EQ(s.configs[9].compile, CompileMode::ReduceOverhead);
+    EXPECT_EQ(s.configs[8].compile, CompileMode::None);
+    EXPECT_EQ(s.configs[9].compile, CompileMode::Default);
     EXPECT_EQ(s.configs[9].compileCache, CompileCache::Cold);
     EXPECT_EQ(s.configs[10].compile, CompileMode::ReduceOverhead);
-    EXPECT_EQ(s.configs[10].compileCache, CompileCache::Warm);
+    EXPECT_EQ(s.configs[10].compileCache, CompileCache::Cold);
+    EXPECT_EQ(s.configs[11].compile, CompileMode::ReduceOverhead);
+    EXPECT_EQ(s.configs[11].compileCache, CompileCache::Warm);
     // The native part of the ledger knobs is unchanged.
     std::vector<std::string> native;
     for (const auto &k : ledgerKnobs())
@@ -734,9 +739,11 @@ TEST(ConfigPresets, CpuLedgerSkipsCudaKnobsAndSaysSo)
     EXPECT_EQ(s.skipped[2].rfind("cuda-graph (", 0), 0u) << s.skipped[2];
     for (const auto &why : s.skipped)
         EXPECT_TRUE(contains(why, "CUDA")) << why;
-    // A cold CPU compile costs minutes: no Python rows on the CPU.
-    for (const auto &c : s.configs)
+    // A cold CPU compile costs minutes: no Python rows on the CPU; nor a pin (a CPU step wants its cores).
+    for (const auto &c : s.configs) {
         EXPECT_EQ(c.runtime, Runtime::Native) << knobLabel(c);
+        EXPECT_EQ(c.cpuAffinity, "none") << knobLabel(c);
+    }
 }
 
 TEST(ConfigPresets, PythonLedgerHasNoSecondPythonPart)
@@ -744,7 +751,7 @@ TEST(ConfigPresets, PythonLedgerHasNoSecondPythonPart)
     RunConfig base = cudaConfig();
     base.runtime = Runtime::Python;
     const Sweep s = ledgerSweep(base);
-    ASSERT_EQ(s.configs.size(), 7u);
+    ASSERT_EQ(s.configs.size(), 8u); // the pin row too: no compile row here to slow down
     for (const auto &c : s.configs) {
         EXPECT_EQ(c.runtime, Runtime::Python);
         EXPECT_EQ(c.compile, CompileMode::None);
@@ -895,6 +902,105 @@ TEST(ConfigPresets, CombinationReportsUnknownKnob)
     EXPECT_EQ(s.configs.size(), 2u);
     ASSERT_EQ(s.skipped.size(), 1u);
     EXPECT_TRUE(contains(s.skipped[0], "warp-drive")) << s.skipped[0];
+}
+
+TEST(ConfigAffinity, CoreListsParseAndNormalize)
+{
+    std::vector<int> cores;
+    std::string error;
+    ASSERT_TRUE(parseCoreList("3", cores, error)) << error;
+    EXPECT_EQ(cores, (std::vector<int>{3}));
+    ASSERT_TRUE(parseCoreList("4-7,2,3,5", cores, error)) << error;
+    EXPECT_EQ(cores, (std::vector<int>{2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(formatCoreList(cores), "2-7");
+    EXPECT_EQ(formatCoreList({8, 0, 2, 3, 3}), "0,2-3,8");
+    EXPECT_EQ(formatCoreList({}), "");
+    ASSERT_TRUE(parseCoreList("1023", cores, error)) << error;
+    for (const char *bad : {"", "1024", "-1", "3-1", "2,", ",2", "a", "2 3", "1-2-3", "0x3", "2-"}) {
+        EXPECT_FALSE(parseCoreList(bad, cores, error)) << bad;
+        EXPECT_TRUE(contains(error, "core list")) << error;
+        EXPECT_TRUE(cores.empty()) << bad;
+    }
+    EXPECT_EQ(pickOneCore({0, 1, 2, 3}), 1);
+    EXPECT_EQ(pickOneCore({4, 5}), 4);
+    EXPECT_EQ(pickOneCore({0}), 0);
+    EXPECT_EQ(pickOneCore({}), -1);
+}
+
+TEST(ConfigAffinity, FieldsJsonAndNames)
+{
+    RunConfig c;
+    ConfigError error;
+    EXPECT_EQ(c.cpuAffinity, "none");
+    EXPECT_EQ(c.threads, 0);
+    EXPECT_TRUE(setField(c, "cpu_affinity", "one", error));
+    EXPECT_EQ(c.cpuAffinity, "one");
+    EXPECT_EQ(knobLabel(c), "pin-one-core");
+    // One spelling per set of cores, so that "3,2" and "2-3" are the same configuration.
+    EXPECT_TRUE(setField(c, "cpu_affinity", "3,2", error));
+    EXPECT_EQ(c.cpuAffinity, "2-3");
+    EXPECT_EQ(knobLabel(c), "pin-2-3");
+    EXPECT_FALSE(setField(c, "cpu_affinity", "all", error));
+    EXPECT_EQ(error.field, "cpu_affinity");
+    EXPECT_TRUE(contains(error.message, "none, one or a core list")) << error.message;
+    EXPECT_EQ(c.cpuAffinity, "2-3") << "a refused value leaves the field alone";
+    EXPECT_TRUE(setField(c, "threads", "4", error));
+    EXPECT_EQ(c.threads, 4);
+    EXPECT_FALSE(setField(c, "threads", "257", error));
+    EXPECT_FALSE(setField(c, "threads", "-1", error));
+    c.channelsLast = true;
+    c.cudaGraph = true;
+    c.device = "cuda";
+    EXPECT_EQ(knobLabel(c), "channels-last+pin-2-3+cuda-graph+threads-4");
+
+    RunConfig pinned = cudaConfig(), threaded = cudaConfig();
+    pinned.cpuAffinity = "one";
+    threaded.threads = 1;
+    std::set<std::string> names{canonicalName(cudaConfig()), canonicalName(pinned), canonicalName(threaded)};
+    EXPECT_EQ(names.size(), 3u);
+    EXPECT_FALSE(pinned == cudaConfig());
+    EXPECT_FALSE(threaded == cudaConfig());
+
+    // JSON members as a sweep file writes them; numbers are fine for a single core.
+    RunConfig fromFile;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(R"({"cpu_affinity": 5, "threads": 2})", fromFile, errors)) << describe(errors);
+    EXPECT_EQ(fromFile.cpuAffinity, "5");
+    EXPECT_EQ(fromFile.threads, 2);
+    errors.clear();
+    EXPECT_FALSE(parseConfig(R"({"cpu_affinity": "0-2000"})", fromFile, errors));
+    ASSERT_FALSE(errors.empty());
+    EXPECT_EQ(errors.front().field, "cpu_affinity");
+
+    // validate() catches what bypassed setField.
+    RunConfig direct;
+    direct.cpuAffinity = "7-3";
+    direct.threads = 300;
+    EXPECT_EQ(errorsFor(direct, "cpu_affinity").size(), 1u);
+    EXPECT_EQ(errorsFor(direct, "threads").size(), 1u);
+}
+
+TEST(ConfigAffinity, SweepsCarryThreadsAndTreatThePinAsAKnob)
+{
+    RunConfig base = cudaConfig();
+    base.threads = 2;
+    base.cpuAffinity = "one";
+    // Threads come with the shape: every row has them, and asking for them is no unknown knob.
+    const Sweep ledger = ledgerSweep(base);
+    for (const auto &c : ledger.configs)
+        EXPECT_EQ(c.threads, 2) << knobLabel(c);
+    EXPECT_EQ(ledger.configs.front().cpuAffinity, "none") << "the pin is a knob: the baseline has none";
+    const Sweep mine = cumulativeSweep(base, knobNames(base));
+    EXPECT_TRUE(mine.skipped.empty()) << mine.skipped.front();
+    EXPECT_EQ(labels(mine), (std::vector<std::string>{"threads-2", "pin-one-core+threads-2"}));
+    const Sweep combos = combinationSweep(base, {"pin-one-core", "threads-2"});
+    EXPECT_TRUE(combos.skipped.empty());
+    EXPECT_EQ(combos.configs.size(), 2u);
+    // Each, unnamed, leaves the pin out (the fp32 baseline tells little about launches); named it runs.
+    for (const auto &c : eachSweep(cudaConfig()).configs)
+        EXPECT_EQ(c.cpuAffinity, "none") << knobLabel(c);
+    EXPECT_EQ(labels(eachSweep(cudaConfig(), {"pin-one-core"})),
+              (std::vector<std::string>{"baseline", "pin-one-core"}));
 }
 
 TEST(ConfigPresets, UnknownPresetIsAnError)

@@ -165,5 +165,74 @@ class FallbackDetection(unittest.TestCase):
             {"backend": "aot_eager"})
 
 
+class CpuAffinity(unittest.TestCase):
+    """Pinning and threads: the parser as the native one (run_config.cpp) and both workers end to end."""
+
+    def setUp(self):
+        from stepscope_py import affinity, config
+
+        self.a = affinity
+        self.config = config
+
+    def test_core_lists_parse_and_normalize(self):
+        self.assertEqual(self.a.parse_core_list("3"), [3])
+        self.assertEqual(self.a.parse_core_list("4-7,2,3,5"), [2, 3, 4, 5, 6, 7])
+        self.assertEqual(self.a.format_core_list([8, 0, 2, 3, 3]), "0,2-3,8")
+        self.assertEqual(self.a.normalize("3,2"), "2-3")
+        self.assertEqual(self.a.normalize(5), "5")
+        self.assertEqual(self.a.normalize("one"), "one")
+        self.assertEqual(self.a.parse_core_list("1023"), [1023])
+        for bad in ("", "1024", "-1", "3-1", "2,", ",2", "a", "2 3", "1-2-3", "0x3", "2-", "+2"):
+            with self.assertRaises(ValueError, msg=bad) as ctx:
+                self.a.parse_core_list(bad)
+            self.assertIn("core list", str(ctx.exception))
+        self.assertEqual(self.a.pick_one_core([0, 1, 2]), 1)
+        self.assertEqual(self.a.pick_one_core([0]), 0)
+        self.assertIsNone(self.a.pick_one_core([]))
+
+    def test_config_keys(self):
+        c = self.config.parse({"cpu_affinity": "3,2", "threads": 4})
+        self.assertEqual((c.cpu_affinity, c.threads), ("2-3", 4))
+        self.assertEqual(self.config.parse({}).cpu_affinity, "none")
+        for bad in ({"cpu_affinity": "all"}, {"threads": 257}, {"threads": -1}):
+            with self.assertRaises(Exception, msg=bad) as ctx:
+                self.config.parse(bad)
+            self.assertEqual(ctx.exception.category, "invalid-config")
+
+    def hello(self, lines):
+        return next(m["env"] for m in lines if m["type"] == "hello")
+
+    def test_both_workers_pin_and_set_threads(self):
+        core = max(os.sched_getaffinity(0))  # a core this test may use (the machine may have two)
+        config = {**TINY, "cpu_affinity": str(core), "threads": 1, "steps": 1, "warmup_steps": 0}
+        for name, (rc, lines, err) in (("native", run_worker([NATIVE], config)), ("python", python_worker(config))):
+            self.assertEqual(rc, 0, f"{name}: {err}")
+            env = self.hello(lines)
+            self.assertEqual(env["cpu_affinity"], str(core), name)
+            self.assertEqual(env["cpu_cores"], str(core), name)
+            self.assertEqual(str(env["cpu_threads"]), "1", name)
+
+    def test_one_core_and_unpinned(self):
+        allowed = sorted(os.sched_getaffinity(0))
+        expected = str(next((c for c in allowed if c != 0), allowed[0]))
+        tiny = {**TINY, "steps": 1, "warmup_steps": 0}
+        for name, run in (("native", lambda c: run_worker([NATIVE], c)), ("python", python_worker)):
+            rc, lines, err = run({**tiny, "cpu_affinity": "one"})
+            self.assertEqual(rc, 0, f"{name}: {err}")
+            self.assertEqual(self.hello(lines)["cpu_cores"], expected, name)
+            rc, lines, err = run(tiny)
+            self.assertEqual(rc, 0, f"{name}: {err}")
+            self.assertEqual(self.hello(lines)["cpu_affinity"], "none", name)
+            self.assertEqual(self.hello(lines)["cpu_cores"], self.a.format_core_list(allowed), name)
+
+    def test_unavailable_core_is_invalid_config(self):
+        for name, run in (("native", lambda c: run_worker([NATIVE], c)), ("python", python_worker)):
+            rc, lines, _ = run({**TINY, "cpu_affinity": "1000"})
+            self.assertEqual(rc, 2, name)
+            failure = error_of(lines)
+            self.assertEqual(failure["category"], "invalid-config", name)
+            self.assertIn("core 1000 is not available; this process may use", failure["message"])
+
+
 if __name__ == "__main__":
     unittest.main()

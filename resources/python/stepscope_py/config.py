@@ -5,6 +5,7 @@ would turn into a misleading measurement, so that the worker run by hand says in
 """
 from dataclasses import dataclass
 
+from . import affinity
 from .failure import WorkerFailure
 
 CHOICES = {
@@ -24,6 +25,7 @@ INTS = {
     "warmup_steps": (0, 100000),
     "steps": (1, 1000000),
     "seed": (0, 2**63 - 1),
+    "threads": (0, 256),
 }
 
 
@@ -47,6 +49,8 @@ class Config:
     warmup_steps: int = 10
     steps: int = 100
     seed: int = 0
+    cpu_affinity: str = "none"  # none, one or a normalized core list (affinity.py)
+    threads: int = 0  # intra-op threads; 0 keeps torch's default
 
     @property
     def on_cuda(self):
@@ -103,6 +107,11 @@ def parse(obj):
             if not lo <= n <= hi:
                 raise _invalid(key, f"{n} is outside {lo}..{hi}")
             setattr(c, key, n)
+        elif key == "cpu_affinity":
+            try:
+                c.cpu_affinity = affinity.normalize(value)
+            except ValueError as exc:
+                raise _invalid(key, f"{exc}; allowed: none, one or a core list") from None
         elif key == "device":
             value = str(value)
             index = value[5:] if value.startswith("cuda:") else "0"

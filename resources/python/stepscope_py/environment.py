@@ -5,7 +5,7 @@ import platform
 import socket
 import sys
 
-from . import preflight
+from . import affinity, preflight
 
 
 def _cpu_model():
@@ -39,6 +39,9 @@ def probe(torch, config):
         "host": socket.gethostname(),
         "cpu": _cpu_model(),
         "cpu_threads": torch.get_num_threads(),
+        # What was asked for and what the process got: "one" names no core, the read-back mask does.
+        "cpu_affinity": config.cpu_affinity,
+        "cpu_cores": affinity.format_core_list(affinity.allowed_cores()),
         "torch": torch.__version__,
         "torchvision": torchvision.__version__,
         "python": f"{platform.python_version()} ({sys.executable})",

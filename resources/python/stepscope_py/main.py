@@ -55,7 +55,15 @@ def main(argv):
         except ValueError as exc:
             raise WorkerFailure("invalid-config", f"--config is not valid JSON: {exc}") from None
         config = config_mod.parse(decoded)
+        # First, before torch starts CUDA or its thread pools: their threads inherit the mask.
+        from . import affinity
+
+        problem = affinity.pin(config.cpu_affinity)
+        if problem:
+            raise WorkerFailure("invalid-config", f"cpu_affinity: {problem}")
         torch = preflight.import_torch()
+        if config.threads:
+            torch.set_num_threads(config.threads)  # before hello, which reports the count
         preflight.check_torch_version(torch)
         preflight.check_triton(torch, config)
         preflight.check_cache_paths(config)
