@@ -5,7 +5,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -251,6 +253,54 @@ class TestConfigPanel : public QObject
         QVERIFY(!c.cold && c.warm);
         QCOMPARE(again.pythonInterpreter(), QString("/opt/venv/bin/python3"));
         QCOMPARE(name(runtimeOf(again)), name(Runtime::Python));
+    }
+
+    void cpuAffinityAndThreadsAreKnobsOfTheSweep()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("s.ini"), QSettings::IniFormat);
+        {
+            ConfigPanel panel;
+            panel.setCudaDevices(1);
+            panel.setDevice("cuda:0");
+            QVERIFY(panel.cpuAffinityBox()->toolTip().contains("launch"));
+            QVERIFY(!panel.cpuCoresEdit()->isEnabled());
+            panel.cpuAffinityBox()->setCurrentIndex(panel.cpuAffinityBox()->findData("one"));
+            panel.threadsBox()->setValue(2);
+            panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+            SweepRequest request;
+            QString error;
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            // baseline .. +channels-last, +pin-one-core, +cuda-graph, +sgd-fused; threads in every row.
+            QCOMPARE(request.configs.size(), std::size_t(8));
+            QCOMPARE(knobLabel(request.configs[5]),
+                     std::string("tf32+cudnn-bench+bf16+channels-last+pin-one-core+threads-2"));
+            QCOMPARE(request.configs[4].cpuAffinity, std::string("none"));
+            for (const auto &c : request.configs)
+                QCOMPARE(c.threads, 2);
+
+            // A core list stands in for the one core; a bad list is refused with validate()'s reason.
+            panel.cpuAffinityBox()->setCurrentIndex(panel.cpuAffinityBox()->findData("list"));
+            QVERIFY(panel.cpuCoresEdit()->isEnabled());
+            panel.cpuCoresEdit()->setText("3,2");
+            panel.setSweepKind(ConfigPanel::SweepKind::Each);
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            QStringList pinned;
+            for (const auto &c : request.configs)
+                if (c.cpuAffinity != "none")
+                    pinned << QString::fromStdString(knobLabel(c));
+            QCOMPARE(pinned, QStringList({"pin-2-3+threads-2"}));
+            panel.cpuCoresEdit()->setText("3-1");
+            QVERIFY(!panel.buildRequest(request, &error));
+            QVERIFY2(error.contains("cpu_affinity"), qPrintable(error));
+            panel.cpuCoresEdit()->setText("4-7");
+            panel.saveSettings(settings);
+        }
+        ConfigPanel again;
+        again.setCudaDevices(1);
+        again.loadSettings(settings);
+        QCOMPARE(again.baseConfig().cpuAffinity, std::string("4-7"));
+        QCOMPARE(again.baseConfig().threads, 2);
     }
 };
 

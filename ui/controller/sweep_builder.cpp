@@ -60,10 +60,12 @@ std::vector<RunConfig> CompileChoice::applyTo(const RunConfig &eager) const
     return out;
 }
 
-Sweep buildSweep(SweepKind kind, const RunConfig &base, const CompileChoice &compile,
-                 const std::vector<RunConfig> &custom)
+namespace
 {
-    const auto knobs = knobNames(base);
+
+Sweep buildSweepOf(SweepKind kind, const RunConfig &base, const std::vector<std::string> &knobs,
+                   const CompileChoice &compile, const std::vector<RunConfig> &custom)
+{
     Sweep sweep;
     switch (kind) {
     case SweepKind::Single:
@@ -83,6 +85,9 @@ Sweep buildSweep(SweepKind kind, const RunConfig &base, const CompileChoice &com
         eager.cudaGraph = false;
         eager.optimizer = Optimizer::Foreach;
         eager.runtime = Runtime::Python;
+        // Unpinned, as in the preset: inductor sizes its compile workers by the allowed cores, and
+        // one core would serialize the cold compile.
+        eager.cpuAffinity = "none";
         add(sweep, eager);
         addCompiled(sweep, eager, compile);
         break;
@@ -107,6 +112,30 @@ Sweep buildSweep(SweepKind kind, const RunConfig &base, const CompileChoice &com
         break;
     }
     }
+    return sweep;
+}
+
+} // namespace
+
+Sweep buildSweep(SweepKind kind, const RunConfig &form, const CompileChoice &compile,
+                 const std::vector<RunConfig> &custom)
+{
+    // A core list is the pin knob with other cores: the presets know pin-one-core, so the sweep is
+    // built with it and the list put back in its place at the end.
+    RunConfig base = form;
+    const bool coreList = form.cpuAffinity != "none" && form.cpuAffinity != "one";
+    if (coreList && kind != SweepKind::Single && kind != SweepKind::Custom)
+        base.cpuAffinity = "one";
+    // The thread count comes with the shape into every row (withShapeOf), not as a knob.
+    auto knobs = knobNames(base);
+    knobs.erase(
+        std::remove_if(knobs.begin(), knobs.end(), [](const std::string &k) { return k.rfind("threads-", 0) == 0; }),
+        knobs.end());
+    Sweep sweep = buildSweepOf(kind, base, knobs, compile, custom);
+    if (base.cpuAffinity != form.cpuAffinity)
+        for (RunConfig &c : sweep.configs)
+            if (c.cpuAffinity == "one")
+                c.cpuAffinity = form.cpuAffinity;
     return sweep;
 }
 

@@ -17,6 +17,11 @@
 //                 combinations compile cannot join (a hand-made CUDA graph) are skipped, counted
 //                 once per reason instead of once per combination.
 // Compiled configurations always run in the Python worker; the others keep the form's runtime.
+//
+// CPU pinning is a knob like the ticked ones (a ledger row after channels-last, alone in Each, a
+// factor in Combinations); a core list takes the place of one core. The ledger's Python rows are
+// unpinned, as in the preset (one core would serialize inductor's cold compile). The thread count
+// is a setting of every row, like the shape.
 #include "config/presets.h"
 
 #include <string>

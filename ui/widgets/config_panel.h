@@ -55,6 +55,9 @@ class ConfigPanel : public QWidget
     QCheckBox *knobBox(const QString &knob) const;
     CompileOptions *compileOptions() const { return compile_; }
     QComboBox *runtimeBox() const { return runtime_; }
+    QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
+    QLineEdit *cpuCoresEdit() const { return cores_; }      // the list, for "list"
+    QSpinBox *threadsBox() const { return threads_; }
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);
@@ -76,11 +79,11 @@ class ConfigPanel : public QWidget
     void addCustom();
 
     int cudaDevices_ = 0;
-    QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_;
+    QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
     QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *fused_, *perParameter_, *freshCache_;
-    QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_;
-    QLineEdit *python_;
+    QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_, *threads_;
+    QLineEdit *python_, *cores_;
     QListWidget *custom_;
     QPushButton *addCustom_, *removeCustom_, *start_, *stop_;
     QLabel *deviceNote_, *pythonNote_;
