@@ -21,6 +21,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <unistd.h>
 
 namespace stepscope::cli
@@ -174,6 +175,9 @@ void printUsage()
                 "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
                 "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
+                "  --[no-]warmup-process  one discarded one-step process before the timed runs, so that caches\n"
+                "                         which outlive a process are not charged to the first configuration\n"
+                "                         (default: on for presets, off for --single and --config)\n"
                 "  --python PATH          the Python that runs python runs (else STEPSCOPE_PYTHON, the build's\n"
                 "                         environment, python3 on PATH); it needs the torch Stepscope was built for\n"
                 "  --compile-cache-dir DIR  where torch.compile caches go (default %s):\n"
@@ -196,6 +200,7 @@ int runCommand(const Options &options)
     RunConfig base;
     QString preset, configFile, name, python, compileCacheDir;
     bool single = false, freshCache = false, deviceGiven = false, shapeGiven = false;
+    std::optional<bool> warmupProcess; // default: on for presets, off for --single and --config
     int repeats = 1, timeout = 900;
     long long planned = 10000;
     std::vector<ConfigError> flagErrors;
@@ -223,6 +228,8 @@ int runCommand(const Options &options)
             value(compileCacheDir);
         } else if (flag == "--single") {
             single = true;
+        } else if (flag == "--warmup-process" || flag == "--no-warmup-process") {
+            warmupProcess = flag == "--warmup-process";
         } else if (flag == "--fresh-cuda-cache") {
             freshCache = true;
         } else if (flag == "--repeat" || flag == "--timeout" || flag == "--planned-steps") {
@@ -364,6 +371,7 @@ int runCommand(const Options &options)
     runnerOptions.native = supervisor::defaultNativeWorker();
     runnerOptions.timeoutSeconds = timeout;
     runnerOptions.freshCudaCache = freshCache;
+    runnerOptions.machineWarmup = warmupProcess.value_or(configFile.isEmpty() && !single);
     if (!compileCacheDir.isEmpty())
         runnerOptions.compileCacheRoot = QDir(compileCacheDir).absolutePath();
     if (std::any_of(configs.begin(), configs.end(), [](const RunConfig &c) { return c.runtime == Runtime::Python; })) {
@@ -433,6 +441,10 @@ int runCommand(const Options &options)
         if (line.startsWith("priming the warm compile cache")) {
             closeTtyLine();
             err(current + ": priming the warm compile cache first (one step of this configuration, not stored)");
+        }
+        if (line.startsWith("machine warm-up")) {
+            closeTtyLine();
+            err("stepscope-cli: " + line + " (not stored; --no-warmup-process skips it)");
         }
     });
     QObject::connect(&runner, &supervisor::SweepRunner::runFinished,

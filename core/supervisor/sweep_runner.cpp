@@ -107,6 +107,7 @@ void SweepRunner::start(const SweepPlan &plan)
     next_ = 0;
     running_ = true;
     cancelRequested_ = false;
+    machineWarmedUp_ = false;
     startNext();
 }
 
@@ -159,6 +160,7 @@ void SweepRunner::startNext()
     const PlannedRun &run = plan_.runs[next_];
     runId_ = run.runId;
     priming_ = false;
+    warmingUp_ = false;
     resetRunState();
 
     const bool python = run.config.runtime == Runtime::Python;
@@ -178,15 +180,41 @@ void SweepRunner::startNext()
     }
     if (!prepareCaches(run.config))
         return;
-    // A warm run measures a cache some earlier run of this configuration filled. When none has,
-    // a one-step run of it fills the cache first; nothing of that run is stored as steps.
-    if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, run.config))) {
-        priming_ = true;
-        Q_EMIT logLine("priming the warm compile cache for " + name);
-        startWorker(primingConfig(run.config));
+    if (options_.machineWarmup && !machineWarmedUp_) {
+        machineWarmedUp_ = true;
+        warmingUp_ = true;
+        const RunConfig warmup = machineWarmupConfig(run.config);
+        Q_EMIT logLine("machine warm-up: one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
+                       " before the timed runs, so that caches which outlive a process are not charged to " + name);
+        startWorker(warmup);
         return;
     }
-    startWorker(run.config);
+    startPrimingOrRun(run.config);
+}
+
+void SweepRunner::startPrimingOrRun(const RunConfig &config)
+{
+    // A warm run measures a cache some earlier run of this configuration filled. When none has,
+    // a one-step run of it fills the cache first; nothing of that run is stored as steps.
+    if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config))) {
+        priming_ = true;
+        Q_EMIT logLine("priming the warm compile cache for " + QString::fromStdString(canonicalName(config)));
+        startWorker(primingConfig(config));
+        return;
+    }
+    startWorker(config);
+}
+
+RunConfig machineWarmupConfig(const RunConfig &firstRun)
+{
+    RunConfig c = firstRun;
+    c.compile = CompileMode::None;
+    c.compileBackend = CompileBackend::Inductor;
+    c.compileTarget = CompileTarget::Model;
+    c.compileCache = CompileCache::Cold;
+    c.warmupSteps = 0;
+    c.steps = 1;
+    return c;
 }
 
 void SweepRunner::resetRunState()
@@ -232,10 +260,11 @@ void SweepRunner::startWorker(const RunConfig &config)
     auto *p = new QProcess(this);
     process_ = p;
     QProcessEnvironment env = workerEnvironment();
-    // Priming fills the compile caches only: the measured run's CUDA cache stays fresh.
-    if (!cacheDir_.isEmpty() && !priming_)
+    // Priming fills the compile caches only: the measured run's CUDA cache stays fresh. The
+    // machine warm-up touches neither.
+    if (!cacheDir_.isEmpty() && !priming_ && !warmingUp_)
         env.insert("CUDA_CACHE_PATH", cacheDir_);
-    if (!compileCaches_.state.isEmpty()) {
+    if (!compileCaches_.state.isEmpty() && !warmingUp_) {
         env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
         env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
     }
@@ -294,13 +323,19 @@ void SweepRunner::onStderr()
 void SweepRunner::handle(const protocol::Message &m)
 {
     using T = protocol::Message::Type;
-    if (priming_) {
+    if (priming_ || warmingUp_) {
         handlePriming(m);
         return;
     }
     switch (m.type) {
     case T::Hello:
         helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
+        // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
+        // process pays for the CUDA JIT cache and cuDNN's engines).
+        helloEnvironment_.insert("machine_warmup", options_.machineWarmup
+                                                       ? "a discarded warm-up process ran before this sweep"
+                                                   : next_ == 1 ? "none: this run was the sweep's first process"
+                                                                : "none: earlier runs of this sweep ran first");
         recordEnvironment(helloEnvironment_);
         break;
     case T::GpuState: {
@@ -414,6 +449,22 @@ void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure
     startWorker(config);
 }
 
+void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &failure)
+{
+    warmingUp_ = false;
+    if (cancelRequested_) {
+        finishCurrent(RunStatus::Cancelled,
+                      Failure{FailureCategory::Cancelled, "stopped by the user during the machine warm-up", {}});
+        return;
+    }
+    // Its figures are not kept, and its failure is not the run's: the run that follows says for itself.
+    if (status != RunStatus::Complete && failure)
+        Q_EMIT logLine("machine warm-up process failed [" + QString::fromUtf8(toString(failure->category).data()) +
+                       "] " + QString::fromStdString(failure->message) + "; the timed runs go on");
+    resetRunState();
+    startPrimingOrRun(plan_.runs[next_ - 1].config);
+}
+
 void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
 {
     if (!process_)
@@ -438,7 +489,9 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
     process_ = nullptr;
 
     auto [outcome, failure] = judgeExit(exitCode, status);
-    if (priming_)
+    if (warmingUp_)
+        warmupExited(outcome, failure);
+    else if (priming_)
         primingExited(outcome, std::move(failure));
     else
         finishCurrent(outcome, failure);
@@ -482,6 +535,7 @@ void SweepRunner::onTimeout()
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
     priming_ = false;
+    warmingUp_ = false;
     removeRunDirs(); // the worker has gone: its cold caches go too
     if (status == RunStatus::Complete)
         db_.setSummary(runId_, summarizeRun(series_));

@@ -28,7 +28,15 @@ struct RunnerOptions {
     int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed
     bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
     QString compileCacheRoot = defaultCompileCacheRoot(); // torch.compile caches (compile_cache.h)
+    // One discarded one-step process before the sweep's first run: caches that outlive a process
+    // (CUDA JIT, cuDNN's compiled engines, the file cache of the libraries) are paid for there,
+    // not by whichever configuration happens to run first.
+    bool machineWarmup = false;
 };
+
+// The configuration of the discarded warm-up process: the first run's eager part, one step. It
+// compiles nothing, so a cold compile cache stays cold.
+RunConfig machineWarmupConfig(const RunConfig &firstRun);
 
 class SweepRunner : public QObject
 {
@@ -73,6 +81,8 @@ class SweepRunner : public QObject
     void handlePriming(const protocol::Message &m);
     std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
     void primingExited(RunStatus status, std::optional<Failure> failure);
+    void warmupExited(RunStatus status, const std::optional<Failure> &failure);
+    void startPrimingOrRun(const RunConfig &config);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
     bool flushed();
@@ -102,6 +112,8 @@ class SweepRunner : public QObject
     QString cacheDir_;               // the run's fresh CUDA_CACHE_PATH
     CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
     bool priming_ = false;           // the worker now running fills the warm cache for the run
+    bool warmingUp_ = false;         // the worker now running is the sweep's discarded warm-up
+    bool machineWarmedUp_ = false;   // the warm-up process has run for this sweep
     QJsonObject helloEnvironment_;
     std::vector<double> series_; // this run's step times from step 2 (GPU where known), for its summary
     QByteArray lastEnvironmentJson_;

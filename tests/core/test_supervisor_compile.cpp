@@ -394,5 +394,62 @@ TEST_F(SupervisorTest, ColdCacheUnderAnUnusableRootFailsTheRunClearly)
     EXPECT_EQ(out2.runFinished[0].second, "cache-path-too-long");
 }
 
+TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
+{
+    const QString counter = dir_.filePath("warmup.txt");
+    // $2 is the configuration; the environment tells whether the compile caches reached the worker.
+    const QString prelude = "printf '%s %s\\n' \"${TORCHINDUCTOR_CACHE_DIR:-none}\" \"$2\" >> '" + counter + "'";
+    const RunConfig compiled = compileConfig(CompileCache::Cold);
+    RunConfig eager = compiled;
+    eager.compile = CompileMode::None;
+    const SweepPlan p = plan({compiled, eager});
+    RunnerOptions o = options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-compile.jsonl"));
+    o.machineWarmup = true;
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 2u);
+
+    // Three workers: the warm-up (one step of the first run's eager part, no compile caches), then
+    // the two measured runs.
+    const QStringList workers = linesOf(counter);
+    ASSERT_EQ(workers.size(), 3) << workers.join('|').toStdString();
+    EXPECT_TRUE(workers[0].startsWith("none ")) << "the warm-up must not fill a cold compile cache";
+    EXPECT_FALSE(workers[1].startsWith("none ")) << "the measured compile run gets its caches";
+    RunConfig warmup;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(workers[0].section(' ', 1).toUtf8(), warmup, errors)) << describe(errors);
+    EXPECT_TRUE(warmup == machineWarmupConfig(compiled));
+    EXPECT_EQ(warmup.steps, 1);
+    EXPECT_EQ(warmup.warmupSteps, 0);
+    EXPECT_EQ(warmup.compile, CompileMode::None);
+    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) {
+        return l.startsWith("machine warm-up: one discarded step");
+    })) << out.log.join('|').toStdString();
+
+    auto r = reader();
+    for (const auto &planned : p.runs) {
+        const auto stored = r->run(planned.runId);
+        ASSERT_TRUE(stored);
+        EXPECT_EQ(stored->status, RunStatus::Complete) << stored->message;
+        EXPECT_EQ(stored->stepCount, 5) << "the warm-up's steps are not stored";
+        ASSERT_TRUE(stored->environmentId);
+        const QJsonObject env = objectOf(r->environment(*stored->environmentId)->json);
+        EXPECT_EQ(env.value("machine_warmup").toString(), "a discarded warm-up process ran before this sweep");
+    }
+}
+
+TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
+{
+    const SweepPlan p = plan({compileConfig(), compileConfig(CompileCache::Cold, 4)});
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl")));
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    auto r = reader();
+    const auto first = r->run(p.runs[0].runId), second = r->run(p.runs[1].runId);
+    ASSERT_TRUE(first && second && first->environmentId && second->environmentId);
+    EXPECT_EQ(objectOf(r->environment(*first->environmentId)->json).value("machine_warmup").toString(),
+              "none: this run was the sweep's first process");
+    EXPECT_EQ(objectOf(r->environment(*second->environmentId)->json).value("machine_warmup").toString(),
+              "none: earlier runs of this sweep ran first");
+}
+
 } // namespace
 } // namespace stepscope::supervisor

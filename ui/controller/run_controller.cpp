@@ -105,6 +105,9 @@ bool RunController::start(const SweepRequest &request, QString *error)
     if (!compileCacheRoot_.isEmpty())
         options.compileCacheRoot = compileCacheRoot_;
     options.freshCudaCache = request.freshCudaCache;
+    // As the CLI does: built sweeps start with one discarded process, so that the machine's caches
+    // are not charged to the baseline; a single configuration or a hand-made list runs as given.
+    options.machineWarmup = request.preset != "single" && request.preset != "custom";
     runner_ = new supervisor::SweepRunner(*db_, options);
     runner_->moveToThread(&thread_);
 
