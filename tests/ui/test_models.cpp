@@ -8,11 +8,13 @@
 #include "models/status_colors.h"
 
 #include "common/failure.h"
+#include "config/config_json.h"
 #include "store/store.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QFile>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
@@ -222,6 +224,7 @@ class TestModels : public QObject
 
     void environmentAssessments();
     void environmentWithoutCuda();
+    void environmentTimingFlagsLaunchBoundAndPinning();
 
     void comparisonVerdicts();
     void comparisonOnH200Batches();
@@ -527,6 +530,60 @@ void TestModels::historyFilters()
     QCOMPARE(proxy.rowCount(), 1);
     proxy.setFilterFixedString(QString());
     QCOMPARE(proxy.rowCount(), 2);
+}
+
+void TestModels::environmentTimingFlagsLaunchBoundAndPinning()
+{
+    auto json = [](const RunConfig &c) {
+        return QString::fromUtf8(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact));
+    };
+    RunConfig eager;
+    eager.device = "cuda";
+    eager.autocast = Autocast::BF16;
+    eager.channelsLast = true;
+    RunConfig pinned = eager;
+    pinned.cpuAffinity = "one";
+    RunConfig graph = pinned;
+    graph.cudaGraph = true;
+    // The H200 figures: unpinned wall far above GPU time; pinned 5.3 ms; the graph GPU-bound.
+    const QList<ui::RunTiming> runs{{json(eager), 8.0, 8.4}, {json(eager), 8.4, 8.6}, {json(pinned), 5.3, 5.5},
+                                    {json(graph), 4.0, 4.1}, {json(eager), 0, 3.0},   {QStringLiteral("bad"), 1, 9}};
+    // The GPU time alone (wall unknown) says nothing about launches.
+    QVERIFY(ui::assessTiming({{json(eager), 4.0, 0}}).isEmpty());
+
+    auto entries = ui::assessTiming(runs);
+    auto find = [&](const char *key) {
+        for (const auto &e : entries)
+            if (e.key == QLatin1String(key))
+                return e;
+        return ui::EnvironmentEntry{};
+    };
+    // Nothing launch-bound yet: the wall times sit within 1.3x of the GPU's.
+    QVERIFY(find("launch_bound").key.isEmpty());
+    const auto pinning = find("cpu_pinning");
+    QCOMPARE(pinning.severity, ui::Severity::Info);
+    QVERIFY2(pinning.value.contains(QStringLiteral("bf16+channels-last+pin-one-core: 5.30 ms pinned vs 8.20 ms "
+                                                   "unpinned (1.55x faster)")),
+             qPrintable(pinning.value));
+
+    // Wall well above GPU time (the GPU idles between launches): flagged, with the fix.
+    entries = ui::assessTiming({{json(eager), 5.0, 9.0}, {json(graph), 4.0, 4.1}});
+    const auto bound = find("launch_bound");
+    QCOMPARE(bound.severity, ui::Severity::Warning);
+    QVERIFY2(bound.value.startsWith(QStringLiteral("1 of 2 configurations; worst bf16+channels-last")),
+             qPrintable(bound.value));
+    QVERIFY(bound.assessment.contains(QStringLiteral("launch-bound: the CPU limits this step")));
+    QVERIFY(bound.fix.contains(QStringLiteral("cpu_affinity one")));
+    QVERIFY(find("cpu_pinning").key.isEmpty());
+
+    // A pinned environment record says so.
+    EnvironmentModel model;
+    model.setEnvironmentJson(QStringLiteral(R"j({"gpu":"NVIDIA H200","cpu_affinity":"one","cpu_cores":"3"})j"));
+    const int row = rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_affinity"));
+    QVERIFY(row >= 0);
+    QVERIFY(model.index(row, EnvironmentModel::Assessment).data().toString().contains(QStringLiteral("pinned")));
+    QCOMPARE(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_cores")), 0).data().toString(),
+             QStringLiteral("CPU cores the worker ran on"));
 }
 
 void TestModels::environmentAssessments()

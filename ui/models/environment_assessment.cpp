@@ -1,11 +1,15 @@
 #include "models/environment_assessment.h"
 
+#include "config/config_json.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <vector>
 
 namespace stepscope::ui
 {
@@ -18,7 +22,7 @@ struct Label {
 };
 
 // The order in which people look for things: which GPU, which versions, then how it was run.
-constexpr std::array<Label, 29> kLabels{{
+constexpr std::array<Label, 33> kLabels{{
     {"gpu", "GPU"},
     {"gpu_cc", "Compute capability"},
     {"gpu_sms", "Multiprocessors"},
@@ -35,6 +39,10 @@ constexpr std::array<Label, 29> kLabels{{
     {"host", "Host"},
     {"cpu", "CPU"},
     {"cpu_threads", "CPU threads"},
+    {"cpu_affinity", "CPU affinity asked for"},
+    {"cpu_cores", "CPU cores the worker ran on"},
+    {"launch_bound", "Launch-bound steps"},
+    {"cpu_pinning", "What pinning did"},
     {"cuda_module_loading", "CUDA_MODULE_LOADING"},
     {"cuda_cache_path", "CUDA_CACHE_PATH"},
     {"gpu_clocks", "GPU clocks"},
@@ -101,6 +109,11 @@ const Rule kRules[] = {
      },
      Severity::Warning, "Few CPU threads: CPU runs are slow, and CPU-side work competes with kernel launches.",
      "Unset OMP_NUM_THREADS or give the process more cores."},
+    {"cpu_affinity", [](const QString &v, const Facts &) { return !v.isEmpty() && v != QLatin1String("none"); },
+     Severity::Info,
+     "The worker was pinned to the cores below before CUDA started: launch-bound steps run steadier, "
+     "CPU-bound ones get fewer cores.",
+     "Compare with an unpinned run of the same configuration (cpu_affinity none)."},
     {"after_throttle_reasons",
      [](const QString &v, const Facts &) {
          // Idle is not a slowdown (the card waits for work), and neither is an application-clock setting.
@@ -158,7 +171,109 @@ void assess(EnvironmentEntry &entry, const QString &value, const Facts &facts)
     }
 }
 
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+QString ms(double v)
+{
+    return QString::number(v, 'f', 2) + QStringLiteral(" ms");
+}
+
 } // namespace
+
+QList<EnvironmentEntry> assessTiming(const QList<RunTiming> &runs)
+{
+    // Per configuration (repeats pooled by their medians): the figures, and the configuration
+    // without its pin, which pairs a pinned run with its unpinned twin.
+    struct Config {
+        RunConfig config;
+        std::vector<double> medians, walls;
+    };
+    std::map<std::string, Config> byName;
+    for (const RunTiming &run : runs) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (run.steadyMedianMs <= 0 || !parseConfig(run.configJson.toUtf8(), c, errors))
+            continue;
+        Config &entry = byName[canonicalName(c)];
+        entry.config = c;
+        entry.medians.push_back(run.steadyMedianMs);
+        if (run.blockWallMs > 0)
+            entry.walls.push_back(run.blockWallMs);
+    }
+
+    QList<EnvironmentEntry> out;
+    // Launch-bound: wall time per step well above the GPU's. Only CUDA has a GPU time to compare.
+    int bound = 0, measured = 0;
+    const Config *worst = nullptr;
+    double worstRatio = 0;
+    for (const auto &[name, entry] : byName) {
+        if (!entry.config.onCuda() || entry.walls.empty())
+            continue;
+        ++measured;
+        const double ratio = median(entry.walls) / median(entry.medians);
+        if (ratio < kLaunchBoundRatio)
+            continue;
+        ++bound;
+        if (ratio > worstRatio) {
+            worstRatio = ratio;
+            worst = &entry;
+        }
+    }
+    if (worst) {
+        EnvironmentEntry e;
+        e.key = QStringLiteral("launch_bound");
+        e.label = labelOf(e.key);
+        e.value = tr("%1 of %2 configurations; worst %3: wall %4 per step vs GPU %5 (%6x)")
+                      .arg(bound)
+                      .arg(measured)
+                      .arg(QString::fromStdString(knobLabel(worst->config)), ms(median(worst->walls)),
+                           ms(median(worst->medians)), QString::number(worstRatio, 'f', 2));
+        e.assessment = tr("launch-bound: the CPU limits this step. The GPU waits for kernel launches, so the "
+                          "figure measures the CPU (and how the scheduler moves the worker) more than the GPU.");
+        e.fix =
+            worst->config.cpuAffinity == "none"
+                ? tr("try cpu_affinity one (pin the worker to one core); fewer launches (CUDA graph, "
+                     "torch.compile reduce-overhead) remove the limit.")
+                : tr("Already pinned: fewer launches (CUDA graph, torch.compile reduce-overhead) remove the limit.");
+        e.severity = Severity::Warning;
+        out.append(e);
+    }
+
+    // What pinning did: each pinned configuration against its unpinned twin.
+    QStringList pairs;
+    for (const auto &[name, pinned] : byName) {
+        if (pinned.config.cpuAffinity == "none")
+            continue;
+        RunConfig twin = pinned.config;
+        twin.cpuAffinity = "none";
+        const auto it = byName.find(canonicalName(twin));
+        if (it == byName.end())
+            continue;
+        const double on = median(pinned.medians), off = median(it->second.medians);
+        const double ratio = on / off;
+        const QString verdict = ratio < 0.97   ? tr("%1x faster").arg(QString::number(off / on, 'f', 2))
+                                : ratio > 1.03 ? tr("%1x slower").arg(QString::number(ratio, 'f', 2))
+                                               : tr("no change");
+        pairs << tr("%1: %2 pinned vs %3 unpinned (%4)")
+                     .arg(QString::fromStdString(knobLabel(pinned.config)), ms(on), ms(off), verdict);
+    }
+    if (!pairs.isEmpty()) {
+        EnvironmentEntry e;
+        e.key = QStringLiteral("cpu_pinning");
+        e.label = labelOf(e.key);
+        e.value = pairs.join(QStringLiteral("; "));
+        e.assessment = tr("Pinning the worker to fixed cores changes the steady median of launch-bound steps; "
+                          "GPU-bound and graph-replayed steps should not move.");
+        e.severity = Severity::Info;
+        out.append(e);
+    }
+    return out;
+}
 
 QList<EnvironmentEntry> assessEnvironment(const QString &environmentJson)
 {

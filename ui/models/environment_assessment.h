@@ -22,4 +22,19 @@ struct EnvironmentEntry {
 // Empty or unreadable JSON gives no entries.
 QList<EnvironmentEntry> assessEnvironment(const QString &environmentJson);
 
+// One completed run as the timing facts see it.
+struct RunTiming {
+    QString configJson;        // RunRecord::configJson
+    double steadyMedianMs = 0; // RunSummary::medianMs (GPU time on CUDA); 0 when unknown
+    double blockWallMs = 0;    // RunRecord::blockWallMs: mean wall time per step; 0 when unknown
+};
+// Facts a sweep's runs show about the CPU, as rows of the environment view:
+//   "launch_bound"  a step whose wall time is at least kLaunchBoundRatio x its GPU time: the CPU
+//                   (kernel launches, Python) limits it; the fix is to pin the worker to one core.
+//   "cpu_pinning"   per configuration run both pinned and unpinned (otherwise the same): what
+//                   pinning did, as the ratio of their steady medians.
+// Empty when the runs show neither.
+constexpr double kLaunchBoundRatio = 1.3;
+QList<EnvironmentEntry> assessTiming(const QList<RunTiming> &runs);
+
 } // namespace stepscope::ui
