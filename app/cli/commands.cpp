@@ -175,6 +175,11 @@ void printUsage()
                 "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
                 "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
+                "  --until-ci PCT         adaptive repeats: after the planned processes, add cold processes to each\n"
+                "                         configuration whose steady figure's 95%% CI is wider than +-PCT%% of its\n"
+                "                         median (2 is +-2%%; at least 2 processes each are planned)\n"
+                "  --max-repeats K        cap of cold processes per configuration with --until-ci (default 10)\n"
+                "  --max-minutes T        no new processes after T minutes of the sweep with --until-ci\n"
                 "  --[no-]warmup-process  one discarded one-step process before the timed runs, so that caches\n"
                 "                         which outlive a process are not charged to the first configuration\n"
                 "                         (default: on for presets, off for --single and --config)\n"
@@ -201,6 +206,7 @@ int runCommand(const Options &options)
     QString preset, configFile, name, python, compileCacheDir;
     bool single = false, freshCache = false, deviceGiven = false, shapeGiven = false;
     std::optional<bool> warmupProcess; // default: on for presets, off for --single and --config
+    supervisor::RunnerOptions::Adaptive adaptive;
     int repeats = 1, timeout = 900;
     long long planned = 10000;
     std::vector<ConfigError> flagErrors;
@@ -228,6 +234,27 @@ int runCommand(const Options &options)
             value(compileCacheDir);
         } else if (flag == "--single") {
             single = true;
+        } else if (flag == "--until-ci" || flag == "--max-repeats" || flag == "--max-minutes") {
+            if (!value(v))
+                continue;
+            bool ok = false;
+            const double n = v.toDouble(&ok);
+            const bool percent = flag == "--until-ci";
+            if (!ok || !(percent ? n > 0 && n <= 50 : n >= 1 && n <= 1000 && n == std::floor(n))) {
+                flagErrors.push_back(
+                    {flag.toStdString(), "'" + v.toStdString() + "' is not allowed; give " +
+                                             (percent ? "a percentage above 0 and up to 50 (2 means +-2%)"
+                                                      : "a whole number from 1 to 1000")});
+                continue;
+            }
+            if (percent) {
+                adaptive.enabled = true;
+                adaptive.halfWidth = n / 100.0;
+            } else if (flag == "--max-repeats") {
+                adaptive.maxProcesses = static_cast<int>(n);
+            } else {
+                adaptive.maxMinutes = static_cast<int>(n);
+            }
         } else if (flag == "--warmup-process" || flag == "--no-warmup-process") {
             warmupProcess = flag == "--warmup-process";
         } else if (flag == "--fresh-cuda-cache") {
@@ -356,6 +383,9 @@ int runCommand(const Options &options)
                                              : name;
     supervisor::SweepPlan plan;
     try {
+        // An interval needs two processes: adaptive sweeps start with at least two of each.
+        if (adaptive.enabled)
+            repeats = std::min(std::max(repeats, 2), adaptive.maxProcesses);
         plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned);
     } catch (const store::StoreError &e) {
         err(QString("stepscope-cli: ") + e.what());
@@ -372,6 +402,7 @@ int runCommand(const Options &options)
     runnerOptions.timeoutSeconds = timeout;
     runnerOptions.freshCudaCache = freshCache;
     runnerOptions.machineWarmup = warmupProcess.value_or(configFile.isEmpty() && !single);
+    runnerOptions.adaptive = adaptive;
     if (!compileCacheDir.isEmpty())
         runnerOptions.compileCacheRoot = QDir(compileCacheDir).absolutePath();
     if (std::any_of(configs.begin(), configs.end(), [](const RunConfig &c) { return c.runtime == Runtime::Python; })) {
@@ -441,6 +472,10 @@ int runCommand(const Options &options)
         if (line.startsWith("priming the warm compile cache")) {
             closeTtyLine();
             err(current + ": priming the warm compile cache first (one step of this configuration, not stored)");
+        }
+        if (line.startsWith("adaptive repeats")) {
+            closeTtyLine();
+            err("stepscope-cli: " + line);
         }
         if (line.startsWith("machine warm-up")) {
             closeTtyLine();

@@ -23,20 +23,22 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
     }
     plan.sweepId = db.createSweep(sweep);
-    std::int64_t position = 0;
-    for (int r = 0; r < repeats; ++r) {
-        for (const auto &config : configs) {
-            store::RunRecord run;
-            run.sweepId = plan.sweepId;
-            run.position = position++;
-            run.repeatIndex = r;
-            run.configName = canonicalName(config);
-            run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
-            run.status = RunStatus::Queued;
-            plan.runs.push_back({db.createRun(run), config});
-        }
-    }
+    for (int r = 0; r < repeats; ++r)
+        for (const auto &config : configs)
+            appendRun(db, plan, config, r);
     return plan;
+}
+
+void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex)
+{
+    store::RunRecord run;
+    run.sweepId = plan.sweepId;
+    run.position = static_cast<std::int64_t>(plan.runs.size());
+    run.repeatIndex = repeatIndex;
+    run.configName = canonicalName(config);
+    run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
+    run.status = RunStatus::Queued;
+    plan.runs.push_back({db.createRun(run), config});
 }
 
 } // namespace stepscope::supervisor

@@ -23,4 +23,7 @@ struct SweepPlan {
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps);
 
+// Queues one more cold process of `config` at the end of the plan (adaptive repeats).
+void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex);
+
 } // namespace stepscope::supervisor

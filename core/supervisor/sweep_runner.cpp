@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <algorithm>
+
 namespace stepscope::supervisor
 {
 namespace
@@ -108,6 +110,9 @@ void SweepRunner::start(const SweepPlan &plan)
     running_ = true;
     cancelRequested_ = false;
     machineWarmedUp_ = false;
+    steadyRuns_.clear();
+    failedConfigs_.clear();
+    sweepClock_.start();
     startNext();
 }
 
@@ -142,12 +147,17 @@ void SweepRunner::startNext()
     // queued then finds nothing to do (and must not emit finished() a second time).
     if (!running_)
         return;
-    const int total = static_cast<int>(plan_.runs.size());
     if (cancelRequested_) {
         for (; next_ < plan_.runs.size(); ++next_)
             db_.finishRun(plan_.runs[next_].runId, RunStatus::Cancelled,
                           Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
     }
+    // Adaptive repeats append a round to the plan; the sweep then goes on with its first run.
+    if (next_ >= plan_.runs.size() && !cancelRequested_ && options_.adaptive.enabled)
+        planAnotherRound();
+    if (!running_)
+        return; // the store refused the new runs: storeFailed() has said finished()
+    const int total = static_cast<int>(plan_.runs.size());
     if (next_ >= plan_.runs.size()) {
         db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
         if (!flushed())
@@ -449,6 +459,54 @@ void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure
     startWorker(config);
 }
 
+bool SweepRunner::planAnotherRound()
+{
+    const auto &a = options_.adaptive;
+    if (a.maxMinutes > 0 && sweepClock_.elapsed() >= qint64(a.maxMinutes) * 60 * 1000) {
+        Q_EMIT logLine(
+            QString("adaptive repeats: the sweep's %1 minutes are spent; no more processes").arg(a.maxMinutes));
+        return false;
+    }
+    // Configurations in plan order, each once, with the processes already planned for it.
+    std::vector<std::pair<RunConfig, int>> configs;
+    for (const auto &run : plan_.runs) {
+        auto it = std::find_if(configs.begin(), configs.end(), [&](const auto &c) { return c.first == run.config; });
+        if (it == configs.end())
+            configs.emplace_back(run.config, 1);
+        else
+            ++it->second;
+    }
+    bool added = false;
+    for (const auto &[config, planned] : configs) {
+        const std::string name = canonicalName(config);
+        if (failedConfigs_.count(name) || planned >= a.maxProcesses)
+            continue;
+        const auto &runs = steadyRuns_[name];
+        QString why;
+        if (runs.size() < 2) {
+            why = QString("%1 process(es) with a steady state: no interval yet").arg(runs.size());
+        } else {
+            const auto ci = stats::medianOfRuns(runs, 1000);
+            const double halfWidth = ci.hasInterval && ci.median > 0 ? (ci.high - ci.low) / 2 / ci.median : 1.0;
+            if (halfWidth <= a.halfWidth)
+                continue;
+            why = QString("%1 processes, 95% CI +-%2% of the median, above +-%3%")
+                      .arg(runs.size())
+                      .arg(halfWidth * 100, 0, 'f', 1)
+                      .arg(a.halfWidth * 100, 0, 'f', 1);
+        }
+        try {
+            appendRun(db_, plan_, config, planned);
+        } catch (const store::StoreError &e) {
+            storeFailed(e.what());
+            return false;
+        }
+        Q_EMIT logLine("adaptive repeats: one more process of " + QString::fromStdString(name) + " (" + why + ")");
+        added = true;
+    }
+    return added;
+}
+
 void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &failure)
 {
     warmingUp_ = false;
@@ -537,6 +595,17 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
     priming_ = false;
     warmingUp_ = false;
     removeRunDirs(); // the worker has gone: its cold caches go too
+    if (runId_ && next_ > 0) {
+        const std::string name = canonicalName(plan_.runs[next_ - 1].config);
+        if (status == RunStatus::Complete) {
+            const auto window = stats::detectSteadyState(series_);
+            if (window.found)
+                steadyRuns_[name].emplace_back(series_.begin() + static_cast<long>(window.begin),
+                                               series_.begin() + static_cast<long>(window.end));
+        } else if (status == RunStatus::Failed) {
+            failedConfigs_.insert(name);
+        }
+    }
     if (status == RunStatus::Complete)
         db_.setSummary(runId_, summarizeRun(series_));
     db_.finishRun(runId_, status, failure);

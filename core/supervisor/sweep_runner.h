@@ -17,7 +17,9 @@
 #include <QTimer>
 #include <QVector>
 
+#include <map>
 #include <optional>
+#include <set>
 
 namespace stepscope::supervisor
 {
@@ -32,6 +34,15 @@ struct RunnerOptions {
     // (CUDA JIT, cuDNN's compiled engines, the file cache of the libraries) are paid for there,
     // not by whichever configuration happens to run first.
     bool machineWarmup = false;
+    // Adaptive repeats: after the planned runs, one more round of cold processes for every
+    // configuration whose steady figure's 95% CI (at process level) is wider than +-halfWidth of its
+    // median, until maxProcesses per configuration or maxMinutes for the sweep (0: no limit).
+    struct Adaptive {
+        bool enabled = false;
+        double halfWidth = 0.02;
+        int maxProcesses = 10;
+        int maxMinutes = 0;
+    } adaptive;
 };
 
 // The configuration of the discarded warm-up process: the first run's eager part, one step. It
@@ -82,6 +93,7 @@ class SweepRunner : public QObject
     std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
     void primingExited(RunStatus status, std::optional<Failure> failure);
     void warmupExited(RunStatus status, const std::optional<Failure> &failure);
+    bool planAnotherRound();
     void startPrimingOrRun(const RunConfig &config);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
@@ -114,6 +126,11 @@ class SweepRunner : public QObject
     bool priming_ = false;           // the worker now running fills the warm cache for the run
     bool warmingUp_ = false;         // the worker now running is the sweep's discarded warm-up
     bool machineWarmedUp_ = false;   // the warm-up process has run for this sweep
+    // Per configuration (canonical name): the steady steps of each completed process, and whether
+    // one of its runs failed (adaptive repeats add no process to a failing configuration).
+    std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;
+    std::set<std::string> failedConfigs_;
+    QElapsedTimer sweepClock_;
     QJsonObject helloEnvironment_;
     std::vector<double> series_; // this run's step times from step 2 (GPU where known), for its summary
     QByteArray lastEnvironmentJson_;

@@ -451,5 +451,64 @@ TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
               "none: earlier runs of this sweep ran first");
 }
 
+// A worker that reports 40 steady steps at a level that alternates between 10 and 14 ms from one
+// invocation to the next when `alternate`, else always 10 ms (the invocation count is kept in `counter`).
+WorkerCommand levelWorker(const QString &counter, bool alternate)
+{
+    const QString script =
+        "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" + counter +
+        "'; "
+        "level=10; if [ " +
+        QString(alternate ? "1" : "0") +
+        " = 1 ] && [ $((n % 2)) = 0 ]; then level=14; fi; "
+        "echo '{\"type\":\"hello\",\"protocol\":1,\"env\":{\"worker\":\"level\"}}'; "
+        "echo '{\"type\":\"ready\",\"setup_s\":0.1}'; echo '{\"type\":\"first_step\",\"wall_s\":0.2}'; "
+        "v=\"$level.0\"; i=1; while [ $i -lt 40 ]; do if [ $((i % 2)) = 0 ]; then v=\"$v,$level.0\"; "
+        "else v=\"$v,$level.02\"; fi; i=$((i+1)); done; "
+        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":2,\\\"gpu_ms\\\":[$v],\\\"wall_ms\\\":[$v]}\"; "
+        "echo '{\"type\":\"check\",\"losses\":[1.0]}'; echo '{\"type\":\"done\",\"steps\":41,\"mean_wall_ms\":10.0}'";
+    return {"/bin/sh", {"-c", script}};
+}
+
+TEST_F(SupervisorTest, AdaptiveRepeatsStopWhenTheIntervalIsNarrow)
+{
+    RunConfig a = compileConfig();
+    a.runtime = Runtime::Native;
+    a.compile = CompileMode::None;
+    RunConfig b = a;
+    b.batch = 4;
+    const SweepPlan p = plan({a, b}, 2);
+    RunnerOptions o = options(levelWorker(dir_.filePath("n.txt"), false));
+    o.adaptive.enabled = true;
+    o.adaptive.maxProcesses = 6;
+    const Outcome out = run(p, o);
+    EXPECT_EQ(out.runFinished.size(), 4u) << "two identical processes each give a narrow interval: no more";
+    EXPECT_EQ(linesOf(dir_.filePath("n.txt")).value(0), "4");
+}
+
+TEST_F(SupervisorTest, AdaptiveRepeatsAddProcessesUpToTheCapWhileTheIntervalIsWide)
+{
+    RunConfig a = compileConfig();
+    a.runtime = Runtime::Native;
+    a.compile = CompileMode::None;
+    const SweepPlan p = plan({a}, 2);
+    RunnerOptions o = options(levelWorker(dir_.filePath("n.txt"), true));
+    o.adaptive.enabled = true;
+    o.adaptive.maxProcesses = 5;
+    const Outcome out = run(p, o, {}, 20000);
+    ASSERT_EQ(out.runFinished.size(), 5u) << out.log.join('|').toStdString();
+    const int notes = static_cast<int>(std::count_if(out.log.begin(), out.log.end(), [](const QString &l) {
+        return l.startsWith("adaptive repeats: one more process of");
+    }));
+    EXPECT_EQ(notes, 3);
+    auto r = reader();
+    const auto runs = r->runs(p.sweepId);
+    ASSERT_EQ(runs.size(), 5u);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(runs[i].repeatIndex, static_cast<std::int64_t>(i));
+        EXPECT_EQ(runs[i].status, RunStatus::Complete);
+    }
+}
+
 } // namespace
 } // namespace stepscope::supervisor
