@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# On the GPU machine (device tool): issue 7's checks. The A/A check runs the same two-configuration
+# sweep twice with adaptive repeats (bf16 + channels_last eager, and the same with a CUDA graph);
+# the two speed-up intervals must overlap. Then the ledger, with its pin-one-core row, at batch 32
+# and 128. Writes under $OUT.
+#   source .gpu-deps/env.sh && scripts/gpu-aa.sh
+set -uo pipefail
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+if [ ! -x build-gpu/bin/stepscope-cli ]; then
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTEPSCOPE_BUILD_GUI=OFF -DSTEPSCOPE_BUILD_TESTS=OFF \
+    $STEPSCOPE_GPU_CMAKE_ARGS -DSTEPSCOPE_PYTHON="$(command -v python3)" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+fi
+cmake --build build-gpu -j 16 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+echo "built at $SECONDS s"
+cli=./build-gpu/bin/stepscope-cli
+db="$out/h200-aa.sqlite"
+cat > "$out/aa.json" <<'JSON'
+{"configs": [
+  {"tf32": true, "cudnn_benchmark": true, "autocast": "bf16", "channels_last": true},
+  {"tf32": true, "cudnn_benchmark": true, "autocast": "bf16", "channels_last": true, "cuda_graph": true, "optimizer": "fused"}
+]}
+JSON
+for i in 1 2; do
+  $cli --db "$db" run --device cuda --batch 32 --config "$out/aa.json" --warmup-process --until-ci 2 --max-repeats 8 \
+    --max-minutes 4 --name "A/A $i" 2> "$out/aa-$i.log" > "$out/aa-$i.md"
+  echo "A/A $i rc=$? at $SECONDS s"; grep -E "^\|" "$out/aa-$i.md"
+done
+for b in 32 128; do
+  $cli --db "$db" run --device cuda --batch "$b" --repeat 2 --python "$(command -v python3)" --name "ledger with pinning b$b" \
+    2> "$out/ledger-b$b.log" > "$out/ledger-b$b.md"
+  echo "ledger b$b rc=$? at $SECONDS s"; grep -E "^\||Recommendation" "$out/ledger-b$b.md"
+done
+echo "done at $SECONDS s"
