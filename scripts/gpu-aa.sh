@@ -3,8 +3,12 @@
 # sweep twice with adaptive repeats (bf16 + channels_last eager, and the same with a CUDA graph);
 # the two speed-up intervals must overlap. Then the ledger, with its pin-one-core row, at batch 32
 # and 128. Writes under $OUT.
-#   source .gpu-deps/env.sh && scripts/gpu-aa.sh
+# One device call runs 10 minutes at most, so the parts are separate:
+#   source .gpu-deps/env.sh && scripts/gpu-aa.sh aa          # the A/A check, twice
+#   source .gpu-deps/env.sh && scripts/gpu-aa.sh ledger 32   # the ledger with its pinning row
 set -uo pipefail
+part=${1:-aa}
+batch=${2:-32}
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 if [ ! -x build-gpu/bin/stepscope-cli ]; then
@@ -21,14 +25,14 @@ cat > "$out/aa.json" <<'JSON'
   {"tf32": true, "cudnn_benchmark": true, "autocast": "bf16", "channels_last": true, "cuda_graph": true, "optimizer": "fused"}
 ]}
 JSON
-for i in 1 2; do
+if [ "$part" = aa ]; then for i in 1 2; do
   $cli --db "$db" run --device cuda --batch 32 --config "$out/aa.json" --warmup-process --until-ci 2 --max-repeats 8 \
     --max-minutes 4 --name "A/A $i" 2> "$out/aa-$i.log" > "$out/aa-$i.md"
   echo "A/A $i rc=$? at $SECONDS s"; grep -E "^\|" "$out/aa-$i.md"
-done
-for b in 32 128; do
+done; fi
+if [ "$part" = ledger ]; then for b in $batch; do
   $cli --db "$db" run --device cuda --batch "$b" --repeat 2 --python "$(command -v python3)" --name "ledger with pinning b$b" \
     2> "$out/ledger-b$b.log" > "$out/ledger-b$b.md"
   echo "ledger b$b rc=$? at $SECONDS s"; grep -E "^\||Recommendation" "$out/ledger-b$b.md"
-done
+done; fi
 echo "done at $SECONDS s"
