@@ -584,6 +584,14 @@ void TestModels::environmentTimingFlagsLaunchBoundAndPinning()
     QVERIFY(model.index(row, EnvironmentModel::Assessment).data().toString().contains(QStringLiteral("pinned")));
     QCOMPARE(model.index(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("cpu_cores")), 0).data().toString(),
              QStringLiteral("CPU cores the worker ran on"));
+
+    // The view shows the timing facts after the machine's, and keeps them when the record changes.
+    model.setTiming(ui::assessTiming({{json(eager), 5.0, 9.0}}));
+    QVERIFY(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("launch_bound")) >= 0);
+    model.setEnvironmentJson(QStringLiteral(R"j({"gpu":"NVIDIA H200"})j"));
+    QVERIFY(rowOf(model, EnvironmentModel::KeyRole, QStringLiteral("launch_bound")) >= 0);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
 }
 
 void TestModels::environmentAssessments()

@@ -11,14 +11,27 @@ EnvironmentModel::EnvironmentModel(QObject *parent) : QAbstractTableModel(parent
 
 void EnvironmentModel::setEnvironmentJson(const QString &json)
 {
-    beginResetModel();
     json_ = json;
-    entries_ = assessEnvironment(json);
+    rebuild();
+}
+
+void EnvironmentModel::setTiming(const QList<EnvironmentEntry> &timing)
+{
+    timing_ = timing;
+    rebuild();
+}
+
+void EnvironmentModel::rebuild()
+{
+    beginResetModel();
+    entries_ = assessEnvironment(json_);
+    entries_ += timing_;
     endResetModel();
 }
 
 void EnvironmentModel::clear()
 {
+    timing_.clear();
     setEnvironmentJson(QString());
 }
 

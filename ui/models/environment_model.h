@@ -20,6 +20,9 @@ class EnvironmentModel : public QAbstractTableModel
 
     // The worker's `hello` environment object as stored (EnvironmentRecord::json).
     void setEnvironmentJson(const QString &json);
+    // What the sweep's runs show about the CPU (assessTiming), shown after the machine's facts;
+    // kept across setEnvironmentJson() until replaced.
+    void setTiming(const QList<EnvironmentEntry> &timing);
     void clear();
     QString environmentJson() const { return json_; }
     const QList<EnvironmentEntry> &entries() const { return entries_; }
@@ -30,7 +33,10 @@ class EnvironmentModel : public QAbstractTableModel
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
+    void rebuild();
+
     QString json_;
+    QList<EnvironmentEntry> timing_;
     QList<EnvironmentEntry> entries_;
 };
 

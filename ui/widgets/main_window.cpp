@@ -483,6 +483,16 @@ void MainWindow::reloadLedger(qint64 sweepId)
                                     std::min(ledgerView_->columnWidth(LedgerModel::Configuration), 420));
         if (const auto env = ledger_->ledger().environmentJson; !env.empty())
             environment_->setEnvironmentJson(QString::fromStdString(env));
+        // Launch-bound steps and what pinning did, from the sweep's completed runs.
+        QList<RunTiming> timing;
+        for (const auto &run : reader.runs(sweepId)) {
+            if (run.status != RunStatus::Complete)
+                continue;
+            const auto summary = reader.summary(run.id);
+            timing.append({QString::fromStdString(run.configJson),
+                           summary && summary->medianMs ? *summary->medianMs : 0.0, run.blockWallMs.value_or(0.0)});
+        }
+        environment_->setTiming(assessTiming(timing));
     } catch (const store::StoreError &e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
         return;
