@@ -210,7 +210,12 @@ void BreakEvenChart::rebuild()
         const bool nearLeftEdge = std::log(n) / std::log(xMax) < 0.12;
         label->setPositionAlignment((nearLeftEdge ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
         label->setPadding(nearLeftEdge ? QMargins(6, 0, 0, 6 + 15 * tier[k]) : QMargins(0, 0, 6, 6 + 15 * tier[k]));
-        label->setText(tr("%1 steps").arg(formatStepCount(n)));
+        // With its process-level interval where there is one; a single run has none to show.
+        const auto &ci = rows[i].breakEvenCI;
+        QString text = tr("%1 steps").arg(formatStepCount(n));
+        if (ci && ci->hasInterval)
+            text += QStringLiteral(" [%1]").arg(QString::fromStdString(rows[i].breakEvenRange));
+        label->setText(text);
         label->setColor(color);
         crossings_.append(n);
     }

@@ -46,7 +46,8 @@ void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
         Row row{i, *j, std::nullopt, Outcome::NotComparable};
         const auto &rb = b.rows[*j];
         if (!ra.samplesMs.empty() && !rb.samplesMs.empty()) {
-            row.ratio = stats::ratioOfMedians(rb.samplesMs, ra.samplesMs);
+            // Cold processes of each sweep are the repeats: the CI comes from their spread.
+            row.ratio = stats::ratioOfMedians(rb.runSamplesMs, ra.runSamplesMs);
             row.outcome = !row.ratio->significant ? Outcome::NoSignificantDifference
                           : row.ratio->ratio < 1  ? Outcome::Faster
                                                   : Outcome::Slower;
@@ -87,7 +88,7 @@ QString ComparisonModel::verdictText(const Row &row) const
     case Outcome::Slower:
         return tr("slower");
     case Outcome::NoSignificantDifference:
-        return tr("no significant difference");
+        return row.ratio && !row.ratio->hasInterval ? tr(report::kNoInterval) : tr("no significant difference");
     case Outcome::NotComparable:
         return a_.rows[row.a].samplesMs.empty() ? tr("not comparable: no steady state in A")
                                                 : tr("not comparable: no steady state in B");
@@ -114,6 +115,9 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         case Ratio:
             if (!row.ratio)
                 return QStringLiteral("-");
+            if (!row.ratio->hasInterval)
+                return QStringLiteral("%1x (%2)")
+                    .arg(QString::number(row.ratio->ratio, 'f', 2), QLatin1String(report::kNoIntervalShort));
             return QStringLiteral("%1x [%2-%3]")
                 .arg(QString::number(row.ratio->ratio, 'f', 2), QString::number(row.ratio->low, 'f', 2),
                      QString::number(row.ratio->high, 'f', 2));
@@ -143,8 +147,11 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         return QString::fromStdString(ra.configName);
     case Qt::ToolTipRole:
         if (index.column() == Ratio)
-            return tr("Median steady step time of B over A, with a bootstrap 95% confidence interval; "
-                      "below 1 means B is faster");
+            return row.ratio && !row.ratio->hasInterval
+                       ? tr("1 repeat: no interval. One cold process in A or B says nothing about the "
+                            "spread between processes; run 3 or more repeats")
+                       : tr("Median steady step time of B over A, with a 95% confidence interval from a "
+                            "bootstrap over cold processes (then steps within them); below 1 means B is faster");
         if (index.column() == Configuration && ra.configName != rb.configName)
             return tr("A: %1\nB: %2").arg(QString::fromStdString(ra.configName), QString::fromStdString(rb.configName));
         return {};

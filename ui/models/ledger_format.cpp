@@ -23,12 +23,36 @@ QString speedupText(const report::LedgerRow &row)
     if (!row.speedup)
         return row.steadyMs ? QStringLiteral("1.00x") : QString();
     QString s = fixed(*row.speedup) + QLatin1Char('x');
+    if (row.timeRatio && !row.timeRatio->hasInterval)
+        return s + QStringLiteral(" (%1)").arg(QLatin1String(report::kNoIntervalShort));
     if (row.timeRatio) {
         // The CI is of steady / baseline; its reciprocal bounds the speed-up, high end first.
         s += QStringLiteral(" [%1-%2]").arg(fixed(1.0 / row.timeRatio->high), fixed(1.0 / row.timeRatio->low));
         if (!row.timeRatio->significant)
             s += QStringLiteral(" n.s.");
     }
+    return s;
+}
+
+// "110 [80-150]", "never [immediately to never]", "110 (n=1, no CI)": the count with its interval.
+QString breakEvenText(const report::LedgerRow &row)
+{
+    const QString count = QString::fromStdString(row.breakEven);
+    if (row.breakEvenRange.empty() || row.breakEvenRange == row.breakEven)
+        return count;
+    const QString range = QString::fromStdString(row.breakEvenRange);
+    return row.breakEvenCI && !row.breakEvenCI->hasInterval ? count + QStringLiteral(" (%1)").arg(range)
+                                                            : count + QStringLiteral(" [%1]").arg(range);
+}
+
+// A first step that moves between cold processes says so next to its median.
+QString firstStepText(const report::LedgerRow &row)
+{
+    if (!row.firstStepS)
+        return QStringLiteral("-");
+    QString s = QString::fromStdString(report::formatSeconds(*row.firstStepS));
+    if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
+        s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
     return s;
 }
 
@@ -82,7 +106,7 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
     case LedgerModel::Status:
         return QString::fromStdString(row.status);
     case LedgerModel::FirstStep:
-        return row.firstStepS ? QString::fromStdString(report::formatSeconds(*row.firstStepS)) : QStringLiteral("-");
+        return firstStepText(row);
     case LedgerModel::SteadyState:
         if (row.steadyMs)
             return fixed(*row.steadyMs) + QStringLiteral(" ms");
@@ -92,7 +116,7 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
     case LedgerModel::Speedup:
         return speedupText(row);
     case LedgerModel::BreakEven:
-        return QString::fromStdString(row.breakEven);
+        return breakEvenText(row);
     case LedgerModel::Noise:
         return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
     case LedgerModel::Accuracy:
@@ -161,6 +185,38 @@ bool ledgerRowNumeric(int column)
         return true;
     default:
         return false;
+    }
+}
+
+QString ledgerIntervalTip(const report::LedgerRow &row, int column)
+{
+    switch (column) {
+    case LedgerModel::FirstStep:
+        if (!row.firstStepS)
+            return {};
+        if (!row.firstStepNoise)
+            return tr("1 repeat: no spread");
+        return tr("Cold processes: %1 to %2 (%3)")
+            .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinS)),
+                 QString::fromStdString(report::formatSeconds(*row.firstStepMaxS)),
+                 QString::fromLatin1(stats::toString(*row.firstStepNoise)));
+    case LedgerModel::SteadyState:
+        if (!row.steadyCI)
+            return {};
+        if (!row.steadyCI->hasInterval)
+            return tr(report::kNoInterval);
+        return tr("95% CI %1-%2 ms over %3 cold processes")
+            .arg(fixed(row.steadyCI->low), fixed(row.steadyCI->high))
+            .arg(row.steadyCI->processes);
+    case LedgerModel::Speedup:
+    case LedgerModel::BreakEven:
+        if ((row.timeRatio && !row.timeRatio->hasInterval) || (row.breakEvenCI && !row.breakEvenCI->hasInterval))
+            return tr(report::kNoInterval);
+        if (row.timeRatio)
+            return tr("95% CI from a bootstrap over cold processes (then steps within them)");
+        return {};
+    default:
+        return {};
     }
 }
 

@@ -20,6 +20,9 @@ bool ledgerRowFailed(const report::LedgerRow &row);   // no repeat completed
 bool ledgerRowDiverged(const report::LedgerRow &row); // failed the accuracy gate
 bool ledgerRowNumeric(int column);                    // right-aligned figures
 
+// What lies behind a figure's interval (its CI, or "1 repeat: no interval"); empty when nothing.
+QString ledgerIntervalTip(const report::LedgerRow &row, int column);
+
 // "message\n\nFix: ..." for a row with a failure category, empty otherwise.
 QString ledgerFailureText(const report::LedgerRow &row);
 

@@ -138,10 +138,17 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
                 return QString::fromStdString(r.steadyProblem);
             if (r.steadyMs)
                 return tr("Median of %1 steady steps (%2 time), pooled over %3 repeat(s)")
-                    .arg(r.steady.count)
-                    .arg(r.timing == "gpu" ? tr("CUDA-event") : tr("wall"))
-                    .arg(r.completed);
+                           .arg(r.steady.count)
+                           .arg(r.timing == "gpu" ? tr("CUDA-event") : tr("wall"))
+                           .arg(r.completed) +
+                       QLatin1Char('\n') + ledgerIntervalTip(r, column);
             return {};
+        case FirstStep:
+        case Speedup:
+        case BreakEven: {
+            const QString tip = ledgerIntervalTip(r, column);
+            return tip.isEmpty() ? QVariant() : QVariant(tip);
+        }
         case Noise:
             return noisy ? tr("Interquartile range over median, or spread between repeats, is 10% or more: "
                               "treat small differences as noise")
