@@ -74,12 +74,31 @@ std::string speedupText(const LedgerRow &row)
     if (!row.speedup)
         return row.steadyMs ? "1.00x" : "";
     std::string s = num(row.speedup, "%.2fx");
+    if (row.timeRatio && !row.timeRatio->hasInterval)
+        return s + " (" + kNoIntervalShort + ")";
     if (row.timeRatio) {
         s += " [" + num(1.0 / row.timeRatio->high, "%.2f") + "-" + num(1.0 / row.timeRatio->low, "%.2f") + "]";
         if (!row.timeRatio->significant)
             s += " n.s.";
     }
     return s;
+}
+
+// "110 [80-150]", "never [immediately to never]", "110 (n=1, no CI)", as the dashboard shows it.
+std::string breakEvenText(const LedgerRow &row)
+{
+    if (row.breakEvenRange.empty() || row.breakEvenRange == row.breakEven)
+        return row.breakEven;
+    const bool none = row.breakEvenCI && !row.breakEvenCI->hasInterval;
+    return row.breakEven + (none ? " (" + row.breakEvenRange + ")" : " [" + row.breakEvenRange + "]");
+}
+
+std::string firstStepText(const LedgerRow &row)
+{
+    if (!row.firstStepS)
+        return "-";
+    const bool flagged = row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok;
+    return formatSeconds(*row.firstStepS) + (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "");
 }
 
 std::string spreadText(const std::optional<double> &lo, const std::optional<double> &hi, const char *f)
@@ -145,9 +164,11 @@ std::string toJson(const Ledger &l)
             << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
                             : std::string("null"))
             << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")
-            << ", \"break_even_steps\": " << jsonNumber(r.breakEvenSteps)
-            << ", \"break_even\": " << jsonString(r.breakEven) << ", \"accuracy\": " << jsonString(r.accuracy)
-            << ", \"steady_problem\": " << jsonString(r.steadyProblem)
+            << ", \"break_even_steps\": " << jsonNumber(r.breakEvenSteps) << ", \"processes\": " << r.processes
+            << ", \"break_even\": " << jsonString(r.breakEven)
+            << ", \"break_even_range\": " << jsonString(r.breakEvenRange)
+            << ", \"first_step_noise\": " << jsonString(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")
+            << ", \"accuracy\": " << jsonString(r.accuracy) << ", \"steady_problem\": " << jsonString(r.steadyProblem)
             << ", \"compile_cache\": " << jsonString(r.compileCache) << ", \"compile_s\": " << jsonNumber(r.compileS)
             << "}" << (i + 1 < l.rows.size() ? "," : "") << "\n";
     }
@@ -176,11 +197,10 @@ std::string toMarkdown(const Ledger &l)
         std::string status = r.status;
         if (!r.failureCategory.empty())
             status += " (" + r.failureCategory + ")";
-        out << "| " << r.label << " | " << status << " | " << (r.firstStepS ? formatSeconds(*r.firstStepS) : "-")
-            << " | "
+        out << "| " << r.label << " | " << status << " | " << firstStepText(r) << " | "
             << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
             << " | " << spreadText(r.steadyMinMs, r.steadyMaxMs, "%.2f") << " | " << speedupText(r) << " | "
-            << r.breakEven << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
+            << breakEvenText(r) << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
         if (compiles)
             out << ' ' << r.compileCache << (r.compileS ? ", " + formatSeconds(*r.compileS) : "") << " |";
         out << '\n';
@@ -189,7 +209,8 @@ std::string toMarkdown(const Ledger &l)
         << (l.rows.empty()                   ? ""
             : l.rows.front().timing == "gpu" ? "CUDA-event time"
                                              : "wall time")
-        << " per step), pooled over cold-process repeats. n.s. = no significant difference.\n";
+        << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, then steps within "
+           "them; n.s. = no significant difference; n=1, no CI = one repeat, no interval.\n";
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";
     return out.str();
