@@ -1,4 +1,5 @@
 #include "supervisor/compile_cache.h"
+#include "supervisor/worker_command.h"
 
 #include "config/config_json.h"
 
@@ -70,7 +71,10 @@ RunConfig primingConfig(const RunConfig &config)
 
 QString primedMarker(const QString &root, const RunConfig &config)
 {
-    const QByteArray json = QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact);
+    // The torch version is part of the key: after an upgrade the kept caches hold another
+    // compiler's output, and the configuration must be primed again before it is called warm.
+    const QByteArray json = QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact) + '\n' +
+                            expectedTorchVersion().toUtf8();
     return root + "/warm/primed-" + QCryptographicHash::hash(json, QCryptographicHash::Sha1).toHex();
 }
 

@@ -110,6 +110,8 @@ void SweepRunner::start(const SweepPlan &plan)
     running_ = true;
     cancelRequested_ = false;
     machineWarmedUp_ = false;
+    machineWarmupOk_ = false;
+    workersStarted_ = 0;
     steadyRuns_.clear();
     failedConfigs_.clear();
     sweepClock_.start();
@@ -269,6 +271,7 @@ void SweepRunner::startWorker(const RunConfig &config)
     const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
     auto *p = new QProcess(this);
     process_ = p;
+    ++workersStarted_;
     QProcessEnvironment env = workerEnvironment();
     // Priming fills the compile caches only: the measured run's CUDA cache stays fresh. The
     // machine warm-up touches neither.
@@ -342,10 +345,10 @@ void SweepRunner::handle(const protocol::Message &m)
         helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
         // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
         // process pays for the CUDA JIT cache and cuDNN's engines).
-        helloEnvironment_.insert("machine_warmup", options_.machineWarmup
-                                                       ? "a discarded warm-up process ran before this sweep"
-                                                   : next_ == 1 ? "none: this run was the sweep's first process"
-                                                                : "none: earlier runs of this sweep ran first");
+        helloEnvironment_.insert("machine_warmup",
+                                 machineWarmupOk_       ? "a discarded warm-up process ran before this sweep"
+                                 : workersStarted_ == 1 ? "none: this run was the sweep's first process"
+                                                        : "none: earlier processes of this sweep ran first");
         recordEnvironment(helloEnvironment_);
         break;
     case T::GpuState: {
@@ -510,6 +513,7 @@ bool SweepRunner::planAnotherRound()
 void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &failure)
 {
     warmingUp_ = false;
+    machineWarmupOk_ = status == RunStatus::Complete;
     if (cancelRequested_) {
         finishCurrent(RunStatus::Cancelled,
                       Failure{FailureCategory::Cancelled, "stopped by the user during the machine warm-up", {}});

@@ -126,6 +126,8 @@ class SweepRunner : public QObject
     bool priming_ = false;           // the worker now running fills the warm cache for the run
     bool warmingUp_ = false;         // the worker now running is the sweep's discarded warm-up
     bool machineWarmedUp_ = false;   // the warm-up process has run for this sweep
+    bool machineWarmupOk_ = false;   // ... and completed, so machine-wide caches are warm
+    int workersStarted_ = 0;         // processes of any kind started in this sweep
     // Per configuration (canonical name): the steady steps of each completed process, and whether
     // one of its runs failed (adaptive repeats add no process to a failing configuration).
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;

@@ -448,7 +448,7 @@ TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
     EXPECT_EQ(objectOf(r->environment(*first->environmentId)->json).value("machine_warmup").toString(),
               "none: this run was the sweep's first process");
     EXPECT_EQ(objectOf(r->environment(*second->environmentId)->json).value("machine_warmup").toString(),
-              "none: earlier runs of this sweep ran first");
+              "none: earlier processes of this sweep ran first");
 }
 
 // A worker that reports 40 steady steps at a level that alternates between 10 and 14 ms from one
@@ -508,6 +508,31 @@ TEST_F(SupervisorTest, AdaptiveRepeatsAddProcessesUpToTheCapWhileTheIntervalIsWi
         EXPECT_EQ(runs[i].repeatIndex, static_cast<std::int64_t>(i));
         EXPECT_EQ(runs[i].status, RunStatus::Complete);
     }
+}
+
+TEST_F(SupervisorTest, AFailedWarmupIsNotRecordedAsWarmCaches)
+{
+    // The first process (the warm-up) dies; the runs that follow must not claim warm machine caches.
+    const QString counter = dir_.filePath("n.txt");
+    const QString script = "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" + counter +
+                           "'; if [ $n = 1 ]; then exit 3; fi; cat \"$0\"";
+    const WorkerCommand native{"/bin/sh", {"-c", script, QString::fromStdString(kData + "worker-ok.jsonl")}};
+    RunConfig a = compileConfig();
+    a.runtime = Runtime::Native;
+    a.compile = CompileMode::None;
+    const SweepPlan p = plan({a});
+    RunnerOptions o = options(native);
+    o.machineWarmup = true;
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString()) << "the warm-up's failure is not the run's";
+    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(),
+                            [](const QString &l) { return l.startsWith("machine warm-up process failed"); }));
+    auto r = reader();
+    const auto stored = r->run(p.runs[0].runId);
+    ASSERT_TRUE(stored && stored->environmentId);
+    EXPECT_EQ(objectOf(r->environment(*stored->environmentId)->json).value("machine_warmup").toString(),
+              "none: earlier processes of this sweep ran first");
 }
 
 } // namespace

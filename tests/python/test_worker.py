@@ -93,6 +93,17 @@ class NamedFailures(unittest.TestCase):
         self.assertEqual(failure["category"], "cache-path-too-long")
         self.assertNotIn("ready", [m["type"] for m in lines], "refused before any setup")
 
+    def test_broken_torchvision_is_named_not_a_traceback(self):
+        with tempfile.TemporaryDirectory() as stub:
+            os.makedirs(os.path.join(stub, "torchvision"))
+            with open(os.path.join(stub, "torchvision", "__init__.py"), "w") as f:
+                f.write("raise ImportError('torchvision built for another torch (test stub)')\n")
+            rc, lines, err = python_worker(TINY, {"PYTHONPATH": stub})
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(error_of(lines)["category"], "torch-missing")
+        self.assertIn("torchvision", error_of(lines)["message"])
+        self.assertNotIn("Traceback", err)
+
     def test_torch_version_mismatch(self):
         rc, lines, _ = python_worker(TINY, {"STEPSCOPE_EXPECTED_TORCH": "2.4.1"})
         self.assertEqual(rc, 1)
@@ -156,6 +167,13 @@ class FallbackDetection(unittest.TestCase):
         self.assertIn("mutated inputs", self.compiled.fallback_reason(ro, skipped))
         nocg = self.config.parse({"compile": "max-autotune-no-cudagraphs", "device": "cuda"})
         self.assertEqual(self.compiled.fallback_reason(nocg, skipped), "")
+
+    def test_a_warm_run_that_missed_the_cache_is_not_called_warm(self):
+        warm = self.config.parse({"compile": "default", "compile_cache": "warm"})
+        cold = self.config.parse({"compile": "default"})
+        self.assertIn("missed 2 graph(s)", self.compiled.warm_cache_problem(warm, {"fx_graph_cache": {"miss": 2}}))
+        self.assertEqual(self.compiled.warm_cache_problem(warm, {"fx_graph_cache": {"hit": 2}}), "")
+        self.assertEqual(self.compiled.warm_cache_problem(cold, {"fx_graph_cache": {"miss": 2}}), "")
 
     def test_mode_goes_to_inductor_only(self):
         self.assertEqual(self.compiled.compile_kwargs(self.config.parse({"compile": "reduce-overhead"})),

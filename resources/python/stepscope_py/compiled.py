@@ -127,7 +127,21 @@ def collect(config, skips):
     reason = fallback_reason(config, info)
     info["compiled"] = not reason
     info["fallback_reason"] = reason
+    info["cache_problem"] = warm_cache_problem(config, info)
     return info
+
+
+def warm_cache_problem(config, info):
+    """Why a run labelled warm compiled cold ("" when the label holds): a kept cache that lacks this
+    configuration's graphs (deleted, or filled by another torch) makes a first step that is not a
+    warm one, and its break-even would be reported under the wrong label."""
+    if config.compile_cache != "warm" or config.compile_backend != "inductor":
+        return ""
+    missed = int(info.get("fx_graph_cache", {}).get("miss", 0))
+    if missed:
+        return (f"labelled warm, but inductor's FX graph cache missed {missed} graph(s): this compile ran cold "
+                "(delete the warm cache directory so that Stepscope primes it again)")
+    return ""
 
 
 def fallback_reason(config, info):

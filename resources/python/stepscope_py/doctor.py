@@ -41,6 +41,18 @@ def _tiny_compile(torch, device):
 
 
 def run(device):
+    """Each problem is a fail line, never a traceback."""
+    if device not in ("cpu", "cuda") and not (device.startswith("cuda:") and device[5:].isdigit()):
+        return 0 if _line("device", "fail", device, "Use --device cpu, cuda or cuda:N.") else 1
+    try:
+        return _run(device)
+    except Exception as exc:  # noqa: BLE001
+        _line("doctor", "fail", f"{type(exc).__name__}: {preflight.first_line(exc)}",
+              "Run the worker's --doctor by hand to see the whole trace.")
+        return 1
+
+
+def _run(device):
     # Read before torch is imported: inductor sets TORCHINDUCTOR_CACHE_DIR for its own subprocesses.
     user_env = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
     ok = _line("python version", "ok", f"{platform.python_version()} ({sys.executable})")
@@ -66,8 +78,12 @@ def run(device):
 
     cuda = torch.cuda.is_available()
     if device.startswith("cuda"):
-        if cuda:
-            p = torch.cuda.get_device_properties(torch.device(device).index or 0)
+        index = torch.device(device).index or 0
+        if cuda and index >= torch.cuda.device_count():
+            ok &= _line("gpu", "fail", f"{device} does not exist; torch sees {torch.cuda.device_count()} device(s)",
+                        "Pick an existing device, and check CUDA_VISIBLE_DEVICES.")
+        elif cuda:
+            p = torch.cuda.get_device_properties(index)
             ok &= _line("gpu", "ok", f"{p.name} (cc {p.major}.{p.minor}, {p.total_memory >> 20} MiB)")
             ok &= _line("cuda", "ok", f"runtime {torch.version.cuda}, cuDNN {environment.dotted_cudnn(torch.backends.cudnn.version())}")
             state = {}

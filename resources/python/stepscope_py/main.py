@@ -22,6 +22,17 @@ def _report(failure):
 
 
 def main(argv):
+    """Never ends in a bare traceback: whatever escapes is an `internal` error line (exit 1)."""
+    try:
+        return _main(argv)
+    except Exception as exc:  # noqa: BLE001: the last line of defence of the protocol
+        import traceback
+
+        return _report(WorkerFailure("internal", f"{type(exc).__name__}: {exc}".splitlines()[0],
+                                     traceback.format_exc()))
+
+
+def _main(argv):
     process_start = time.perf_counter()
     protocol.claim_stdout()
     config_json, doctor, device = None, False, "cpu"
@@ -67,6 +78,8 @@ def main(argv):
         preflight.check_torch_version(torch)
         preflight.check_triton(torch, config)
         preflight.check_cache_paths(config)
+        preflight.import_torchvision()
+        from .runner import run
     except WorkerFailure as failure:
         return _report(failure)
 
@@ -74,8 +87,6 @@ def main(argv):
     # SIGTERM from the supervisor's Stop: finish the current step and say `cancelled`.
     signal.signal(signal.SIGTERM, lambda *_: cancel.set())
     signal.signal(signal.SIGINT, lambda *_: cancel.set())
-
-    from .runner import run
 
     failure = run(config, cancel, process_start)
     if failure is not None:

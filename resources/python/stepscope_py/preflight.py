@@ -29,15 +29,29 @@ def version_tuple(text):
 def import_torch():
     try:
         import torch  # noqa: F401
-    except ImportError as exc:
+    except Exception as exc:  # ImportError, or OSError from a CUDA library that will not load
         raise WorkerFailure(
             "torch-missing",
             f"torch cannot be imported by {sys.executable}: {first_line(exc)}",
-            f"sys.path: {sys.path}",
+            f"{type(exc).__name__}: {exc}\nsys.path: {sys.path}",
         ) from None
     import torch
 
     return torch
+
+
+def import_torchvision():
+    """torchvision provides the model; one built for another torch fails on import or at first use."""
+    try:
+        import torchvision
+    except Exception as exc:
+        raise WorkerFailure(
+            "torch-missing",
+            f"torchvision cannot be imported by {sys.executable}: {first_line(exc)}; install the torchvision "
+            "release that matches torch (0.26 for torch 2.11)",
+            f"{type(exc).__name__}: {exc}\nsys.path: {sys.path}",
+        ) from None
+    return torchvision
 
 
 def check_torch_version(torch, expected=None):

@@ -81,14 +81,28 @@ def _cpu_seconds():
     t += times.children_user + times.children_system
     try:
         tick = os.sysconf("SC_CLK_TCK")
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/children") as f:
-                for pid in f.read().split():
-                    with open(f"/proc/{pid}/stat") as stat:
-                        fields = stat.read().rsplit(")", 1)[1].split()
-                    t += (int(fields[11]) + int(fields[12])) / tick
-    except (OSError, ValueError, IndexError):
-        pass  # not Linux, or a child that just ended: this process's own time still counts
+    except (AttributeError, ValueError, OSError):
+        return t  # not POSIX: this process's own time still counts
+    # Children and their children: inductor's compile pool may run its own workers.
+    pending, seen = [str(os.getpid())], set()
+    while pending:
+        pid = pending.pop()
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as f:
+                    for child in f.read().split():
+                        if child not in seen:
+                            seen.add(child)
+                            pending.append(child)
+        except OSError:
+            continue  # not Linux, or a process that just ended
+    for pid in seen:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            t += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            pass
     return t
 
 
@@ -170,6 +184,9 @@ def _check_compiled(config, skips, when):
     if not info["compiled"]:
         raise WorkerFailure("compile-failed", f"not compiled as asked ({when}): {info['fallback_reason']}",
                             "The run is not reported as the compiled configuration. Compile record: " + str(info))
+    if info["cache_problem"]:
+        raise WorkerFailure("compile-failed", f"not the warm compile it is named ({when}): {info['cache_problem']}",
+                            "Compile record: " + str(info))
     return info
 
 
