@@ -420,6 +420,8 @@ SideVariance sideVariance(const std::vector<double> &replicates, std::size_t n)
 double welchHalfWidth(const SideVariance &a, const SideVariance &b)
 {
     const double v = a.variance + b.variance;
+    if (!std::isfinite(v))
+        return std::numeric_limits<double>::quiet_NaN(); // degenerate data: no interval, not a point
     if (!(v > 0))
         return 0; // no spread at all: the interval is the point
     const double df = v * v /
