@@ -277,6 +277,12 @@ void SweepRunner::startWorker(const RunConfig &config)
     // machine warm-up touches neither.
     if (!cacheDir_.isEmpty() && !priming_ && !warmingUp_)
         env.insert("CUDA_CACHE_PATH", cacheDir_);
+    // The priming worker fills the warm cache, so it compiles cold by design: the worker's check
+    // that a warm run found its graphs does not apply to it.
+    if (priming_)
+        env.insert("STEPSCOPE_PRIMING", "1");
+    else
+        env.remove("STEPSCOPE_PRIMING");
     if (!compileCaches_.state.isEmpty() && !warmingUp_) {
         env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
         env.insert("TRITON_CACHE_DIR", compileCaches_.triton);

@@ -5,6 +5,8 @@ the breakdown is what torch measured, not a guess. Whether the run is really com
 here too: a configuration that fell back to eager, or asked for CUDA graphs that inductor skipped,
 is not what its name says, and the runner fails it instead of timing it under that name.
 """
+import os
+
 import torch
 
 from .failure import WorkerFailure
@@ -137,6 +139,8 @@ def warm_cache_problem(config, info):
     warm one, and its break-even would be reported under the wrong label."""
     if config.compile_cache != "warm" or config.compile_backend != "inductor":
         return ""
+    if os.environ.get("STEPSCOPE_PRIMING") == "1":
+        return ""  # the supervisor's priming run fills the warm cache: it compiles cold by design
     missed = int(info.get("fx_graph_cache", {}).get("miss", 0))
     if missed:
         return (f"labelled warm, but inductor's FX graph cache missed {missed} graph(s): this compile ran cold "
