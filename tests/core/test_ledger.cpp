@@ -19,6 +19,17 @@ bool contains(const std::string &haystack, const std::string &needle)
     return haystack.find(needle) != std::string::npos;
 }
 
+// A finished sweep row for a fixture to hang its runs on.
+std::int64_t addSweep(store::Database &db, const std::string &name, std::int64_t plannedSteps)
+{
+    store::SweepRecord sweep;
+    sweep.name = name;
+    sweep.preset = "ledger";
+    sweep.plannedSteps = plannedSteps;
+    sweep.status = "complete";
+    return db.createSweep(sweep);
+}
+
 class LedgerCompileTest : public ::testing::Test
 {
   protected:
@@ -27,12 +38,7 @@ class LedgerCompileTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("l.db").toStdString();
         auto db = store::Database::open(path_);
-        store::SweepRecord sweep;
-        sweep.name = "compile ledger";
-        sweep.preset = "ledger";
-        sweep.plannedSteps = 1000;
-        sweep.status = "complete";
-        sweepId_ = db->createSweep(sweep);
+        sweepId_ = addSweep(*db, "compile ledger", 1000);
         addRun(*db, "native cuda b32 224px c1000 tf32", "", "", 0);
         addRun(*db, "python cuda b32 224px c1000 tf32", "", "", 1);
         addRun(*db, "python cuda b32 224px c1000 tf32+compile-default", "cold", R"({"compile_s":40,"graphs":1})", 2);
@@ -124,12 +130,7 @@ class LedgerProcessesTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("p.db").toStdString();
         auto db = store::Database::open(path_);
-        store::SweepRecord sweep;
-        sweep.name = "processes";
-        sweep.preset = "ledger";
-        sweep.plannedSteps = 10000;
-        sweep.status = "complete";
-        sweepId_ = db->createSweep(sweep);
+        sweepId_ = addSweep(*db, "processes", 10000);
         int position = 0;
         for (double level : {10.0, 10.4, 9.6})
             addRun(*db, "native cuda b32 224px c1000 baseline", level, position++);
