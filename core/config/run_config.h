@@ -45,8 +45,9 @@ struct RunConfig {
     int warmupSteps = 10; // a floor before measuring; the steady window itself is detected
     int steps = 100;      // measured steps after warm-up
     std::uint64_t seed = 0;
-    // Intra-op threads (at::set_num_threads); 0 keeps the library's default. A setting of the
-    // process like the shape: sweeps carry it into every row (withShapeOf).
+    // Intra-op threads (at::set_num_threads); 0 keeps the default: one per pinned core when pinned,
+    // else the library's. A setting of the process like the shape: sweeps carry it into every row
+    // (withShapeOf).
     int threads = 0;
 
     bool onCuda() const { return device.rfind("cuda", 0) == 0; }

@@ -19,7 +19,8 @@ std::vector<int> allowedCores();
 // reported as field cpu_affinity.
 std::string applyCpuAffinity(const RunConfig &config);
 
-// at::set_num_threads(config.threads) when it is not 0 (the library default).
+// at::set_num_threads(config.threads) when it is not 0; at 0, one thread per pinned core when the
+// process is pinned (as `taskset` gives), else the library default. Call it after applyCpuAffinity.
 void applyThreads(const RunConfig &config);
 
 } // namespace stepscope::engine

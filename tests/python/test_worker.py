@@ -238,6 +238,9 @@ class CpuAffinity(unittest.TestCase):
             rc, lines, err = run({**tiny, "cpu_affinity": "one"})
             self.assertEqual(rc, 0, f"{name}: {err}")
             self.assertEqual(self.hello(lines)["cpu_cores"], expected, name)
+            # Pinned without a thread count: one thread per pinned core, as under taskset (the
+            # native library sized its pool for every core before the worker pinned itself).
+            self.assertEqual(str(self.hello(lines)["cpu_threads"]), "1", name)
             rc, lines, err = run(tiny)
             self.assertEqual(rc, 0, f"{name}: {err}")
             self.assertEqual(self.hello(lines)["cpu_affinity"], "none", name)

@@ -75,6 +75,9 @@ def _main(argv):
         torch = preflight.import_torch()
         if config.threads:
             torch.set_num_threads(config.threads)  # before hello, which reports the count
+        elif config.cpu_affinity != "none":
+            # One thread per pinned core, as the native worker sets it (core/engine/cpu_affinity.cpp).
+            torch.set_num_threads(max(1, len(affinity.allowed_cores()) or 1))
         preflight.check_torch_version(torch)
         preflight.check_triton(torch, config)
         preflight.check_cache_paths(config)
