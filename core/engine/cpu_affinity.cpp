@@ -83,8 +83,8 @@ void applyThreads(const RunConfig &config)
     }
     // Pinned, the default is one thread per pinned core, as under `taskset`. The OpenMP runtime
     // sized its pool when the library loaded, before this process pinned itself, so it would keep
-    // one thread per machine core, all time-sliced on the pinned ones (on an H200 VM: 16 threads
-    // on one core, and the pinned eager step no faster than the unpinned one).
+    // one thread per machine core, all time-sliced on the pinned ones. On the H200 the GPU step did
+    // not measurably care (docs/results/h200-aa.md), but a CPU op in the step would.
     if (config.cpuAffinity != "none") {
         const auto cores = allowedCores();
         if (!cores.empty())
