@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
@@ -301,6 +302,44 @@ class TestConfigPanel : public QObject
         again.loadSettings(settings);
         QCOMPARE(again.baseConfig().cpuAffinity, std::string("4-7"));
         QCOMPARE(again.baseConfig().threads, 2);
+    }
+
+    // Adaptive repeats and the discarded warm-up process reach the request as the user set them,
+    // the caps are greyed while adaptive repeats are off, and the choice survives a restart.
+    void adaptiveRepeatsAndWarmupReachTheRequest()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("s.ini"), QSettings::IniFormat);
+        {
+            ConfigPanel panel;
+            cpuPanel(panel);
+            SweepRequest request;
+            QString error;
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            QVERIFY(!request.adaptive);
+            QVERIFY(request.machineWarmup.has_value() && *request.machineWarmup);
+            QVERIFY(!panel.maxProcessesBox()->isEnabled());
+
+            panel.untilCiBox()->setChecked(true);
+            QVERIFY(panel.maxProcessesBox()->isEnabled() && panel.ciHalfWidthBox()->isEnabled());
+            panel.ciHalfWidthBox()->setValue(5);
+            panel.maxProcessesBox()->setValue(4);
+            panel.maxMinutesBox()->setValue(7);
+            panel.machineWarmupBox()->setChecked(false);
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            QVERIFY(request.adaptive);
+            QCOMPARE(request.adaptiveHalfWidth, 0.05);
+            QCOMPARE(request.adaptiveMaxProcesses, 4);
+            QCOMPARE(request.adaptiveMaxMinutes, 7);
+            QVERIFY(request.machineWarmup.has_value() && !*request.machineWarmup);
+            panel.saveSettings(settings);
+        }
+        ConfigPanel again;
+        again.setCudaDevices(0);
+        again.loadSettings(settings);
+        QVERIFY(again.untilCiBox()->isChecked());
+        QCOMPARE(again.maxProcessesBox()->value(), 4);
+        QVERIFY(!again.machineWarmupBox()->isChecked());
     }
 };
 

@@ -91,6 +91,33 @@ class TestController : public QObject
         QVERIFY(after->runs(sweepId).empty());
     }
 
+    // The dashboard's adaptive repeats reach the supervisor: one planned process becomes two (no
+    // interval rests on one process), and the cap of two stops it there.
+    void adaptiveRepeatsAddProcessesUpToTheCap()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY2(controller.openDatabase(dir.filePath("m.sqlite"), &error), qPrintable(error));
+        QSignalSpy started(&controller, &RunController::sweepStarted);
+        QSignalSpy finished(&controller, &RunController::finished);
+        SweepRequest request;
+        request.configs = {tiny()};
+        request.repeats = 1;
+        request.preset = "single";
+        request.machineWarmup = false;
+        request.adaptive = true;
+        request.adaptiveHalfWidth = 0.5;
+        request.adaptiveMaxProcesses = 2;
+        QVERIFY2(controller.start(request, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        const auto runs = reader->runs(started.first().at(0).toLongLong());
+        QCOMPARE(runs.size(), std::size_t(2));
+        for (const auto &r : runs)
+            QCOMPARE(static_cast<int>(r.status), static_cast<int>(RunStatus::Complete));
+    }
+
     void stopCancelsTheRunningRunAndKeepsFinishedOnes()
     {
         QTemporaryDir dir;

@@ -107,7 +107,11 @@ bool RunController::start(const SweepRequest &request, QString *error)
     options.freshCudaCache = request.freshCudaCache;
     // As the CLI does: built sweeps start with one discarded process, so that the machine's caches
     // are not charged to the baseline; a single configuration or a hand-made list runs as given.
-    options.machineWarmup = request.preset != "single" && request.preset != "custom";
+    options.machineWarmup = request.machineWarmup.value_or(request.preset != "single" && request.preset != "custom");
+    options.adaptive.enabled = request.adaptive;
+    options.adaptive.halfWidth = request.adaptiveHalfWidth;
+    options.adaptive.maxProcesses = request.adaptiveMaxProcesses;
+    options.adaptive.maxMinutes = request.adaptiveMaxMinutes;
     runner_ = new supervisor::SweepRunner(*db_, options);
     runner_->moveToThread(&thread_);
 

@@ -14,6 +14,7 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace stepscope::supervisor
@@ -31,6 +32,15 @@ struct SweepRequest {
     QString preset = "ledger";
     QString name;
     bool freshCudaCache = false;
+    // One discarded process before the timed runs (supervisor::RunnerOptions::machineWarmup).
+    // Unset: on for built sweeps, off for a single configuration or a custom list, as in the CLI.
+    std::optional<bool> machineWarmup;
+    // Adaptive repeats (supervisor::RunnerOptions::Adaptive): more cold processes for every
+    // configuration whose steady CI is wider than +-halfWidth, up to the caps.
+    bool adaptive = false;
+    double adaptiveHalfWidth = 0.02;
+    int adaptiveMaxProcesses = 10;
+    int adaptiveMaxMinutes = 0; // 0: no time cap
 };
 
 struct StepBatch {

@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -156,6 +157,35 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     shapeForm->addRow(tr("Warm-up steps"), warmup_);
     shapeForm->addRow(tr("Measured steps"), steps_);
     shapeForm->addRow(tr("Repeats"), repeats_);
+    // Adaptive repeats, as the CLI's --until-ci/--max-repeats/--max-minutes: a launch-bound step
+    // moves between cold processes, so the figure needs processes, not steps.
+    untilCi_ = new QCheckBox(tr("Until the 95% CI is within"));
+    untilCi_->setToolTip(tr("After the planned repeats, add cold processes to every configuration whose steady "
+                            "figure's 95% CI is wider than this share of its median (at least 2 processes each)"));
+    ciHalfWidth_ = new QDoubleSpinBox;
+    ciHalfWidth_->setRange(0.5, 50);
+    ciHalfWidth_->setDecimals(1);
+    ciHalfWidth_->setSingleStep(0.5);
+    ciHalfWidth_->setValue(2);
+    ciHalfWidth_->setPrefix(QStringLiteral("\u00b1"));
+    ciHalfWidth_->setSuffix(QStringLiteral(" %"));
+    auto *untilRow = new QHBoxLayout;
+    untilRow->addWidget(untilCi_);
+    untilRow->addWidget(ciHalfWidth_);
+    shapeForm->addRow(untilRow);
+    maxProcesses_ = spin(2, 1000, 10, tr(" processes"));
+    maxProcesses_->setToolTip(tr("Cap of cold processes per configuration while adding them"));
+    maxMinutes_ = spin(0, 1000, 0, tr(" min"));
+    maxMinutes_->setSpecialValueText(tr("no time limit"));
+    maxMinutes_->setToolTip(tr("No new process after this many minutes of the sweep"));
+    shapeForm->addRow(tr("At most"), maxProcesses_);
+    shapeForm->addRow(tr("Stop adding after"), maxMinutes_);
+    machineWarmup_ = new QCheckBox(tr("Discard one warm-up process first"));
+    machineWarmup_->setChecked(true);
+    machineWarmup_->setToolTip(tr("One unstored one-step process before the timed runs: caches that outlive a process "
+                                  "(CUDA JIT, cuDNN engines, the libraries' file cache) are paid there, not by "
+                                  "whichever configuration runs first"));
+    shapeForm->addRow(machineWarmup_);
     shapeForm->addRow(freshCache_);
     layout->addWidget(shape);
 
@@ -205,6 +235,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         }
     });
     connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { Q_EMIT plannedStepsChanged(v); });
+    connect(untilCi_, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
     connect(browse, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Python interpreter for Python runs"),
                                                           python_->text().isEmpty() ? QString() : python_->text());
@@ -270,6 +301,8 @@ void ConfigPanel::updateEnabled()
         autocastDtype_->setCurrentText("bf16");
     autocastDtype_->setItemData(1, cuda ? QVariant() : QVariant(0), Qt::UserRole - 1);
     cores_->setEnabled(affinity_->currentData().toString() == QLatin1String("list"));
+    for (QWidget *w : std::initializer_list<QWidget *>{ciHalfWidth_, maxProcesses_, maxMinutes_})
+        w->setEnabled(untilCi_->isChecked());
     const bool custom = sweepKind_->currentData().toInt() == int(SweepKind::Custom);
     custom_->setVisible(custom);
     addCustom_->setVisible(custom);
@@ -455,6 +488,11 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
     request.repeats = repeats_->value();
     request.plannedSteps = planned_->value();
     request.freshCudaCache = freshCache_->isChecked() && base.onCuda();
+    request.machineWarmup = machineWarmup_->isChecked();
+    request.adaptive = untilCi_->isChecked();
+    request.adaptiveHalfWidth = ciHalfWidth_->value() / 100.0;
+    request.adaptiveMaxProcesses = maxProcesses_->value();
+    request.adaptiveMaxMinutes = maxMinutes_->value();
     return true;
 }
 
@@ -528,6 +566,11 @@ void ConfigPanel::saveSettings(QSettings &s) const
     s.setValue("planned", planned_->value());
     s.setValue("sweepKind", sweepKind_->currentData().toInt());
     s.setValue("freshCache", freshCache_->isChecked());
+    s.setValue("machineWarmup", machineWarmup_->isChecked());
+    s.setValue("untilCi", untilCi_->isChecked());
+    s.setValue("ciHalfWidth", ciHalfWidth_->value());
+    s.setValue("maxProcesses", maxProcesses_->value());
+    s.setValue("maxMinutes", maxMinutes_->value());
     s.setValue("runtime", QString::fromStdString(toString(baseConfig().runtime)));
     s.setValue("pythonInterpreter", pythonInterpreter());
     s.setValue("cpuAffinity", affinity_->currentData().toString());
@@ -560,6 +603,11 @@ void ConfigPanel::loadSettings(const QSettings &s)
     planned_->setValue(s.value("config/planned", 10000).toInt());
     setSweepKind(static_cast<SweepKind>(s.value("config/sweepKind", 0).toInt()));
     freshCache_->setChecked(s.value("config/freshCache").toBool());
+    machineWarmup_->setChecked(s.value("config/machineWarmup", true).toBool());
+    untilCi_->setChecked(s.value("config/untilCi", false).toBool());
+    ciHalfWidth_->setValue(s.value("config/ciHalfWidth", 2.0).toDouble());
+    maxProcesses_->setValue(s.value("config/maxProcesses", 10).toInt());
+    maxMinutes_->setValue(s.value("config/maxMinutes", 0).toInt());
     // Compile first: choosing a mode moves the runtime to Python, and the saved runtime wins.
     compile_->loadSettings(s, QStringLiteral("config/"));
     runtime_->setCurrentIndex(s.value("config/runtime").toString() == QLatin1String("python") ? 1 : 0);

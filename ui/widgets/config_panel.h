@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -58,6 +59,11 @@ class ConfigPanel : public QWidget
     QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
     QLineEdit *cpuCoresEdit() const { return cores_; }      // the list, for "list"
     QSpinBox *threadsBox() const { return threads_; }
+    QCheckBox *untilCiBox() const { return untilCi_; }
+    QDoubleSpinBox *ciHalfWidthBox() const { return ciHalfWidth_; }
+    QSpinBox *maxProcessesBox() const { return maxProcesses_; }
+    QSpinBox *maxMinutesBox() const { return maxMinutes_; }
+    QCheckBox *machineWarmupBox() const { return machineWarmup_; }
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);
@@ -82,6 +88,9 @@ class ConfigPanel : public QWidget
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
     QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *fused_, *perParameter_, *freshCache_;
+    QCheckBox *untilCi_, *machineWarmup_;
+    QDoubleSpinBox *ciHalfWidth_;
+    QSpinBox *maxProcesses_, *maxMinutes_;
     QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_, *threads_;
     QLineEdit *python_, *cores_;
     QListWidget *custom_;
