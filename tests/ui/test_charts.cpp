@@ -304,25 +304,47 @@ void TestCharts::liveChartShowsAPhaseUntilStepsArrive()
 void TestCharts::waterfallStepsFromConfigurationToConfiguration()
 {
     LedgerModel model;
-    const report::Ledger ledger = sampleLedger();
+    report::Ledger ledger = sampleLedger();
+    // A process-level interval on the tf32 row: its level gets a whisker.
+    stats::MedianCI ci;
+    ci.median = 17.6;
+    ci.low = 17.1;
+    ci.high = 18.3;
+    ci.hasInterval = true;
+    ci.processes = 3;
+    ledger.rows[1].steadyCI = ci;
     model.setLedger(ledger);
     WaterfallChart chart;
     chart.setModel(&model);
 
     QCOMPARE(chart.barCount(), rowsWithSteadyState(ledger));
     const QVector<double> to{21.4, 17.6, 11.1, 9.1, 8.2};
-    const QVector<double> delta{21.4, -3.8, -6.5, -2.0, -0.9};
+    const QVector<bool> change{false, true, true, false, true};
+    const QVector<double> delta{21.4, -3.8, -6.5, 9.1, -0.9};
     for (int i = 0; i < chart.barCount(); ++i) {
         const auto &step = chart.steps()[i];
         QCOMPARE(step.toMs, to[i]);
+        QCOMPARE(step.hasFrom, change[i]);
         QVERIFY2(std::abs(step.deltaMs() - delta[i]) < 1e-9, qPrintable(QString::number(step.deltaMs())));
         // Each bar floats between the previous figure and its own.
         const QCPBars *bar = chart.bar(i);
         QVERIFY(bar);
         QCOMPARE(bar->baseValue(), std::min(step.fromMs, step.toMs));
         QVERIFY(std::abs(bar->data()->constBegin()->value - std::abs(step.deltaMs())) < 1e-9);
+        // Bars stand at their ledger row, so a gap shows where the missing row is.
+        QCOMPARE(bar->data()->constBegin()->key, double(step.row));
     }
-    QCOMPARE(chart.steps()[4].row, 5); // the failed row 3 is skipped, not drawn as a zero
+    // The failed row 3 is a gap, not a zero, and bf16 after it is a level of its own (from the
+    // axis, neutral): the 11.1 -> 9.1 ms drop spans two knobs and is given to neither.
+    QCOMPARE(chart.steps()[3].row, 4);
+    QCOMPARE(chart.gapRows(), QVector<int>({3, 6}));
+    QCOMPARE(chart.bar(3)->baseValue(), 0.0);
+    QCOMPARE(chart.bar(3)->brush().color(), chartColors(chart.palette()).neutral);
+    // The CI whisker spans the interval; rows without one have none.
+    QVERIFY(chart.whisker(1));
+    QCOMPARE(chart.whisker(1)->start->coords().y(), 17.1);
+    QCOMPARE(chart.whisker(1)->end->coords().y(), 18.3);
+    QVERIFY(!chart.whisker(2));
 }
 
 void TestCharts::waterfallColoursRegressions()

@@ -33,20 +33,35 @@ void WaterfallChart::rebuild()
     p->clearItems();
     steps_.clear();
     bars_.clear();
+    whiskers_.clear();
+    gaps_.clear();
 
     const std::vector<report::LedgerRow> empty;
     const auto &rows = model() ? model()->ledger().rows : empty;
+    // x positions: one slot per ledger row, so that a gap shows where the missing row stands.
+    QVector<int> slotOfStep;
+    QStringList slotLabels;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!rows[i].steadyMs)
-            continue;
-        Step step;
-        step.row = int(i);
-        step.label = shortAxisLabel(QString::fromStdString(
+        const QString label = shortAxisLabel(QString::fromStdString(
             rows[i].axisLabel.empty() ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
                                       : rows[i].axisLabel));
-        step.fromMs = steps_.isEmpty() ? 0.0 : steps_.last().toMs;
+        slotLabels << label;
+        if (!rows[i].steadyMs) {
+            gaps_.append(int(i));
+            continue;
+        }
+        Step step;
+        step.row = int(i);
+        step.label = label;
+        step.hasFrom = i > 0 && rows[i - 1].steadyMs.has_value();
+        step.fromMs = step.hasFrom ? *rows[i - 1].steadyMs : 0.0;
         step.toMs = *rows[i].steadyMs;
+        if (rows[i].steadyCI && rows[i].steadyCI->hasInterval) {
+            step.ciLowMs = rows[i].steadyCI->low;
+            step.ciHighMs = rows[i].steadyCI->high;
+        }
         steps_.append(step);
+        slotOfStep.append(int(i));
     }
 
     const ChartColors colors = chartColors(palette());
@@ -54,45 +69,72 @@ void WaterfallChart::rebuild()
     double top = 0;
     for (int i = 0; i < steps_.size(); ++i) {
         const Step &step = steps_[i];
+        const double x = slotOfStep[i];
         const double low = std::min(step.fromMs, step.toMs);
         const double high = std::max(step.fromMs, step.toMs);
-        const QColor color = i == 0 ? colors.neutral : (step.toMs <= step.fromMs ? colors.faster : colors.slower);
+        const QColor color =
+            !step.hasFrom ? colors.neutral : (step.toMs <= step.fromMs ? colors.faster : colors.slower);
 
         // One QCPBars per bar: a bar floats on its own base value, which QCPBars holds per plottable.
         auto *bars = new QCPBars(p->xAxis, p->yAxis);
         bars->removeFromLegend();
         bars->setWidth(kBarWidth);
         bars->setBaseValue(low);
-        bars->addData(i, high - low);
+        bars->addData(x, high - low);
         bars->setPen(QPen(color.darker(125), 1));
         bars->setBrush(color);
         bars_.append(bars);
-        ticker->addTick(i, step.label);
-        top = std::max(top, high);
+        top = std::max({top, high, step.ciHighMs.value_or(0.0)});
+
+        QCPItemLine *whisker = nullptr;
+        if (step.ciLowMs && step.ciHighMs) {
+            // The level's interval over processes: a vertical line with end caps at its end.
+            const QPen pen(colors.text, 1.2);
+            whisker = new QCPItemLine(p);
+            whisker->start->setCoords(x, *step.ciLowMs);
+            whisker->end->setCoords(x, *step.ciHighMs);
+            whisker->setPen(pen);
+            for (double y : {*step.ciLowMs, *step.ciHighMs}) {
+                auto *cap = new QCPItemLine(p);
+                cap->start->setCoords(x - kBarWidth / 6, y);
+                cap->end->setCoords(x + kBarWidth / 6, y);
+                cap->setPen(pen);
+            }
+        }
+        whiskers_.append(whisker);
 
         auto *label = new QCPItemText(p);
-        label->position->setCoords(i, high);
+        label->position->setCoords(x, std::max(high, step.ciHighMs.value_or(high)));
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(0, 0, 0, 3));
-        label->setText(i == 0 ? formatStepMs(step.toMs)
-                              : formatDeltaMs(step.deltaMs()) + QStringLiteral("\n") + formatStepMs(step.toMs));
-        label->setColor(i == 0 ? colors.text : color);
+        label->setText(!step.hasFrom ? formatStepMs(step.toMs)
+                                     : formatDeltaMs(step.deltaMs()) + QStringLiteral("\n") + formatStepMs(step.toMs));
+        label->setColor(!step.hasFrom ? colors.text : color);
 
-        // The connector carries the eye from one bar's end to where the next one starts.
-        if (i + 1 < steps_.size()) {
+        // The connector carries the eye from one bar's end to where the next one starts, only
+        // between neighbours: across a gap there is no step to follow.
+        if (i + 1 < steps_.size() && steps_[i + 1].hasFrom) {
             auto *connector = new QCPItemLine(p);
-            connector->start->setCoords(i + kBarWidth / 2, step.toMs);
-            connector->end->setCoords(i + 1 - kBarWidth / 2, step.toMs);
+            connector->start->setCoords(x + kBarWidth / 2, step.toMs);
+            connector->end->setCoords(slotOfStep[i + 1] - kBarWidth / 2, step.toMs);
             connector->setPen(QPen(colors.grid, 1, Qt::DashLine));
         }
     }
+    for (int row : gaps_) {
+        auto *note = new QCPItemText(p);
+        note->position->setType(QCPItemPosition::ptPlotCoords);
+        note->position->setCoords(row, 0);
+        note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        note->setPadding(QMargins(0, 0, 0, 4));
+        note->setText(rows[std::size_t(row)].failureCategory.empty() ? tr("no steady\nstate") : tr("failed"));
+        note->setColor(colors.grid.darker(160));
+    }
+    for (int i = 0; i < slotLabels.size(); ++i)
+        ticker->addTick(i, slotLabels[i]);
     p->xAxis->setTicker(ticker);
-    p->xAxis->setTickLabelRotation(steps_.size() > 5 ? 30 : 0);
-    QStringList labels;
-    for (const Step &step : steps_)
-        labels << step.label;
-    reserveRoomForTickLabels(labels, p->xAxis->tickLabelRotation());
-    p->xAxis->setRange(-0.6, std::max(1, int(steps_.size())) - 0.4);
+    p->xAxis->setTickLabelRotation(slotLabels.size() > 5 ? 30 : 0);
+    reserveRoomForTickLabels(slotLabels, p->xAxis->tickLabelRotation());
+    p->xAxis->setRange(-0.6, std::max(1, int(slotLabels.size())) - 0.4);
     p->yAxis->setRange(0, top > 0 ? top * 1.2 : 1.0);
 }
 

@@ -1,14 +1,20 @@
 #pragma once
 // The cumulative ledger as a waterfall: the first bar is the baseline's steady step, each next bar
 // floats from the previous configuration's steady step to its own (21.4 -> 17.6 -> 11.1 ms ...),
-// green when it got faster, red when slower, labelled with the change. Configurations without a
-// steady state are left out: there is nothing to step from or to.
+// green when it got faster, red when slower, labelled with the change. A knob's effect is drawn only
+// between two neighbouring rows that both have a steady state: a row without one (failed, never
+// settled) leaves a marked gap, and the row after it stands on the axis as a level of its own, so
+// its bar never takes the skipped knob's effect. Each level carries its process-level 95% CI as a
+// whisker where the ledger has one.
 #include "charts/ledger_chart.h"
 
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 class QCPBars;
+class QCPItemLine;
 
 namespace stepscope::ui
 {
@@ -20,8 +26,10 @@ class WaterfallChart : public LedgerChart
     struct Step {
         int row = 0; // ledger row
         QString label;
-        double fromMs = 0; // 0 for the first bar
+        double fromMs = 0; // the previous row's level; 0 when there is none (first bar, after a gap)
         double toMs = 0;
+        bool hasFrom = false; // the previous ledger row has a steady state: the bar is a change
+        std::optional<double> ciLowMs, ciHighMs; // the level's 95% CI over processes
         double deltaMs() const { return toMs - fromMs; }
     };
 
@@ -30,6 +38,10 @@ class WaterfallChart : public LedgerChart
     int barCount() const { return steps_.size(); }
     const QVector<Step> &steps() const { return steps_; }
     QCPBars *bar(int index) const { return bars_.value(index); }
+    // The CI whisker of bar `index`, nullptr without an interval.
+    QCPItemLine *whisker(int index) const { return whiskers_.value(index); }
+    // Ledger rows left as gaps (no steady state), in order.
+    const QVector<int> &gapRows() const { return gaps_; }
 
   protected:
     void rebuild() override;
@@ -37,6 +49,8 @@ class WaterfallChart : public LedgerChart
   private:
     QVector<Step> steps_;
     QVector<QCPBars *> bars_;
+    QVector<QCPItemLine *> whiskers_;
+    QVector<int> gaps_;
 };
 
 } // namespace stepscope::ui
