@@ -1,8 +1,11 @@
 #include "cli.h"
 
+#include "common/measurement_defaults.h"
 #include "config/config_json.h"
 #include "config/presets.h"
+#include "config/sweep_baseline.h"
 #include "report/ledger.h"
+#include "report/run_summary.h"
 #include "store/store.h"
 #include "supervisor/sweep_runner.h"
 
@@ -71,16 +74,22 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
     }
     try {
         // Opening for writing first turns runs left `running` by a crash into `interrupted`, so
-        // list/show/export tell the truth. A read-only file is still readable: that case is skipped.
+        // list/show/export tell the truth, and stores the summary of every completed run that has
+        // none or one of an older rule. A read-only file is still readable: that case is skipped,
+        // and its runs are read on the fly by the same rule.
+        std::unique_ptr<store::Database> db;
         try {
             store::OpenOptions openOptions;
             openOptions.create = false;
-            store::Database::open(path.toStdString(), openOptions);
+            db = store::Database::open(path.toStdString(), openOptions);
         } catch (const store::StoreError &e) {
             if (e.kind() != store::StoreError::Kind::Io)
                 throw;
         }
-        return store::Reader::open(path.toStdString());
+        auto reader = store::Reader::open(path.toStdString());
+        if (db)
+            report::refreshSummaries(*db, *reader);
+        return reader;
     } catch (const store::StoreError &e) {
         err(QString("stepscope-cli: ") + e.what());
         exitCode = kDatabase;
@@ -103,7 +112,10 @@ QString phaseSeconds(double s)
 }
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
-bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out, QString &error)
+// The baseline, when the file names one: {"configs": [...], "baseline": N} (1-based) or
+// "baseline": true on one configuration.
+bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out,
+                    std::optional<std::size_t> &baseline, QString &error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -138,12 +150,35 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
                     QString::fromStdString(describe(errors)).replace("\n", "\n  ");
             return false;
         }
+        if (isMarkedBaseline(item.toObject())) {
+            if (baseline) {
+                error = path + ": configurations " + QString::number(*baseline + 1) + " and " + QString::number(i + 1) +
+                        " are both marked \"baseline\": true; mark one";
+                return false;
+            }
+            baseline = static_cast<std::size_t>(i);
+        }
         out.push_back(c);
         ++i;
     }
     if (out.empty()) {
         error = path + " holds no configuration";
         return false;
+    }
+    if (doc.isObject() && doc.object().contains("configs") && doc.object().contains("baseline")) {
+        const QJsonValue v = doc.object().value("baseline");
+        const double n = v.toDouble(-1);
+        if (!v.isDouble() || n != std::floor(n) || n < 1 || n > static_cast<double>(out.size())) {
+            error = path + ": \"baseline\" must be a position from 1 to " + QString::number(out.size()) +
+                    " in \"configs\"";
+            return false;
+        }
+        if (baseline && *baseline != static_cast<std::size_t>(n) - 1) {
+            error = path + ": \"baseline\": " + QString::number(n) + " and configuration " +
+                    QString::number(*baseline + 1) + " marked \"baseline\": true disagree; give one";
+            return false;
+        }
+        baseline = static_cast<std::size_t>(n) - 1;
     }
     return true;
 }
@@ -172,7 +207,13 @@ void printUsage()
                 "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
                 "  --single               run exactly the configuration given by flags (no preset)\n"
                 "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
-                "  --planned-steps N      planned run length for the recommendation (default 10000)\n"
+                "  --planned-steps N      planned run length for the recommendation (default %lld)\n"
+                "  --baseline N|LABEL     the configuration the others are compared with: its position in the sweep\n"
+                "                         (1 = first) or its knob label (\"tf32+bf16\", \"python baseline\") or\n"
+                "                         canonical name (default: fp32 eager of the sweep's runtime and shape where\n"
+                "                         the sweep has it, else the first configuration). A --config file may say\n"
+                "                         \"baseline\": N next to \"configs\", or \"baseline\": true on one of them;\n"
+                "                         this flag overrides it\n"
                 "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
                 "  --until-ci PCT         adaptive repeats: after the planned processes, add cold processes to each\n"
@@ -190,7 +231,8 @@ void printUsage()
                 "                         primed by a one-step run of the configuration the first time\n"
                 "  --name TEXT            a name for the sweep\n"
                 "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
-                STEPSCOPE_VERSION, qPrintable(supervisor::defaultCompileCacheRoot()));
+                STEPSCOPE_VERSION, static_cast<long long>(kDefaultPlannedSteps),
+                qPrintable(supervisor::defaultCompileCacheRoot()));
     for (const auto &f : fields())
         std::printf("  --%-18s %-40s %s\n", QString(f.key).replace('_', '-').toUtf8().constData(),
                     f.isFlag ? "" : f.allowed, f.help);
@@ -208,7 +250,8 @@ int runCommand(const Options &options)
     std::optional<bool> warmupProcess; // default: on for presets, off for --single and --config
     supervisor::RunnerOptions::Adaptive adaptive;
     int repeats = 1, timeout = 900;
-    long long planned = 10000;
+    long long planned = kDefaultPlannedSteps;
+    std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
     std::vector<ConfigError> flagErrors;
     const QStringList &a = options.raw;
     for (int i = 0; i < a.size(); ++i) {
@@ -230,6 +273,9 @@ int runCommand(const Options &options)
             value(name);
         } else if (flag == "--python") {
             value(python);
+        } else if (flag == "--baseline") {
+            if (value(v))
+                baselineChoice = v;
         } else if (flag == "--compile-cache-dir") {
             value(compileCacheDir);
         } else if (flag == "--single") {
@@ -330,10 +376,11 @@ int runCommand(const Options &options)
     }
 
     std::vector<RunConfig> configs;
+    std::optional<std::size_t> baseline; // index into configs; none: the default rule (planSweep)
     QString presetName = preset;
     if (!configFile.isEmpty()) {
         QString error;
-        if (!readConfigFile(configFile, base, configs, error)) {
+        if (!readConfigFile(configFile, base, configs, baseline, error)) {
             err("stepscope-cli run: nothing was run: " + error);
             return kUsage;
         }
@@ -386,7 +433,8 @@ int runCommand(const Options &options)
         // An interval needs two processes: adaptive sweeps start with at least two of each.
         if (adaptive.enabled)
             repeats = std::min(std::max(repeats, 2), adaptive.maxProcesses);
-        plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned);
+        plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned,
+                                     baseline);
     } catch (const store::StoreError &e) {
         err(QString("stepscope-cli: ") + e.what());
         return kDatabase;
@@ -530,6 +578,14 @@ int runCommand(const Options &options)
         err(QString("stepscope-cli: ") + e.what());
         return kDatabase;
     }
+    if (baselineChoice) {
+        std::string error;
+        baseline = findBaseline(configs, baselineChoice->toStdString(), error);
+        if (!baseline) {
+            err("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
+            return kUsage;
+        }
+    }
 
     auto reader = store::Reader::open(options.db.toStdString());
     const auto ledger = report::buildLedger(*reader, plan.sweepId, planned);
@@ -552,8 +608,9 @@ int listCommand(const Options &options)
         std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), s.created.c_str(), s.name.c_str(),
                     s.preset.c_str(), s.status.c_str());
         for (const auto &r : reader->runs(s.id)) {
-            // The run's own steady-state median, where its summary has one.
-            const auto summary = reader->summary(r.id);
+            // The run's own steady-state median, from its stored summary (completed runs only).
+            const auto summary =
+                r.status == RunStatus::Complete ? std::optional(report::summaryOf(*reader, r)) : std::nullopt;
             const std::string median = summary && summary->medianMs ? report::formatMs(*summary->medianMs) : "-";
             std::printf("  run %-5lld %-11s %-16s %5lld steps %10s  %s\n", static_cast<long long>(r.id),
                         std::string(toString(r.status)).c_str(),
@@ -599,18 +656,22 @@ int showCommand(const Options &options)
         std::printf("setup: %s\n", report::formatSeconds(*run->setupSeconds).c_str());
     if (run->firstStepSeconds)
         std::printf("first step: %s\n", report::formatSeconds(*run->firstStepSeconds).c_str());
-    const auto steps = reader->steps(id);
-    const auto measured = report::steadyOf(steps);
-    const auto &window = measured.window;
-    const auto &series = measured.series;
-    std::printf("steps recorded: %zu\n", steps.size());
-    if (window.found) {
-        const auto s = stats::summarize(measured.steady);
-        std::printf("steady state: steps %zu-%zu, median %.3f ms (p10 %.3f, p90 %.3f, IQR %.3f, CV %.3f), %s [%s]\n",
-                    window.begin + 2, window.end + 1, s.median, s.p10, s.p90, s.iqr, s.cv,
-                    stats::toString(stats::noiseOf(s)), measured.gpu ? "CUDA events" : "wall");
-    } else if (!series.empty()) {
-        std::printf("steady state: none (%s)\n", window.reason.c_str());
+    // The stored summary of a completed run; any other run is read by the same rule now.
+    const auto reading = report::readRun(*reader, *run);
+    const auto &summary = reading.summary;
+    std::printf("steps recorded: %lld\n", static_cast<long long>(run->stepCount));
+    if (report::hasSteadyState(summary)) {
+        std::printf("steady state: steps %lld-%lld, median %.3f ms (p10 %.3f, p90 %.3f, IQR %.3f, CV %.3f), %s [%s]\n",
+                    static_cast<long long>(summary.steadyBegin),
+                    static_cast<long long>(summary.steadyBegin + summary.steadyCount - 1), *summary.medianMs,
+                    summary.p10Ms.value_or(NAN), summary.p90Ms.value_or(NAN), summary.iqrMs.value_or(NAN),
+                    summary.cv.value_or(NAN), summary.noise.c_str(),
+                    summary.timing == "gpu" ? "CUDA events" : "wall");
+    } else if (!reading.series.ms.empty()) {
+        const std::string prefix = "no steady state: ";
+        const std::string why =
+            summary.noise.rfind(prefix, 0) == 0 ? summary.noise.substr(prefix.size()) : summary.noise;
+        std::printf("steady state: none (%s)\n", why.c_str());
     }
     if (run->peakAllocatedBytes)
         std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n", *run->peakAllocatedBytes / 1048576.0,

@@ -40,6 +40,11 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
     const auto before = errors.size();
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string key = it.key().toStdString();
+        if (key == "baseline") {
+            if (!it.value().isBool())
+                errors.push_back({key, "must be true or false (true: the sweep's baseline)"});
+            continue;
+        }
         QString text;
         switch (it.value().type()) {
         case QJsonValue::Bool:
@@ -64,6 +69,11 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
             errors.push_back(error);
     }
     return errors.size() == before;
+}
+
+bool isMarkedBaseline(const QJsonObject &object)
+{
+    return object.value("baseline").toBool(false);
 }
 
 bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigError> &errors)

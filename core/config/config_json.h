@@ -11,9 +11,13 @@ namespace stepscope
 
 QJsonObject toJson(const RunConfig &config);
 // Applies the members of `object` on top of `base`. Returns false with every problem in `errors`.
+// A configuration in a sweep file may carry "baseline": true (the sweep's baseline, see
+// isMarkedBaseline); that member belongs to the sweep, not to RunConfig, and is skipped here.
 bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigError> &errors,
               const RunConfig &base = RunConfig{});
 // Parses and validates one JSON object text.
 bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigError> &errors);
+// Whether a configuration object of a sweep file says it is the sweep's baseline ("baseline": true).
+bool isMarkedBaseline(const QJsonObject &object);
 
 } // namespace stepscope

@@ -116,7 +116,7 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms,compile_cache,compile_s\n";
+           "wall_per_step_ms,compile_cache,compile_s,baseline\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
@@ -132,7 +132,8 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
             << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
-            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << '\n';
+            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ','
+            << (&r == &l.rows.front() ? "yes" : "") << '\n';
     }
     return out.str();
 }
@@ -145,6 +146,8 @@ std::string toJson(const Ledger &l)
         << ", \"status\": " << jsonString(l.sweep.status) << "},\n";
     out << "  \"environment\": " << (l.environmentJson.empty() ? "null" : l.environmentJson) << ",\n";
     out << "  \"planned_steps\": " << l.plannedSteps << ",\n";
+    // The row every speed-up, break-even and accuracy figure is against (rows[0]), by its configuration.
+    out << "  \"baseline\": " << (l.rows.empty() ? "null" : jsonString(l.rows.front().configName)) << ",\n";
     out << "  \"recommendation\": " << jsonString(l.recommendationText) << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < l.rows.size(); ++i) {
         const auto &r = l.rows[i];
@@ -186,6 +189,8 @@ std::string toMarkdown(const Ledger &l)
             << l.environment->torch << "; CUDA " << (l.environment->cuda.empty() ? "-" : l.environment->cuda)
             << "; cuDNN " << (l.environment->cudnn.empty() ? "-" : l.environment->cudnn) << "; host "
             << l.environment->host << "\n\n";
+    if (!l.rows.empty())
+        out << "Baseline: " << l.rows.front().label << " (speed-up, break-even and accuracy are against it)\n\n";
     // The compile column only where a row compiled: other ledgers keep their shape.
     const bool compiles =
         std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return !r.compileCache.empty(); });

@@ -1,5 +1,12 @@
 #include "report/ledger.h"
+
+#include "common/measurement_defaults.h"
+#include "config/config_json.h"
 #include "report/number_text.h"
+#include "report/run_summary.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -50,22 +57,6 @@ std::string fmt(const char *f, double v)
     return formatNumber(f, v);
 }
 
-struct RunData {
-    const store::RunRecord *run;
-    std::vector<double> steady; // steady-window samples in ms
-    bool gpu = false;
-    std::string problem;
-};
-
-RunData analyse(const store::Reader &reader, const store::RunRecord &run)
-{
-    RunSteady s = steadyOf(reader.steps(run.id));
-    RunData d{&run, std::move(s.steady), s.gpu, {}};
-    if (!s.window.found)
-        d.problem = "no steady state: " + s.window.reason;
-    return d;
-}
-
 double maxRelativeDiff(const std::vector<double> &a, const std::vector<double> &b)
 {
     // Relative to the loss, floored at 5% of the first loss: a tiny batch is memorised within a few
@@ -91,38 +82,40 @@ std::string formatSeconds(double s)
     return std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s";
 }
 
-RunSteady steadyOf(const std::vector<store::StepRow> &steps)
-{
-    RunSteady r;
-    for (const auto &s : steps) {
-        if (s.index < 2)
-            continue; // step 1 is the first-step figure, never part of the steady state
-        r.gpu = r.gpu || s.gpuMs.has_value();
-        r.series.push_back(s.gpuMs ? *s.gpuMs : s.wallMs);
-    }
-    r.window = stats::detectSteadyState(r.series);
-    if (r.window.found)
-        r.steady.assign(r.series.begin() + static_cast<long>(r.window.begin),
-                        r.series.begin() + static_cast<long>(r.window.end));
-    return r;
-}
-
 std::string formatMs(double ms)
 {
     return std::isfinite(ms) ? fmt("%.2f ms", ms) : "-";
 }
 
-double lossTolerance(const std::string &json)
+double lossTolerance(const RunConfig &config)
 {
     // Loose enough for the rounding of each precision over ten SGD steps, tight enough that a
     // broken step (NaN, wrong gradients, skipped updates) stands out.
-    if (json.find("\"autocast\":\"fp16\"") != std::string::npos)
-        return 0.05;
-    if (json.find("\"autocast\":\"bf16\"") != std::string::npos)
-        return 0.10;
-    if (json.find("\"tf32\":true") != std::string::npos)
-        return 0.02;
-    return 0.005;
+    constexpr double kFp32 = 0.005, kTf32 = 0.02, kFp16 = 0.05, kBf16 = 0.10;
+    double tolerance = kFp32;
+    if (config.autocast == Autocast::FP16)
+        tolerance = kFp16;
+    else if (config.autocast == Autocast::BF16)
+        tolerance = kBf16;
+    else if (config.tf32)
+        tolerance = kTf32;
+    // A compiled step is not the same arithmetic as eager even in fp32: inductor fuses kernels and
+    // picks its own reduction order and tiling, so float sums are added in another order and round
+    // differently, which ten SGD steps amplify. That is a reordering, not a lower precision, so it
+    // gets TF32's allowance, the next step up from fp32.
+    if (config.compile != CompileMode::None)
+        tolerance = std::max(tolerance, kTf32);
+    return tolerance;
+}
+
+RunConfig storedConfig(const std::string &configJson)
+{
+    RunConfig config;
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(configJson));
+    std::vector<ConfigError> ignored; // a member a newer build wrote keeps its default here
+    if (doc.isObject())
+        fromJson(doc.object(), config, ignored);
+    return config;
 }
 
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
@@ -132,10 +125,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     if (!sweep)
         return ledger;
     ledger.sweep = *sweep;
-    ledger.plannedSteps = plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : 10000);
+    ledger.plannedSteps =
+        plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : kDefaultPlannedSteps);
 
     const auto runs = reader.runs(sweepId);
-    // Group repeats by configuration, in order of first appearance (the baseline comes first).
+    // Group repeats by configuration, in order of first appearance; then the baseline moves first.
     std::vector<std::string> order;
     std::map<std::string, std::vector<const store::RunRecord *>> groups;
     for (const auto &r : runs) {
@@ -147,6 +141,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     }
     if (ledger.environment)
         ledger.environmentJson = ledger.environment->json;
+    // The stored baseline, when the sweep has runs of it; a sweep of an older file or one without
+    // a stored name compares with its first configuration, as it always did.
+    const auto baseline = std::find(order.begin(), order.end(), sweep->baselineConfig);
+    if (baseline != order.end())
+        std::rotate(order.begin(), baseline, baseline + 1);
 
     std::vector<double> baselineLosses;
     for (const auto &name : order) {
@@ -154,7 +153,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         LedgerRow row;
         row.configName = name;
         row.label = knobsOf(name);
-        // Python rows of a native ledger carry the same knobs as native ones: say which is which.
+        // Python rows of a native ledger carry the same knobs as native ones: say which is which
+        // (relative to the baseline's runtime).
         if (!order.empty() && runtimeOf(name) != runtimeOf(order.front()))
             row.label = runtimeOf(name) + " " + row.label;
         row.configJson = group.front()->configJson;
@@ -182,15 +182,18 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 row.peakAllocatedMiB = *run->peakAllocatedBytes / 1048576.0;
             if (losses.empty())
                 losses = run->checkLosses;
-            auto data = analyse(reader, *run);
-            gpu = gpu || data.gpu;
-            if (!data.problem.empty()) {
-                row.steadyProblem = data.problem;
+            // The run's one reading: its stored summary's window and median (readRun).
+            RunReading reading = readRun(reader, *run);
+            gpu = gpu || reading.summary.timing == "gpu";
+            if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
+                row.steadyProblem = reading.summary.noise.rfind("no steady state", 0) == 0
+                                        ? reading.summary.noise
+                                        : "no steady state: the stored window does not match the stored steps";
                 continue;
             }
-            medians.push_back(stats::median(data.steady));
-            row.samplesMs.insert(row.samplesMs.end(), data.steady.begin(), data.steady.end());
-            row.runSamplesMs.push_back(std::move(data.steady));
+            medians.push_back(*reading.summary.medianMs);
+            row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
+            row.runSamplesMs.push_back(std::move(reading.steady));
             row.runFirstS.push_back(run->firstStepSeconds ? *run->firstStepSeconds : kNaN);
         }
         row.timing = gpu ? "gpu" : "wall";
@@ -220,13 +223,9 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
             row.noise = stats::noiseOf(row.steady);
             // Spread between cold processes counts as noise too: it is what a user meets.
-            if (medians.size() > 1) {
-                const double spread = (*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs;
-                if (spread >= 0.25)
-                    row.noise = stats::Noise::Unreliable;
-                else if (spread >= 0.10 && row.noise == stats::Noise::Ok)
-                    row.noise = stats::Noise::Warn;
-            }
+            if (medians.size() > 1)
+                row.noise = std::max(row.noise,
+                                     stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
         }
         if (ledger.rows.empty()) {
             baselineLosses = losses;
@@ -236,7 +235,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         } else {
             const double diff = maxRelativeDiff(losses, baselineLosses);
             const bool finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
-            row.accuracy = finite && diff <= lossTolerance(row.configJson)
+            row.accuracy = finite && diff <= lossTolerance(storedConfig(row.configJson))
                                ? "ok"
                                : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
         }

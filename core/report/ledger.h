@@ -2,6 +2,7 @@
 // The ledger of a sweep: one row per configuration (repeats pooled), compared with the baseline.
 // Plain C++ over the store and stats; the CLI's export, the dashboard's table and the report all
 // read this one computation.
+#include "config/run_config.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -14,7 +15,7 @@ namespace stepscope::report
 
 struct LedgerRow {
     std::string configName; // canonical name
-    std::string label;      // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not row 0's
+    std::string label;      // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not the baseline's
     std::string axisLabel;  // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
@@ -24,7 +25,7 @@ struct LedgerRow {
     std::optional<double> firstStepS; // median over completed repeats
     std::optional<double> firstStepMinS, firstStepMaxS;
     std::optional<stats::Noise> firstStepNoise;     // spread across processes; none with one process
-    std::optional<double> steadyMs;                 // median of the pooled steady windows
+    std::optional<double> steadyMs;                 // median of the pooled steady windows (each run's stored one)
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
     std::optional<stats::MedianCI> steadyCI;        // steady median with its process-level CI
     int processes = 0;                              // completed runs with a steady window
@@ -37,7 +38,7 @@ struct LedgerRow {
     std::string compileCache;       // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileS; // median compile_s the worker reported, over completed repeats
 
-    // Against the baseline (row 0).
+    // Against the baseline (rows[0], the sweep's stored baseline).
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
     std::optional<double> speedup;           // baseline / steady
     std::optional<double> breakEvenSteps;    // nullopt with speedup: "never"
@@ -53,7 +54,10 @@ struct LedgerRow {
 
 struct Ledger {
     store::SweepRecord sweep;
-    std::vector<LedgerRow> rows; // first is the baseline
+    // First is the sweep's baseline (SweepRecord::baselineConfig, else its first configuration);
+    // the others follow in the sweep's order. Speed-ups, break-even, the accuracy gate and the
+    // recommendation's ties are against it.
+    std::vector<LedgerRow> rows;
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
     std::int64_t plannedSteps = 0;
@@ -66,21 +70,15 @@ struct Ledger {
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
 
-// A run's step times from step 2 on (step 1 is the first-step figure) and their steady window:
-// the one reading of stored steps that the ledger, `show` and the history share.
-struct RunSteady {
-    std::vector<double> series; // CUDA-event time where the worker had it, else wall time
-    stats::SteadyWindow window;
-    std::vector<double> steady; // series[window.begin, window.end); empty without a window
-    bool gpu = false;           // whether any step had a CUDA-event time
-};
-RunSteady steadyOf(const std::vector<store::StepRow> &steps);
-
 // Recomputes the recommendation (and its text) for another planned run length.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps);
 
-// Tolerance of the accuracy gate for a configuration's precision ("fp32", "tf32", "bf16", "fp16").
-double lossTolerance(const std::string &configJson);
+// Tolerance of the accuracy gate for a configuration's precision (fp16 or bf16 autocast, TF32,
+// fp32), at least TF32's for a compiled configuration.
+double lossTolerance(const RunConfig &config);
+// The configuration a run row stored (RunRecord::configJson) as RunConfig fields; members it cannot
+// read keep their defaults, so an unreadable precision gets fp32's tolerance, the strictest.
+RunConfig storedConfig(const std::string &configJson);
 
 std::string toCsv(const Ledger &ledger);
 std::string toJson(const Ledger &ledger);

@@ -1,5 +1,7 @@
 #include "stats/stats.h"
 
+#include "common/measurement_defaults.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -122,12 +124,16 @@ Summary summarize(const std::vector<double> &values)
 
 Noise noiseOf(const Summary &s)
 {
-    const double spread = s.iqr / s.median;
+    return noiseOfSpread(s.iqr / s.median);
+}
+
+Noise noiseOfSpread(double spread)
+{
     // Written as "not below" so that an undefined spread (no samples, median 0) is Unreliable:
     // a figure we cannot judge must not be shown as trustworthy.
-    if (!(spread < 0.25))
+    if (!(spread < kNoiseUnreliable))
         return Noise::Unreliable;
-    if (!(spread < 0.10))
+    if (!(spread < kNoiseWarn))
         return Noise::Warn;
     return Noise::Ok;
 }

@@ -23,9 +23,12 @@ Summary summarize(const std::vector<double> &values);
 double quantile(std::vector<double> values, double q); // q in [0, 1]
 double median(std::vector<double> values);
 
-// Noise flag from IQR / median: >= 0.10 warns, >= 0.25 is unreliable.
+// Noise flag from IQR / median: >= kNoiseWarn (0.10) warns, >= kNoiseUnreliable (0.25) is
+// unreliable (common/measurement_defaults.h).
 enum class Noise { Ok, Warn, Unreliable };
 Noise noiseOf(const Summary &s);
+// The same thresholds for any relative spread (e.g. of per-process medians); NaN is unreliable.
+Noise noiseOfSpread(double relativeSpread);
 const char *toString(Noise n); // "ok", "noisy", "unreliable"
 
 // Warm-up detection over the series of steps after the first one (index 0 = step 2).

@@ -44,7 +44,7 @@ constexpr int kBusyTimeoutMs = 5000;
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 4> kMigrations{{
+constexpr std::array<const char *, 5> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -127,6 +127,16 @@ ALTER TABLE runs ADD COLUMN block_wall_ms REAL;
 ALTER TABLE runs ADD COLUMN compile_json TEXT;
 ALTER TABLE runs ADD COLUMN compile_cache TEXT;
 ALTER TABLE runs ADD COLUMN cache_dirs TEXT;
+)sql",
+    // 5: the baseline a sweep is compared with, named instead of implied by the first row (older
+    // sweeps keep what they meant: their first configuration), and the version of the rule that
+    // computed each summary with its timing, so that summaries of an older rule are recomputed.
+    R"sql(
+ALTER TABLE sweeps ADD COLUMN baseline_config TEXT;
+UPDATE sweeps SET baseline_config =
+    (SELECT config_name FROM runs WHERE runs.sweep_id = sweeps.id ORDER BY position, id LIMIT 1);
+ALTER TABLE summaries ADD COLUMN timing TEXT;
+ALTER TABLE summaries ADD COLUMN method_version INTEGER NOT NULL DEFAULT 0;
 )sql",
 }};
 static_assert(kApplicationId == 1398034515, "the migration above spells the id in decimal");
@@ -618,8 +628,12 @@ RunRecord readRun(const Statement &st)
     return r;
 }
 
-constexpr const char *kSweepColumns =
-    "SELECT id, created, name, preset, planned_steps, settings_json, status FROM sweeps ";
+// Readers never migrate: a file older than schema 5 reads without a stored baseline.
+std::string sweepColumns(int schemaVersion)
+{
+    return std::string("SELECT id, created, name, preset, planned_steps, settings_json, status, ") +
+           (schemaVersion >= 5 ? "baseline_config" : "NULL") + " FROM sweeps ";
+}
 
 SweepRecord readSweep(const Statement &st)
 {
@@ -631,6 +645,7 @@ SweepRecord readSweep(const Statement &st)
     s.plannedSteps = st.int64(4);
     s.settingsJson = st.text(5);
     s.status = st.text(6);
+    s.baselineConfig = st.text(7);
     return s;
 }
 
@@ -878,11 +893,18 @@ std::int64_t Database::addEnvironment(const EnvironmentRecord &env)
 
 std::int64_t Database::createSweep(const SweepRecord &sweep)
 {
-    return d->call([sweep](sqlite3 *db) {
-        Statement st(db, "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, status) "
-                         "VALUES (?, ?, ?, ?, ?, ?)");
+    // A file kept at an older schema (tests of migrations) has no baseline column yet.
+    const bool hasBaseline = d->version >= 5;
+    return d->call([sweep, hasBaseline](sqlite3 *db) {
+        Statement st(db, hasBaseline ? "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                       "status, baseline_config) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                                     : "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                       "status) VALUES (?, ?, ?, ?, ?, ?)");
         st.bind(1, nowUtc()).bind(2, sweep.name).bind(3, sweep.preset).bind(4, sweep.plannedSteps);
-        st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status).run();
+        st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status);
+        if (hasBaseline)
+            st.bindTextOrNull(7, sweep.baselineConfig);
+        st.run();
         return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
     });
 }
@@ -1004,15 +1026,23 @@ void Database::setCompileCache(std::int64_t runId, const std::string &state, con
 
 void Database::setSummary(std::int64_t runId, const RunSummary &summary)
 {
-    d->enqueue([runId, summary](sqlite3 *db) {
-        Statement st(db, "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, "
-                         "steady_begin, steady_count, noise) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const bool versioned = d->version >= 5; // older files (tests of migrations) lack the two columns
+    d->enqueue([runId, summary, versioned](sqlite3 *db) {
+        Statement st(db, versioned ? "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
+                                     "mad_ms, cv, steady_begin, steady_count, noise, timing, method_version) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                   : "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
+                                     "mad_ms, cv, steady_begin, steady_count, noise) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         st.bind(1, runId);
         const std::optional<double> figures[] = {summary.medianMs, summary.p10Ms, summary.p90Ms,
                                                  summary.iqrMs,    summary.madMs, summary.cv};
         for (int i = 0; i < 6; ++i)
             st.bind(2 + i, figures[i]);
-        st.bind(8, summary.steadyBegin).bind(9, summary.steadyCount).bind(10, summary.noise).run();
+        st.bind(8, summary.steadyBegin).bind(9, summary.steadyCount).bind(10, summary.noise);
+        if (versioned)
+            st.bindTextOrNull(11, summary.timing).bind(12, summary.methodVersion);
+        st.run();
     });
 }
 
@@ -1117,9 +1147,9 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
 
 std::vector<SweepRecord> Reader::sweeps() const
 {
-    return d->read([](sqlite3 *db) {
+    return d->read([version = d->schemaVersion](sqlite3 *db) {
         std::vector<SweepRecord> out;
-        Statement st(db, (std::string(kSweepColumns) + "ORDER BY created DESC, id DESC").c_str());
+        Statement st(db, (sweepColumns(version) + "ORDER BY created DESC, id DESC").c_str());
         while (st.step())
             out.push_back(readSweep(st));
         return out;
@@ -1128,8 +1158,8 @@ std::vector<SweepRecord> Reader::sweeps() const
 
 std::optional<SweepRecord> Reader::sweep(std::int64_t id) const
 {
-    return d->read([id](sqlite3 *db) -> std::optional<SweepRecord> {
-        Statement st(db, (std::string(kSweepColumns) + "WHERE id = ?").c_str());
+    return d->read([id, version = d->schemaVersion](sqlite3 *db) -> std::optional<SweepRecord> {
+        Statement st(db, (sweepColumns(version) + "WHERE id = ?").c_str());
         st.bind(1, id);
         if (!st.step())
             return std::nullopt;
@@ -1153,9 +1183,11 @@ std::optional<RunSummary> Reader::summary(std::int64_t runId) const
 {
     if (d->schemaVersion < 2)
         return std::nullopt; // summaries arrived with schema 2
-    return d->read([runId](sqlite3 *db) -> std::optional<RunSummary> {
-        Statement st(db, "SELECT median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, steady_begin, steady_count, noise "
-                         "FROM summaries WHERE run_id = ?");
+    return d->read([runId, version = d->schemaVersion](sqlite3 *db) -> std::optional<RunSummary> {
+        const std::string sql =
+            std::string("SELECT median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, steady_begin, steady_count, noise, ") +
+            (version >= 5 ? "timing, method_version" : "NULL, 0") + " FROM summaries WHERE run_id = ?";
+        Statement st(db, sql.c_str());
         st.bind(1, runId);
         if (!st.step())
             return std::nullopt;
@@ -1169,7 +1201,27 @@ std::optional<RunSummary> Reader::summary(std::int64_t runId) const
         r.steadyBegin = st.int64(6);
         r.steadyCount = st.int64(7);
         r.noise = st.text(8);
+        r.timing = st.text(9);
+        r.methodVersion = static_cast<int>(st.int64(10));
         return r;
+    });
+}
+
+std::vector<std::int64_t> Reader::runsNeedingSummary(int methodVersion) const
+{
+    return d->read([methodVersion, version = d->schemaVersion](sqlite3 *db) {
+        std::vector<std::int64_t> out;
+        // Before schema 5 no summary says which rule computed it (before 2 there are none): all of
+        // them are due.
+        const std::string sql = version < 5 ? "SELECT id FROM runs WHERE status = 'complete' ORDER BY id"
+                                            : "SELECT id FROM runs WHERE status = 'complete' AND id NOT IN "
+                                              "(SELECT run_id FROM summaries WHERE method_version >= ?) ORDER BY id";
+        Statement st(db, sql.c_str());
+        if (version >= 5)
+            st.bind(1, methodVersion);
+        while (st.step())
+            out.push_back(st.int64(0));
+        return out;
     });
 }
 

@@ -42,6 +42,10 @@ struct SweepRecord {
     std::int64_t plannedSteps = 0;
     std::string settingsJson; // the sweep's shared settings (device, batch, ...)
     std::string status;       // "running", "complete", "cancelled", "failed", "interrupted"
+    // Canonical name (RunRecord::configName) of the configuration every other is compared with
+    // (schema 5). Files of older schemas take their first configuration, as before; empty where a
+    // reader of an older file or a sweep without runs has none: readers then take the first.
+    std::string baselineConfig;
 };
 
 struct RunRecord {
@@ -67,14 +71,17 @@ struct RunRecord {
     std::string cacheDirs;    // JSON object: env var -> directory (TORCHINDUCTOR_CACHE_DIR, ...)
 };
 
-// The steady-state figures of one run, computed once when it completes (the ledger pools the
-// steps of repeats itself; this is for quick queries and `list`). Figures are empty when the run
-// found no steady state.
+// The one reading of a run's steps: its steady window and the figures over it, computed when the
+// run completes and again when the rule that computes it changes (methodVersion; the rule lives in
+// core/report/run_summary.h, the store only keeps what it computed). Every view reads this, and the
+// ledger pools the steps inside each run's window. Figures are empty without a steady state.
 struct RunSummary {
     std::optional<double> medianMs, p10Ms, p90Ms, iqrMs, madMs, cv;
     std::int64_t steadyBegin = 0; // first step of the window (2 = right after the first step)
     std::int64_t steadyCount = 0;
-    std::string noise; // "ok", "noisy", "unreliable", or "no steady state: <why>"
+    std::string noise;  // "ok", "noisy", "unreliable", or "no steady state: <why>"
+    std::string timing; // "gpu" (CUDA events) or "wall"; empty in summaries of schema < 5
+    int methodVersion = 0; // the rule's version that computed it; 0 for summaries of schema < 5
 };
 
 struct StepRow {
@@ -149,6 +156,8 @@ class Reader
     std::optional<RunRecord> run(std::int64_t runId) const;
     std::vector<StepRow> steps(std::int64_t runId) const; // by index
     std::optional<RunSummary> summary(std::int64_t runId) const;
+    // Completed runs whose summary is missing or was computed by a rule older than methodVersion.
+    std::vector<std::int64_t> runsNeedingSummary(int methodVersion) const;
     std::optional<EnvironmentRecord> environment(std::int64_t id) const;
 
   private:

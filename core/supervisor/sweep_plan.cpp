@@ -1,14 +1,18 @@
 #include "supervisor/sweep_plan.h"
 
 #include "config/config_json.h"
+#include "config/sweep_baseline.h"
 
 #include <QJsonDocument>
+
+#include <stdexcept>
 
 namespace stepscope::supervisor
 {
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
-                    const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps)
+                    const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
+                    std::optional<std::size_t> baseline)
 {
     SweepPlan plan;
     store::SweepRecord sweep;
@@ -21,6 +25,10 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         settings.insert("repeats", repeats);
         settings.insert("configurations", static_cast<int>(configs.size()));
         sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
+        // Callers check a user's choice against the list (findBaseline); one past it is a bug.
+        if (baseline && *baseline >= configs.size())
+            throw std::out_of_range("planSweep: baseline index past the configurations");
+        sweep.baselineConfig = canonicalName(configs[baseline ? *baseline : defaultBaseline(configs)]);
     }
     plan.sweepId = db.createSweep(sweep);
     for (int r = 0; r < repeats; ++r)

@@ -4,6 +4,7 @@
 #include "config/run_config.h"
 #include "store/store.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,11 @@ struct SweepPlan {
     std::vector<PlannedRun> runs; // in execution order
 };
 
+// `baseline` is the index in `configs` of the configuration the others are compared with; without
+// it, defaultBaseline(configs) (config/sweep_baseline.h). The sweep stores it by canonical name.
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
-                    const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps);
+                    const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
+                    std::optional<std::size_t> baseline = std::nullopt);
 
 // Queues one more cold process of `config` at the end of the plan (adaptive repeats).
 void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex);

@@ -1,6 +1,7 @@
 #include "supervisor/sweep_runner.h"
 
 #include "config/config_json.h"
+#include "report/run_summary.h"
 #include "stats/stats.h"
 
 #include <QCoreApplication>
@@ -25,29 +26,6 @@ constexpr const char *kPrimingFailed = "priming the warm compile cache failed: "
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-store::RunSummary summarizeRun(const std::vector<double> &series)
-{
-    store::RunSummary summary;
-    const auto window = stats::detectSteadyState(series);
-    if (!window.found) {
-        summary.noise = "no steady state: " + window.reason;
-        return summary;
-    }
-    const std::vector<double> steady(series.begin() + static_cast<long>(window.begin),
-                                     series.begin() + static_cast<long>(window.end));
-    const auto s = stats::summarize(steady);
-    summary.medianMs = s.median;
-    summary.p10Ms = s.p10;
-    summary.p90Ms = s.p90;
-    summary.iqrMs = s.iqr;
-    summary.madMs = s.mad;
-    summary.cv = s.cv;
-    summary.steadyBegin = static_cast<std::int64_t>(window.begin) + 2;
-    summary.steadyCount = static_cast<std::int64_t>(steady.size());
-    summary.noise = stats::toString(stats::noiseOf(s));
-    return summary;
 }
 
 } // namespace
@@ -239,7 +217,7 @@ void SweepRunner::resetRunState()
     stderrTail_.clear();
     lines_ = protocol::LineBuffer{};
     helloEnvironment_ = QJsonObject{};
-    series_.clear();
+    steps_.clear();
 }
 
 bool SweepRunner::prepareCaches(const RunConfig &config)
@@ -385,9 +363,7 @@ void SweepRunner::handle(const protocol::Message &m)
             rows.push_back(row);
         }
         db_.appendSteps(runId_, rows);
-        for (const auto &row : rows)
-            if (row.index >= 2) // step 1 is the first-step figure, never part of the steady state
-                series_.push_back(row.gpuMs ? *row.gpuMs : row.wallMs);
+        steps_.insert(steps_.end(), rows.begin(), rows.end());
         stepsSeen_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;
         Q_EMIT stepsArrived(runId_, m.firstIndex, QVector<double>(m.gpuMs.begin(), m.gpuMs.end()),
                             QVector<double>(m.wallMs.begin(), m.wallMs.end()));
@@ -605,19 +581,21 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
     priming_ = false;
     warmingUp_ = false;
     removeRunDirs(); // the worker has gone: its cold caches go too
+    // The run's one reading (report/run_summary.h), stored with it: every view reads this summary,
+    // and adaptive repeats take the steps inside its window.
+    const report::StepSeries series = report::stepSeries(steps_);
+    const store::RunSummary summary = report::summarizeSeries(series);
     if (runId_ && next_ > 0) {
         const std::string name = canonicalName(plan_.runs[next_ - 1].config);
         if (status == RunStatus::Complete) {
-            const auto window = stats::detectSteadyState(series_);
-            if (window.found)
-                steadyRuns_[name].emplace_back(series_.begin() + static_cast<long>(window.begin),
-                                               series_.begin() + static_cast<long>(window.end));
+            if (auto steady = report::steadySamples(series, summary); !steady.empty())
+                steadyRuns_[name].push_back(std::move(steady));
         } else if (status == RunStatus::Failed) {
             failedConfigs_.insert(name);
         }
     }
     if (status == RunStatus::Complete)
-        db_.setSummary(runId_, summarizeRun(series_));
+        db_.setSummary(runId_, summary);
     db_.finishRun(runId_, status, failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;

@@ -134,7 +134,7 @@ class SweepRunner : public QObject
     std::set<std::string> failedConfigs_;
     QElapsedTimer sweepClock_;
     QJsonObject helloEnvironment_;
-    std::vector<double> series_; // this run's step times from step 2 (GPU where known), for its summary
+    std::vector<store::StepRow> steps_; // this run's steps as stored, for its summary
     QByteArray lastEnvironmentJson_;
     std::int64_t lastEnvironmentId_ = 0;
 };

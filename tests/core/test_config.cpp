@@ -1,6 +1,7 @@
 #include "config/config_json.h"
 #include "config/presets.h"
 #include "config/run_config.h"
+#include "config/sweep_baseline.h"
 
 #include <gtest/gtest.h>
 
@@ -1011,6 +1012,80 @@ TEST(ConfigPresets, UnknownPresetIsAnError)
     EXPECT_TRUE(contains(error, "fastest")) << error;
     for (const auto &name : presetNames())
         EXPECT_TRUE(contains(error, name)) << error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sweep's baseline
+
+TEST(ConfigBaseline, DefaultIsFp32EagerOfTheSweepsShapeElseTheFirst)
+{
+    Sweep ledger;
+    std::string error;
+    ASSERT_TRUE(buildPreset("ledger", cudaConfig(), ledger, error)) << error;
+    EXPECT_EQ(defaultBaseline(ledger.configs), 0u);
+
+    RunConfig tf32 = cudaConfig(), bf16 = cudaConfig();
+    tf32.tf32 = true;
+    bf16.autocast = Autocast::BF16;
+    EXPECT_EQ(defaultBaseline({tf32, bf16, cudaConfig()}), 2u) << "listed last, still the baseline";
+    EXPECT_EQ(defaultBaseline({tf32, bf16}), 0u) << "no fp32 eager: the first";
+    RunConfig otherShape = cudaConfig();
+    otherShape.batch = 64;
+    EXPECT_EQ(defaultBaseline({tf32, otherShape}), 0u) << "fp32 eager of another shape is not it";
+
+    // A compile sweep's baseline is Python eager: the same runtime.
+    RunConfig compiled = cudaConfig(), pythonEager = cudaConfig();
+    compiled.runtime = pythonEager.runtime = Runtime::Python;
+    compiled.compile = CompileMode::Default;
+    EXPECT_EQ(defaultBaseline({compiled, cudaConfig(), pythonEager}), 2u);
+    EXPECT_EQ(defaultBaseline({}), 0u);
+}
+
+TEST(ConfigBaseline, FoundByPositionLabelOrCanonicalName)
+{
+    RunConfig fp32 = cudaConfig(), tf32bf16 = cudaConfig(), python = cudaConfig();
+    tf32bf16.tf32 = true;
+    tf32bf16.autocast = Autocast::BF16;
+    python.runtime = Runtime::Python;
+    python.tf32 = true;
+    python.autocast = Autocast::BF16;
+    const std::vector<RunConfig> configs{fp32, tf32bf16, python};
+    std::string error;
+    EXPECT_EQ(findBaseline(configs, "1", error), std::optional<std::size_t>(0));
+    EXPECT_EQ(findBaseline(configs, "3", error), std::optional<std::size_t>(2));
+    EXPECT_EQ(findBaseline(configs, "baseline", error), std::optional<std::size_t>(0));
+    EXPECT_EQ(findBaseline(configs, "python tf32+bf16", error), std::optional<std::size_t>(2));
+    EXPECT_EQ(findBaseline(configs, canonicalName(tf32bf16), error), std::optional<std::size_t>(1));
+    EXPECT_EQ(findBaseline({fp32, tf32bf16, tf32bf16}, "tf32+bf16", error), std::optional<std::size_t>(1))
+        << "the same configuration twice is one choice";
+
+    for (const char *bad : {"0", "4", "99999999999999999999999", "fp16", "", "-1"}) {
+        error.clear();
+        EXPECT_FALSE(findBaseline(configs, bad, error)) << bad;
+        EXPECT_TRUE(contains(error, "choose one of")) << error;
+        EXPECT_TRUE(contains(error, "  2  tf32+bf16  (" + canonicalName(tf32bf16) + ")")) << error;
+    }
+    error.clear();
+    EXPECT_FALSE(findBaseline(configs, "tf32+bf16", error)) << "native and python share the label";
+    EXPECT_TRUE(contains(error, "more than one")) << error;
+}
+
+TEST(ConfigBaseline, JsonMarkerIsAcceptedAndChecked)
+{
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    const auto object = QJsonDocument::fromJson(R"({"tf32": true, "baseline": true})").object();
+    EXPECT_TRUE(fromJson(object, c, errors)) << describe(errors);
+    EXPECT_TRUE(c.tf32);
+    EXPECT_TRUE(isMarkedBaseline(object));
+    EXPECT_FALSE(isMarkedBaseline(QJsonDocument::fromJson(R"({"baseline": false})").object()));
+    EXPECT_FALSE(isMarkedBaseline(QJsonDocument::fromJson(R"({"tf32": true})").object()));
+    EXPECT_FALSE(toJson(c).contains("baseline")) << "a sweep's choice, not a field of the configuration";
+
+    errors.clear();
+    EXPECT_FALSE(fromJson(QJsonDocument::fromJson(R"({"baseline": 2})").object(), c, errors));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].field, "baseline");
 }
 
 } // namespace

@@ -1,13 +1,18 @@
 // The ledger and its exports for a sweep with torch.compile rows: compile cache state and compile
 // time per configuration, and Python rows told apart from native ones with the same knobs.
+#include "config/config_json.h"
 #include "report/ledger.h"
+#include "report/run_summary.h"
 #include "store/store.h"
 
 #include <gtest/gtest.h>
 
+#include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace stepscope::report
 {
@@ -19,14 +24,16 @@ bool contains(const std::string &haystack, const std::string &needle)
     return haystack.find(needle) != std::string::npos;
 }
 
-// A finished sweep row for a fixture to hang its runs on.
-std::int64_t addSweep(store::Database &db, const std::string &name, std::int64_t plannedSteps)
+// A finished sweep row for a fixture to hang its runs on; `baseline` names its stored baseline.
+std::int64_t addSweep(store::Database &db, const std::string &name, std::int64_t plannedSteps,
+                      const std::string &baseline = "")
 {
     store::SweepRecord sweep;
     sweep.name = name;
     sweep.preset = "ledger";
     sweep.plannedSteps = plannedSteps;
     sweep.status = "complete";
+    sweep.baselineConfig = baseline;
     return db.createSweep(sweep);
 }
 
@@ -95,9 +102,9 @@ TEST_F(LedgerCompileTest, RowsCarryCompileCacheAndMedianCompileTime)
     EXPECT_EQ(l.rows[3].compileS, std::optional<double>(2.5));
 
     const std::string csv = toCsv(l);
-    EXPECT_TRUE(contains(csv, ",wall_per_step_ms,compile_cache,compile_s\n")) << csv;
-    EXPECT_TRUE(contains(csv, ",cold,35.25\n")) << csv;
-    EXPECT_TRUE(contains(csv, ",warm,2.5\n")) << csv;
+    EXPECT_TRUE(contains(csv, ",wall_per_step_ms,compile_cache,compile_s,baseline\n")) << csv;
+    EXPECT_TRUE(contains(csv, ",cold,35.25,\n")) << csv;
+    EXPECT_TRUE(contains(csv, ",warm,2.5,\n")) << csv;
     const std::string json = toJson(l);
     EXPECT_TRUE(contains(json, "\"compile_cache\": \"cold\", \"compile_s\": 35.25")) << json;
     EXPECT_TRUE(contains(json, "\"compile_cache\": \"\", \"compile_s\": null")) << json;
@@ -217,6 +224,256 @@ TEST_F(LedgerProcessesTest, TiedConfigurationsNameTheSimplerOne)
     EXPECT_TRUE(contains(l.recommendationText, "contains 0")) << l.recommendationText;
     EXPECT_TRUE(contains(l.recommendationText, "the simpler is baseline")) << l.recommendationText;
     EXPECT_FALSE(contains(l.recommendationText, "Not complete")) << l.recommendationText;
+}
+
+// A sweep whose stored baseline is not its first configuration: tf32, listed second.
+class LedgerBaselineTest : public ::testing::Test
+{
+  protected:
+    static constexpr const char *kFp32 = "native cuda b32 224px c1000 baseline";
+    static constexpr const char *kTf32 = "native cuda b32 224px c1000 tf32";
+    static constexpr const char *kBf16 = "native cuda b32 224px c1000 tf32+bf16";
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("b.db").toStdString();
+        auto db = store::Database::open(path_);
+        sweepId_ = addSweep(*db, "baseline second", 10000, kTf32);
+        // Losses: tf32's are 10% above fp32's, bf16's 1% above tf32's. Against tf32, bf16 is
+        // within its tolerance (0.10) and fp32 is not within its own (0.005); against fp32, bf16
+        // (11.1%) would be the diverged one.
+        int position = 0;
+        for (int repeat = 0; repeat < 2; ++repeat) {
+            addRun(*db, kFp32, R"({"tf32":false})", 10.0 + repeat * 0.1, 1.0, 1.0, position++);
+            addRun(*db, kTf32, R"({"tf32":true})", 8.0 + repeat * 0.1, 1.2, 1.1, position++);
+            addRun(*db, kBf16, R"({"tf32":true,"autocast":"bf16"})", 5.0 + repeat * 0.1, 3.0, 1.1 * 1.01, position++);
+        }
+        db->flush();
+    }
+
+    void addRun(store::Database &db, const std::string &name, const std::string &json, double levelMs,
+                double firstS, double lossScale, int position)
+    {
+        store::RunRecord run;
+        run.sweepId = sweepId_;
+        run.position = position;
+        run.configName = name;
+        run.configJson = json;
+        const auto id = db.createRun(run);
+        std::vector<store::StepRow> steps;
+        for (int i = 1; i <= 60; ++i)
+            steps.push_back({i, levelMs + (i % 3) * 0.01, levelMs + 1});
+        db.appendSteps(id, steps);
+        db.setFirstStep(id, firstS);
+        std::vector<double> losses;
+        for (int i = 0; i < 10; ++i)
+            losses.push_back((6.9 - 0.1 * i) * lossScale);
+        db.setCheckLosses(id, losses);
+        db.finishRun(id, RunStatus::Complete);
+    }
+
+    QTemporaryDir dir_;
+    std::string path_;
+    std::int64_t sweepId_ = 0;
+};
+
+TEST_F(LedgerBaselineTest, EveryFigureIsAgainstTheStoredBaseline)
+{
+    auto reader = store::Reader::open(path_);
+    ASSERT_EQ(reader->sweep(sweepId_)->baselineConfig, kTf32);
+    const Ledger l = buildLedger(*reader, sweepId_);
+    ASSERT_EQ(l.rows.size(), 3u);
+    EXPECT_EQ(l.rows[0].configName, kTf32) << "the baseline is rows[0]";
+    EXPECT_EQ(l.rows[1].configName, kFp32) << "the others keep the sweep's order";
+    EXPECT_EQ(l.rows[2].configName, kBf16);
+
+    const LedgerRow &tf32 = l.rows[0], &fp32 = l.rows[1], &bf16 = l.rows[2];
+    EXPECT_FALSE(tf32.speedup);
+    EXPECT_EQ(tf32.breakEven, "-");
+    EXPECT_EQ(tf32.accuracy, "reference");
+    ASSERT_TRUE(fp32.speedup && bf16.speedup && tf32.steadyMs);
+    EXPECT_NEAR(*fp32.speedup, *tf32.steadyMs / *fp32.steadyMs, 1e-12);
+    EXPECT_NEAR(*fp32.speedup, 8.06 / 10.06, 0.01) << "fp32 is slower than the baseline";
+    EXPECT_NEAR(*bf16.speedup, 8.06 / 5.06, 0.01);
+    EXPECT_EQ(fp32.breakEven, "never");
+    // bf16 against tf32: 1 + (3.0 - 1.2) / (8.06e-3 - 5.06e-3), about 601.
+    ASSERT_TRUE(bf16.breakEvenSteps && bf16.steadyMs);
+    EXPECT_NEAR(*bf16.breakEvenSteps, 1 + 1.8 / ((*tf32.steadyMs - *bf16.steadyMs) / 1000), 1e-6);
+    EXPECT_NEAR(*bf16.breakEvenSteps, 601, 60);
+    EXPECT_EQ(bf16.accuracy, "ok") << "within bf16's tolerance of the baseline's losses";
+    EXPECT_EQ(fp32.accuracy.rfind("diverged", 0), 0u) << fp32.accuracy;
+
+    ASSERT_TRUE(l.recommendation);
+    EXPECT_EQ(l.rows[l.recommendation->best].configName, kBf16);
+
+    const std::string json = toJson(l);
+    EXPECT_TRUE(contains(json, "\"baseline\": \"native cuda b32 224px c1000 tf32\",")) << json;
+    const std::string md = toMarkdown(l);
+    EXPECT_TRUE(contains(md, "Baseline: tf32 ")) << md;
+    const std::string csv = toCsv(l);
+    EXPECT_TRUE(contains(csv, "\nnative cuda b32 224px c1000 tf32,tf32,")) << csv;
+    EXPECT_EQ(csv.find(",yes\n"), csv.rfind(",yes\n")) << "one row is the baseline: " << csv;
+    EXPECT_LT(csv.find(",yes\n"), csv.find("\nnative cuda b32 224px c1000 baseline,")) << csv;
+}
+
+TEST_F(LedgerBaselineTest, WithoutAStoredBaselineTheFirstConfigurationIsIt)
+{
+    // The same runs under a sweep that names no baseline (a file older than schema 5 reads so).
+    auto db = store::Database::open(path_);
+    const auto other = addSweep(*db, "no baseline", 10000);
+    store::RunRecord a;
+    a.sweepId = other;
+    a.configName = kTf32;
+    a.configJson = "{}";
+    store::RunRecord b = a;
+    b.configName = kFp32;
+    b.position = 1;
+    db->createRun(a);
+    db->createRun(b);
+    db->flush();
+    auto reader = store::Reader::open(path_);
+    const Ledger l = buildLedger(*reader, other);
+    ASSERT_EQ(l.rows.size(), 2u);
+    EXPECT_EQ(l.rows[0].configName, kTf32);
+}
+
+TEST(LedgerBaselineRuntime, LabelsNameTheRuntimeThatDiffersFromTheBaselines)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("r.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = addSweep(*db, "python baseline", 1000, "python cuda b32 224px c1000 baseline");
+        int position = 0;
+        for (const char *name : {"native cuda b32 224px c1000 baseline", "python cuda b32 224px c1000 baseline",
+                                 "python cuda b32 224px c1000 compile-default"}) {
+            store::RunRecord run;
+            run.sweepId = sweepId;
+            run.position = position++;
+            run.configName = name;
+            run.configJson = "{}";
+            db->createRun(run);
+        }
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger l = buildLedger(*reader, sweepId);
+    ASSERT_EQ(l.rows.size(), 3u);
+    EXPECT_EQ(l.rows[0].label, "baseline");
+    EXPECT_EQ(l.rows[1].label, "native baseline");
+    EXPECT_EQ(l.rows[2].label, "compile-default");
+}
+
+// The ledger pools the steps inside each run's stored window and takes its median from there: with
+// one process, the row's steady figure is the stored summary's median, even where detecting the
+// window anew would find another one.
+TEST(LedgerStoredSummary, OneProcessRowShowsTheStoredMedian)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("s.db").toStdString();
+    std::vector<store::StepRow> steps;
+    for (int i = 1; i <= 61; ++i)
+        steps.push_back({i, std::nullopt, i <= 31 ? 10.0 + (i % 2) * 0.01 : 12.0 + (i % 2) * 0.01});
+    store::RunSummary stored; // the first level's window: steps 2-31
+    stored.medianMs = 10.005;
+    stored.steadyBegin = 2;
+    stored.steadyCount = 30;
+    stored.noise = "ok";
+    stored.timing = "wall";
+    stored.methodVersion = kSummaryMethodVersion;
+    const auto detected = summarizeSteps(steps);
+    ASSERT_NE(detected.steadyBegin, stored.steadyBegin) << "the test needs a window the rule would not pick";
+
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = addSweep(*db, "stored", 1000);
+        store::RunRecord run;
+        run.sweepId = sweepId;
+        run.configName = "native cpu b8 64px c1000 baseline";
+        run.configJson = "{}";
+        const auto id = db->createRun(run);
+        db->appendSteps(id, steps);
+        db->setFirstStep(id, 1.0);
+        db->setSummary(id, stored);
+        db->finishRun(id, RunStatus::Complete);
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger l = buildLedger(*reader, sweepId);
+    ASSERT_EQ(l.rows.size(), 1u);
+    ASSERT_TRUE(l.rows[0].steadyMs);
+    EXPECT_DOUBLE_EQ(*l.rows[0].steadyMs, *stored.medianMs);
+    EXPECT_EQ(l.rows[0].samplesMs.size(), 30u);
+    EXPECT_EQ(l.rows[0].timing, "wall");
+}
+
+TEST(LossTolerance, ComesFromTheConfigurationsFields)
+{
+    RunConfig c;
+    EXPECT_DOUBLE_EQ(lossTolerance(c), 0.005);
+    c.tf32 = true;
+    EXPECT_DOUBLE_EQ(lossTolerance(c), 0.02);
+    c.autocast = Autocast::BF16;
+    EXPECT_DOUBLE_EQ(lossTolerance(c), 0.10);
+    c.autocast = Autocast::FP16;
+    EXPECT_DOUBLE_EQ(lossTolerance(c), 0.05);
+
+    RunConfig compiled;
+    compiled.runtime = Runtime::Python;
+    compiled.compile = CompileMode::Default;
+    EXPECT_DOUBLE_EQ(lossTolerance(compiled), 0.02) << "a compile reorders float sums: at least TF32's";
+    compiled.autocast = Autocast::BF16;
+    EXPECT_DOUBLE_EQ(lossTolerance(compiled), 0.10) << "a looser precision keeps its own";
+
+    // Parsed, not searched for: spacing, key order and other members do not matter.
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(R"({"autocast": "fp16", "tf32": true})")), 0.05);
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(R"({"tf32" : true})")), 0.02);
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(R"({"autocast":"off","device":"cpu"})")), 0.005);
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(R"({"compile":"max-autotune","runtime":"python"})")), 0.02);
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig("not json")), 0.005) << "unreadable: the strictest";
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(R"({"autocast":"fp16","from_the_future":1})")), 0.05);
+    EXPECT_DOUBLE_EQ(lossTolerance(storedConfig(QJsonDocument(toJson(c)).toJson().toStdString())), 0.05);
+}
+
+// A row named like an fp16 configuration whose stored configuration has autocast off is judged
+// with fp32's tolerance: the gate reads the fields, not the names.
+TEST(LossTolerance, TheGateReadsTheStoredFieldsNotTheName)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("g.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = addSweep(*db, "gate", 1000);
+        int position = 0;
+        for (const auto &[name, json, scale] :
+             std::vector<std::tuple<std::string, std::string, double>>{
+                 {"native cuda b32 224px c1000 baseline", R"({"autocast":"off"})", 1.0},
+                 {"native cuda b32 224px c1000 fp16", R"({"autocast": "off", "device": "cuda"})", 1.02},
+                 {"native cuda b32 224px c1000 fp16-real", R"({"autocast": "fp16"})", 1.02}}) {
+            store::RunRecord run;
+            run.sweepId = sweepId;
+            run.position = position++;
+            run.configName = name;
+            run.configJson = json;
+            const auto id = db->createRun(run);
+            std::vector<double> losses;
+            for (int i = 0; i < 10; ++i)
+                losses.push_back((6.9 - 0.1 * i) * scale);
+            db->setCheckLosses(id, losses);
+            db->finishRun(id, RunStatus::Complete);
+        }
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger l = buildLedger(*reader, sweepId);
+    ASSERT_EQ(l.rows.size(), 3u);
+    EXPECT_EQ(l.rows[1].accuracy.rfind("diverged", 0), 0u) << "2% is beyond fp32's 0.5%: " << l.rows[1].accuracy;
+    EXPECT_EQ(l.rows[2].accuracy, "ok") << "2% is within fp16's 5%";
 }
 
 } // namespace

@@ -315,12 +315,12 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 4);
-        EXPECT_EQ(Database::latestSchemaVersion(), 4);
+        EXPECT_EQ(db->schemaVersion(), 5);
+        EXPECT_EQ(Database::latestSchemaVersion(), 5);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 4);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 5);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
                              "('compile_json', 'compile_cache', 'cache_dirs')"),
@@ -373,7 +373,7 @@ TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 4);
+        EXPECT_EQ(db->schemaVersion(), 5);
         db->setCompileCache(runId, "cold", R"({"TORCHINDUCTOR_CACHE_DIR":"/c/i"})");
         db->flush();
     }
@@ -386,6 +386,89 @@ TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
     EXPECT_EQ(reader->sweep(run->sweepId)->name, "schema 3");
     EXPECT_EQ(run->compileCache, "cold");
     EXPECT_EQ(run->compileJson, "") << "no compile info was written";
+}
+
+TEST_F(StoreTest, MigrationToFiveNamesEachSweepsFirstConfigurationAsItsBaseline)
+{
+    std::int64_t sweepA = 0, sweepB = 0, empty = 0, done = 0, stale = 0, bare = 0, failed = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 4;
+        auto db = Database::open(path_, options);
+        ASSERT_EQ(db->schemaVersion(), 4);
+        sweepA = addSweep(*db, "a");
+        // Inserted out of order: the first configuration is the one at the lowest position.
+        done = addRun(*db, sweepA, 1, "native cpu tf32");
+        stale = addRun(*db, sweepA, 0, "native cpu baseline");
+        sweepB = addSweep(*db, "b");
+        bare = addRun(*db, sweepB, 0, "python cpu baseline");
+        failed = addRun(*db, sweepB, 1, "python cpu bf16");
+        empty = addSweep(*db, "no runs");
+        for (const auto id : {done, stale, bare})
+            db->finishRun(id, RunStatus::Complete);
+        db->finishRun(failed, RunStatus::Failed, Failure{FailureCategory::OutOfMemory, "oom", ""});
+        RunSummary old; // written by a build before schema 5: no timing, no method version
+        old.medianMs = 1.0;
+        old.steadyBegin = 2;
+        old.steadyCount = 10;
+        old.noise = "ok";
+        db->setSummary(stale, old);
+        db->flush();
+    }
+    {
+        // A reader of the schema-4 file: no stored baseline, summaries of no known rule.
+        auto reader = Reader::open(path_);
+        EXPECT_EQ(reader->sweep(sweepA)->baselineConfig, "");
+        ASSERT_TRUE(reader->summary(stale));
+        EXPECT_EQ(reader->summary(stale)->methodVersion, 0);
+        EXPECT_EQ(reader->summary(stale)->timing, "");
+        EXPECT_EQ(reader->runsNeedingSummary(1), (std::vector<std::int64_t>{done, stale, bare}));
+    }
+    std::int64_t fresh = 0;
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), 5);
+        SweepRecord sweep;
+        sweep.name = "new";
+        sweep.preset = "custom";
+        sweep.baselineConfig = "native cpu tf32";
+        fresh = db->createSweep(sweep);
+    }
+    RawDb raw(path_);
+    EXPECT_EQ(raw.text("SELECT baseline_config FROM sweeps WHERE id = " + std::to_string(sweepA)), "native cpu baseline");
+    EXPECT_EQ(raw.scalar("SELECT baseline_config IS NULL FROM sweeps WHERE id = " + std::to_string(empty)), 1);
+    EXPECT_EQ(raw.scalar("SELECT method_version FROM summaries WHERE run_id = " + std::to_string(stale)), 0);
+    auto reader = Reader::open(path_);
+    EXPECT_EQ(reader->sweep(sweepA)->baselineConfig, "native cpu baseline");
+    EXPECT_EQ(reader->sweep(sweepB)->baselineConfig, "python cpu baseline");
+    EXPECT_EQ(reader->sweep(empty)->baselineConfig, "");
+    EXPECT_EQ(reader->sweep(fresh)->baselineConfig, "native cpu tf32");
+    EXPECT_EQ(reader->sweeps().size(), 4u);
+    // Every completed run is due: none has a summary of a known rule; the failed one is not.
+    EXPECT_EQ(reader->runsNeedingSummary(1), (std::vector<std::int64_t>{done, stale, bare}));
+}
+
+TEST_F(StoreTest, RunsNeedingSummaryAreThoseWithoutOneOfTheCurrentRule)
+{
+    auto db = Database::open(path_);
+    const auto sweepId = addSweep(*db);
+    const auto current = addRun(*db, sweepId, 0), older = addRun(*db, sweepId, 1), none = addRun(*db, sweepId, 2);
+    const auto running = addRun(*db, sweepId, 3);
+    for (const auto id : {current, older, none})
+        db->finishRun(id, RunStatus::Complete);
+    db->markRunning(running);
+    RunSummary s;
+    s.methodVersion = 3;
+    s.timing = "gpu";
+    db->setSummary(current, s);
+    s.methodVersion = 2;
+    db->setSummary(older, s);
+    db->flush();
+    auto reader = Reader::open(path_);
+    EXPECT_EQ(reader->runsNeedingSummary(3), (std::vector<std::int64_t>{older, none}));
+    EXPECT_EQ(reader->runsNeedingSummary(2), (std::vector<std::int64_t>{none}));
+    EXPECT_EQ(reader->summary(current)->timing, "gpu");
+    EXPECT_EQ(reader->summary(current)->methodVersion, 3);
 }
 
 TEST_F(StoreTest, CompileInfoAndCacheRoundTrip)

@@ -2,6 +2,8 @@
 // timeouts, cancel.
 #include "supervisor_fixture.h"
 
+#include "report/run_summary.h"
+
 namespace stepscope::supervisor
 {
 namespace
@@ -43,6 +45,25 @@ TEST_F(SupervisorTest, PlanInterleavesRepeats)
     }
 }
 
+TEST_F(SupervisorTest, PlanStoresItsBaseline)
+{
+    RunConfig tf32 = smallConfig(), fp32 = smallConfig(), bf16 = smallConfig();
+    tf32.tf32 = true;
+    bf16.autocast = Autocast::BF16;
+    // The default: fp32 eager of the sweep's shape where the sweep has it, wherever it is listed.
+    const SweepPlan listed = plan({tf32, fp32, bf16});
+    // Without it, the first configuration.
+    const SweepPlan without = plan({tf32, bf16});
+    // A choice overrides the rule.
+    const SweepPlan chosen = planSweep(*db_, "chosen", "custom", {fp32, tf32, bf16}, 1, 6, 2);
+    db_->flush();
+    auto r = reader();
+    EXPECT_EQ(r->sweep(listed.sweepId)->baselineConfig, canonicalName(fp32));
+    EXPECT_EQ(r->sweep(without.sweepId)->baselineConfig, canonicalName(tf32));
+    EXPECT_EQ(r->sweep(chosen.sweepId)->baselineConfig, canonicalName(bf16));
+    EXPECT_THROW(planSweep(*db_, "bad", "custom", {fp32}, 1, 6, 1), std::out_of_range);
+}
+
 TEST_F(SupervisorTest, RecordedStreamIsStored)
 {
     const SweepPlan p = plan({smallConfig()});
@@ -80,6 +101,8 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     ASSERT_TRUE(summary) << "a complete run gets its summary";
     EXPECT_FALSE(summary->medianMs); // 5 steps after the first are too few for a steady state
     EXPECT_TRUE(contains(summary->noise, "no steady state")) << summary->noise;
+    EXPECT_EQ(summary->timing, "gpu");
+    EXPECT_EQ(summary->methodVersion, report::kSummaryMethodVersion) << "stored by the one rule";
 
     const auto steps = r->steps(run.id);
     ASSERT_EQ(steps.size(), 5u);

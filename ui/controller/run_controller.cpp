@@ -1,5 +1,6 @@
 #include "controller/run_controller.h"
 
+#include "report/run_summary.h"
 #include "supervisor/sweep_runner.h"
 
 #include <QDir>
@@ -44,6 +45,8 @@ bool RunController::openDatabase(const QString &path, QString *error)
     QDir().mkpath(QFileInfo(path).absolutePath());
     try {
         auto db = store::Database::open(path.toStdString());
+        // Completed runs without a summary of the current rule get one now: every view reads it.
+        report::refreshSummaries(*db);
         if (runner_) {
             QMetaObject::invokeMethod(
                 runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);

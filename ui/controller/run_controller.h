@@ -3,6 +3,7 @@
 // this object lives in the UI thread and offers typed signals, progress with time left, stop, and
 // a sample buffer that the UI drains on its own timer (so a fast stream never floods the event
 // loop with one queued signal per batch).
+#include "common/measurement_defaults.h"
 #include "config/run_config.h"
 #include "store/store.h"
 
@@ -28,7 +29,7 @@ namespace stepscope::ui
 struct SweepRequest {
     std::vector<RunConfig> configs;
     int repeats = 1;
-    qint64 plannedSteps = 10000;
+    qint64 plannedSteps = kDefaultPlannedSteps;
     QString preset = "ledger";
     QString name;
     bool freshCudaCache = false;

@@ -1,7 +1,7 @@
 #include "models/history_model.h"
 
 #include "models/status_colors.h"
-#include "report/ledger.h"
+#include "report/run_summary.h"
 #include "stats/stats.h"
 
 #include <QBrush>
@@ -37,15 +37,6 @@ QString shortTime(const std::string &iso)
     return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
 }
 
-// Median of the steady window of one run, as the ledger would see it; nullopt without one.
-std::optional<double> steadyMedianOf(const store::Reader &reader, std::int64_t runId)
-{
-    const auto run = report::steadyOf(reader.steps(runId));
-    if (!run.window.found)
-        return std::nullopt;
-    return stats::median(run.steady);
-}
-
 QString fromView(std::string_view v)
 {
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
@@ -72,11 +63,11 @@ void HistoryModel::load(const store::Reader &reader)
         sweep.record = std::move(record);
         sweep.runs = reader.runs(sweep.record.id);
         // A cheap stand-in for the ledger's pooled figure (no bootstrap, no accuracy gate): the
-        // median over repeats of each run's steady median, best configuration first.
+        // median over repeats of each run's steady median (its stored summary), best configuration first.
         std::map<std::string, std::vector<double>> perConfig;
         for (const auto &run : sweep.runs)
             if (run.status == RunStatus::Complete)
-                if (const auto steady = steadyMedianOf(reader, run.id))
+                if (const auto steady = report::summaryOf(reader, run).medianMs)
                     perConfig[run.configName].push_back(*steady);
         for (const auto &[name, medians] : perConfig) {
             const double m = stats::median(medians);

@@ -1,6 +1,7 @@
 #pragma once
 // The ledger of one sweep as a table: one row per configuration, repeats pooled. It owns the
 // report::Ledger; the ledger table view and every comparison chart read it from here.
+#include "common/measurement_defaults.h"
 #include "report/ledger.h"
 
 #include <QAbstractTableModel>
@@ -64,7 +65,7 @@ class LedgerModel : public QAbstractTableModel
 
     report::Ledger ledger_;
     std::vector<std::string> details_; // per row: full detail of the first failed run, if any
-    qint64 plannedSteps_ = 10000;
+    qint64 plannedSteps_ = kDefaultPlannedSteps;
     bool plannedStepsChosen_ = false; // set by setPlannedSteps, else each sweep's own length
 };
 

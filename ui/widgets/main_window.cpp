@@ -16,6 +16,7 @@
 #include "models/run_detail.h"
 #include "report/compile_report.h"
 #include "report/report_writer.h"
+#include "report/run_summary.h"
 #include "stats/stats.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
@@ -462,10 +463,10 @@ void MainWindow::drainSamples()
     if (steadyClock_.isValid() && steadyClock_.elapsed() < 500 && controller_->isRunning())
         return;
     steadyClock_.start();
-    const std::vector<double> afterFirst(liveSeries_.begin() + 1, liveSeries_.end());
-    const auto window = stats::detectSteadyState(afterFirst);
+    // The running run has no stored summary yet: the window of the same rule, over what arrived.
+    const auto window = report::steadyWindowOf({std::vector<double>(liveSeries_.begin() + 1, liveSeries_.end())});
     if (window.found)
-        live_->setSteadyWindow(static_cast<int>(window.begin) + 2, static_cast<int>(window.end) + 1);
+        live_->setSteadyWindow(static_cast<int>(window.first), static_cast<int>(window.first + window.count - 1));
     else
         live_->clearSteadyWindow();
 }
@@ -488,9 +489,9 @@ void MainWindow::reloadLedger(qint64 sweepId)
         for (const auto &run : reader.runs(sweepId)) {
             if (run.status != RunStatus::Complete)
                 continue;
-            const auto summary = reader.summary(run.id);
-            timing.append({QString::fromStdString(run.configJson),
-                           summary && summary->medianMs ? *summary->medianMs : 0.0, run.blockWallMs.value_or(0.0)});
+            const auto summary = report::summaryOf(reader, run);
+            timing.append({QString::fromStdString(run.configJson), summary.medianMs.value_or(0.0),
+                           run.blockWallMs.value_or(0.0)});
         }
         environment_->setTiming(assessTiming(timing));
     } catch (const store::StoreError &e) {
@@ -657,10 +658,11 @@ void MainWindow::showRunSteps(qint64 runId)
         if (ms.isEmpty())
             return;
         live_->appendSteps(1, ms);
-        const std::vector<double> afterFirst(ms.begin() + 1, ms.end());
-        const auto window = stats::detectSteadyState(afterFirst);
-        if (window.found)
-            live_->setSteadyWindow(static_cast<int>(window.begin) + 2, static_cast<int>(window.end) + 1);
+        // The window the run's stored summary names (read by the same rule when it has none).
+        const auto summary = report::summaryOf(reader, *run);
+        if (report::hasSteadyState(summary))
+            live_->setSteadyWindow(static_cast<int>(summary.steadyBegin),
+                                   static_cast<int>(summary.steadyBegin + summary.steadyCount - 1));
     } catch (const store::StoreError &e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
     }
