@@ -413,6 +413,14 @@ int runCommand(const Options &options)
             err("stepscope-cli: skipped " + QString::fromStdString(s));
         configs = sweep.configs;
     }
+    if (baselineChoice) {
+        std::string error;
+        baseline = findBaseline(configs, baselineChoice->toStdString(), error);
+        if (!baseline) {
+            err("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
+            return kUsage;
+        }
+    }
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());
     std::unique_ptr<store::Database> db;
@@ -577,14 +585,6 @@ int runCommand(const Options &options)
     } catch (const store::StoreError &e) {
         err(QString("stepscope-cli: ") + e.what());
         return kDatabase;
-    }
-    if (baselineChoice) {
-        std::string error;
-        baseline = findBaseline(configs, baselineChoice->toStdString(), error);
-        if (!baseline) {
-            err("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
-            return kUsage;
-        }
     }
 
     auto reader = store::Reader::open(options.db.toStdString());
