@@ -4,13 +4,17 @@
 #include "widgets/config_panel.h"
 
 #include <QCheckBox>
+#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace stepscope;
 using namespace stepscope::ui;
@@ -53,8 +57,8 @@ void cpuPanel(ConfigPanel &panel)
 {
     panel.setCudaDevices(0);
     panel.setDevice("cpu");
-    for (const char *knob : {"channels-last", "sgd-fused", "sgd-per-parameter"})
-        panel.knobBox(knob)->setChecked(false);
+    panel.knobBox("channels-last")->setChecked(false);
+    panel.setOptimizer(Optimizer::Foreach);
     panel.knobBox("autocast")->setChecked(true);
 }
 
@@ -302,6 +306,71 @@ class TestConfigPanel : public QObject
         again.loadSettings(settings);
         QCOMPARE(again.baseConfig().cpuAffinity, std::string("4-7"));
         QCOMPARE(again.baseConfig().threads, 2);
+    }
+
+    // One SGD control: a configuration has one implementation, every knob explains itself, and the
+    // choice survives a restart (old settings with the two checkboxes still load).
+    void sgdIsOneControlAndKnobsExplainThemselves()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        for (const char *knob : {"tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"})
+            QVERIFY2(panel.knobBox(knob)->toolTip().size() > 60, knob);
+        QVERIFY(panel.optimizerBox()->toolTip().contains("fused"));
+        QVERIFY(!panel.knobBox("sgd-fused")); // no second checkbox to untick the first
+        panel.setOptimizer(Optimizer::PerParameter);
+        QCOMPARE(name(panel.baseConfig().optimizer), name(Optimizer::PerParameter));
+        panel.setSweepKind(ConfigPanel::SweepKind::Each);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QVERIFY(std::any_of(request.configs.begin(), request.configs.end(),
+                            [](const RunConfig &c) { return c.optimizer == Optimizer::PerParameter; }));
+
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("s.ini"), QSettings::IniFormat);
+        panel.saveSettings(settings);
+        ConfigPanel again;
+        again.setCudaDevices(0);
+        again.loadSettings(settings);
+        QCOMPARE(name(again.baseConfig().optimizer), name(Optimizer::PerParameter));
+        settings.remove("config/optimizer");
+        settings.setValue("config/fused", false);
+        settings.setValue("config/perParameter", false);
+        again.loadSettings(settings);
+        QCOMPARE(name(again.baseConfig().optimizer), name(Optimizer::Foreach));
+    }
+
+    // A wheel over an unfocused spin box scrolls the panel and leaves the value alone; once the
+    // user clicks into the box, the wheel changes it.
+    void wheelScrollsThePanelNotTheSpinBoxes()
+    {
+        QScrollArea area;
+        auto *panel = new ConfigPanel;
+        cpuPanel(*panel);
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(420, 300);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        QSpinBox *batch = panel->threadsBox();
+        batch->setValue(5);
+        const int before = batch->value();
+        const int scrolled = area.verticalScrollBar()->value();
+        const QPointF at(batch->width() / 2.0, batch->height() / 2.0);
+        auto wheel = [&] {
+            QWheelEvent event(at, batch->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(batch, &event);
+        };
+        QVERIFY(!batch->hasFocus());
+        wheel();
+        QCOMPARE(batch->value(), before);
+        QVERIFY(area.verticalScrollBar()->value() > scrolled);
+        batch->setFocus();
+        QTRY_VERIFY(batch->hasFocus());
+        wheel();
+        QVERIFY(batch->value() != before);
     }
 
     // Adaptive repeats and the discarded warm-up process reach the request as the user set them,

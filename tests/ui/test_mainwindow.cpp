@@ -56,7 +56,7 @@ class TestMainWindow : public QObject
         QVERIFY(!panel->knobBox("cuda-graph")->isEnabled()); // CUDA-only knobs are off on the CPU
         panel->knobBox("autocast")->setChecked(true);
         panel->knobBox("channels-last")->setChecked(true);
-        panel->knobBox("sgd-fused")->setChecked(false);
+        panel->setOptimizer(Optimizer::Foreach);
         panel->setSweepKind(ConfigPanel::SweepKind::Ledger);
         panel->setShape(2, 32, 2, 30); // enough steps for a steady state even on a loaded machine
         panel->setRepeats(1);

@@ -5,6 +5,7 @@
 #include "models/status_colors.h"
 #include "supervisor/worker_command.h"
 #include "widgets/compile_options.h"
+#include "widgets/wheel_guard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -124,21 +125,46 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     autocastRow->addStretch();
     channelsLast_ = new QCheckBox(tr("channels_last memory format"));
     graph_ = new QCheckBox(tr("CUDA graph of the whole step"));
-    fused_ = new QCheckBox(tr("Fused SGD"));
-    perParameter_ = new QCheckBox(tr("Per-parameter SGD loop (for comparison)"));
+    // One control for the SGD implementation: a configuration has exactly one.
+    optimizer_ = new QComboBox;
+    optimizer_->setObjectName("knob:sgd");
+    optimizer_->addItem(tr("foreach (PyTorch's default)"), int(Optimizer::Foreach));
+    optimizer_->addItem(tr("fused"), int(Optimizer::Fused));
+    optimizer_->addItem(tr("per-parameter loop (for comparison)"), int(Optimizer::PerParameter));
+    optimizer_->setToolTip(
+        tr("How SGD updates the weights. foreach: a few multi-tensor kernels per step (PyTorch's default). "
+           "fused: one kernel per step; it helps launch-bound steps and costs nothing. per-parameter: one "
+           "small kernel per weight, the slow path, to see what the others save.\nIn a ledger, fused is the "
+           "last row; per-parameter runs alone vs the baseline."));
+    auto *optimizerRow = new QHBoxLayout;
+    optimizerRow->addWidget(new QLabel(tr("SGD")));
+    optimizerRow->addWidget(optimizer_, 1);
+    tf32_->setToolTip(tr("TensorFloat-32 for matmuls and convolutions on Ampere and newer GPUs: about 2x on fp32 "
+                         "convolutions, with a 10-bit mantissa inside the multiply (the accuracy gate checks the "
+                         "losses). No first-step cost."));
+    cudnn_->setToolTip(tr("cudnn.benchmark: cuDNN times its algorithms for each new shape and keeps the fastest. "
+                          "It costs seconds in the first step (more on a machine's first process) and pays off "
+                          "when shapes stay fixed."));
+    autocast_->setToolTip(tr("Mixed precision: matmuls and convolutions in 16 bits. bf16 needs no loss scaling; "
+                             "fp16 uses dynamic loss scaling (GPU only). Helps a GPU-bound step; a launch-bound "
+                             "step (small batch) may not move."));
+    autocastDtype_->setToolTip(autocast_->toolTip());
+    channelsLast_->setToolTip(tr("NHWC memory layout for inputs and 4-D weights: tensor cores want it, so it "
+                                 "mostly pays together with autocast. Costs a layout change in the first step."));
+    graph_->setToolTip(tr("Captures the whole training step (forward, backward, optimizer) in one CUDA graph and "
+                          "replays it: the CPU launches one graph instead of hundreds of kernels. Large gains on "
+                          "launch-bound steps; capture costs time in the first step, and shapes must stay fixed."));
     tf32_->setObjectName("knob:tf32");
     cudnn_->setObjectName("knob:cudnn-bench");
     autocast_->setObjectName("knob:autocast");
     channelsLast_->setObjectName("knob:channels-last");
     graph_->setObjectName("knob:cuda-graph");
-    fused_->setObjectName("knob:sgd-fused");
-    perParameter_->setObjectName("knob:sgd-per-parameter");
     for (QWidget *w : {static_cast<QWidget *>(tf32_), static_cast<QWidget *>(cudnn_)})
         knobForm->addWidget(w);
     knobForm->addLayout(autocastRow);
-    for (QWidget *w : {static_cast<QWidget *>(channelsLast_), static_cast<QWidget *>(graph_),
-                       static_cast<QWidget *>(fused_), static_cast<QWidget *>(perParameter_)})
+    for (QWidget *w : {static_cast<QWidget *>(channelsLast_), static_cast<QWidget *>(graph_)})
         knobForm->addWidget(w);
+    knobForm->addLayout(optimizerRow);
     layout->addWidget(knobs);
     compile_ = new CompileOptions;
     layout->addWidget(compile_);
@@ -248,16 +274,11 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     connect(device_, &QComboBox::currentTextChanged, this, &ConfigPanel::updateEnabled);
     connect(sweepKind_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
     connect(affinity_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
-    for (QCheckBox *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_, fused_, perParameter_})
+    for (QCheckBox *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_})
         connect(b, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
-    connect(fused_, &QCheckBox::toggled, this, [this](bool on) {
-        if (on)
-            perParameter_->setChecked(false); // one optimizer implementation per configuration
-    });
-    connect(perParameter_, &QCheckBox::toggled, this, [this](bool on) {
-        if (on)
-            fused_->setChecked(false);
-    });
+    connect(optimizer_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
+    // A wheel over the panel scrolls it: spin boxes and combo boxes change only once clicked.
+    installWheelGuard(this);
     setCudaDevices(0);
     updatePythonNote();
 }
@@ -276,15 +297,16 @@ void ConfigPanel::setCudaDevices(int count)
         device_->setCurrentIndex(keep);
     if (count > 0) {
         setShape(32, 224, 10, 100);
-        for (auto *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_, fused_})
+        for (auto *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_})
             b->setChecked(true);
+        setOptimizer(Optimizer::Fused);
         deviceNote_->setText(tr("%n CUDA device(s) found: ResNet18 at 224x224.", nullptr, count));
     } else {
         // A CPU step at 224 px takes seconds: the CPU default keeps a sweep to a minute or so.
         setShape(8, 64, 5, 30);
         autocast_->setChecked(true);
         channelsLast_->setChecked(true);
-        fused_->setChecked(true);
+        setOptimizer(Optimizer::Fused);
         deviceNote_->setText(tr("No CUDA device found: the sweep runs on the CPU with small 64x64 images. "
                                 "TF32, cuDNN, fp16 and CUDA graphs need a GPU."));
     }
@@ -446,9 +468,7 @@ RunConfig ConfigPanel::baseConfig() const
         c.autocast = autocastDtype_->currentText() == "fp16" ? Autocast::FP16 : Autocast::BF16;
     c.channelsLast = channelsLast_->isChecked();
     c.cudaGraph = cuda && graph_->isChecked();
-    c.optimizer = fused_->isChecked()          ? Optimizer::Fused
-                  : perParameter_->isChecked() ? Optimizer::PerParameter
-                                               : Optimizer::Foreach;
+    c.optimizer = static_cast<Optimizer>(optimizer_->currentData().toInt());
     return c;
 }
 
@@ -521,6 +541,11 @@ QCheckBox *ConfigPanel::knobBox(const QString &knob) const
     return findChild<QCheckBox *>("knob:" + knob);
 }
 
+void ConfigPanel::setOptimizer(Optimizer optimizer)
+{
+    optimizer_->setCurrentIndex(optimizer_->findData(int(optimizer)));
+}
+
 void ConfigPanel::setSweepKind(SweepKind kind)
 {
     sweepKind_->setCurrentIndex(sweepKind_->findData(int(kind)));
@@ -556,8 +581,7 @@ void ConfigPanel::saveSettings(QSettings &s) const
     s.setValue("tf32", tf32_->isChecked());
     s.setValue("cudnn", cudnn_->isChecked());
     s.setValue("graph", graph_->isChecked());
-    s.setValue("fused", fused_->isChecked());
-    s.setValue("perParameter", perParameter_->isChecked());
+    s.setValue("optimizer", QString::fromStdString(toString(baseConfig().optimizer)));
     s.setValue("batch", batch_->value());
     s.setValue("imageSize", imageSize_->value());
     s.setValue("warmup", warmup_->value());
@@ -595,8 +619,16 @@ void ConfigPanel::loadSettings(const QSettings &s)
     autocastDtype_->setCurrentText(s.value("config/autocastDtype", "bf16").toString());
     channelsLast_->setChecked(s.value("config/channelsLast").toBool());
     graph_->setChecked(s.value("config/graph").toBool());
-    fused_->setChecked(s.value("config/fused").toBool());
-    perParameter_->setChecked(s.value("config/perParameter").toBool());
+    if (s.contains("config/optimizer")) {
+        const QString name = s.value("config/optimizer").toString();
+        for (Optimizer o : {Optimizer::Foreach, Optimizer::Fused, Optimizer::PerParameter})
+            if (name == QString::fromStdString(toString(o)))
+                setOptimizer(o);
+    } else { // settings of before the one SGD control
+        setOptimizer(s.value("config/fused").toBool()          ? Optimizer::Fused
+                     : s.value("config/perParameter").toBool() ? Optimizer::PerParameter
+                                                               : Optimizer::Foreach);
+    }
     setShape(s.value("config/batch").toInt(), s.value("config/imageSize").toInt(), s.value("config/warmup").toInt(),
              s.value("config/steps").toInt());
     repeats_->setValue(s.value("config/repeats", 1).toInt());

@@ -53,7 +53,9 @@ class ConfigPanel : public QWidget
     void loadSettings(const QSettings &settings);
 
     // For tests and shortcuts.
-    QCheckBox *knobBox(const QString &knob) const;
+    QCheckBox *knobBox(const QString &knob) const; // "tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"
+    QComboBox *optimizerBox() const { return optimizer_; } // data: int(Optimizer)
+    void setOptimizer(Optimizer optimizer);
     CompileOptions *compileOptions() const { return compile_; }
     QComboBox *runtimeBox() const { return runtime_; }
     QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
@@ -87,7 +89,8 @@ class ConfigPanel : public QWidget
     int cudaDevices_ = 0;
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
-    QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *fused_, *perParameter_, *freshCache_;
+    QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *freshCache_;
+    QComboBox *optimizer_;
     QCheckBox *untilCi_, *machineWarmup_;
     QDoubleSpinBox *ciHalfWidth_;
     QSpinBox *maxProcesses_, *maxMinutes_;
