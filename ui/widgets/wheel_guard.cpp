@@ -2,11 +2,11 @@
 
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
-#include <QCoreApplication>
-#include <QScrollBar>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QObject>
+#include <QScrollBar>
 #include <QWidget>
 
 namespace stepscope::ui
