@@ -3,16 +3,16 @@
 #include "widgets/compile_options.h"
 #include "widgets/config_panel.h"
 
-#include <QCheckBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QTest>
 #include <QWheelEvent>
 

@@ -28,7 +28,7 @@ class WaterfallChart : public LedgerChart
         QString label;
         double fromMs = 0; // the previous row's level; 0 when there is none (first bar, after a gap)
         double toMs = 0;
-        bool hasFrom = false; // the previous ledger row has a steady state: the bar is a change
+        bool hasFrom = false;                    // the previous ledger row has a steady state: the bar is a change
         std::optional<double> ciLowMs, ciHighMs; // the level's 95% CI over processes
         double deltaMs() const { return toMs - fromMs; }
     };
