@@ -169,8 +169,8 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
         const QJsonValue v = doc.object().value("baseline");
         const double n = v.toDouble(-1);
         if (!v.isDouble() || n != std::floor(n) || n < 1 || n > static_cast<double>(out.size())) {
-            error = path + ": \"baseline\" must be a position from 1 to " + QString::number(out.size()) +
-                    " in \"configs\"";
+            error =
+                path + ": \"baseline\" must be a position from 1 to " + QString::number(out.size()) + " in \"configs\"";
             return false;
         }
         if (baseline && *baseline != static_cast<std::size_t>(n) - 1) {

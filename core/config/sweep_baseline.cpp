@@ -42,8 +42,7 @@ std::optional<std::size_t> findBaseline(const std::vector<RunConfig> &configs, c
         errno = 0;
         const unsigned long long n = std::strtoull(text.c_str(), nullptr, 10);
         if (errno != 0 || n < 1 || n > configs.size())
-            return fail("'" + text + "' is not a position in this sweep (1 to " + std::to_string(configs.size()) +
-                        ")");
+            return fail("'" + text + "' is not a position in this sweep (1 to " + std::to_string(configs.size()) + ")");
         return static_cast<std::size_t>(n - 1);
     }
     // Several rows of one configuration (the same canonical name) are one choice: the first.

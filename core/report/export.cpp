@@ -132,8 +132,8 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
             << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
-            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ','
-            << (&r == &l.rows.front() ? "yes" : "") << '\n';
+            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ',' << (&r == &l.rows.front() ? "yes" : "")
+            << '\n';
     }
     return out.str();
 }

@@ -224,8 +224,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.noise = stats::noiseOf(row.steady);
             // Spread between cold processes counts as noise too: it is what a user meets.
             if (medians.size() > 1)
-                row.noise = std::max(row.noise,
-                                     stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
+                row.noise =
+                    std::max(row.noise, stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
         }
         if (ledger.rows.empty()) {
             baselineLosses = losses;

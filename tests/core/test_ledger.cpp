@@ -252,8 +252,8 @@ class LedgerBaselineTest : public ::testing::Test
         db->flush();
     }
 
-    void addRun(store::Database &db, const std::string &name, const std::string &json, double levelMs,
-                double firstS, double lossScale, int position)
+    void addRun(store::Database &db, const std::string &name, const std::string &json, double levelMs, double firstS,
+                double lossScale, int position)
     {
         store::RunRecord run;
         run.sweepId = sweepId_;
@@ -451,8 +451,7 @@ TEST(LossTolerance, TheGateReadsTheStoredFieldsNotTheName)
         auto db = store::Database::open(path);
         sweepId = addSweep(*db, "gate", 1000);
         int position = 0;
-        for (const auto &[name, json, scale] :
-             std::vector<std::tuple<std::string, std::string, double>>{
+        for (const auto &[name, json, scale] : std::vector<std::tuple<std::string, std::string, double>>{
                  {"native cuda b32 224px c1000 baseline", R"({"autocast":"off"})", 1.0},
                  {"native cuda b32 224px c1000 fp16", R"({"autocast": "off", "device": "cuda"})", 1.02},
                  {"native cuda b32 224px c1000 fp16-real", R"({"autocast": "fp16"})", 1.02}}) {

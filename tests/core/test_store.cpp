@@ -435,7 +435,8 @@ TEST_F(StoreTest, MigrationToFiveNamesEachSweepsFirstConfigurationAsItsBaseline)
         fresh = db->createSweep(sweep);
     }
     RawDb raw(path_);
-    EXPECT_EQ(raw.text("SELECT baseline_config FROM sweeps WHERE id = " + std::to_string(sweepA)), "native cpu baseline");
+    EXPECT_EQ(raw.text("SELECT baseline_config FROM sweeps WHERE id = " + std::to_string(sweepA)),
+              "native cpu baseline");
     EXPECT_EQ(raw.scalar("SELECT baseline_config IS NULL FROM sweeps WHERE id = " + std::to_string(empty)), 1);
     EXPECT_EQ(raw.scalar("SELECT method_version FROM summaries WHERE run_id = " + std::to_string(stale)), 0);
     auto reader = Reader::open(path_);
