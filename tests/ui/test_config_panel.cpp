@@ -373,6 +373,35 @@ class TestConfigPanel : public QObject
         QVERIFY(batch->value() != before);
     }
 
+    // The baseline list follows the sweep the form would run; a picked row reaches the request as
+    // its index, survives changes that keep it, and automatic leaves the rule to the planner.
+    void baselineIsPickedFromTheSweep()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel); // bf16 ticked
+        panel.knobBox("channels-last")->setChecked(true);
+        panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QVERIFY(!request.baseline); // automatic
+        QVERIFY2(panel.baselineBox()->itemText(0).contains("baseline"), qPrintable(panel.baselineBox()->itemText(0)));
+        QCOMPARE(panel.baselineBox()->count(), int(request.configs.size()) + 1);
+
+        const QString bf16 = QString::fromStdString(canonicalName(request.configs[1]));
+        QVERIFY(panel.setBaseline(bf16));
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QVERIFY(request.baseline.has_value());
+        QCOMPARE(int(*request.baseline), 1);
+        panel.setRepeats(3); // not a label: the choice stays
+        QCOMPARE(panel.baselineBox()->currentData().toString(), bf16);
+
+        // A change that drops the row falls back to automatic instead of a stale choice.
+        panel.knobBox("autocast")->setChecked(false);
+        QCOMPARE(panel.baselineBox()->currentIndex(), 0);
+        QVERIFY(!panel.setBaseline(bf16));
+    }
+
     // Adaptive repeats and the discarded warm-up process reach the request as the user set them,
     // the caps are greyed while adaptive repeats are off, and the choice survives a restart.
     void adaptiveRepeatsAndWarmupReachTheRequest()

@@ -118,6 +118,29 @@ class TestController : public QObject
             QCOMPARE(static_cast<int>(r.status), static_cast<int>(RunStatus::Complete));
     }
 
+    // The baseline picked in the dashboard is the one the sweep stores.
+    void chosenBaselineIsStored()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY2(controller.openDatabase(dir.filePath("m.sqlite"), &error), qPrintable(error));
+        QSignalSpy started(&controller, &RunController::sweepStarted);
+        QSignalSpy finished(&controller, &RunController::finished);
+        SweepRequest request;
+        RunConfig bf16 = tiny();
+        bf16.autocast = Autocast::BF16;
+        request.configs = {tiny(), bf16};
+        request.preset = "custom";
+        request.baseline = 1;
+        QVERIFY2(controller.start(request, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+        const auto sweep = reader->sweep(started.first().at(0).toLongLong());
+        QVERIFY(sweep);
+        QCOMPARE(QString::fromStdString(sweep->baselineConfig), QString::fromStdString(canonicalName(bf16)));
+    }
+
     void stopCancelsTheRunningRunAndKeepsFinishedOnes()
     {
         QTemporaryDir dir;

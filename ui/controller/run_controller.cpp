@@ -90,7 +90,7 @@ bool RunController::start(const SweepRequest &request, QString *error)
                                        .arg(request.configs.front().imageSize)
                                  : request.name;
         plan = supervisor::planSweep(*db_, name.toStdString(), request.preset.toStdString(), request.configs,
-                                     request.repeats, request.plannedSteps);
+                                     request.repeats, request.plannedSteps, request.baseline);
     } catch (const store::StoreError &e) {
         return fail(QString::fromUtf8(e.what()));
     }

@@ -33,6 +33,8 @@ struct SweepRequest {
     QString preset = "ledger";
     QString name;
     bool freshCudaCache = false;
+    // Index in `configs` of the baseline; unset: defaultBaseline's rule (config/sweep_baseline.h).
+    std::optional<std::size_t> baseline;
     // One discarded process before the timed runs (supervisor::RunnerOptions::machineWarmup).
     // Unset: on for built sweeps, off for a single configuration or a custom list, as in the CLI.
     std::optional<bool> machineWarmup;

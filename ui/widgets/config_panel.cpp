@@ -2,6 +2,7 @@
 
 #include "config/config_json.h"
 #include "config/presets.h"
+#include "config/sweep_baseline.h"
 #include "models/status_colors.h"
 #include "supervisor/worker_command.h"
 #include "widgets/compile_options.h"
@@ -20,6 +21,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -230,9 +232,16 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     auto *customButtons = new QHBoxLayout;
     customButtons->addWidget(addCustom_);
     customButtons->addWidget(removeCustom_);
-    planned_ = spin(1, 2000000000, 10000, tr(" steps"));
+    planned_ = spin(1, 2000000000, int(kDefaultPlannedSteps), tr(" steps"));
     planned_->setToolTip(tr("The training run you plan: the recommendation is the fastest way to finish it"));
+    // The row every other is compared with (speed-ups, break-even, the accuracy gate). The list
+    // follows the sweep the form would run; automatic is defaultBaseline's rule.
+    baseline_ = new QComboBox;
+    baseline_->setToolTip(tr("The configuration every other is compared with: speed-ups, break-even and the accuracy "
+                             "gate. Automatic: fp32 eager in the same runtime and shape when the sweep has it, "
+                             "else its first configuration. The sweep stores the choice."));
     auto *plannedForm = new QFormLayout;
+    plannedForm->addRow(tr("Baseline"), baseline_);
     plannedForm->addRow(tr("Planned run"), planned_);
     sweepLayout->addWidget(sweepKind_);
     sweepLayout->addWidget(custom_);
@@ -258,6 +267,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         if (row >= 0) {
             delete custom_->takeItem(row);
             customConfigs_.erase(customConfigs_.begin() + row);
+            updateBaselineChoices();
         }
     });
     connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { Q_EMIT plannedStepsChanged(v); });
@@ -277,6 +287,8 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     for (QCheckBox *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_})
         connect(b, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
+    connect(threads_, qOverload<int>(&QSpinBox::valueChanged), this, &ConfigPanel::updateBaselineChoices);
+    connect(cores_, &QLineEdit::textChanged, this, &ConfigPanel::updateBaselineChoices);
     // A wheel over the panel scrolls it: spin boxes and combo boxes change only once clicked.
     installWheelGuard(this);
     setCudaDevices(0);
@@ -330,6 +342,7 @@ void ConfigPanel::updateEnabled()
     addCustom_->setVisible(custom);
     removeCustom_->setVisible(custom);
     updateCompile();
+    updateBaselineChoices();
 }
 
 void ConfigPanel::compileModeChanged()
@@ -505,6 +518,14 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
             return fail(QString::fromStdString(knobLabel(c) + ": " + describe(problems)));
     }
     request.configs = sweep.configs;
+    request.baseline.reset();
+    if (const QString chosen = baseline_->currentData().toString(); !chosen.isEmpty()) {
+        for (std::size_t i = 0; i < sweep.configs.size(); ++i)
+            if (QString::fromStdString(canonicalName(sweep.configs[i])) == chosen)
+                request.baseline = i;
+        if (!request.baseline)
+            return fail(tr("The chosen baseline is not in this sweep any more: pick another or automatic."));
+    }
     request.repeats = repeats_->value();
     request.plannedSteps = planned_->value();
     request.freshCudaCache = freshCache_->isChecked() && base.onCuda();
@@ -534,6 +555,35 @@ void ConfigPanel::addCustom()
         customConfigs_.push_back(c);
         custom_->addItem(entryName(c));
     }
+    updateBaselineChoices();
+}
+
+void ConfigPanel::updateBaselineChoices()
+{
+    if (!baseline_)
+        return; // during construction
+    // Keyed by canonical name: the choice survives a change of the form that keeps its row.
+    const QString kept = baseline_->currentData().toString();
+    const Sweep sweep = buildSweep(sweepKind(), baseConfig(), compile_->choice(), customConfigs_);
+    const QSignalBlocker block(baseline_);
+    baseline_->clear();
+    const std::size_t automatic = defaultBaseline(sweep.configs);
+    baseline_->addItem(sweep.configs.empty() ? tr("automatic")
+                                             : tr("automatic: %1").arg(entryName(sweep.configs[automatic])),
+                       QString());
+    for (const RunConfig &c : sweep.configs)
+        baseline_->addItem(entryName(c), QString::fromStdString(canonicalName(c)));
+    const int index = kept.isEmpty() ? 0 : baseline_->findData(kept);
+    baseline_->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+bool ConfigPanel::setBaseline(const QString &canonical)
+{
+    const int index = canonical.isEmpty() ? 0 : baseline_->findData(canonical);
+    if (index < 0)
+        return false;
+    baseline_->setCurrentIndex(index);
+    return true;
 }
 
 QCheckBox *ConfigPanel::knobBox(const QString &knob) const
@@ -632,7 +682,7 @@ void ConfigPanel::loadSettings(const QSettings &s)
     setShape(s.value("config/batch").toInt(), s.value("config/imageSize").toInt(), s.value("config/warmup").toInt(),
              s.value("config/steps").toInt());
     repeats_->setValue(s.value("config/repeats", 1).toInt());
-    planned_->setValue(s.value("config/planned", 10000).toInt());
+    planned_->setValue(s.value("config/planned", qint64(kDefaultPlannedSteps)).toInt());
     setSweepKind(static_cast<SweepKind>(s.value("config/sweepKind", 0).toInt()));
     freshCache_->setChecked(s.value("config/freshCache").toBool());
     machineWarmup_->setChecked(s.value("config/machineWarmup", true).toBool());

@@ -56,6 +56,8 @@ class ConfigPanel : public QWidget
     QCheckBox *knobBox(const QString &knob) const; // "tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"
     QComboBox *optimizerBox() const { return optimizer_; } // data: int(Optimizer)
     void setOptimizer(Optimizer optimizer);
+    QComboBox *baselineBox() const { return baseline_; } // data: canonical name, "" = automatic
+    bool setBaseline(const QString &canonical);          // "" = automatic; false when not offered
     CompileOptions *compileOptions() const { return compile_; }
     QComboBox *runtimeBox() const { return runtime_; }
     QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
@@ -85,12 +87,13 @@ class ConfigPanel : public QWidget
     void updatePythonNote();
     void compileModeChanged();
     void addCustom();
+    void updateBaselineChoices();
 
     int cudaDevices_ = 0;
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
     QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *freshCache_;
-    QComboBox *optimizer_;
+    QComboBox *optimizer_ = nullptr, *baseline_ = nullptr;
     QCheckBox *untilCi_, *machineWarmup_;
     QDoubleSpinBox *ciHalfWidth_;
     QSpinBox *maxProcesses_, *maxMinutes_;
