@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <deque>
@@ -19,11 +21,13 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <utility>
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace stepscope::store
@@ -386,6 +390,37 @@ std::string quoted(const std::string &path)
     return "'" + path + "'";
 }
 
+std::string folderOf(const std::string &path)
+{
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Whether this process may write `path` (a read-only mount answers no, even to root).
+bool mayWrite(const std::string &path)
+{
+    return ::access(path.c_str(), W_OK) == 0;
+}
+
+// Why a write could not find room, in words, or empty when it was not that. SQLite says SQLITE_FULL
+// for ENOSPC on its own writes, but a failure to grow the -shm or a sync comes back as a plain I/O
+// error whose errno may already be gone: then a file system with no space left gives it away.
+std::string noSpaceCause(const std::string &path, int primary, int sys)
+{
+    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+        return sys == EDQUOT ? "the disk quota is used up" : "the disk is full";
+    if (sys == EFBIG)
+        return "the file reached a size limit";
+    struct statvfs fs {
+    };
+    if (primary == SQLITE_IOERR && ::statvfs(folderOf(path).c_str(), &fs) == 0 &&
+        static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 64 * 1024)
+        return "the disk is full";
+    return {};
+}
+
 // The sentence a user sees when a read or an open fails inside SQLite.
 StoreError describeOpenFailure(const std::string &path, const SqlFailure &e)
 {
@@ -411,8 +446,13 @@ StoreError describeOpenFailure(const std::string &path, const SqlFailure &e)
     case SQLITE_CANTOPEN:
         return StoreError(Kind::Io, "cannot open " + quoted(path) + " (" + e.what() +
                                         "); check that its folder exists and that you may write there.");
-    default:
+    default: {
+        const std::string full = noSpaceCause(path, e.primary(), e.systemErrno());
+        if (!full.empty())
+            return StoreError(Kind::Io, "cannot use " + quoted(path) + ": " + full + " (" + e.what() +
+                                            "). It was left as it was; free some space and run again.");
         return StoreError(Kind::Io, "cannot use " + quoted(path) + ": " + e.what());
+    }
     }
 }
 
@@ -424,14 +464,15 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     // A full disk reaches us as SQLITE_FULL, or as a plain I/O error whose errno says it (ENOSPC on
     // some file systems, EFBIG/EDQUOT at a size limit or a quota).
     const int sys = e.systemErrno();
-    const bool noSpace =
-        e.primary() == SQLITE_FULL || (e.primary() == SQLITE_IOERR && (sys == ENOSPC || sys == EFBIG || sys == EDQUOT));
-    if (noSpace) {
+    const std::string noSpace = noSpaceCause(path, e.primary(), sys);
+    if (!noSpace.empty()) {
         std::string cause = e.what();
         if (sys != 0)
             cause += std::string(": ") + std::strerror(sys);
-        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": the disk may be full (" +
-                                                    cause + ")." + safe + " Free some space and run again.");
+        const char *fix = sys == EFBIG ? " Raise the limit (ulimit -f) or choose another path with --db."
+                                       : " Free some space and run again.";
+        return StoreError(StoreError::Kind::Io,
+                          "could not save to " + quoted(path) + ": " + noSpace + " (" + cause + ")." + safe + fix);
     }
     switch (e.primary()) {
     case SQLITE_BUSY:
@@ -445,6 +486,25 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
             cause += std::string(" (") + std::strerror(sys) + ")";
         return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + cause + "." + safe);
     }
+    }
+}
+
+// SQLite answers SQLITE_BUSY at once, without waiting on the busy timeout, where waiting could
+// deadlock: switching a file to WAL while another connection reads it is one such place (two sweeps
+// creating the same new file at once). Such steps are retried here until the busy timeout is spent.
+template <typename Step> void retryWhileBusy(Step &&step)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (;;) {
+        try {
+            step();
+            return;
+        } catch (const SqlFailure &e) {
+            const bool busy = e.primary() == SQLITE_BUSY || e.primary() == SQLITE_LOCKED;
+            if (!busy || std::chrono::steady_clock::now() >= deadline)
+                throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
 }
 
@@ -462,10 +522,22 @@ Inspection inspect(sqlite3 *db, const std::string &path)
     std::int64_t appId = 0;
     std::int64_t tables = 0;
     try {
-        // The first read parses page 1 and the schema: this is where a foreign file shows.
-        tables = queryInt(db, "SELECT count(*) FROM sqlite_master");
-        appId = queryInt(db, "PRAGMA application_id");
-        result.version = static_cast<int>(queryInt(db, "PRAGMA user_version"));
+        // One read transaction: the three answers come from one snapshot, so a file that another
+        // process is creating at this moment reads as empty or as complete, never half of each.
+        retryWhileBusy([&] {
+            exec(db, "BEGIN");
+            try {
+                // The first read parses page 1 and the schema: this is where a foreign file shows.
+                tables = queryInt(db, "SELECT count(*) FROM sqlite_master");
+                appId = queryInt(db, "PRAGMA application_id");
+                result.version = static_cast<int>(queryInt(db, "PRAGMA user_version"));
+                exec(db, "COMMIT");
+            } catch (...) {
+                if (!sqlite3_get_autocommit(db))
+                    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+                throw;
+            }
+        });
     } catch (const SqlFailure &e) {
         throw describeOpenFailure(path, e);
     }
@@ -500,10 +572,11 @@ Inspection inspect(sqlite3 *db, const std::string &path)
 
 // Opens a connection and runs the refusal checks. On refusal the connection is closed without the
 // checkpoint SQLite would otherwise run on close, so not one byte of the main file changes.
-Connection openChecked(const std::string &path, int flags, Inspection &inspection)
+// `sqliteName` is what SQLite opens when it differs from the path the user named (a URI).
+Connection openChecked(const std::string &path, int flags, Inspection &inspection, const std::string &sqliteName = {})
 {
     sqlite3 *raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+    const int rc = sqlite3_open_v2(sqliteName.empty() ? path.c_str() : sqliteName.c_str(), &raw, flags, nullptr);
     Connection db(raw);
     if (rc != SQLITE_OK) {
         const SqlFailure failure(rc, raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
@@ -548,40 +621,113 @@ void migrate(sqlite3 *db, int target)
     }
 }
 
-// Runs left `running` by an owner that is gone. On this host a dead pid settles it; elsewhere only
-// the heartbeat can tell. Their steps stay: they were measured and committed.
+// What recovery writes on runs that never started because their sweep's process went away.
+constexpr const char *kNeverStarted = "not run: the sweep's process ended before this run started";
+
+// When the process `pid` started, as ISO-8601 UTC, less `slack`; empty where /proc cannot say.
+// Sets `zombie` for a process that has ended but not yet been reaped.
+std::string processStartUtc(std::int64_t pid, std::chrono::seconds slack, bool &zombie)
+{
+    std::ifstream statFile("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(statFile, line);
+    const auto nameEnd = line.rfind(')'); // the command name may hold spaces and parentheses
+    if (nameEnd == std::string::npos || nameEnd + 2 > line.size())
+        return {};
+    std::istringstream fields(line.substr(nameEnd + 2));
+    std::string field;
+    unsigned long long startTicks = 0;
+    for (int i = 3; i <= 22 && fields >> field; ++i) { // field 3 is the state, 22 the start time
+        if (i == 3)
+            zombie = field == "Z" || field == "X";
+        if (i == 22)
+            startTicks = std::strtoull(field.c_str(), nullptr, 10);
+    }
+    std::ifstream procStat("/proc/stat");
+    unsigned long long bootSeconds = 0;
+    for (std::string key; procStat >> key;) {
+        if (key == "btime") {
+            procStat >> bootSeconds;
+            break;
+        }
+        procStat.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    const long ticksPerSecond = sysconf(_SC_CLK_TCK);
+    if (startTicks == 0 || bootSeconds == 0 || ticksPerSecond <= 0)
+        return {};
+    const auto started = std::chrono::system_clock::time_point(
+        std::chrono::seconds(bootSeconds) + std::chrono::milliseconds(startTicks * 1000 / ticksPerSecond));
+    return isoUtc(started - slack);
+}
+
+// Whether the process that marked a run `running` at `started` on this host still lives. A stopped
+// one (Ctrl-Z) does: it may be resumed any time, so however old its heartbeat, its run is not stale.
+// A zombie does not, nor a later process that was given the same pid: the owner started before the
+// run did (the boot time /proc gives is whole seconds, hence the slack).
+bool ownerAlive(std::int64_t pid, const std::string &started)
+{
+    if (!processAlive(pid))
+        return false;
+    bool zombie = false;
+    const std::string processStarted = processStartUtc(pid, std::chrono::seconds(30), zombie);
+    if (zombie)
+        return false;
+    return processStarted.empty() || started.empty() || processStarted <= started;
+}
+
+// Runs and sweeps left `running` by an owner that is gone. On this host the owner's process settles
+// it (alive, even stopped: not stale); elsewhere only the heartbeat can tell. A sweep with no run
+// running is over when the process that ran its runs is gone, or (none started) when it is older
+// than the heartbeat's limit; its runs still queued then never will run. Steps stay: they were
+// measured and committed.
 void interruptStaleRuns(sqlite3 *db)
 {
     const std::string host = hostName();
     const std::string cutoff = isoUtc(std::chrono::system_clock::now() - kStaleAfter);
+    // The owner of a row lives: on this host by its process, elsewhere by a recent sign of life.
+    const auto alive = [&](const Statement &st, int pidCol, int hostCol, int startedCol, int lastSignCol) {
+        if (!host.empty() && !st.isNull(pidCol) && st.text(hostCol) == host)
+            return ownerAlive(st.int64(pidCol), st.text(startedCol));
+        return !st.isNull(lastSignCol) && st.text(lastSignCol) >= cutoff;
+    };
     inTransaction(db, [&] {
-        std::vector<std::pair<std::int64_t, std::int64_t>> stale; // run id, sweep id
-        {
-            Statement st(db,
-                         "SELECT id, sweep_id, owner_pid, owner_host, heartbeat FROM runs WHERE status = 'running'");
-            while (st.step()) {
-                const bool ownerGone =
-                    !host.empty() && st.text(3) == host && !st.isNull(2) && !processAlive(st.int64(2));
-                const bool silent = st.isNull(4) || st.text(4) < cutoff;
-                if (ownerGone || silent)
-                    stale.emplace_back(st.int64(0), st.int64(1));
-            }
-        }
-        if (stale.empty())
-            return;
         const std::string now = nowUtc();
+        std::vector<std::int64_t> staleRuns;
+        {
+            Statement st(db, "SELECT id, owner_pid, owner_host, started, heartbeat FROM runs WHERE status = 'running'");
+            while (st.step())
+                if (!alive(st, 1, 2, 3, 4))
+                    staleRuns.push_back(st.int64(0));
+        }
         Statement run(db, "UPDATE runs SET status = 'interrupted', finished = ?1 WHERE id = ?2");
-        // The sweep was being driven by the same owner; once none of its runs is alive it is over.
-        Statement sweep(db, "UPDATE sweeps SET status = 'interrupted' WHERE id = ?1 AND status = 'running' AND "
-                            "NOT EXISTS (SELECT 1 FROM runs WHERE sweep_id = ?1 AND status = 'running')");
-        for (const auto &[runId, sweepId] : stale) {
+        for (const std::int64_t runId : staleRuns) {
             run.reset();
             run.bind(1, now).bind(2, runId).run();
         }
-        for (const auto &[runId, sweepId] : stale) {
+
+        // Sweeps marked running with none of their runs running: the process driving one is the
+        // owner of its latest started run; before any run started, only its age can tell.
+        std::vector<std::int64_t> staleSweeps;
+        {
+            Statement st(db, "SELECT s.id, r.owner_pid, r.owner_host, r.started, "
+                             "max(s.created, coalesce(r.heartbeat, ''), coalesce(r.finished, '')) "
+                             "FROM sweeps s LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE sweep_id = s.id AND "
+                             "started IS NOT NULL ORDER BY started DESC, id DESC LIMIT 1) "
+                             "WHERE s.status = 'running' AND "
+                             "NOT EXISTS (SELECT 1 FROM runs WHERE sweep_id = s.id AND status = 'running')");
+            while (st.step())
+                if (!alive(st, 1, 2, 3, 4))
+                    staleSweeps.push_back(st.int64(0));
+        }
+        Statement sweep(db, "UPDATE sweeps SET status = 'interrupted' WHERE id = ?1");
+        for (const std::int64_t sweepId : staleSweeps) {
             sweep.reset();
             sweep.bind(1, sweepId).run();
         }
+        // Runs queued in a sweep that is over will never run (files of older builds kept them queued).
+        Statement queued(db, "UPDATE runs SET status = 'interrupted', message = ?1 WHERE status = 'queued' AND "
+                             "sweep_id IN (SELECT id FROM sweeps WHERE status <> 'running')");
+        queued.bind(1, std::string(kNeverStarted)).run();
     });
 }
 
@@ -671,6 +817,11 @@ struct Database::Impl {
     std::deque<Command> queue;
     bool stopping = false;
     std::optional<StoreError> pendingError; // first unreported failure of a queued write
+    // Set once the file at `path` is no longer the one this connection writes (deleted, replaced,
+    // its folder unmounted): from then on every write fails with it, and nothing more goes into a
+    // file nobody can find. `lostReported`: check() or flush() has handed it to someone.
+    std::optional<StoreError> lost;
+    bool lostReported = false;
     std::thread writer;
 
     void enqueue(Command command)
@@ -715,9 +866,31 @@ struct Database::Impl {
         }
     }
 
+    // Whether the file at `path` is still the one the connection has open (SQLite compares the
+    // inode behind the path with its own). On failure, the sticky error is set and returned.
+    std::optional<StoreError> checkStillThere(sqlite3 *conn)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (lost)
+            return lost;
+        int moved = 0;
+        if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+            lost = StoreError(StoreError::Kind::Io,
+                              quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
+                                             "folder went away): nothing written since can be found there. What the "
+                                             "file held is gone with it unless it was moved or has another link; run "
+                                             "the sweep again, and leave the database where it is until it ends.");
+        return lost;
+    }
+
     void runBatch(std::vector<Command> &batch)
     {
         sqlite3 *conn = db.get();
+        if (const auto gone = checkStillThere(conn)) {
+            for (auto &command : batch)
+                fail(command, *gone);
+            return;
+        }
         bool commandFailed = false;
         try {
             inTransaction(conn, [&] {
@@ -747,9 +920,36 @@ struct Database::Impl {
                 fail(command, error);
             return;
         }
+        // Committed, but into a file that may have gone meanwhile: its callers must not count on it.
+        if (const auto gone = checkStillThere(conn)) {
+            for (auto &command : batch)
+                fail(command, *gone);
+            return;
+        }
         for (auto &command : batch)
             if (command.done)
                 command.done(nullptr);
+    }
+
+    // Throws the first failure of a queued write that nobody has heard of yet. `mutex` is held.
+    void throwPending()
+    {
+        if (!pendingError)
+            return;
+        const StoreError error = *pendingError;
+        pendingError.reset();
+        lostReported = lostReported || lost.has_value();
+        throw error;
+    }
+
+    void throwIfFailed()
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        throwPending();
+        if (lost) {
+            lostReported = true;
+            throw *lost;
+        }
     }
 
     StoreError toStoreError(std::exception_ptr error) const
@@ -786,11 +986,7 @@ struct Database::Impl {
         enqueue(Command{[](sqlite3 *) {}, [promise](std::exception_ptr) { promise->set_value(); }});
         future.wait();
         std::lock_guard<std::mutex> lock(mutex);
-        if (pendingError) {
-            const StoreError error = *pendingError;
-            pendingError.reset();
-            throw error;
-        }
+        throwPending();
     }
 
     void stop()
@@ -813,6 +1009,16 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     const bool exists = fileExists(path);
     if (!exists && !options.create)
         throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
+
+    // Refused before SQLite opens it: even a connection that only inspects a WAL file would create
+    // its -wal and -shm beside it, and those, owned by whoever opened it, can lock its owner out.
+    if (exists && !mayWrite(path))
+        throw StoreError(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its "
+                                                  "permissions or choose another path with --db.");
+    if (exists && !mayWrite(folderOf(path)))
+        throw StoreError(Kind::Io, "the folder of " + quoted(path) +
+                                       " is read-only; Stepscope needs to create its write-ahead log beside it. "
+                                       "Check the folder's permissions or choose another path with --db.");
 
     Inspection inspection;
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
@@ -837,10 +1043,10 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
         exec(conn, "PRAGMA foreign_keys = ON");
         // WAL: readers see committed batches while the writer goes on, and a kill loses at most
         // the batch being written. NORMAL sync is durable to application crashes in WAL mode.
-        exec(conn, "PRAGMA journal_mode = WAL");
+        retryWhileBusy([conn] { exec(conn, "PRAGMA journal_mode = WAL"); });
         exec(conn, "PRAGMA synchronous = NORMAL");
         const int target = options.migrateUpTo < 0 ? kLatestVersion : std::min(options.migrateUpTo, kLatestVersion);
-        migrate(conn, target);
+        retryWhileBusy([conn, target] { migrate(conn, target); });
         impl->version = static_cast<int>(queryInt(conn, "PRAGMA user_version"));
         interruptStaleRuns(conn);
     } catch (const SqlFailure &e) {
@@ -859,8 +1065,10 @@ Database::~Database()
     try {
         d->flush();
     } catch (const std::exception &e) {
-        // Nobody is left to catch it; the user must still learn that the last batch is missing.
-        std::fprintf(stderr, "stepscope: %s\n", e.what());
+        // Nobody is left to catch it; the user must still learn that the last batch is missing
+        // (a lost file was already said: once is enough).
+        if (!d->lostReported)
+            std::fprintf(stderr, "stepscope: %s\n", e.what());
     }
     d->stop();
 }
@@ -1102,6 +1310,11 @@ void Database::flush()
     d->flush();
 }
 
+void Database::check()
+{
+    d->throwIfFailed();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reader
 
@@ -1122,6 +1335,53 @@ struct Reader::Impl {
     }
 };
 
+namespace
+{
+
+// "file:" URI of `path` with `query`, every byte outside the unreserved set percent-encoded.
+std::string fileUri(const std::string &path, const std::string &query)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+            uri += static_cast<char>(c);
+        } else {
+            uri += '%';
+            uri += kHex[c >> 4];
+            uri += kHex[c & 15];
+        }
+    }
+    return uri + "?" + query;
+}
+
+// Whether page 1 says the file is in WAL mode (file format bytes 18 and 19 are 2).
+bool walModeHeader(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char head[20] = {};
+    return in.read(head, sizeof head) && head[18] == 2 && head[19] == 2;
+}
+
+// The URI a Reader opens instead of the plain path, or empty for the path itself. A file we may
+// write, in a folder we may write, opens as it is. One that we may only read must not get -wal and
+// -shm files created beside it (owned by us, they can lock its owner out; in a read-only folder
+// SQLite cannot create them and refuses to read). Such a WAL file without a -wal beside it is
+// opened immutable: then no connection has it open (the first one creates the -wal, the last one
+// removes it), and a writer that starts later writes into its own -wal; the main file changes only
+// at a checkpoint, which a short read will not meet. A -wal present means a writer may be at work:
+// SQLite reads it through the existing -shm.
+std::string readOnlyUri(const std::string &path)
+{
+    if (mayWrite(path) && mayWrite(folderOf(path)))
+        return {};
+    if (fileExists(path + "-wal") || !walModeHeader(path))
+        return {};
+    return fileUri(path, "immutable=1");
+}
+
+} // namespace
+
 Reader::Reader(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Reader::~Reader() = default;
 
@@ -1132,7 +1392,9 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     if (!fileExists(path))
         throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
     Inspection inspection;
-    Connection db = openChecked(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, inspection);
+    const std::string uri = readOnlyUri(path);
+    Connection db = openChecked(
+        path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (uri.empty() ? 0 : SQLITE_OPEN_URI), inspection, uri);
     if (inspection.empty || inspection.version < 1) {
         sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         throw StoreError(Kind::NotStepscope, quoted(path) + " holds no Stepscope data yet; choose another path "

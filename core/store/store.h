@@ -136,6 +136,11 @@ class Database
 
     // Blocks until every queued write is committed; rethrows a write error (e.g. disk full) as StoreError.
     void flush();
+    // flush() without the wait: throws, at once, the failure of a queued write committed so far
+    // (disk full), or the file found deleted or replaced under the writer (checked at every commit;
+    // every write fails from then on, and flush() says so too). A long run learns of either without
+    // waiting for its end.
+    void check();
 
   private:
     struct Impl;
