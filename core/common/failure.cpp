@@ -37,7 +37,8 @@ constexpr std::array<CategoryInfo, 16> kCategories{{
      "Choose a shorter compile cache directory (--compile-cache-dir, or the dashboard's settings), or enable long "
      "paths on Windows."},
     {FailureCategory::OutOfMemory, "out-of-memory",
-     "Lower the batch size or image size, or close other programs using the GPU."},
+     "Lower the batch size or image size, or free memory: close other programs using the GPU (on the CPU: the "
+     "RAM), or raise the limit the worker ran under (ulimit -v, a container's memory limit)."},
     {FailureCategory::CompileFailed, "compile-failed",
      "torch.compile failed or did not compile what was asked: see the detail; try another mode, backend or target "
      "(model instead of whole step), or report the trace upstream."},

@@ -11,7 +11,13 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
+#include <cstdlib>
 #include <deque>
+#include <fstream>
+#include <new>
+#include <string>
+
+#include <sys/resource.h>
 
 namespace stepscope::engine
 {
@@ -120,15 +126,58 @@ class StepTimer
     Clock::time_point lastFlush_ = Clock::now();
 };
 
+// A failed CPU allocation is not a c10::OutOfMemoryError: LibTorch's CPU allocator raises a plain
+// c10::Error ("DefaultCPUAllocator: can't allocate memory: ... (Cannot allocate memory)"), and the
+// C++ library std::bad_alloc.
+bool isOutOfMemory(const std::exception &e, const std::string &what)
+{
+    if (dynamic_cast<const c10::OutOfMemoryError *>(&e) || dynamic_cast<const std::bad_alloc *>(&e))
+        return true;
+    for (const char *sign : {"out of memory", "can't allocate memory", "Cannot allocate memory"})
+        if (what.find(sign) != std::string::npos)
+            return true;
+    return false;
+}
+
+// "MiB" figure of a "VmHWM:  123456 kB" line of /proc/self/status, or -1.
+long statusMiB(const std::string &key)
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind(key + ":", 0) == 0)
+            return std::atol(line.c_str() + key.size() + 1) / 1024;
+    return -1;
+}
+
+// What this process used on the CPU side, and the address-space limit it ran under: the figures
+// that tell a CPU out-of-memory apart from a too-low `ulimit -v`.
+std::string processMemoryNote()
+{
+    std::string note;
+    const long peakResident = statusMiB("VmHWM"), peakVirtual = statusMiB("VmPeak");
+    if (peakResident >= 0)
+        note += "peak resident memory " + std::to_string(peakResident) + " MiB";
+    if (peakVirtual >= 0)
+        note += (note.empty() ? "" : ", ") + std::string("peak address space ") + std::to_string(peakVirtual) + " MiB";
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        note += (note.empty() ? "" : ", ") + std::string("under an address-space limit (ulimit -v) of ") +
+                std::to_string(limit.rlim_cur / (1024 * 1024)) + " MiB";
+    return note;
+}
+
 Failure failureFromException(const std::exception &e, const RunConfig &config, bool capturing)
 {
     const std::string what = e.what();
     const std::string firstLine = what.substr(0, what.find('\n'));
-    if (dynamic_cast<const c10::OutOfMemoryError *>(&e) || what.find("out of memory") != std::string::npos)
-        return {FailureCategory::OutOfMemory,
-                "out of memory at batch " + std::to_string(config.batch) + ", image " +
-                    std::to_string(config.imageSize),
-                what};
+    if (isOutOfMemory(e, what)) {
+        std::string message =
+            "out of memory at batch " + std::to_string(config.batch) + ", image " + std::to_string(config.imageSize);
+        if (!config.onCuda())
+            if (const std::string note = processMemoryNote(); !note.empty())
+                message += " on the CPU (" + note + ")";
+        return {FailureCategory::OutOfMemory, message, what};
+    }
     if (capturing)
         return {FailureCategory::GraphCaptureFailed, "CUDA graph capture failed: " + firstLine, what};
     return {FailureCategory::Internal, firstLine, what};

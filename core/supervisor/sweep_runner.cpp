@@ -14,6 +14,8 @@
 #include <QThread>
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 
 namespace stepscope::supervisor
 {
@@ -26,6 +28,18 @@ constexpr const char *kPrimingFailed = "priming the warm compile cache failed: "
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// QTimer counts milliseconds in an int: seconds beyond the cap would wrap round to a timeout of a
+// fraction of a second, or to none.
+int silenceLimitMs(int seconds)
+{
+    return std::clamp(seconds, 1, kMaxTimeoutSeconds) * 1000;
+}
+
+std::string mib(std::int64_t kib)
+{
+    return std::to_string((kib + 512) / 1024) + " MiB";
 }
 
 } // namespace
@@ -45,6 +59,15 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
     connect(&heartbeat_, &QTimer::timeout, this, [this] {
         if (runId_)
             db_.heartbeat(runId_);
+        storeHealthy();
+    });
+    // The OOM killer leaves nothing behind but a SIGKILL: what the worker had grown to is read
+    // while it lives.
+    memoryWatch_.setParent(this);
+    memoryWatch_.setInterval(500);
+    connect(&memoryWatch_, &QTimer::timeout, this, [this] {
+        if (process_)
+            workerPeakKiB_ = std::max(workerPeakKiB_, peakResidentKiB(process_->processId()));
     });
 }
 
@@ -276,6 +299,7 @@ void SweepRunner::startWorker(const RunConfig &config)
             p->deleteLater();
             timeout_.stop();
             heartbeat_.stop();
+            memoryWatch_.stop();
             finishCurrent(RunStatus::Failed,
                           Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
                                   std::string(priming_ ? kPrimingFailed : "") + "could not start the worker " +
@@ -285,8 +309,11 @@ void SweepRunner::startWorker(const RunConfig &config)
     });
     QStringList args = worker.arguments;
     args << "--config" << QString::fromUtf8(QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact));
-    timeout_.start(options_.timeoutSeconds * 1000);
+    timeout_.start(silenceLimitMs(options_.timeoutSeconds));
     heartbeat_.start();
+    workerPeakKiB_ = -1;
+    oomKillsAtStart_ = oomKillCount(options_.oomCounterFiles);
+    memoryWatch_.start();
     p->start(worker.program, args);
 }
 
@@ -296,12 +323,13 @@ void SweepRunner::onStdout()
         return;
     // The timeout watches for silence, not total time: a long run that keeps reporting steps is
     // alive; a worker stuck in a driver call is not.
-    timeout_.start(options_.timeoutSeconds * 1000);
+    timeout_.start(silenceLimitMs(options_.timeoutSeconds));
     for (const auto &line : lines_.append(process_->readAllStandardOutput())) {
         handle(protocol::parseLine(line));
         if (!process_)
             return; // the store refused a write: the sweep has stopped
     }
+    storeHealthy();
 }
 
 void SweepRunner::onStderr()
@@ -515,6 +543,7 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
         return;
     timeout_.stop();
     heartbeat_.stop();
+    memoryWatch_.stop();
     onStdout();
     if (!process_)
         return;
@@ -561,11 +590,45 @@ std::pair<RunStatus, std::optional<Failure>> SweepRunner::judgeExit(int exitCode
             f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
         return {RunStatus::Failed, f};
     }
-    const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal)"
+    if (status == QProcess::CrashExit && exitCode == SIGKILL)
+        return {RunStatus::Failed, judgeUnexplainedKill(log)};
+    const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal " + std::to_string(exitCode) +
+                                                                ": " + strsignal(exitCode) + ")"
                             : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
                                        : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
                                              ", last step " + std::to_string(stepsSeen_) + ")";
     return {RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log}};
+}
+
+Failure SweepRunner::judgeUnexplainedKill(const std::string &log) const
+{
+    // Stepscope sends SIGKILL only after its own timeout or a cancel, both judged before this. The
+    // kernel's OOM killer sends it and says nothing else: its count of kills, or a worker that had
+    // grown to most of the memory there is, gives it away. Neither is proof, hence "probably".
+    const std::int64_t limitKiB = memoryLimitKiB();
+    std::string peak;
+    if (workerPeakKiB_ > 0)
+        peak = "its peak resident memory was " + mib(workerPeakKiB_) +
+               (limitKiB > 0 ? " of " + mib(limitKiB) + " there is" : std::string());
+    const std::int64_t oomKills = oomKillCount(options_.oomCounterFiles);
+    const bool oomCounted = oomKillsAtStart_ >= 0 && oomKills > oomKillsAtStart_;
+    const bool nearLimit = workerPeakKiB_ > 0 && limitKiB > 0 && workerPeakKiB_ * 10 >= limitKiB * 8;
+    const std::string where = " at step " + std::to_string(stepsSeen_);
+    if (oomCounted || nearLimit) {
+        const std::string why = oomCounted ? "the kernel counted an out-of-memory kill while it ran"
+                                           : "it had grown to most of the memory there is";
+        return Failure{FailureCategory::OutOfMemory,
+                       "out of memory: the worker was killed (SIGKILL)" + where +
+                           ", probably by the kernel's out-of-memory killer (" + why +
+                           ", and Stepscope sent no signal)" + (peak.empty() ? "" : "; " + peak),
+                       log};
+    }
+    return Failure{FailureCategory::WorkerCrashed,
+                   "the worker was killed (SIGKILL)" + where +
+                       " by something other than Stepscope: another program, or the kernel (the kernel counted no "
+                       "out-of-memory kill)" +
+                       (peak.empty() ? "" : "; " + peak),
+                   log};
 }
 
 void SweepRunner::onTimeout()
@@ -633,15 +696,25 @@ void SweepRunner::recordEnvironment(const QJsonObject &object)
     Q_EMIT environment(runId_, QString::fromUtf8(json));
 }
 
-bool SweepRunner::flushed()
+bool SweepRunner::flushed(bool wait)
 {
     try {
-        db_.flush();
+        if (wait)
+            db_.flush();
+        else
+            db_.check();
         return true;
     } catch (const store::StoreError &e) {
         storeFailed(e.what());
         return false;
     }
+}
+
+bool SweepRunner::storeHealthy()
+{
+    // Steps are queued, not flushed, as they arrive: a full disk or a database deleted under a long
+    // run is learnt from the writer's last commit, without waiting for the run to end.
+    return flushed(false);
 }
 
 void SweepRunner::storeFailed(const QString &message)
@@ -654,11 +727,13 @@ void SweepRunner::storeFailed(const QString &message)
     if (process_) {
         process_->disconnect(this);
         process_->kill();
+        process_->waitForFinished(3000); // reaped here, not left running past the sweep's end
         process_->deleteLater();
         process_ = nullptr;
     }
     timeout_.stop();
     heartbeat_.stop();
+    memoryWatch_.stop();
     removeRunDirs();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);

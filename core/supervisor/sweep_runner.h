@@ -7,6 +7,7 @@
 #include "supervisor/compile_cache.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/worker_command.h"
+#include "supervisor/worker_memory.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -27,7 +28,7 @@ namespace stepscope::supervisor
 struct RunnerOptions {
     WorkerCommand native;
     WorkerCommand python;        // empty program: python runs fail with python-not-found (its origin says why)
-    int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed
+    int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed; at most kMaxTimeoutSeconds
     bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
     QString compileCacheRoot = defaultCompileCacheRoot(); // torch.compile caches (compile_cache.h)
     // One discarded one-step process before the sweep's first run: caches that outlive a process
@@ -43,7 +44,13 @@ struct RunnerOptions {
         int maxProcesses = 10;
         int maxMinutes = 0;
     } adaptive;
+    // Where the kernel counts its OOM kills (worker_memory.h); a SIGKILL that Stepscope did not send
+    // while the count rose is named out-of-memory. Tests point it at a file of their own.
+    std::vector<std::string> oomCounterFiles = defaultOomCounterFiles();
 };
+
+// The longest --timeout: a week. Qt's timers count milliseconds in an int (24.8 days at most).
+constexpr int kMaxTimeoutSeconds = 7 * 24 * 3600;
 
 // The configuration of the discarded warm-up process: the first run's eager part, one step. It
 // compiles nothing, so a cold compile cache stays cold.
@@ -91,13 +98,17 @@ class SweepRunner : public QObject
     void handle(const protocol::Message &m);
     void handlePriming(const protocol::Message &m);
     std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
+    Failure judgeUnexplainedKill(const std::string &log) const;
     void primingExited(RunStatus status, std::optional<Failure> failure);
     void warmupExited(RunStatus status, const std::optional<Failure> &failure);
     bool planAnotherRound();
     void startPrimingOrRun(const RunConfig &config);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
     void killWorker();
-    bool flushed();
+    // Whether the store took every write so far, after waiting for their commit (flush) or from what
+    // it has committed by now (check); when not, the sweep stops (storeFailed).
+    bool flushed(bool wait = true);
+    bool storeHealthy();
     void removeRunDirs();
     void recordEnvironment(const QJsonObject &environment);
     void storeFailed(const QString &message);
@@ -113,6 +124,9 @@ class SweepRunner : public QObject
     QPointer<QProcess> process_;
     QTimer timeout_;
     QTimer heartbeat_;
+    QTimer memoryWatch_;                // samples the worker's peak resident memory
+    std::int64_t workerPeakKiB_ = -1;   // the running worker's VmHWM as last seen; -1 unknown
+    std::int64_t oomKillsAtStart_ = -1; // the kernel's OOM-kill count when the worker started
     protocol::LineBuffer lines_;
     QByteArray stderrTail_;
     std::int64_t runId_ = 0;

@@ -394,5 +394,94 @@ TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
         EXPECT_EQ(run.status, RunStatus::Cancelled) << run.id;
 }
 
+// A worker that says a few steps, then gets SIGKILL from outside (here: from itself), as the kernel's
+// OOM killer would send it. `before` runs first in the worker's shell.
+WorkerCommand killedBy9(const QString &before = {})
+{
+    return {"/bin/sh",
+            {"-c", before + "; echo '{\"type\":\"steps\",\"first\":1,\"gpu_ms\":[],\"wall_ms\":[1.0]}'; sleep 0.3; "
+                            "kill -9 $$"}};
+}
+
+// A stand-in for /proc/vmstat, where the kernel counts its OOM kills.
+QString oomCounter(const QTemporaryDir &dir, const QByteArray &text)
+{
+    const QString path = dir.filePath("vmstat");
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    return path;
+}
+
+// Issue 8: the OOM killer's SIGKILL was `worker-crashed` with an empty detail. The kernel's count
+// of OOM kills rising while the worker ran names it out-of-memory ("probably": it is inferred).
+TEST_F(SupervisorTest, SigkillWhileTheOomKillCountRoseIsOutOfMemory)
+{
+    const QString counter = oomCounter(dir_, "pgfault 100\noom_kill 3\n");
+    RunnerOptions o = options(killedBy9("printf 'pgfault 200\\noom_kill 4\\n' > '" + counter + "'"));
+    o.oomCounterFiles = {counter.toStdString()};
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "out-of-memory");
+    const auto r = reader()->run(p.runs[0].runId);
+    EXPECT_TRUE(contains(r->message, "probably by the kernel's out-of-memory killer")) << r->message;
+    EXPECT_TRUE(contains(r->message, "SIGKILL")) << r->message;
+}
+
+// The same SIGKILL without an OOM kill counted stays worker-crashed, and says what killed it.
+TEST_F(SupervisorTest, SigkillWithoutAnOomKillIsWorkerCrashedAndSaysSo)
+{
+    const QString counter = oomCounter(dir_, "oom_kill 3\n");
+    RunnerOptions o = options(killedBy9("true"));
+    o.oomCounterFiles = {counter.toStdString()};
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, o);
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
+    const auto r = reader()->run(p.runs[0].runId);
+    EXPECT_TRUE(contains(r->message, "killed (SIGKILL)")) << r->message;
+    EXPECT_TRUE(contains(r->message, "not")) << r->message;
+}
+
+// Issue 8: a --timeout beyond what a timer's int milliseconds hold wrapped round to a few
+// milliseconds (42949673 s) or to no timeout at all. The runner caps it instead.
+TEST_F(SupervisorTest, TimeoutBeyondTheTimersRangeIsCappedNotWrapped)
+{
+    const QString script = "sleep 0.5; echo '{\"type\":\"steps\",\"first\":1,\"gpu_ms\":[],\"wall_ms\":[1.0]}'; "
+                           "echo '{\"type\":\"done\",\"steps\":1,\"mean_wall_ms\":1.0}'";
+    const SweepPlan p = plan({smallConfig()});
+    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 42949673));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
+}
+
+// Issue 8: the database deleted mid-run. The writer notices at its next commit and the sweep stops
+// at once with the store's words, rather than measuring on into a file nobody can find.
+TEST_F(SupervisorTest, DatabaseDeletedMidRunStopsTheSweep)
+{
+    const QString script =
+        "i=1; while [ $i -le 200 ]; do "
+        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":$i,\\\"gpu_ms\\\":[],\\\"wall_ms\\\":[1.0]}\"; "
+        "i=$((i+1)); sleep 0.05; done; echo '{\"type\":\"done\",\"steps\":200,\"mean_wall_ms\":1.0}'";
+    const SweepPlan p = plan({smallConfig(), smallConfig(16)});
+    QString storageMessage;
+    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}), [&](SweepRunner &runner) {
+        QObject::connect(&runner, &SweepRunner::storageFailed, [&](const QString &m) { storageMessage = m; });
+        QObject::connect(&runner, &SweepRunner::runStarted, [this] {
+            QTimer::singleShot(500, [this] {
+                for (const char *suffix : {"", "-wal", "-shm"})
+                    QFile::remove(QString::fromStdString(path_) + suffix);
+            });
+        });
+    });
+    EXPECT_EQ(out.finishedCount, 1);
+    EXPECT_TRUE(out.cancelled);
+    EXPECT_LT(out.elapsedMs, 5000) << "the sweep went on measuring into the deleted file";
+    EXPECT_TRUE(storageMessage.contains("deleted or replaced")) << storageMessage.toStdString();
+    EXPECT_TRUE(out.runFinished.empty());
+    EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(path_)));
+}
+
 } // namespace
 } // namespace stepscope::supervisor
