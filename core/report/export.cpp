@@ -93,12 +93,24 @@ std::string breakEvenText(const LedgerRow &row)
     return row.breakEven + (none ? " (" + row.breakEvenRange + ")" : " [" + row.breakEvenRange + "]");
 }
 
+// " machine cold" (" machine cold 1/3" over several processes) when a first step paid for the
+// machine's caches: the sweep's first process without a warm-up process.
+std::string machineColdText(const LedgerRow &row)
+{
+    if (row.machineColdFirsts <= 0)
+        return "";
+    return row.completed > 1
+               ? " machine cold " + std::to_string(row.machineColdFirsts) + "/" + std::to_string(row.completed)
+               : std::string(" machine cold");
+}
+
 std::string firstStepText(const LedgerRow &row)
 {
     if (!row.firstStepS)
         return "-";
     const bool flagged = row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok;
-    return formatSeconds(*row.firstStepS) + (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "");
+    return formatSeconds(*row.firstStepS) + (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") +
+           machineColdText(row);
 }
 
 std::string spreadText(const std::optional<double> &lo, const std::optional<double> &hi, const char *f)
@@ -106,6 +118,16 @@ std::string spreadText(const std::optional<double> &lo, const std::optional<doub
     if (!lo || !hi || *lo == *hi)
         return "";
     return num(lo, f) + "-" + num(hi, f);
+}
+
+// "7.16-9.54 (n=3)": the spread of the per-process medians and how many processes it rests on.
+std::string spreadCell(const LedgerRow &row)
+{
+    if (row.processes <= 0)
+        return "";
+    const std::string n = "n=" + std::to_string(row.processes);
+    const std::string spread = spreadText(row.steadyMinMs, row.steadyMaxMs, "%.2f");
+    return spread.empty() ? n : spread + " (" + n + ")";
 }
 
 } // namespace
@@ -116,7 +138,7 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms,compile_cache,compile_s,baseline\n";
+           "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
@@ -133,6 +155,7 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
             << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
             << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ',' << (&r == &l.rows.front() ? "yes" : "")
+            << ',' << r.processes << ',' << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "")
             << '\n';
     }
     return out.str();
@@ -148,6 +171,7 @@ std::string toJson(const Ledger &l)
     out << "  \"planned_steps\": " << l.plannedSteps << ",\n";
     // The row every speed-up, break-even and accuracy figure is against (rows[0]), by its configuration.
     out << "  \"baseline\": " << (l.rows.empty() ? "null" : jsonString(l.rows.front().configName)) << ",\n";
+    out << "  \"first_step_caches\": " << jsonString(l.firstStepCaches) << ",\n";
     out << "  \"recommendation\": " << jsonString(l.recommendationText) << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < l.rows.size(); ++i) {
         const auto &r = l.rows[i];
@@ -173,7 +197,9 @@ std::string toJson(const Ledger &l)
             << ", \"first_step_noise\": " << jsonString(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")
             << ", \"accuracy\": " << jsonString(r.accuracy) << ", \"steady_problem\": " << jsonString(r.steadyProblem)
             << ", \"compile_cache\": " << jsonString(r.compileCache) << ", \"compile_s\": " << jsonNumber(r.compileS)
-            << "}" << (i + 1 < l.rows.size() ? "," : "") << "\n";
+            << ", \"machine_cold_first_steps\": "
+            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : std::string("null")) << "}"
+            << (i + 1 < l.rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
     return out.str();
@@ -194,7 +220,7 @@ std::string toMarkdown(const Ledger &l)
     // The compile column only where a row compiled: other ledgers keep their shape.
     const bool compiles =
         std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return !r.compileCache.empty(); });
-    out << "| configuration | status | first step | steady state | spread (repeats) | speed-up [95% CI] | "
+    out << "| configuration | status | first step | steady state | spread (n processes) | speed-up [95% CI] | "
            "break-even (steps) | noise | accuracy |"
         << (compiles ? " compile (cache, time) |" : "") << "\n";
     out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << "\n";
@@ -204,8 +230,8 @@ std::string toMarkdown(const Ledger &l)
             status += " (" + r.failureCategory + ")";
         out << "| " << r.label << " | " << status << " | " << firstStepText(r) << " | "
             << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
-            << " | " << spreadText(r.steadyMinMs, r.steadyMaxMs, "%.2f") << " | " << speedupText(r) << " | "
-            << breakEvenText(r) << " | " << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
+            << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenText(r) << " | "
+            << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
         if (compiles)
             out << ' ' << r.compileCache << (r.compileS ? ", " + formatSeconds(*r.compileS) : "") << " |";
         out << '\n';
@@ -216,6 +242,8 @@ std::string toMarkdown(const Ledger &l)
                                              : "wall time")
         << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, then steps within "
            "them; n.s. = no significant difference; n=1, no CI = one repeat, no interval.\n";
+    if (!l.firstStepCaches.empty())
+        out << "First steps: " << l.firstStepCaches << ".\n";
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";
     return out.str();

@@ -27,6 +27,33 @@ std::string knobsOf(const std::string &configName)
     return space == std::string::npos ? configName : configName.substr(space + 1);
 }
 
+// What a run's environment record says about the caches its first step found (supervisor:
+// "machine_warmup"; the engine: "cuda_cache_path").
+struct CacheState {
+    bool recorded = false;    // the record has machine_warmup
+    bool warmedUp = false;    // a discarded warm-up process ran before the sweep
+    bool machineCold = false; // this run was the sweep's first process, without a warm-up
+    bool freshCudaCache = false;
+};
+
+CacheState cacheStateOf(const store::Reader &reader, std::int64_t environmentId,
+                        std::map<std::int64_t, CacheState> &seen)
+{
+    if (const auto it = seen.find(environmentId); it != seen.end())
+        return it->second;
+    CacheState state;
+    if (const auto env = reader.environment(environmentId)) {
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(env->json)).object();
+        const QString warmup = o.value("machine_warmup").toString();
+        state.recorded = !warmup.isEmpty();
+        state.warmedUp = warmup.startsWith("a discarded warm-up process");
+        state.machineCold = warmup.contains("the sweep's first process");
+        state.freshCudaCache = o.value("cuda_cache_path").toString().contains("stepscope-cuda-cache");
+    }
+    seen[environmentId] = state;
+    return state;
+}
+
 std::string runtimeOf(const std::string &configName)
 {
     // ... and starts with the runtime.
@@ -148,6 +175,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         std::rotate(order.begin(), baseline, baseline + 1);
 
     std::vector<double> baselineLosses;
+    std::map<std::int64_t, CacheState> environments; // runs share environment records
+    struct {
+        bool recorded = false, warmedUp = false, freshCudaCache = false;
+        std::string coldRow;
+    } sweepCaches;
     for (const auto &name : order) {
         const auto &group = groups[name];
         LedgerRow row;
@@ -161,6 +193,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         row.repeats = static_cast<int>(group.size());
         row.compileCache = group.front()->compileCache;
         std::vector<double> firsts, medians, blockWalls, compiles;
+        bool cachesRecorded = false;
         std::vector<double> losses;
         bool gpu = false;
         for (const auto *run : group) {
@@ -174,6 +207,16 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             ++row.completed;
             if (run->firstStepSeconds)
                 firsts.push_back(*run->firstStepSeconds);
+            if (run->environmentId) {
+                const CacheState caches = cacheStateOf(reader, *run->environmentId, environments);
+                cachesRecorded = cachesRecorded || caches.recorded;
+                row.machineColdFirsts += caches.machineCold ? 1 : 0;
+                sweepCaches.recorded = sweepCaches.recorded || caches.recorded;
+                sweepCaches.warmedUp = sweepCaches.warmedUp || caches.warmedUp;
+                sweepCaches.freshCudaCache = sweepCaches.freshCudaCache || caches.freshCudaCache;
+                if (caches.machineCold && sweepCaches.coldRow.empty())
+                    sweepCaches.coldRow = row.label;
+            }
             if (run->blockWallMs)
                 blockWalls.push_back(*run->blockWallMs);
             if (const auto compile = numberMember(run->compileJson, "compile_s"))
@@ -196,6 +239,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.runSamplesMs.push_back(std::move(reading.steady));
             row.runFirstS.push_back(run->firstStepSeconds ? *run->firstStepSeconds : kNaN);
         }
+        if (!cachesRecorded)
+            row.machineColdFirsts = -1;
         row.timing = gpu ? "gpu" : "wall";
         if (row.completed == row.repeats)
             row.status = "complete";
@@ -250,6 +295,19 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 row.axisLabel = row.label.substr(previous.size());
         }
         ledger.rows.push_back(std::move(row));
+    }
+
+    if (sweepCaches.recorded) {
+        ledger.firstStepCaches =
+            sweepCaches.warmedUp
+                ? "a discarded warm-up process ran first: every first step found the machine's caches warm"
+            : sweepCaches.coldRow.empty()
+                ? "no warm-up process; no completed run was the sweep's first process"
+                : "no warm-up process: " + sweepCaches.coldRow +
+                      "'s first process paid for the machine's caches (CUDA JIT, cuDNN engines, library "
+                      "files), marked \"machine cold\"";
+        if (sweepCaches.freshCudaCache)
+            ledger.firstStepCaches += "; every run had a fresh CUDA JIT cache (--fresh-cuda-cache)";
     }
 
     if (ledger.rows.empty())

@@ -15,8 +15,8 @@ namespace stepscope::report
 
 struct LedgerRow {
     std::string configName; // canonical name
-    std::string label;      // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not the baseline's
-    std::string axisLabel;  // short label for chart axes: "+bf16" when it adds one knob to the row before
+    std::string label; // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not the baseline's
+    std::string axisLabel; // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
     std::string status; // "complete", "failed", "2/3 complete", ...
@@ -24,7 +24,10 @@ struct LedgerRow {
 
     std::optional<double> firstStepS; // median over completed repeats
     std::optional<double> firstStepMinS, firstStepMaxS;
-    std::optional<stats::Noise> firstStepNoise;     // spread across processes; none with one process
+    std::optional<stats::Noise> firstStepNoise; // spread across processes; none with one process
+    // Completed processes whose first step paid for the machine's caches (CUDA JIT, cuDNN engines,
+    // library files): the sweep's first process when no warm-up process ran. -1: not recorded.
+    int machineColdFirsts = 0;
     std::optional<double> steadyMs;                 // median of the pooled steady windows (each run's stored one)
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
     std::optional<stats::MedianCI> steadyCI;        // steady median with its process-level CI
@@ -65,6 +68,9 @@ struct Ledger {
     std::string recommendationText;
     std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
     bool recommendationTied = false;                     // best and runner-up cannot be told apart
+    // Which caches the first steps found, for people: the machine warm-up, a fresh CUDA JIT cache
+    // per run. Empty when the runs did not record it (files of before the warm-up process).
+    std::string firstStepCaches;
 };
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.

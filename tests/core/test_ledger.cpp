@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -102,9 +104,11 @@ TEST_F(LedgerCompileTest, RowsCarryCompileCacheAndMedianCompileTime)
     EXPECT_EQ(l.rows[3].compileS, std::optional<double>(2.5));
 
     const std::string csv = toCsv(l);
-    EXPECT_TRUE(contains(csv, ",wall_per_step_ms,compile_cache,compile_s,baseline\n")) << csv;
-    EXPECT_TRUE(contains(csv, ",cold,35.25,\n")) << csv;
-    EXPECT_TRUE(contains(csv, ",warm,2.5,\n")) << csv;
+    EXPECT_TRUE(
+        contains(csv, ",wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps\n"))
+        << csv;
+    EXPECT_TRUE(contains(csv, ",cold,35.25,,3,\n")) << csv;
+    EXPECT_TRUE(contains(csv, ",warm,2.5,,1,\n")) << csv;
     const std::string json = toJson(l);
     EXPECT_TRUE(contains(json, "\"compile_cache\": \"cold\", \"compile_s\": 35.25")) << json;
     EXPECT_TRUE(contains(json, "\"compile_cache\": \"\", \"compile_s\": null")) << json;
@@ -211,6 +215,70 @@ TEST_F(LedgerProcessesTest, IntervalsAtProcessLevel)
     EXPECT_TRUE(contains(text, "Not complete: tf32+bf16 (1/2 complete: out-of-memory)")) << text;
 }
 
+// Which caches each first step found: a sweep without a warm-up process charges the machine's
+// caches to its first process, and the ledger says so on that row and in a note; with a warm-up
+// process no row is marked. Exports say how many processes each spread rests on.
+TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("c.db").toStdString();
+    std::int64_t cold = 0, warm = 0;
+    {
+        auto db = store::Database::open(path);
+        auto environment = [&](const std::string &warmup) {
+            store::EnvironmentRecord env;
+            env.json = R"({"machine_warmup": ")" + warmup + R"(", "cuda_cache_path": "unset"})";
+            return db->addEnvironment(env);
+        };
+        const auto first = environment("none: this run was the sweep's first process");
+        const auto later = environment("none: earlier processes of this sweep ran first");
+        const auto warmed = environment("a discarded warm-up process ran before this sweep");
+        auto addRun = [&](std::int64_t sweep, const std::string &name, int position, std::int64_t env) {
+            store::RunRecord run;
+            run.sweepId = sweep;
+            run.position = position;
+            run.configName = name;
+            run.configJson = "{}";
+            const auto id = db->createRun(run);
+            std::vector<store::StepRow> steps;
+            for (int i = 1; i <= 60; ++i)
+                steps.push_back({i, std::nullopt, 10.0 + position * 0.1 + (i % 3) * 0.01});
+            db->appendSteps(id, steps);
+            db->setFirstStep(id, 1.0);
+            db->setEnvironment(id, env);
+            db->finishRun(id, RunStatus::Complete);
+        };
+        cold = addSweep(*db, "no warm-up", 1000);
+        addRun(cold, "native cpu b2 32px c10 baseline", 0, first);
+        addRun(cold, "native cpu b2 32px c10 bf16", 1, later);
+        addRun(cold, "native cpu b2 32px c10 baseline", 2, later);
+        addRun(cold, "native cpu b2 32px c10 bf16", 3, later);
+        warm = addSweep(*db, "warm-up", 1000);
+        addRun(warm, "native cpu b2 32px c10 baseline", 0, warmed);
+        addRun(warm, "native cpu b2 32px c10 bf16", 1, warmed);
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger c = buildLedger(*reader, cold);
+    ASSERT_EQ(c.rows.size(), 2u);
+    EXPECT_EQ(c.rows[0].machineColdFirsts, 1);
+    EXPECT_EQ(c.rows[1].machineColdFirsts, 0);
+    EXPECT_TRUE(contains(c.firstStepCaches, "no warm-up process: baseline's first process")) << c.firstStepCaches;
+    const std::string md = toMarkdown(c);
+    EXPECT_TRUE(contains(md, "machine cold 1/2 |")) << md;
+    EXPECT_TRUE(contains(md, "(n=2) |")) << md;
+    EXPECT_TRUE(contains(md, "First steps: no warm-up process")) << md;
+    EXPECT_TRUE(contains(toJson(c), "\"machine_cold_first_steps\": 1}")) << toJson(c);
+
+    const Ledger w = buildLedger(*reader, warm);
+    ASSERT_EQ(w.rows.size(), 2u);
+    EXPECT_EQ(w.rows[0].machineColdFirsts, 0);
+    EXPECT_TRUE(contains(w.firstStepCaches, "warm-up process ran first")) << w.firstStepCaches;
+    const std::string wmd = toMarkdown(w);
+    EXPECT_FALSE(contains(wmd, "machine cold |")) << wmd;
+    EXPECT_TRUE(contains(wmd, "| n=1 |")) << wmd;
+}
+
 TEST_F(LedgerProcessesTest, TiedConfigurationsNameTheSimplerOne)
 {
     auto reader = store::Reader::open(path_);
@@ -313,8 +381,23 @@ TEST_F(LedgerBaselineTest, EveryFigureIsAgainstTheStoredBaseline)
     EXPECT_TRUE(contains(md, "Baseline: tf32 ")) << md;
     const std::string csv = toCsv(l);
     EXPECT_TRUE(contains(csv, "\nnative cuda b32 224px c1000 tf32,tf32,")) << csv;
-    EXPECT_EQ(csv.find(",yes\n"), csv.rfind(",yes\n")) << "one row is the baseline: " << csv;
-    EXPECT_LT(csv.find(",yes\n"), csv.find("\nnative cuda b32 224px c1000 baseline,")) << csv;
+    // The baseline column names exactly one row, the stored baseline (no field here holds a comma).
+    std::vector<std::vector<std::string>> table;
+    std::string line;
+    for (std::istringstream lines(csv); std::getline(lines, line);) {
+        table.emplace_back();
+        std::string field;
+        for (std::istringstream fields(line); std::getline(fields, field, ',');)
+            table.back().push_back(field);
+        if (!line.empty() && line.back() == ',')
+            table.back().emplace_back();
+    }
+    const auto column = std::find(table[0].begin(), table[0].end(), "baseline") - table[0].begin();
+    std::vector<std::string> baselines;
+    for (std::size_t r = 1; r < table.size(); ++r)
+        if (table[r].size() > std::size_t(column) && table[r][column] == "yes")
+            baselines.push_back(table[r][0]);
+    EXPECT_EQ(baselines, std::vector<std::string>{kTf32}) << csv;
 }
 
 TEST_F(LedgerBaselineTest, WithoutAStoredBaselineTheFirstConfigurationIsIt)

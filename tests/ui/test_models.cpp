@@ -302,7 +302,7 @@ void TestModels::ledgerMatchesDatabase()
     const double breakEven = model.index(cudnn, LedgerModel::BreakEven).data(LedgerModel::SortRole).toDouble();
     QVERIFY2(breakEven > 800 && breakEven < 870, qPrintable(QString::number(breakEven)));
     QCOMPARE(model.index(cudnn, LedgerModel::Spread).data().toString(),
-             QStringLiteral("%1-%2").arg(QString::number(7.0, 'f', 2), QString::number(7.0 * 1.002, 'f', 2)));
+             QStringLiteral("%1-%2 (n=2)").arg(QString::number(7.0, 'f', 2), QString::number(7.0 * 1.002, 'f', 2)));
     QCOMPARE(model.index(cudnn, LedgerModel::Noise).data().toString(), QStringLiteral("ok"));
     QCOMPARE(model.index(cudnn, LedgerModel::Accuracy).data().toString(), QStringLiteral("ok"));
     QVERIFY(!model.index(cudnn, LedgerModel::Noise).data(Qt::ForegroundRole).isValid());

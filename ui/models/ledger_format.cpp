@@ -53,14 +53,23 @@ QString firstStepText(const report::LedgerRow &row)
     QString s = QString::fromStdString(report::formatSeconds(*row.firstStepS));
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
+    // The sweep's first process without a warm-up process paid for the machine's caches.
+    if (row.machineColdFirsts > 0)
+        s += row.completed > 1 ? QStringLiteral(" machine cold %1/%2").arg(row.machineColdFirsts).arg(row.completed)
+                               : QStringLiteral(" machine cold");
     return s;
 }
 
+// "7.16-9.54 (n=3)": the per-process medians' spread and how many processes the figure rests on.
 QString spreadText(const report::LedgerRow &row)
 {
-    if (!row.steadyMinMs || !row.steadyMaxMs || *row.steadyMinMs == *row.steadyMaxMs)
+    if (row.processes <= 0)
         return {};
-    return fixed(*row.steadyMinMs) + QLatin1Char('-') + fixed(*row.steadyMaxMs);
+    const QString n = QStringLiteral("n=%1").arg(row.processes);
+    if (!row.steadyMinMs || !row.steadyMaxMs || *row.steadyMinMs == *row.steadyMaxMs)
+        return n;
+    return fixed(*row.steadyMinMs) + QLatin1Char('-') + fixed(*row.steadyMaxMs) + QStringLiteral(" (") + n +
+           QLatin1Char(')');
 }
 
 QString tr(const char *text)
@@ -191,15 +200,22 @@ bool ledgerRowNumeric(int column)
 QString ledgerIntervalTip(const report::LedgerRow &row, int column)
 {
     switch (column) {
-    case LedgerModel::FirstStep:
+    case LedgerModel::FirstStep: {
         if (!row.firstStepS)
             return {};
+        const QString cold =
+            row.machineColdFirsts > 0
+                ? tr("\nMachine cold: no warm-up process ran, and this configuration had the sweep's first "
+                     "process, which paid for the machine's caches (CUDA JIT, cuDNN engines, library files).")
+                : QString();
         if (!row.firstStepNoise)
-            return tr("1 repeat: no spread");
+            return tr("1 repeat: no spread") + cold;
         return tr("Cold processes: %1 to %2 (%3)")
-            .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinS)),
-                 QString::fromStdString(report::formatSeconds(*row.firstStepMaxS)),
-                 QString::fromLatin1(stats::toString(*row.firstStepNoise)));
+                   .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinS)),
+                        QString::fromStdString(report::formatSeconds(*row.firstStepMaxS)),
+                        QString::fromLatin1(stats::toString(*row.firstStepNoise))) +
+               cold;
+    }
     case LedgerModel::SteadyState:
         if (!row.steadyCI)
             return {};
