@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -527,40 +529,33 @@ TEST(StatsFirstStep, NoiseAcrossProcesses)
 // ---- Break-even and recommendation, against the published seed ledger -------------------------
 
 struct LedgerPair {
-    double eagerFirst = 0.4, eagerSteadyMs = 9.46; // literal fallbacks: the published figures
-    double compileFirst = 43.8, compileSteadyMs = 8.63;
-    long long publishedSteps = 52290;
+    double eagerFirst = 0, eagerSteadyMs = 0;
+    double compileFirst = 0, compileSteadyMs = 0;
+    long long publishedSteps = 0;
 };
 
-#ifdef STEPSCOPE_SOURCE_DIR
-// Number following `"key":` after the first occurrence of `anchor` that follows `scope`.
-double numberAfter(const std::string &text, const std::string &scope, const std::string &anchor, const std::string &key)
-{
-    std::size_t pos = text.find(scope);
-    pos = pos == std::string::npos ? pos : text.find(anchor, pos);
-    pos = pos == std::string::npos ? pos : text.find("\"" + key + "\":", pos);
-    if (pos == std::string::npos)
-        ADD_FAILURE() << "seed ledger lacks " << key << " after " << anchor;
-    return pos == std::string::npos ? std::nan("") : std::strtod(text.c_str() + pos + key.size() + 3, nullptr);
-}
-#endif
-
+// The published figures live in the repository (tests/data/seed-ledger.json): a missing or broken
+// file fails the test instead of falling back to numbers written in the test.
 LedgerPair loadLedger()
 {
     LedgerPair p;
-#ifdef STEPSCOPE_SOURCE_DIR
-    std::ifstream in(STEPSCOPE_SOURCE_DIR "/../shared/data/seed-ledger.json");
-    if (!in)
-        return p; // the shared data is not checked out here: the literals above are the same figures
-    std::stringstream buf;
-    buf << in.rdbuf();
-    const std::string text = buf.str();
-    p.eagerFirst = numberAfter(text, "\"batch32\"", "\"eager\"", "first_step_s");
-    p.eagerSteadyMs = numberAfter(text, "\"batch32\"", "\"eager\"", "steady_ms");
-    p.compileFirst = numberAfter(text, "\"batch32\"", "\"compile default\"", "first_step_s");
-    p.compileSteadyMs = numberAfter(text, "\"batch32\"", "\"compile default\"", "steady_ms");
-    p.publishedSteps = std::llround(numberAfter(text, "\"break_even_check\"", "\"candidate\"", "steps"));
-#endif
+    QFile file(QStringLiteral(STEPSCOPE_SOURCE_DIR "/tests/data/seed-ledger.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        ADD_FAILURE() << "cannot read " << file.fileName().toStdString();
+        return p;
+    }
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject b32 = root.value("batch32").toObject();
+    const QJsonObject eager = b32.value("eager").toObject(), compiled = b32.value("compile default").toObject();
+    for (const QJsonObject &o : {eager, compiled})
+        for (const char *key : {"first_step_s", "steady_ms"})
+            if (!o.value(key).isDouble())
+                ADD_FAILURE() << "seed ledger lacks " << key;
+    p.eagerFirst = eager.value("first_step_s").toDouble();
+    p.eagerSteadyMs = eager.value("steady_ms").toDouble();
+    p.compileFirst = compiled.value("first_step_s").toDouble();
+    p.compileSteadyMs = compiled.value("steady_ms").toDouble();
+    p.publishedSteps = root.value("break_even").toObject().value("steps").toInteger();
     return p;
 }
 
