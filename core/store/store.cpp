@@ -1099,45 +1099,74 @@ std::int64_t Database::addEnvironment(const EnvironmentRecord &env)
     });
 }
 
+namespace
+{
+
+// `hasBaseline`: the file has the baseline column (schema 5); tests keep files at older schemas.
+std::int64_t insertSweep(sqlite3 *db, const SweepRecord &sweep, bool hasBaseline)
+{
+    Statement st(db, hasBaseline ? "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                   "status, baseline_config) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                                 : "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                   "status) VALUES (?, ?, ?, ?, ?, ?)");
+    st.bind(1, nowUtc()).bind(2, sweep.name).bind(3, sweep.preset).bind(4, sweep.plannedSteps);
+    st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status);
+    if (hasBaseline)
+        st.bindTextOrNull(7, sweep.baselineConfig);
+    st.run();
+    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+}
+
+std::int64_t insertRun(sqlite3 *db, const RunRecord &run)
+{
+    Statement st(db, "INSERT INTO runs (sweep_id, position, repeat_index, config_name, config_json, status, "
+                     "category, message, detail, environment_id, setup_s, first_step_s, peak_allocated, "
+                     "peak_reserved, check_losses, started, finished, heartbeat) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    st.bind(1, run.sweepId).bind(2, run.position).bind(3, run.repeatIndex);
+    st.bind(4, run.configName).bind(5, run.configJson).bind(6, toString(run.status));
+    if (run.category)
+        st.bind(7, toString(*run.category));
+    else
+        st.bindNull(7);
+    st.bind(8, run.message).bind(9, run.detail).bind(10, run.environmentId);
+    st.bind(11, run.setupSeconds).bind(12, run.firstStepSeconds);
+    st.bind(13, run.peakAllocatedBytes).bind(14, run.peakReservedBytes);
+    st.bind(15, lossesToJson(run.checkLosses));
+    st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
+    st.run();
+    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+}
+
+} // namespace
+
 std::int64_t Database::createSweep(const SweepRecord &sweep)
 {
-    // A file kept at an older schema (tests of migrations) has no baseline column yet.
     const bool hasBaseline = d->version >= 5;
-    return d->call([sweep, hasBaseline](sqlite3 *db) {
-        Statement st(db, hasBaseline ? "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
-                                       "status, baseline_config) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                                     : "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
-                                       "status) VALUES (?, ?, ?, ?, ?, ?)");
-        st.bind(1, nowUtc()).bind(2, sweep.name).bind(3, sweep.preset).bind(4, sweep.plannedSteps);
-        st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status);
-        if (hasBaseline)
-            st.bindTextOrNull(7, sweep.baselineConfig);
-        st.run();
-        return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
-    });
+    return d->call([sweep, hasBaseline](sqlite3 *db) { return insertSweep(db, sweep, hasBaseline); });
 }
 
 std::int64_t Database::createRun(const RunRecord &run)
 {
-    return d->call([run](sqlite3 *db) {
-        Statement st(db, "INSERT INTO runs (sweep_id, position, repeat_index, config_name, config_json, status, "
-                         "category, message, detail, environment_id, setup_s, first_step_s, peak_allocated, "
-                         "peak_reserved, check_losses, started, finished, heartbeat) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        st.bind(1, run.sweepId).bind(2, run.position).bind(3, run.repeatIndex);
-        st.bind(4, run.configName).bind(5, run.configJson).bind(6, toString(run.status));
-        if (run.category)
-            st.bind(7, toString(*run.category));
-        else
-            st.bindNull(7);
-        st.bind(8, run.message).bind(9, run.detail).bind(10, run.environmentId);
-        st.bind(11, run.setupSeconds).bind(12, run.firstStepSeconds);
-        st.bind(13, run.peakAllocatedBytes).bind(14, run.peakReservedBytes);
-        st.bind(15, lossesToJson(run.checkLosses));
-        st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
-        st.run();
-        return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+    return d->call([run](sqlite3 *db) { return insertRun(db, run); });
+}
+
+std::int64_t Database::createSweepWithRuns(const SweepRecord &sweep, const std::vector<RunRecord> &runs,
+                                           std::vector<std::int64_t> &runIds)
+{
+    const bool hasBaseline = d->version >= 5;
+    auto ids = std::make_shared<std::vector<std::int64_t>>();
+    const std::int64_t sweepId = d->call([sweep, runs, hasBaseline, ids](sqlite3 *db) {
+        ids->clear(); // a batch that failed for another write's sake is replayed: start afresh
+        const std::int64_t id = insertSweep(db, sweep, hasBaseline);
+        for (RunRecord run : runs) {
+            run.sweepId = id;
+            ids->push_back(insertRun(db, run));
+        }
+        return id;
     });
+    runIds = *ids;
+    return sweepId;
 }
 
 void Database::markRunning(std::int64_t runId)

@@ -113,6 +113,11 @@ class Database
     std::int64_t addEnvironment(const EnvironmentRecord &env);
     std::int64_t createSweep(const SweepRecord &sweep);
     std::int64_t createRun(const RunRecord &run); // status from the record (normally queued)
+    // A sweep and its runs in one transaction: both are there, or neither, so that a kill while a
+    // sweep is planned never leaves one without its runs. Each run's sweepId is set to the new
+    // sweep's; `runIds` receives their ids in order. Returns the sweep's id.
+    std::int64_t createSweepWithRuns(const SweepRecord &sweep, const std::vector<RunRecord> &runs,
+                                     std::vector<std::int64_t> &runIds);
 
     // Queued writes: return at once, committed in the next batch.
     void markRunning(std::int64_t runId); // status running, started, owner pid, heartbeat

@@ -9,6 +9,21 @@
 
 namespace stepscope::supervisor
 {
+namespace
+{
+
+store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int repeatIndex)
+{
+    store::RunRecord run;
+    run.position = position;
+    run.repeatIndex = repeatIndex;
+    run.configName = canonicalName(config);
+    run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
+    run.status = RunStatus::Queued;
+    return run;
+}
+
+} // namespace
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
@@ -30,22 +45,22 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
             throw std::out_of_range("planSweep: baseline index past the configurations");
         sweep.baselineConfig = canonicalName(configs[baseline ? *baseline : defaultBaseline(configs)]);
     }
-    plan.sweepId = db.createSweep(sweep);
+    // One transaction: a kill while planning leaves either the whole sweep or nothing.
+    std::vector<store::RunRecord> runs;
     for (int r = 0; r < repeats; ++r)
         for (const auto &config : configs)
-            appendRun(db, plan, config, r);
+            runs.push_back(queuedRun(config, static_cast<std::int64_t>(runs.size()), r));
+    std::vector<std::int64_t> runIds;
+    plan.sweepId = db.createSweepWithRuns(sweep, runs, runIds);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        plan.runs.push_back({runIds[i], configs[i % configs.size()]});
     return plan;
 }
 
 void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex)
 {
-    store::RunRecord run;
+    store::RunRecord run = queuedRun(config, static_cast<std::int64_t>(plan.runs.size()), repeatIndex);
     run.sweepId = plan.sweepId;
-    run.position = static_cast<std::int64_t>(plan.runs.size());
-    run.repeatIndex = repeatIndex;
-    run.configName = canonicalName(config);
-    run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
-    run.status = RunStatus::Queued;
     plan.runs.push_back({db.createRun(run), config});
 }
 

@@ -4,6 +4,13 @@
 
 #include "report/run_summary.h"
 
+#include <QThread>
+
+#include <csignal>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace stepscope::supervisor
 {
 namespace
@@ -481,6 +488,39 @@ TEST_F(SupervisorTest, DatabaseDeletedMidRunStopsTheSweep)
     EXPECT_TRUE(storageMessage.contains("deleted or replaced")) << storageMessage.toStdString();
     EXPECT_TRUE(out.runFinished.empty());
     EXPECT_FALSE(QFileInfo::exists(QString::fromStdString(path_)));
+}
+
+// Issue 8: planning was one commit per row, so a kill while planning left a sweep with some or
+// none of its runs for good. Now a kill at any moment leaves the whole plan or nothing.
+TEST_F(SupervisorTest, AKillWhilePlanningLeavesTheWholePlanOrNothing)
+{
+    std::vector<RunConfig> configs;
+    for (int batch = 1; batch <= 40; ++batch)
+        configs.push_back(smallConfig(batch));
+    constexpr int kRepeats = 50;
+    db_.reset(); // the child opens its own; no writer thread of ours is copied by fork()
+    for (const int killAfterMs : {20, 80, 200}) {
+        const pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            try {
+                auto db = store::Database::open(path_);
+                planSweep(*db, "big plan", "custom", configs, kRepeats, 6);
+                for (;;)
+                    pause();
+            } catch (...) {
+            }
+            _exit(1);
+        }
+        QThread::msleep(static_cast<unsigned long>(killAfterMs));
+        kill(child, SIGKILL);
+        int status = 0;
+        waitpid(child, &status, 0);
+        auto r = reader();
+        for (const auto &sweep : r->sweeps())
+            EXPECT_EQ(r->runs(sweep.id).size(), configs.size() * kRepeats)
+                << "sweep " << sweep.id << " was left with part of its plan (killed after " << killAfterMs << " ms)";
+    }
 }
 
 } // namespace
