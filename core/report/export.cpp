@@ -2,6 +2,10 @@
 #include "report/ledger.h"
 #include "report/number_text.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,46 +31,6 @@ std::string csvField(const std::string &s)
     for (char c : s)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
-}
-
-std::string jsonString(const std::string &s)
-{
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out + "\"";
-}
-
-std::string jsonNumber(const std::optional<double> &v)
-{
-    if (!v || !std::isfinite(*v))
-        return "null";
-    return formatNumber("%.9g", *v);
 }
 
 std::string speedupText(const LedgerRow &row)
@@ -163,46 +127,64 @@ std::string toCsv(const Ledger &l)
 
 std::string toJson(const Ledger &l)
 {
-    std::ostringstream out;
-    out << "{\n  \"sweep\": {\"id\": " << l.sweep.id << ", \"name\": " << jsonString(l.sweep.name)
-        << ", \"preset\": " << jsonString(l.sweep.preset) << ", \"created\": " << jsonString(l.sweep.created)
-        << ", \"status\": " << jsonString(l.sweep.status) << "},\n";
-    out << "  \"environment\": " << (l.environmentJson.empty() ? "null" : l.environmentJson) << ",\n";
-    out << "  \"planned_steps\": " << l.plannedSteps << ",\n";
+    // QJson, as everywhere else in the project: escaping, number format (locale-independent, the
+    // shortest text that reads back as the same double) and validity are its job, not ours.
+    const auto number = [](const std::optional<double> &v) {
+        return v && std::isfinite(*v) ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+    };
+    const auto text = [](const std::string &v) { return QJsonValue(QString::fromStdString(v)); };
+    QJsonObject root;
+    root["sweep"] = QJsonObject{{"id", qint64(l.sweep.id)},
+                                {"name", text(l.sweep.name)},
+                                {"preset", text(l.sweep.preset)},
+                                {"created", text(l.sweep.created)},
+                                {"status", text(l.sweep.status)}};
+    const QJsonDocument environment = QJsonDocument::fromJson(QByteArray::fromStdString(l.environmentJson));
+    root["environment"] = environment.isObject() ? QJsonValue(environment.object()) : QJsonValue(QJsonValue::Null);
+    root["planned_steps"] = qint64(l.plannedSteps);
     // The row every speed-up, break-even and accuracy figure is against (rows[0]), by its configuration.
-    out << "  \"baseline\": " << (l.rows.empty() ? "null" : jsonString(l.rows.front().configName)) << ",\n";
-    out << "  \"first_step_caches\": " << jsonString(l.firstStepCaches) << ",\n";
-    out << "  \"recommendation\": " << jsonString(l.recommendationText) << ",\n  \"rows\": [\n";
-    for (std::size_t i = 0; i < l.rows.size(); ++i) {
-        const auto &r = l.rows[i];
-        out << "    {\"configuration\": " << jsonString(r.configName) << ", \"knobs\": " << jsonString(r.label)
-            << ", \"status\": " << jsonString(r.status) << ", \"failure_category\": " << jsonString(r.failureCategory)
-            << ", \"failure_message\": " << jsonString(r.failureMessage) << ", \"repeats\": " << r.repeats
-            << ", \"completed\": " << r.completed << ", \"first_step_s\": " << jsonNumber(r.firstStepS)
-            << ", \"steady_ms\": " << jsonNumber(r.steadyMs) << ", \"steady_min_ms\": " << jsonNumber(r.steadyMinMs)
-            << ", \"steady_max_ms\": " << jsonNumber(r.steadyMaxMs) << ", \"timing\": " << jsonString(r.timing)
-            << ", \"wall_per_step_ms\": " << jsonNumber(r.blockWallMs)
-            << ", \"noise\": " << jsonString(r.steadyMs ? stats::toString(r.noise) : "")
-            << ", \"speedup\": " << jsonNumber(r.speedup) << ", \"speedup_ci\": "
-            << (r.timeRatio
-                    ? "[" + jsonNumber(1.0 / r.timeRatio->high) + ", " + jsonNumber(1.0 / r.timeRatio->low) + "]"
-                    : std::string("null"))
-            << ", \"time_ratio_ci\": "
-            << (r.timeRatio ? "[" + jsonNumber(r.timeRatio->low) + ", " + jsonNumber(r.timeRatio->high) + "]"
-                            : std::string("null"))
-            << ", \"significant\": " << (r.timeRatio ? (r.timeRatio->significant ? "true" : "false") : "null")
-            << ", \"break_even_steps\": " << jsonNumber(r.breakEvenSteps) << ", \"processes\": " << r.processes
-            << ", \"break_even\": " << jsonString(r.breakEven)
-            << ", \"break_even_range\": " << jsonString(r.breakEvenRange)
-            << ", \"first_step_noise\": " << jsonString(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")
-            << ", \"accuracy\": " << jsonString(r.accuracy) << ", \"steady_problem\": " << jsonString(r.steadyProblem)
-            << ", \"compile_cache\": " << jsonString(r.compileCache) << ", \"compile_s\": " << jsonNumber(r.compileS)
-            << ", \"machine_cold_first_steps\": "
-            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : std::string("null")) << "}"
-            << (i + 1 < l.rows.size() ? "," : "") << "\n";
+    root["baseline"] = l.rows.empty() ? QJsonValue(QJsonValue::Null) : text(l.rows.front().configName);
+    root["first_step_caches"] = text(l.firstStepCaches);
+    root["recommendation"] = text(l.recommendationText);
+    QJsonArray rows;
+    for (const auto &r : l.rows) {
+        QJsonObject o{{"configuration", text(r.configName)},
+                      {"knobs", text(r.label)},
+                      {"status", text(r.status)},
+                      {"failure_category", text(r.failureCategory)},
+                      {"failure_message", text(r.failureMessage)},
+                      {"repeats", r.repeats},
+                      {"completed", r.completed},
+                      {"processes", r.processes},
+                      {"first_step_s", number(r.firstStepS)},
+                      {"first_step_noise", text(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")},
+                      {"steady_ms", number(r.steadyMs)},
+                      {"steady_min_ms", number(r.steadyMinMs)},
+                      {"steady_max_ms", number(r.steadyMaxMs)},
+                      {"timing", text(r.timing)},
+                      {"wall_per_step_ms", number(r.blockWallMs)},
+                      {"noise", text(r.steadyMs ? stats::toString(r.noise) : "")},
+                      {"speedup", number(r.speedup)},
+                      {"break_even_steps", number(r.breakEvenSteps)},
+                      {"break_even", text(r.breakEven)},
+                      {"break_even_range", text(r.breakEvenRange)},
+                      {"accuracy", text(r.accuracy)},
+                      {"steady_problem", text(r.steadyProblem)},
+                      {"compile_cache", text(r.compileCache)},
+                      {"compile_s", number(r.compileS)}};
+        // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
+        o["speedup_ci"] = r.timeRatio
+                              ? QJsonValue(QJsonArray{number(1.0 / r.timeRatio->high), number(1.0 / r.timeRatio->low)})
+                              : QJsonValue(QJsonValue::Null);
+        o["time_ratio_ci"] = r.timeRatio ? QJsonValue(QJsonArray{number(r.timeRatio->low), number(r.timeRatio->high)})
+                                         : QJsonValue(QJsonValue::Null);
+        o["significant"] = r.timeRatio ? QJsonValue(r.timeRatio->significant) : QJsonValue(QJsonValue::Null);
+        o["machine_cold_first_steps"] =
+            r.machineColdFirsts >= 0 ? QJsonValue(r.machineColdFirsts) : QJsonValue(QJsonValue::Null);
+        rows.append(o);
     }
-    out << "  ]\n}\n";
-    return out.str();
+    root["rows"] = rows;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 
 std::string toMarkdown(const Ledger &l)
