@@ -16,15 +16,21 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <optional>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace stepscope::cli
@@ -122,8 +128,16 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
         error = "cannot read " + path + ": " + f.errorString();
         return false;
     }
+    // A sweep's configurations fit in a few kilobytes: a bigger file is a wrong path (a database, a
+    // log, /dev/zero), refused before it is read in full.
+    constexpr qint64 kMaxConfigBytes = 1 << 20;
+    const QByteArray bytes = f.read(kMaxConfigBytes + 1);
+    if (bytes.size() > kMaxConfigBytes) {
+        error = path + " is larger than 1 MiB: not a configuration file (configurations take a few kilobytes)";
+        return false;
+    }
     QJsonParseError pe;
-    const auto doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const auto doc = QJsonDocument::fromJson(bytes, &pe);
     if (pe.error != QJsonParseError::NoError) {
         error = path + ": not valid JSON (" + pe.errorString() + " at offset " + QString::number(pe.offset) + ")";
         return false;
@@ -183,10 +197,101 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
     return true;
 }
 
+// Which of the database's own files `out` is (the database, its -wal, -shm or -journal), by device
+// and inode, so that a symbolic or a hard link to one counts too, or by path for one that does not
+// exist yet; empty when it is none of them.
+QString databaseFileBehind(const QString &out, const QString &db)
+{
+    const auto pathKey = [](const QString &path) {
+        const QFileInfo info(path);
+        const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
+        return (dir.isEmpty() ? info.absolutePath() : dir) + "/" + info.fileName();
+    };
+    struct stat outStat {
+    };
+    const bool outExists = ::stat(QFile::encodeName(out).constData(), &outStat) == 0;
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+        const QString file = db + suffix;
+        struct stat dbStat {
+        };
+        const bool same = outExists && ::stat(QFile::encodeName(file).constData(), &dbStat) == 0
+                              ? outStat.st_dev == dbStat.st_dev && outStat.st_ino == dbStat.st_ino
+                              : pathKey(out) == pathKey(file);
+        if (same)
+            return *suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
+                           : "the database " + db + " itself (or a link to it)";
+    }
+    return {};
+}
+
+// Writes `text` to `path` whole or not at all: into a temporary file beside it, synced, then
+// renamed over it, so that a failure (a full disk) never leaves half a file where a good one was.
+// A path that is not a regular file (/dev/stdout, a pipe) is written directly.
+bool writeWhole(const QString &path, const std::string &text, QString &error)
+{
+    const QFileInfo info(path);
+    const auto size = static_cast<qint64>(text.size());
+    if (info.exists() && !info.isFile() && !info.isDir()) {
+        QFile f(path);
+        const bool ok = f.open(QIODevice::WriteOnly) && f.write(text.data(), size) == size && f.flush();
+        error = f.errorString();
+        return ok;
+    }
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), size) != size || !f.flush()) {
+        error = f.errorString() + (f.error() == QFileDevice::WriteError ? " (is the disk full?)" : "");
+        f.cancelWriting();
+        return false;
+    }
+    if (::fsync(f.handle()) != 0) {
+        error = QString("cannot sync it to disk: ") + std::strerror(errno);
+        f.cancelWriting();
+        return false;
+    }
+    if (!f.commit()) {
+        error = f.errorString();
+        return false;
+    }
+    // The rename is durable once the folder is synced too.
+    const int dir = ::open(QFile::encodeName(info.absolutePath()).constData(), O_RDONLY | O_DIRECTORY);
+    if (dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+    return true;
+}
+
+// A name as `list` prints it: control characters (a terminal escape, a newline in a sweep name)
+// are shown as escapes, never sent to the terminal.
+std::string printable(const std::string &text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        char buf[8];
+        if (c < 0x20 || c == 0x7f) {
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+            // C1 controls (U+0080..U+009F) in UTF-8: some terminals act on them too.
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(text[++i]));
+            out += buf;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QString defaultDatabasePath()
 {
+    // Without HOME (and XDG_DATA_HOME), Qt takes "/" for the home folder: the file would land in
+    // //.local/share, shared by everyone or not writable at all. No default then: --db says where.
+    if (qEnvironmentVariable("XDG_DATA_HOME").isEmpty() && qEnvironmentVariable("HOME").isEmpty())
+        return {};
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
 }
 
@@ -214,7 +319,8 @@ void printUsage()
                 "                         the sweep has it, else the first configuration). A --config file may say\n"
                 "                         \"baseline\": N next to \"configs\", or \"baseline\": true on one of them;\n"
                 "                         this flag overrides it\n"
-                "  --timeout S            seconds a worker may stay silent before it is killed (default 900)\n"
+                "  --timeout S            seconds a worker may stay silent before it is killed (default 900, at most\n"
+                "                         604800: 7 days)\n"
                 "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
                 "  --until-ci PCT         adaptive repeats: after the planned processes, add cold processes to each\n"
                 "                         configuration whose steady figure's 95%% CI is wider than +-PCT%% of its\n"
@@ -239,7 +345,8 @@ void printUsage()
     std::printf("\n  --db FILE  the measurements database (default %s)\n\n"
                 "exit codes: 0 all runs complete, 1 some runs failed, 2 bad arguments or configuration,\n"
                 "            3 database refused or unwritable, 130 interrupted (Ctrl-C)\n",
-                qPrintable(defaultDatabasePath()));
+                defaultDatabasePath().isEmpty() ? "none: HOME is not set, so pass --db"
+                                                : qPrintable(defaultDatabasePath()));
 }
 
 int runCommand(const Options &options)
@@ -316,6 +423,13 @@ int runCommand(const Options &options)
                                                               (flag == "--repeat" ? std::string(" up to 100") : "")});
                 continue;
             }
+            // Parsed wide and capped here: the supervisor's timer counts milliseconds in an int.
+            if (flag == "--timeout" && n > supervisor::kMaxTimeoutSeconds) {
+                flagErrors.push_back(
+                    {flag.toStdString(), "'" + v.toStdString() + "' seconds is too long; give at most " +
+                                             std::to_string(supervisor::kMaxTimeoutSeconds) + " (7 days)"});
+                continue;
+            }
             if (flag == "--repeat")
                 repeats = static_cast<int>(n);
             else if (flag == "--timeout")
@@ -344,8 +458,14 @@ int runCommand(const Options &options)
     }
 
     // A CUDA device that is not there fails every run the same way: say so once, run nothing.
+    std::optional<int> gpusSeen; // asked of the worker once, when first needed
+    const auto cudaDevices = [&] {
+        if (!gpusSeen)
+            gpusSeen = cudaDevicesSeenByWorker();
+        return *gpusSeen;
+    };
     if (deviceGiven && base.onCuda()) {
-        const int gpus = cudaDevicesSeenByWorker();
+        const int gpus = cudaDevices();
         if (base.cudaIndex() >= gpus) {
             err(QString("stepscope-cli run: nothing was run: %1 is not available; LibTorch sees %2 CUDA device(s) "
                         "here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or use --device cpu.")
@@ -356,7 +476,7 @@ int runCommand(const Options &options)
     }
     // The default sweep fits the machine: the 224x224 ledger on a GPU, a small CPU ledger otherwise.
     if (!deviceGiven) {
-        const int gpus = cudaDevicesSeenByWorker();
+        const int gpus = cudaDevices();
         if (gpus > 0) {
             base.device = "cuda";
             err(QString("stepscope-cli: %1 CUDA device(s) found: running on cuda").arg(gpus));
@@ -368,10 +488,16 @@ int runCommand(const Options &options)
                 base.steps = 30;
                 base.warmupSteps = 5;
             }
-            err(QString("stepscope-cli: no CUDA device found: running the small CPU ledger "
-                        "(%1x%1 images, batch %2); CUDA-only knobs are skipped")
-                    .arg(base.imageSize)
-                    .arg(base.batch));
+            // Only a preset is the ledger; a file or --single runs what it names.
+            const QString shape = QString("%1x%1 images, batch %2").arg(base.imageSize).arg(base.batch);
+            if (!configFile.isEmpty())
+                err("stepscope-cli: no CUDA device found: configurations that name no device run on the cpu (" + shape +
+                    " where they name no shape)");
+            else if (single)
+                err("stepscope-cli: no CUDA device found: running on the cpu (" + shape + ")");
+            else
+                err("stepscope-cli: no CUDA device found: running the small CPU ledger (" + shape +
+                    "); CUDA-only knobs are skipped");
         }
     }
 
@@ -383,6 +509,20 @@ int runCommand(const Options &options)
         if (!readConfigFile(configFile, base, configs, baseline, error)) {
             err("stepscope-cli run: nothing was run: " + error);
             return kUsage;
+        }
+        // A CUDA device the file names that is not there is refused as the flag is, before anything
+        // is written (a sweep of runs that can only fail helps nobody).
+        for (std::size_t k = 0; k < configs.size(); ++k) {
+            if (configs[k].onCuda() && configs[k].cudaIndex() >= cudaDevices()) {
+                err(QString("stepscope-cli run: nothing was run: %1, configuration %2: %3 is not available; "
+                            "LibTorch sees %4 CUDA device(s) here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or "
+                            "use \"device\": \"cpu\".")
+                        .arg(configFile)
+                        .arg(k + 1)
+                        .arg(QString::fromStdString(configs[k].device))
+                        .arg(cudaDevices()));
+                return kUsage;
+            }
         }
         presetName = "custom";
     } else if (single) {
@@ -605,8 +745,8 @@ int listCommand(const Options &options)
     if (sweeps.empty())
         std::printf("no sweeps in %s\n", qPrintable(options.db));
     for (const auto &s : sweeps) {
-        std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), s.created.c_str(), s.name.c_str(),
-                    s.preset.c_str(), s.status.c_str());
+        std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), printable(s.created).c_str(),
+                    printable(s.name).c_str(), printable(s.preset).c_str(), printable(s.status).c_str());
         for (const auto &r : reader->runs(s.id)) {
             // The run's own steady-state median, from its stored summary (completed runs only).
             const auto summary =
@@ -615,7 +755,7 @@ int listCommand(const Options &options)
             std::printf("  run %-5lld %-11s %-16s %5lld steps %10s  %s\n", static_cast<long long>(r.id),
                         std::string(toString(r.status)).c_str(),
                         r.category ? std::string(toString(*r.category)).c_str() : "",
-                        static_cast<long long>(r.stepCount), median.c_str(), r.configName.c_str());
+                        static_cast<long long>(r.stepCount), median.c_str(), printable(r.configName).c_str());
         }
     }
     return kOk;
@@ -644,13 +784,15 @@ int showCommand(const Options &options)
     }
     std::printf("run %lld (sweep %lld, repeat %lld)\n", static_cast<long long>(run->id),
                 static_cast<long long>(run->sweepId), static_cast<long long>(run->repeatIndex));
-    std::printf("configuration: %s\n  %s\n", run->configName.c_str(), run->configJson.c_str());
+    std::printf("configuration: %s\n  %s\n", printable(run->configName).c_str(), printable(run->configJson).c_str());
     std::printf("status: %s\n", std::string(toString(run->status)).c_str());
     if (run->category) {
         std::printf("failure: [%s] %s\nfix: %s\n", std::string(toString(*run->category)).c_str(), run->message.c_str(),
                     std::string(fixFor(*run->category)).c_str());
         if (!run->detail.empty())
             std::printf("detail:\n%s\n", run->detail.c_str());
+    } else if (!run->message.empty()) {
+        std::printf("note: %s\n", run->message.c_str()); // e.g. an interrupted sweep's run that never started
     }
     if (run->setupSeconds)
         std::printf("setup: %s\n", report::formatSeconds(*run->setupSeconds).c_str());
@@ -701,11 +843,18 @@ int exportCommand(const Options &options)
             format = a[++i];
         else if (a[i] == "--out" && hasValue)
             out = a[++i];
-        else if (a[i] == "--sweep" && hasValue)
-            sweepId = a[++i].toLongLong();
-        else if (a[i] == "--planned-steps" && hasValue)
-            planned = a[++i].toLongLong();
-        else {
+        else if ((a[i] == "--sweep" || a[i] == "--planned-steps") && hasValue) {
+            // "abc" must not read as 0, which means "the latest sweep" (or "the sweep's own N").
+            bool ok = false;
+            const long long n = a[i + 1].toLongLong(&ok);
+            if (!ok || n < 1) {
+                err("stepscope-cli export: " + a[i] + " '" + a[i + 1] + "' is not allowed; give " +
+                    (a[i] == "--sweep" ? "a sweep id (see 'stepscope-cli list')" : "a positive number of steps"));
+                return kUsage;
+            }
+            (a[i] == "--sweep" ? sweepId : planned) = n;
+            ++i;
+        } else {
             err("stepscope-cli export: unknown or incomplete option '" + a[i] +
                 "'; use --format csv|json|markdown [--sweep ID] [--out FILE] [--planned-steps N]");
             return kUsage;
@@ -714,6 +863,13 @@ int exportCommand(const Options &options)
     if (format != "csv" && format != "json" && format != "markdown") {
         err("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
         return kUsage;
+    }
+    if (!out.isEmpty()) {
+        if (const QString clash = databaseFileBehind(out, options.db); !clash.isEmpty()) {
+            err("stepscope-cli export: refusing to write " + out + ": it is " + clash +
+                ", and writing the export there would destroy the measurements. Choose another --out.");
+            return kUsage;
+        }
     }
     int code = kOk;
     auto reader = openReader(options.db, code);
@@ -738,10 +894,9 @@ int exportCommand(const Options &options)
         std::fwrite(text.data(), 1, text.size(), stdout);
         return kOk;
     }
-    QFile f(out);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !f.flush()) {
-        err("stepscope-cli export: cannot write " + out + ": " + f.errorString() + " (is the disk full?)");
+    QString error;
+    if (!writeWhole(out, text, error)) {
+        err("stepscope-cli export: cannot write " + out + ": " + error);
         return kDatabase;
     }
     err("stepscope-cli: wrote " + out);

@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "store/store.h"
+
 #include <QCoreApplication>
 
 #include <clocale>
@@ -44,16 +46,29 @@ int main(int argc, char **argv)
         } else
             options.raw << a;
     }
-    if (options.command == "run")
-        return runCommand(options);
-    if (options.command == "list")
-        return listCommand(options);
-    if (options.command == "show")
-        return showCommand(options);
-    if (options.command == "export")
-        return exportCommand(options);
-    if (options.command == "doctor")
-        return doctorCommand(options);
+    const QStringList needDatabase{"run", "list", "show", "export"};
+    if (options.db.isEmpty() && needDatabase.contains(options.command)) {
+        std::fprintf(stderr, "stepscope-cli: no database path: HOME is not set (nor XDG_DATA_HOME), so there is no "
+                             "default; pass --db FILE\n");
+        return kUsage;
+    }
+    // Each command turns the store's refusals into exit 3 where it can say more; one that escapes
+    // (the file deleted between two reads, say) still ends as a refusal, never as an abort.
+    try {
+        if (options.command == "run")
+            return runCommand(options);
+        if (options.command == "list")
+            return listCommand(options);
+        if (options.command == "show")
+            return showCommand(options);
+        if (options.command == "export")
+            return exportCommand(options);
+        if (options.command == "doctor")
+            return doctorCommand(options);
+    } catch (const stepscope::store::StoreError &e) {
+        std::fprintf(stderr, "stepscope-cli: %s\n", e.what());
+        return kDatabase;
+    }
     if (options.command.isEmpty())
         std::fprintf(stderr, "stepscope-cli: no command given; try 'stepscope-cli run' or --help\n");
     else
