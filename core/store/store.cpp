@@ -1398,13 +1398,17 @@ bool walModeHeader(const std::string &path)
 // SQLite cannot create them and refuses to read). Such a WAL file without a -wal beside it is
 // opened immutable: then no connection has it open (the first one creates the -wal, the last one
 // removes it), and a writer that starts later writes into its own -wal; the main file changes only
-// at a checkpoint, which a short read will not meet. A -wal present means a writer may be at work:
-// SQLite reads it through the existing -shm.
+// at a checkpoint, which a short read will not meet. A -wal with frames in it means a writer may be
+// at work, or commits are not yet in the file: SQLite reads them through the existing -shm.
 std::string readOnlyUri(const std::string &path)
 {
     if (mayWrite(path) && mayWrite(folderOf(path)))
         return {};
-    if (fileExists(path + "-wal") || !walModeHeader(path))
+    // An empty -wal holds no commit the file lacks (a reader that could not checkpoint leaves one).
+    struct stat wal {
+    };
+    const bool walHoldsCommits = ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
+    if (walHoldsCommits || !walModeHeader(path))
         return {};
     return fileUri(path, "immutable=1");
 }
@@ -1422,8 +1426,21 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
         throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
     Inspection inspection;
     const std::string uri = readOnlyUri(path);
-    Connection db = openChecked(
-        path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (uri.empty() ? 0 : SQLITE_OPEN_URI), inspection, uri);
+    Connection db;
+    try {
+        db = openChecked(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (uri.empty() ? 0 : SQLITE_OPEN_URI),
+                         inspection, uri);
+    } catch (const StoreError &e) {
+        // The one case left that a read-only folder cannot read: commits still in the -wal, and no
+        // -shm beside it to read them through.
+        if (e.kind() == Kind::Io && !mayWrite(folderOf(path)) && fileExists(path + "-wal") &&
+            !fileExists(path + "-shm"))
+            throw StoreError(Kind::Io, quoted(path) + " has commits in its write-ahead log (" + path +
+                                           "-wal) that only a -shm file beside it can read, and its folder is "
+                                           "read-only. Open it once where its folder can be written, or copy it "
+                                           "together with its -wal to such a folder.");
+        throw;
+    }
     if (inspection.empty || inspection.version < 1) {
         sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         throw StoreError(Kind::NotStepscope, quoted(path) + " holds no Stepscope data yet; choose another path "

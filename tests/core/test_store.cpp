@@ -869,6 +869,24 @@ TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
     EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), 1);
 }
 
+TEST_F(StoreTest, RenameSweepPersistsAndTouchesNothingElse)
+{
+    std::int64_t renamed = 0, other = 0;
+    {
+        auto db = Database::open(path_);
+        renamed = addSweep(*db, "ledger cpu b8 64px");
+        other = addSweep(*db, "ledger cpu b8 64px");
+        db->appendSteps(addRun(*db, renamed, 0), makeSteps(1, 5));
+        db->renameSweep(renamed, "before the driver update");
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    EXPECT_EQ(reader->sweep(renamed)->name, "before the driver update");
+    EXPECT_EQ(reader->sweep(other)->name, "ledger cpu b8 64px");
+    ASSERT_EQ(reader->runs(renamed).size(), 1u);
+    EXPECT_EQ(reader->runs(renamed).front().stepCount, 5);
+}
+
 TEST_F(StoreTest, SweepsNewestFirstRunsByPosition)
 {
     auto db = Database::open(path_);
@@ -1159,8 +1177,38 @@ TEST_F(StoreTest, ReadOnlyFilesAreReadWithoutSideFilesAndRefusedForWriting)
     chmod(dir_.c_str(), 0555);
     EXPECT_EQ(asAnotherReader(readAndRefuseWrite), 0) << "1: wrong data, 2: opened for writing, 3: wrong words";
     EXPECT_FALSE(sideFiles()) << "reading in a read-only folder created files beside the database";
+    // ... with the empty -wal a read-only reader leaves behind in a writable folder.
     chmod(dir_.c_str(), 0755);
+    writeBytes(path_ + "-wal", "");
+    chmod(dir_.c_str(), 0555);
+    EXPECT_EQ(asAnotherReader(readAndRefuseWrite), 0) << "an empty -wal beside it: 1: wrong data, 3: wrong words";
+    chmod(dir_.c_str(), 0755);
+    std::filesystem::remove(path_ + "-wal");
     chmod(path_.c_str(), 0644);
+
+    // Commits left in a -wal (a killed writer), no -shm, a read-only folder: not readable, and said so.
+    const pid_t writer = fork();
+    if (writer == 0) {
+        auto db = Database::open(path_);
+        addSweep(*db, "only in the wal");
+        db->flush();
+        _exit(0); // no close: the commit stays in the -wal
+    }
+    int status = 0;
+    waitpid(writer, &status, 0);
+    std::filesystem::remove(path_ + "-shm");
+    chmod(dir_.c_str(), 0555);
+    const int walCode = asAnotherReader([this] {
+        try {
+            Reader::open(path_);
+            return 1;
+        } catch (const StoreError &e) {
+            return std::string(e.what()).find("write-ahead log") == std::string::npos ? 2 : 0;
+        }
+    });
+    EXPECT_EQ(walCode, 0) << "1: read without its -wal's commits, 2: the refusal does not say why";
+    chmod(dir_.c_str(), 0755);
+    EXPECT_EQ(Reader::open(path_)->sweeps().size(), 2u) << "the -wal's commit is there once the folder is writable";
 
     // Another user's file while its owner is writing it: read through the owner's -wal and -shm.
     if (geteuid() == 0) {
@@ -1169,7 +1217,7 @@ TEST_F(StoreTest, ReadOnlyFilesAreReadWithoutSideFilesAndRefusedForWriting)
         owner->flush();
         const int code = asAnotherReader([this] {
             auto reader = Reader::open(path_);
-            return reader->sweeps().size() == 2 ? 0 : 1;
+            return reader->sweeps().size() == 3 ? 0 : 1;
         });
         EXPECT_EQ(code, 0) << "the reader did not see what the owner committed";
     }
