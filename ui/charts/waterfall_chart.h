@@ -35,7 +35,7 @@ class WaterfallChart : public LedgerChart
 
     explicit WaterfallChart(QWidget *parent = nullptr);
 
-    int barCount() const { return steps_.size(); }
+    int barCount() const { return int(steps_.size()); }
     const QVector<Step> &steps() const { return steps_; }
     QCPBars *bar(int index) const { return bars_.value(index); }
     // The CI whisker of bar `index`, nullptr without an interval.
