@@ -1,5 +1,9 @@
 #include "store/store.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonValue>
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -304,69 +308,34 @@ bool processAlive(std::int64_t pid)
     return kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 }
 
-// Check losses as a JSON array. to_chars/from_chars rather than printf/strtod: a GUI process runs
-// under the user's locale, where "%g" may write a decimal comma. JSON has no NaN or infinity, and a
-// diverged loss is exactly what the accuracy gate needs to see, so non-finite values become null
-// and read back as NaN.
+// Check losses as a JSON array, through QJson as every other JSON of the project (locale-independent:
+// a GUI process runs under the user's locale, where "%g" may write a decimal comma). JSON has no NaN
+// or infinity, and a diverged loss is exactly what the accuracy gate needs to see, so non-finite
+// values become null and read back as NaN.
 std::string lossesToJson(const std::vector<double> &losses)
 {
-    std::string out = "[";
-    for (std::size_t i = 0; i < losses.size(); ++i) {
-        if (i)
-            out += ',';
-        if (!std::isfinite(losses[i])) {
-            out += "null";
-            continue;
-        }
-        char buf[64];
-        const auto res = std::to_chars(buf, buf + sizeof buf, losses[i], std::chars_format::general, 17);
-        out.append(buf, res.ptr);
-    }
-    out += ']';
-    return out;
+    QJsonArray array;
+    for (double loss : losses)
+        array.append(std::isfinite(loss) ? QJsonValue(loss) : QJsonValue(QJsonValue::Null));
+    return QJsonDocument(array).toJson(QJsonDocument::Compact).toStdString();
 }
 
-// Lenient on whitespace, strict on everything else: an unreadable value is dropped with the rest
-// of the array rather than guessed at.
+// Strict: an unreadable document or element drops the whole array rather than guessing at it.
 std::vector<double> lossesFromJson(const std::string &json)
 {
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+    if (!doc.isArray())
+        return {};
     std::vector<double> out;
-    const char *p = json.data();
-    const char *end = p + json.size();
-    auto skipSpace = [&] {
-        while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-            ++p;
-    };
-    skipSpace();
-    if (p == end || *p != '[')
-        return {};
-    ++p;
-    skipSpace();
-    if (p < end && *p == ']')
-        return out;
-    while (p < end) {
-        skipSpace();
-        if (end - p >= 4 && std::strncmp(p, "null", 4) == 0) {
+    for (const QJsonValue &v : doc.array()) {
+        if (v.isNull())
             out.push_back(std::numeric_limits<double>::quiet_NaN());
-            p += 4;
-        } else {
-            double v = 0;
-            const auto res = std::from_chars(p, end, v);
-            if (res.ec != std::errc())
-                return {};
-            out.push_back(v);
-            p = res.ptr;
-        }
-        skipSpace();
-        if (p < end && *p == ',') {
-            ++p;
-            continue;
-        }
-        if (p < end && *p == ']')
-            return out;
-        return {};
+        else if (v.isDouble())
+            out.push_back(v.toDouble());
+        else
+            return {};
     }
-    return {};
+    return out;
 }
 
 bool fileExists(const std::string &path)
@@ -841,7 +810,7 @@ struct Database::Impl {
         auto id = std::make_shared<std::int64_t>(0);
         auto promise = std::make_shared<std::promise<std::int64_t>>();
         auto future = promise->get_future();
-        enqueue(Command{[id, work = std::move(work)](sqlite3 *db) { *id = work(db); },
+        enqueue(Command{[id, work = std::move(work)](sqlite3 *connection) { *id = work(connection); },
                         [id, promise](std::exception_ptr error) {
                             if (error)
                                 promise->set_exception(error);
