@@ -8,6 +8,7 @@ venv=$("$here/scripts/bootstrap.sh" | tail -n 1)
 cd "$here"
 binary_dir=build
 [ "$preset" = gpu ] && binary_dir=build-gpu
+[ "$preset" = ci-sanitize ] && binary_dir=build-sanitize
 if [ ! -f "$binary_dir/CMakeCache.txt" ]; then
   cmake --preset "$preset" -DSTEPSCOPE_PYTHON="$venv/bin/python" >&2
 fi

@@ -432,14 +432,6 @@ class Simulation
     UnitNoise noise_;
 };
 
-std::vector<double> pooled(const std::vector<std::vector<double>> &runs)
-{
-    std::vector<double> all;
-    for (const auto &r : runs)
-        all.insert(all.end(), r.begin(), r.end());
-    return all;
-}
-
 // Share of trials a candidate `ratio` times the baseline comes out "significant".
 double significantShare(std::size_t processes, double ratio, int trials, std::uint64_t seed)
 {
