@@ -222,7 +222,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             if (const auto compile = numberMember(run->compileJson, "compile_s"))
                 compiles.push_back(*compile);
             if (run->peakAllocatedBytes)
-                row.peakAllocatedMiB = *run->peakAllocatedBytes / 1048576.0;
+                row.peakAllocatedMiB = static_cast<double>(*run->peakAllocatedBytes) / 1048576.0;
             if (losses.empty())
                 losses = run->checkLosses;
             // The run's one reading: its stored summary's window and median (readRun).
