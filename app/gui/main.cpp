@@ -14,14 +14,9 @@
 
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
-    // Qt sets the C library's locale from the environment; printf would then write decimal commas
-    // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
-    std::setlocale(LC_NUMERIC, "C");
-    QApplication::setApplicationName("stepscope");
-    QApplication::setOrganizationName("stepscope");
-    QApplication::setApplicationVersion(STEPSCOPE_VERSION);
-    QApplication::setWindowIcon(QIcon(":/icons/stepscope.svg"));
+    QCoreApplication::setApplicationName("stepscope");
+    QCoreApplication::setOrganizationName("stepscope");
+    QCoreApplication::setApplicationVersion(STEPSCOPE_VERSION);
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Which PyTorch training-step optimizations pay off on this GPU");
@@ -34,6 +29,26 @@ int main(int argc, char **argv)
     QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.",
                              "dir");
     parser.addOptions({db, start, sweep, compare, shots});
+
+    // --help and --version need no display, and a QApplication aborts without one: they are read
+    // from argv first and answered with a QCoreApplication, which gives the program's name. Errors
+    // are left to the parse below, once the QApplication has taken its own options (-platform ...).
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    parser.parse(arguments);
+    if (parser.isSet("help") || parser.isSet("version")) {
+        QCoreApplication info(argc, argv);
+        if (parser.isSet("version"))
+            parser.showVersion();
+        parser.showHelp(0);
+    }
+
+    QApplication app(argc, argv);
+    // Qt sets the C library's locale from the environment; printf would then write decimal commas
+    // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
+    std::setlocale(LC_NUMERIC, "C");
+    QApplication::setWindowIcon(QIcon(":/icons/stepscope.svg"));
     parser.process(app);
 
     stepscope::ui::MainWindow window;
