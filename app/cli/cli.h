@@ -20,21 +20,21 @@ enum Exit {
     kCancelled = 130, // Ctrl-C: the running run is cancelled, finished runs are kept
 };
 
+class CommandLine; // cli_options.h: a command's options and arguments, parsed
+
 struct Options {
-    QString db;             // --db
-    QString command;        // run, list, show, export
-    QStringList positional; // e.g. the run id of `show`
-    QStringList raw;        // the command's own arguments, parsed by the command
+    QString db;      // --db, else defaultDatabasePath()
+    QString command; // run, list, show, export, doctor
 };
 
-int runCommand(const Options &options);
-int listCommand(const Options &options);
-int showCommand(const Options &options);
-int exportCommand(const Options &options);
-int doctorCommand(const Options &options);
+int runCommand(const Options &options, const CommandLine &line);
+int listCommand(const Options &options, const CommandLine &line);
+int showCommand(const Options &options, const CommandLine &line);
+int exportCommand(const Options &options, const CommandLine &line);
+int doctorCommand(const Options &options, const CommandLine &line);
 
+// Empty when there is none: neither HOME nor XDG_DATA_HOME is set.
 QString defaultDatabasePath();
-void printUsage();
 
 // What `stepscope-worker --cuda-devices` says: whether it runs, and the CUDA devices LibTorch sees.
 struct NativeProbe {

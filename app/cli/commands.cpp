@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_options.h"
 
 #include "common/measurement_defaults.h"
 #include "config/config_json.h"
@@ -30,6 +31,7 @@
 #include <optional>
 
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,10 +51,10 @@ void err(const QString &s)
     std::fprintf(stderr, "%s\n", qPrintable(s));
 }
 
-// Flags that map onto RunConfig fields: --image-size 64 sets "image_size".
-QString fieldKey(const QString &flag)
+// Options that map onto RunConfig fields: --image-size 64 sets "image_size".
+QString fieldKey(QString option)
 {
-    return flag.mid(2).replace('-', '_');
+    return option.replace('-', '_');
 }
 
 bool isConfigField(const QString &key)
@@ -60,14 +62,6 @@ bool isConfigField(const QString &key)
     for (const auto &f : fields())
         if (key == f.key)
             return true;
-    return false;
-}
-
-bool isBooleanField(const QString &key)
-{
-    for (const auto &f : fields())
-        if (key == f.key)
-            return f.isFlag;
     return false;
 }
 
@@ -116,6 +110,85 @@ QString phaseSeconds(double s)
         return QString::number(total) + " s";
     return QString("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QChar('0'));
 }
+
+// What a sweep says on standard error while it runs. On a terminal, the running configuration's
+// progress redraws one line in place ("\r", the text cut to the terminal's width so that it never
+// wraps, then clear to the end of the line); any other message first clears that line (and a ^C
+// the terminal echoed there) and takes whole lines of its own. Elsewhere (a pipe, a file) only
+// whole lines are written: progress that would redraw is left out.
+class StatusLine
+{
+  public:
+    bool onTerminal() const { return terminal_; }
+    void progress(const QString &text)
+    {
+        if (!terminal_)
+            return;
+        std::fprintf(stderr, "\r%s\33[K", fitted(text).toLocal8Bit().constData());
+        open_ = true;
+    }
+    void clear()
+    {
+        if (terminal_)
+            std::fputs("\r\33[K", stderr);
+        open_ = false;
+    }
+    void message(const QString &text)
+    {
+        clear();
+        err(text);
+    }
+    bool open() const { return open_; }
+
+  private:
+    static QString fitted(const QString &text)
+    {
+        winsize size{};
+        qsizetype columns = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+        if (columns == 0)
+            columns = qEnvironmentVariableIntValue("COLUMNS");
+        const qsizetype room = columns - 1; // the last column would wrap on some terminals
+        if (columns <= 0 || text.size() <= room)
+            return text;
+        if (room < 12)
+            return text.left(room);
+        // The start names the run ("[3/8] native cuda ..."), the end its state: the middle goes.
+        const qsizetype head = (room - 3) / 2;
+        return text.left(head) + "..." + text.right(room - 3 - head);
+    }
+
+    bool terminal_ = isatty(STDERR_FILENO) != 0;
+    bool open_ = false;
+};
+
+// While a sweep runs, Qt's own messages (warnings) clear an open progress line first as well.
+class ScopedMessageHandler
+{
+  public:
+    explicit ScopedMessageHandler(StatusLine &status)
+    {
+        current = &status;
+        previous = qInstallMessageHandler(&ScopedMessageHandler::handle);
+    }
+    ~ScopedMessageHandler()
+    {
+        qInstallMessageHandler(previous);
+        current = nullptr;
+    }
+    ScopedMessageHandler(const ScopedMessageHandler &) = delete;
+    ScopedMessageHandler &operator=(const ScopedMessageHandler &) = delete;
+
+  private:
+    static void handle(QtMsgType type, const QMessageLogContext &context, const QString &message)
+    {
+        if (current && current->open())
+            current->clear();
+        if (previous)
+            previous(type, context, message);
+    }
+    static inline StatusLine *current = nullptr;
+    static inline QtMessageHandler previous = nullptr;
+};
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
 // The baseline, when the file names one: {"configs": [...], "baseline": N} (1-based) or
@@ -284,6 +357,24 @@ std::string printable(const std::string &text)
     return out;
 }
 
+// A whole number above 0 given to --`name` of the running command, into `out` (left as it is when
+// the option is not given): "abc" must not read as 0, which means "the latest sweep" (or "the
+// sweep's own N"). False, said, when it is not one.
+bool positiveOption(const CommandLine &line, const QString &what, const QString &name, long long &out)
+{
+    if (!line.isSet(name))
+        return true;
+    bool ok = false;
+    const QString v = line.value(name);
+    const long long n = v.toLongLong(&ok);
+    if (!ok || n < 1) {
+        err("stepscope-cli " + line.spec().name + ": --" + name + " '" + v + "' is not allowed; give " + what);
+        return false;
+    }
+    out = n;
+    return true;
+}
+
 } // namespace
 
 QString defaultDatabasePath()
@@ -295,61 +386,7 @@ QString defaultDatabasePath()
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
 }
 
-void printUsage()
-{
-    std::printf("stepscope-cli %s: which training-step optimizations pay off on this GPU\n\n"
-                "usage: stepscope-cli [--db FILE] COMMAND [options]\n\n"
-                "commands:\n"
-                "  run      run a sweep (default: the ledger preset, fitted to this machine)\n"
-                "  list     list sweeps and their runs\n"
-                "  show RUN one run: status, failure with its fix, timings, compile caches and breakdown\n"
-                "  export   the ledger table of a sweep: --format csv|json|markdown [--sweep ID] [--out FILE]\n"
-                "  doctor   can this machine run the native and Python workers and torch.compile?\n"
-                "           [--device cpu|cuda] [--python PATH]; one line per item, ok / warn / fail with a fix;\n"
-                "           exit 0 without a fail, 1 with one, 2 bad arguments\n\n"
-                "run options:\n"
-                "  --preset ledger|each   ledger: knobs added cumulatively; each: every knob alone vs the baseline\n"
-                "  --config FILE          configurations from JSON (an object, an array, or {\"configs\": [...]})\n"
-                "  --single               run exactly the configuration given by flags (no preset)\n"
-                "  --repeat N             cold processes per configuration, interleaved A B C A B C (default 1)\n"
-                "  --planned-steps N      planned run length for the recommendation (default %lld)\n"
-                "  --baseline N|LABEL     the configuration the others are compared with: its position in the sweep\n"
-                "                         (1 = first) or its knob label (\"tf32+bf16\", \"python baseline\") or\n"
-                "                         canonical name (default: fp32 eager of the sweep's runtime and shape where\n"
-                "                         the sweep has it, else the first configuration). A --config file may say\n"
-                "                         \"baseline\": N next to \"configs\", or \"baseline\": true on one of them;\n"
-                "                         this flag overrides it\n"
-                "  --timeout S            seconds a worker may stay silent before it is killed (default 900, at most\n"
-                "                         604800: 7 days)\n"
-                "  --fresh-cuda-cache     a new CUDA_CACHE_PATH per run: a truly cold first step\n"
-                "  --until-ci PCT         adaptive repeats: after the planned processes, add cold processes to each\n"
-                "                         configuration whose steady figure's 95%% CI is wider than +-PCT%% of its\n"
-                "                         median (2 is +-2%%; at least 2 processes each are planned)\n"
-                "  --max-repeats K        cap of cold processes per configuration with --until-ci (default 10)\n"
-                "  --max-minutes T        no new processes after T minutes of the sweep with --until-ci\n"
-                "  --[no-]warmup-process  one discarded one-step process before the timed runs, so that caches\n"
-                "                         which outlive a process are not charged to the first configuration\n"
-                "                         (default: on for presets, off for --single and --config)\n"
-                "  --python PATH          the Python that runs python runs (else STEPSCOPE_PYTHON, the build's\n"
-                "                         environment, python3 on PATH); it needs the torch Stepscope was built for\n"
-                "  --compile-cache-dir DIR  where torch.compile caches go (default %s):\n"
-                "                         a fresh cold-* directory per cold run, removed after it; warm/ kept and\n"
-                "                         primed by a one-step run of the configuration the first time\n"
-                "  --name TEXT            a name for the sweep\n"
-                "configuration flags (also the keys of JSON configurations, with '_' for '-'):\n",
-                STEPSCOPE_VERSION, static_cast<long long>(kDefaultPlannedSteps),
-                qPrintable(supervisor::defaultCompileCacheRoot()));
-    for (const auto &f : fields())
-        std::printf("  --%-18s %-40s %s\n", QString(f.key).replace('_', '-').toUtf8().constData(),
-                    f.isFlag ? "" : f.allowed, f.help);
-    std::printf("\n  --db FILE  the measurements database (default %s)\n\n"
-                "exit codes: 0 all runs complete, 1 some runs failed, 2 bad arguments or configuration,\n"
-                "            3 database refused or unwritable, 130 interrupted (Ctrl-C)\n",
-                defaultDatabasePath().isEmpty() ? "none: HOME is not set, so pass --db"
-                                                : qPrintable(defaultDatabasePath()));
-}
-
-int runCommand(const Options &options)
+int runCommand(const Options &options, const CommandLine &line)
 {
     RunConfig base;
     QString preset, configFile, name, python, compileCacheDir;
@@ -360,96 +397,73 @@ int runCommand(const Options &options)
     long long planned = kDefaultPlannedSteps;
     std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
     std::vector<ConfigError> flagErrors;
-    const QStringList &a = options.raw;
-    for (int i = 0; i < a.size(); ++i) {
-        const QString flag = a[i];
-        auto value = [&](QString &out) {
-            if (i + 1 >= a.size() || a[i + 1].startsWith("--")) {
-                flagErrors.push_back({flag.toStdString(), "needs a value"});
-                return false;
-            }
-            out = a[++i];
-            return true;
-        };
-        QString v;
-        if (flag == "--preset") {
-            value(preset);
-        } else if (flag == "--config") {
-            value(configFile);
-        } else if (flag == "--name") {
-            value(name);
-        } else if (flag == "--python") {
-            value(python);
-        } else if (flag == "--baseline") {
-            if (value(v))
-                baselineChoice = v;
-        } else if (flag == "--compile-cache-dir") {
-            value(compileCacheDir);
-        } else if (flag == "--single") {
+    // In command-line order: a later --device overrides an earlier one, and errors come in order.
+    for (const auto &[option, v] : line.given()) {
+        const std::string flag = "--" + option.toStdString();
+        if (option == "preset") {
+            preset = v;
+        } else if (option == "config") {
+            configFile = v;
+        } else if (option == "name") {
+            name = v;
+        } else if (option == "python") {
+            python = v;
+        } else if (option == "baseline") {
+            baselineChoice = v;
+        } else if (option == "compile-cache-dir") {
+            compileCacheDir = v;
+        } else if (option == "single") {
             single = true;
-        } else if (flag == "--until-ci" || flag == "--max-repeats" || flag == "--max-minutes") {
-            if (!value(v))
-                continue;
+        } else if (option == "until-ci" || option == "max-repeats" || option == "max-minutes") {
             bool ok = false;
             const double n = v.toDouble(&ok);
-            const bool percent = flag == "--until-ci";
+            const bool percent = option == "until-ci";
             if (!ok || !(percent ? n > 0 && n <= 50 : n >= 1 && n <= 1000 && n == std::floor(n))) {
-                flagErrors.push_back(
-                    {flag.toStdString(), "'" + v.toStdString() + "' is not allowed; give " +
-                                             (percent ? "a percentage above 0 and up to 50 (2 means +-2%)"
-                                                      : "a whole number from 1 to 1000")});
+                flagErrors.push_back({flag, "'" + v.toStdString() + "' is not allowed; give " +
+                                                (percent ? "a percentage above 0 and up to 50 (2 means +-2%)"
+                                                         : "a whole number from 1 to 1000")});
                 continue;
             }
             if (percent) {
                 adaptive.enabled = true;
                 adaptive.halfWidth = n / 100.0;
-            } else if (flag == "--max-repeats") {
+            } else if (option == "max-repeats") {
                 adaptive.maxProcesses = static_cast<int>(n);
             } else {
                 adaptive.maxMinutes = static_cast<int>(n);
             }
-        } else if (flag == "--warmup-process" || flag == "--no-warmup-process") {
-            warmupProcess = flag == "--warmup-process";
-        } else if (flag == "--fresh-cuda-cache") {
+        } else if (option == "warmup-process" || option == "no-warmup-process") {
+            warmupProcess = option == "warmup-process";
+        } else if (option == "fresh-cuda-cache") {
             freshCache = true;
-        } else if (flag == "--repeat" || flag == "--timeout" || flag == "--planned-steps") {
-            if (!value(v))
-                continue;
+        } else if (option == "repeat" || option == "timeout" || option == "planned-steps") {
             bool ok = false;
             const long long n = v.toLongLong(&ok);
-            if (!ok || n < 1 || (flag == "--repeat" && n > 100)) {
-                flagErrors.push_back({flag.toStdString(), "'" + v.toStdString() +
-                                                              "' is not allowed; give a positive integer" +
-                                                              (flag == "--repeat" ? std::string(" up to 100") : "")});
+            if (!ok || n < 1 || (option == "repeat" && n > 100)) {
+                flagErrors.push_back({flag, "'" + v.toStdString() + "' is not allowed; give a positive integer" +
+                                                (option == "repeat" ? std::string(" up to 100") : "")});
                 continue;
             }
             // Parsed wide and capped here: the supervisor's timer counts milliseconds in an int.
-            if (flag == "--timeout" && n > supervisor::kMaxTimeoutSeconds) {
-                flagErrors.push_back(
-                    {flag.toStdString(), "'" + v.toStdString() + "' seconds is too long; give at most " +
-                                             std::to_string(supervisor::kMaxTimeoutSeconds) + " (7 days)"});
+            if (option == "timeout" && n > supervisor::kMaxTimeoutSeconds) {
+                flagErrors.push_back({flag, "'" + v.toStdString() + "' seconds is too long; give at most " +
+                                                std::to_string(supervisor::kMaxTimeoutSeconds) + " (7 days)"});
                 continue;
             }
-            if (flag == "--repeat")
+            if (option == "repeat")
                 repeats = static_cast<int>(n);
-            else if (flag == "--timeout")
+            else if (option == "timeout")
                 timeout = static_cast<int>(n);
             else
                 planned = n;
-        } else if (flag.startsWith("--") && isConfigField(fieldKey(flag))) {
-            const QString key = fieldKey(flag);
-            if (isBooleanField(key) && (i + 1 >= a.size() || a[i + 1].startsWith("--")))
-                v = "true";
-            else if (!value(v))
-                continue;
+        } else if (const QString key = fieldKey(option); isConfigField(key)) {
             ConfigError e;
             if (!setField(base, key.toStdString(), v.toStdString(), e))
-                flagErrors.push_back({flag.toStdString(), e.message});
+                flagErrors.push_back({flag, e.message});
             deviceGiven = deviceGiven || key == "device";
             shapeGiven = shapeGiven || key == "batch" || key == "image_size" || key == "steps" || key == "warmup_steps";
-        } else {
-            flagErrors.push_back({flag.toStdString(), "unknown option; see stepscope-cli --help"});
         }
+        // --db is the program's, read before the command runs.
     }
     if (!flagErrors.empty()) {
         err("stepscope-cli run: nothing was run:\n  " +
@@ -612,19 +626,15 @@ int runCommand(const Options &options)
     }
     supervisor::SweepRunner runner(*db, runnerOptions);
 
-    const bool tty = isatty(STDERR_FILENO);
+    // Progress on a terminal redraws one line; every other message clears it first and takes a line
+    // of its own (Qt's warnings too). Through a pipe or into a file, whole lines only.
+    StatusLine status;
+    const ScopedMessageHandler ownLines(status);
     int failed = 0;
     bool cancelled = false;
     QString current;
     QElapsedTimer sweepClock;
     sweepClock.start();
-    // On a terminal, progress rewrites one line; anything else printed starts a fresh line first.
-    bool ttyLineOpen = false;
-    auto closeTtyLine = [&] {
-        if (ttyLineOpen)
-            std::fprintf(stderr, "\r\33[K");
-        ttyLineOpen = false;
-    };
     QString lastPhase;
     QElapsedTimer phasePrinted;
     QObject::connect(
@@ -633,63 +643,53 @@ int runCommand(const Options &options)
             // Time left from the pace of the runs so far (cold processes cost alike).
             QString left;
             if (index > 0) {
-                const double perRun = sweepClock.elapsed() / 1000.0 / index;
+                const double perRun = static_cast<double>(sweepClock.elapsed()) / 1000.0 / index;
                 left = " (about " + QString::fromStdString(report::formatSeconds(perRun * (total - index))) + " left)";
             }
-            closeTtyLine();
             lastPhase.clear();
-            err(current + ": starting" + left);
+            status.message(current + ": starting" + left);
         });
     QObject::connect(&runner, &supervisor::SweepRunner::firstStep, [&](qint64, double s) {
-        closeTtyLine();
-        err(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
+        status.message(current + ": first step " + QString::fromStdString(report::formatSeconds(s)));
     });
     QObject::connect(&runner, &supervisor::SweepRunner::progress, [&](int, int, int step, int steps) {
-        if (tty && steps > 0) {
-            std::fprintf(stderr, "\r%s: step %d/%d\33[K", qPrintable(current), step, steps);
-            ttyLineOpen = true;
-        }
+        if (steps > 0)
+            status.progress(current + QString(": step %1/%2").arg(step).arg(steps));
     });
     // A compile can take minutes without a step: say what the worker is doing, so that it never
     // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
     QObject::connect(&runner, &supervisor::SweepRunner::phase, [&](qint64, const QString &phase, double s) {
-        const QString line = current + ": " + phase + " " + phaseSeconds(s);
-        if (tty) {
-            std::fprintf(stderr, "\r%s\33[K", qPrintable(line));
-            ttyLineOpen = true;
+        const QString text = current + ": " + phase + " " + phaseSeconds(s);
+        if (status.onTerminal()) {
+            status.progress(text);
         } else if (phase != lastPhase || !phasePrinted.isValid() || phasePrinted.elapsed() >= 15000) {
-            err(line);
+            status.message(text);
             phasePrinted.start();
         }
         lastPhase = phase;
     });
     // The worker's own log stays in the database; the supervisor's notes about the run are shown.
-    QObject::connect(&runner, &supervisor::SweepRunner::logLine, [&](const QString &line) {
-        if (line.startsWith("priming the warm compile cache")) {
-            closeTtyLine();
-            err(current + ": priming the warm compile cache first (one step of this configuration, not stored)");
-        }
-        if (line.startsWith("adaptive repeats")) {
-            closeTtyLine();
-            err("stepscope-cli: " + line);
-        }
-        if (line.startsWith("machine warm-up")) {
-            closeTtyLine();
-            err("stepscope-cli: " + line + " (not stored; --no-warmup-process skips it)");
-        }
+    QObject::connect(&runner, &supervisor::SweepRunner::logLine, [&](const QString &text) {
+        if (text.startsWith("priming the warm compile cache"))
+            status.message(current +
+                           ": priming the warm compile cache first (one step of this configuration, not stored)");
+        if (text.startsWith("adaptive repeats"))
+            status.message("stepscope-cli: " + text);
+        if (text.startsWith("machine warm-up"))
+            status.message("stepscope-cli: " + text + " (not stored; --no-warmup-process skips it)");
     });
     QObject::connect(&runner, &supervisor::SweepRunner::runFinished,
-                     [&](qint64 runId, int status, const QString &category, const QString &message) {
-                         closeTtyLine();
-                         if (status == static_cast<int>(RunStatus::Complete)) {
-                             err(current + ": complete (run " + QString::number(runId) + ")");
+                     [&](qint64 runId, int runStatus, const QString &category, const QString &message) {
+                         if (runStatus == static_cast<int>(RunStatus::Complete)) {
+                             status.message(current + ": complete (run " + QString::number(runId) + ")");
                              return;
                          }
-                         if (status == static_cast<int>(RunStatus::Failed))
+                         if (runStatus == static_cast<int>(RunStatus::Failed))
                              ++failed;
                          const auto cat = failureCategoryFromString(category.toStdString());
-                         err(current + ": " +
-                             QString::fromStdString(std::string(toString(static_cast<RunStatus>(status)))) + " [" +
+                         status.message(
+                             current + ": " +
+                             QString::fromStdString(std::string(toString(static_cast<RunStatus>(runStatus)))) + " [" +
                              category + "] " + message +
                              (cat ? "\n    fix: " + QString::fromStdString(std::string(fixFor(*cat))) : QString()) +
                              "\n    detail: stepscope-cli show " + QString::number(runId));
@@ -697,7 +697,7 @@ int runCommand(const Options &options)
     QString storageError;
     QObject::connect(&runner, &supervisor::SweepRunner::storageFailed, [&](const QString &message) {
         storageError = message;
-        err("stepscope-cli: the database refused a write, the sweep stops: " + message);
+        status.message("stepscope-cli: the database refused a write, the sweep stops: " + message);
     });
     QObject::connect(&runner, &supervisor::SweepRunner::finished, [&](bool wasCancelled) {
         cancelled = wasCancelled;
@@ -710,7 +710,7 @@ int runCommand(const Options &options)
     QTimer interruptPoll;
     QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
         if (g_interrupted.exchange(false)) {
-            err("\nstepscope-cli: interrupted: stopping the running configuration");
+            status.message("stepscope-cli: interrupted: stopping the running configuration");
             runner.cancel();
         }
     });
@@ -735,16 +735,25 @@ int runCommand(const Options &options)
     return failed > 0 ? kRunsFailed : kOk;
 }
 
-int listCommand(const Options &options)
+int listCommand(const Options &options, const CommandLine &line)
 {
+    long long sweepId = 0;
+    if (!positiveOption(line, "a sweep id (see 'stepscope-cli list')", "sweep", sweepId))
+        return kUsage;
     int code = kOk;
     auto reader = openReader(options.db, code);
     if (!reader)
         return code;
+    if (sweepId != 0 && !reader->sweep(sweepId)) {
+        err("stepscope-cli list: no sweep " + QString::number(sweepId) + " in " + options.db);
+        return kUsage;
+    }
     const auto sweeps = reader->sweeps();
     if (sweeps.empty())
         std::printf("no sweeps in %s\n", qPrintable(options.db));
     for (const auto &s : sweeps) {
+        if (sweepId != 0 && s.id != sweepId)
+            continue;
         std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), printable(s.created).c_str(),
                     printable(s.name).c_str(), printable(s.preset).c_str(), printable(s.status).c_str());
         for (const auto &r : reader->runs(s.id)) {
@@ -761,16 +770,17 @@ int listCommand(const Options &options)
     return kOk;
 }
 
-int showCommand(const Options &options)
+int showCommand(const Options &options, const CommandLine &line)
 {
-    if (options.raw.isEmpty()) {
+    const QStringList arguments = line.positionalArguments();
+    if (arguments.isEmpty()) {
         err("stepscope-cli show: give a run id (see 'stepscope-cli list')");
         return kUsage;
     }
     bool ok = false;
-    const qint64 id = options.raw.first().toLongLong(&ok);
+    const qint64 id = arguments.first().toLongLong(&ok);
     if (!ok) {
-        err("stepscope-cli show: '" + options.raw.first() + "' is not a run id");
+        err("stepscope-cli show: '" + arguments.first() + "' is not a run id");
         return kUsage;
     }
     int code = kOk;
@@ -807,8 +817,7 @@ int showCommand(const Options &options)
                     static_cast<long long>(summary.steadyBegin),
                     static_cast<long long>(summary.steadyBegin + summary.steadyCount - 1), *summary.medianMs,
                     summary.p10Ms.value_or(NAN), summary.p90Ms.value_or(NAN), summary.iqrMs.value_or(NAN),
-                    summary.cv.value_or(NAN), summary.noise.c_str(),
-                    summary.timing == "gpu" ? "CUDA events" : "wall");
+                    summary.cv.value_or(NAN), summary.noise.c_str(), summary.timing == "gpu" ? "CUDA events" : "wall");
     } else if (!reading.series.ms.empty()) {
         const std::string prefix = "no steady state: ";
         const std::string why =
@@ -816,8 +825,9 @@ int showCommand(const Options &options)
         std::printf("steady state: none (%s)\n", why.c_str());
     }
     if (run->peakAllocatedBytes)
-        std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n", *run->peakAllocatedBytes / 1048576.0,
-                    run->peakReservedBytes.value_or(0) / 1048576.0);
+        std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n",
+                    static_cast<double>(*run->peakAllocatedBytes) / 1048576.0,
+                    static_cast<double>(run->peakReservedBytes.value_or(0)) / 1048576.0);
     if (!run->checkLosses.empty()) {
         std::printf("losses of the first steps:");
         for (double l : run->checkLosses)
@@ -831,35 +841,14 @@ int showCommand(const Options &options)
     return kOk;
 }
 
-int exportCommand(const Options &options)
+int exportCommand(const Options &options, const CommandLine &line)
 {
-    QString format = "markdown", out;
-    qint64 sweepId = 0;
-    long long planned = 0;
-    const QStringList &a = options.raw;
-    for (int i = 0; i < a.size(); ++i) {
-        const bool hasValue = i + 1 < a.size();
-        if (a[i] == "--format" && hasValue)
-            format = a[++i];
-        else if (a[i] == "--out" && hasValue)
-            out = a[++i];
-        else if ((a[i] == "--sweep" || a[i] == "--planned-steps") && hasValue) {
-            // "abc" must not read as 0, which means "the latest sweep" (or "the sweep's own N").
-            bool ok = false;
-            const long long n = a[i + 1].toLongLong(&ok);
-            if (!ok || n < 1) {
-                err("stepscope-cli export: " + a[i] + " '" + a[i + 1] + "' is not allowed; give " +
-                    (a[i] == "--sweep" ? "a sweep id (see 'stepscope-cli list')" : "a positive number of steps"));
-                return kUsage;
-            }
-            (a[i] == "--sweep" ? sweepId : planned) = n;
-            ++i;
-        } else {
-            err("stepscope-cli export: unknown or incomplete option '" + a[i] +
-                "'; use --format csv|json|markdown [--sweep ID] [--out FILE] [--planned-steps N]");
-            return kUsage;
-        }
-    }
+    const QString format = line.isSet("format") ? line.value("format") : "markdown";
+    const QString out = line.value("out");
+    long long sweepId = 0, planned = 0;
+    if (!positiveOption(line, "a sweep id (see 'stepscope-cli list')", "sweep", sweepId) ||
+        !positiveOption(line, "a positive number of steps", "planned-steps", planned))
+        return kUsage;
     if (format != "csv" && format != "json" && format != "markdown") {
         err("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
         return kUsage;

@@ -2,6 +2,7 @@
 // native worker, which Python it would use); the Python worker's `--doctor` checks torch,
 // torchvision, Triton, the compiler and a tiny torch.compile, one JSON line per item.
 #include "cli.h"
+#include "cli_options.h"
 
 #include "common/failure.h"
 #include "supervisor/compile_cache.h"
@@ -176,24 +177,10 @@ NativeProbe probeNativeWorker()
     return probe;
 }
 
-int doctorCommand(const Options &options)
+int doctorCommand(const Options &, const CommandLine &line)
 {
-    QString device, python;
-    const QStringList &a = options.raw;
-    for (int i = 0; i < a.size(); ++i) {
-        const bool hasValue = i + 1 < a.size() && !a[i + 1].startsWith("--");
-        if (a[i] == "--device" && hasValue)
-            device = a[++i];
-        else if (a[i] == "--python" && hasValue)
-            python = a[++i];
-        else {
-            std::fprintf(stderr,
-                         "stepscope-cli doctor: unknown or incomplete option '%s'; use [--device cpu|cuda] "
-                         "[--python PATH]\n",
-                         qPrintable(a[i]));
-            return kUsage;
-        }
-    }
+    QString device = line.value("device");
+    const QString python = line.value("python");
     if (!device.isEmpty() && device != "cpu" && device != "cuda") {
         std::fprintf(stderr, "stepscope-cli doctor: device '%s' is not allowed; use cpu or cuda\n", qPrintable(device));
         return kUsage;

@@ -1,11 +1,57 @@
 #include "cli.h"
+#include "cli_options.h"
 
 #include "store/store.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <clocale>
 #include <cstdio>
+
+using namespace stepscope::cli;
+
+namespace
+{
+
+void print(const QString &text)
+{
+    std::fputs(text.toLocal8Bit().constData(), stdout);
+}
+
+// `help [COMMAND]`, `completion bash`, `man`: they print, and need no database.
+int printCommand(const QString &command, const CommandLine &line, const std::vector<CommandSpec> &commands,
+                 const HelpDefaults &defaults)
+{
+    const QString argument = line.positionalArguments().value(0);
+    if (command == "help") {
+        if (argument.isEmpty()) {
+            print(programHelp(defaults));
+            return kOk;
+        }
+        const auto it =
+            std::find_if(commands.begin(), commands.end(), [&](const CommandSpec &c) { return c.name == argument; });
+        if (it == commands.end()) {
+            std::fprintf(stderr, "stepscope-cli help: no command '%s'; see 'stepscope-cli --help'\n",
+                         qPrintable(argument));
+            return kUsage;
+        }
+        print(commandHelp(*it, defaults));
+        return kOk;
+    }
+    if (command == "completion") {
+        if (argument != "bash") {
+            std::fprintf(stderr, "stepscope-cli completion: give the shell: 'stepscope-cli completion bash'\n");
+            return kUsage;
+        }
+        print(bashCompletion());
+        return kOk;
+    }
+    print(manPage());
+    return kOk;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -16,38 +62,42 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName("stepscope");
     QCoreApplication::setApplicationVersion(STEPSCOPE_VERSION);
 
-    using namespace stepscope::cli;
-    Options options;
-    options.db = defaultDatabasePath();
-    const QStringList args = app.arguments().mid(1);
-    for (int i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (options.command.isEmpty() && (a == "--help" || a == "-h" || a == "help")) {
-            printUsage();
-            return kOk;
-        }
-        if (options.command.isEmpty() && a == "--version") {
-            std::printf("stepscope-cli %s\n", STEPSCOPE_VERSION);
-            return kOk;
-        }
-        if (a == "--db" || a.startsWith("--db=")) {
-            if (a == "--db" && i + 1 >= args.size()) {
-                std::fprintf(stderr, "stepscope-cli: --db needs a file path\n");
-                return kUsage;
-            }
-            options.db = a == "--db" ? args[++i] : a.mid(5);
-            continue;
-        }
-        if (options.command.isEmpty() && !a.startsWith('-'))
-            options.command = a;
-        else if (options.command.isEmpty()) {
-            std::fprintf(stderr, "stepscope-cli: unknown option '%s' before the command; try --help\n", qPrintable(a));
-            return kUsage;
-        } else
-            options.raw << a;
+    // The program's own options (--db, --help, --version) come before the command; the command's
+    // parser takes the rest, --db and --help included.
+    const HelpDefaults defaults = machineDefaults();
+    CommandLine program(programSpec(defaults), defaults);
+    int code = kOk;
+    if (!program.parse(app.arguments().mid(1), code))
+        return code;
+    if (program.isSet("version")) {
+        std::printf("stepscope-cli %s\n", STEPSCOPE_VERSION);
+        return kOk;
     }
-    const QStringList needDatabase{"run", "list", "show", "export"};
-    if (options.db.isEmpty() && needDatabase.contains(options.command)) {
+    QStringList arguments = program.positionalArguments();
+    if (arguments.isEmpty()) {
+        std::fprintf(stderr, "stepscope-cli: no command given; try 'stepscope-cli run' or --help\n");
+        return kUsage;
+    }
+    Options options;
+    options.command = arguments.takeFirst();
+    const auto commands = commandSpecs(defaults);
+    const auto spec =
+        std::find_if(commands.begin(), commands.end(), [&](const CommandSpec &c) { return c.name == options.command; });
+    if (spec == commands.end()) {
+        QStringList names;
+        for (const auto &c : commands)
+            names << c.name;
+        std::fprintf(stderr, "stepscope-cli: unknown command '%s'; commands: %s\n", qPrintable(options.command),
+                     qPrintable(names.join(", ")));
+        return kUsage;
+    }
+    CommandLine line(*spec, defaults);
+    if (!line.parse(arguments, code))
+        return code;
+    options.db = line.isSet("db")      ? line.value("db")
+                 : program.isSet("db") ? program.value("db")
+                                       : defaultDatabasePath();
+    if (options.db.isEmpty() && spec->needsDatabase) {
         std::fprintf(stderr, "stepscope-cli: no database path: HOME is not set (nor XDG_DATA_HOME), so there is no "
                              "default; pass --db FILE\n");
         return kUsage;
@@ -56,23 +106,18 @@ int main(int argc, char **argv)
     // (the file deleted between two reads, say) still ends as a refusal, never as an abort.
     try {
         if (options.command == "run")
-            return runCommand(options);
+            return runCommand(options, line);
         if (options.command == "list")
-            return listCommand(options);
+            return listCommand(options, line);
         if (options.command == "show")
-            return showCommand(options);
+            return showCommand(options, line);
         if (options.command == "export")
-            return exportCommand(options);
+            return exportCommand(options, line);
         if (options.command == "doctor")
-            return doctorCommand(options);
+            return doctorCommand(options, line);
     } catch (const stepscope::store::StoreError &e) {
         std::fprintf(stderr, "stepscope-cli: %s\n", e.what());
         return kDatabase;
     }
-    if (options.command.isEmpty())
-        std::fprintf(stderr, "stepscope-cli: no command given; try 'stepscope-cli run' or --help\n");
-    else
-        std::fprintf(stderr, "stepscope-cli: unknown command '%s'; commands: run, list, show, export, doctor\n",
-                     qPrintable(options.command));
-    return kUsage;
+    return printCommand(options.command, line, commands, defaults);
 }

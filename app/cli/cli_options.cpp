@@ -1,0 +1,633 @@
+#include "cli_options.h"
+
+#include "cli.h"
+
+#include "common/measurement_defaults.h"
+#include "config/presets.h"
+#include "config/run_config.h"
+#include "supervisor/compile_cache.h"
+
+#include <QCommandLineOption>
+#include <QHash>
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace stepscope::cli
+{
+namespace
+{
+
+constexpr qsizetype kWidth = 100; // help text is wrapped at this width
+constexpr qsizetype kColumn = 28; // where an option's description starts
+
+OptionSpec option(const QString &name, const QString &valueName, const QString &help, ValueKind kind = ValueKind::Text,
+                  const QStringList &choices = {})
+{
+    OptionSpec o;
+    o.name = name;
+    o.valueName = valueName;
+    o.help = help;
+    o.kind = valueName.isEmpty() ? ValueKind::None : kind;
+    o.choices = choices;
+    return o;
+}
+
+OptionSpec flag(const QString &name, const QString &help)
+{
+    return option(name, {}, help);
+}
+
+CommandSpec command(const QString &name, const QString &summary, const QString &description,
+                    std::vector<std::pair<int, QString>> exitCodes, bool needsDatabase = false,
+                    const QString &arguments = {}, int maxArguments = 0)
+{
+    CommandSpec c;
+    c.name = name;
+    c.arguments = arguments;
+    c.maxArguments = maxArguments;
+    c.needsDatabase = needsDatabase;
+    c.summary = summary;
+    c.description = description;
+    c.exitCodes = std::move(exitCodes);
+    return c;
+}
+
+QStringList toStrings(const std::vector<std::string> &list)
+{
+    QStringList out;
+    for (const auto &s : list)
+        out << QString::fromStdString(s);
+    return out;
+}
+
+// The configuration flags, one per RunConfig key of config/run_config.cpp's table: --image-size
+// sets "image_size". The literal values of its "allowed" column ("cpu|cuda|cuda:N" gives cpu and
+// cuda) are what the completion offers; a knob alone (`--tf32`) means true.
+std::vector<OptionSpec> configurationFlags()
+{
+    static const QRegularExpression literal("^[a-z0-9][a-z0-9_-]*$");
+    std::vector<OptionSpec> out;
+    for (const auto &f : fields()) {
+        QStringList choices;
+        for (const QString &v : QString(f.allowed).split('|'))
+            if (literal.match(v).hasMatch())
+                choices << v;
+        OptionSpec o = option(QString(f.key).replace('_', '-'), f.allowed, f.help,
+                              choices.isEmpty() ? ValueKind::Text : ValueKind::Choice, choices);
+        if (f.isFlag)
+            o.implicitValue = "true";
+        out.push_back(o);
+    }
+    return out;
+}
+
+const std::vector<std::pair<int, QString>> &sweepExitCodes()
+{
+    static const std::vector<std::pair<int, QString>> codes{
+        {kOk, "every run complete"},
+        {kRunsFailed, "some runs failed (`show` has the category, the fix and the worker's log)"},
+        {kUsage, "bad arguments or configuration: nothing ran and nothing was written"},
+        {kDatabase, "the database was refused or could not be written (not a Stepscope file, damaged, from a newer "
+                    "Stepscope, read-only, the disk full, deleted during the sweep)"},
+        {kCancelled, "interrupted (Ctrl-C): the running configuration is cancelled, finished runs are kept"},
+    };
+    return codes;
+}
+
+const std::vector<std::pair<int, QString>> &readExitCodes()
+{
+    static const std::vector<std::pair<int, QString>> codes{
+        {kOk, "done"},
+        {kUsage, "bad arguments, or no such sweep or run in the database"},
+        {kDatabase, "the database was refused (not a Stepscope file, damaged, from a newer Stepscope), or an "
+                    "export could not be written"},
+    };
+    return codes;
+}
+
+// `text` cut into lines of at most kWidth characters, every line after the first starting at
+// `indent` (the first one continues where the caller is, at `indent` too).
+QString wrapped(const QString &text, qsizetype indent)
+{
+    QString out;
+    qsizetype column = indent;
+    for (const QString &word : text.split(' ', Qt::SkipEmptyParts)) {
+        if (column > indent && column + 1 + word.size() > kWidth) {
+            out += '\n' + QString(indent, ' ');
+            column = indent;
+        } else if (column > indent) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+    }
+    return out;
+}
+
+QString spelled(const OptionSpec &o)
+{
+    QString s = o.shortName.isEmpty() ? QString() : "-" + o.shortName + ", ";
+    s += "--" + o.name;
+    if (!o.valueName.isEmpty())
+        s += o.implicitValue.isEmpty() ? " " + o.valueName : " [" + o.valueName + "]";
+    return s;
+}
+
+void appendEntry(QString &out, const QString &left, const QString &help, qsizetype column = kColumn)
+{
+    const QString head = "  " + left;
+    out += head.size() + 2 > column ? head + '\n' + QString(column, ' ') : head.leftJustified(column);
+    out += wrapped(help, column) + '\n';
+}
+
+void appendGroups(QString &out, const CommandSpec &command)
+{
+    for (const auto &group : command.groups) {
+        out += '\n' + group.title + ":\n";
+        for (const auto &o : group.options)
+            appendEntry(out, spelled(o), o.help);
+    }
+}
+
+QString usageOf(const CommandSpec &command)
+{
+    QString usage = "stepscope-cli " + command.name + " [options]";
+    if (!command.arguments.isEmpty())
+        usage += ' ' + command.arguments;
+    return usage;
+}
+
+void appendExitCodes(QString &out, const std::vector<std::pair<int, QString>> &codes)
+{
+    out += "\nexit codes:\n";
+    for (const auto &[code, meaning] : codes)
+        appendEntry(out, QString::number(code), meaning, 8);
+}
+
+// Text for roff: a backslash printed as one, "--" as two minus signs (not hyphens), and no line
+// that starts with a control character.
+QString roff(QString text)
+{
+    text.replace('\\', "\\e").replace("--", "\\-\\-");
+    if (text.startsWith('.') || text.startsWith('\''))
+        text.prepend("\\&");
+    return text;
+}
+
+QString roffOption(const OptionSpec &o)
+{
+    QString s = ".TP\n";
+    if (!o.shortName.isEmpty())
+        s += "\\fB\\-" + roff(o.shortName) + "\\fR, ";
+    s += "\\fB\\-\\-" + QString(o.name).replace('-', "\\-") + "\\fR";
+    if (!o.valueName.isEmpty())
+        s += o.implicitValue.isEmpty() ? " \\fI" + roff(o.valueName) + "\\fR" : " [\\fI" + roff(o.valueName) + "\\fR]";
+    return s + '\n' + roff(o.help) + '\n';
+}
+
+QString roffExitCodes(const std::vector<std::pair<int, QString>> &codes)
+{
+    QString s;
+    for (const auto &[code, meaning] : codes)
+        s += ".TP\n.B " + QString::number(code) + '\n' + roff(meaning) + '\n';
+    return s;
+}
+
+QString shellWords(const QStringList &words)
+{
+    return "'" + words.join(' ') + "'";
+}
+
+QStringList optionWords(const std::vector<OptionSpec> &options)
+{
+    QStringList words;
+    for (const auto &o : options) {
+        if (!o.shortName.isEmpty())
+            words << "-" + o.shortName;
+        words << "--" + o.name;
+    }
+    return words;
+}
+
+std::vector<OptionSpec> allOptions(const CommandSpec &command, const HelpDefaults &defaults)
+{
+    std::vector<OptionSpec> out;
+    for (const auto &group : command.groups)
+        out.insert(out.end(), group.options.begin(), group.options.end());
+    const auto common = commonOptions(defaults);
+    out.insert(out.end(), common.begin(), common.end());
+    return out;
+}
+
+} // namespace
+
+HelpDefaults machineDefaults()
+{
+    const QString db = defaultDatabasePath();
+    return {db.isEmpty() ? "none: HOME is not set, so pass --db" : db, supervisor::defaultCompileCacheRoot()};
+}
+
+HelpDefaults genericDefaults()
+{
+    return {"$XDG_DATA_HOME/stepscope/measurements.sqlite, XDG_DATA_HOME being ~/.local/share when unset",
+            "$XDG_CACHE_HOME/stepscope/cc, XDG_CACHE_HOME being ~/.cache when unset"};
+}
+
+std::vector<OptionSpec> commonOptions(const HelpDefaults &defaults)
+{
+    OptionSpec help = flag("help", "show this help and exit");
+    help.shortName = "h";
+    return {option("db", "FILE", "the measurements database (default " + defaults.database + ")", ValueKind::File),
+            help};
+}
+
+CommandSpec programSpec(const HelpDefaults &)
+{
+    // Its arguments are the command and the command's own.
+    CommandSpec program = command({}, "which training-step optimizations pay off on this GPU", {}, sweepExitCodes(),
+                                  false, "COMMAND [options] [arguments]", -1);
+    program.groups = {{"before the command only", {flag("version", "print the version and exit")}}};
+    return program;
+}
+
+std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
+{
+    std::vector<CommandSpec> out;
+    out.push_back(
+        command("run", "run a sweep (default: the ledger preset, fitted to this machine)",
+                "Runs a sweep: every configuration in its own cold worker process, repeats interleaved (A B C A B C), "
+                "each step stored in the database as it comes; then prints the ledger table and the recommendation. "
+                "Without --preset, --config or --single it runs the ledger preset fitted to this machine: the "
+                "224x224 ledger on a GPU, a small CPU ledger otherwise. Progress goes to standard error; Ctrl-C "
+                "stops the running configuration and keeps every finished run.",
+                sweepExitCodes(), true));
+    out.back().groups = {
+        {"run options",
+         {option("preset", toStrings(presetNames()).join('|'),
+                 "ledger: knobs added cumulatively; each: every knob alone vs the baseline", ValueKind::Choice,
+                 toStrings(presetNames())),
+          option("config", "FILE", "configurations from JSON (an object, an array, or {\"configs\": [...]})",
+                 ValueKind::File),
+          flag("single", "run exactly the configuration given by flags (no preset)"),
+          option("repeat", "N", "cold processes per configuration, interleaved A B C A B C (default 1, at most 100)"),
+          option("planned-steps", "N",
+                 QString("planned run length for the recommendation (default %1)").arg(kDefaultPlannedSteps)),
+          option("baseline", "N|LABEL",
+                 "the configuration the others are compared with: its position in the sweep (1 = first), its knob "
+                 "label (\"tf32+bf16\", \"python baseline\") or its canonical name (default: fp32 eager of the "
+                 "sweep's runtime and shape where the sweep has it, else the first configuration). A --config file "
+                 "may say \"baseline\": N next to \"configs\", or \"baseline\": true on one of them; this flag "
+                 "overrides it"),
+          option("timeout", "S",
+                 "seconds a worker may stay silent before it is killed (default 900, at most 604800: 7 days)"),
+          flag("fresh-cuda-cache", "a new CUDA_CACHE_PATH per run: a truly cold first step"),
+          option("until-ci", "PCT",
+                 "adaptive repeats: after the planned processes, add cold processes to each configuration whose "
+                 "steady figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each "
+                 "are planned)"),
+          option("max-repeats", "K", "cap of cold processes per configuration with --until-ci (default 10)"),
+          option("max-minutes", "T", "no new processes after T minutes of the sweep with --until-ci"),
+          flag("warmup-process", "one discarded one-step process before the timed runs, so that caches which "
+                                 "outlive a process are not charged to the first configuration (default: on for "
+                                 "presets, off for --single and --config)"),
+          flag("no-warmup-process", "no such warm-up process"),
+          option("python", "PATH",
+                 "the Python that runs python runs (else STEPSCOPE_PYTHON, the build's environment, python3 on "
+                 "PATH); it needs the torch Stepscope was built for",
+                 ValueKind::File),
+          option("compile-cache-dir", "DIR",
+                 "where torch.compile caches go (default " + defaults.compileCacheDir +
+                     "): a fresh cold-* directory per cold run, removed after it; warm/ kept and primed by a "
+                     "one-step run of the configuration the first time",
+                 ValueKind::Directory),
+          option("name", "TEXT", "a name for the sweep")}},
+        {"configuration flags (also the keys of JSON configurations, with '_' for '-')", configurationFlags()}};
+
+    const OptionSpec sweepId = option("sweep", "ID", "that sweep (see `stepscope-cli list`) instead of the latest");
+    out.push_back(command("list", "list sweeps and their runs",
+                          "Lists the sweeps of the database, newest first, each with its runs: status, failure "
+                          "category, steps recorded and the steady-state median.",
+                          readExitCodes(), true));
+    out.back().groups = {{"list options", {option("sweep", "ID", "that sweep alone")}}};
+
+    out.push_back(command("show", "one run: status, failure with its fix, timings, compile caches and breakdown",
+                          "Shows run RUN (an id from `stepscope-cli list`): its configuration, status, the failure "
+                          "with its category, fix and the worker's log, setup and first-step times, the steady "
+                          "state, peak memory, the compile caches and breakdown, and the environment it ran in.",
+                          readExitCodes(), true, "RUN", 1));
+
+    out.push_back(command("export", "the ledger table of a sweep as CSV, JSON or Markdown",
+                          "Writes the ledger table of a sweep (by default the latest) to standard output, or to a "
+                          "file: whole or not at all, never over the database. Numbers always use a decimal point.",
+                          readExitCodes(), true));
+    out.back().groups = {
+        {"export options",
+         {option("format", "csv|json|markdown", "the format (default markdown)", ValueKind::Choice,
+                 {"csv", "json", "markdown"}),
+          sweepId, option("out", "FILE", "write to FILE instead of standard output", ValueKind::File),
+          option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)")}}};
+
+    out.push_back(command(
+        "doctor", "can this machine run the native and Python workers and torch.compile?",
+        "Checks the native worker, the GPU as a run reads it (driver, clocks, throttling), the "
+        "Python that would run python runs, torch, Triton, the compiler and a tiny "
+        "torch.compile. One line per item: ok, warn or fail, with a fix.",
+        {{kOk, "no item failed (warnings allowed)"}, {kRunsFailed, "an item failed"}, {kUsage, "bad arguments"}}));
+    out.back().groups = {
+        {"doctor options",
+         {option("device", "cpu|cuda", "the device to check (default: cuda where the native worker sees one, else cpu)",
+                 ValueKind::Choice, {"cpu", "cuda"}),
+          option("python", "PATH", "the Python to check (as run's --python)", ValueKind::File)}}};
+
+    const std::vector<std::pair<int, QString>> printed{{kOk, "printed"}, {kUsage, "bad arguments"}};
+    out.push_back(command("help", "this overview, or a command's help",
+                          "Prints the overview of every command and option, or COMMAND's help (as COMMAND --help).",
+                          printed, false, "[COMMAND]", 1));
+    out.push_back(command("completion", "print the bash completion script",
+                          "Prints the bash completion of stepscope-cli. Packages install it as "
+                          "share/bash-completion/completions/stepscope-cli; without one, add "
+                          "eval \"$(stepscope-cli completion bash)\" to ~/.bashrc.",
+                          printed, false, "bash", 1));
+    out.push_back(command("man", "print the manual page (roff)",
+                          "Prints the manual page of stepscope-cli as roff: stepscope-cli man | man -l -", printed));
+    return out;
+}
+
+QString programHelp(const HelpDefaults &defaults)
+{
+    const CommandSpec program = programSpec(defaults);
+    const auto commands = commandSpecs(defaults);
+    QString out = QString("stepscope-cli %1: %2\n\n").arg(STEPSCOPE_VERSION, program.summary);
+    out += "usage: stepscope-cli [--db FILE] COMMAND [options] [arguments]\n"
+           "       stepscope-cli COMMAND --help\n\ncommands:\n";
+    for (const auto &c : commands)
+        appendEntry(out, c.name + (c.arguments.isEmpty() ? QString() : ' ' + c.arguments), c.summary);
+    for (const auto &c : commands)
+        appendGroups(out, c);
+    out += "\noptions of every command (also before it):\n";
+    for (const auto &o : commonOptions(defaults))
+        appendEntry(out, spelled(o), o.help);
+    appendGroups(out, program);
+    appendExitCodes(out, program.exitCodes);
+    return out;
+}
+
+QString commandHelp(const CommandSpec &command, const HelpDefaults &defaults)
+{
+    if (command.name.isEmpty())
+        return programHelp(defaults);
+    QString out = "usage: " + usageOf(command) + "\n\n" + wrapped(command.description, 0) + '\n';
+    appendGroups(out, command);
+    out += "\noptions of every command:\n";
+    for (const auto &o : commonOptions(defaults))
+        appendEntry(out, spelled(o), o.help);
+    appendExitCodes(out, command.exitCodes);
+    return out;
+}
+
+QString bashCompletion()
+{
+    const HelpDefaults defaults = genericDefaults();
+    const auto commands = commandSpecs(defaults);
+    QStringList names;
+    for (const auto &c : commands)
+        names << c.name;
+
+    QString script = QString("# bash completion for stepscope-cli %1, generated by `stepscope-cli completion bash` "
+                             "from the CLI's\n# option tables. Installed as "
+                             "share/bash-completion/completions/stepscope-cli, or: eval \"$(stepscope-cli "
+                             "completion bash)\"\n")
+                         .arg(STEPSCOPE_VERSION);
+    script += "_stepscope_cli()\n{\n"
+              "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
+              "    local command= words= options i\n"
+              "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+              "        case ${COMP_WORDS[i]} in\n"
+              "        --db) ((i++)) ;;\n"
+              "        -*) ;;\n"
+              "        *)\n"
+              "            command=${COMP_WORDS[i]}\n"
+              "            break\n"
+              "            ;;\n"
+              "        esac\n"
+              "    done\n"
+              "    case $command in\n";
+    const CommandSpec program = programSpec(defaults);
+    script += "    '') options=" + shellWords(optionWords(allOptions(program, defaults))) +
+              " words=" + shellWords(names) + " ;;\n";
+    for (const auto &c : commands)
+        script += "    " + c.name + ") options=" + shellWords(optionWords(allOptions(c, defaults))) + " ;;\n";
+    script += "    *) return ;;\n    esac\n";
+
+    // The value after an option: a file, a folder, one of its choices, or nothing to offer.
+    QStringList files, directories, text;
+    QHash<QString, QStringList> choices, optional; // "run:--preset" -> its choices
+    QStringList choiceOrder, optionalOrder;
+    auto collect = [&](const QString &command, const std::vector<OptionSpec> &options) {
+        for (const auto &o : options) {
+            const QString key = command + ":--" + o.name;
+            if (!o.implicitValue.isEmpty()) {
+                optional[key] = o.choices;
+                optionalOrder << key;
+            } else if (o.kind == ValueKind::File)
+                files << key;
+            else if (o.kind == ValueKind::Directory)
+                directories << key;
+            else if (o.kind == ValueKind::Choice) {
+                choices[key] = o.choices;
+                choiceOrder << key;
+            } else if (o.kind == ValueKind::Text)
+                text << key;
+        }
+    };
+    collect({}, allOptions(program, defaults));
+    for (const auto &c : commands)
+        collect(c.name, allOptions(c, defaults));
+    script += "    case $command:$prev in\n";
+    for (const auto &[keys, compgen] : {std::pair{files, "-f"}, std::pair{directories, "-d"}})
+        if (!keys.isEmpty())
+            script += "    " + keys.join(" | ") + ")\n        compopt -o filenames 2> /dev/null\n" +
+                      "        COMPREPLY=($(compgen " + compgen + " -- \"$cur\"))\n        return\n        ;;\n";
+    for (const QString &key : choiceOrder)
+        script += "    " + key + ")\n        COMPREPLY=($(compgen -W " + shellWords(choices[key]) +
+                  " -- \"$cur\"))\n        return\n        ;;\n";
+    // A value that may be left out: its values, and the options that may follow instead.
+    for (const QString &key : optionalOrder)
+        script += "    " + key + ") words=" + shellWords(optional[key]) + " ;;\n";
+    if (!text.isEmpty())
+        script += "    " + text.join(" | ") + ") return ;;\n";
+    script += "    esac\n"
+              "    case $command in\n"
+              "    help) words=" +
+              shellWords(names) +
+              " ;;\n"
+              "    completion) words=bash ;;\n"
+              "    esac\n"
+              "    COMPREPLY=($(compgen -W \"$words $options\" -- \"$cur\"))\n"
+              "}\n"
+              "complete -F _stepscope_cli stepscope-cli\n";
+    return script;
+}
+
+QString manPage()
+{
+    const HelpDefaults defaults = genericDefaults();
+    const CommandSpec program = programSpec(defaults);
+    QString page = ".\\\" Generated by `stepscope-cli man` from the CLI's option tables; do not edit.\n";
+    page += QString(".TH STEPSCOPE-CLI 1 \"\" \"Stepscope %1\" \"User Commands\"\n").arg(STEPSCOPE_VERSION);
+    page += ".SH NAME\nstepscope-cli \\- " + roff(program.summary) + '\n';
+    page += ".SH SYNOPSIS\n.B stepscope-cli\n[\\fB\\-\\-db\\fR \\fIFILE\\fR] \\fICOMMAND\\fR [\\fIoptions\\fR] "
+            "[\\fIarguments\\fR]\n.br\n.B stepscope-cli\n\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n";
+    page += ".SH DESCRIPTION\n" +
+            roff("Stepscope measures what each PyTorch training-step optimization (TF32, cuDNN autotuning, bf16 or "
+                 "fp16 autocast, channels_last, CUDA graphs, fused optimizers, torch.compile) does to a ResNet18 "
+                 "training step on this machine: the first step, the steady-state step and the number of steps "
+                 "after which it pays off. stepscope-cli runs sweeps headless and reads their results; the "
+                 "dashboard, stepscope, shows the same database.") +
+            '\n';
+    page += ".SH COMMANDS\n";
+    for (const auto &c : commandSpecs(defaults)) {
+        page += ".SS \"" + c.name + (c.arguments.isEmpty() ? QString() : ' ' + c.arguments) + "\"\n";
+        page += roff(c.description) + '\n';
+        for (const auto &group : c.groups) {
+            page += ".PP\n" + roff(group.title) + ":\n";
+            for (const auto &o : group.options)
+                page += roffOption(o);
+        }
+    }
+    page += ".SH OPTIONS OF EVERY COMMAND\nThey may also come before the command.\n";
+    for (const auto &o : commonOptions(defaults))
+        page += roffOption(o);
+    for (const auto &group : program.groups)
+        for (const auto &o : group.options)
+            page += roffOption(o);
+    page += ".SH EXIT STATUS\n" + roffExitCodes(program.exitCodes);
+    page += ".PP\n" + roff("doctor exits 1 when an item failed, 0 otherwise (warnings allowed).") + '\n';
+    page += ".SH ENVIRONMENT\n";
+    const std::vector<std::pair<QString, QString>> environment{
+        {"STEPSCOPE_PYTHON", "the Python that runs python runs when --python is not given"},
+        {"STEPSCOPE_NATIVE_WORKER", "another native worker program (default: stepscope-worker beside stepscope-cli)"},
+        {"STEPSCOPE_PYTHON_WORKER", "another stepscope_worker.py (default: the one beside stepscope-cli)"},
+        {"XDG_DATA_HOME, HOME", "where the default database is: " + defaults.database +
+                                    ". With neither set there is no default, and --db is needed"},
+        {"XDG_CACHE_HOME", "where the default --compile-cache-dir is: " + defaults.compileCacheDir},
+    };
+    for (const auto &[name, meaning] : environment)
+        page += ".TP\n.B " + name + '\n' + roff(meaning) + '\n';
+    page += ".SH EXAMPLES\n.nf\n";
+    for (const char *example : {
+             "stepscope-cli run",
+             "stepscope-cli run --preset each --repeat 3",
+             "stepscope-cli run --until-ci 2 --max-repeats 10",
+             "stepscope-cli run --single --device cuda --tf32 --autocast bf16 --channels-last --cuda-graph",
+             "stepscope-cli run --config sweep.json --baseline tf32",
+             "stepscope-cli doctor --device cuda",
+             "stepscope-cli list --sweep 3",
+             "stepscope-cli show 12",
+             "stepscope-cli export --format csv --sweep 3 --out ledger.csv",
+         })
+        page += roff(example) + '\n';
+    page += ".fi\n.SH SEE ALSO\n" + roff("stepscope-cli COMMAND --help, and the README of Stepscope.") + '\n';
+    return page;
+}
+
+CommandLine::CommandLine(CommandSpec command, HelpDefaults defaults)
+    : command_(std::move(command)), defaults_(std::move(defaults)), options_(allOptions(command_, defaults_))
+{
+    // "-bogus" is one unknown option, not six; the program's own options end at the command.
+    parser_.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (command_.name.isEmpty())
+        parser_.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    for (const auto &o : options_) {
+        QStringList names;
+        if (!o.shortName.isEmpty())
+            names << o.shortName;
+        names << o.name;
+        parser_.addOption(QCommandLineOption(names, o.help, o.valueName));
+    }
+}
+
+const OptionSpec *CommandLine::find(const QString &name) const
+{
+    for (const auto &o : options_)
+        if (o.name == name || (!o.shortName.isEmpty() && o.shortName == name))
+            return &o;
+    return nullptr;
+}
+
+bool CommandLine::parse(const QStringList &arguments, int &exitCode)
+{
+    QStringList normalized{"stepscope-cli"}, problems;
+    bool optionsEnded = false;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &a = arguments[i];
+        const OptionSpec *o = optionsEnded || !a.startsWith("--") || a.contains('=') ? nullptr : find(a.mid(2));
+        optionsEnded = optionsEnded || a == "--" || (command_.name.isEmpty() && !a.startsWith('-'));
+        if (!o || o->valueName.isEmpty()) {
+            normalized << a;
+        } else if (i + 1 < arguments.size() && !arguments[i + 1].startsWith("--")) {
+            normalized << a << arguments[++i];
+        } else if (!o->implicitValue.isEmpty()) {
+            normalized << a + '=' + o->implicitValue;
+        } else {
+            problems << a + " needs a value";
+        }
+    }
+    const bool parsed = parser_.parse(normalized);
+    const QString who = command_.name.isEmpty() ? "stepscope-cli" : "stepscope-cli " + command_.name;
+    if (parser_.isSet("help")) {
+        std::fputs(commandHelp(command_, defaults_).toLocal8Bit().constData(), stdout);
+        exitCode = kOk;
+        return false;
+    }
+    for (const QString &name : parser_.unknownOptionNames()) {
+        QString given = (name.size() > 1 ? "--" : "-") + name;
+        for (const QString &a : normalized)
+            if (a.startsWith('-') && QString(a).remove(QRegularExpression("^--?")).section('=', 0, 0) == name)
+                given = a.section('=', 0, 0);
+        problems << "unknown option '" + given + "'";
+    }
+    if (!parsed && parser_.unknownOptionNames().isEmpty())
+        problems << parser_.errorText().remove(QRegularExpression("\\.$"));
+    const QStringList positional = parser_.positionalArguments();
+    if (command_.maxArguments >= 0 && positional.size() > command_.maxArguments)
+        problems << "unexpected argument '" + positional.value(command_.maxArguments) + "'";
+    if (!problems.isEmpty()) {
+        std::fprintf(stderr, "%s: %s; see '%s --help'\n", qPrintable(who), qPrintable(problems.join("; ")),
+                     qPrintable(who));
+        exitCode = kUsage;
+        return false;
+    }
+    return true;
+}
+
+bool CommandLine::isSet(const QString &name) const
+{
+    return parser_.isSet(name);
+}
+
+QString CommandLine::value(const QString &name) const
+{
+    return parser_.value(name);
+}
+
+QStringList CommandLine::positionalArguments() const
+{
+    return parser_.positionalArguments();
+}
+
+std::vector<std::pair<QString, QString>> CommandLine::given() const
+{
+    std::vector<std::pair<QString, QString>> out;
+    QHash<QString, qsizetype> seen;
+    for (const QString &name : parser_.optionNames()) {
+        const qsizetype k = seen[name]++;
+        const QStringList values = parser_.values(name);
+        out.emplace_back(name, k < values.size() ? values[k] : QString());
+    }
+    return out;
+}
+
+} // namespace stepscope::cli

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The command line itself (issue 10): every command answers --help and refuses unknown options with
+# exit 2; `list --sweep N` lists that sweep alone; the bash completion and the manual page carry every
+# option; the dashboard answers --help and --version without a display; progress through a pipe is
+# whole lines, on a terminal one line redrawn in place.
+#   cli_args.sh BIN_DIR
+set -uo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cli() { "$bin/stepscope-cli" "$@"; }
+commands=(run list show export doctor)
+# The options a command's --help lists (the option column, not options named in descriptions).
+options_of() { cli "$1" --help | grep -oE '^  (-h, )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+'; }
+# Whether a line of $2 is exactly $1 (a here-string: `| grep -q` would end a producer early, and
+# pipefail would take its SIGPIPE for a failure).
+has_line() { grep -qx -- "$1" <<< "$2"; }
+
+# --help: exit 0, usage on stdout, nothing on stderr.
+for c in "${commands[@]}" help completion man; do
+  cli "$c" --help > "$work/help.out" 2> "$work/help.err"; rc=$?
+  [ $rc = 0 ] || fail "$c --help must exit 0, got $rc: $(cat "$work/help.err")"
+  grep -q "^usage: stepscope-cli $c" "$work/help.out" || fail "$c --help prints its usage: $(head -3 "$work/help.out")"
+  [ -s "$work/help.err" ] && fail "$c --help wrote to stderr: $(cat "$work/help.err")"
+  cli "$c" -h | cmp -s - "$work/help.out" || fail "$c -h differs from $c --help"
+  cli help "$c" | cmp -s - "$work/help.out" || fail "help $c differs from $c --help"
+done
+has_line --image-size "$(options_of run)" || fail "run --help lists the configuration flags"
+has_line --planned-steps "$(options_of export)" || fail "export --help lists --planned-steps"
+for a in --help -h help; do
+  cli $a > "$work/top.out" 2>&1 || fail "stepscope-cli $a must exit 0"
+  grep -q "^usage: stepscope-cli" "$work/top.out" && grep -q -- "--image-size" "$work/top.out" \
+    || fail "stepscope-cli $a prints the overview with every option"
+done
+[[ "$(cli --version)" =~ ^stepscope-cli\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version: $(cli --version 2>&1)"
+
+# Unknown options: exit 2, named, with the command's --help; nothing is created.
+db=$work/none.sqlite
+for c in "${commands[@]}"; do
+  cli --db "$db" "$c" --bogus 2> "$work/bad.err"; rc=$?
+  [ $rc = 2 ] || fail "$c --bogus must exit 2, got $rc"
+  grep -q -- "unknown option '--bogus'" "$work/bad.err" && grep -q "stepscope-cli $c --help" "$work/bad.err" \
+    || fail "$c --bogus names the option and the help: $(cat "$work/bad.err")"
+done
+cli --bogus list 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q -- "'--bogus'" "$work/bad.err" || fail "an unknown option before the command: $rc $(cat "$work/bad.err")"
+cli --db "$db" run --device cpu --name 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q -- "--name needs a value" "$work/bad.err" || fail "run --name without a value: $rc $(cat "$work/bad.err")"
+cli --db "$db" show 1 2 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q "unexpected argument '2'" "$work/bad.err" || fail "show 1 2: $rc $(cat "$work/bad.err")"
+cli frobnicate 2> /dev/null; [ $? = 2 ] || fail "an unknown command exits 2"
+cli completion zsh 2> /dev/null; [ $? = 2 ] || fail "completion of another shell exits 2"
+[ -e "$db" ] && fail "a refused command created the database"
+
+# list --sweep N: that sweep alone (a stand-in worker that fails at once makes the sweeps quickly).
+db=$work/two.sqlite
+for name in first second; do
+  STEPSCOPE_NATIVE_WORKER=/bin/false cli --db "$db" run --device cpu --single --name "$name" > /dev/null 2>&1
+  [ $? = 1 ] || fail "a sweep whose worker fails exits 1"
+done
+cli --db "$db" list > "$work/list.txt" || fail "list"
+[ "$(grep -c '^sweep ' "$work/list.txt")" = 2 ] || fail "list shows both sweeps: $(cat "$work/list.txt")"
+cli --db "$db" list --sweep 1 > "$work/list1.txt" || fail "list --sweep 1"
+grep -q "^sweep 1 .* first " "$work/list1.txt" || fail "list --sweep 1 lists sweep 1: $(cat "$work/list1.txt")"
+[ "$(grep -c '^sweep ' "$work/list1.txt")" = 1 ] || fail "list --sweep 1 lists only sweep 1: $(cat "$work/list1.txt")"
+[ "$(grep -c '^  run ' "$work/list1.txt")" = 1 ] || fail "list --sweep 1 lists only its run"
+cli --db "$db" list --sweep=2 > "$work/list2.txt" && grep -q "^sweep 2 .* second " "$work/list2.txt" || fail "list --sweep=2"
+for bad in 3 abc 0; do
+  cli --db "$db" list --sweep "$bad" > /dev/null 2> "$work/bad.err"; rc=$?
+  [ $rc = 2 ] || fail "list --sweep $bad must exit 2, got $rc"
+done
+
+# The bash completion offers every option of every command, and the values of the options with choices.
+cli completion bash > "$work/completion.bash" || fail "completion bash"
+complete_line() { # the words of a command line, the last one being completed
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _stepscope_cli; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$work/completion.bash" stepscope-cli "$@" 2> /dev/null
+}
+for c in "${commands[@]}"; do
+  complete_line "$c" -- > "$work/offered.txt"
+  for o in $(options_of "$c"); do
+    grep -qx -- "$o" "$work/offered.txt" || fail "the completion of '$c --' lacks $o"
+  done
+done
+[ "$(options_of run | wc -l)" -ge 30 ] || fail "run --help lists fewer options than the configuration table has"
+has_line export "$(complete_line "")" || fail "the completion offers the commands"
+[ "$(complete_line export --format "" | sort | tr '\n' ' ')" = "csv json markdown " ] || fail "export --format values"
+has_line each "$(complete_line run --preset "")" || fail "run --preset values"
+has_line aot_eager "$(complete_line run --compile-backend "")" || fail "run --compile-backend values"
+has_line false "$(complete_line run --tf32 "")" || fail "a knob's optional value"
+has_line --sweep "$(complete_line --db x list --sw)" || fail "the command is found after --db FILE"
+generated=$bin/../share/bash-completion/completions/stepscope-cli
+if [ -e "$generated" ]; then
+  cmp -s "$generated" "$work/completion.bash" || fail "the built completion file is not what the CLI prints"
+fi
+
+# The manual page names every command and every option, and is valid roff.
+cli man > "$work/stepscope-cli.1" || fail "man"
+sed 's/\\-/-/g' "$work/stepscope-cli.1" > "$work/man.txt"
+for c in "${commands[@]}" help completion man; do
+  grep -q "^\.SS \"$c" "$work/man.txt" || fail "the manual page has no section for $c"
+  for o in $(options_of "$c"); do
+    grep -qE -- "^(\\\\fB-h\\\\fR, )?\\\\fB$o\\\\fR" "$work/man.txt" || fail "the manual page lacks $c's $o"
+  done
+done
+grep -q "version" "$work/man.txt" || fail "the manual page names --version"
+if command -v groff > /dev/null; then
+  warnings=$(groff -man -Tutf8 -ww -z "$work/stepscope-cli.1" 2>&1)
+  [ -z "$warnings" ] || fail "groff warns about the manual page: $warnings"
+fi
+generated=$bin/../share/man/man1/stepscope-cli.1
+if [ -e "$generated" ]; then
+  cmp -s "$generated" "$work/stepscope-cli.1" || fail "the built manual page is not what the CLI prints"
+fi
+
+# The dashboard: --help and --version without a display.
+if [ -x "$bin/stepscope" ]; then
+  env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/stepscope" --help > "$work/gui.out" 2> "$work/gui.err"; rc=$?
+  [ $rc = 0 ] || fail "stepscope --help without a display must exit 0, got $rc: $(head -3 "$work/gui.err")"
+  grep -q "^Usage: " "$work/gui.out" && grep -q -- "--screenshots" "$work/gui.out" || fail "stepscope --help: $(cat "$work/gui.out")"
+  env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/stepscope" --version > "$work/gui.out" 2>&1; rc=$?
+  [ $rc = 0 ] && grep -Eq "^stepscope [0-9]+\.[0-9]+" "$work/gui.out" || fail "stepscope --version: $rc $(cat "$work/gui.out")"
+fi
+
+# Progress. Through a pipe: whole lines only, no carriage return or terminal escape.
+tiny=(--device cpu --single --batch 2 --image-size 32 --steps 20 --warmup-steps 0)
+cli --db "$work/p.sqlite" run "${tiny[@]}" 2>&1 > /dev/null | cat > "$work/pipe.err"
+[ "${PIPESTATUS[0]}" = 0 ] || fail "a tiny run through a pipe: $(tail -3 "$work/pipe.err")"
+grep -q ": first step " "$work/pipe.err" && grep -q ": complete (run 1)" "$work/pipe.err" || fail "pipe: $(cat "$work/pipe.err")"
+grep -q $'\r' "$work/pipe.err" && fail "progress through a pipe wrote a carriage return: $(cat -A "$work/pipe.err")"
+grep -q $'\e' "$work/pipe.err" && fail "progress through a pipe wrote a terminal escape: $(cat -A "$work/pipe.err")"
+
+# On a terminal (a pty from util-linux script, 40 columns): the progress line is redrawn in place,
+# never wider than the terminal (a wrapped line cannot be redrawn), and cleared before any other
+# message, which then starts a line of its own.
+if script -qec true /dev/null > /dev/null 2>&1; then
+  script -qec "stty cols 40; '$bin/stepscope-cli' --db '$work/t.sqlite' run ${tiny[*]} > /dev/null" /dev/null \
+    > "$work/tty.out" 2>&1 || fail "a tiny run on a terminal: $(cat -A "$work/tty.out" | tail -3)"
+  python3 - "$work/tty.out" << 'PY' || fail "terminal progress: $(cat -A "$work/tty.out")"
+import re, sys
+out = open(sys.argv[1], "rb").read().decode()
+redraws = re.findall(r"\r([^\r\n\x1b]*step \d+/\d+)\x1b\[K", out)
+assert redraws, "no progress line redrawn in place"
+assert all(len(r) < 40 for r in redraws), [r for r in redraws if len(r) >= 40]
+seen = 0
+for line in out.replace("\r\n", "\n").split("\n"):
+    # What the terminal shows of a line: what follows its last carriage return, less the clears.
+    shown = line.split("\r")[-1].replace("\x1b[K", "")
+    if ": first step " in shown or ": complete (run 1)" in shown:
+        seen += 1
+        assert shown.startswith("[1/1] ") and not re.search(r"step \d+/\d+.*:", shown), repr(line)
+        assert line == shown or line.endswith("\r\x1b[K" + shown), "not cleared first: " + repr(line)
+assert seen == 2, seen
+PY
+fi
+
+echo "cli args: ok"
