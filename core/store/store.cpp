@@ -1284,6 +1284,14 @@ void Database::finishSweep(std::int64_t sweepId, const std::string &status)
     });
 }
 
+void Database::renameSweep(std::int64_t sweepId, const std::string &name)
+{
+    d->enqueue([sweepId, name](sqlite3 *db) {
+        Statement st(db, "UPDATE sweeps SET name = ? WHERE id = ?");
+        st.bind(1, name).bind(2, sweepId).run();
+    });
+}
+
 void Database::deleteSweep(std::int64_t sweepId)
 {
     const bool hasSummaries = d->version >= 2;

@@ -137,6 +137,7 @@ class Database
     void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
     void finishSweep(std::int64_t sweepId, const std::string &status);
+    void renameSweep(std::int64_t sweepId, const std::string &name);
     void deleteSweep(std::int64_t sweepId); // with its runs and steps
 
     // Blocks until every queued write is committed; rethrows a write error (e.g. disk full) as StoreError.
