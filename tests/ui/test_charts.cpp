@@ -3,7 +3,9 @@
 #include "charts/chart_export.h"
 #include "charts/chart_palette.h"
 #include "charts/first_vs_steady_chart.h"
+#include "charts/label_placement.h"
 #include "charts/live_step_chart.h"
+#include "charts/run_overlay_chart.h"
 #include "charts/waterfall_chart.h"
 #include "models/ledger_model.h"
 #include "stats/stats.h"
@@ -68,6 +70,64 @@ report::Ledger sampleLedger()
     return ledger;
 }
 
+// The batch-32 ledger measured on an H200 (docs/results/h200-ledger.md): four rows within 2.0-2.4 s
+// and 7.3-7.7 ms, the crowd the labels must get through, and the recommendation of fused SGD over
+// the CUDA graph that their lines decide at 1 + 0.14 s / 0.04 ms = 3,501 steps.
+report::Ledger h200Ledger()
+{
+    struct Figures {
+        const char *label, *axis;
+        double firstS, firstLowS, firstHighS, steadyMs, steadyLowMs, steadyHighMs;
+    };
+    const Figures figures[] = {
+        {"baseline", "baseline", 0.516, 0.509, 0.531, 14.12, 14.11, 14.13},
+        {"tf32", "+tf32", 0.486, 0.480, 0.497, 7.56, 7.55, 7.60},
+        {"tf32+cudnn-bench", "+cudnn-bench", 2.34, 2.30, 2.41, 7.67, 7.66, 7.68},
+        {"tf32+cudnn-bench+bf16", "+bf16", 2.04, 1.98, 2.19, 7.37, 7.16, 9.54},
+        {"tf32+cudnn-bench+bf16+channels-last", "+channels-last", 2.38, 2.29, 2.45, 7.33, 6.04, 7.82},
+        {"tf32+cudnn-bench+bf16+channels-last+cuda-graph", "+cuda-graph", 2.27, 2.21, 2.33, 3.75, 3.72, 3.75},
+        {"tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused", "+sgd-fused", 2.41, 2.36, 2.44, 3.71, 3.69, 3.72},
+    };
+    report::Ledger ledger;
+    ledger.plannedSteps = 10000;
+    for (const Figures &f : figures) {
+        report::LedgerRow r = row(f.label, f.firstS, f.steadyMs);
+        r.axisLabel = f.axis;
+        r.firstStepMinS = f.firstLowS;
+        r.firstStepMaxS = f.firstHighS;
+        r.steadyMinMs = f.steadyLowMs;
+        r.steadyMaxMs = f.steadyHighMs;
+        ledger.rows.push_back(r);
+    }
+    const auto &base = ledger.rows[0];
+    for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
+        auto &r = ledger.rows[i];
+        r.speedup = *base.steadyMs / *r.steadyMs;
+        r.breakEvenSteps =
+            stats::breakEvenSteps(*r.firstStepS, *r.steadyMs / 1000, *base.firstStepS, *base.steadyMs / 1000);
+    }
+    report::recommendFor(ledger, 10000);
+    return ledger;
+}
+
+// QCPLegend::itemCount() counts the cells of its grid, empty ones too.
+int legendEntries(QCPLegend *legend)
+{
+    int n = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        n += legend->item(i) ? 1 : 0;
+    return n;
+}
+
+bool anyOverlap(const QVector<QRectF> &rects)
+{
+    for (int a = 0; a < rects.size(); ++a)
+        for (int b = a + 1; b < rects.size(); ++b)
+            if (rects[a].intersects(rects[b]))
+                return true;
+    return false;
+}
+
 int rowsWithSteadyState(const report::Ledger &ledger)
 {
     return int(
@@ -92,7 +152,14 @@ class TestCharts : public QObject
     void liveChartShowsAPhaseUntilStepsArrive();
     void waterfallStepsFromConfigurationToConfiguration();
     void waterfallColoursRegressions();
-    void firstVsSteadyUsesALogAxisForTheFirstStep();
+    void firstVsSteadyIsAScatterOnHonestAxes();
+    void firstVsSteadyDrawsTheParetoFront();
+    void firstVsSteadyHasWhiskersAndLabelsThatDoNotOverlap();
+    void labelPlacementAvoidsEveryTakenPlace();
+    void breakEvenKeepsItsLegendOutOfThePlot();
+    void breakEvenMarksTheDecidingCrossing();
+    void breakEvenDrawsCrossingIntervals();
+    void overlayDrawsEachRunWithItsSteadyWindow();
     void chartsFollowModelReset();
     void chartsFollowThePalette();
     void saveChartWritesEachFormat();
@@ -284,6 +351,199 @@ void TestCharts::breakEvenElidesLongNamesInTheLegend()
     QCOMPARE(chart.graphForRow(2)->name(), QString("tf32+cudnn-benchmark"));
 }
 
+void TestCharts::breakEvenKeepsItsLegendOutOfThePlot()
+{
+    report::Ledger ledger = h200Ledger();
+    ledger.rows[4].label = "python tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache";
+    LedgerModel model;
+    model.setLedger(ledger);
+    BreakEvenChart chart;
+    chart.setModel(&model);
+    // The tab's size in a 1280 px window, a narrow one, and the report's picture.
+    chart.show();
+    for (const QSize size : {QSize(880, 640), QSize(620, 480), QSize(900, 480)}) {
+        chart.resize(size);
+        chart.layout()->activate(); // the plot takes the new size now, not at the next event loop
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect legend = chart.plot()->legend->outerRect();
+        const QRect plotArea = chart.plot()->axisRect()->outerRect();
+        QVERIFY2(!legend.intersects(plotArea),
+                 qPrintable(QStringLiteral("legend over the plot at %1 px").arg(size.width())));
+        QVERIFY2(QRect(QPoint(0, 0), size).contains(legend),
+                 qPrintable(QStringLiteral("the legend (%1,%2 %3x%4) leaves the chart at %5 px")
+                                .arg(legend.x())
+                                .arg(legend.y())
+                                .arg(legend.width())
+                                .arg(legend.height())
+                                .arg(size.width())));
+        QCOMPARE(legendEntries(chart.plot()->legend), 7);
+        // The plot keeps most of the height.
+        QVERIFY(plotArea.height() > size.height() / 2);
+        // Crossing labels (and the deciding one) never cover each other.
+        const QVector<QRectF> rects = chart.crossingLabelRects();
+        QCOMPARE(rects.size(), chart.crossings().size() + 1);
+        QVERIFY2(!anyOverlap(rects), qPrintable(QStringLiteral("crossing labels overlap at %1 px").arg(size.width())));
+        for (const QRectF &r : rects)
+            QVERIFY(QRectF(chart.plot()->axisRect()->rect()).contains(r));
+    }
+    // An exported picture at another size lays the legend out for that size.
+    const QImage image = renderChart(chart.plot(), QSize(1200, 500));
+    QVERIFY(!image.isNull());
+}
+
+void TestCharts::breakEvenMarksTheDecidingCrossing()
+{
+    const report::Ledger ledger = h200Ledger();
+    QVERIFY(ledger.recommendation && ledger.recommendation->runnerUp);
+    QCOMPARE(ledger.recommendation->best, std::size_t(6));      // fused SGD
+    QCOMPARE(*ledger.recommendation->runnerUp, std::size_t(5)); // the CUDA graph alone
+    LedgerModel model;
+    model.setLedger(ledger);
+    BreakEvenChart chart;
+    chart.setModel(&model);
+
+    // Fused SGD starts 0.14 s later and steps 0.04 ms faster: it overtakes at 1 + 0.14 / 0.00004.
+    const double expected = 1 + (2.41 - 2.27) / (0.00375 - 0.00371);
+    const auto &deciding = chart.decidingCrossing();
+    QVERIFY(deciding);
+    QCOMPARE(deciding->best, 6);
+    QCOMPARE(deciding->runnerUp, 5);
+    QVERIFY(deciding->bestOvertakes);
+    QVERIFY2(std::abs(deciding->steps - expected) < 1e-6 * expected, qPrintable(QString::number(deciding->steps)));
+    QVERIFY(chart.decidingMarker());
+    QVERIFY(std::abs(chart.decidingMarker()->position->key() - expected) < 1e-6 * expected);
+    const double t = 2.41 + (expected - 1) * 0.00371;
+    QVERIFY(std::abs(chart.decidingMarker()->position->value() - t) < 1e-9);
+    // Both lines pass through it, and the axis shows it.
+    QVERIFY(chart.plot()->xAxis->range().contains(expected));
+    const QString text = chart.crossingLabels().last()->text();
+    QVERIFY2(text.contains(QStringLiteral("+sgd-fused overtakes +cuda-graph at 3,501 steps")), qPrintable(text));
+    QVERIFY(chart.graphForRow(5)->name().contains(QStringLiteral("runner-up")));
+    QVERIFY(chart.graphForRow(6)->name().contains(QStringLiteral("best for N")));
+
+    // A shorter planned run makes the CUDA graph the best: fused SGD would overtake it only later.
+    model.setPlannedSteps(1000);
+    QTRY_VERIFY(chart.decidingCrossing() && chart.decidingCrossing()->best == 5);
+    QVERIFY(!chart.decidingCrossing()->bestOvertakes);
+    QVERIFY(std::abs(chart.decidingCrossing()->steps - expected) < 1e-6 * expected);
+    QVERIFY(chart.crossingLabels().last()->text().contains(QStringLiteral("would overtake")));
+
+    // No runner-up, no deciding crossing.
+    report::Ledger one;
+    one.rows.push_back(row("baseline", 0.5, 10.0));
+    report::recommendFor(one, 1000);
+    model.setLedger(one);
+    QVERIFY(!chart.decidingCrossing());
+    QVERIFY(!chart.decidingMarker());
+}
+
+void TestCharts::breakEvenDrawsCrossingIntervals()
+{
+    report::Ledger ledger = h200Ledger();
+    stats::BreakEvenCI closed;
+    closed.hasInterval = true;
+    closed.low = 138;
+    closed.high = 2536;
+    ledger.rows[2].breakEvenCI = closed;
+    ledger.rows[2].breakEvenRange = "138-2536";
+    stats::BreakEvenCI open;
+    open.hasInterval = true;
+    open.low = 109;
+    open.high = std::numeric_limits<double>::infinity();
+    open.highNever = true;
+    ledger.rows[3].breakEvenCI = open;
+    ledger.rows[3].breakEvenRange = "109-never";
+    LedgerModel model;
+    model.setLedger(ledger);
+    BreakEvenChart chart;
+    chart.setModel(&model);
+
+    const auto &intervals = chart.crossingIntervals();
+    QCOMPARE(intervals.size(), 2);
+    QCOMPARE(intervals[0].row, 2);
+    QCOMPARE(intervals[0].low, 138.0);
+    QCOMPARE(intervals[0].high, 2536.0);
+    QVERIFY(!intervals[0].openEnded);
+    QCOMPARE(intervals[1].row, 3);
+    QVERIFY(intervals[1].openEnded); // "never" runs to the right edge with an arrow
+    QCOMPARE(intervals[1].high, chart.plot()->xAxis->range().upper);
+    // When the runner-up is the baseline the deciding crossing is that row's break-even: one
+    // marker and one label for it, with the row's interval.
+    report::Ledger pair;
+    pair.rows.push_back(row("baseline", 0.5, 10.0));
+    pair.rows.push_back(row("fast", 2.0, 5.0));
+    pair.rows[1].speedup = 2.0;
+    pair.rows[1].breakEvenSteps = 1 + 1.5 / 0.005;
+    stats::BreakEvenCI ci;
+    ci.hasInterval = true;
+    ci.low = 200;
+    ci.high = 500;
+    pair.rows[1].breakEvenCI = ci;
+    pair.rows[1].breakEvenRange = "200-500";
+    report::recommendFor(pair, 10000);
+    LedgerModel pairModel;
+    pairModel.setLedger(pair);
+    BreakEvenChart pairChart;
+    pairChart.setModel(&pairModel);
+    QVERIFY(pairChart.decidingCrossing());
+    QCOMPARE(pairChart.decidingCrossing()->runnerUp, 0);
+    QVERIFY(std::abs(pairChart.decidingCrossing()->steps - 301) < 1e-6);
+    QCOMPARE(pairChart.decidingCrossing()->low.value_or(0), 200.0);
+    QCOMPARE(pairChart.crossingLabels().size(), 1);
+    QVERIFY2(pairChart.crossingLabels().front()->text().contains(QStringLiteral("[200\u2013500]")),
+             qPrintable(pairChart.crossingLabels().front()->text()));
+    QCOMPARE(pairChart.crossingIntervals().size(), 1);
+
+    // The label says the interval too.
+    bool labelled = false;
+    for (const QCPItemText *label : chart.crossingLabels())
+        labelled = labelled || label->text().contains(QStringLiteral("[138-2536]"));
+    QVERIFY(labelled);
+}
+
+void TestCharts::overlayDrawsEachRunWithItsSteadyWindow()
+{
+    QVector<RunSeries> runs;
+    for (int k = 0; k < 3; ++k) {
+        RunSeries run;
+        run.name = QStringLiteral("tf32 #%1").arg(k + 1);
+        run.ms.append(2300.0 + 100 * k); // step 1: far above the rest
+        for (int i = 2; i <= 400; ++i)
+            run.ms.append(i < 20 ? 30.0 : 17.0 + k * 0.5 + (i % 5) * 0.05);
+        run.steadyFirst = 20;
+        run.steadyLast = 400;
+        run.colorIndex = 1;
+        runs.append(run);
+    }
+    runs[2].steadyFirst = runs[2].steadyLast = 0; // one that never settled: no bar
+    RunOverlayChart chart;
+    chart.resize(800, 480);
+    chart.show();
+    chart.setRuns(runs);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+
+    QCOMPARE(chart.runCount(), 3);
+    for (int k = 0; k < 3; ++k) {
+        QCOMPARE(chart.stepGraph(k)->dataCount(), 399);
+        QCOMPARE(chart.stepGraph(k)->data()->constBegin()->key, 2.0);
+        QCOMPARE(chart.firstStepGraph(k)->dataCount(), 1);
+    }
+    QVERIFY(chart.steadyBar(0) && chart.steadyBar(1));
+    QVERIFY(!chart.steadyBar(2));
+    QCOMPARE(chart.steadyBar(0)->start->key(), 20.0);
+    QCOMPARE(chart.steadyBar(0)->end->key(), 400.0);
+    QVERIFY(std::abs(chart.steadyMedianMs(0) - 17.1) < 0.051);
+    QVERIFY(chart.steadyMedianMs(1) > chart.steadyMedianMs(0));
+    // The y range is the steady steps', not step 1's.
+    QVERIFY(chart.plot()->yAxis->range().upper < 100);
+    QVERIFY(chart.plot()->yAxis->range().upper > 30);
+    QVERIFY(!chart.plot()->legend->outerRect().intersects(chart.plot()->axisRect()->outerRect()));
+    QCOMPARE(legendEntries(chart.plot()->legend), 3);
+    chart.clear();
+    QCOMPARE(chart.runCount(), 0);
+    QCOMPARE(chart.plot()->graphCount(), 0);
+}
+
 void TestCharts::liveChartShowsAPhaseUntilStepsArrive()
 {
     LiveStepChart chart;
@@ -364,33 +624,165 @@ void TestCharts::waterfallColoursRegressions()
     QVERIFY(chart.steps()[2].deltaMs() > 0);
 }
 
-void TestCharts::firstVsSteadyUsesALogAxisForTheFirstStep()
+void TestCharts::firstVsSteadyIsAScatterOnHonestAxes()
 {
     LedgerModel model;
     const report::Ledger ledger = sampleLedger();
     model.setLedger(ledger);
     FirstVsSteadyChart chart;
+    chart.resize(900, 520);
+    chart.show(); // lays the plot out at the widget's size
     chart.setModel(&model);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
 
+    QCOMPARE(chart.firstStepAxis(), chart.plot()->xAxis);
     QCOMPARE(chart.firstStepAxis()->scaleType(), QCPAxis::stLogarithmic);
     QCOMPARE(chart.steadyAxis()->scaleType(), QCPAxis::stLinear);
-    QCOMPARE(chart.firstStepBars()->valueAxis(), chart.firstStepAxis());
-    QCOMPARE(chart.steadyBars()->valueAxis(), chart.steadyAxis());
-    QCOMPARE(chart.steadyBars()->data()->size(), rowsWithSteadyState(ledger));
-    QCOMPARE(chart.firstStepBars()->data()->size(), 6); // all but the failed row
-    const QStringList labels = chart.configurationLabels();
-    QCOMPARE(labels.size(), int(ledger.rows.size()));
-    QCOMPARE(labels[0], QStringLiteral("baseline"));
-    QVERIFY2(labels[3].startsWith(QStringLiteral("max-autotune")) &&
-                 labels[3].contains(QStringLiteral("compile-failed")),
-             qPrintable(labels[3]));
-    QVERIFY2(labels[6].contains(QStringLiteral("no steady state")), qPrintable(labels[6]));
-    // The failed row is a gap: no bar of either kind at its key.
-    for (const QCPBars *bars : {chart.firstStepBars(), chart.steadyBars()})
-        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
-            QVERIFY(std::abs(it->key - 3.0) > 0.5);
-    QVERIFY(chart.firstStepAxis()->range().lower <= 0.49);
-    QVERIFY(chart.firstStepAxis()->range().upper >= 2.34);
+    QCOMPARE(chart.steadyAxis()->range().lower, 0.0); // from zero: heights compare
+    // One point per row with both figures; the failed and the unsettled row are named, not drawn.
+    QCOMPARE(chart.points().size(), 5);
+    QVERIFY(!chart.graphForRow(3));
+    QVERIFY(!chart.graphForRow(6));
+    QVERIFY2(chart.missingNote().contains(QStringLiteral("max-autotune (failed: compile-failed)")),
+             qPrintable(chart.missingNote()));
+    QVERIFY2(chart.missingNote().contains(QStringLiteral("channels-last (no steady state)")),
+             qPrintable(chart.missingNote()));
+    for (const auto &pt : chart.points()) {
+        const auto *data = chart.graphForRow(pt.row)->data().data();
+        QCOMPARE(data->size(), 1);
+        QCOMPARE(data->constBegin()->key, *ledger.rows[pt.row].firstStepS);
+        QCOMPARE(data->constBegin()->value, *ledger.rows[pt.row].steadyMs);
+    }
+
+    // The case: a 14 ms steady step against a 516 ms one. The slower step sits higher,
+    // whatever the first steps; the longer first step sits further right.
+    report::Ledger two;
+    two.rows.push_back(row("baseline", 0.516, 14.12));
+    two.rows.push_back(row("slow", 2.34, 516.0));
+    model.setLedger(two);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QCPAxis *x = chart.firstStepAxis();
+    const QCPAxis *y = chart.steadyAxis();
+    QVERIFY(y->coordToPixel(14.12) > y->coordToPixel(516.0)); // pixels grow downwards
+    QVERIFY(x->coordToPixel(0.516) < x->coordToPixel(2.34));
+    QVERIFY(y->range().upper >= 516.0);
+    QVERIFY(x->range().contains(0.516) && x->range().contains(2.34));
+}
+
+void TestCharts::firstVsSteadyDrawsTheParetoFront()
+{
+    const report::Ledger ledger = sampleLedger();
+    // tf32 beats the baseline on both; bf16 beats cudnn-benchmark on both; bf16 and the CUDA graph
+    // trade a longer first step for a faster step.
+    QCOMPARE(paretoFrontRows(ledger.rows), QVector<int>({1, 4, 5}));
+    LedgerModel model;
+    model.setLedger(ledger);
+    FirstVsSteadyChart chart;
+    chart.setModel(&model);
+    QCOMPARE(chart.frontRows(), QVector<int>({1, 4, 5})); // by first step: 0.49, 2.04, 2.27 s
+    for (const auto &pt : chart.points())
+        QCOMPARE(pt.onFront, chart.frontRows().contains(pt.row));
+    QVERIFY(chart.frontLine());
+    QCOMPARE(chart.frontLine()->lineStyle(), QCPGraph::lsStepLeft);
+    const auto *line = chart.frontLine()->data().data();
+    QCOMPARE(line->size(), 4); // the three rows and the run-out to the right edge
+    QCOMPARE(line->constBegin()->key, 0.49);
+    QCOMPARE((line->constEnd() - 1)->value, 8.2);
+    QVERIFY((line->constEnd() - 1)->key >= chart.firstStepAxis()->range().upper);
+
+    // A configuration that broke training is drawn hollow and is never on the front.
+    report::Ledger diverged = ledger;
+    diverged.rows[5].accuracy = "diverged (max rel. diff 0.3)";
+    QCOMPARE(paretoFrontRows(diverged.rows), QVector<int>({1, 4}));
+    model.setLedger(diverged);
+    QCOMPARE(chart.frontRows(), QVector<int>({1, 4}));
+    QVERIFY(chart.graphForRow(5));
+    QCOMPARE(chart.graphForRow(5)->scatterStyle().brush().style(), Qt::NoBrush);
+    // Ties stand together: equal on both counts, neither beats the other.
+    report::Ledger tie;
+    tie.rows.push_back(row("a", 1.0, 10.0));
+    tie.rows.push_back(row("b", 1.0, 10.0));
+    tie.rows.push_back(row("c", 2.0, 12.0));
+    QCOMPARE(paretoFrontRows(tie.rows), QVector<int>({0, 1}));
+}
+
+void TestCharts::firstVsSteadyHasWhiskersAndLabelsThatDoNotOverlap()
+{
+    LedgerModel model;
+    const report::Ledger ledger = h200Ledger();
+    model.setLedger(ledger);
+    FirstVsSteadyChart chart;
+    chart.setModel(&model);
+    // Whiskers across processes in both directions, at the lowest and highest process.
+    const QCPErrorBars *bf16First = chart.firstStepWhiskers(3);
+    const QCPErrorBars *bf16Steady = chart.steadyWhiskers(3);
+    QVERIFY(bf16First && bf16Steady);
+    QCOMPARE(bf16First->errorType(), QCPErrorBars::etKeyError);
+    QCOMPARE(bf16Steady->errorType(), QCPErrorBars::etValueError);
+    QVERIFY(std::abs(bf16First->data()->at(0).errorMinus - (2.04 - 1.98)) < 1e-9);
+    QVERIFY(std::abs(bf16First->data()->at(0).errorPlus - (2.19 - 2.04)) < 1e-9);
+    QVERIFY(std::abs(bf16Steady->data()->at(0).errorPlus - (9.54 - 7.37)) < 1e-9);
+    // One process: no whisker.
+    report::Ledger single = ledger;
+    single.rows[2].firstStepMinS = single.rows[2].firstStepMaxS = single.rows[2].firstStepS;
+    single.rows[2].steadyMinMs = single.rows[2].steadyMaxMs = single.rows[2].steadyMs;
+    model.setLedger(single);
+    QVERIFY(!chart.firstStepWhiskers(2));
+    QVERIFY(!chart.steadyWhiskers(2));
+    model.setLedger(ledger);
+
+    // The baseline is marked: a larger symbol of its own shape.
+    QCOMPARE(chart.graphForRow(0)->scatterStyle().shape(), QCPScatterStyle::ssDiamond);
+    QVERIFY(chart.points().front().baseline);
+
+    chart.show();
+    for (const QSize size : {QSize(900, 520), QSize(640, 400)}) {
+        chart.resize(size);
+        chart.layout()->activate(); // the plot takes the new size now, not at the next event loop
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QVector<QRectF> rects = chart.labelRects();
+        QCOMPARE(rects.size(), 7);
+        QVERIFY2(!anyOverlap(rects), qPrintable(QStringLiteral("labels overlap at %1 px").arg(size.width())));
+        const QRectF area = chart.plot()->axisRect()->rect();
+        for (const QRectF &r : rects)
+            QVERIFY2(area.contains(r), "a label leaves the plot");
+        // No label covers a point.
+        for (const auto &pt : chart.points()) {
+            const QPointF at(chart.firstStepAxis()->coordToPixel(pt.firstS),
+                             chart.steadyAxis()->coordToPixel(pt.steadyMs));
+            for (const QRectF &r : rects)
+                QVERIFY(!r.contains(at));
+        }
+    }
+    // The same holds for the picture a report gets (laid out at the export size, not the widget's).
+    const QImage image = renderChart(chart.plot(), QSize(900, 480));
+    QVERIFY(!image.isNull());
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!anyOverlap(chart.labelRects()));
+}
+
+void TestCharts::labelPlacementAvoidsEveryTakenPlace()
+{
+    // Six labels for one spot and a marker on it: each finds a free place, none inside the marker.
+    const QRectF bounds(0, 0, 400, 300);
+    const QPointF spot(200, 150);
+    const QVector<QRectF> markers{QRectF(195, 145, 10, 10)};
+    QVector<LabelRequest> labels(6, LabelRequest{spot, QSizeF(70, 16)});
+    const QVector<LabelPlacement> placed = placeLabels(labels, markers, bounds);
+    QCOMPARE(placed.size(), 6);
+    QVector<QRectF> rects;
+    for (const auto &p : placed) {
+        QVERIFY(!p.overlaps);
+        QVERIFY(bounds.contains(p.rect));
+        QVERIFY(!p.rect.intersects(markers.front()));
+        rects.append(p.rect);
+    }
+    QVERIFY(!anyOverlap(rects));
+    // The first goes right of its anchor, the default place.
+    QCOMPARE(placed[0].rect.left(), spot.x() + 6);
+    // At the right edge the label turns to the left instead of leaving the bounds.
+    const auto edge = placeLabels({LabelRequest{QPointF(395, 100), QSizeF(70, 16)}}, {}, bounds);
+    QVERIFY(edge[0].rect.right() <= 395);
 }
 
 void TestCharts::chartsFollowModelReset()

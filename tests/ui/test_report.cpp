@@ -2,6 +2,10 @@
 // file needs is in it, every format is written whole or not at all.
 #include "report/report_writer.h"
 
+#include "report/report_charts.h"
+#include "report/report_document.h"
+#include "report/report_html.h"
+
 #include "charts/chart_format.h"
 #include "compile_sweep_fixture.h"
 
@@ -14,6 +18,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include <algorithm>
 #include <memory>
@@ -51,6 +56,9 @@ class TestReport : public QObject
     void writesEveryFormat();
     void unwritableFolderFailsCleanly();
     void compileSectionHasColdAndWarmBreakEven();
+    void h200ReportsReadAsSent();
+    void printTextBreaksOnlyBetweenWords();
+    void pdfKeepsRowsAndHeadingsTogether();
 
   private:
     QTemporaryDir dir_;
@@ -259,6 +267,126 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     QVERIFY(ui::toMarkdown(input).contains(QStringLiteral("### torch.compile")));
     QVERIFY(ui::toMarkdown(input).contains(warmText));
     QVERIFY(!ui::toHtml(input_).contains(QStringLiteral("<h2>torch.compile</h2>")));
+}
+
+// The reports of the H200 sweeps as a reader gets them, with the charts the export draws.
+// STEPSCOPE_KEEP_REPORTS=DIR keeps them there (render the pages with `pdftoppm -png -r 60`).
+void TestReport::h200ReportsReadAsSent()
+{
+    struct Source {
+        const char *file;
+        std::int64_t sweep;
+        const char *name;
+    };
+    const Source sources[] = {{"h200-ledger.sqlite", 1, "h200-ledger-b32"},
+                              {"h200-ledger.sqlite", 2, "h200-ledger-b128"},
+                              {"h200-compile-b32.sqlite", 1, "h200-compile-b32"},
+                              {"h200-aa.sqlite", 1, "h200-aa"}};
+    const QString keep = qEnvironmentVariable("STEPSCOPE_KEEP_REPORTS");
+    for (const Source &source : sources) {
+        const QString copy = dir_.filePath(QStringLiteral("src-%1").arg(QLatin1String(source.file)));
+        if (!QFileInfo::exists(copy)) {
+            QVERIFY(
+                QFile::copy(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/") + QLatin1String(source.file), copy));
+            QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+        }
+        const auto reader = store::Reader::open(copy.toStdString());
+        ui::ReportInput input;
+        input.ledger = report::buildLedger(*reader, source.sweep);
+        QVERIFY(!input.ledger.rows.empty());
+        input.compile = ui::compileReportRows(*reader, input.ledger);
+        input.charts = ui::renderReportCharts(input.ledger);
+        input.generated = QDateTime(QDate(2026, 12, 1), QTime(12, 0), Qt::UTC);
+        QCOMPARE(input.charts.size(), 3);
+
+        const auto document = ui::reportDocument(input);
+        const QString base = (keep.isEmpty() ? dir_.path() : keep) + QLatin1Char('/') + QLatin1String(source.name);
+        QString error;
+        QVERIFY2(ui::writePdf(input, base + QStringLiteral(".pdf"), &error), qPrintable(error));
+        QVERIFY2(ui::writeHtml(input, base + QStringLiteral(".html"), &error), qPrintable(error));
+        if (!keep.isEmpty())
+            for (int i = 0; i < input.charts.size(); ++i)
+                input.charts[i].second.save(base + QStringLiteral("-chart%1.png").arg(i));
+        const QByteArray pdf = readAll(base + QStringLiteral(".pdf"));
+        // Every page A4 portrait (595 x 842 pt), as many as the layout has.
+        const QRegularExpression mediaBox(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        int pages = 0;
+        for (auto it = mediaBox.globalMatch(QString::fromLatin1(pdf)); it.hasNext(); ++pages) {
+            const auto m = it.next();
+            QVERIFY2(std::abs(m.captured(1).toDouble() - 595.3) < 1 && std::abs(m.captured(2).toDouble() - 841.9) < 1,
+                     qPrintable(m.captured(0)));
+        }
+        QCOMPARE(pages, document->pageCount());
+
+        // Laid out as the PDF is: no word broken, no row on two pages, no heading apart from
+        // what it heads, nothing wider than the page.
+        const ui::ReportLayoutFaults faults = ui::reportLayoutFaults(*document);
+        const QString where = QLatin1String(source.name) + QStringLiteral(": ");
+        QVERIFY2(faults.brokenWords.isEmpty(), qPrintable(where + faults.brokenWords.join(QLatin1Char('\n'))));
+        QVERIFY2(faults.splitRows.isEmpty(), qPrintable(where + faults.splitRows.join(QLatin1Char('\n'))));
+        QVERIFY2(faults.strandedHeadings.isEmpty(),
+                 qPrintable(where + faults.strandedHeadings.join(QLatin1Char('\n'))));
+        QVERIFY2(faults.overflows.isEmpty(), qPrintable(where + faults.overflows.join(QLatin1Char('\n'))));
+        // Portrait, and the text column is the page's: no content squeezed into part of it.
+        QVERIFY(document->pageSize().height() > document->pageSize().width());
+        QVERIFY(document->pageCount() >= 2);
+    }
+}
+
+void TestReport::printTextBreaksOnlyBetweenWords()
+{
+    using ui::ReportMedium;
+    QCOMPARE(ui::tableText(QStringLiteral("tf32+cudnn-bench"), ReportMedium::Browser),
+             QStringLiteral("tf32+cudnn-bench"));
+    QCOMPARE(ui::tableText(QStringLiteral("tf32+cudnn-bench"), ReportMedium::Print),
+             QStringLiteral("tf32+\u200Bcudnn\u2011bench"));
+    // A minus sign or a dash between words is left alone.
+    QCOMPARE(ui::tableText(QStringLiteral("-0.74 s - 1.29 s"), ReportMedium::Print),
+             QStringLiteral("-0.74 s - 1.29 s"));
+
+    // The ledger of many long configurations in the page's column: every cell wraps between
+    // words or knobs, none inside one (Qt's fallback for a too wide table breaks anywhere).
+    ui::ReportInput input = input_;
+    input.charts.clear();
+    for (auto &row : input.ledger.rows)
+        row.label = "python " + row.label + "+channels-last+compile-reduce-overhead+warm-cache";
+    const auto document = ui::reportDocument(input);
+    const auto faults = ui::reportLayoutFaults(*document);
+    QVERIFY2(faults.brokenWords.isEmpty(), qPrintable(faults.brokenWords.join(QLatin1Char('\n'))));
+    QVERIFY2(faults.overflows.isEmpty(), qPrintable(faults.overflows.join(QLatin1Char('\n'))));
+    // And the check sees a broken word where there is one: a word wider than a narrow page.
+    QTextDocument narrow;
+    narrow.setPageSize(QSizeF(60, 400));
+    narrow.setHtml(
+        QStringLiteral("<table border=\"1\"><tr><td>baseline</td><td>tf32+cudnn-benchmark</td></tr></table>"));
+    QVERIFY(!ui::reportLayoutFaults(narrow).brokenWords.isEmpty());
+}
+
+void TestReport::pdfKeepsRowsAndHeadingsTogether()
+{
+    // A ledger long enough to run over pages, with charts: rows and headings land at page ends.
+    ui::ReportInput input = input_;
+    const auto rows = input.ledger.rows;
+    for (int copy = 0; copy < 12; ++copy)
+        for (auto row : rows) {
+            row.label += "+repeat-" + std::to_string(copy);
+            input.ledger.rows.push_back(row);
+        }
+    input.charts = ui::renderReportCharts(input_.ledger);
+    const auto document = ui::reportDocument(input);
+    QVERIFY(document->pageCount() >= 4);
+    const auto faults = ui::reportLayoutFaults(*document);
+    QVERIFY2(faults.splitRows.isEmpty(), qPrintable(faults.splitRows.join(QLatin1Char('\n'))));
+    QVERIFY2(faults.strandedHeadings.isEmpty(), qPrintable(faults.strandedHeadings.join(QLatin1Char('\n'))));
+
+    // Without the pagination pass the same document has such faults: the check is not idle.
+    QTextDocument plain;
+    plain.setPageSize(document->pageSize());
+    for (int i = 0; i < input.charts.size(); ++i)
+        plain.addResource(QTextDocument::ImageResource, QUrl(ui::chartResourceName(i)), input.charts[i].second);
+    plain.setHtml(ui::reportHtml(input, ui::ReportMedium::Print, int(document->pageSize().width()) - 8));
+    const auto before = ui::reportLayoutFaults(plain);
+    QVERIFY(!before.splitRows.isEmpty() || !before.strandedHeadings.isEmpty());
 }
 
 QTEST_MAIN(TestReport)

@@ -1,17 +1,27 @@
 #pragma once
 // When each configuration pays for its first step: cumulative time T1 + (n - 1) * t against the
 // number of steps n, one line per configuration with a steady state. Where a line crosses the
-// baseline (row 0) the crossing is marked with the ledger's break-even step count, and the planned
-// run length N is a vertical line. Both axes are logarithmic: break-even points range from a handful
-// of steps to tens of thousands, and on log-log axes every line is flat while the first step
-// dominates and rises with slope one once the steps do, so both phases stay readable.
+// baseline (row 0) the crossing is marked with the ledger's break-even step count and, where the
+// ledger has one, its interval as a horizontal whisker. The crossing that decides the
+// recommendation (where the recommended configuration overtakes the runner-up) has a marker of its
+// own, and the planned run length N is a vertical line. Labels are placed so that none covers
+// another; the legend sits in a row of its own under the plot, never over the lines. Both axes are
+// logarithmic: break-even points range from a handful of steps to tens of thousands, and on log-log
+// axes every line is flat while the first step dominates and rises with slope one once the steps
+// do, so both phases stay readable.
 #include "charts/ledger_chart.h"
 
 #include <QHash>
+#include <QRectF>
 #include <QVector>
 
+#include <optional>
+
 class QCPGraph;
+class QCPItemLine;
 class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemTracer;
 
 namespace stepscope::ui
 {
@@ -20,14 +30,37 @@ class BreakEvenChart : public LedgerChart
 {
     Q_OBJECT
   public:
+    // The crossing of the recommended configuration's line with the runner-up's.
+    struct DecidingCrossing {
+        int best = 0, runnerUp = 0;      // ledger rows
+        double steps = 0;                // where the lines cross
+        bool bestOvertakes = true;       // false: the runner-up would overtake, after the planned run
+        std::optional<double> low, high; // its interval where the ledger has one (high +inf: never)
+    };
+    // A crossing's interval as drawn (steps; high is the right edge of the plot for "never").
+    struct Interval {
+        int row = 0;
+        double low = 0, high = 0;
+        bool openEnded = false; // the upper bound is "never"
+    };
+
     explicit BreakEvenChart(QWidget *parent = nullptr);
 
     // The line of a ledger row, or nullptr when the row has no steady state.
     QCPGraph *graphForRow(int row) const;
     QCPItemStraightLine *plannedLine() const { return planned_; }
     double plannedSteps() const; // where the planned-N line stands
-    // Break-even step counts that are drawn (finite and past step 1), one per crossing.
+    // Break-even step counts against the baseline that are drawn (finite and past step 1).
     QVector<double> crossings() const { return crossings_; }
+    // Their intervals, for the crossings whose row has one.
+    const QVector<Interval> &crossingIntervals() const { return intervals_; }
+    // The crossing that decides the recommendation; none without a runner-up, when the best is
+    // ahead from step 1, or when the lines cross only far beyond the planned run.
+    const std::optional<DecidingCrossing> &decidingCrossing() const { return deciding_; }
+    QCPItemTracer *decidingMarker() const { return decidingMarker_; }
+    // The crossing labels (the deciding one last) as placed at the last layout, in plot pixels.
+    QVector<QRectF> crossingLabelRects() const;
+    QVector<QCPItemText *> crossingLabels() const { return labels_; }
     // The unelided legend name of a row's line (legend entries elide long configuration names).
     QString fullName(int row) const;
     // The full name of the legend entry under `pos` (plot pixels), empty elsewhere.
@@ -37,10 +70,22 @@ class BreakEvenChart : public LedgerChart
     void rebuild() override;
 
   private:
+    void arrange(); // after each layout: legend columns, label places
+
     QVector<QCPGraph *> rowGraphs_;
     QVector<double> crossings_;
+    QVector<Interval> intervals_;
+    std::optional<DecidingCrossing> deciding_;
     QHash<int, QString> fullNames_; // by ledger row
     QCPItemStraightLine *planned_ = nullptr;
+    QCPItemTracer *decidingMarker_ = nullptr;
+    QVector<QCPItemText *> labels_;   // crossing labels, the deciding one last
+    QVector<QPointF> anchors_;        // their points (plot coordinates)
+    QVector<QCPItemTracer *> dots_;   // crossing dots, obstacles for the labels
+    QVector<QCPItemLine *> whiskers_; // crossing intervals, obstacles too
+    QVector<QCPItemLine *> leaders_;  // from a point to its label when the label had to go farther, per label
+    QCPItemText *plannedLabel_ = nullptr;
+    bool arranging_ = false;
 };
 
 } // namespace stepscope::ui

@@ -10,6 +10,8 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <algorithm>
+
 namespace stepscope::ui
 {
 namespace
@@ -126,20 +128,27 @@ bool saveChart(QCustomPlot *plot, const QString &path, QString *error, int width
     return true;
 }
 
-QImage renderChart(QCustomPlot *plot, QSize size)
+QImage renderChart(QCustomPlot *plot, QSize size, qreal scale)
 {
     if (!plot)
         return {};
     if (!size.isValid() || size.isEmpty())
         size = exportSize(plot, 0, 0);
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    scale = std::max<qreal>(scale, 1.0);
+    QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     QCPPainter painter;
     if (!painter.begin(&image))
         return {};
+    if (scale > 1.0) {
+        // Lines keep their width in chart pixels (QCustomPlot's own toPixmap does the same).
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(scale, scale);
+    }
     plot->toPainter(&painter, size.width(), size.height());
     painter.end();
     restoreScreenLayout(plot);
+    image.setDevicePixelRatio(scale);
     return image;
 }
 

@@ -14,7 +14,8 @@ namespace stepscope::ui
 // Returns false with a user-facing message in *error (which may be null).
 bool saveChart(QCustomPlot *plot, const QString &path, QString *error, int width = 0, int height = 0);
 
-// The chart drawn at `size` pixels (an invalid size: as saveChart's default).
-QImage renderChart(QCustomPlot *plot, QSize size);
+// The chart drawn at `size` pixels (an invalid size: as saveChart's default). With scale > 1 the
+// image has scale times the pixels and that devicePixelRatio: the same picture, sharp in print.
+QImage renderChart(QCustomPlot *plot, QSize size, qreal scale = 1.0);
 
 } // namespace stepscope::ui

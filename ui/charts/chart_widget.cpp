@@ -20,6 +20,9 @@ ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new QCustomPl
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    // QCustomPlot asks for its layout's minimum size (a legend of long names, a footnote) and the
+    // window would grow to fit it; charts fit their legends to the width they get instead.
+    plot_->setMinimumSize(240, 180);
     restyle();
 }
 
@@ -84,6 +87,29 @@ void ChartWidget::reserveRoomForTickLabels(const QStringList &labels, double deg
         }
     }
     plot_->axisRect()->setMinimumMargins(QMargins(0, 0, std::max(0, right) + 8, 0));
+}
+
+void ChartWidget::moveLegendBelow(int columns)
+{
+    QCPLegend *legend = plot_->legend;
+    legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->take(legend); // false when it is not there: nothing to do
+    QCPLayoutGrid *layout = plot_->plotLayout();
+    layout->addElement(layout->rowCount(), 0, legend);
+    layout->setRowStretchFactor(layout->rowCount() - 1, 0.001); // the axis rect takes the height
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(columns);
+    legend->setColumnSpacing(16);
+}
+
+void ChartWidget::useStepAxes()
+{
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // Thin solid lines over tens of thousands of points: the fast polyline path is indistinguishable.
+    plot_->setPlottingHint(QCP::phFastPolylines, true);
+    plot_->setNoAntialiasingOnDrag(true);
+    plot_->xAxis->setLabel(tr("step"));
+    plot_->yAxis->setLabel(tr("step time (ms)"));
 }
 
 void ChartWidget::restyle()

@@ -30,6 +30,11 @@ class ChartWidget : public QWidget
     // viewport, so the last labels ("+compile-reduce-overhead") would vanish at the right edge.
     // Reserves a right margin for them. `labels` in axis order, `degrees` as on the x axis.
     void reserveRoomForTickLabels(const QStringList &labels, double degrees);
+    // The legend in a row of its own under the axis rect, where it never covers the data, filled
+    // `columns` entries to a row.
+    void moveLegendBelow(int columns);
+    // Step index on x, ms on y, drag and wheel zoom, and the fast polyline path for long series.
+    void useStepAxes();
 
   private:
     void restyle();

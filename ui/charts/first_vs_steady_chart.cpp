@@ -2,89 +2,180 @@
 
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
+#include "charts/label_placement.h"
+#include "models/ledger_format.h"
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
 
+#include <QFontMetricsF>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace stepscope::ui
 {
 namespace
 {
 
-constexpr double kOffset = 0.19; // half the distance between the two bars of a configuration
-constexpr double kBarWidth = 0.36;
+constexpr double kMarker = 9;       // scatter symbol size (pixels)
+constexpr int kNoteLineChars = 110; // the footnote wraps here: QCPTextElement does not wrap itself
 
-QString labelOf(const report::LedgerRow &row)
+bool hasPoint(const report::LedgerRow &row)
 {
-    const QString label = shortAxisLabel(QString::fromStdString(
-        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel));
-    if (row.steadyMs && row.firstStepS)
-        return label;
-    // The suffix says why a bar is missing: a gap alone reads as "zero".
-    if (!row.failureCategory.empty() && !row.firstStepS)
-        return label + QStringLiteral("\n(failed: %1)").arg(QString::fromStdString(row.failureCategory));
-    if (!row.steadyMs)
-        return label + (row.firstStepS ? QObject::tr("\n(no steady state)") : QObject::tr("\n(no data)"));
-    return label + QObject::tr("\n(no first step)");
+    return row.firstStepS && row.steadyMs && *row.firstStepS > 0 && *row.steadyMs > 0;
 }
 
-QCPItemText *valueLabel(QCustomPlot *plot, QCPAxis *valueAxis, double key, double value, const QString &text,
-                        const QColor &color)
+QString pointLabel(const report::LedgerRow &row)
 {
-    auto *item = new QCPItemText(plot);
-    item->position->setAxes(plot->xAxis, valueAxis);
-    item->position->setCoords(key, value);
-    item->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    item->setPadding(QMargins(0, 0, 0, 3));
-    QFont small = plot->font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    item->setFont(small);
-    item->setColor(color);
-    item->setText(text);
-    return item;
+    // The short cumulative label ("+bf16") of the other charts: a scatter has no room for the full one.
+    return shortAxisLabel(QString::fromStdString(
+        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel));
+}
+
+QString whyMissing(const report::LedgerRow &row)
+{
+    if (!row.failureCategory.empty() && !row.firstStepS)
+        return QObject::tr("failed: %1").arg(QString::fromStdString(row.failureCategory));
+    if (!row.steadyMs)
+        return row.firstStepS ? QObject::tr("no steady state") : QObject::tr("no data");
+    return QObject::tr("no first step");
+}
+
+// Labelled ticks on the log axis, as few as give at least three: each power of ten over a wide
+// range, 1-2-5 over a narrower one, every digit over a narrow one (two A/A processes at 2.51 and
+// 2.55 s). QCPAxisTickerLog labels the powers alone: one label for 0.4-3 s, none for 1.6-4 s.
+QSharedPointer<QCPAxisTickerText> logTicks(const QCPRange &range)
+{
+    const QVector<QVector<double>> ladders{{1}, {1, 2, 5}, {1, 2, 3, 5, 7}, {1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}};
+    QVector<double> ticks;
+    for (const QVector<double> &mantissas : ladders) {
+        ticks.clear();
+        for (int e = int(std::floor(std::log10(range.lower))); e <= int(std::ceil(std::log10(range.upper))); ++e)
+            for (double m : mantissas)
+                if (const double v = m * std::pow(10.0, e); v >= range.lower && v <= range.upper)
+                    ticks.append(v);
+        if (ticks.size() >= 3)
+            break;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (double v : ticks)
+        ticker->addTick(v, QString::number(v, 'g', 3));
+    ticker->setSubTickCount(0);
+    return ticker;
+}
+
+QBrush labelBacking(const ChartColors &colors)
+{
+    QColor backing = colors.background;
+    backing.setAlpha(215);
+    return QBrush(backing);
+}
+
+QString wrapped(const QString &text, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
 
+QVector<int> paretoFrontRows(const std::vector<report::LedgerRow> &rows)
+{
+    QVector<int> front;
+    const auto candidate = [&](std::size_t i) { return hasPoint(rows[i]) && !ledgerRowDiverged(rows[i]); };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!candidate(i))
+            continue;
+        const double f = *rows[i].firstStepS, s = *rows[i].steadyMs;
+        bool beaten = false;
+        for (std::size_t j = 0; j < rows.size() && !beaten; ++j) {
+            if (j == i || !candidate(j))
+                continue;
+            const double fj = *rows[j].firstStepS, sj = *rows[j].steadyMs;
+            beaten = fj <= f && sj <= s && (fj < f || sj < s);
+        }
+        if (!beaten)
+            front.append(int(i));
+    }
+    return front;
+}
+
 FirstVsSteadyChart::FirstVsSteadyChart(QWidget *parent) : LedgerChart(parent)
 {
     QCustomPlot *p = plot();
-    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
-    logTicker->setLogBase(10);
-    logTicker->setSubTickCount(8);
-    p->yAxis->setTicker(logTicker);
-    p->yAxis->setNumberFormat(QStringLiteral("gb"));
-    p->yAxis->setLabel(tr("first step (s, log scale)"));
-    p->yAxis2->setVisible(true);
-    p->yAxis2->setLabel(tr("steady-state step (ms)"));
-    p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    p->xAxis->grid()->setVisible(false);
+    p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->xAxis->setLabel(tr("first step (s, log scale)"));
+    p->yAxis->setLabel(tr("steady-state step (ms)"));
+    p->xAxis->grid()->setSubGridVisible(false);
 
-    // The legend gets a row of its own above the bars: inside the axis rect it would hide a bar.
-    p->legend->setVisible(true);
-    p->axisRect()->insetLayout()->take(p->legend);
-    p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, p->legend);
-    p->plotLayout()->setRowStretchFactor(0, 0.001);
-    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    p->legend->setWrap(0);
-    p->legend->setBorderPen(Qt::NoPen);
+    // The footnote says how to read the chart and which rows could not be drawn; a row of its own
+    // below the axis rect, so it never covers a point.
+    footnote_ = new QCPTextElement(p);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    footnote_->setFont(small);
+    footnote_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, footnote_);
+    p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 0.001);
+
+    connect(p, &QCustomPlot::afterLayout, this, &FirstVsSteadyChart::placeLabels);
     rebuild();
 }
 
 QCPAxis *FirstVsSteadyChart::firstStepAxis() const
 {
-    return plot()->yAxis;
+    return plot()->xAxis;
 }
 
 QCPAxis *FirstVsSteadyChart::steadyAxis() const
 {
-    return plot()->yAxis2;
+    return plot()->yAxis;
+}
+
+QCPGraph *FirstVsSteadyChart::graphForRow(int row) const
+{
+    return graphs_.value(row, nullptr);
+}
+
+QCPErrorBars *FirstVsSteadyChart::firstStepWhiskers(int row) const
+{
+    return xErrors_.value(row, nullptr);
+}
+
+QCPErrorBars *FirstVsSteadyChart::steadyWhiskers(int row) const
+{
+    return yErrors_.value(row, nullptr);
+}
+
+QCPItemText *FirstVsSteadyChart::labelForRow(int row) const
+{
+    for (int k = 0; k < points_.size(); ++k)
+        if (points_[k].row == row)
+            return labels_.value(k, nullptr);
+    return nullptr;
+}
+
+QVector<QRectF> FirstVsSteadyChart::labelRects() const
+{
+    QVector<QRectF> rects;
+    for (QCPItemText *label : labels_) {
+        const QPointF topLeft = label->position->pixelPosition();
+        rects.append(QRectF(topLeft, label->property("boxSize").toSizeF()));
+    }
+    return rects;
 }
 
 void FirstVsSteadyChart::rebuild()
@@ -92,88 +183,226 @@ void FirstVsSteadyChart::rebuild()
     QCustomPlot *p = plot();
     p->clearPlottables();
     p->clearItems();
+    points_.clear();
+    front_.clear();
     labels_.clear();
+    leaders_.clear();
+    frontLine_ = nullptr;
 
     const QPalette &pal = palette();
     const ChartColors colors = chartColors(pal);
-    const QColor firstColor = chartSeriesColor(1, pal);
-    const QColor steadyColor = chartSeriesColor(0, pal);
-
-    firstBars_ = new QCPBars(p->xAxis, p->yAxis);
-    firstBars_->setName(tr("first step (s, left)"));
-    steadyBars_ = new QCPBars(p->xAxis, p->yAxis2);
-    steadyBars_->setName(tr("steady-state step (ms, right)"));
-    for (auto [bars, color] : {std::pair{firstBars_, firstColor}, std::pair{steadyBars_, steadyColor}}) {
-        bars->setWidth(kBarWidth);
-        bars->setPen(QPen(color.darker(120), 1));
-        QColor fill = color;
-        fill.setAlpha(200);
-        bars->setBrush(fill);
-    }
-
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    QVector<double> firstKeys, firstValues, firstMinus, firstPlus;
-    QVector<double> steadyKeys, steadyValues, steadyMinus, steadyPlus;
-    double firstLow = std::numeric_limits<double>::infinity(), firstHigh = 0, steadyHigh = 0;
-
     const std::vector<report::LedgerRow> empty;
     const auto &rows = model() ? model()->ledger().rows : empty;
+    graphs_.fill(nullptr, int(rows.size()));
+    xErrors_.fill(nullptr, int(rows.size()));
+    yErrors_.fill(nullptr, int(rows.size()));
+
+    const QVector<int> front = paretoFrontRows(rows);
+    QStringList missing;
+    double xLow = std::numeric_limits<double>::infinity(), xHigh = 0, yHigh = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const report::LedgerRow &row = rows[i];
-        const double key = double(i);
-        labels_.append(labelOf(row));
-        ticker->addTick(key, labels_.last());
-        if (row.firstStepS && *row.firstStepS > 0) {
-            const double s = *row.firstStepS;
-            firstKeys.append(key - kOffset);
-            firstValues.append(s);
-            firstMinus.append(row.firstStepMinS ? std::max(0.0, s - *row.firstStepMinS) : 0.0);
-            firstPlus.append(row.firstStepMaxS ? std::max(0.0, *row.firstStepMaxS - s) : 0.0);
-            firstLow = std::min(firstLow, row.firstStepMinS ? std::min(s, *row.firstStepMinS) : s);
-            firstHigh = std::max(firstHigh, row.firstStepMaxS ? std::max(s, *row.firstStepMaxS) : s);
-            valueLabel(p, p->yAxis, key - kOffset, s + firstPlus.last(), formatSecondsLabel(s), colors.text);
+        if (!hasPoint(row)) {
+            missing << QStringLiteral("%1 (%2)").arg(pointLabel(row), whyMissing(row));
+            continue;
         }
-        if (row.steadyMs) {
-            const double ms = *row.steadyMs;
-            steadyKeys.append(key + kOffset);
-            steadyValues.append(ms);
-            steadyMinus.append(row.steadyMinMs ? std::max(0.0, ms - *row.steadyMinMs) : 0.0);
-            steadyPlus.append(row.steadyMaxMs ? std::max(0.0, *row.steadyMaxMs - ms) : 0.0);
-            steadyHigh = std::max(steadyHigh, ms + steadyPlus.last());
-            valueLabel(p, p->yAxis2, key + kOffset, ms + steadyPlus.last(), formatStepMs(ms), colors.text);
+        Point pt;
+        pt.row = int(i);
+        pt.label = pointLabel(row);
+        pt.firstS = *row.firstStepS;
+        pt.steadyMs = *row.steadyMs;
+        // Lowest and highest process: the spread a reader would see running it again.
+        pt.firstLowS = row.firstStepMinS ? std::min(*row.firstStepMinS, pt.firstS) : pt.firstS;
+        pt.firstHighS = row.firstStepMaxS ? std::max(*row.firstStepMaxS, pt.firstS) : pt.firstS;
+        pt.steadyLowMs = row.steadyMinMs ? std::min(*row.steadyMinMs, pt.steadyMs) : pt.steadyMs;
+        pt.steadyHighMs = row.steadyMaxMs ? std::max(*row.steadyMaxMs, pt.steadyMs) : pt.steadyMs;
+        pt.onFront = front.contains(int(i));
+        pt.baseline = i == 0;
+        pt.diverged = ledgerRowDiverged(row);
+        points_.append(pt);
+        xLow = std::min(xLow, pt.firstLowS);
+        xHigh = std::max(xHigh, pt.firstHighS);
+        yHigh = std::max(yHigh, pt.steadyHighMs);
+    }
+
+    // Ranges first: the front line runs on to the right edge.
+    const QCPRange xRange = xHigh > 0 ? QCPRange(xLow / 1.6, xHigh * 1.6) : QCPRange(0.1, 10);
+    p->xAxis->setRange(xRange);
+    p->xAxis->setTicker(logTicks(xRange));
+    p->yAxis->setRange(0, yHigh > 0 ? yHigh * 1.15 : 1.0);
+
+    for (const Point &pt : points_) {
+        const QColor color = chartSeriesColor(pt.row, pal);
+        QCPGraph *graph = p->addGraph(p->xAxis, p->yAxis);
+        graph->setData({pt.firstS}, {pt.steadyMs}, true);
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setName(pt.label);
+        // Filled in the row's colour with an outline (ssDisc would fill with the pen's colour); a row
+        // that broke training is hollow: drawn, but no candidate.
+        const QCPScatterStyle::ScatterShape shape =
+            pt.baseline ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCircle;
+        const QPen outline = pt.diverged ? QPen(color, 2) : QPen(colors.text, 1);
+        const QBrush fill = pt.diverged ? QBrush(Qt::NoBrush) : QBrush(color);
+        graph->setScatterStyle(QCPScatterStyle(shape, outline, fill, pt.baseline ? kMarker + 4 : kMarker));
+        graphs_[pt.row] = graph;
+
+        const auto whiskers = [&](QCPErrorBars::ErrorType type, double minus, double plus) -> QCPErrorBars * {
+            if (minus <= 0 && plus <= 0)
+                return nullptr; // one process, or all alike: no spread to show
+            auto *errors = new QCPErrorBars(p->xAxis, p->yAxis);
+            errors->removeFromLegend();
+            errors->setErrorType(type);
+            errors->setDataPlottable(graph);
+            errors->setData({minus}, {plus});
+            errors->setPen(QPen(color, 1.2));
+            errors->setWhiskerWidth(6);
+            errors->setSymbolGap(kMarker + 2);
+            return errors;
+        };
+        xErrors_[pt.row] = whiskers(QCPErrorBars::etKeyError, pt.firstS - pt.firstLowS, pt.firstHighS - pt.firstS);
+        yErrors_[pt.row] =
+            whiskers(QCPErrorBars::etValueError, pt.steadyMs - pt.steadyLowMs, pt.steadyHighMs - pt.steadyMs);
+    }
+
+    // The front as a staircase: from each row right at its own steady level to the next row's first
+    // step, then down. Everything above and right of it is beaten by a row on it.
+    QVector<const Point *> onFront;
+    for (const Point &pt : points_)
+        if (pt.onFront)
+            onFront.append(&pt);
+    std::sort(onFront.begin(), onFront.end(), [](const Point *a, const Point *b) {
+        return a->firstS < b->firstS || (a->firstS == b->firstS && a->steadyMs > b->steadyMs);
+    });
+    if (!onFront.isEmpty()) {
+        QVector<double> keys, values;
+        for (const Point *pt : onFront) {
+            keys.append(pt->firstS);
+            values.append(pt->steadyMs);
+            front_.append(pt->row);
+        }
+        keys.append(xRange.upper);
+        values.append(values.last());
+        frontLine_ = p->addGraph(p->xAxis, p->yAxis);
+        frontLine_->setName(tr("Pareto front"));
+        frontLine_->setData(keys, values, true);
+        frontLine_->setLineStyle(QCPGraph::lsStepLeft);
+        QColor line = colors.text;
+        line.setAlpha(110);
+        frontLine_->setPen(QPen(line, 1.5));
+        frontLine_->setLayer(QStringLiteral("grid")); // under the points and whiskers
+    }
+
+    // The baseline's cross: left of its vertical line starts sooner, below its horizontal line steps faster.
+    if (!points_.isEmpty() && points_.front().baseline) {
+        const Point &base = points_.front();
+        for (bool vertical : {true, false}) {
+            auto *line = new QCPItemStraightLine(p);
+            line->point1->setCoords(base.firstS, base.steadyMs);
+            line->point2->setCoords(vertical ? base.firstS : base.firstS * 2,
+                                    vertical ? base.steadyMs + 1 : base.steadyMs);
+            line->setPen(QPen(colors.neutral, 1, Qt::DashLine));
+            line->setLayer(QStringLiteral("grid"));
+            line->setSelectable(false);
         }
     }
-    firstBars_->setData(firstKeys, firstValues, true);
-    steadyBars_->setData(steadyKeys, steadyValues, true);
 
-    // Whiskers show the spread between repeats (lowest and highest per-process figure).
-    const auto whiskers = [&](QCPBars *bars, QCPAxis *axis, const QVector<double> &minus, const QVector<double> &plus) {
-        auto *errors = new QCPErrorBars(p->xAxis, axis);
-        errors->removeFromLegend();
-        errors->setDataPlottable(bars);
-        errors->setData(minus, plus);
-        errors->setPen(QPen(colors.text, 1));
-        errors->setWhiskerWidth(6);
+    QFont labelFont = font();
+    labelFont.setPointSizeF(labelFont.pointSizeF() * 0.9);
+    const QFontMetricsF metrics(labelFont);
+    const QMargins padding(3, 1, 3, 1);
+    for (const Point &pt : points_) {
+        auto *label = new QCPItemText(p);
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(padding);
+        label->setFont(labelFont);
+        label->setText(pt.baseline && pt.label != QLatin1String("baseline") ? tr("%1 (baseline)").arg(pt.label)
+                                                                            : pt.label);
+        label->setColor(chartSeriesColor(pt.row, pal).darker(colors.dark ? 100 : 115));
+        label->setBrush(labelBacking(colors)); // lines under a label must not garble it
+        label->setClipToAxisRect(false);
+        const QSizeF text = metrics.size(0, label->text());
+        label->setProperty("boxSize", QSizeF(std::ceil(text.width()) + padding.left() + padding.right(),
+                                             std::ceil(text.height()) + padding.top() + padding.bottom()));
+        labels_.append(label);
+
+        auto *leader = new QCPItemLine(p);
+        leader->start->setType(QCPItemPosition::ptAbsolute);
+        leader->end->setType(QCPItemPosition::ptAbsolute);
+        leader->setPen(QPen(colors.neutral, 0.8));
+        leader->setVisible(false);
+        leaders_.append(leader);
+    }
+
+    QString note = tr("Lower left is better. Whiskers: lowest to highest cold process. Step line: Pareto front "
+                      "(no other configuration is faster on both). Dashed: the baseline.");
+    missing_.clear();
+    if (!missing.isEmpty()) {
+        missing_ = tr("Not drawn: %1.").arg(missing.join(QStringLiteral("; ")));
+        note += QLatin1Char(' ') + missing_;
+    }
+    footnote_->setText(wrapped(note, kNoteLineChars));
+    footnote_->setTextColor(colors.text);
+}
+
+void FirstVsSteadyChart::placeLabels()
+{
+    QCustomPlot *p = plot();
+    if (points_.isEmpty())
+        return;
+    const QRectF bounds = p->axisRect()->rect();
+    // Labels keep clear of the points, the whiskers and the front line.
+    QVector<QRectF> obstacles;
+    QVector<QPointF> anchors;
+    const auto x = [&](double s) { return p->xAxis->coordToPixel(s); };
+    const auto y = [&](double ms) { return p->yAxis->coordToPixel(ms); };
+    const auto segment = [&](QPointF a, QPointF b) {
+        obstacles.append(QRectF(a, b).normalized().adjusted(-2, -2, 2, 2));
     };
-    whiskers(firstBars_, p->yAxis, firstMinus, firstPlus);
-    whiskers(steadyBars_, p->yAxis2, steadyMinus, steadyPlus);
-
-    p->xAxis->setTicker(ticker);
-    p->xAxis->setTickLabelRotation(rows.size() > 5 ? 30 : 0);
-    reserveRoomForTickLabels(labels_, p->xAxis->tickLabelRotation());
-    p->xAxis->setRange(-0.6, std::max<double>(1, double(rows.size())) - 0.4);
-
-    // Whole decades on the log axis, with headroom above for the value labels.
-    if (firstHigh > 0) {
-        const double low = std::pow(10.0, std::floor(std::log10(firstLow * 0.9)));
-        const double high = std::pow(10.0, std::ceil(std::log10(firstHigh * 2.0)));
-        p->yAxis->setRange(low, high);
-        firstBars_->setBaseValue(low); // a log axis has no zero for bars to stand on
-    } else {
-        p->yAxis->setRange(0.1, 10);
-        firstBars_->setBaseValue(0.1);
+    for (const Point &pt : points_) {
+        const QPointF at(x(pt.firstS), y(pt.steadyMs));
+        anchors.append(at);
+        const double r = (pt.baseline ? kMarker + 4 : kMarker) / 2 + 1;
+        obstacles.append(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r));
+        if (pt.firstHighS > pt.firstLowS)
+            segment(QPointF(x(pt.firstLowS), at.y() - 2), QPointF(x(pt.firstHighS), at.y() + 2));
+        if (pt.steadyHighMs > pt.steadyLowMs)
+            segment(QPointF(at.x() - 2, y(pt.steadyHighMs)), QPointF(at.x() + 2, y(pt.steadyLowMs)));
     }
-    p->yAxis2->setRange(0, steadyHigh > 0 ? steadyHigh * 1.15 : 1.0);
+    if (frontLine_) {
+        const auto *data = frontLine_->data().data();
+        for (auto it = data->constBegin(); it != data->constEnd() && it + 1 != data->constEnd(); ++it) {
+            const QPointF corner(x((it + 1)->key), y(it->value));
+            segment(QPointF(x(it->key), y(it->value)), corner);             // along its level
+            segment(corner, QPointF(x((it + 1)->key), y((it + 1)->value))); // down to the next
+        }
+    }
+    // The baseline and the front first: they are what the chart is read for.
+    QVector<int> order(points_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const auto rank = [&](int k) { return points_[k].baseline ? 0 : points_[k].onFront ? 1 : 2; };
+        return rank(a) < rank(b);
+    });
+    QVector<LabelRequest> requests;
+    for (int k : order)
+        requests.append({anchors[k], labels_[k]->property("boxSize").toSizeF()});
+    const QVector<LabelPlacement> placed = ui::placeLabels(requests, obstacles, bounds);
+    for (int n = 0; n < order.size(); ++n) {
+        const int k = order[n];
+        const QRectF rect = placed[n].rect;
+        labels_[k]->position->setCoords(rect.topLeft());
+        QCPItemLine *leader = leaders_[k];
+        leader->setVisible(placed[n].far);
+        if (placed[n].far) {
+            // From the point to the nearest spot on the label's box.
+            const QPointF a = anchors[k];
+            const QPointF end(std::clamp(a.x(), rect.left(), rect.right()),
+                              std::clamp(a.y(), rect.top(), rect.bottom()));
+            leader->start->setCoords(a);
+            leader->end->setCoords(end);
+        }
+    }
 }
 
 } // namespace stepscope::ui

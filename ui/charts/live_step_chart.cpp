@@ -32,12 +32,7 @@ void placeOnSteps(QCPItemPosition *position, double step, double axisRectRatioY)
 LiveStepChart::LiveStepChart(QWidget *parent) : ChartWidget(parent)
 {
     QCustomPlot *p = plot();
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    // Thin solid lines over tens of thousands of points: the fast polyline path is indistinguishable.
-    p->setPlottingHint(QCP::phFastPolylines, true);
-    p->setNoAntialiasingOnDrag(true);
-    p->xAxis->setLabel(tr("step"));
-    p->yAxis->setLabel(tr("step time (ms)"));
+    useStepAxes();
 
     steps_ = p->addGraph();
     steps_->setName(tr("steps"));

@@ -2,6 +2,7 @@
 
 #include "charts/chart_format.h"
 #include "models/run_detail.h"
+#include "report/report_html.h"
 
 #include "config/config_json.h"
 
@@ -185,7 +186,8 @@ QStringList compileHeadlines(const std::vector<CompileReportRow> &rows, const re
     return out;
 }
 
-QString compileReportHtml(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger)
+QString compileReportHtml(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger, ReportMedium medium,
+                          int printTextWidth)
 {
     if (rows.empty())
         return {};
@@ -194,36 +196,45 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
     // table backgrounds).
     QString findings;
     for (const QString &line : compileHeadlines(rows, ledger))
-        findings += QStringLiteral("<li>%1</li>\n").arg(esc(line));
+        findings += QStringLiteral("<li>%1</li>\n").arg(esc(tableText(line, medium)));
     html += QStringLiteral("<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" cellspacing=\"0\" "
                            "border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%1</b><ul>\n%2</ul></td></tr></table>\n")
                 .arg(esc(tr("Break-even against the baseline, cold and warm cache")), findings);
 
-    html += QStringLiteral("<table class=\"ledger\" cellspacing=\"0\" cellpadding=\"3\" border=\"1\">\n<tr>");
-    for (const QString &h : {tr("Configuration"), tr("Cache"), tr("First step"), tr("Compile"), tr("Phases"),
-                             tr("Graphs"), tr("Steady state"), tr("Break-even vs baseline"), tr("vs Python eager")})
-        html += QStringLiteral("<th>%1</th>").arg(esc(h));
-    html += QStringLiteral("</tr>\n");
+    // Two tables, figures and the compile's own account: as one they did not fit a portrait page.
+    ReportTable figures;
+    figures.headers = QStringList{tr("Configuration"),  tr("Cache"),        tr("First step"),
+                                  tr("Compile"),        tr("Steady state"), tr("Break-even vs baseline"),
+                                  tr("vs Python eager")};
+    figures.numeric = {false, false, true, true, true, true, true};
+    ReportTable account;
+    account.headers = QStringList{tr("Configuration"), tr("Cache"), tr("Phases"), tr("Graphs")};
+    account.numeric = {false, false, false, false};
     for (const auto &r : rows) {
         const report::LedgerRow &row = ledger.rows[r.ledgerRow];
         const bool failed = r.runs > 0 && r.notCompiled == r.runs;
-        const QString cls = failed ? QStringLiteral(" class=\"failed\"") : QString();
         const QString steady = row.steadyMs ? QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms") : "-";
         const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
-        html += QStringLiteral("<tr><td%1>%2</td><td%1>%3</td><td class=\"num\" align=\"right\">%4</td>"
-                               "<td class=\"num\" align=\"right\">%5</td><td>%6</td><td>%7</td>"
-                               "<td class=\"num\" align=\"right\">%8</td><td class=\"num\" align=\"right\">%9</td>"
-                               "<td class=\"num\" align=\"right\">%10</td></tr>\n")
-                    .arg(cls, esc(r.label), esc(r.cache), esc(seconds(row.firstStepS)), esc(seconds(compileS)),
-                         esc(phasesText(r.record)), esc(countsOrDash(r.record)), esc(steady),
-                         esc(QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven)), esc(vsEager(r)));
+        figures.rows << QStringList{
+            r.label,           r.cache, seconds(row.firstStepS),
+            seconds(compileS), steady,  QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven),
+            vsEager(r)};
+        account.rows << QStringList{r.label, r.cache, phasesText(r.record), countsOrDash(r.record)};
+        if (failed)
+            for (ReportTable *t : {&figures, &account})
+                for (int c : {0, 1})
+                    t->cellClasses.insert({int(t->rows.size()) - 1, c}, QStringLiteral("failed"));
     }
-    html += QStringLiteral("</table>\n<p class=\"note\">%1</p>\n")
+    html += tableHtml(figures, medium, printTextWidth);
+    html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Cold: fresh inductor and Triton caches, so the first step pays the whole compile. Warm: "
                             "caches kept from a priming run, as a second training run on this machine finds them. "
-                            "Compile time and phases as the worker's torch reported them (phases may nest); "
-                            "break-even: steps after which the slower first step is paid back. vs Python eager: "
+                            "Break-even: steps after which the slower first step is paid back. vs Python eager: "
                             "against the same knobs without compile, when the sweep has that row.")));
+    html += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("What the compile did")));
+    html += tableHtml(account, medium, printTextWidth);
+    html += QStringLiteral("<p class=\"note\">%1</p>\n")
+                .arg(esc(tr("Compile time and phases as the worker's torch reported them (phases may nest).")));
 
     QString notes;
     for (const auto &r : rows) {

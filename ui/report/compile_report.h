@@ -35,7 +35,9 @@ std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, con
 // baseline ("compile-reduce-overhead: cold never pays off against the baseline; warm after 310 steps.").
 QStringList compileHeadlines(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger);
 // The section as HTML (empty without compiled configurations) and as Markdown.
-QString compileReportHtml(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger);
+enum class ReportMedium;
+QString compileReportHtml(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger, ReportMedium medium,
+                          int printTextWidth = 0);
 QString compileReportMarkdown(const std::vector<CompileReportRow> &rows, const report::Ledger &ledger);
 
 } // namespace stepscope::ui

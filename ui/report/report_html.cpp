@@ -10,6 +10,8 @@
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QFont>
+#include <QFontMetricsF>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -21,7 +23,8 @@ namespace stepscope::ui
 namespace
 {
 
-// Larger charts would overflow a landscape A4 page of the PDF (QTextDocument lays out at 96 dpi).
+// A chart in the browser at most this wide (CSS shrinks it to the column); in print at most the
+// page's text width. Never taller than this, so that a heading and its chart share a page.
 constexpr int kMaxChartWidth = 900;
 constexpr int kMaxChartHeight = 560;
 
@@ -85,24 +88,34 @@ QString pngBase64(const QImage &image)
     return QString::fromLatin1(png.toBase64());
 }
 
-void header(QString &html, const ReportInput &input, const report::Ledger &l)
+void header(QString &html, const ReportInput &input, const report::Ledger &l, ReportMedium medium)
 {
     const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(l.sweep.name));
     const QDateTime generated = input.generated.isValid() ? input.generated : QDateTime::currentDateTime();
     html += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n<style>\n"
-                           "body { font-family: sans-serif; font-size: 10pt; max-width: 60em; margin: 1em auto; }\n"
+                           "%5\n"
                            "h1 { font-size: 16pt; } h2 { font-size: 13pt; margin-top: 1.2em; }\n"
+                           "h3 { font-size: 10.5pt; margin-top: 1em; }\n"
+                           "img { max-width: 100%; height: auto; }\n"
+                           ".chart { page-break-inside: avoid; }\n"
                            "table.ledger, table.facts { border-collapse: collapse; }\n"
-                           "table.ledger { font-size: 8.5pt; }\n"
-                           "table.ledger th, table.ledger td { border: 1px solid #bbb; padding: 3px 6px; }\n"
+                           "table.ledger { font-size: 8pt; max-width: 100%; }\n"
+                           "table.ledger th, table.ledger td { border: 1px solid #bbb; padding: 2px 4px; }\n"
                            "table.ledger th { background-color: #eee; }\n"
-                           "td.num { text-align: right; white-space: nowrap; }\n"
+                           "table.ledger tr { page-break-inside: avoid; }\n"
+                           "td.num { text-align: right; }\n"
                            "table.facts th { padding-right: 1.5em; font-weight: normal; color: #555; }\n"
                            ".failed { color: %2; } .warn { color: %3; }\n"
                            ".recommendation { background-color: #e6f4ea; border: 1px solid %4; }\n"
                            ".note { color: #555; font-size: 9pt; }\n"
                            "</style></head><body>\n<h1>%1</h1>\n")
-                .arg(esc(title), colorName(failureColor()), colorName(warningColor()), colorName(successColor()));
+                .arg(esc(title), colorName(failureColor()), colorName(warningColor()), colorName(successColor()),
+                     // A browser centres a reading column; QTextDocument turns the body's margins into
+                     // margins of every table (37 px a side on the page), so print has none.
+                     medium == ReportMedium::Browser
+                         ? QStringLiteral("body { font-family: sans-serif; font-size: 10pt; max-width: 60em; "
+                                          "margin: 1em auto; }")
+                         : QStringLiteral("body { font-family: sans-serif; font-size: 9.5pt; }"));
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Sweep #%1, %2 preset, measured %3, %4. Report generated %5 by Stepscope.")
                              .arg(l.sweep.id)
@@ -145,19 +158,19 @@ void settings(QString &html, const report::Ledger &l)
     if (!image.isEmpty())
         image = QStringLiteral("%1x%1").arg(image);
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Settings")));
-    keyValueTable(html,
-                  {
-                      {tr("Device"), firstOf(s, {"device"})},
-                      {tr("Runtime"), firstOf(s, {"runtime"})},
-                      {tr("Batch"), firstOf(s, {"batch"})},
-                      {tr("Image size"), image},
-                      {tr("Steps per run"), steps},
-                      {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
-                      {tr("Planned run"), tr("%1 steps").arg(QString::fromStdString(report::groupThousands(l.plannedSteps)))},
-                  });
+    keyValueTable(html, {
+                            {tr("Device"), firstOf(s, {"device"})},
+                            {tr("Runtime"), firstOf(s, {"runtime"})},
+                            {tr("Batch"), firstOf(s, {"batch"})},
+                            {tr("Image size"), image},
+                            {tr("Steps per run"), steps},
+                            {tr("Repeats (cold processes)"), firstOf(s, {"repeats"})},
+                            {tr("Planned run"),
+                             tr("%1 steps").arg(QString::fromStdString(report::groupThousands(l.plannedSteps)))},
+                        });
 }
 
-void recommendation(QString &html, const report::Ledger &l)
+void recommendation(QString &html, const report::Ledger &l, ReportMedium medium)
 {
     const QString text =
         l.recommendationText.empty()
@@ -166,37 +179,47 @@ void recommendation(QString &html, const report::Ledger &l)
     // A one-cell table, not a styled div: QTextDocument (the PDF) draws table backgrounds only.
     html += QStringLiteral("<h2>%1</h2>\n<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" "
                            "cellspacing=\"0\" border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%2</b></td></tr></table>\n")
-                .arg(esc(tr("Recommendation")), esc(text));
+                .arg(esc(tr("Recommendation")), esc(tableText(text, medium))); // it names knobs: keep them whole
 }
 
-void ledgerTable(QString &html, const report::Ledger &l)
+// The ledger as two tables, times and comparisons: as one table of ten columns it did not fit a
+// portrait page without breaking words.
+void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, int printTextWidth)
 {
-    html += QStringLiteral("<h2>%1</h2>\n<table class=\"ledger\" cellspacing=\"0\" cellpadding=\"3\" "
-                           "border=\"1\">\n<tr>")
-                .arg(esc(tr("Ledger")));
-    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
-        html += QStringLiteral("<th>%1</th>").arg(esc(ledgerHeader(c)));
-    html += QStringLiteral("</tr>\n");
-    for (const auto &row : l.rows) {
-        const bool broken = ledgerRowFailed(row) || ledgerRowDiverged(row);
-        const bool noisy = row.steadyMs && row.noise != stats::Noise::Ok;
-        html += broken ? QStringLiteral("<tr class=\"failed\">") : QStringLiteral("<tr>");
-        for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
-            QStringList classes;
-            if (ledgerRowNumeric(c))
-                classes << QStringLiteral("num");
-            if (broken)
-                classes << QStringLiteral("failed"); // QTextDocument does not inherit colour from <tr>
-            else if (noisy && c == LedgerModel::Noise)
-                classes << QStringLiteral("warn");
-            const QString align = ledgerRowNumeric(c) ? QStringLiteral(" align=\"right\"") : QString();
-            html += QStringLiteral("<td class=\"%1\"%2>%3</td>")
-                        .arg(classes.join(QLatin1Char(' ')), align, esc(ledgerCellText(row, c)));
+    const bool anyFailure =
+        std::any_of(l.rows.begin(), l.rows.end(), [](const auto &row) { return !row.failureCategory.empty(); });
+    using C = LedgerModel::Column;
+    const QList<int> times{C::Configuration, C::Status, C::FirstStep, C::SteadyState, C::Spread, C::Noise};
+    QList<int> against{C::Configuration, C::Speedup, C::BreakEven, C::Accuracy};
+    if (anyFailure)
+        against << C::Failure;
+
+    const auto table = [&](const QList<int> &columns) {
+        ReportTable t;
+        for (int c : columns) {
+            t.headers << ledgerHeader(c);
+            t.numeric << ledgerRowNumeric(c);
         }
-        html += QStringLiteral("</tr>\n");
-    }
+        for (const auto &row : l.rows) {
+            const bool broken = ledgerRowFailed(row) || ledgerRowDiverged(row);
+            const bool noisy = row.steadyMs && row.noise != stats::Noise::Ok;
+            QStringList cells;
+            for (int k = 0; k < columns.size(); ++k) {
+                cells << ledgerCellText(row, columns[k]);
+                if (!broken && noisy && columns[k] == C::Noise)
+                    t.cellClasses.insert({int(t.rows.size()), k}, QStringLiteral("warn"));
+            }
+            t.rows << cells;
+            t.rowClasses << (broken ? QStringLiteral("failed") : QString());
+        }
+        return tableHtml(t, medium, printTextWidth);
+    };
+    html += QStringLiteral("<h2>%1</h2>\n<h3>%2</h3>\n").arg(esc(tr("Ledger")), esc(tr("Time per configuration")));
+    html += table(times);
+    html += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Against the baseline (first row)")));
+    html += table(against);
     const bool gpu = !l.rows.empty() && l.rows.front().timing == "gpu";
-    html += QStringLiteral("</table>\n<p class=\"note\">%1</p>\n")
+    html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Steady state: median of the detected steady window (%1 per step), pooled over "
                             "cold-process repeats; spread: lowest and highest per-repeat median. Speed-up against "
                             "the first row with a 95% CI from a bootstrap over cold processes (then steps within "
@@ -257,7 +280,7 @@ void environment(QString &html, const QString &json)
     html += QStringLiteral("<h2>%1</h2>\n<ul>\n%2</ul>\n").arg(esc(tr("What may skew these numbers")), rows);
 }
 
-void charts(QString &html, const ReportInput &input, ChartImages images)
+void charts(QString &html, const ReportInput &input, ReportMedium medium, int printTextWidth)
 {
     if (input.charts.isEmpty())
         return;
@@ -267,13 +290,71 @@ void charts(QString &html, const ReportInput &input, ChartImages images)
         if (image.isNull())
             continue; // a chart that could not be rendered: nothing to show, not a broken image
         const qreal dpr = image.devicePixelRatio() > 0 ? image.devicePixelRatio() : 1.0;
-        const int width =
-            std::min({kMaxChartWidth, qRound(image.width() / dpr), kMaxChartHeight * image.width() / image.height()});
-        const QString src = images == ChartImages::DataUri ? QStringLiteral("data:image/png;base64,") + pngBase64(image)
-                                                           : chartResourceName(i);
-        html += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" width=\"%3\" alt=\"%1\"></p>\n")
+        const int natural = qRound(image.width() / dpr);
+        const int column = medium == ReportMedium::Print && printTextWidth > 0 ? printTextWidth : kMaxChartWidth;
+        const int width = std::min({column, natural, kMaxChartHeight * image.width() / image.height()});
+        const QString src = medium == ReportMedium::Browser
+                                ? QStringLiteral("data:image/png;base64,") + pngBase64(image)
+                                : chartResourceName(i);
+        // The heading and its chart in one block for a browser's print; the PDF keeps them together
+        // when it paginates (QTextDocument knows no page-break-inside).
+        html += QStringLiteral("<div class=\"chart\">\n<h3>%1</h3>\n<p><img src=\"%2\" width=\"%3\" alt=\"%1\"></p>\n"
+                               "</div>\n")
                     .arg(esc(title), src, QString::number(width));
     }
+}
+
+// Column widths for print as percentages: each column gets its longest unbreakable piece (a word,
+// a knob), and what is left goes to the columns in proportion to how much more their longest
+// cell would take on one line. Empty when every cell fits on one line anyway (QTextDocument sizes
+// that well) or when even the pieces do not fit (no widths could help).
+QStringList printColumnWidths(const ReportTable &table, int textWidth)
+{
+    const int columns = int(table.headers.size());
+    if (textWidth <= 0 || columns == 0)
+        return {};
+    // As table.ledger in the style sheet: 8 pt, 4 px padding and a 1 px border a side, bold headers.
+    QFont font(QStringLiteral("sans-serif"));
+    font.setPointSizeF(8);
+    QFont bold = font;
+    bold.setBold(true);
+    constexpr qreal kCellChrome = 2 * (4 + 1) + 3; // padding, border, and a little slack
+    QVector<qreal> least(columns, 0), most(columns, 0);
+    const auto measure = [&](int c, const QString &raw, const QFont &f) {
+        const QFontMetricsF metrics(f);
+        const QString text = tableText(raw, ReportMedium::Print);
+        qreal piece = 0;
+        QString current;
+        for (const QChar ch : text) {
+            current += ch;
+            if (ch.isSpace() || ch == QChar(0x200B)) {
+                piece = std::max(piece, metrics.horizontalAdvance(current.trimmed()));
+                current.clear();
+            }
+        }
+        piece = std::max(piece, metrics.horizontalAdvance(current.trimmed()));
+        least[c] = std::max(least[c], piece + kCellChrome);
+        most[c] = std::max(most[c], metrics.horizontalAdvance(text) + kCellChrome);
+    };
+    for (int c = 0; c < columns; ++c)
+        measure(c, table.headers[c], bold);
+    for (const QStringList &row : table.rows)
+        for (int c = 0; c < std::min<int>(columns, int(row.size())); ++c)
+            measure(c, row[c], font);
+    const qreal available = textWidth - 4; // the table's own border
+    qreal sumLeast = 0, sumMost = 0;
+    for (int c = 0; c < columns; ++c) {
+        sumLeast += least[c];
+        sumMost += most[c];
+    }
+    if (sumMost <= available || sumLeast > available)
+        return {};
+    QStringList out;
+    for (int c = 0; c < columns; ++c) {
+        const qreal w = least[c] + (most[c] - least[c]) * (available - sumLeast) / (sumMost - sumLeast);
+        out << QString::number(100.0 * w / available, 'f', 1) + QLatin1Char('%');
+    }
+    return out;
 }
 
 } // namespace
@@ -289,27 +370,83 @@ QString reportEnvironmentJson(const ReportInput &input)
                                            : input.environmentJson;
 }
 
-QString reportHtml(const ReportInput &input, ChartImages images)
+QString tableText(const QString &text, ReportMedium medium)
+{
+    if (medium == ReportMedium::Browser)
+        return text;
+    QString out;
+    out.reserve(text.size() + 8);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        const bool inside = i > 0 && i + 1 < text.size() && !text[i - 1].isSpace() && !text[i + 1].isSpace();
+        if (c == QLatin1Char('-') && inside)
+            out += QChar(0x2011); // non-breaking hyphen: "cudnn-bench" stays whole
+        else if (c == QLatin1Char('+') && inside) {
+            out += c;
+            out += QChar(0x200B); // zero-width space: a line may break between two knobs
+        } else
+            out += c;
+    }
+    return out;
+}
+
+QString tableHtml(const ReportTable &table, ReportMedium medium, int textWidth)
+{
+    const int columns = int(table.headers.size());
+    const QStringList widths = medium == ReportMedium::Print ? printColumnWidths(table, textWidth) : QStringList();
+    // <thead>: QTextDocument repeats the header row on every page the table reaches.
+    QString html =
+        QStringLiteral("<table class=\"ledger\" cellspacing=\"0\" cellpadding=\"3\" border=\"1\">\n<thead><tr>");
+    for (int c = 0; c < columns; ++c)
+        html += QStringLiteral("<th%1>%2</th>")
+                    .arg(widths.isEmpty() ? QString() : QStringLiteral(" width=\"%1\"").arg(widths[c]),
+                         esc(tableText(table.headers[c], medium)));
+    html += QStringLiteral("</tr></thead>\n");
+    for (int r = 0; r < table.rows.size(); ++r) {
+        const QString rowClass = table.rowClasses.value(r);
+        html += rowClass.isEmpty() ? QStringLiteral("<tr>") : QStringLiteral("<tr class=\"%1\">").arg(rowClass);
+        const QStringList &cells = table.rows[r];
+        for (int c = 0; c < cells.size(); ++c) {
+            QStringList classes;
+            const bool numeric = table.numeric.value(c);
+            if (numeric)
+                classes << QStringLiteral("num");
+            if (!rowClass.isEmpty())
+                classes << rowClass; // QTextDocument does not inherit colour from <tr>
+            if (const QString cell = table.cellClasses.value({r, c}); !cell.isEmpty())
+                classes << cell;
+            const QString cls =
+                classes.isEmpty() ? QString() : QStringLiteral(" class=\"%1\"").arg(classes.join(QLatin1Char(' ')));
+            const QString align = numeric ? QStringLiteral(" align=\"right\"") : QString();
+            html += QStringLiteral("<td%1%2>%3</td>").arg(cls, align, esc(tableText(cells[c], medium)));
+        }
+        html += QStringLiteral("</tr>\n");
+    }
+    html += QStringLiteral("</table>\n");
+    return html;
+}
+
+QString reportHtml(const ReportInput &input, ReportMedium medium, int printTextWidth)
 {
     const report::Ledger &l = input.ledger;
     const QString envJson = reportEnvironmentJson(input);
     QString html;
-    header(html, input, l);
+    header(html, input, l, medium);
     machine(html, parseObject(envJson), l);
     settings(html, l);
-    recommendation(html, l);
-    ledgerTable(html, l);
-    html += compileReportHtml(input.compile, l);
+    recommendation(html, l, medium);
+    ledgerTables(html, l, medium, printTextWidth);
+    html += compileReportHtml(input.compile, l, medium, printTextWidth);
     problems(html, l);
     environment(html, envJson);
-    charts(html, input, images);
+    charts(html, input, medium, printTextWidth);
     html += QStringLiteral("</body></html>\n");
     return html;
 }
 
 QString toHtml(const ReportInput &input)
 {
-    return reportHtml(input, ChartImages::DataUri);
+    return reportHtml(input, ReportMedium::Browser);
 }
 
 } // namespace stepscope::ui

@@ -1,6 +1,7 @@
 #include "report/report_writer.h"
 
 #include "models/environment_assessment.h"
+#include "report/report_document.h"
 #include "report/report_html.h"
 
 #include <QCoreApplication>
@@ -100,24 +101,22 @@ bool writeCsv(const ReportInput &input, const QString &path, QString *error)
 
 bool writePdf(const ReportInput &input, const QString &path, QString *error)
 {
-    QTextDocument document;
-    for (int i = 0; i < input.charts.size(); ++i)
-        document.addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), input.charts[i].second);
-    document.setHtml(reportHtml(input, ChartImages::Resource));
+    // Portrait A4, paginated by hand: headings stay with what they head, no row spans two pages.
+    const QPageLayout layout = reportPageLayout();
+    const std::unique_ptr<QTextDocument> document = reportDocument(input, layout);
+    const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(input.ledger.sweep.name));
 
     return writeWith(path, error, [&](QSaveFile &file) {
+        bool printed = false;
         {
-            // The writer finishes the PDF (xref, trailer) when the painter ends inside print().
+            // The writer finishes the PDF (xref, trailer) when the painter ends and it goes away.
             QPdfWriter pdf(&file);
             pdf.setCreator(QStringLiteral("Stepscope"));
             pdf.setTitle(QString::fromStdString(input.ledger.sweep.name));
-            // Landscape: the ledger's ten columns and long knob labels wrap into unreadable
-            // fragments on a portrait page.
-            pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
-                                          QPageLayout::Millimeter));
-            document.print(&pdf);
+            pdf.setPageLayout(layout);
+            printed = printReportDocument(*document, &pdf, title);
         }
-        return file.error() == QFileDevice::NoError && file.pos() > 0;
+        return printed && file.error() == QFileDevice::NoError && file.pos() > 0;
     });
 }
 

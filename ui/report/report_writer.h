@@ -31,7 +31,8 @@ QString toMarkdown(const ReportInput &input);
 // Each writes the whole file or nothing (QSaveFile): on failure the target is untouched, no
 // partial or temporary file remains, and *error (when given) says what to do about it.
 bool writeHtml(const ReportInput &input, const QString &path, QString *error = nullptr);
-// Lays the report out with QTextDocument: needs a QGuiApplication (fonts), call it on the GUI thread.
+// Portrait A4, paginated so that no table row spans two pages and headings stay with what they
+// head (report_document.h). Lays the report out with QTextDocument: needs a QGuiApplication (fonts).
 bool writePdf(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeMarkdown(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeCsv(const ReportInput &input, const QString &path, QString *error = nullptr);

@@ -1,0 +1,173 @@
+#include "charts/run_overlay_chart.h"
+
+#include "charts/chart_format.h"
+#include "charts/chart_palette.h"
+
+#include "charts/qcustomplot_compat.h"
+#include "report/run_summary.h"
+#include "store/store.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+double median(std::vector<double> values)
+{
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+                 values.end());
+    if (values.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto mid = values.begin() + std::ptrdiff_t(values.size() / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    if (values.size() % 2)
+        return *mid;
+    return (*mid + *std::max_element(values.begin(), mid)) / 2;
+}
+
+} // namespace
+
+RunSeries runSeriesOf(const store::Reader &reader, std::int64_t runId, const QString &name, int colorIndex)
+{
+    RunSeries series;
+    series.colorIndex = colorIndex;
+    const auto run = reader.run(runId);
+    if (!run)
+        return series;
+    series.name =
+        name.isEmpty() ? QStringLiteral("%1 (run %2)").arg(QString::fromStdString(run->configName)).arg(runId) : name;
+    const auto steps = reader.steps(runId);
+    std::int64_t last = 0;
+    for (const auto &step : steps)
+        last = std::max(last, step.index);
+    series.ms.fill(std::numeric_limits<double>::quiet_NaN(), int(last)); // a missing step is a gap, not a zero
+    for (const auto &step : steps)
+        if (step.index >= 1)
+            series.ms[int(step.index - 1)] = step.gpuMs ? *step.gpuMs : step.wallMs;
+    const store::RunSummary summary = report::summaryOf(reader, *run);
+    if (report::hasSteadyState(summary)) {
+        series.steadyFirst = int(summary.steadyBegin);
+        series.steadyLast = int(summary.steadyBegin + summary.steadyCount - 1);
+    }
+    return series;
+}
+
+RunOverlayChart::RunOverlayChart(QWidget *parent) : ChartWidget(parent)
+{
+    useStepAxes();
+    moveLegendBelow(3); // a legend inside would cover the lines
+    rebuild();
+}
+
+void RunOverlayChart::setRuns(const QVector<RunSeries> &runs)
+{
+    assertUiThread();
+    runs_ = runs;
+    rebuild();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunOverlayChart::paletteChanged()
+{
+    rebuild();
+}
+
+void RunOverlayChart::rebuild()
+{
+    QCustomPlot *p = plot();
+    p->clearPlottables();
+    p->clearItems();
+    steps_.clear();
+    firsts_.clear();
+    bars_.clear();
+    medians_.clear();
+
+    const QPalette &pal = palette();
+    const ChartColors colors = chartColors(pal);
+
+    // The y range from the steady steps of every run (99th percentile of steps 2..n where no window
+    // is known): step 1 is often a hundred times the rest and would flatten every line.
+    std::vector<double> pooled;
+    double lastStep = 0;
+    for (const RunSeries &run : runs_) {
+        lastStep = std::max(lastStep, double(run.ms.size()));
+        const int from = run.steadyFirst > 0 ? run.steadyFirst : 2;
+        const int to = run.steadyLast > 0 ? run.steadyLast : int(run.ms.size());
+        for (int step = std::max(from, 2); step <= std::min(to, int(run.ms.size())); ++step)
+            if (std::isfinite(run.ms[step - 1]))
+                pooled.push_back(run.ms[step - 1]);
+    }
+    double top = 1.0;
+    if (!pooled.empty()) {
+        const auto at = pooled.begin() + std::ptrdiff_t(std::floor(0.99 * double(pooled.size() - 1)));
+        std::nth_element(pooled.begin(), at, pooled.end());
+        top = *at * 1.35;
+    }
+
+    for (int k = 0; k < runs_.size(); ++k) {
+        const RunSeries &run = runs_[k];
+        const QColor color = chartSeriesColor(run.colorIndex >= 0 ? run.colorIndex : k, pal);
+
+        QVector<double> keys, values;
+        keys.reserve(run.ms.size());
+        values.reserve(run.ms.size());
+        for (int i = 1; i < run.ms.size(); ++i) {
+            keys.append(i + 1);
+            values.append(run.ms[i]);
+        }
+        QCPGraph *line = p->addGraph();
+        line->setName(run.name);
+        line->setData(keys, values, true);
+        line->setAdaptiveSampling(true);
+        QColor thin = color;
+        thin.setAlpha(170); // overlapping runs stay visible through each other
+        line->setPen(QPen(thin, 1));
+        steps_.append(line);
+
+        // Step 1 at its time when it fits, else pinned under the top edge with its time as a label.
+        QCPGraph *first = p->addGraph();
+        first->removeFromLegend();
+        first->setLineStyle(QCPGraph::lsNone);
+        first->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, colors.text, color, 9));
+        if (!run.ms.isEmpty() && std::isfinite(run.ms[0])) {
+            const bool offScale = run.ms[0] > top;
+            first->setData({1.0}, {offScale ? top * 0.97 : run.ms[0]}, true);
+            if (offScale) {
+                auto *note = new QCPItemText(p);
+                note->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+                note->setPadding(QMargins(8, 0, 0, 0));
+                note->position->setCoords(1, top * (0.97 - 0.05 * k)); // one under the other
+                note->setText(tr("step 1: %1").arg(formatStepMs(run.ms[0])));
+                note->setColor(color.darker(colors.dark ? 100 : 115));
+            }
+        }
+        firsts_.append(first);
+
+        // The steady window: a thick bar at its median, from its first to its last step.
+        QCPItemLine *bar = nullptr;
+        double level = 0;
+        if (run.steadyFirst > 0 && run.steadyLast >= run.steadyFirst && run.steadyLast <= run.ms.size()) {
+            level =
+                median(std::vector<double>(run.ms.begin() + (run.steadyFirst - 1), run.ms.begin() + run.steadyLast));
+            if (std::isfinite(level)) {
+                bar = new QCPItemLine(p);
+                bar->start->setCoords(run.steadyFirst, level);
+                bar->end->setCoords(run.steadyLast, level);
+                bar->setPen(QPen(color.darker(colors.dark ? 90 : 125), 4, Qt::SolidLine, Qt::FlatCap));
+                bar->setHead(QCPLineEnding(QCPLineEnding::esBar, 12));
+                bar->setTail(QCPLineEnding(QCPLineEnding::esBar, 12));
+            }
+        }
+        bars_.append(bar);
+        medians_.append(bar ? level : 0.0);
+    }
+
+    p->xAxis->setRange(0, std::max(10.0, lastStep * 1.02 + 1));
+    p->yAxis->setRange(0, top);
+}
+
+} // namespace stepscope::ui
