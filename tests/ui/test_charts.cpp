@@ -418,6 +418,9 @@ void TestCharts::breakEvenMarksTheDecidingCrossing()
     QVERIFY(chart.plot()->xAxis->range().contains(expected));
     const QString text = chart.crossingLabels().last()->text();
     QVERIFY2(text.contains(QStringLiteral("+sgd-fused overtakes +cuda-graph at 3,501 steps")), qPrintable(text));
+    // One process a configuration: the margin has no interval, so the two cannot be told apart.
+    QVERIFY(ledger.recommendationTied);
+    QVERIFY2(text.contains(QStringLiteral("cannot be told apart")), qPrintable(text));
     QVERIFY(chart.graphForRow(5)->name().contains(QStringLiteral("runner-up")));
     QVERIFY(chart.graphForRow(6)->name().contains(QStringLiteral("best for N")));
 

@@ -120,6 +120,11 @@ void TestReport::htmlHasEverythingAReaderNeeds()
     const QByteArray base64 = html.mid(start, html.indexOf(QLatin1Char('"'), start) - start).toLatin1();
     const QImage decoded = QImage::fromData(QByteArray::fromBase64(base64), "PNG");
     QCOMPARE(decoded.size(), input_.charts.front().second.size());
+    // Charts stay within the text column whatever their pixel size; the ledger comes as two tables
+    // (times, and against the baseline) that fit a page.
+    QVERIFY(html.contains(QStringLiteral("img { max-width: 100%; height: auto; }")));
+    QVERIFY(html.contains(QStringLiteral("<h3>Time per configuration</h3>")));
+    QVERIFY(html.contains(QStringLiteral("<h3>Against the baseline (first row)</h3>")));
     // Self-contained: no external resource of any kind.
     QVERIFY(!html.contains(QStringLiteral("src=\"http")));
     QVERIFY(!html.contains(QStringLiteral("<link")));

@@ -335,6 +335,9 @@ void BreakEvenChart::rebuild()
             text += QStringLiteral(" [%1\u2013%2]")
                         .arg(*d.low <= 1 ? tr("immediately") : formatStepCount(*d.low),
                              std::isfinite(*d.high) ? formatStepCount(*d.high) : tr("never"));
+        // The margin at N may be within the noise: the marker must not read as more certain than the ledger.
+        if (model()->ledger().recommendationTied)
+            text += QLatin1Char('\n') + tr("(at N the two cannot be told apart)");
         QFont bold = font();
         bold.setBold(true);
         labels_.append(absoluteLabel(p, text, colors.text, bold, backing));
