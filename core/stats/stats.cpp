@@ -18,6 +18,15 @@ namespace
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The innermost CancelScope's question on this thread, or none.
+thread_local const std::function<bool()> *cancelQuestion = nullptr;
+
+void throwIfCancelled()
+{
+    if (cancelQuestion && (*cancelQuestion)())
+        throw Cancelled();
+}
+
 // Quantile of an already sorted sample, numpy's default ("linear") method: the position
 // q * (n - 1) between order statistics, interpolated linearly. Shared by summarize() so the
 // sample is sorted once for all its quantiles.
@@ -381,6 +390,7 @@ std::vector<Level> bootstrapLevels(const std::vector<Process> &side, int resampl
     out.reserve(static_cast<std::size_t>(resamples));
     std::vector<double> firsts, steps;
     for (int r = 0; r < resamples; ++r) {
+        throwIfCancelled();
         firsts.clear();
         steps.clear();
         for (std::size_t k = 0; k < side.size(); ++k) {
@@ -649,6 +659,16 @@ std::optional<Recommendation> recommend(const std::vector<Candidate> &candidates
         r.margin = r.runnerUpTotal - r.bestTotal;
     }
     return r;
+}
+
+CancelScope::CancelScope(std::function<bool()> cancelled) : cancelled_(std::move(cancelled)), previous_(cancelQuestion)
+{
+    cancelQuestion = &cancelled_;
+}
+
+CancelScope::~CancelScope()
+{
+    cancelQuestion = previous_;
 }
 
 } // namespace stepscope::stats

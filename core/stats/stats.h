@@ -2,6 +2,8 @@
 // Statistics of step times: plain C++17, no Qt, no torch. Every figure the CLI, the report and the
 // dashboard show comes from here, so the rules of DESIGN.md ("Measurement rules") live in one place.
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,5 +129,26 @@ struct Recommendation {
     double margin = 0; // runnerUpTotal - bestTotal (same unit), 0 without a runner-up
 };
 std::optional<Recommendation> recommend(const std::vector<Candidate> &candidates, std::int64_t plannedSteps);
+
+// ---- Stopping a computation nobody waits for -----------------------------------------------------
+//
+// A bootstrap over millions of steps runs for minutes. While a CancelScope is alive on a thread,
+// the bootstraps on that thread ask `cancelled` between resamples and throw Cancelled once it says
+// yes (a dashboard whose user moved on to another sweep). Without a scope nothing changes.
+struct Cancelled : std::exception {
+    const char *what() const noexcept override { return "cancelled"; }
+};
+class CancelScope
+{
+  public:
+    explicit CancelScope(std::function<bool()> cancelled);
+    ~CancelScope();
+    CancelScope(const CancelScope &) = delete;
+    CancelScope &operator=(const CancelScope &) = delete;
+
+  private:
+    std::function<bool()> cancelled_;
+    const std::function<bool()> *previous_;
+};
 
 } // namespace stepscope::stats
