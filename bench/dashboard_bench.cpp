@@ -1,29 +1,55 @@
-// The whole dashboard under a sweep's stream: a stand-in worker (bench/fake_worker.py) streams
-// 100,000 steps in batches of 16 about every millisecond through the real path (worker process,
-// supervisor thread, SQLite writer, the controller's sample buffer, the window's 30 Hz drain,
-// steady-state re-detection, the live chart). A 5 ms timer on the UI thread measures how long the
-// thread was ever unavailable. Then it times zoom and pan replots with every point present.
-// Prints figures; asserts no timing.
+// The whole dashboard under load, with a 5 ms timer on the UI thread measuring how late it ever
+// fires (the worst UI-thread stall). Phases:
+//   stream  a stand-in worker (bench/fake_worker.py) streams 100,000 steps in batches of 16 about
+//           every millisecond through the real path (worker process, supervisor thread, SQLite
+//           writer, the controller's sample buffer, the 30 Hz drain, steady-state re-detection,
+//           the live chart); then zoom and pan replots with every point present;
+//   sweep   a 7-configuration x 3-repeat sweep at 100,000 steps a run (2.1 million step rows) is
+//           written into the open database by another connection, as the supervisor would, while
+//           the window hears sweepStarted / runStarted / runFinished / finished for each run and
+//           asks for the ledger after every run;
+//   typing  "25000" typed into the planned-steps box at 8 keys a second;
+//   open    File › Open of a small database, then of the 2.1-million-step one, and its sweep shown;
+//   tabs    every page in turn, three rounds.
+// The ledger's bootstrap keeps a worker thread busy through the later phases (it takes minutes at
+// this size on a 2-core machine): the stalls are measured with that load present.
+// Prints figures; asserts no timing. Options: --phases stream,sweep,typing,open,tabs (default all),
+// --wait-ledger S: afterwards wait up to S seconds for the ledger to show (default 0).
 #include "charts/live_step_chart.h"
 #include "charts/qcustomplot_compat.h"
 #include "controller/run_controller.h"
+#include "pages/page.h"
+#include "synthetic_sweep.h"
 #include "widgets/config_panel.h"
 #include "widgets/main_window.h"
+#include "widgets/sweep_header.h"
+
+#include "models/ledger_model.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QKeyEvent>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <ctime>
+#include <map>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace
 {
 
-constexpr int kSteps = 100000;
+using stepscope::ui::MainWindow;
+
+constexpr int kStreamSteps = 100000;
 constexpr int kProbeMs = 5;
 constexpr int kInteractions = 50;
 
@@ -35,79 +61,377 @@ double percentile(std::vector<double> v, double q)
     return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
 }
 
+// One clock for the probe and the event log, ms since start.
+QElapsedTimer &benchClock()
+{
+    static QElapsedTimer clock;
+    if (!clock.isValid())
+        clock.start();
+    return clock;
+}
+double nowMs()
+{
+    return benchClock().nsecsElapsed() / 1e6;
+}
+
+// CPU time the calling thread has used, in ms.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// Gaps between ticks of a 5 ms precise timer on the UI thread, filed under the phase running.
+// With each gap, the CPU time the UI thread itself used in it: a long gap with little CPU is the
+// scheduler giving the cores to other threads or processes, a long gap with as much CPU is work
+// done on the UI thread.
+class StallProbe
+{
+  public:
+    StallProbe()
+    {
+        timer_.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const double cpu = threadCpuMs();
+            const double now = nowMs();
+            if (clock_.isValid()) {
+                const double gap = clock_.nsecsElapsed() / 1e6;
+                gaps_[phase_].push_back(gap);
+                busy_[phase_].push_back(cpu - cpu_);
+                if (gap > worstGap_) {
+                    worstGap_ = gap;
+                    worstFrom_ = now - gap;
+                    worstTo_ = now;
+                }
+            }
+            clock_.start();
+            cpu_ = cpu;
+        });
+        timer_.start(kProbeMs);
+    }
+    void enter(const std::string &phase)
+    {
+        phase_ = phase;
+        order_.push_back(phase);
+        walls_[phase].start();
+    }
+    void leave() { wallMs_[phase_] = walls_[phase_].nsecsElapsed() / 1e6; }
+    double worstFrom() const { return worstFrom_; }
+    double worstTo() const { return worstTo_; }
+    void print() const
+    {
+        std::printf("  %-44s %7s %9s %9s %11s %8s\n", "phase", "wall s", "worst ms", "p99 ms", "UI busy ms", "ticks");
+        std::vector<double> all, allBusy;
+        auto row = [](const char *name, const char *wall, const std::vector<double> &gaps,
+                      const std::vector<double> &busy) {
+            std::printf("  %-44s %7s %9.1f %9.1f %11.1f %8zu\n", name, wall,
+                        gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 0.99),
+                        busy.empty() ? 0.0 : *std::max_element(busy.begin(), busy.end()), gaps.size());
+        };
+        for (const auto &phase : order_) {
+            const auto it = gaps_.find(phase);
+            const std::vector<double> gaps = it == gaps_.end() ? std::vector<double>{} : it->second;
+            const auto bt = busy_.find(phase);
+            const std::vector<double> busy = bt == busy_.end() ? std::vector<double>{} : bt->second;
+            all.insert(all.end(), gaps.begin(), gaps.end());
+            allBusy.insert(allBusy.end(), busy.begin(), busy.end());
+            char wall[32];
+            std::snprintf(wall, sizeof wall, "%.1f", wallMs_.at(phase) / 1000.0);
+            row(phase.c_str(), wall, gaps, busy);
+        }
+        row("all phases", "", all, allBusy);
+        std::printf("UI-thread stall, worst gap between 5 ms timer ticks over all phases: %.1f ms "
+                    "(the UI thread's own CPU time in a gap at most %.1f ms)\n",
+                    all.empty() ? 0.0 : *std::max_element(all.begin(), all.end()),
+                    allBusy.empty() ? 0.0 : *std::max_element(allBusy.begin(), allBusy.end()));
+    }
+
+  private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    double cpu_ = 0;
+    double worstGap_ = 0, worstFrom_ = 0, worstTo_ = 0;
+    std::string phase_ = "start-up";
+    std::vector<std::string> order_;
+    std::map<std::string, std::vector<double>> gaps_, busy_;
+    std::map<std::string, QElapsedTimer> walls_;
+    std::map<std::string, double> wallMs_;
+};
+
+// Keeps the event loop running (so the probe ticks) until `done` or `ms` have passed.
+bool waitFor(const std::function<bool()> &done, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(1);
+    }
+    return true;
+}
+
+void spin(int ms)
+{
+    waitFor([] { return false; }, ms);
+}
+
+// The application, timing each event it delivers on the UI thread: the slowest few say where a
+// stall came from (receiver class and event type).
+class TimedApplication : public QApplication
+{
+  public:
+    using QApplication::QApplication;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (depth_++ > 0 || QThread::currentThread() != thread()) {
+            const bool r = QApplication::notify(receiver, event);
+            --depth_;
+            return r;
+        }
+        QElapsedTimer t;
+        t.start();
+        const double cpu = threadCpuMs();
+        const int type = event->type();
+        const QString what =
+            QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ') + receiver->objectName();
+        const bool r = QApplication::notify(receiver, event);
+        --depth_;
+        const double ms = t.nsecsElapsed() / 1e6;
+        const QString text =
+            QStringLiteral("%1 event %2 (UI thread CPU %3 ms)").arg(what).arg(type).arg(threadCpuMs() - cpu, 0, 'f', 1);
+        if (ms > 15)
+            slow_.push_back({ms, text});
+        log_.push_back({nowMs() - ms, ms, threadCpuMs() - cpu, text});
+        return r;
+    }
+    // The events of more than 1 ms that ran between `from` and `to` (ms on benchClock).
+    void printBetween(double from, double to) const
+    {
+        int count = 0;
+        double cpu = 0;
+        std::map<QString, std::pair<int, double>> byKind;
+        for (const auto &e : log_)
+            if (e.start + e.ms >= from && e.start <= to) {
+                ++count;
+                cpu += e.cpu;
+                auto &k = byKind[e.text.section(QLatin1Char('('), 0, 0)];
+                ++k.first;
+                k.second += e.cpu;
+                if (e.ms > 1)
+                    std::printf("    at %8.1f  %6.1f ms  %s\n", e.start, e.ms, qPrintable(e.text));
+            }
+        std::printf("  in the worst gap (%.0f-%.0f ms): %d events, %.1f ms of UI-thread CPU in them\n", from, to, count,
+                    cpu);
+        for (const auto &[kind, n] : byKind)
+            if (n.second > 2)
+                std::printf("    %5d x %-60s %.1f ms\n", n.first, qPrintable(kind), n.second);
+    }
+    void printSlowest() const
+    {
+        auto slow = slow_;
+        std::sort(slow.begin(), slow.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+        std::printf("  slowest events delivered on the UI thread:\n");
+        for (std::size_t i = 0; i < slow.size() && i < 8; ++i)
+            std::printf("    %7.1f ms  %s\n", slow[i].first, qPrintable(slow[i].second));
+    }
+
+  private:
+    int depth_ = 0;
+    std::vector<std::pair<double, QString>> slow_;
+    struct Logged {
+        double start, ms, cpu;
+        QString text;
+    };
+    std::vector<Logged> log_;
+};
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
     qputenv("STEPSCOPE_NATIVE_WORKER", STEPSCOPE_SOURCE_DIR "/bench/fake_worker.sh");
-    qputenv("STEPSCOPE_FAKE_STEPS", QByteArray::number(kSteps));
-    QApplication app(argc, argv);
+    qputenv("STEPSCOPE_FAKE_STEPS", QByteArray::number(kStreamSteps));
+    TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName("stepscope-bench");
     QStandardPaths::setTestModeEnabled(true);
-
-    QTemporaryDir dir;
-    stepscope::ui::MainWindow window;
-    window.resize(1280, 820);
-    window.show();
-    if (!window.openDatabase(dir.filePath("bench.sqlite")))
-        return 1;
-    auto *panel = window.configPanel();
-    panel->setCudaDevices(0);
-    panel->setSweepKind(stepscope::ui::ConfigPanel::SweepKind::Single);
-    panel->setShape(2, 32, 0, kSteps - 1); // progress only: the stand-in decides the steps
-    panel->setRepeats(1);
-
-    std::vector<double> gaps;
-    QElapsedTimer probeClock;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        if (probeClock.isValid())
-            gaps.push_back(probeClock.nsecsElapsed() / 1e6);
-        probeClock.start();
-    });
-
-    QElapsedTimer sweepClock;
-    bool done = false;
-    QObject::connect(&window, &stepscope::ui::MainWindow::sweepFinished, [&] {
-        done = true;
-        probe.stop();
-    });
-    sweepClock.start();
-    probe.start(kProbeMs);
-    if (!window.startSweep())
-        return 1;
-    while (!done)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    const double sweepMs = sweepClock.nsecsElapsed() / 1e6;
-
-    // Interaction with every point present: zoom in around the middle, then pan, replotting each time.
-    QCustomPlot *plot = window.liveChart()->plot();
-    std::vector<double> replots;
-    for (int i = 0; i < kInteractions; ++i) {
-        const double width = kSteps / (1.0 + i);
-        const double centre = kSteps / 2.0 + (i % 10) * width / 20.0;
-        plot->xAxis->setRange(centre - width / 2, centre + width / 2);
-        QElapsedTimer t;
-        t.start();
-        plot->replot(QCustomPlot::rpImmediateRefresh);
-        replots.push_back(t.nsecsElapsed() / 1e6);
+    QStringList phases{"stream", "sweep", "typing", "open", "tabs"};
+    int waitLedgerS = 0;
+    const QStringList args = app.arguments();
+    for (int i = 1; i + 1 < args.size(); ++i) {
+        if (args[i] == "--phases")
+            phases = args[i + 1].split(',');
+        else if (args[i] == "--wait-ledger")
+            waitLedgerS = args[i + 1].toInt();
     }
 
-    const int points = window.liveChart()->pointCount();
-    std::printf("dashboard_bench: MainWindow over a stand-in worker, %d steps in batches of 16 every ~1 ms, "
-                "platform %s\n",
-                kSteps, qPrintable(QGuiApplication::platformName()));
-    std::printf("  %-52s %12s\n", "figure", "value");
-    std::printf("  %-52s %12.0f\n", "sweep wall time (ms)", sweepMs);
-    std::printf("  %-52s %12d\n", "points in the live chart", points);
-    std::printf("  %-52s %12.2f\n", "UI stall: max gap between 5 ms timer ticks (ms)",
-                gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()));
-    std::printf("  %-52s %12.2f\n", "UI stall: p99 gap (ms)", percentile(gaps, 0.99));
-    std::printf("  %-52s %12.2f\n", "UI stall: median gap (ms)", percentile(gaps, 0.5));
-    std::printf("  %-52s %12.2f\n", "zoom/pan replot, median of 50 (ms)", percentile(replots, 0.5));
-    std::printf("  %-52s %12.2f\n", "zoom/pan replot, max of 50 (ms)", percentile(replots, 1.0));
-    std::printf("  (%zu probe ticks)\n", gaps.size());
-    return points == kSteps ? 0 : 1;
+    QTemporaryDir dir;
+    MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    auto *panel = window.configPanel();
+    auto *controller = window.controller();
+    StallProbe probe;
+
+    const QString bigPath = dir.filePath("bench.sqlite");
+    probe.enter("open an empty database");
+    int opened = 0;
+    QObject::connect(&window, &MainWindow::databaseOpened, [&] { ++opened; });
+    if (!window.openDatabase(bigPath) || !waitFor([&] { return opened == 1; }, 60000))
+        return 1;
+    probe.leave();
+    panel->setCudaDevices(0);
+
+    int points = 0;
+    std::vector<double> replots;
+    if (phases.contains("stream")) {
+        probe.enter("stream: 1 config x 100,000 steps (real path)");
+        panel->setSweepKind(stepscope::ui::ConfigPanel::SweepKind::Single);
+        panel->setShape(2, 32, 0, kStreamSteps - 1); // progress only: the stand-in decides the steps
+        panel->setRepeats(1);
+        panel->machineWarmupBox()->setChecked(false);
+        bool done = false;
+        auto connection = QObject::connect(&window, &MainWindow::sweepFinished, [&] { done = true; });
+        if (!window.startSweep())
+            return 1;
+        waitFor([&] { return done; }, 600000);
+        QObject::disconnect(connection);
+        probe.leave();
+        // Interaction with every point present: zoom in around the middle, then pan; one replot
+        // at a time, as a user's wheel and drags come, with the event loop running in between.
+        probe.enter("zoom/pan: 50 replots of 100,000 points");
+        QCustomPlot *plot = window.liveChart()->plot();
+        for (int i = 0; i < kInteractions; ++i) {
+            spin(20);
+            const double width = kStreamSteps / (1.0 + i);
+            const double centre = kStreamSteps / 2.0 + (i % 10) * width / 20.0;
+            plot->xAxis->setRange(centre - width / 2, centre + width / 2);
+            QElapsedTimer t;
+            t.start();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            replots.push_back(t.nsecsElapsed() / 1e6);
+        }
+        probe.leave();
+        points = window.liveChart()->pointCount();
+    }
+
+    std::int64_t bigSweep = 0;
+    QElapsedTimer ledgerClock;
+    if (phases.contains("sweep")) {
+        probe.enter("sweep: 7 configs x 3 repeats x 100,000 steps");
+        // Another connection writes the sweep as a supervisor would; the window hears of each run
+        // through the controller's own signals, delivered to the UI thread.
+        stepscope::bench::SyntheticSweep spec;
+        spec.planned = [&](std::int64_t sweepId, int runs) {
+            QMetaObject::invokeMethod(controller, [=] { Q_EMIT controller->sweepStarted(sweepId, runs); });
+        };
+        spec.runStarting = [&](std::int64_t runId, int index, int total) {
+            QMetaObject::invokeMethod(controller, [=] {
+                Q_EMIT controller->runStarted(runId, index, total, QStringLiteral("synthetic run"));
+            });
+        };
+        spec.runWritten = [&](std::int64_t runId, int, int) {
+            QMetaObject::invokeMethod(controller, [=] {
+                Q_EMIT controller->runFinished(runId, int(stepscope::RunStatus::Complete), {}, {});
+            });
+        };
+        bool written = false;
+        std::atomic<bool> closed{false};
+        std::thread writer([&] {
+            {
+                auto db = stepscope::store::Database::open(bigPath.toStdString());
+                bigSweep = stepscope::bench::writeSyntheticSweep(*db, spec);
+            } // closed here, as a supervisor's connection would be, not on the UI thread
+            QMetaObject::invokeMethod(controller, [&] {
+                Q_EMIT controller->finished(bigSweep, false);
+                written = true;
+            });
+            closed = true;
+        });
+        waitFor([&] { return written && closed; }, 1200000);
+        writer.join();
+        ledgerClock.start();
+        spin(500);
+        probe.leave();
+    }
+
+    if (phases.contains("typing")) {
+        probe.enter("typing \"25000\" into Planned run");
+        QSpinBox *planned = panel->plannedBox();
+        planned->setFocus();
+        planned->selectAll();
+        for (const char key : std::string("25000")) {
+            // As the keyboard delivers them: press and release to the focused editor.
+            QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : planned;
+            const QString text(QChar::fromLatin1(key));
+            QKeyEvent press(QEvent::KeyPress, Qt::Key_0 + (key - '0'), Qt::NoModifier, text);
+            QKeyEvent release(QEvent::KeyRelease, Qt::Key_0 + (key - '0'), Qt::NoModifier, text);
+            QApplication::sendEvent(target, &press);
+            QApplication::sendEvent(target, &release);
+            spin(125); // 8 keys a second
+        }
+        std::printf("typing: the planned-steps box reads %d\n", planned->value());
+        spin(1000); // the debounce fires, the request goes to the ledger job
+        probe.leave();
+    }
+
+    if (phases.contains("open")) {
+        probe.enter("open a small database, then the 2.1M-step one");
+        opened = 0;
+        if (!window.openDatabase(dir.filePath("small.sqlite")) || !waitFor([&] { return opened == 1; }, 60000))
+            return 1;
+        opened = 0;
+        QElapsedTimer openClock;
+        openClock.start();
+        if (!window.openDatabase(bigPath) || !waitFor([&] { return opened == 1; }, 120000))
+            return 1;
+        const double openS = openClock.nsecsElapsed() / 1e9;
+        window.showSweep(bigSweep > 0 ? bigSweep : 1);
+        waitFor([&] { return window.sweepHeader()->sweepId() > 0; }, 120000);
+        const double headerS = openClock.nsecsElapsed() / 1e9;
+        ledgerClock.start();
+        spin(500);
+        probe.leave();
+        std::printf("open: the large database opened in %.2f s, its sweep's header showed after %.2f s\n", openS,
+                    headerS);
+    }
+
+    if (phases.contains("tabs")) {
+        probe.enter("switch tabs: every page, 3 rounds");
+        auto *tabs = window.findChild<QTabWidget *>();
+        for (int round = 0; round < 3; ++round)
+            for (int i = 0; i < tabs->count(); ++i) {
+                tabs->setCurrentIndex(i);
+                spin(150);
+            }
+        probe.leave();
+    }
+
+    if (waitLedgerS > 0) {
+        probe.enter("waiting for the ledger");
+        const bool shown =
+            waitFor([&] { return window.ledgerModel()->rowCount() > 0 && !window.isBusy(); }, waitLedgerS * 1000);
+        probe.leave();
+        std::printf("ledger of the 2.1M-step sweep: %s after %.0f s\n", shown ? "shown" : "not yet shown",
+                    ledgerClock.nsecsElapsed() / 1e9);
+    } else {
+        std::printf("ledger of the 2.1M-step sweep: %s when the phases ended\n",
+                    window.isBusy() ? "still being computed (its bootstrap runs on)" : "shown");
+    }
+
+    std::printf("dashboard_bench: MainWindow at 1280x720, platform %s, %u hardware threads\n",
+                qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
+    probe.print();
+    app.printSlowest();
+    app.printBetween(probe.worstFrom(), probe.worstTo());
+    if (!replots.empty()) {
+        std::printf("  live chart: %d points; zoom/pan replot median %.2f ms, max %.2f ms (of %d)\n", points,
+                    percentile(replots, 0.5), percentile(replots, 1.0), kInteractions);
+    }
+    std::fflush(stdout);
+    // A ledger still in its bootstrap is left to the process's end (the job does not wait for it).
+    return phases.contains("stream") && points != kStreamSteps ? 1 : 0;
 }

@@ -6,11 +6,13 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QScreen>
 #include <QSettings>
 #include <QTimer>
 
 #include <clocale>
 #include <cstdio>
+#include <utility>
 
 int main(int argc, char **argv)
 {
@@ -56,25 +58,48 @@ int main(int argc, char **argv)
         parser.isSet(db)
             ? parser.value(db)
             : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath()).toString();
-    window.resize(1280, 820);
+    // Never taller or wider than the screen: Start, Stop and the status bar stay in view at 1280x720.
+    const QSize screen = window.screen() ? window.screen()->availableSize() : QSize(1280, 820);
+    window.resize(QSize(1280, 820).boundedTo(screen));
     window.show();
-    const bool opened = window.openDatabase(path);
+    // The database opens and the devices are probed at the same time, off the UI thread; what the
+    // command line asks for runs once both are done.
+    bool probed = false;
+    bool databaseDone = !window.openDatabase(path);
+    const bool opened = !databaseDone;
 
+    // Screenshots wait for what the views show to be read and computed.
     auto screenshotsAndQuit = [&] {
         if (!parser.isSet(shots))
             return;
-        QString error;
-        if (!window.saveScreenshots(parser.value(shots), &error)) {
-            std::fprintf(stderr, "stepscope: %s\n", qPrintable(error));
-            QApplication::exit(1);
+        auto take = [&] {
+            QString error;
+            if (!window.saveScreenshots(parser.value(shots), &error)) {
+                std::fprintf(stderr, "stepscope: %s\n", qPrintable(error));
+                QApplication::exit(1);
+                return;
+            }
+            QApplication::quit();
+        };
+        if (!window.isBusy()) {
+            QTimer::singleShot(300, &window, take);
             return;
         }
-        QApplication::quit();
+        QObject::connect(
+            &window, &stepscope::ui::MainWindow::busyChanged, &window,
+            [&, take](bool busy) {
+                if (!busy)
+                    QTimer::singleShot(300, &window, take);
+            },
+            Qt::SingleShotConnection);
     };
     QObject::connect(&window, &stepscope::ui::MainWindow::sweepFinished, &window,
                      [&](qint64, bool) { QTimer::singleShot(200, &window, screenshotsAndQuit); });
 
-    window.detectDevices([&] {
+    bool startedUp = false;
+    auto startup = [&] {
+        if (!probed || !databaseDone || std::exchange(startedUp, true))
+            return;
         if (parser.isSet(compare)) {
             const QStringList ab = parser.value(compare).split(',');
             if (ab.size() == 2)
@@ -87,7 +112,19 @@ int main(int argc, char **argv)
         if (opened && parser.isSet(start))
             window.startSweep();
         else
-            QTimer::singleShot(300, &window, screenshotsAndQuit);
+            QTimer::singleShot(0, &window, screenshotsAndQuit);
+    };
+    QObject::connect(&window, &stepscope::ui::MainWindow::databaseOpened, &window, [&] {
+        databaseDone = true;
+        startup();
+    });
+    QObject::connect(window.controller(), &stepscope::ui::RunController::databaseRefused, &window, [&] {
+        databaseDone = true;
+        startup();
+    });
+    window.detectDevices([&] {
+        probed = true;
+        startup();
     });
     return QApplication::exec();
 }

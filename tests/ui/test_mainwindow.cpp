@@ -6,28 +6,38 @@
 #include "charts/first_vs_steady_chart.h"
 #include "charts/live_step_chart.h"
 #include "charts/waterfall_chart.h"
+#include "controller/ledger_job.h"
 #include "controller/run_controller.h"
 #include "models/doctor_model.h"
 #include "models/history_model.h"
+#include "models/ledger_format.h"
 #include "models/ledger_model.h"
+#include "models/status_colors.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
 #include "widgets/run_detail_dialog.h"
 
 #include "compile_sweep_fixture.h"
+#include "window_fixture.h"
 
+#include <QBrush>
 #include <QCheckBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
 #include "charts/qcustomplot_compat.h"
 
 using namespace stepscope;
 using namespace stepscope::ui;
+using stepscope::test::openAndWait;
+using stepscope::test::waitIdle;
 
 class TestMainWindow : public QObject
 {
@@ -46,7 +56,7 @@ class TestMainWindow : public QObject
         QTemporaryDir dir;
         MainWindow window;
         window.show();
-        QVERIFY(window.openDatabase(dir.filePath("m.sqlite")));
+        QVERIFY(openAndWait(window, dir.filePath("m.sqlite")));
         bool detected = false;
         window.detectDevices([&] { detected = true; });
         QTRY_VERIFY_WITH_TIMEOUT(detected, 60000);
@@ -65,9 +75,12 @@ class TestMainWindow : public QObject
         QTest::mouseClick(panel->startButton(), Qt::LeftButton);
         QVERIFY(window.controller()->isRunning());
         QVERIFY(!panel->startButton()->isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 180000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 270000); // 4 cold processes on a loaded machine
         QCOMPARE(finished.first().at(1).toBool(), false);
         QVERIFY(panel->startButton()->isEnabled());
+        QVERIFY(waitIdle(window)); // the ledger is computed on its own thread
+        QVERIFY(window.ledgerJob()->lastBuildThread() != std::this_thread::get_id());
+        QVERIFY2(window.progressText().contains("complete"), qPrintable(window.progressText()));
 
         // Ledger: baseline, +bf16, +channels-last, all complete.
         LedgerModel *ledger = window.ledgerModel();
@@ -105,7 +118,9 @@ class TestMainWindow : public QObject
         // The report names each configuration; a chart export per view works.
         QString error;
         const QString html = dir.filePath("report.html");
+        QSignalSpy written(&window, &MainWindow::reportWritten);
         QVERIFY2(window.exportReport(html, &error), qPrintable(error));
+        QVERIFY(written.wait(60000));
         QFile f(html);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(f.readAll());
@@ -147,8 +162,9 @@ class TestMainWindow : public QObject
             sweepId = test::writeCompileSweep(*db);
         }
         MainWindow window;
-        QVERIFY(window.openDatabase(path));
+        QVERIFY(openAndWait(window, path));
         window.showSweep(sweepId);
+        QVERIFY(waitIdle(window));
         QCOMPARE(window.ledgerModel()->rowCount(), 5);
         // A plain row shows its steps instead of a dialog.
         QVERIFY(!std::unique_ptr<RunDetailDialog>(window.rowDetailDialog(0)));
@@ -163,13 +179,24 @@ class TestMainWindow : public QObject
         QVERIFY(cold->html().contains("TRITON_CACHE_DIR"));
         QVERIFY(!cold->html().contains("NOT compiled"));
 
-        // The exported report has the torch.compile section.
+        // The exported report has the torch.compile section (read by the report job from the store).
         QString error;
         const QString html = dir.filePath("report.html");
+        QSignalSpy written(&window, &MainWindow::reportWritten);
         QVERIFY2(window.exportReport(html, &error), qPrintable(error));
+        QVERIFY(written.wait(60000));
         QFile f(html);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(f.readAll()).contains("<h2>torch.compile</h2>"));
+
+        // The PDF is laid out on the report job's thread too.
+        QVERIFY2(window.exportReport(dir.filePath("report.pdf"), &error), qPrintable(error));
+        QVERIFY(written.wait(60000));
+        QFile pdf(dir.filePath("report.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(!window.exportReport(dir.filePath("report"), &error)); // no suffix: said at once
+        QVERIFY(error.contains(".pdf"));
     }
 
     void doctorWithoutPythonSaysSoInOneRow()
@@ -184,6 +211,52 @@ class TestMainWindow : public QObject
                  qPrintable(rows->items().front().value));
         QVERIFY(!rows->items().front().fix.isEmpty());
         QVERIFY(window.environmentPage()->doctorButton()->isEnabled()); // ready to run again
+    }
+
+    void stopSaysCancelledAndKeepsTheRecordedSteps()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, dir.filePath("stop.sqlite")));
+        ConfigPanel *panel = window.configPanel();
+        panel->setCudaDevices(0);
+        panel->setDevice("cpu");
+        panel->setSweepKind(ConfigPanel::SweepKind::Single);
+        panel->knobBox("autocast")->setChecked(false);
+        panel->knobBox("channels-last")->setChecked(false);
+        panel->setShape(2, 32, 0, 100000); // long enough to be stopped on any machine
+        panel->setRepeats(2);
+        panel->machineWarmupBox()->setChecked(false);
+        QSignalSpy finished(&window, &MainWindow::sweepFinished);
+        QVERIFY(window.startSweep());
+        QTRY_VERIFY_WITH_TIMEOUT(window.liveChart()->pointCount() > 5, 90000);
+        QTest::mouseClick(panel->stopButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(1).toBool(), true);
+        QVERIFY(window.liveChart()->pointCount() > 5); // what the stopped run recorded stays in view
+
+        // The words: cancelled, never failed, and nothing goes on.
+        QVERIFY2(window.lastMessage().contains("cancelled"), qPrintable(window.lastMessage()));
+        QVERIFY2(!window.lastMessage().contains("failed"), qPrintable(window.lastMessage()));
+        QVERIFY2(!window.lastMessage().contains("goes on"), qPrintable(window.lastMessage()));
+        QVERIFY2(window.progressText().contains("cancelled"), qPrintable(window.progressText()));
+        QVERIFY2(window.progressText().contains("0 of 2 runs complete"), qPrintable(window.progressText()));
+
+        // The ledger row says how far it got, in the warning colour, not as a failure.
+        QVERIFY(waitIdle(window));
+        LedgerModel *ledger = window.ledgerModel();
+        QCOMPARE(ledger->rowCount(), 1);
+        const QString status = ledger->index(0, LedgerModel::Status).data().toString();
+        QVERIFY2(QRegularExpression("^cancelled after \\d+ steps?$").match(status).hasMatch(), qPrintable(status));
+        QVERIFY(!ledgerRowFailed(ledger->ledger().rows.front()));
+        QVERIFY(ledgerRowCancelled(ledger->ledger().rows.front()));
+        QCOMPARE(ledger->index(0, LedgerModel::Status).data(Qt::ForegroundRole).value<QBrush>().color(),
+                 warningColor());
+        QVERIFY(!ledger->index(0, LedgerModel::Configuration).data(Qt::BackgroundRole).isValid());
+        QVERIFY(ledger->rowRuns(0).cancelledSteps > 5);
+        QVERIFY(ledger->rowRuns(0).cancelledRun > 0);
+        QCOMPARE(ledger->rowRuns(0).cancelled, 2);
     }
 
     void settingsPersistBetweenWindows()

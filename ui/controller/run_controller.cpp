@@ -9,17 +9,39 @@
 #include <QMutexLocker>
 #include <QStandardPaths>
 
+#include <mutex>
+#include <thread>
+
 namespace stepscope::ui
 {
 
-RunController::RunController(QObject *parent) : QObject(parent)
+// Threads of openDatabaseAsync and writeAsync deliver through this: never to a controller that
+// has gone (the destructor clears `owner` under the lock).
+struct RunController::Guard {
+    std::mutex mutex;
+    QObject *owner = nullptr;
+
+    void deliver(std::function<void()> f)
+    {
+        std::lock_guard lock(mutex);
+        if (owner)
+            QMetaObject::invokeMethod(owner, std::move(f), Qt::QueuedConnection);
+    }
+};
+
+RunController::RunController(QObject *parent) : QObject(parent), guard_(std::make_shared<Guard>())
 {
+    guard_->owner = this;
     thread_.setObjectName("stepscope-supervisor");
     thread_.start();
 }
 
 RunController::~RunController()
 {
+    {
+        std::lock_guard lock(guard_->mutex);
+        guard_->owner = nullptr;
+    }
     if (runner_) {
         // The runner's destructor kills a live worker and marks its run cancelled.
         QMetaObject::invokeMethod(
@@ -44,22 +66,104 @@ bool RunController::openDatabase(const QString &path, QString *error)
     }
     QDir().mkpath(QFileInfo(path).absolutePath());
     try {
-        auto db = store::Database::open(path.toStdString());
+        std::shared_ptr<store::Database> db = store::Database::open(path.toStdString());
         // Completed runs without a summary of the current rule get one now: every view reads it.
         report::refreshSummaries(*db);
-        if (runner_) {
-            QMetaObject::invokeMethod(
-                runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
-            runner_ = nullptr;
-        }
-        db_ = std::move(db);
-        path_ = QFileInfo(path).absoluteFilePath();
+        openingSeq_ = 0; // supersedes an asynchronous open under way
+        install(std::move(db), path);
         return true;
     } catch (const store::StoreError &e) {
         if (error)
             *error = QString::fromUtf8(e.what());
         return false;
     }
+}
+
+void RunController::install(std::shared_ptr<store::Database> db, const QString &path)
+{
+    if (runner_) {
+        QMetaObject::invokeMethod(
+            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
+        runner_ = nullptr;
+    }
+    db_ = std::move(db);
+    path_ = QFileInfo(path).absoluteFilePath();
+}
+
+bool RunController::openDatabaseAsync(const QString &path, QString *error)
+{
+    if (running_) {
+        if (error)
+            *error = tr("Stop the running sweep before opening another database.");
+        return false;
+    }
+    const qint64 seq = ++openSeq_;
+    openingSeq_ = seq;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    std::thread([guard = guard_, absolute, seq, this] {
+        std::shared_ptr<store::Database> db;
+        QString message;
+        try {
+            QDir().mkpath(QFileInfo(absolute).absolutePath());
+            db = store::Database::open(absolute.toStdString());
+            report::refreshSummaries(*db);
+        } catch (const store::StoreError &e) {
+            db.reset();
+            message = QString::fromUtf8(e.what());
+        }
+        guard->deliver([this, db, absolute, seq, message] {
+            if (seq != openingSeq_)
+                return; // superseded by a later open; `db` closes with the last copy
+            openingSeq_ = 0;
+            if (!db) {
+                Q_EMIT databaseRefused(absolute, message);
+                return;
+            }
+            if (running_) { // cannot happen: start() refuses while opening; kept for safety
+                Q_EMIT databaseRefused(absolute, tr("Stop the running sweep before opening another database."));
+                return;
+            }
+            install(db, absolute);
+            Q_EMIT databaseOpened(absolute);
+        });
+    }).detach();
+    return true;
+}
+
+bool RunController::writeAsync(std::function<void(store::Database &)> write,
+                               std::function<void(const QString &error)> done, QString *error)
+{
+    if (!db_) {
+        if (error)
+            *error = tr("No database is open.");
+        return false;
+    }
+    std::thread([guard = guard_, db = db_, write = std::move(write), done = std::move(done)] {
+        QString message;
+        try {
+            write(*db);
+            db->flush();
+        } catch (const store::StoreError &e) {
+            message = QString::fromUtf8(e.what());
+        }
+        guard->deliver([done, message] {
+            if (done)
+                done(message);
+        });
+    }).detach();
+    return true;
+}
+
+bool RunController::renameSweep(qint64 sweepId, const QString &name, std::function<void(const QString &)> done,
+                                QString *error)
+{
+    const std::string text = name.trimmed().toStdString();
+    if (text.empty()) {
+        if (error)
+            *error = tr("A sweep needs a name.");
+        return false;
+    }
+    return writeAsync([sweepId, text](store::Database &db) { db.renameSweep(sweepId, text); }, std::move(done), error);
 }
 
 bool RunController::start(const SweepRequest &request, QString *error)
@@ -71,6 +175,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
     };
     if (running_)
         return fail(tr("A sweep is already running."));
+    if (openingSeq_)
+        return fail(tr("The database is still being opened."));
     if (!db_)
         return fail(tr("No database is open."));
     if (request.configs.empty())

@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -60,13 +61,27 @@ class RunController : public QObject
     ~RunController() override;
 
     // Opens (or creates) the database every later sweep writes to. Refused files stay untouched.
+    // Blocks: opening checks the whole file and brings old summaries up to date (seconds on a
+    // large file). The window uses openDatabaseAsync.
     bool openDatabase(const QString &path, QString *error);
+    // The same on a thread of its own: databaseOpened or databaseRefused follows. False at once
+    // (with *error) while a sweep runs; a later call supersedes an open still under way.
+    bool openDatabaseAsync(const QString &path, QString *error);
+    bool isOpening() const { return openingSeq_ > 0; }
     QString databasePath() const { return path_; }
     bool hasDatabase() const { return db_ != nullptr; }
 
     bool start(const SweepRequest &request, QString *error);
     // Deletes a finished sweep with its runs and steps, through the one writer of the file.
     bool deleteSweep(qint64 sweepId, QString *error);
+    // Writes through the one writer of the file and waits for the commit on a thread of its own
+    // (deleting millions of steps takes seconds); `done` runs on this thread after, with an empty
+    // error on success. False at once (with *error) without a database.
+    bool writeAsync(std::function<void(store::Database &)> write, std::function<void(const QString &error)> done,
+                    QString *error);
+    // Renames a sweep (writeAsync); `done` as there.
+    bool renameSweep(qint64 sweepId, const QString &name, std::function<void(const QString &error)> done,
+                     QString *error);
     void stop();
     bool isRunning() const { return running_; }
     qint64 currentSweep() const { return sweepId_; }
@@ -99,14 +114,21 @@ class RunController : public QObject
     void compileInfo(qint64 runId, const QString &json);
     void finished(qint64 sweepId, bool cancelled);
     void failed(const QString &message);
+    void databaseOpened(const QString &path);
+    void databaseRefused(const QString &path, const QString &error);
 
   private:
+    struct Guard;
+    void install(std::shared_ptr<store::Database> db, const QString &path);
     void onProgress(int finishedRuns, int totalRuns, int step, int steps);
     void onFinished(bool cancelled);
 
     QString path_;
     QString python_, compileCacheRoot_;
-    std::unique_ptr<store::Database> db_;
+    // Shared with writeAsync's threads, which may finish after another file was opened.
+    std::shared_ptr<store::Database> db_;
+    std::shared_ptr<Guard> guard_; // lets those threads reach this object only while it lives
+    qint64 openingSeq_ = 0, openSeq_ = 0;
     QThread thread_;
     supervisor::SweepRunner *runner_ = nullptr; // lives in thread_
     bool running_ = false;

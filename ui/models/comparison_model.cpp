@@ -25,7 +25,7 @@ QString sweepTitle(const report::Ledger &ledger)
 
 ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
+std::vector<ComparisonModel::Row> ComparisonModel::compare(const report::Ledger &a, const report::Ledger &b)
 {
     std::vector<Row> rows;
     std::vector<bool> taken(b.rows.size(), false);
@@ -54,6 +54,17 @@ void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
         }
         rows.push_back(row);
     }
+    return rows;
+}
+
+void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
+{
+    auto rows = compare(a, b);
+    setComparison(std::move(a), std::move(b), std::move(rows));
+}
+
+void ComparisonModel::setComparison(report::Ledger a, report::Ledger b, std::vector<Row> rows)
+{
     beginResetModel();
     a_ = std::move(a);
     b_ = std::move(b);

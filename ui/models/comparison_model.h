@@ -22,10 +22,21 @@ class ComparisonModel : public QAbstractTableModel
     static constexpr int OutcomeRole = Qt::UserRole + 1; // int(Outcome)
     static constexpr int ConfigNameRole = Qt::UserRole + 2;
 
+    struct Row {
+        std::size_t a = 0, b = 0; // indices into the ledgers' rows
+        std::optional<stats::RatioCI> ratio;
+        Outcome outcome = Outcome::NotComparable;
+    };
+
     explicit ComparisonModel(QObject *parent = nullptr);
 
     // Rows follow A's order; a configuration matches by canonical name, else by its knob label
-    // (the same knobs measured with another batch or image size).
+    // (the same knobs measured with another batch or image size). Runs the ratio's bootstrap:
+    // thread-safe, and the dashboard calls it on a worker (controller/comparison_job.h).
+    static std::vector<Row> compare(const report::Ledger &a, const report::Ledger &b);
+    // Adopts rows compare() made of these ledgers: nothing is computed on the calling thread.
+    void setComparison(report::Ledger a, report::Ledger b, std::vector<Row> rows);
+    // compare() + setComparison() on the calling thread (tests).
     void setLedgers(report::Ledger a, report::Ledger b);
     void clear();
     const report::Ledger &ledgerA() const { return a_; }
@@ -37,11 +48,6 @@ class ComparisonModel : public QAbstractTableModel
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    struct Row {
-        std::size_t a = 0, b = 0; // indices into the ledgers' rows
-        std::optional<stats::RatioCI> ratio;
-        Outcome outcome = Outcome::NotComparable;
-    };
     QString verdictText(const Row &row) const;
 
     report::Ledger a_, b_;

@@ -31,10 +31,10 @@ QDateTime parseTime(const std::string &iso)
     return QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
 }
 
-QString shortTime(const std::string &iso)
+QString localTime(const std::string &iso)
 {
     const QDateTime t = parseTime(iso);
-    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
+    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
 }
 
 QString fromView(std::string_view v)
@@ -55,9 +55,9 @@ QColor statusColor(std::string_view status)
 
 HistoryModel::HistoryModel(QObject *parent) : QAbstractItemModel(parent) {}
 
-void HistoryModel::load(const store::Reader &reader)
+HistoryModel::Sweeps HistoryModel::read(const store::Reader &reader)
 {
-    std::vector<Sweep> sweeps;
+    Sweeps sweeps;
     for (auto &record : reader.sweeps()) {
         Sweep sweep;
         sweep.record = std::move(record);
@@ -78,9 +78,19 @@ void HistoryModel::load(const store::Reader &reader)
         }
         sweeps.push_back(std::move(sweep));
     }
+    return sweeps;
+}
+
+void HistoryModel::setSweeps(Sweeps sweeps)
+{
     beginResetModel();
     sweeps_ = std::move(sweeps);
     endResetModel();
+}
+
+void HistoryModel::load(const store::Reader &reader)
+{
+    setSweeps(read(reader));
 }
 
 void HistoryModel::clear()
@@ -162,8 +172,10 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
         switch (column) {
         case Name:
             return QString::fromStdString(s.name);
+        case Id:
+            return static_cast<qint64>(s.id);
         case Created:
-            return shortTime(s.created);
+            return localTime(s.created);
         case Preset:
             return QString::fromStdString(s.preset);
         case Status:
@@ -189,8 +201,11 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
             return sweepData(sweep, column, Qt::DisplayRole);
         }
     case FilterRole:
-        return QStringList{QString::fromStdString(s.name), QString::fromStdString(s.preset),
-                           QString::fromStdString(s.status), QString::fromStdString(s.created),
+        return QStringList{QString::number(s.id),
+                           QString::fromStdString(s.name),
+                           QString::fromStdString(s.preset),
+                           QString::fromStdString(s.status),
+                           QString::fromStdString(s.created),
                            QString::fromStdString(s.settingsJson)}
             .join(QLatin1Char(' '));
     case SweepIdRole:
@@ -198,7 +213,11 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
     case RunIdRole:
         return qint64(0);
     case Qt::ToolTipRole:
-        return column == Created ? QVariant(QString::fromStdString(s.created)) : QVariant();
+        if (column == Created)
+            return tr("%1 (stored as UTC %2)").arg(localTime(s.created), QString::fromStdString(s.created));
+        if (column == Name)
+            return tr("Sweep %1: %2. Rename it with Rename… (F2).").arg(s.id).arg(QString::fromStdString(s.name));
+        return {};
     case Qt::ForegroundRole: {
         const QColor c = statusColor(s.status);
         return column == Status && c.isValid() ? QVariant(QBrush(c)) : QVariant();
@@ -217,8 +236,10 @@ QVariant HistoryModel::runData(const store::RunRecord &run, int column, int role
         switch (column) {
         case Name:
             return knobsOf(run.configName);
+        case Id:
+            return static_cast<qint64>(run.id);
         case Created:
-            return shortTime(run.started);
+            return localTime(run.started);
         case Preset:
             return tr("repeat %1").arg(run.repeatIndex + 1);
         case Status:
@@ -271,6 +292,8 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     switch (section) {
     case Name:
         return tr("Sweep / configuration");
+    case Id:
+        return tr("Id");
     case Created:
         return tr("Created / started");
     case Preset:

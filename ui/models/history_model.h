@@ -19,7 +19,8 @@ class HistoryModel : public QAbstractItemModel
     // Sweep rows fill the columns by the first name, run rows by the second.
     enum Column {
         Name,    // sweep name           | run configuration
-        Created, // sweep created        | run started
+        Id,      // sweep id             | run id
+        Created, // sweep created        | run started (local time, to the second)
         Preset,  // sweep preset         | repeat (1-based)
         Status,  // sweep status         | run status
         Runs,    // number of runs       | failure category
@@ -31,9 +32,21 @@ class HistoryModel : public QAbstractItemModel
     static constexpr int SweepIdRole = Qt::UserRole + 2;
     static constexpr int RunIdRole = Qt::UserRole + 3; // 0 on sweep rows
 
+    struct Sweep {
+        store::SweepRecord record;
+        std::vector<store::RunRecord> runs;
+        std::optional<double> bestSteadyMs;
+        QString bestLabel;
+    };
+    using Sweeps = std::vector<Sweep>;
+
     explicit HistoryModel(QObject *parent = nullptr);
 
-    // Reads every sweep, run and step on the calling thread (steps for the best steady state).
+    // Reads every sweep and run with their stored summaries (the steps of a run without one).
+    // Thread-safe; the dashboard calls it on a worker (controller/query_job.h).
+    static Sweeps read(const store::Reader &reader);
+    void setSweeps(Sweeps sweeps);
+    // read() + setSweeps() on the calling thread (tests).
     void load(const store::Reader &reader);
     void clear();
 
@@ -50,12 +63,6 @@ class HistoryModel : public QAbstractItemModel
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    struct Sweep {
-        store::SweepRecord record;
-        std::vector<store::RunRecord> runs;
-        std::optional<double> bestSteadyMs;
-        QString bestLabel;
-    };
     QVariant sweepData(const Sweep &sweep, int column, int role) const;
     QVariant runData(const store::RunRecord &run, int column, int role) const;
 

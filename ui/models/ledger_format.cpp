@@ -175,7 +175,14 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
 
 bool ledgerRowFailed(const report::LedgerRow &row)
 {
-    return row.repeats > 0 && row.completed == 0;
+    return row.repeats > 0 && row.completed == 0 && !ledgerRowCancelled(row);
+}
+
+bool ledgerRowCancelled(const report::LedgerRow &row)
+{
+    // The ledger keeps the first category among the runs that did not complete: a row whose runs
+    // failed before the Stop keeps theirs.
+    return row.repeats > 0 && row.completed == 0 && row.failureCategory == toString(FailureCategory::Cancelled);
 }
 
 bool ledgerRowDiverged(const report::LedgerRow &row)

@@ -16,9 +16,10 @@ QString ledgerCellText(const report::LedgerRow &row, int column);
 // sorts invalid values after every valid one, which NaN would not do (it compares unordered).
 QVariant ledgerSortValue(const report::LedgerRow &row, int column);
 
-bool ledgerRowFailed(const report::LedgerRow &row);   // no repeat completed
-bool ledgerRowDiverged(const report::LedgerRow &row); // failed the accuracy gate
-bool ledgerRowNumeric(int column);                    // right-aligned figures
+bool ledgerRowFailed(const report::LedgerRow &row);    // no repeat completed, and not because of a Stop
+bool ledgerRowCancelled(const report::LedgerRow &row); // no repeat completed: the sweep was stopped
+bool ledgerRowDiverged(const report::LedgerRow &row);  // failed the accuracy gate
+bool ledgerRowNumeric(int column);                     // right-aligned figures
 
 // What lies behind a figure's interval (its CI, or "1 repeat: no interval"); empty when nothing.
 QString ledgerIntervalTip(const report::LedgerRow &row, int column);

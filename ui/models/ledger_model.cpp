@@ -3,6 +3,8 @@
 #include "models/ledger_format.h"
 #include "models/status_colors.h"
 
+#include "common/failure.h"
+
 #include <QBrush>
 
 namespace stepscope::ui
@@ -16,41 +18,90 @@ bool isNoiseColumn(int column)
            column == LedgerModel::Noise;
 }
 
+// A row whose runs a Stop cancelled: what they left, not a failure.
+QString cancelledStatus(const LedgerRowRuns &runs)
+{
+    if (runs.cancelledSteps == 1)
+        return LedgerModel::tr("cancelled after 1 step");
+    if (runs.cancelledSteps > 1)
+        return LedgerModel::tr("cancelled after %1 steps").arg(runs.cancelledSteps);
+    return LedgerModel::tr("cancelled before it started");
+}
+
 } // namespace
 
 LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void LedgerModel::load(const store::Reader &reader, qint64 sweepId)
+LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
 {
-    auto ledger = report::buildLedger(reader, sweepId, plannedStepsChosen_ ? plannedSteps_ : 0);
+    return {ledger.sweep.id,           ledger.plannedSteps,     ledger.recommendation,
+            ledger.recommendationText, ledger.recommendationCI, ledger.recommendationTied};
+}
+
+void LedgerRecommendation::applyTo(report::Ledger &ledger) const
+{
+    ledger.plannedSteps = plannedSteps;
+    ledger.recommendation = recommendation;
+    ledger.recommendationText = text;
+    ledger.recommendationCI = ci;
+    ledger.recommendationTied = tied;
+}
+
+LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps)
+{
+    LedgerData data;
+    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0);
+    data.runs.resize(data.ledger.rows.size());
     // The ledger keeps a failure's one-line message; the log or trace behind it stays in the run
     // row, and the user needs it to act on a crash. Same run as the ledger picks: the first one
-    // (by position) that did not complete and has a category.
-    std::vector<std::string> details(ledger.rows.size());
-    const auto runs = reader.runs(sweepId);
-    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+    // (by position) that did not complete and has a category. A stopped sweep's runs are counted
+    // apart: they did not fail, and the steps they recorded are kept.
+    data.records = reader.runs(sweepId);
+    const auto &runs = data.records;
+    for (std::size_t i = 0; i < data.ledger.rows.size(); ++i) {
+        LedgerRowRuns &out = data.runs[i];
         for (const auto &run : runs) {
-            if (run.configName == ledger.rows[i].configName && run.status != RunStatus::Complete && run.category) {
-                details[i] = run.detail;
-                break;
+            if (run.configName != data.ledger.rows[i].configName || run.status == RunStatus::Complete)
+                continue;
+            if (run.status == RunStatus::Cancelled) {
+                ++out.cancelled;
+                out.cancelledSteps += run.stepCount;
+                if (!out.cancelledRun && run.stepCount > 0)
+                    out.cancelledRun = run.id;
+            } else if (out.detail.empty() && run.category) {
+                out.detail = run.detail;
             }
         }
     }
-    adopt(std::move(ledger), std::move(details));
+    return data;
+}
+
+void LedgerModel::load(const store::Reader &reader, qint64 sweepId)
+{
+    adopt(read(reader, sweepId, plannedStepsChosen_ ? plannedSteps_ : 0), true);
+}
+
+void LedgerModel::setData(LedgerData data)
+{
+    adopt(std::move(data), false);
 }
 
 void LedgerModel::setLedger(report::Ledger ledger)
 {
-    std::vector<std::string> details(ledger.rows.size());
-    adopt(std::move(ledger), std::move(details));
+    LedgerData data;
+    data.runs.resize(ledger.rows.size());
+    data.ledger = std::move(ledger);
+    adopt(std::move(data), true);
 }
 
-void LedgerModel::adopt(report::Ledger ledger, std::vector<std::string> details)
+void LedgerModel::adopt(LedgerData data, bool recommend)
 {
     beginResetModel();
-    ledger_ = std::move(ledger);
-    details_ = std::move(details);
-    if (plannedStepsChosen_ && ledger_.plannedSteps != plannedSteps_)
+    ledger_ = std::move(data.ledger);
+    runs_ = std::move(data.runs);
+    runs_.resize(ledger_.rows.size());
+    records_ = std::move(data.records);
+    if (recommend && plannedStepsChosen_ && ledger_.plannedSteps != plannedSteps_)
         report::recommendFor(ledger_, plannedSteps_);
     else if (ledger_.plannedSteps > 0)
         plannedSteps_ = ledger_.plannedSteps;
@@ -58,11 +109,43 @@ void LedgerModel::adopt(report::Ledger ledger, std::vector<std::string> details)
     Q_EMIT recommendationChanged(recommendation());
 }
 
+void LedgerModel::setRecommendation(const LedgerRecommendation &recommendation)
+{
+    if (recommendation.sweepId != ledger_.sweep.id || ledger_.rows.empty())
+        return;
+    recommendation.applyTo(ledger_);
+    plannedSteps_ = recommendation.plannedSteps;
+    plannedStepsChosen_ = true;
+    // No cell text depends on N today, but views that mark the recommended row, and charts of
+    // total time, read the ledger again on dataChanged.
+    Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    Q_EMIT recommendationChanged(this->recommendation());
+}
+
+std::vector<store::RunRecord> LedgerModel::runRecordsOf(int row) const
+{
+    std::vector<store::RunRecord> out;
+    if (row < 0 || row >= rowCount())
+        return out;
+    const std::string &name = ledger_.rows[static_cast<std::size_t>(row)].configName;
+    for (const auto &run : records_)
+        if (run.configName == name)
+            out.push_back(run);
+    return out;
+}
+
+LedgerRowRuns LedgerModel::rowRuns(int row) const
+{
+    return row >= 0 && static_cast<std::size_t>(row) < runs_.size() ? runs_[static_cast<std::size_t>(row)]
+                                                                    : LedgerRowRuns{};
+}
+
 void LedgerModel::clear()
 {
     beginResetModel();
     ledger_ = report::Ledger{};
-    details_.clear();
+    runs_.clear();
+    records_.clear();
     endResetModel();
     Q_EMIT recommendationChanged(QString());
 }
@@ -110,9 +193,13 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     const bool broken = ledgerRowFailed(r) || ledgerRowDiverged(r);
     const bool noisy = r.steadyMs && r.noise != stats::Noise::Ok;
+    const LedgerRowRuns &runs = runs_[row];
+    const bool cancelled = r.failureCategory == toString(FailureCategory::Cancelled);
 
     switch (role) {
     case Qt::DisplayRole:
+        if (column == Status && ledgerRowCancelled(r))
+            return cancelledStatus(runs);
         return ledgerCellText(r, column);
     case SortRole:
         return ledgerSortValue(r, column);
@@ -120,8 +207,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
         return QString::fromStdString(r.configName);
     case FailureDetailRole: {
         QString text = ledgerFailureText(r);
-        if (!details_[row].empty())
-            text += QStringLiteral("\n\n") + tr("Detail:") + QLatin1Char('\n') + QString::fromStdString(details_[row]);
+        if (!runs.detail.empty())
+            text += QStringLiteral("\n\n") + tr("Detail:") + QLatin1Char('\n') + QString::fromStdString(runs.detail);
         return text;
     }
     case Qt::ToolTipRole:
@@ -130,6 +217,11 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(r.configName);
         case Status:
         case Failure: {
+            if (runs.cancelled > 0 && column == Status)
+                return tr("Runs cancelled by Stop: %1, with %2 recorded steps (not part of the figures); finished "
+                          "repeats count as usual. Double-click for the recorded steps.")
+                    .arg(runs.cancelled)
+                    .arg(runs.cancelledSteps);
             const QString failure = ledgerFailureText(r);
             return failure.isEmpty() ? QVariant() : QVariant(failure);
         }
@@ -157,8 +249,10 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return {};
         }
     case Qt::ForegroundRole:
-        if (broken || (!r.failureCategory.empty() && (column == Status || column == Failure)))
+        if (broken || (!r.failureCategory.empty() && !cancelled && (column == Status || column == Failure)))
             return QBrush(failureColor());
+        if (cancelled && (column == Status || column == Failure))
+            return QBrush(warningColor()); // stopped, not broken
         if (noisy && isNoiseColumn(column))
             return QBrush(warningColor());
         return {};

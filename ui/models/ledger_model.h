@@ -7,11 +7,41 @@
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace stepscope::ui
 {
+
+// What a ledger row's runs say beyond report::LedgerRow, read with it.
+struct LedgerRowRuns {
+    std::string detail;              // full detail of the first failed run, if any
+    int cancelled = 0;               // runs the user stopped, or that never started because of it
+    std::int64_t cancelledSteps = 0; // steps those runs recorded
+    std::int64_t cancelledRun = 0;   // the first of them with steps (its steps can be shown), else 0
+};
+
+// A ledger as a worker reads it (LedgerModel::read): the model adopts it without computing.
+struct LedgerData {
+    report::Ledger ledger;
+    std::vector<LedgerRowRuns> runs;       // per ledger row
+    std::vector<store::RunRecord> records; // every run of the sweep, by position
+};
+
+// The recommendation for another planned run length (report::recommendFor's fields), computed
+// apart from the ledger it belongs to.
+struct LedgerRecommendation {
+    std::int64_t sweepId = 0;
+    std::int64_t plannedSteps = 0;
+    std::optional<stats::Recommendation> recommendation;
+    std::string text;
+    std::optional<stats::DifferenceCI> ci;
+    bool tied = false;
+
+    static LedgerRecommendation of(const report::Ledger &ledger);
+    void applyTo(report::Ledger &ledger) const;
+};
 
 class LedgerModel : public QAbstractTableModel
 {
@@ -39,16 +69,33 @@ class LedgerModel : public QAbstractTableModel
 
     explicit LedgerModel(QObject *parent = nullptr);
 
-    // Rebuilds from the database (reads on the calling thread: it is a few thousand rows).
+    // Reads and computes a sweep's ledger (bootstrap included: seconds to minutes on a large sweep).
+    // Thread-safe; the dashboard calls it on a worker (controller/ledger_job.h), never on the UI thread.
+    // plannedSteps <= 0: the sweep's own planned length.
+    static LedgerData read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps);
+    // Adopts a ledger computed elsewhere as it is: nothing is computed on the calling thread.
+    void setData(LedgerData data);
+    // Adopts a recommendation computed elsewhere; ignored when it is of another sweep.
+    void setRecommendation(const LedgerRecommendation &recommendation);
+
+    // Convenience for tests and small ledgers, computing on the calling thread: read() + setData()
+    // (with the chosen planned length, see setPlannedSteps), and setLedger() recomputes the
+    // recommendation when a length was chosen.
     void load(const store::Reader &reader, qint64 sweepId);
     void setLedger(report::Ledger ledger);
     void clear();
-    // Changes the planned run length: recommendation and break-even views follow. The choice
-    // then holds for every sweep loaded later, instead of each sweep's own planned length.
+    // Changes the planned run length on the calling thread: recommendation and break-even views
+    // follow. The choice then holds for every sweep loaded later, instead of each sweep's own length.
     void setPlannedSteps(qint64 steps);
     qint64 plannedSteps() const { return plannedSteps_; }
 
     const report::Ledger &ledger() const { return ledger_; }
+    // The runs behind a row (model row), or an empty record.
+    LedgerRowRuns rowRuns(int row) const;
+    // Every run of the sweep as read with the ledger (read() and load() only), by position.
+    const std::vector<store::RunRecord> &runRecords() const { return records_; }
+    // Those of a row's configuration.
+    std::vector<store::RunRecord> runRecordsOf(int row) const;
     qint64 sweepId() const { return ledger_.sweep.id; }
     QString recommendation() const;
 
@@ -61,10 +108,11 @@ class LedgerModel : public QAbstractTableModel
     void recommendationChanged(const QString &text);
 
   private:
-    void adopt(report::Ledger ledger, std::vector<std::string> details);
+    void adopt(LedgerData data, bool recommend);
 
     report::Ledger ledger_;
-    std::vector<std::string> details_; // per row: full detail of the first failed run, if any
+    std::vector<LedgerRowRuns> runs_; // per row
+    std::vector<store::RunRecord> records_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
     bool plannedStepsChosen_ = false; // set by setPlannedSteps, else each sweep's own length
 };

@@ -56,6 +56,7 @@ QString entryName(const RunConfig &c)
 ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
+    buildSweepBanner(layout);
 
     auto *where = new QGroupBox(tr("Where"));
     auto *whereForm = new QFormLayout(where);
@@ -242,7 +243,6 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
                              "else its first configuration. The sweep stores the choice."));
     auto *plannedForm = new QFormLayout;
     plannedForm->addRow(tr("Baseline"), baseline_);
-    plannedForm->addRow(tr("Planned run"), planned_);
     sweepLayout->addWidget(sweepKind_);
     sweepLayout->addWidget(custom_);
     sweepLayout->addLayout(customButtons);
@@ -256,7 +256,16 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(start_);
     buttons->addWidget(stop_);
-    layout->addLayout(buttons);
+    // The planned run and Start/Stop in a bar of their own, which a window can pin outside a
+    // scrolled panel (actionBar()).
+    actions_ = new QWidget;
+    auto *actionsLayout = new QVBoxLayout(actions_);
+    actionsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *plannedRow = new QFormLayout;
+    plannedRow->addRow(tr("Planned run"), planned_);
+    actionsLayout->addLayout(plannedRow);
+    actionsLayout->addLayout(buttons);
+    layout->addWidget(actions_);
     layout->addStretch();
 
     connect(start_, &QPushButton::clicked, this, &ConfigPanel::startRequested);
@@ -291,6 +300,12 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     connect(cores_, &QLineEdit::textChanged, this, &ConfigPanel::updateBaselineChoices);
     // A wheel over the panel scrolls it: spin boxes and combo boxes change only once clicked.
     installWheelGuard(this);
+    // Combo boxes take the panel's width rather than their longest item's, so that the panel stays
+    // narrow enough for the views at 1280 px; the open list still shows whole items.
+    for (QComboBox *box : findChildren<QComboBox *>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     setCudaDevices(0);
     updatePythonNote();
 }
@@ -544,8 +559,9 @@ qint64 ConfigPanel::plannedSteps() const
 
 void ConfigPanel::setRunning(bool running)
 {
-    start_->setEnabled(!running);
+    start_->setEnabled(!running && !viewingSweep_);
     stop_->setEnabled(running);
+    runAgain_->setEnabled(!running);
 }
 
 void ConfigPanel::addCustom()
@@ -709,6 +725,106 @@ void ConfigPanel::loadSettings(const QSettings &s)
         }
     }
     updateEnabled();
+}
+
+void ConfigPanel::buildSweepBanner(QVBoxLayout *layout)
+{
+    sweepBanner_ = new QGroupBox(tr("Stored sweep"));
+    auto *bannerLayout = new QVBoxLayout(sweepBanner_);
+    sweepCaption_ = new QLabel;
+    sweepCaption_->setWordWrap(true);
+    runAgain_ = new QPushButton(tr("Run again with these settings"));
+    runAgain_->setToolTip(tr("Starts a new sweep of exactly the stored sweep's configurations, repeats and baseline"));
+    auto *edit = new QPushButton(tr("Edit these"));
+    edit->setToolTip(tr("Keeps these settings in the panel and lets you change them before Start"));
+    auto *own = new QPushButton(tr("My settings"));
+    own->setToolTip(tr("Back to the settings you had before the stored sweep was shown"));
+    auto *row = new QHBoxLayout;
+    row->addWidget(edit);
+    row->addWidget(own);
+    bannerLayout->addWidget(sweepCaption_);
+    bannerLayout->addWidget(runAgain_);
+    bannerLayout->addLayout(row);
+    sweepBanner_->setVisible(false);
+    layout->addWidget(sweepBanner_);
+    connect(runAgain_, &QPushButton::clicked, this, &ConfigPanel::runAgainRequested);
+    connect(edit, &QPushButton::clicked, this, [this] {
+        leaveSweepView();
+        Q_EMIT sweepViewLeft(false);
+    });
+    connect(own, &QPushButton::clicked, this, [this] {
+        leaveSweepView();
+        Q_EMIT sweepViewLeft(true);
+    });
+}
+
+void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
+                                    const QString &preset)
+{
+    if (configs.empty())
+        return;
+    // The shape and where it ran from the first configuration, every knob any configuration used.
+    const RunConfig &first = configs.front();
+    if (device_->findText(QString::fromStdString(first.device)) < 0)
+        device_->addItem(QString::fromStdString(first.device)); // not on this machine: shown, not offered
+    setDevice(QString::fromStdString(first.device));
+    runtime_->setCurrentIndex(runtime_->findData(int(first.runtime)));
+    setShape(first.batch, first.imageSize, first.warmupSteps, first.steps);
+    setRepeats(repeats);
+    bool tf32 = false, cudnn = false, channelsLast = false, graph = false;
+    Autocast autocast = Autocast::Off;
+    for (const RunConfig &c : configs) {
+        tf32 = tf32 || c.tf32;
+        cudnn = cudnn || c.cudnnBenchmark;
+        channelsLast = channelsLast || c.channelsLast;
+        graph = graph || c.cudaGraph;
+        if (autocast == Autocast::Off)
+            autocast = c.autocast;
+    }
+    tf32_->setChecked(tf32);
+    cudnn_->setChecked(cudnn);
+    channelsLast_->setChecked(channelsLast);
+    graph_->setChecked(graph);
+    autocast_->setChecked(autocast != Autocast::Off);
+    if (autocast != Autocast::Off)
+        autocastDtype_->setCurrentText(autocast == Autocast::FP16 ? "fp16" : "bf16");
+    setOptimizer(configs.back().optimizer); // a ledger's last row has them all
+    static const char *const presets[] = {"ledger", "each", "combinations", "custom", "single"};
+    for (int kind = 0; kind < 5; ++kind)
+        if (preset == QLatin1String(presets[kind]))
+            setSweepKind(static_cast<SweepKind>(kind));
+    if (preset == QLatin1String("custom")) {
+        customConfigs_ = configs;
+        custom_->clear();
+        for (const RunConfig &c : configs)
+            custom_->addItem(entryName(c));
+    }
+    sweepCaption_->setText(caption);
+    setSweepView(true);
+}
+
+void ConfigPanel::leaveSweepView()
+{
+    setSweepView(false);
+}
+
+QString ConfigPanel::sweepCaption() const
+{
+    return viewingSweep_ ? sweepCaption_->text() : QString();
+}
+
+void ConfigPanel::setSweepView(bool on)
+{
+    viewingSweep_ = on;
+    sweepBanner_->setVisible(on);
+    // Read-only: the form shows the stored sweep; the planned run stays the user's reading choice.
+    for (QGroupBox *box : findChildren<QGroupBox *>(QString(), Qt::FindDirectChildrenOnly))
+        if (box != sweepBanner_)
+            box->setEnabled(!on);
+    compile_->setEnabled(!on);
+    deviceNote_->setVisible(!on); // it speaks of this machine, not of the stored sweep
+    start_->setEnabled(!on && !stop_->isEnabled());
+    start_->setToolTip(on ? tr("Showing a stored sweep: Run again, or Edit these / My settings first") : QString());
 }
 
 } // namespace stepscope::ui

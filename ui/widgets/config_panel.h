@@ -11,12 +11,14 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSettings;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace stepscope::ui
 {
@@ -74,11 +76,29 @@ class ConfigPanel : public QWidget
     void setRepeats(int repeats);
     QPushButton *startButton() const { return start_; }
     QPushButton *stopButton() const { return stop_; }
+    // The planned run and Start/Stop: part of the panel until a window puts it elsewhere (pinned
+    // under a scrolled panel, so that both stay in view on a small screen).
+    QWidget *actionBar() const { return actions_; }
+    QSpinBox *plannedBox() const { return planned_; }
+
+    // Shows a stored sweep's settings read-only: the shape and device of its first configuration,
+    // every knob its configurations used, its repeats and kind, under `caption`, with "Run again
+    // with these settings" (runAgainRequested), "Edit these" and "My settings" (sweepViewLeft).
+    // A device this machine lacks is listed for the sight of it.
+    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
+                           const QString &preset);
+    void leaveSweepView(); // editable again, with the values shown
+    bool viewingSweep() const { return viewingSweep_; }
+    QPushButton *runAgainButton() const { return runAgain_; }
+    QString sweepCaption() const; // empty unless a stored sweep is shown
 
   Q_SIGNALS:
     void startRequested();
     void stopRequested();
     void plannedStepsChanged(qint64 steps);
+    void runAgainRequested();
+    // The user left the stored sweep's settings: to edit them, or back to their own (`ownSettings`).
+    void sweepViewLeft(bool ownSettings);
 
   private:
     SweepKind sweepKind() const;
@@ -87,6 +107,8 @@ class ConfigPanel : public QWidget
     void updatePythonNote();
     void compileModeChanged();
     void addCustom();
+    void buildSweepBanner(QVBoxLayout *layout);
+    void setSweepView(bool on);
     void updateBaselineChoices();
 
     int cudaDevices_ = 0;
@@ -104,6 +126,11 @@ class ConfigPanel : public QWidget
     QLabel *deviceNote_, *pythonNote_;
     std::vector<RunConfig> customConfigs_;
     bool compileWasOn_ = false;
+    QWidget *actions_ = nullptr;
+    QGroupBox *sweepBanner_ = nullptr;
+    QLabel *sweepCaption_ = nullptr;
+    QPushButton *runAgain_ = nullptr;
+    bool viewingSweep_ = false;
 };
 
 } // namespace stepscope::ui

@@ -30,7 +30,7 @@ void fitColumns(QTableView *view, std::initializer_list<int> fitted)
 
 } // namespace
 
-EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent) : QWidget(parent)
+EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent) : Page(parent)
 {
     envView_ = new QTableView;
     auto *envView = envView_;
@@ -101,13 +101,13 @@ void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const Q
 
 void EnvironmentPage::resizeEvent(QResizeEvent *event)
 {
-    QWidget::resizeEvent(event);
+    Page::resizeEvent(event);
     fitRows();
 }
 
 void EnvironmentPage::showEvent(QShowEvent *event)
 {
-    QWidget::showEvent(event);
+    Page::showEvent(event);
     fitRows();
 }
 

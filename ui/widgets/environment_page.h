@@ -2,9 +2,8 @@
 // The Environment tab: what the sweep's worker reported (EnvironmentModel, with what skews the
 // numbers), and the doctor: the Python worker's own check of this machine (torch, Triton, a C++
 // compiler, a tiny torch.compile), run on request without blocking the window.
+#include "pages/page.h"
 #include "supervisor/worker_command.h"
-
-#include <QWidget>
 
 class QLabel;
 class QPushButton;
@@ -17,11 +16,14 @@ class DoctorModel;
 class DoctorProcess;
 class EnvironmentModel;
 
-class EnvironmentPage : public QWidget
+class EnvironmentPage : public Page
 {
     Q_OBJECT
   public:
     explicit EnvironmentPage(EnvironmentModel *environment, QWidget *parent = nullptr);
+
+    QString title() const override { return tr("&Environment"); }
+    QString key() const override { return QStringLiteral("environment"); }
 
     // Asks `python` (see supervisor::defaultPythonWorker) about `device`; rows appear as they come.
     void runDoctor(const supervisor::WorkerCommand &python, const QString &device);

@@ -5,23 +5,31 @@
 #include "charts/first_vs_steady_chart.h"
 #include "charts/live_step_chart.h"
 #include "charts/waterfall_chart.h"
+#include "config/config_json.h"
+#include "config/run_config.h"
+#include "controller/comparison_job.h"
+#include "controller/device_probe.h"
+#include "controller/query_job.h"
+#include "controller/report_job.h"
 #include "controller/run_controller.h"
 #include "models/comparison_model.h"
 #include "models/compile_record.h"
 #include "models/environment_model.h"
-#include "models/figure_sort_proxy.h"
 #include "models/history_model.h"
 #include "models/ledger_model.h"
 #include "models/phase_text.h"
 #include "models/run_detail.h"
-#include "report/compile_report.h"
-#include "report/report_writer.h"
+#include "pages/chart_page.h"
+#include "pages/compare_page.h"
+#include "pages/history_page.h"
+#include "pages/ledger_page.h"
+#include "pages/log_page.h"
 #include "report/run_summary.h"
-#include "stats/stats.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
 #include "widgets/run_detail_dialog.h"
+#include "widgets/sweep_header.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,26 +38,24 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
-#include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QProcess>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
 #include <QThread>
 #include <QTimer>
-#include <QTreeView>
 #include <QVBoxLayout>
+
+#include <utility>
 
 #include "charts/qcustomplot_compat.h"
 
@@ -75,12 +81,9 @@ QString duration(qint64 seconds)
     return QObject::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
-// Long knob labels ("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache") have
-// no space to wrap at: a zero-width space after each '+' lets a word-wrapping label break there.
-QString breakableAtPlus(QString text)
-{
-    return text.replace(QLatin1Char('+'), QStringLiteral("+\u200B"));
-}
+// How long the planned-steps box waits for the typing to stop before the recommendation is
+// recomputed: one recomputation per number, not per keystroke.
+constexpr int kPlannedDebounceMs = 250;
 
 } // namespace
 
@@ -89,20 +92,42 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle(tr("Stepscope"));
     setWindowIcon(QIcon(":/icons/stepscope.svg"));
     controller_ = new RunController(this);
-    panel_ = new ConfigPanel;
     ledger_ = new LedgerModel(this);
     history_ = new HistoryModel(this);
     comparison_ = new ComparisonModel(this);
     environment_ = new EnvironmentModel(this);
-    buildTabs();
+    ledgerJob_ = new LedgerJob(ledger_, this);
+    comparisonJob_ = new ComparisonJob(comparison_, this);
+    queryJob_ = new QueryJob(history_, this);
+    reportJob_ = new ReportJob(this);
+    deviceProbe_ = new DeviceProbe(this);
 
+    panel_ = new ConfigPanel;
+    header_ = new SweepHeader;
+    buildPages();
+
+    // The panel scrolls; the planned run and Start/Stop stay under it, in view at 1280x720.
+    QWidget *actions = panel_->actionBar();
     auto *scroll = new QScrollArea;
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(panel_->sizeHint().width() + 24);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(panel_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(actions);
+    actions->setContentsMargins(9, 0, 9, 6);
+    auto *right = new QWidget;
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->setSpacing(2);
+    rightLayout->addWidget(header_);
+    rightLayout->addWidget(tabs_, 1);
     auto *split = new QSplitter;
-    split->addWidget(scroll);
-    split->addWidget(tabs_);
+    split->addWidget(left);
+    split->addWidget(right);
     split->setStretchFactor(1, 1);
     setCentralWidget(split);
 
@@ -123,206 +148,72 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     drain_ = new QTimer(this);
     drain_->setInterval(33); // ~30 Hz: smooth to the eye, cheap for the UI thread
     connect(drain_, &QTimer::timeout, this, &MainWindow::drainSamples);
+    plannedDebounce_ = new QTimer(this);
+    plannedDebounce_->setSingleShot(true);
+    plannedDebounce_->setInterval(kPlannedDebounceMs);
+    connect(plannedDebounce_, &QTimer::timeout, this, [this] {
+        const qint64 n = panel_->plannedSteps();
+        if (ledger_->rowCount() == 0 && !ledgerJob_->isBusy())
+            return; // the next ledger is built for it
+        ledgerActivity_ = tr("Recomputing the recommendation for %1 steps…").arg(QLocale().toString(n));
+        ledgerJob_->requestPlannedSteps(n);
+        updateBusy();
+    });
 
     connect(panel_, &ConfigPanel::startRequested, this, &MainWindow::startSweep);
     connect(panel_, &ConfigPanel::stopRequested, this, &MainWindow::stopSweep);
-    connect(panel_, &ConfigPanel::plannedStepsChanged, this, [this](qint64 n) {
-        ledger_->setPlannedSteps(n);
-        recommendation_->setText(breakableAtPlus(ledger_->recommendation()));
-    });
-
-    connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
-        assertUiThread();
-        panel_->setRunning(true);
-        progressBar_->setVisible(true);
-        progressBar_->setValue(0);
-        runTotal_ = runs;
-        ledger_->clear();
-        log_->appendPlainText(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
-        drain_->start();
-        reloadHistory();
-    });
-    connect(controller_, &RunController::runStarted, this,
-            [this](qint64 runId, int index, int total, const QString &name) {
-                assertUiThread();
-                // The previous run was drained when it finished; switch first, then drain, so
-                // that steps of this run already in the buffer (step 1 among them) are kept.
-                liveRunId_ = runId;
-                liveSeries_.clear();
-                steadyClock_.invalidate();
-                runIndex_ = index;
-                runTotal_ = total;
-                clearPhase();
-                live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
-                drainSamples();
-                tabs_->setCurrentWidget(live_);
-                log_->appendPlainText(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
-            });
-    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left) {
-        progressBar_->setValue(static_cast<int>(sweep * 1000));
-        progressLabel_->setText(tr("Run %1 of %2: %3% · sweep %4% · %5")
-                                    .arg(runIndex_ + 1)
-                                    .arg(runTotal_)
-                                    .arg(static_cast<int>(run * 100))
-                                    .arg(static_cast<int>(sweep * 100))
-                                    .arg(duration(left)));
-    });
-    connect(controller_, &RunController::runFinished, this,
-            [this](qint64 runId, int status, const QString &category, const QString &message) {
-                assertUiThread();
-                drainSamples();
-                if (runId == liveRunId_)
-                    clearPhase();
-                if (!category.isEmpty()) {
-                    const auto cat = failureCategoryFromString(category.toStdString());
-                    log_->appendPlainText(
-                        tr("run %1 %2 [%3]: %4\n  fix: %5")
-                            .arg(runId)
-                            .arg(QString::fromUtf8(toString(static_cast<RunStatus>(status)).data()))
-                            .arg(category, message, cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
-                    statusBar()->showMessage(
-                        tr("Run %1 failed: %2 (%3). The sweep goes on.").arg(runId).arg(category, message), 8000);
-                }
-                reloadLedger(controller_->currentSweep());
-            });
-    connect(controller_, &RunController::environment, this,
-            [this](qint64, const QString &json) { environment_->setEnvironmentJson(json); });
-    connect(controller_, &RunController::phase, this, &MainWindow::showPhase);
-    connect(controller_, &RunController::compileInfo, this, &MainWindow::reportCompile);
-    connect(controller_, &RunController::logLine, this, [this](const QString &line) { log_->appendPlainText(line); });
-    connect(controller_, &RunController::failed, this, [this](const QString &message) {
-        QMessageBox::critical(this, tr("Database write failed"),
-                              tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(message));
-    });
-    connect(controller_, &RunController::finished, this, [this](qint64 sweepId, bool cancelled) {
-        assertUiThread();
-        drain_->stop();
-        drainSamples();
-        clearPhase();
-        panel_->setRunning(false);
-        progressBar_->setVisible(false);
-        progressLabel_->setText(cancelled ? tr("Sweep %1 stopped; finished runs are kept.").arg(sweepId)
-                                          : tr("Sweep %1 complete.").arg(sweepId));
-        reloadLedger(sweepId);
-        reloadHistory();
-        tabs_->setCurrentIndex(1); // the ledger and its recommendation
-        QSettings().setValue("lastSweep", sweepId);
-        Q_EMIT sweepFinished(sweepId, cancelled);
-    });
+    connect(panel_, &ConfigPanel::plannedStepsChanged, plannedDebounce_, qOverload<>(&QTimer::start));
+    connect(panel_, &ConfigPanel::runAgainRequested, this, &MainWindow::runAgain);
+    connect(panel_, &ConfigPanel::sweepViewLeft, this, &MainWindow::leaveStoredSettings);
+    connectController();
+    connectJobs();
 
     loadSettings();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildTabs()
+void MainWindow::addPage(Page *page)
+{
+    pages_ << page;
+    tabs_->addTab(page, page->title());
+}
+
+void MainWindow::buildPages()
 {
     tabs_ = new QTabWidget;
     live_ = new LiveStepChart;
-    tabs_->addTab(live_, tr("&Live"));
-
-    auto *ledgerPage = new QWidget;
-    auto *ledgerLayout = new QVBoxLayout(ledgerPage);
-    recommendation_ = new QLabel(tr("Run a sweep to get a recommendation."));
-    recommendation_->setWordWrap(true);
-    recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    recommendation_->setStyleSheet("QLabel { font-weight: bold; padding: 6px; }");
-    ledgerProxy_ = new FigureSortProxy(this);
-    ledgerProxy_->setSourceModel(ledger_);
-    ledgerProxy_->setSortRole(LedgerModel::SortRole);
-    ledgerView_ = new QTableView;
-    ledgerView_->setModel(ledgerProxy_);
-    ledgerView_->setSortingEnabled(true);
-    ledgerView_->sortByColumn(-1, Qt::AscendingOrder); // sweep order until the user sorts
-    ledgerView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    ledgerView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    ledgerView_->horizontalHeader()->setStretchLastSection(true);
-    // Compiled configurations are named by every knob: the column is capped (reloadLedger), a longer
-    // name wraps or is elided in the middle (keeping the compile mode and cache state), and the
-    // tooltip has the full name.
-    ledgerView_->horizontalHeader()->setSectionResizeMode(LedgerModel::Configuration, QHeaderView::Interactive);
-    ledgerView_->setTextElideMode(Qt::ElideMiddle);
-    ledgerView_->setToolTip(tr("Double-click a row for its steps; a failed or compiled configuration shows its run "
-                               "detail (failure, fix, log, torch.compile)"));
-    connect(ledgerView_, &QTableView::doubleClicked, this, &MainWindow::showRowDetail);
-    ledgerLayout->addWidget(recommendation_);
-    ledgerLayout->addWidget(ledgerView_);
-    tabs_->addTab(ledgerPage, tr("Le&dger"));
-
+    livePage_ = new ChartPage(live_, tr("&Live"), QStringLiteral("live"), [this] {
+        liveRunId_ = 0;
+        live_->beginRun(tr("No run shown"));
+    });
+    addPage(livePage_);
+    ledgerPage_ = new LedgerPage(ledger_);
+    connect(ledgerPage_, &LedgerPage::rowActivated, this, &MainWindow::showRowDetail);
+    addPage(ledgerPage_);
     firstVsSteady_ = new FirstVsSteadyChart;
     firstVsSteady_->setModel(ledger_);
-    tabs_->addTab(firstVsSteady_, tr("&First step vs steady"));
+    addPage(new ChartPage(firstVsSteady_, tr("&First step vs steady"), QStringLiteral("first-vs-steady")));
     breakEven_ = new BreakEvenChart;
     breakEven_->setModel(ledger_);
-    tabs_->addTab(breakEven_, tr("&Break-even"));
+    addPage(new ChartPage(breakEven_, tr("&Break-even"), QStringLiteral("break-even")));
     waterfall_ = new WaterfallChart;
     waterfall_->setModel(ledger_);
-    tabs_->addTab(waterfall_, tr("&Waterfall"));
+    addPage(new ChartPage(waterfall_, tr("&Waterfall"), QStringLiteral("waterfall")));
 
-    auto *historyPage = new QWidget;
-    auto *historyLayout = new QVBoxLayout(historyPage);
-    historyFilter_ = new QLineEdit;
-    historyFilter_->setPlaceholderText(tr("Filter sweeps and runs (name, configuration, status, category)"));
-    historyFilter_->setClearButtonEnabled(true);
-    historyProxy_ = new QSortFilterProxyModel(this);
-    historyProxy_->setSourceModel(history_);
-    historyProxy_->setRecursiveFilteringEnabled(true);
-    historyProxy_->setFilterKeyColumn(-1);
-    historyProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    connect(historyFilter_, &QLineEdit::textChanged, historyProxy_, &QSortFilterProxyModel::setFilterFixedString);
-    historyView_ = new QTreeView;
-    historyView_->setModel(historyProxy_);
-    historyView_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    historyView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    historyView_->setSortingEnabled(true);
-    historyView_->sortByColumn(-1, Qt::AscendingOrder); // newest sweep first, runs in run order
-    historyView_->header()->resizeSection(0, 380);      // configuration names are long
-    connect(historyView_, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
-        const qint64 sweep = history_->sweepId(historyProxy_->mapToSource(index));
-        if (sweep > 0)
-            showSweep(sweep);
-    });
-    auto *historyButtons = new QHBoxLayout;
-    auto *open = new QPushButton(tr("Show in ledger"));
-    auto *compare = new QPushButton(tr("Compare two sweeps"));
-    auto *remove = new QPushButton(tr("Delete sweep…"));
-    connect(open, &QPushButton::clicked, this, [this] {
-        const auto index = historyView_->currentIndex();
-        const qint64 sweep = history_->sweepId(historyProxy_->mapToSource(index));
-        if (sweep > 0)
-            showSweep(sweep);
-    });
-    connect(compare, &QPushButton::clicked, this, &MainWindow::compareSelectedSweeps);
-    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelectedSweep);
-    historyButtons->addWidget(open);
-    historyButtons->addWidget(compare);
-    historyButtons->addWidget(remove);
-    historyButtons->addStretch();
-    historyLayout->addWidget(historyFilter_);
-    historyLayout->addWidget(historyView_);
-    historyLayout->addLayout(historyButtons);
-    tabs_->addTab(historyPage, tr("&History"));
-
-    auto *comparePage = new QWidget;
-    auto *compareLayout = new QVBoxLayout(comparePage);
-    comparisonTitle_ = new QLabel(tr("Select two sweeps in History and press \"Compare two sweeps\"."));
-    comparisonTitle_->setWordWrap(true);
-    comparisonView_ = new QTableView;
-    comparisonView_->setModel(comparison_);
-    comparisonView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    comparisonView_->horizontalHeader()->setStretchLastSection(true);
-    compareLayout->addWidget(comparisonTitle_);
-    compareLayout->addWidget(comparisonView_);
-    tabs_->addTab(comparePage, tr("&Compare"));
-
+    historyPage_ = new HistoryPage(history_);
+    connect(historyPage_, &HistoryPage::showRequested, this, &MainWindow::showSweep);
+    connect(historyPage_, &HistoryPage::compareRequested, this, &MainWindow::compareSweeps);
+    connect(historyPage_, &HistoryPage::renameRequested, this, &MainWindow::renameSweep);
+    connect(historyPage_, &HistoryPage::deleteRequested, this, &MainWindow::deleteSweep);
+    addPage(historyPage_);
+    comparePage_ = new ComparePage(comparison_);
+    addPage(comparePage_);
     environmentPage_ = new EnvironmentPage(environment_);
     connect(environmentPage_, &EnvironmentPage::doctorRequested, this, &MainWindow::runDoctor);
-    tabs_->addTab(environmentPage_, tr("&Environment"));
-
-    log_ = new QPlainTextEdit;
-    log_->setReadOnly(true);
-    log_->setMaximumBlockCount(5000);
-    tabs_->addTab(log_, tr("Lo&g"));
+    addPage(environmentPage_);
+    log_ = new LogPage;
+    addPage(log_);
 }
 
 void MainWindow::buildMenus()
@@ -353,9 +244,11 @@ void MainWindow::buildMenus()
     stop->setShortcut(QKeySequence(tr("Ctrl+.")));
 
     auto *view = menuBar()->addMenu(tr("&View"));
-    for (int i = 0; i < tabs_->count(); ++i) {
-        auto *a = view->addAction(tabs_->tabText(i).remove('&'), this, [this, i] { tabs_->setCurrentIndex(i); });
-        a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(i + 1)));
+    int number = 0;
+    for (Page *page : pages_) {
+        auto *a = view->addAction(page->title().remove('&'), this, [this, page] { tabs_->setCurrentWidget(page); });
+        if (++number <= 9)
+            a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
     }
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Stepscope"), this, [this] {
@@ -367,48 +260,234 @@ void MainWindow::buildMenus()
     });
 }
 
-bool MainWindow::openDatabase(const QString &path)
+void MainWindow::connectController()
 {
-    QString error;
-    if (!controller_->openDatabase(path, &error)) {
+    connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
+    connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
+        startWhenOpen_ = false;
+        pendingSweep_ = 0;
+        pendingCompare_.reset();
+        header_->clear();
+        updateBusy();
         QMessageBox::warning(
             this, tr("Cannot open database"),
             tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
+    });
+    connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
+        assertUiThread();
+        panel_->setRunning(true);
+        progressBar_->setVisible(true);
+        progressBar_->setValue(0);
+        runningSweep_ = sweepId;
+        runTotal_ = runs;
+        runsComplete_ = runsEnded_ = 0;
+        log_->append(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
+        drain_->start();
+        requestLedger(sweepId, tr("Reading sweep %1…").arg(sweepId));
+        reloadHistory();
+    });
+    connect(controller_, &RunController::runStarted, this,
+            [this](qint64 runId, int index, int total, const QString &name) {
+                assertUiThread();
+                // The previous run was drained when it finished; switch first, then drain, so
+                // that steps of this run already in the buffer (step 1 among them) are kept.
+                liveRunId_ = runId;
+                liveSeries_.clear();
+                steadyClock_.invalidate();
+                runIndex_ = index;
+                runTotal_ = total;
+                clearPhase();
+                live_->beginRun(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
+                drainSamples();
+                tabs_->setCurrentWidget(livePage_);
+                log_->append(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
+            });
+    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left) {
+        progressBar_->setValue(static_cast<int>(sweep * 1000));
+        progressLabel_->setText(tr("Run %1 of %2: %3% · sweep %4% · %5")
+                                    .arg(runIndex_ + 1)
+                                    .arg(runTotal_)
+                                    .arg(static_cast<int>(run * 100))
+                                    .arg(static_cast<int>(sweep * 100))
+                                    .arg(duration(left)));
+    });
+    connect(controller_, &RunController::runFinished, this,
+            [this](qint64 runId, int status, const QString &category, const QString &message) {
+                assertUiThread();
+                drainSamples();
+                if (runId == liveRunId_)
+                    clearPhase();
+                ++runsEnded_;
+                const auto runStatus = static_cast<RunStatus>(status);
+                runsComplete_ += runStatus == RunStatus::Complete ? 1 : 0;
+                if (runStatus == RunStatus::Cancelled) {
+                    // A Stop ends the whole sweep: this run is cancelled, not failed, and what it
+                    // recorded is kept.
+                    log_->append(tr("run %1 cancelled: %2").arg(runId).arg(message));
+                    showMessage(tr("Run %1 cancelled (%2): the sweep stops; its recorded steps and finished runs "
+                                   "are kept.")
+                                    .arg(runId)
+                                    .arg(message),
+                                10000);
+                } else if (!category.isEmpty()) {
+                    const auto cat = failureCategoryFromString(category.toStdString());
+                    log_->append(tr("run %1 %2 [%3]: %4\n  fix: %5")
+                                     .arg(runId)
+                                     .arg(QString::fromUtf8(toString(runStatus).data()))
+                                     .arg(category, message, cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
+                    showMessage(tr("Run %1 failed: %2 (%3). The sweep goes on with the next run.")
+                                    .arg(runId)
+                                    .arg(category, message),
+                                8000);
+                }
+                requestLedger(runningSweep_,
+                              tr("Updating the ledger after run %1 of %2…").arg(runIndex_ + 1).arg(runTotal_));
+            });
+    connect(controller_, &RunController::environment, this,
+            [this](qint64, const QString &json) { environment_->setEnvironmentJson(json); });
+    connect(controller_, &RunController::phase, this, &MainWindow::showPhase);
+    connect(controller_, &RunController::compileInfo, this, &MainWindow::reportCompile);
+    connect(controller_, &RunController::logLine, this, [this](const QString &line) { log_->append(line); });
+    connect(controller_, &RunController::failed, this, [this](const QString &message) {
+        QMessageBox::critical(this, tr("Database write failed"),
+                              tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(message));
+    });
+    connect(controller_, &RunController::finished, this, [this](qint64 sweepId, bool cancelled) {
+        assertUiThread();
+        drain_->stop();
+        drainSamples();
+        clearPhase();
+        panel_->setRunning(false);
+        progressBar_->setVisible(false);
+        if (cancelled)
+            progressLabel_->setText(tr("Sweep %1 cancelled: %2 of %3 runs complete and kept; the rest did not run.")
+                                        .arg(sweepId)
+                                        .arg(runsComplete_)
+                                        .arg(runTotal_));
+        else
+            progressLabel_->setText(
+                tr("Sweep %1 complete: %2 of %3 runs complete.").arg(sweepId).arg(runsComplete_).arg(runTotal_));
+        log_->append(progressLabel_->text());
+        requestLedger(sweepId, tr("Computing the ledger of sweep %1…").arg(sweepId));
+        reloadHistory();
+        tabs_->setCurrentWidget(ledgerPage_); // the ledger and its recommendation
+        QSettings().setValue("lastSweep", sweepId);
+        runningSweep_ = 0;
+        Q_EMIT sweepFinished(sweepId, cancelled);
+    });
+}
+
+void MainWindow::connectJobs()
+{
+    for (ReaderJob *job : std::initializer_list<ReaderJob *>{ledgerJob_, comparisonJob_, queryJob_, reportJob_}) {
+        connect(job, &ReaderJob::busyChanged, this, &MainWindow::updateBusy);
+        connect(job, &ReaderJob::failed, this, [this](const QString &message) { showMessage(message, 10000); });
+    }
+    connect(ledgerJob_, &LedgerJob::sweepRead, this, &MainWindow::onSweepRead);
+    connect(ledgerJob_, &LedgerJob::ready, this, [this](qint64, const QList<EnvironmentEntry> &timing) {
+        if (const auto &env = ledger_->ledger().environmentJson; !env.empty())
+            environment_->setEnvironmentJson(QString::fromStdString(env));
+        environment_->setTiming(timing);
+    });
+    connect(ledgerJob_, &LedgerJob::busyChanged, this, [this](bool busy) {
+        if (!busy)
+            ledgerActivity_.clear();
+        ledgerPage_->setStatus(busy ? ledgerActivity_ : QString());
+    });
+    connect(comparisonJob_, &ComparisonJob::ready, this, [this](qint64 a, qint64 b) {
+        comparePage_->setCaption(tr("Sweep %1 (A, %2) against sweep %3 (B, %4): ratio B/A of steady-state medians "
+                                    "with a bootstrap 95% CI.")
+                                     .arg(a)
+                                     .arg(QString::fromStdString(comparison_->ledgerA().sweep.name))
+                                     .arg(b)
+                                     .arg(QString::fromStdString(comparison_->ledgerB().sweep.name)));
+    });
+    connect(comparisonJob_, &ComparisonJob::empty, this, [this](qint64 a, qint64 b) {
+        comparePage_->setCaption(tr("Sweep %1 or sweep %2 has no runs: nothing to compare.").arg(a).arg(b));
+    });
+    connect(queryJob_, &QueryJob::runStepsReady, this, &MainWindow::showSteps);
+    connect(reportJob_, &ReportJob::written, this, [this](const QString &path) {
+        showMessage(tr("Report written to %1").arg(path), 6000);
+        Q_EMIT reportWritten(path);
+    });
+    connect(reportJob_, &ReportJob::refused, this,
+            [this](const QString &, const QString &error) { Q_EMIT reportFailed(error); });
+    connect(deviceProbe_, &DeviceProbe::failedToStart, this, [this](const QString &message) { log_->append(message); });
+    connect(deviceProbe_, &DeviceProbe::found, this, [this](int count) {
+        panel_->setCudaDevices(count);
+        loadSettings();
+        if (storedView_ && shownInfo_)
+            showStoredSettings(*shownInfo_); // the probe reset the panel under the stored sweep
+        // Said for a while, not left standing: a stored sweep on show may well have run on a GPU.
+        progressLabel_->setText(tr("Ready"));
+        showMessage(count > 0 ? tr("%n CUDA device(s) found.", nullptr, count)
+                              : tr("No CUDA device on this machine: new sweeps run small images on the CPU."),
+                    8000);
+        const auto then = std::move(afterProbe_);
+        afterProbe_.clear();
+        for (const auto &f : then)
+            if (f)
+                f();
+    });
+}
+
+bool MainWindow::openDatabase(const QString &path)
+{
+    QString error;
+    if (!controller_->openDatabaseAsync(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot open database"), error);
         return false;
     }
-    reader_.reset(); // the next read opens the new file
-    rememberDatabase(controller_->databasePath());
+    // Nothing of the previous file stays on screen while this one opens.
+    clearViews();
+    header_->setActivity(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    updateBusy();
+    return true;
+}
+
+void MainWindow::onDatabaseOpened(const QString &path)
+{
+    for (ReaderJob *job : std::initializer_list<ReaderJob *>{ledgerJob_, comparisonJob_, queryJob_, reportJob_})
+        job->setDatabase(path);
+    rememberDatabase(path);
     setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
     reloadHistory();
+    if (std::exchange(startWhenOpen_, false))
+        QTimer::singleShot(0, this, &MainWindow::startSweep);
+    const qint64 sweep = std::exchange(pendingSweep_, 0);
+    const auto compare = std::exchange(pendingCompare_, std::nullopt);
+    if (sweep > 0)
+        showSweep(sweep);
+    if (compare)
+        compareSweeps(compare->first, compare->second);
+    updateBusy();
+    Q_EMIT databaseOpened(path);
+}
+
+void MainWindow::clearViews()
+{
+    for (ReaderJob *job : std::initializer_list<ReaderJob *>{ledgerJob_, comparisonJob_, queryJob_})
+        job->cancel();
+    shownSweep_ = pendingSweep_ = 0;
+    pendingCompare_.reset();
+    shownInfo_.reset();
     ledger_->clear();
-    return true;
+    comparison_->clear();
+    history_->clear();
+    environment_->clear();
+    header_->clear();
+    for (Page *page : pages_)
+        page->clear();
+    if (panel_->viewingSweep())
+        leaveStoredSettings(true);
+    storedView_ = false;
 }
 
 void MainWindow::detectDevices(std::function<void()> then)
 {
-    auto *probe = new QProcess(this);
+    afterProbe_.push_back(std::move(then));
     progressLabel_->setText(tr("Looking for CUDA devices…"));
-    connect(probe, &QProcess::finished, this, [this, probe, then](int code, QProcess::ExitStatus) {
-        const int count = code == 0 ? probe->readAllStandardOutput().trimmed().toInt() : 0;
-        probe->deleteLater();
-        panel_->setCudaDevices(count);
-        loadSettings();
-        progressLabel_->setText(count > 0 ? tr("%n CUDA device(s) found.", nullptr, count)
-                                          : tr("No CUDA device: the default sweep runs small images on the CPU."));
-        if (then)
-            then();
-    });
-    connect(probe, &QProcess::errorOccurred, this, [this, probe, then](QProcess::ProcessError e) {
-        if (e != QProcess::FailedToStart)
-            return;
-        probe->deleteLater();
-        log_->appendPlainText(
-            tr("Could not start the native worker %1: %2").arg(probe->program(), probe->errorString()));
-        panel_->setCudaDevices(0);
-        if (then)
-            then();
-    });
-    probe->start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
+    deviceProbe_->start();
 }
 
 bool MainWindow::startSweep()
@@ -416,8 +495,17 @@ bool MainWindow::startSweep()
     assertUiThread();
     if (controller_->isRunning())
         return false;
-    if (!controller_->hasDatabase() && !openDatabase(RunController::defaultDatabasePath()))
+    if (controller_->isOpening()) {
+        QMessageBox::information(this, tr("Cannot start"), tr("The database is still being opened."));
         return false;
+    }
+    if (!controller_->hasDatabase()) {
+        // No file yet: the default one, and the sweep starts once it is open.
+        if (!openDatabase(RunController::defaultDatabasePath()))
+            return false;
+        startWhenOpen_ = true;
+        return true;
+    }
     SweepRequest request;
     QString error;
     QStringList skipped;
@@ -427,12 +515,19 @@ bool MainWindow::startSweep()
     }
     controller_->setPythonInterpreter(panel_->pythonInterpreter());
     for (const auto &s : skipped)
-        log_->appendPlainText(tr("skipped %1").arg(s));
+        log_->append(tr("skipped %1").arg(s));
+    if (storedView_) {
+        storedView_ = false;
+        panel_->leaveSweepView();
+    }
+    // The views now follow the new sweep (sweepStarted).
+    ledgerJob_->cancel();
+    ledger_->clear();
+    shownSweep_ = 0;
     if (!controller_->start(request, &error)) {
         QMessageBox::warning(this, tr("Cannot start"), error);
         return false;
     }
-    ledger_->setPlannedSteps(request.plannedSteps);
     stepsInRun_ = request.configs.front().totalSteps();
     return true;
 }
@@ -440,7 +535,9 @@ bool MainWindow::startSweep()
 void MainWindow::stopSweep()
 {
     if (controller_->isRunning()) {
-        progressLabel_->setText(tr("Stopping: the running configuration is cancelled, finished runs are kept…"));
+        progressLabel_->setText(
+            tr("Stopping: the running configuration is cancelled (its recorded steps are kept), no further run "
+               "starts, finished runs are kept…"));
         controller_->stop();
     }
 }
@@ -471,82 +568,212 @@ void MainWindow::drainSamples()
         live_->clearSteadyWindow();
 }
 
-void MainWindow::reloadLedger(qint64 sweepId)
+void MainWindow::requestLedger(qint64 sweepId, const QString &activity)
 {
     if (sweepId <= 0 || !controller_->hasDatabase())
         return;
-    try {
-        store::Reader &reader = this->reader();
-        ledger_->setPlannedSteps(panel_->plannedSteps());
-        ledger_->load(reader, sweepId);
-        ledgerView_->resizeColumnToContents(LedgerModel::Configuration);
-        ledgerView_->setColumnWidth(LedgerModel::Configuration,
-                                    std::min(ledgerView_->columnWidth(LedgerModel::Configuration), 420));
-        if (const auto env = ledger_->ledger().environmentJson; !env.empty())
-            environment_->setEnvironmentJson(QString::fromStdString(env));
-        // Launch-bound steps and what pinning did, from the sweep's completed runs.
-        QList<RunTiming> timing;
-        for (const auto &run : reader.runs(sweepId)) {
-            if (run.status != RunStatus::Complete)
-                continue;
-            const auto summary = report::summaryOf(reader, run);
-            timing.append({QString::fromStdString(run.configJson), summary.medianMs.value_or(0.0),
-                           run.blockWallMs.value_or(0.0)});
-        }
-        environment_->setTiming(assessTiming(timing));
-    } catch (const store::StoreError &e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
-        return;
-    }
-    recommendation_->setText(ledger_->recommendation().isEmpty()
-                                 ? tr("No recommendation yet: no configuration has a steady state.")
-                                 : breakableAtPlus(ledger_->recommendation()));
+    if (sweepId != shownSweep_)
+        ledger_->clear(); // another sweep's figures must not stand under this one's header
+    shownSweep_ = sweepId;
+    ledgerActivity_ = activity;
+    ledgerJob_->request(sweepId, panel_->plannedSteps());
+    updateBusy();
 }
 
-void MainWindow::reloadHistory()
+void MainWindow::onSweepRead(const SweepInfo &info)
 {
-    if (!controller_->hasDatabase())
-        return;
-    try {
-        store::Reader &reader = this->reader();
-        history_->load(reader);
-    } catch (const store::StoreError &e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
+    shownInfo_ = info;
+    header_->setSweep(info);
+    if (const auto &env = info.environment; env && !env->json.empty())
+        environment_->setEnvironmentJson(QString::fromStdString(env->json));
+    if (storedView_) {
+        showStoredSettings(info);
+        if (info.lastRun > 0 && !controller_->isRunning())
+            showRunSteps(info.lastRun);
     }
-    historyView_->expandToDepth(-1);
 }
 
 void MainWindow::showSweep(qint64 sweepId)
 {
-    reloadLedger(sweepId);
-    try {
-        store::Reader &reader = this->reader();
-        const auto runs = reader.runs(sweepId);
-        if (!runs.empty())
-            showRunSteps(runs.back().id);
-    } catch (const store::StoreError &) {
+    if (sweepId <= 0)
+        return;
+    if (controller_->isOpening()) {
+        pendingSweep_ = sweepId;
+        return;
     }
-    tabs_->setCurrentIndex(1);
+    if (!controller_->hasDatabase())
+        return;
+    if (controller_->isRunning() && sweepId == runningSweep_) {
+        tabs_->setCurrentWidget(ledgerPage_);
+        return; // the running sweep's views follow it already
+    }
+    if (!storedView_ && !panel_->viewingSweep()) {
+        // The user's own settings are kept while a stored sweep's stand in the panel.
+        QSettings settings;
+        panel_->saveSettings(settings);
+    }
+    storedView_ = !controller_->isRunning(); // the panel belongs to a running sweep
+    requestLedger(sweepId, tr("Computing the ledger of sweep %1…").arg(sweepId));
+    tabs_->setCurrentWidget(ledgerPage_);
 }
 
-store::Reader &MainWindow::reader()
+void MainWindow::showStoredSettings(const SweepInfo &info)
 {
-    // One long-lived reader: opening one checks the whole file (quick_check), which is too slow
-    // to repeat on the UI thread after every run of a large database. WAL lets it see every
-    // commit of the writer.
-    if (!reader_)
-        reader_ = store::Reader::open(controller_->databasePath().toStdString());
-    return *reader_;
+    std::vector<RunConfig> configs;
+    for (const auto &json : info.configJsons) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (parseConfig(QByteArray::fromStdString(json), c, errors))
+            configs.push_back(c);
+    }
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
+    panel_->showSweepSettings(tr("Sweep %1, \"%2\": its settings, read-only.")
+                                  .arg(info.sweep.id)
+                                  .arg(QString::fromStdString(info.sweep.name)),
+                              configs, settings.value("repeats").toInt(1), QString::fromStdString(info.sweep.preset));
+}
+
+void MainWindow::leaveStoredSettings(bool ownSettings)
+{
+    storedView_ = false;
+    if (!ownSettings)
+        return;
+    panel_->leaveSweepView();
+    panel_->setCudaDevices(panel_->cudaDevices()); // drops a device listed only for the stored sweep
+    QSettings settings;
+    panel_->loadSettings(settings);
+}
+
+void MainWindow::runAgain()
+{
+    if (!shownInfo_ || controller_->isRunning())
+        return;
+    const SweepInfo info = *shownInfo_;
+    SweepRequest request;
+    for (const auto &json : info.configJsons) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (!parseConfig(QByteArray::fromStdString(json), c, errors)) {
+            QMessageBox::warning(this, tr("Run again"),
+                                 tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id));
+            return;
+        }
+        if (c.onCuda() && panel_->cudaDevices() == 0) {
+            QMessageBox::information(this, tr("Run again"),
+                                     tr("Sweep %1 ran on %2; this machine has no CUDA device. Edit the settings for "
+                                        "the CPU instead.")
+                                         .arg(info.sweep.id)
+                                         .arg(QString::fromStdString(c.device)));
+            return;
+        }
+        if (canonicalName(c) == info.sweep.baselineConfig)
+            request.baseline = request.configs.size();
+        request.configs.push_back(c);
+    }
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
+    request.repeats = settings.value("repeats").toInt(1);
+    request.preset = QString::fromStdString(info.sweep.preset);
+    request.plannedSteps = panel_->plannedSteps();
+    request.name = tr("%1 (again)").arg(QString::fromStdString(info.sweep.name));
+    storedView_ = false;
+    panel_->leaveSweepView(); // the panel now shows what runs
+    controller_->setPythonInterpreter(panel_->pythonInterpreter());
+    ledgerJob_->cancel();
+    ledger_->clear();
+    shownSweep_ = 0;
+    QString error;
+    if (!controller_->start(request, &error)) {
+        QMessageBox::warning(this, tr("Cannot start"), error);
+        return;
+    }
+    stepsInRun_ = request.configs.front().totalSteps();
+}
+
+void MainWindow::reloadHistory()
+{
+    if (controller_->hasDatabase() && !controller_->isOpening())
+        queryJob_->requestHistory();
+}
+
+void MainWindow::showRunSteps(qint64 runId)
+{
+    if (controller_->isRunning() || !controller_->hasDatabase())
+        return; // the live chart belongs to the running sweep
+    queryJob_->requestRunSteps(runId);
+}
+
+void MainWindow::showSteps(const RunSteps &steps)
+{
+    if (controller_->isRunning())
+        return;
+    liveRunId_ = 0;
+    live_->beginRun(tr("%1 (run %2, %3)")
+                        .arg(QString::fromStdString(steps.run.configName))
+                        .arg(steps.run.id)
+                        .arg(QString::fromUtf8(toString(steps.run.status).data())));
+    if (steps.ms.isEmpty())
+        return;
+    live_->appendSteps(1, steps.ms);
+    if (steps.steady)
+        live_->setSteadyWindow(steps.steadyFirst, steps.steadyLast);
 }
 
 QString MainWindow::recommendationText() const
 {
-    return recommendation_->text().remove(QChar(0x200B));
+    return ledgerPage_->recommendationText();
+}
+
+QString MainWindow::progressText() const
+{
+    return progressLabel_->text();
+}
+
+QString MainWindow::logText() const
+{
+    return log_->text();
+}
+
+Page *MainWindow::currentPage() const
+{
+    return qobject_cast<Page *>(tabs_->currentWidget());
 }
 
 QString MainWindow::phaseStatus() const
 {
     return phaseLabel_->isVisible() ? phaseLabel_->text() : QString();
+}
+
+void MainWindow::showMessage(const QString &text, int timeoutMs)
+{
+    lastMessage_ = text;
+    statusBar()->showMessage(text, timeoutMs);
+}
+
+bool MainWindow::isBusy() const
+{
+    return controller_->isOpening() || ledgerJob_->isBusy() || comparisonJob_->isBusy() || queryJob_->isBusy() ||
+           reportJob_->isBusy();
+}
+
+void MainWindow::updateBusy()
+{
+    QString activity;
+    if (controller_->isOpening())
+        activity = tr("Opening the database…");
+    else if (ledgerJob_->isBusy())
+        activity = ledgerActivity_.isEmpty() ? tr("Computing the ledger…") : ledgerActivity_;
+    else if (comparisonJob_->isBusy())
+        activity = tr("Comparing…");
+    else if (reportJob_->isBusy())
+        activity = tr("Writing the report…");
+    else if (queryJob_->isBusy())
+        activity = tr("Reading…");
+    header_->setActivity(activity);
+    const bool busy = isBusy();
+    if (busy != busy_) {
+        busy_ = busy;
+        Q_EMIT busyChanged(busy);
+    }
 }
 
 void MainWindow::showPhase(qint64 runId, const QString &phase, double elapsedSeconds)
@@ -581,12 +808,12 @@ void MainWindow::reportCompile(qint64 runId, const QString &json)
     if (const QString counts = compileCountsText(record); !counts.isEmpty())
         facts << counts;
     facts.removeAll(QString());
-    log_->appendPlainText(tr("run %1 torch.compile: %2").arg(runId).arg(facts.join(QStringLiteral(", "))));
+    log_->append(tr("run %1 torch.compile: %2").arg(runId).arg(facts.join(QStringLiteral(", "))));
     if (record.notCompiled()) {
         // The run will be failed (compile-failed); say why now, while the user is watching.
         const QString text = notCompiledText(record);
-        log_->appendPlainText(tr("run %1 %2").arg(runId).arg(text));
-        statusBar()->showMessage(tr("Run %1: %2").arg(runId).arg(text), 10000);
+        log_->append(tr("run %1 %2").arg(runId).arg(text));
+        showMessage(tr("Run %1: %2").arg(runId).arg(text), 10000);
     }
 }
 
@@ -595,85 +822,46 @@ void MainWindow::runDoctor()
     environmentPage_->runDoctor(supervisor::defaultPythonWorker(panel_->pythonInterpreter()), panel_->device());
 }
 
-void MainWindow::compareSelectedSweeps()
-{
-    QList<qint64> sweeps;
-    for (const auto &index : historyView_->selectionModel()->selectedRows()) {
-        const auto source = historyProxy_->mapToSource(index);
-        const qint64 id = history_->sweepId(source);
-        if (id > 0 && history_->runId(source) == 0 && !sweeps.contains(id))
-            sweeps << id;
-    }
-    if (sweeps.size() != 2) {
-        QMessageBox::information(this, tr("Compare sweeps"),
-                                 tr("Select exactly two sweeps (Ctrl+click) in the history, then compare."));
-        return;
-    }
-    std::sort(sweeps.begin(), sweeps.end());
-    compareSweeps(sweeps[0], sweeps[1]);
-}
-
 bool MainWindow::compareSweeps(qint64 first, qint64 second)
 {
-    try {
-        store::Reader &reader = this->reader();
-        const auto a = report::buildLedger(reader, first, panel_->plannedSteps());
-        const auto b = report::buildLedger(reader, second, panel_->plannedSteps());
-        if (a.rows.empty() || b.rows.empty()) {
-            QMessageBox::information(this, tr("Compare sweeps"), tr("One of the two sweeps has no runs."));
-            return false;
-        }
-        comparison_->setLedgers(a, b);
-        comparisonTitle_->setText(tr("Sweep %1 (A, %2) against sweep %3 (B, %4): ratio B/A of steady-state medians "
-                                     "with a bootstrap 95% CI.")
-                                      .arg(first)
-                                      .arg(QString::fromStdString(a.sweep.name))
-                                      .arg(second)
-                                      .arg(QString::fromStdString(b.sweep.name)));
-    } catch (const store::StoreError &e) {
-        QMessageBox::warning(this, tr("Compare sweeps"), QString::fromUtf8(e.what()));
-        return false;
+    if (controller_->isOpening()) {
+        pendingCompare_ = std::make_pair(first, second);
+        return true;
     }
-    tabs_->setCurrentIndex(6);
+    if (!controller_->hasDatabase())
+        return false;
+    comparison_->clear();
+    comparePage_->setCaption(tr("Comparing sweep %1 with sweep %2…").arg(first).arg(second));
+    comparisonJob_->request(first, second, panel_->plannedSteps());
+    tabs_->setCurrentWidget(comparePage_);
+    updateBusy();
     return true;
 }
 
-void MainWindow::showRunSteps(qint64 runId)
+void MainWindow::renameSweep(qint64 sweepId, const QString &name)
 {
-    if (controller_->isRunning() || !controller_->hasDatabase())
-        return; // the live chart belongs to the running sweep
-    try {
-        store::Reader &reader = this->reader();
-        const auto run = reader.run(runId);
-        if (!run)
-            return;
-        QVector<double> ms;
-        for (const auto &step : reader.steps(runId))
-            ms << (step.gpuMs ? *step.gpuMs : step.wallMs);
-        liveRunId_ = 0;
-        live_->beginRun(tr("%1 (run %2, %3)")
-                            .arg(QString::fromStdString(run->configName))
-                            .arg(runId)
-                            .arg(QString::fromUtf8(toString(run->status).data())));
-        if (ms.isEmpty())
-            return;
-        live_->appendSteps(1, ms);
-        // The window the run's stored summary names (read by the same rule when it has none).
-        const auto summary = report::summaryOf(reader, *run);
-        if (report::hasSteadyState(summary))
-            live_->setSteadyWindow(static_cast<int>(summary.steadyBegin),
-                                   static_cast<int>(summary.steadyBegin + summary.steadyCount - 1));
-    } catch (const store::StoreError &e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
-    }
+    QString error;
+    const bool queued = controller_->renameSweep(
+        sweepId, name,
+        [this, sweepId, name](const QString &failure) {
+            if (!failure.isEmpty()) {
+                QMessageBox::warning(this, tr("Rename sweep"), failure);
+                return;
+            }
+            showMessage(tr("Sweep %1 is now \"%2\".").arg(sweepId).arg(name), 6000);
+            if (shownInfo_ && shownInfo_->sweep.id == sweepId) {
+                shownInfo_->sweep.name = name.trimmed().toStdString();
+                header_->setSweep(*shownInfo_);
+            }
+            reloadHistory();
+        },
+        &error);
+    if (!queued)
+        QMessageBox::warning(this, tr("Rename sweep"), error);
 }
 
-void MainWindow::deleteSelectedSweep()
+void MainWindow::deleteSweep(qint64 sweep)
 {
-    const auto index = historyProxy_->mapToSource(historyView_->currentIndex());
-    const qint64 sweep = history_->sweepId(index);
-    if (sweep <= 0)
-        return;
     if (controller_->isRunning() && controller_->currentSweep() == sweep) {
         QMessageBox::information(this, tr("Delete sweep"), tr("Stop the running sweep before deleting it."));
         return;
@@ -682,31 +870,33 @@ void MainWindow::deleteSelectedSweep()
                               tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep)) !=
         QMessageBox::Yes)
         return;
-    QString error;
-    if (!controller_->deleteSweep(sweep, &error)) {
-        QMessageBox::warning(this, tr("Delete sweep"), error);
-        return;
-    }
-    if (ledger_->sweepId() == sweep)
+    if (shownSweep_ == sweep) {
+        ledgerJob_->cancel();
         ledger_->clear();
-    reloadHistory();
+        header_->clear();
+        shownSweep_ = 0;
+        shownInfo_.reset();
+    }
+    QString error;
+    const bool queued = controller_->writeAsync([sweep](store::Database &db) { db.deleteSweep(sweep); },
+                                                [this, sweep](const QString &failure) {
+                                                    if (!failure.isEmpty())
+                                                        QMessageBox::warning(this, tr("Delete sweep"), failure);
+                                                    else
+                                                        showMessage(tr("Sweep %1 deleted.").arg(sweep), 6000);
+                                                    reloadHistory();
+                                                },
+                                                &error);
+    if (!queued)
+        QMessageBox::warning(this, tr("Delete sweep"), error);
 }
 
 RunDetailDialog *MainWindow::rowDetailDialog(int ledgerRow)
 {
-    if (ledgerRow < 0 || ledgerRow >= ledger_->rowCount() || !controller_->hasDatabase())
+    if (ledgerRow < 0 || ledgerRow >= ledger_->rowCount())
         return nullptr;
     const QModelIndex index = ledger_->index(ledgerRow, LedgerModel::Configuration);
-    const std::string name = index.data(LedgerModel::ConfigNameRole).toString().toStdString();
-    std::vector<store::RunRecord> runs;
-    try {
-        for (auto &run : reader().runs(ledger_->sweepId()))
-            if (run.configName == name)
-                runs.push_back(std::move(run));
-    } catch (const store::StoreError &e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
-        return nullptr;
-    }
+    const std::vector<store::RunRecord> runs = ledger_->runRecordsOf(ledgerRow);
     const bool failed = !index.data(LedgerModel::FailureDetailRole).toString().isEmpty();
     const bool compiled = std::any_of(runs.begin(), runs.end(), [](const auto &r) { return runIsCompiled(r); });
     if (runs.empty() || (!failed && !compiled))
@@ -714,29 +904,26 @@ RunDetailDialog *MainWindow::rowDetailDialog(int ledgerRow)
     auto *dialog = new RunDetailDialog(index.data().toString(), runs, RunDetailDialog::preferredRun(runs), this);
     connect(dialog, &RunDetailDialog::showStepsRequested, this, [this](qint64 runId) {
         showRunSteps(runId);
-        tabs_->setCurrentWidget(live_);
+        tabs_->setCurrentWidget(livePage_);
     });
     return dialog;
 }
 
-void MainWindow::showRowDetail(const QModelIndex &proxyIndex)
+void MainWindow::showRowDetail(int row)
 {
-    const int row = ledgerProxy_->mapToSource(proxyIndex).row();
     if (std::unique_ptr<RunDetailDialog> dialog{rowDetailDialog(row)}) {
         dialog->exec();
         return;
     }
-    // A plain configuration that ran: show the steps of its first complete run.
-    const std::string name = ledgerProxy_->data(proxyIndex, LedgerModel::ConfigNameRole).toString().toStdString();
-    try {
-        store::Reader &reader = this->reader();
-        for (const auto &run : reader.runs(ledger_->sweepId()))
-            if (run.configName == name && run.status == RunStatus::Complete) {
-                showRunSteps(run.id);
-                tabs_->setCurrentWidget(live_);
-                return;
-            }
-    } catch (const store::StoreError &) {
+    // A plain configuration that ran: the steps of its first complete run, else of a run the
+    // Stop cut short.
+    const auto runs = ledger_->runRecordsOf(row);
+    const auto complete = std::find_if(runs.begin(), runs.end(),
+                                       [](const store::RunRecord &r) { return r.status == RunStatus::Complete; });
+    const qint64 runId = complete != runs.end() ? complete->id : ledger_->rowRuns(row).cancelledRun;
+    if (runId > 0) {
+        showRunSteps(runId);
+        tabs_->setCurrentWidget(livePage_);
     }
 }
 
@@ -744,35 +931,25 @@ bool MainWindow::exportReport(const QString &path, QString *error)
 {
     if (ledger_->rowCount() == 0) {
         if (error)
-            *error = tr("There is no sweep to report: run one or open one from the history.");
+            *error = ledgerJob_->isBusy() ? tr("The ledger is still being computed: export it when it shows.")
+                                          : tr("There is no sweep to report: run one or open one from the history.");
         return false;
     }
+    const auto format = ReportJob::formatOf(path, error);
+    if (!format)
+        return false;
     ReportInput input;
     input.ledger = ledger_->ledger();
     input.environmentJson = QString::fromStdString(ledger_->ledger().environmentJson);
     input.generated = QDateTime::currentDateTime();
-    try {
-        input.compile = compileReportRows(reader(), input.ledger);
-    } catch (const store::StoreError &e) {
-        // The report still has the ledger; only the torch.compile section needs the runs.
-        statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
-    }
+    // Charts paint on the UI thread; the rest is the report job's.
     const QSize size(900, 480);
     input.charts << qMakePair(tr("First step vs steady state"), renderChart(firstVsSteady_->plot(), size))
                  << qMakePair(tr("Break-even"), renderChart(breakEven_->plot(), size))
                  << qMakePair(tr("Waterfall of the cumulative ledger"), renderChart(waterfall_->plot(), size));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == "html" || suffix == "htm")
-        return writeHtml(input, path, error);
-    if (suffix == "pdf")
-        return writePdf(input, path, error);
-    if (suffix == "md" || suffix == "markdown")
-        return writeMarkdown(input, path, error);
-    if (suffix == "csv")
-        return writeCsv(input, path, error);
-    if (error)
-        *error = tr("Unknown report format '.%1': use .html, .pdf, .md or .csv.").arg(suffix);
-    return false;
+    reportJob_->request(std::move(input), path, *format);
+    updateBusy();
+    return true;
 }
 
 void MainWindow::exportReportInteractive()
@@ -784,35 +961,25 @@ void MainWindow::exportReportInteractive()
     if (path.isEmpty())
         return;
     QString error;
-    if (exportReport(path, &error))
-        statusBar()->showMessage(tr("Report written to %1").arg(path), 6000);
-    else
+    if (!exportReport(path, &error))
         QMessageBox::warning(this, tr("Export report"), error);
-}
-
-QCustomPlot *MainWindow::currentPlot() const
-{
-    QWidget *w = tabs_->currentWidget();
-    if (w == live_)
-        return live_->plot();
-    if (w == firstVsSteady_)
-        return firstVsSteady_->plot();
-    if (w == breakEven_)
-        return breakEven_->plot();
-    if (w == waterfall_)
-        return waterfall_->plot();
-    return nullptr;
+    else
+        connect(
+            this, &MainWindow::reportFailed, this,
+            [this](const QString &failure) { QMessageBox::warning(this, tr("Export report"), failure); },
+            Qt::SingleShotConnection);
 }
 
 void MainWindow::exportChartInteractive()
 {
-    QCustomPlot *plot = currentPlot();
+    Page *page = currentPage();
+    QCustomPlot *plot = page ? page->chart() : nullptr;
     if (!plot) {
         QMessageBox::information(this, tr("Export chart"), tr("Switch to a chart tab first."));
         return;
     }
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export chart"), QDir::homePath() + "/stepscope-chart.png",
+        QFileDialog::getSaveFileName(this, tr("Export chart"), QDir::homePath() + "/stepscope-" + page->key() + ".png",
                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
     if (path.isEmpty())
         return;
@@ -828,14 +995,12 @@ bool MainWindow::saveScreenshots(const QString &dir, QString *error)
             *error = tr("Cannot create %1").arg(dir);
         return false;
     }
-    static const char *names[] = {"live",    "ledger",  "first-vs-steady", "break-even", "waterfall",
-                                  "history", "compare", "environment",     "log"};
-    for (int i = 0; i < tabs_->count() && i < 9; ++i) {
-        tabs_->setCurrentIndex(i);
+    for (Page *page : pages_) {
+        tabs_->setCurrentWidget(page);
         QApplication::processEvents();
-        if (auto *plot = currentPlot())
+        if (QCustomPlot *plot = page->chart())
             plot->replot(QCustomPlot::rpImmediateRefresh);
-        const QString path = QDir(dir).filePath(QString("stepscope-%1.png").arg(names[i]));
+        const QString path = QDir(dir).filePath(QString("stepscope-%1.png").arg(page->key()));
         if (!grab().save(path)) {
             if (error)
                 *error = tr("Cannot write %1").arg(path);
@@ -902,7 +1067,9 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
-    panel_->saveSettings(settings);
+    // While a stored sweep's settings stand in the panel, the user's own were saved when it opened.
+    if (!panel_->viewingSweep())
+        panel_->saveSettings(settings);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

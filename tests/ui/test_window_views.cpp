@@ -1,0 +1,225 @@
+// The window's views as a user meets them, without running a sweep where none is needed: the
+// ledger computed off the UI thread and the planned-steps box debounced, a newer request winning,
+// an opened sweep naming itself (header, read-only settings) and nothing stale after File › Open,
+// the history's ids, dates and rename, the pages, and 1280x720.
+#include "widgets/main_window.h"
+
+#include "charts/live_step_chart.h"
+#include "controller/ledger_job.h"
+#include "models/history_model.h"
+#include "models/ledger_format.h"
+#include "models/ledger_model.h"
+#include "models/status_colors.h"
+#include "pages/ledger_page.h"
+#include "pages/page.h"
+#include "store/store.h"
+#include "widgets/config_panel.h"
+#include "widgets/sweep_header.h"
+
+#include "window_fixture.h"
+
+#include <QBrush>
+#include <QCheckBox>
+#include <QDateTime>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <thread>
+
+using namespace stepscope;
+using namespace stepscope::ui;
+using namespace stepscope::test;
+
+class TestWindowViews : public QObject
+{
+    Q_OBJECT
+  private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("stepscope-tests");
+        QCoreApplication::setApplicationName("test_window_views");
+        QSettings().clear();
+    }
+
+    void ledgerIsComputedOffTheUiThreadAndPlannedStepsAreDebounced()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, path));
+        QSignalSpy ready(window.ledgerJob(), &LedgerJob::ready);
+        window.showSweep(1);
+        QVERIFY(window.isBusy()); // returned at once: the ledger is being built elsewhere
+        QVERIFY(!window.ledgerPage()->status().isEmpty());
+        QVERIFY(waitIdle(window));
+        QCOMPARE(ready.count(), 1); // the model was filled by the job, once
+        QCOMPARE(window.ledgerModel()->rowCount(), 7);
+        QVERIFY(window.ledgerJob()->lastBuildThread() != std::thread::id());
+        QVERIFY(window.ledgerJob()->lastBuildThread() != std::this_thread::get_id());
+        QVERIFY(window.ledgerPage()->status().isEmpty());
+
+        // Typing 25000 is five values of the box and one recomputation, after the typing stops.
+        QSignalSpy recommended(window.ledgerJob(), &LedgerJob::recommended);
+        QSpinBox *planned = window.configPanel()->plannedBox();
+        planned->setFocus();
+        planned->selectAll();
+        QTest::keyClicks(planned, "25000", Qt::NoModifier, 20);
+        QCOMPARE(planned->value(), 25000);
+        QCOMPARE(recommended.count(), 0); // nothing yet: the debounce waits for the last key
+        QVERIFY(recommended.wait(30000));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(recommended.count(), 1);
+        QCOMPARE(recommended.first().at(1).toLongLong(), qint64(25000));
+        QVERIFY2(window.recommendationText().startsWith("For 25000 steps:"), qPrintable(window.recommendationText()));
+        QCOMPARE(ready.count(), 1); // the ledger itself was not rebuilt
+    }
+
+    void newerLedgerRequestSupersedesOlder()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        QSignalSpy ready(window.ledgerJob(), &LedgerJob::ready);
+        window.showSweep(1);
+        window.showSweep(2); // before sweep 1's ledger arrives
+        QVERIFY(waitIdle(window));
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(ready.first().at(0).toLongLong(), qint64(2));
+        QCOMPARE(window.ledgerModel()->sweepId(), qint64(2));
+        QCOMPARE(window.sweepHeader()->sweepId(), qint64(2));
+    }
+
+    void openedSweepShowsItselfAndStaleViewsClear()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, path));
+        QVERIFY(window.sweepHeader()->text().startsWith("No sweep shown"));
+        window.showSweep(1);
+        QVERIFY(waitIdle(window));
+        const QString header = window.sweepHeader()->text();
+        for (const char *fact : {"H200 ledger b32", "sweep 1", "complete", "cuda", "NVIDIA H200", "batch 32", "224 px",
+                                 "7 configurations × 3 repeats", "21 of 21 runs complete", "baseline: baseline"})
+            QVERIFY2(header.contains(QString::fromUtf8(fact)), qPrintable(fact + QStringLiteral(" in: ") + header));
+        QVERIFY2(header.contains(QStringLiteral("planned %1 steps").arg(QLocale().toString(10000))),
+                 qPrintable(header));
+        // The sweep's date, in local time.
+        const QString created = QDateTime::fromString("2026-11-30T10:08:51.177Z", Qt::ISODateWithMs)
+                                    .toLocalTime()
+                                    .toString("yyyy-MM-dd HH:mm");
+        QVERIFY2(header.contains(created), qPrintable(header));
+
+        // The panel shows the sweep's settings, read-only, with a way to run them again.
+        ConfigPanel *panel = window.configPanel();
+        QVERIFY(panel->viewingSweep());
+        QVERIFY(panel->sweepCaption().contains("Sweep 1"));
+        QCOMPARE(panel->device(), QString("cuda"));
+        QCOMPARE(panel->baseConfig().batch, 32);
+        QCOMPARE(panel->baseConfig().imageSize, 224);
+        for (const char *knob : {"tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"})
+            QVERIFY2(panel->knobBox(knob)->isChecked(), knob);
+        QVERIFY(!panel->knobBox("tf32")->isEnabled() || !panel->knobBox("tf32")->parentWidget()->isEnabled());
+        QVERIFY(panel->runAgainButton()->isVisible());
+        QVERIFY(!panel->startButton()->isEnabled());
+        QVERIFY(window.recommendationText().contains("finishes first"));
+
+        // File › Open of another database: nothing of the first stays on screen.
+        QSignalSpy opened(&window, &MainWindow::databaseOpened);
+        QVERIFY(window.openDatabase(dir.filePath("other.sqlite")));
+        QCOMPARE(window.ledgerModel()->rowCount(), 0);
+        QVERIFY(!window.recommendationText().contains("finishes first"));
+        QVERIFY(window.sweepHeader()->text().startsWith("No sweep shown"));
+        QCOMPARE(window.historyModel()->rowCount(), 0);
+        QVERIFY(!panel->viewingSweep());
+        QVERIFY(opened.wait(30000));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.historyModel()->rowCount(), 0);
+        QCOMPARE(window.ledgerModel()->rowCount(), 0);
+    }
+
+    void historyHasIdsFullDatesAndRename()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        HistoryModel *history = window.historyModel();
+        QCOMPARE(history->rowCount(), 2);
+        const QModelIndex b32 = history->indexOfSweep(1);
+        QVERIFY(b32.isValid());
+        QCOMPARE(history->index(b32.row(), HistoryModel::Id).data().toLongLong(), qint64(1));
+        QCOMPARE(history->headerData(HistoryModel::Id, Qt::Horizontal).toString(), QString("Id"));
+        const QString created = history->index(b32.row(), HistoryModel::Created).data().toString();
+        QVERIFY2(QRegularExpression("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$").match(created).hasMatch(),
+                 qPrintable(created));
+        // A run row has its own id too.
+        QVERIFY(history->index(0, HistoryModel::Id, b32).data().toLongLong() > 0);
+
+        window.showSweep(1);
+        QVERIFY(waitIdle(window));
+        window.renameSweep(1, "batch 32, before the driver update");
+        QTRY_COMPARE_WITH_TIMEOUT(history->index(history->indexOfSweep(1).row(), HistoryModel::Name).data().toString(),
+                                  QString("batch 32, before the driver update"), 30000);
+        QVERIFY(window.sweepHeader()->text().startsWith("batch 32, before the driver update"));
+        QVERIFY(waitIdle(window));
+        auto reader = store::Reader::open(path.toStdString());
+        QCOMPARE(QString::fromStdString(reader->sweep(1)->name), QString("batch 32, before the driver update"));
+        QCOMPARE(QString::fromStdString(reader->sweep(2)->name), QString("H200 ledger b128"));
+    }
+
+    void pagesAreAssembledWithoutIndices()
+    {
+        MainWindow window;
+        QStringList keys;
+        for (Page *page : window.pages()) {
+            QVERIFY(!page->title().isEmpty());
+            keys << page->key();
+        }
+        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "history",
+                                    "compare", "environment", "log"}));
+        QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
+        int charts = 0;
+        for (Page *page : window.pages())
+            charts += page->chart() ? 1 : 0;
+        QCOMPARE(charts, 4);
+    }
+
+    void startStopAndPlannedRunStayInViewAt1280x720()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ConfigPanel *panel = window.configPanel();
+        const QRect area = window.centralWidget()->rect();
+        for (QWidget *w : {static_cast<QWidget *>(panel->startButton()), static_cast<QWidget *>(panel->stopButton()),
+                           static_cast<QWidget *>(panel->plannedBox())}) {
+            QVERIFY(w->isVisible());
+            const QRect r(w->mapTo(window.centralWidget(), QPoint(0, 0)), w->size());
+            QVERIFY2(area.contains(r), qPrintable(QString("%1 at %2,%3 %4x%5 outside %6x%7")
+                                                      .arg(w->metaObject()->className())
+                                                      .arg(r.x())
+                                                      .arg(r.y())
+                                                      .arg(r.width())
+                                                      .arg(r.height())
+                                                      .arg(area.width())
+                                                      .arg(area.height())));
+            QVERIFY(!w->visibleRegion().isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(TestWindowViews)
+#include "test_window_views.moc"

@@ -1,0 +1,47 @@
+#include "controller/query_job.h"
+
+#include "models/history_model.h"
+#include "report/run_summary.h"
+
+#include <memory>
+
+namespace stepscope::ui
+{
+
+QueryJob::QueryJob(HistoryModel *history, QObject *parent) : ReaderJob(KindCount, parent), history_(history) {}
+
+void QueryJob::requestHistory()
+{
+    post(supersede(History), [this](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+        auto sweeps = std::make_shared<HistoryModel::Sweeps>(HistoryModel::read(reader));
+        return [this, sweeps] {
+            history_->setSweeps(std::move(*sweeps));
+            Q_EMIT historyReady();
+        };
+    });
+}
+
+void QueryJob::requestRunSteps(qint64 runId)
+{
+    post(supersede(Steps), [this, runId](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+        const auto run = reader.run(runId);
+        if (!run)
+            return {};
+        auto steps = std::make_shared<RunSteps>();
+        steps->run = *run;
+        for (const auto &step : reader.steps(runId))
+            steps->ms << (step.gpuMs ? *step.gpuMs : step.wallMs);
+        // The window the run's stored summary names (read by the same rule when it has none).
+        if (!steps->ms.isEmpty()) {
+            const auto summary = report::summaryOf(reader, *run);
+            if (report::hasSteadyState(summary)) {
+                steps->steady = true;
+                steps->steadyFirst = static_cast<int>(summary.steadyBegin);
+                steps->steadyLast = static_cast<int>(summary.steadyBegin + summary.steadyCount - 1);
+            }
+        }
+        return [this, steps] { Q_EMIT runStepsReady(*steps); };
+    });
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,30 @@
+#include "pages/chart_page.h"
+
+#include "charts/chart_widget.h"
+
+#include <QVBoxLayout>
+
+namespace stepscope::ui
+{
+
+ChartPage::ChartPage(ChartWidget *chart, const QString &title, const QString &key, std::function<void()> clear,
+                     QWidget *parent)
+    : Page(parent), chart_(chart), title_(title), key_(key), clear_(std::move(clear))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(chart_);
+}
+
+QCustomPlot *ChartPage::chart() const
+{
+    return chart_->plot();
+}
+
+void ChartPage::clear()
+{
+    if (clear_)
+        clear_();
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,122 @@
+#include "pages/history_page.h"
+
+#include "models/history_model.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace stepscope::ui
+{
+
+HistoryPage::HistoryPage(HistoryModel *model, QWidget *parent) : Page(parent), model_(model)
+{
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("Filter sweeps and runs (id, name, configuration, status, category)"));
+    filter_->setClearButtonEnabled(true);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setRecursiveFilteringEnabled(true);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterRole(HistoryModel::FilterRole);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setSortRole(HistoryModel::SortRole);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    view_ = new QTreeView;
+    view_->setModel(proxy_);
+    view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(-1, Qt::AscendingOrder);             // newest sweep first, runs in run order
+    view_->header()->resizeSection(HistoryModel::Name, 340); // configuration names are long
+    view_->header()->resizeSection(HistoryModel::Id, 56);
+    view_->header()->resizeSection(HistoryModel::Created, 150); // the full date and time
+    connect(model_, &QAbstractItemModel::modelReset, view_, [this] { view_->expandToDepth(-1); });
+    connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex &index) {
+        if (const qint64 sweep = model_->sweepId(proxy_->mapToSource(index)); sweep > 0)
+            Q_EMIT showRequested(sweep);
+    });
+
+    auto *show = new QPushButton(tr("Show in ledger"));
+    auto *compare = new QPushButton(tr("Compare two sweeps"));
+    auto *rename = new QPushButton(tr("Rename…"));
+    auto *remove = new QPushButton(tr("Delete sweep…"));
+    rename->setToolTip(tr("Give the current sweep a name of its own (F2)"));
+    connect(show, &QPushButton::clicked, this, [this] {
+        if (const qint64 sweep = currentSweep(); sweep > 0)
+            Q_EMIT showRequested(sweep);
+    });
+    connect(compare, &QPushButton::clicked, this, &HistoryPage::compareSelected);
+    connect(rename, &QPushButton::clicked, this, &HistoryPage::renameCurrent);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (const qint64 sweep = currentSweep(); sweep > 0)
+            Q_EMIT deleteRequested(sweep);
+    });
+    auto *renameKey = new QAction(this);
+    renameKey->setShortcut(Qt::Key_F2);
+    renameKey->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(renameKey, &QAction::triggered, this, &HistoryPage::renameCurrent);
+    view_->addAction(renameKey);
+
+    auto *buttons = new QHBoxLayout;
+    for (auto *button : {show, compare, rename, remove})
+        buttons->addWidget(button);
+    buttons->addStretch();
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(filter_);
+    layout->addWidget(view_);
+    layout->addLayout(buttons);
+}
+
+qint64 HistoryPage::currentSweep() const
+{
+    return model_->sweepId(proxy_->mapToSource(view_->currentIndex()));
+}
+
+QList<qint64> HistoryPage::selectedSweeps() const
+{
+    QList<qint64> sweeps;
+    for (const auto &index : view_->selectionModel()->selectedRows()) {
+        const auto source = proxy_->mapToSource(index);
+        const qint64 id = model_->sweepId(source);
+        if (id > 0 && model_->runId(source) == 0 && !sweeps.contains(id))
+            sweeps << id;
+    }
+    std::sort(sweeps.begin(), sweeps.end());
+    return sweeps;
+}
+
+void HistoryPage::compareSelected()
+{
+    const QList<qint64> sweeps = selectedSweeps();
+    if (sweeps.size() != 2) {
+        QMessageBox::information(this, tr("Compare sweeps"),
+                                 tr("Select exactly two sweeps (Ctrl+click) in the history, then compare."));
+        return;
+    }
+    Q_EMIT compareRequested(sweeps[0], sweeps[1]);
+}
+
+void HistoryPage::renameCurrent()
+{
+    const qint64 sweep = currentSweep();
+    if (sweep <= 0)
+        return;
+    const QString current = model_->indexOfSweep(sweep).data().toString();
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Rename sweep %1").arg(sweep), tr("Name:"), QLineEdit::Normal, current, &ok);
+    if (ok && !name.trimmed().isEmpty() && name.trimmed() != current)
+        Q_EMIT renameRequested(sweep, name.trimmed());
+}
+
+} // namespace stepscope::ui
