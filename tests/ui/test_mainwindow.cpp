@@ -131,6 +131,36 @@ class TestMainWindow : public QObject
 
         QVERIFY2(window.saveScreenshots(dir.filePath("shots"), &error), qPrintable(error));
         QVERIFY(QFileInfo(dir.filePath("shots/stepscope-ledger.png")).size() > 1000);
+
+        // Shown again from the history, the sweep's settings stand read-only in the panel, and
+        // "Run again" starts the same configurations with the same baseline and repeats.
+        const qint64 first = ledger->sweepId();
+        window.showSweep(first);
+        QVERIFY(waitIdle(window));
+        QVERIFY(panel->viewingSweep());
+        QVERIFY(!panel->startButton()->isEnabled());
+        QSignalSpy started(window.controller(), &RunController::sweepStarted);
+        QTest::mouseClick(panel->runAgainButton(), Qt::LeftButton);
+        QCOMPARE(started.count(), 1);
+        const qint64 again = started.first().at(0).toLongLong();
+        QVERIFY(again != first);
+        QVERIFY(!panel->viewingSweep());
+        {
+            auto stored = store::Reader::open(dir.filePath("m.sqlite").toStdString());
+            auto names = [&](qint64 sweep) {
+                QStringList out;
+                for (const auto &run : stored->runs(sweep))
+                    out << QString::fromStdString(run.configName);
+                return out;
+            };
+            QCOMPARE(names(again), names(first));
+            QCOMPARE(stored->sweep(again)->baselineConfig, stored->sweep(first)->baselineConfig);
+            QVERIFY(QString::fromStdString(stored->sweep(again)->name).endsWith("(again)"));
+        }
+        QSignalSpy stopped(&window, &MainWindow::sweepFinished);
+        window.stopSweep();
+        QVERIFY(stopped.wait(60000));
+        QCOMPARE(stopped.first().at(1).toBool(), true);
     }
 
     void compileWaitShowsInStatusBarAndLiveTab()

@@ -5,6 +5,7 @@
 #include "widgets/main_window.h"
 
 #include "charts/live_step_chart.h"
+#include "charts/run_overlay_chart.h"
 #include "controller/ledger_job.h"
 #include "models/history_model.h"
 #include "models/ledger_format.h"
@@ -12,6 +13,7 @@
 #include "models/status_colors.h"
 #include "pages/ledger_page.h"
 #include "pages/page.h"
+#include "pages/steps_page.h"
 #include "store/store.h"
 #include "widgets/config_panel.h"
 #include "widgets/sweep_header.h"
@@ -20,6 +22,7 @@
 
 #include <QBrush>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QLocale>
 #include <QPushButton>
@@ -81,6 +84,28 @@ class TestWindowViews : public QObject
         QCOMPARE(recommended.first().at(1).toLongLong(), qint64(25000));
         QVERIFY2(window.recommendationText().startsWith("For 25000 steps:"), qPrintable(window.recommendationText()));
         QCOMPARE(ready.count(), 1); // the ledger itself was not rebuilt
+    }
+
+    void stepsPageOverlaysTheShownSweepsRuns()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        window.showSweep(1);
+        QVERIFY(waitIdle(window));
+        StepsPage *steps = window.stepsPage();
+        QTRY_COMPARE(steps->overlay()->runCount(), 7); // one run per configuration
+        QCOMPARE(steps->overlay()->runs().front().name, QString("baseline"));
+        QCOMPARE(steps->overlay()->runs().front().ms.size(), 111); // 1 + 10 warm-up + 100 measured
+        // Every cold process of one configuration, in its colour.
+        const int baseline = steps->choice()->findData(0);
+        QVERIFY(baseline > 0);
+        steps->choice()->setCurrentIndex(baseline);
+        Q_EMIT steps->choice()->activated(baseline);
+        QTRY_COMPARE(steps->overlay()->runCount(), 3);
+        QCOMPARE(steps->overlay()->runs().at(2).name, QString("baseline #3"));
+        QCOMPARE(steps->overlay()->runs().at(2).colorIndex, 0);
     }
 
     void newerLedgerRequestSupersedesOlder()
@@ -187,13 +212,13 @@ class TestWindowViews : public QObject
             QVERIFY(!page->title().isEmpty());
             keys << page->key();
         }
-        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "history",
+        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "steps", "history",
                                     "compare", "environment", "log"}));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         int charts = 0;
         for (Page *page : window.pages())
             charts += page->chart() ? 1 : 0;
-        QCOMPARE(charts, 4);
+        QCOMPARE(charts, 5);
     }
 
     void startStopAndPlannedRunStayInViewAt1280x720()

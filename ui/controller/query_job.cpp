@@ -44,4 +44,14 @@ void QueryJob::requestRunSteps(qint64 runId)
     });
 }
 
+void QueryJob::requestRunSeries(const QVector<StepsPage::Wanted> &runs)
+{
+    post(supersede(Series), [this, runs](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+        QVector<RunSeries> series;
+        for (const auto &run : runs)
+            series.append(runSeriesOf(reader, run.runId, run.name, run.colorIndex));
+        return [this, series] { Q_EMIT runSeriesReady(series); };
+    });
+}
+
 } // namespace stepscope::ui

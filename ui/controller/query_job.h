@@ -1,9 +1,11 @@
 #pragma once
 // The quick reads of the open database the views make, off the UI thread: the history (every
-// sweep and run with their summaries) and a stored run's steps for the steps chart. On a database
-// of millions of steps each takes longer than a frame. A request supersedes the previous one of
-// its kind.
+// sweep and run with their summaries), a stored run's steps for the live chart, and several runs'
+// steps for the Steps page. On a database of millions of steps each takes longer than a frame. A
+// request supersedes the previous one of its kind.
+#include "charts/run_overlay_chart.h"
 #include "controller/reader_job.h"
+#include "pages/steps_page.h"
 #include "store/store.h"
 
 #include <QVector>
@@ -30,13 +32,15 @@ class QueryJob : public ReaderJob
 
     void requestHistory();
     void requestRunSteps(qint64 runId);
+    void requestRunSeries(const QVector<StepsPage::Wanted> &runs);
 
   Q_SIGNALS:
     void historyReady();
     void runStepsReady(const stepscope::ui::RunSteps &steps);
+    void runSeriesReady(const QVector<stepscope::ui::RunSeries> &runs);
 
   private:
-    enum Kind { History, Steps, KindCount };
+    enum Kind { History, Steps, Series, KindCount };
     HistoryModel *history_;
 };
 

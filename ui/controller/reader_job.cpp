@@ -29,7 +29,11 @@ ReaderJob::ReaderJob(int kinds, QObject *parent)
 {
 }
 
-ReaderJob::~ReaderJob() = default;
+ReaderJob::~ReaderJob()
+{
+    // A bootstrap under way stops at its next resample, so the worker thread ends with the job.
+    cancel();
+}
 
 void ReaderJob::setDatabase(const QString &path)
 {

@@ -1,5 +1,7 @@
 #include "controller/reader_worker.h"
 
+#include "controller/thread_priority.h"
+
 #include "store/store.h"
 
 #include <QCoreApplication>
@@ -11,12 +13,6 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace stepscope::ui
 {
@@ -87,11 +83,7 @@ ReaderWorker::ReaderWorker(QObject *owner) : state_(std::make_shared<State>())
     state_->owner = owner;
     // A QThread (not a bare std::thread): Qt code on it, such as a PDF's text layout, may start timers.
     thread_ = QThread::create([state = state_] {
-#ifdef __linux__
-        // Below the UI thread: on a 2-core machine a bootstrap must not take the cores the window
-        // needs to answer within a frame (Linux threads take a nice value of their own).
-        setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 5);
-#endif
+        lowerCurrentThreadPriority();
         {
             std::lock_guard lock(state->mutex);
             state->id = std::this_thread::get_id();

@@ -24,6 +24,7 @@
 #include "pages/history_page.h"
 #include "pages/ledger_page.h"
 #include "pages/log_page.h"
+#include "pages/steps_page.h"
 #include "report/run_summary.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
@@ -200,6 +201,12 @@ void MainWindow::buildPages()
     waterfall_ = new WaterfallChart;
     waterfall_->setModel(ledger_);
     addPage(new ChartPage(waterfall_, tr("&Waterfall"), QStringLiteral("waterfall")));
+    stepsPage_ = new StepsPage(ledger_);
+    connect(stepsPage_, &StepsPage::runsWanted, this, [this](const QVector<StepsPage::Wanted> &runs) {
+        if (controller_->hasDatabase() && !controller_->isOpening())
+            queryJob_->requestRunSeries(runs);
+    });
+    addPage(stepsPage_);
 
     historyPage_ = new HistoryPage(history_);
     connect(historyPage_, &HistoryPage::showRequested, this, &MainWindow::showSweep);
@@ -406,6 +413,7 @@ void MainWindow::connectJobs()
         comparePage_->setCaption(tr("Sweep %1 or sweep %2 has no runs: nothing to compare.").arg(a).arg(b));
     });
     connect(queryJob_, &QueryJob::runStepsReady, this, &MainWindow::showSteps);
+    connect(queryJob_, &QueryJob::runSeriesReady, stepsPage_, &StepsPage::setRuns);
     connect(reportJob_, &ReportJob::written, this, [this](const QString &path) {
         showMessage(tr("Report written to %1").arg(path), 6000);
         Q_EMIT reportWritten(path);

@@ -43,6 +43,7 @@ class QueryJob;
 class ReportJob;
 class RunController;
 class RunDetailDialog;
+class StepsPage;
 class SweepHeader;
 class WaterfallChart;
 struct RunSteps;
@@ -97,6 +98,7 @@ class MainWindow : public QMainWindow
     HistoryPage *historyPage() const { return historyPage_; }
     LedgerPage *ledgerPage() const { return ledgerPage_; }
     ComparePage *comparePage() const { return comparePage_; }
+    StepsPage *stepsPage() const { return stepsPage_; }
     SweepHeader *sweepHeader() const { return header_; }
     LedgerJob *ledgerJob() const { return ledgerJob_; }
     const QList<Page *> &pages() const { return pages_; }
@@ -174,6 +176,7 @@ class MainWindow : public QMainWindow
     LedgerPage *ledgerPage_;
     HistoryPage *historyPage_;
     ComparePage *comparePage_;
+    StepsPage *stepsPage_;
     EnvironmentPage *environmentPage_;
     LogPage *log_;
     LiveStepChart *live_;
