@@ -28,6 +28,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QKeyEvent>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -258,7 +259,7 @@ int main(int argc, char **argv)
     TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName("stepscope-bench");
     QStandardPaths::setTestModeEnabled(true);
-    QStringList phases{"stream", "sweep", "typing", "open", "tabs"};
+    QStringList phases{"stream", "sweep", "typing", "open", "tabs", "export"};
     int waitLedgerS = 0;
     const QStringList args = app.arguments();
     for (int i = 1; i + 1 < args.size(); ++i) {
@@ -410,16 +411,40 @@ int main(int argc, char **argv)
         probe.leave();
     }
 
-    if (waitLedgerS > 0) {
+    if (bigSweep > 0 && waitLedgerS > 0) {
         probe.enter("waiting for the ledger");
         const bool shown =
             waitFor([&] { return window.ledgerModel()->rowCount() > 0 && !window.isBusy(); }, waitLedgerS * 1000);
         probe.leave();
         std::printf("ledger of the 2.1M-step sweep: %s after %.0f s\n", shown ? "shown" : "not yet shown",
                     ledgerClock.nsecsElapsed() / 1e9);
-    } else {
+    } else if (bigSweep > 0) {
         std::printf("ledger of the 2.1M-step sweep: %s when the phases ended\n",
                     window.isBusy() ? "still being computed (its bootstrap runs on)" : "shown");
+    }
+
+    if (phases.contains("export")) {
+        // A report of a stored sweep: its charts drawn on the UI thread, the rest on the report job's.
+        probe.enter("export the H200 b32 report as PDF");
+        const QString h200 = dir.filePath("h200-ledger.sqlite");
+        QFile::copy(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger.sqlite", h200);
+        QFile(h200).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        opened = 0;
+        if (!window.openDatabase(h200) || !waitFor([&] { return opened == 1; }, 60000))
+            return 1;
+        window.showSweep(1);
+        waitFor([&] { return !window.isBusy(); }, 300000);
+        bool written = false;
+        QObject::connect(&window, &MainWindow::reportWritten, [&] { written = true; });
+        QString error;
+        QElapsedTimer exportClock;
+        exportClock.start();
+        if (!window.exportReport(dir.filePath("report.pdf"), &error))
+            std::printf("export: %s\n", qPrintable(error));
+        waitFor([&] { return written; }, 120000);
+        std::printf("export: the PDF was written %.2f s after the click\n", exportClock.nsecsElapsed() / 1e9);
+        spin(300);
+        probe.leave();
     }
 
     std::printf("dashboard_bench: MainWindow at 1280x720, platform %s, %u hardware threads\n",

@@ -3,6 +3,7 @@
 #include "charts/break_even_chart.h"
 #include "charts/chart_export.h"
 #include "charts/first_vs_steady_chart.h"
+#include "charts/ledger_chart.h"
 #include "charts/live_step_chart.h"
 #include "charts/waterfall_chart.h"
 #include "config/config_json.h"
@@ -25,6 +26,7 @@
 #include "pages/ledger_page.h"
 #include "pages/log_page.h"
 #include "pages/steps_page.h"
+#include "report/report_charts.h"
 #include "report/run_summary.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
@@ -85,6 +87,51 @@ QString duration(qint64 seconds)
 // How long the planned-steps box waits for the typing to stop before the recommendation is
 // recomputed: one recomputation per number, not per keystroke.
 constexpr int kPlannedDebounceMs = 250;
+
+// The report's charts, drawn from its ledger by the chart classes as renderReportCharts() draws
+// them, but one per turn of the event loop: at print resolution each takes tens of milliseconds of
+// the UI thread, all three at once more than a frame should wait.
+void drawReportCharts(QObject *context, std::shared_ptr<ReportInput> input, std::function<void(ReportInput)> done)
+{
+    struct Drawing {
+        std::shared_ptr<ReportInput> input;
+        LedgerModel model;
+        int next = 0;
+    };
+    auto drawing = std::make_shared<Drawing>();
+    drawing->input = std::move(input);
+    drawing->model.setLedger(drawing->input->ledger);
+    auto step = std::make_shared<std::function<void()>>();
+    *step = [context, drawing, done = std::move(done), step] {
+        const auto title = [](const char *text) { return QCoreApplication::translate("Report", text); };
+        std::unique_ptr<LedgerChart> chart;
+        QString name;
+        switch (drawing->next++) {
+        case 0:
+            chart = std::make_unique<FirstVsSteadyChart>();
+            name = title("First step vs steady state");
+            break;
+        case 1:
+            chart = std::make_unique<BreakEvenChart>();
+            name = title("Break-even");
+            break;
+        default:
+            chart = std::make_unique<WaterfallChart>();
+            name = title("Waterfall of the cumulative ledger");
+            break;
+        }
+        chart->setModel(&drawing->model);
+        drawing->input->charts.append({name, renderChart(chart->plot(), kReportChartSize, 2.0)});
+        if (drawing->next < 3) {
+            // A timer, not a posted call: posted calls run back to back, timers let others in between.
+            QTimer::singleShot(5, context, *step);
+            return;
+        }
+        done(std::move(*drawing->input));
+        *step = nullptr; // breaks the cycle of the closure holding itself
+    };
+    QTimer::singleShot(0, context, *step);
+}
 
 } // namespace
 
@@ -621,8 +668,14 @@ void MainWindow::showSweep(qint64 sweepId)
         panel_->saveSettings(settings);
     }
     storedView_ = !controller_->isRunning(); // the panel belongs to a running sweep
-    requestLedger(sweepId, tr("Computing the ledger of sweep %1…").arg(sweepId));
     tabs_->setCurrentWidget(ledgerPage_);
+    if (sweepId == shownSweep_ && shownInfo_ && (ledger_->sweepId() == sweepId || ledgerJob_->isBusy())) {
+        // Already on show (or on its way): its figures are not computed a second time.
+        if (storedView_)
+            showStoredSettings(*shownInfo_);
+        return;
+    }
+    requestLedger(sweepId, tr("Computing the ledger of sweep %1…").arg(sweepId));
 }
 
 void MainWindow::showStoredSettings(const SweepInfo &info)
@@ -760,7 +813,7 @@ void MainWindow::showMessage(const QString &text, int timeoutMs)
 bool MainWindow::isBusy() const
 {
     return controller_->isOpening() || ledgerJob_->isBusy() || comparisonJob_->isBusy() || queryJob_->isBusy() ||
-           reportJob_->isBusy();
+           reportJob_->isBusy() || drawingReports_ > 0;
 }
 
 void MainWindow::updateBusy()
@@ -772,7 +825,7 @@ void MainWindow::updateBusy()
         activity = ledgerActivity_.isEmpty() ? tr("Computing the ledger…") : ledgerActivity_;
     else if (comparisonJob_->isBusy())
         activity = tr("Comparing…");
-    else if (reportJob_->isBusy())
+    else if (reportJob_->isBusy() || drawingReports_ > 0)
         activity = tr("Writing the report…");
     else if (queryJob_->isBusy())
         activity = tr("Reading…");
@@ -950,12 +1003,14 @@ bool MainWindow::exportReport(const QString &path, QString *error)
     input.ledger = ledger_->ledger();
     input.environmentJson = QString::fromStdString(ledger_->ledger().environmentJson);
     input.generated = QDateTime::currentDateTime();
-    // Charts paint on the UI thread; the rest is the report job's.
-    const QSize size(900, 480);
-    input.charts << qMakePair(tr("First step vs steady state"), renderChart(firstVsSteady_->plot(), size))
-                 << qMakePair(tr("Break-even"), renderChart(breakEven_->plot(), size))
-                 << qMakePair(tr("Waterfall of the cumulative ledger"), renderChart(waterfall_->plot(), size));
-    reportJob_->request(std::move(input), path, *format);
+    // Charts paint on the UI thread (drawn from the reported ledger, sized for the page), one per
+    // turn of the event loop; the rest is the report job's.
+    ++drawingReports_;
+    drawReportCharts(this, std::make_shared<ReportInput>(std::move(input)), [this, path, format](ReportInput ready) {
+        --drawingReports_;
+        reportJob_->request(std::move(ready), path, *format);
+        updateBusy();
+    });
     updateBusy();
     return true;
 }

@@ -192,6 +192,7 @@ class MainWindow : public QMainWindow
     QMenu *recentMenu_ = nullptr;
     QString lastMessage_;
     bool busy_ = false;
+    int drawingReports_ = 0; // exports whose charts are still being drawn
 
     qint64 shownSweep_ = 0;   // the sweep the header, ledger and charts are of
     qint64 pendingSweep_ = 0; // asked for while the database was still opening
