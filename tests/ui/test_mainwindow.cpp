@@ -16,6 +16,7 @@
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
 #include "widgets/run_detail_dialog.h"
+#include "widgets/sweep_header.h"
 
 #include "compile_sweep_fixture.h"
 #include "window_fixture.h"
@@ -81,6 +82,10 @@ class TestMainWindow : public QObject
         QVERIFY(waitIdle(window)); // the ledger is computed on its own thread
         QVERIFY(window.ledgerJob()->lastBuildThread() != std::this_thread::get_id());
         QVERIFY2(window.progressText().contains("complete"), qPrintable(window.progressText()));
+        // The header names what ran: this machine's CPU, the shape, the runs.
+        const QString header = window.sweepHeader()->text();
+        for (const char *fact : {"cpu", "batch 2", "32 px", "3 configurations × 1 repeat", "3 of 3 runs complete"})
+            QVERIFY2(header.contains(QString::fromUtf8(fact)), qPrintable(fact + QStringLiteral(" in: ") + header));
 
         // Ledger: baseline, +bf16, +channels-last, all complete.
         LedgerModel *ledger = window.ledgerModel();

@@ -79,10 +79,17 @@ void SweepHeader::setSweep(const SweepInfo &info)
     const QString device = settings.value("device").toString();
     if (!device.isEmpty())
         facts << device;
-    if (info.environment && !info.environment->gpu.empty())
+    // The processor the steps ran on: the GPU, or on the CPU the CPU's model and the cores it had.
+    const QJsonObject env = info.environment
+                                ? QJsonDocument::fromJson(QByteArray::fromStdString(info.environment->json)).object()
+                                : QJsonObject();
+    if (device == QLatin1String("cpu")) {
+        const QString cpu = env.value("cpu").toString();
+        const QString threads = env.value("cpu_threads").toString();
+        facts << (cpu.isEmpty() ? tr("CPU") : threads.isEmpty() ? cpu : tr("%1, %2 threads").arg(cpu, threads));
+    } else if (info.environment && !info.environment->gpu.empty()) {
         facts << QString::fromStdString(info.environment->gpu);
-    else if (device == QLatin1String("cpu"))
-        facts << tr("CPU");
+    }
     if (settings.contains("batch"))
         facts << tr("batch %1").arg(settings.value("batch").toInt());
     if (settings.contains("image_size"))
