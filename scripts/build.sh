@@ -6,6 +6,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 preset=${1:-default}
 venv=$("$here/scripts/bootstrap.sh" | tail -n 1)
 cd "$here"
+# Paths relative to the checkout and no working directory in the hash: a clean clone elsewhere (CI,
+# a second worktree) hits the cache that an earlier checkout filled.
+export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1
 binary_dir=build
 [ "$preset" = gpu ] && binary_dir=build-gpu
 [ "$preset" = ci-sanitize ] && binary_dir=build-sanitize
