@@ -222,8 +222,9 @@ std::string toMarkdown(const Ledger &l)
         << (l.rows.empty()                   ? ""
             : l.rows.front().timing == "gpu" ? "CUDA-event time"
                                              : "wall time")
-        << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, then steps within "
-           "them; n.s. = no significant difference; n=1, no CI = one repeat, no interval.\n";
+        << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, with each "
+           "process's own noise (from blocks of its steps) as a floor; n.s. = no significant difference; n=1, no "
+           "CI = one repeat, no interval.\n";
     if (!l.firstStepCaches.empty())
         out << "First steps: " << l.firstStepCaches << ".\n";
     if (!l.recommendationText.empty())

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <utility>
@@ -345,21 +346,13 @@ constexpr double kT975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.
                             2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
 constexpr double kZ975 = 1.959964;
 
-// Processes with steps (and, where the caller needs it, a first step) are the clusters.
-std::vector<Process> usable(const std::vector<Process> &side, bool needFirst)
+// The processes a side has with steps (and, where the caller needs it, a first step).
+std::vector<ProcessSummary> usable(const std::vector<ProcessSummary> &side, bool needFirst)
 {
-    std::vector<Process> out;
+    std::vector<ProcessSummary> out;
     for (const auto &p : side)
-        if (!p.steps.empty() && (!needFirst || std::isfinite(p.first)))
+        if (!p.sorted.empty() && (!needFirst || std::isfinite(p.first)))
             out.push_back(p);
-    return out;
-}
-
-std::vector<Process> asProcesses(const Runs &runs)
-{
-    std::vector<Process> out;
-    for (const auto &r : runs)
-        out.push_back({kNaN, r});
     return out;
 }
 
@@ -369,37 +362,63 @@ struct Level {
     double first = kNaN, steady = kNaN;
 };
 
-Level levelOf(const std::vector<Process> &side)
+// NaN first steps (a side read without them) are left out: nth_element needs an ordering.
+double medianFirst(const std::vector<ProcessSummary> &side)
 {
-    std::vector<double> firsts, steps;
-    for (const auto &p : side) {
-        firsts.push_back(p.first);
-        steps.insert(steps.end(), p.steps.begin(), p.steps.end());
-    }
-    return {medianInPlace(firsts), medianInPlace(steps)};
+    std::vector<double> firsts;
+    for (const auto &p : side)
+        if (!std::isnan(p.first))
+            firsts.push_back(p.first);
+    return medianInPlace(firsts);
 }
 
-// Two-level bootstrap of one side: draw as many processes as it has, with replacement, then each
-// drawn process's steps with replacement; the statistic is taken over the pooled draw. Steps are
-// resampled as if independent, which understates their autocorrelated noise, but that noise also
-// moves each process's median and so is already in the spread between processes, which the
-// first level resamples.
-std::vector<Level> bootstrapLevels(const std::vector<Process> &side, int resamples, std::mt19937_64 &rng)
+Level levelOf(const std::vector<ProcessSummary> &side)
+{
+    return {medianFirst(side), pooledMedian(side, std::vector<std::uint32_t>(side.size(), 1))};
+}
+
+// The within-process term of a side's log steady level: each process's own uncertainty
+// (ProcessSummary::withinLogVariance), as it enters a mean of the n process levels, sum / n^2. It is
+// a floor under the variance between processes, not an addition to it: the processes' levels already
+// carry their own noise, so their spread estimates it too (adding it again is the double count of
+// resampling at both stages), but with 2-5 processes that spread is itself uncertain, and processes
+// that agree by chance must not claim a level known better than each one's own steps know it.
+double withinTerm(const std::vector<ProcessSummary> &side)
+{
+    double sum = 0;
+    for (const auto &p : side)
+        sum += p.withinLogVariance;
+    const auto n = static_cast<double>(side.size());
+    return sum / (n * n);
+}
+
+// Bootstrap of one side over its processes: draw as many processes as it has, with replacement;
+// the replicate is the median of the drawn first steps and the pooled median of the drawn
+// processes' steps (exactly the statistic of the point estimate). The steps within a process are
+// not redrawn: their uncertainty enters through withinTerm, computed once from blocks. So a resample
+// costs O(processes x log steps) instead of O(steps) as in method 1, and a resample that draws the
+// same processes as an earlier one (only 10 different ones exist for 3 processes) is looked up.
+std::vector<Level> bootstrapLevels(const std::vector<ProcessSummary> &side, int resamples, std::mt19937_64 &rng)
 {
     std::vector<Level> out;
     out.reserve(static_cast<std::size_t>(resamples));
-    std::vector<double> firsts, steps;
+    std::map<std::vector<std::uint32_t>, double> pooled;
+    std::vector<std::uint32_t> copies(side.size());
+    std::vector<double> firsts;
     for (int r = 0; r < resamples; ++r) {
         throwIfCancelled();
+        std::fill(copies.begin(), copies.end(), 0);
         firsts.clear();
-        steps.clear();
         for (std::size_t k = 0; k < side.size(); ++k) {
-            const Process &p = side[uniformIndex(rng, side.size())];
-            firsts.push_back(p.first);
-            for (std::size_t i = 0; i < p.steps.size(); ++i)
-                steps.push_back(p.steps[uniformIndex(rng, p.steps.size())]);
+            const std::size_t i = uniformIndex(rng, side.size());
+            ++copies[i];
+            if (!std::isnan(side[i].first))
+                firsts.push_back(side[i].first);
         }
-        out.push_back({medianInPlace(firsts), medianInPlace(steps)});
+        auto it = pooled.find(copies);
+        if (it == pooled.end())
+            it = pooled.emplace(copies, pooledMedian(side, copies)).first;
+        out.push_back({medianInPlace(firsts), it->second});
     }
     return out;
 }
@@ -410,11 +429,13 @@ std::vector<Level> bootstrapLevels(const std::vector<Process> &side, int resampl
 // the A/A test of tests/core/test_stats.cpp (3 processes a side) percentiles called identical
 // configurations different in 16.5% of trials (the old step-level bootstrap
 // over pooled repeats: 79.5%). So each side's bootstrap variance is scaled by
-// n / (n - 1) and the interval takes Student's t quantile with Welch's degrees of freedom; that
-// A/A rate is <= 5%.
+// n / (n - 1), floored by the within-process term, and the interval takes Student's t quantile with
+// Welch's degrees of freedom (n - 1 for one side); that A/A rate is <= 5%.
 struct SideVariance {
-    double variance = 0; // bias-corrected bootstrap variance of the side's statistic
+    double between = 0; // bias-corrected bootstrap variance of the side's statistic over its processes
+    double within = 0;  // its within-process term, the floor under `between`
     std::size_t n = 0;
+    double total() const { return std::max(between, within); }
 };
 
 double replicateVariance(const std::vector<double> &values)
@@ -426,24 +447,36 @@ double replicateVariance(const std::vector<double> &values)
     return sum / static_cast<double>(values.size() - 1);
 }
 
-SideVariance sideVariance(const std::vector<double> &replicates, std::size_t n)
+SideVariance sideVariance(const std::vector<double> &replicates, std::size_t n, double within)
 {
     const double scale = static_cast<double>(n) / static_cast<double>(n - 1);
-    return {replicateVariance(replicates) * scale, n};
+    return {replicateVariance(replicates) * scale, within, n};
+}
+
+// Welch-Satterthwaite degrees of freedom of a difference of two sides, from the parts that rest on
+// n - 1 degrees of freedom each: the spread between processes. A floor raised by a within term rests
+// on many blocks; counting that would only raise the df (a smaller t), so leaving it out keeps the
+// interval at least as wide as the process-only one. When no process differs from another on either side, the
+// fewer processes' n - 1.
+double welchDf(const SideVariance &a, const SideVariance &b)
+{
+    const double v = a.between + b.between;
+    if (!(v > 0))
+        return static_cast<double>(std::min(a.n, b.n) - 1);
+    return v * v /
+           (a.between * a.between / static_cast<double>(a.n - 1) +
+            b.between * b.between / static_cast<double>(b.n - 1));
 }
 
 // Half-width of a 95% interval for a difference of two sides' statistics.
 double welchHalfWidth(const SideVariance &a, const SideVariance &b)
 {
-    const double v = a.variance + b.variance;
+    const double v = a.total() + b.total();
     if (!std::isfinite(v))
         return std::numeric_limits<double>::quiet_NaN(); // degenerate data: no interval, not a point
     if (!(v > 0))
         return 0; // no spread at all: the interval is the point
-    const double df = v * v /
-                      (a.variance * a.variance / static_cast<double>(a.n - 1) +
-                       b.variance * b.variance / static_cast<double>(b.n - 1));
-    return studentT975(df) * std::sqrt(v);
+    return studentT975(welchDf(a, b)) * std::sqrt(v);
 }
 
 std::vector<double> steadyLogs(const std::vector<Level> &levels)
@@ -454,11 +487,12 @@ std::vector<double> steadyLogs(const std::vector<Level> &levels)
     return out;
 }
 
-// Moves a replicate away from the point estimate by `k`: the widening of welchHalfWidth applied to a
-// statistic (break-even) whose interval must stay a percentile one, since it can run to "never".
-Level widened(const Level &draw, const Level &estimate, double k)
+std::vector<double> firsts(const std::vector<Level> &levels)
 {
-    return {estimate.first + k * (draw.first - estimate.first), estimate.steady + k * (draw.steady - estimate.steady)};
+    std::vector<double> out;
+    for (const auto &l : levels)
+        out.push_back(l.first);
+    return out;
 }
 
 // A quantile of sorted break-even counts where "never" is +inf: interpolating towards inf gives
@@ -474,12 +508,55 @@ double quantileToNever(const std::vector<double> &sorted, double q)
     return sortedQuantile(sorted, q);
 }
 
+// How far a side's replicates move from its estimate in the break-even interval: the widening of
+// welchHalfWidth (n / (n - 1), and Student's t over the normal's 1.96) applied to a statistic whose
+// interval must stay a percentile one, since it can run to "never".
 double widening(std::size_t n, double df)
 {
     return std::sqrt(static_cast<double>(n) / static_cast<double>(n - 1)) * studentT975(df) / kZ975;
 }
 
+// A standard normal draw (Box-Muller over the generator's raw bits: std::normal_distribution differs
+// between standard libraries, and a seed must reproduce an interval anywhere).
+double standardNormal(std::mt19937_64 &rng)
+{
+    constexpr double kUnit = 1.0 / 9007199254740992.0;                  // 2^-53
+    const double u1 = (static_cast<double>(rng() >> 11) + 1.0) * kUnit; // (0, 1]
+    const double u2 = static_cast<double>(rng() >> 11) * kUnit;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+std::vector<ProcessSummary> summaries(const Runs &runs)
+{
+    std::vector<ProcessSummary> out;
+    for (const auto &r : runs) {
+        throwIfCancelled();
+        out.push_back(summarizeProcess(r));
+    }
+    return out;
+}
+
+std::vector<ProcessSummary> summaries(const std::vector<Process> &side)
+{
+    std::vector<ProcessSummary> out;
+    for (const auto &p : side) {
+        throwIfCancelled();
+        out.push_back(summarizeProcess(p.steps, p.first));
+    }
+    return out;
+}
+
 } // namespace
+
+std::vector<ProcessSummary> summarizeProcesses(const Runs &runs)
+{
+    return summaries(runs);
+}
+
+std::vector<ProcessSummary> summarizeProcesses(const std::vector<Process> &processes)
+{
+    return summaries(processes);
+}
 
 double studentT975(double df)
 {
@@ -494,10 +571,16 @@ double studentT975(double df)
 
 RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples, std::uint64_t seed)
 {
+    return ratioOfMedians(summaries(candidateRuns), summaries(baselineRuns), resamples, seed);
+}
+
+RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
+                       int resamples, std::uint64_t seed)
+{
     RatioCI ci;
     ci.ratio = ci.low = ci.high = kNaN;
-    const auto c = usable(asProcesses(candidateRuns), false);
-    const auto b = usable(asProcesses(baselineRuns), false);
+    const auto c = usable(candidate, false);
+    const auto b = usable(baseline, false);
     ci.processes = std::min(c.size(), b.size());
     if (c.empty() || b.empty())
         return ci;
@@ -506,8 +589,8 @@ RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int 
     if (c.size() < 2 || b.size() < 2 || resamples < 2)
         return ci; // one process: no interval
     std::mt19937_64 rng(seed);
-    const SideVariance vc = sideVariance(steadyLogs(bootstrapLevels(c, resamples, rng)), c.size());
-    const SideVariance vb = sideVariance(steadyLogs(bootstrapLevels(b, resamples, rng)), b.size());
+    const SideVariance vc = sideVariance(steadyLogs(bootstrapLevels(c, resamples, rng)), c.size(), withinTerm(c));
+    const SideVariance vb = sideVariance(steadyLogs(bootstrapLevels(b, resamples, rng)), b.size(), withinTerm(b));
     // On the log scale, so the interval of a ratio is symmetric in "faster" and "slower".
     const double half = welchHalfWidth(vc, vb);
     ci.low = std::exp(logRatio - half);
@@ -520,9 +603,14 @@ RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int 
 
 MedianCI medianOfRuns(const Runs &runs, int resamples, std::uint64_t seed)
 {
+    return medianOfRuns(summaries(runs), resamples, seed);
+}
+
+MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples, std::uint64_t seed)
+{
     MedianCI ci;
     ci.median = ci.low = ci.high = kNaN;
-    const auto side = usable(asProcesses(runs), false);
+    const auto side = usable(processes, false);
     ci.processes = side.size();
     if (side.empty())
         return ci;
@@ -531,8 +619,9 @@ MedianCI medianOfRuns(const Runs &runs, int resamples, std::uint64_t seed)
     if (side.size() < 2 || resamples < 2)
         return ci;
     std::mt19937_64 rng(seed);
-    const SideVariance v = sideVariance(steadyLogs(bootstrapLevels(side, resamples, rng)), side.size());
-    const double half = studentT975(static_cast<double>(side.size() - 1)) * std::sqrt(v.variance);
+    const SideVariance v =
+        sideVariance(steadyLogs(bootstrapLevels(side, resamples, rng)), side.size(), withinTerm(side));
+    const double half = studentT975(static_cast<double>(side.size() - 1)) * std::sqrt(v.total());
     ci.low = std::exp(logMedian - half);
     ci.high = std::exp(logMedian + half);
     ci.hasInterval = std::isfinite(ci.low) && std::isfinite(ci.high);
@@ -540,6 +629,12 @@ MedianCI medianOfRuns(const Runs &runs, int resamples, std::uint64_t seed)
 }
 
 BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::vector<Process> &baseline,
+                              int resamples, std::uint64_t seed)
+{
+    return breakEvenInterval(summaries(candidate), summaries(baseline), resamples, seed);
+}
+
+BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
                               int resamples, std::uint64_t seed)
 {
     BreakEvenCI ci;
@@ -551,13 +646,35 @@ BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::
     const Level ec = levelOf(c), eb = levelOf(b);
     const auto dc = bootstrapLevels(c, resamples, rng);
     const auto db = bootstrapLevels(b, resamples, rng);
-    const double df = static_cast<double>(c.size() + b.size() - 2);
-    const double kc = widening(c.size(), df), kb = widening(b.size(), df);
+    const double wc = withinTerm(c), wb = withinTerm(b);
+    // Each part's widening takes Student's t with Welch's degrees of freedom for that part, from the
+    // two sides' own variances and process counts. (Method 1 took n_C + n_B - 2, the pooled df,
+    // which with unequal counts lets the side with many processes lend its degrees of freedom to the
+    // one with few and noisy ones: 2 noisy processes against 10 steady ones got t(10) = 2.23 where
+    // the interval rests on the 2, t(1) = 12.7.)
+    const double dfFirst = welchDf(sideVariance(firsts(dc), c.size(), 0), sideVariance(firsts(db), b.size(), 0));
+    const double dfSteady =
+        welchDf(sideVariance(steadyLogs(dc), c.size(), wc), sideVariance(steadyLogs(db), b.size(), wb));
+    // A replicate of one side: its first step and (on the log scale) its steady level moved away from
+    // the estimate by the widening. Where the within term's floor is above the spread between
+    // processes, the steady level also takes a normal draw of the difference, scaled by (n - 1) / n
+    // so that after the n / (n - 1) of the widening the replicates vary as the floor says.
+    const auto raise = [](const std::vector<Level> &draws, std::size_t n, double within) {
+        const double between = sideVariance(steadyLogs(draws), n, 0).between;
+        return std::max(0.0, within - between) * static_cast<double>(n - 1) / static_cast<double>(n);
+    };
+    const double raiseC = raise(dc, c.size(), wc), raiseB = raise(db, b.size(), wb);
+    const auto widened = [&](const Level &draw, const Level &estimate, std::size_t n, double raised) {
+        const double logSteady = std::log(draw.steady) + std::sqrt(raised) * standardNormal(rng);
+        const double kFirst = widening(n, dfFirst), kSteady = widening(n, dfSteady);
+        return Level{estimate.first + kFirst * (draw.first - estimate.first),
+                     estimate.steady * std::exp(kSteady * (logSteady - std::log(estimate.steady)))};
+    };
     std::vector<double> steps;
     steps.reserve(dc.size());
     constexpr double kNever = std::numeric_limits<double>::infinity();
     for (std::size_t r = 0; r < dc.size(); ++r) {
-        const Level lc = widened(dc[r], ec, kc), lb = widened(db[r], eb, kb);
+        const Level lc = widened(dc[r], ec, c.size(), raiseC), lb = widened(db[r], eb, b.size(), raiseB);
         const auto n = breakEvenSteps(lc.first, lc.steady, lb.first, lb.steady);
         steps.push_back(n ? *n : kNever);
     }
@@ -573,6 +690,12 @@ BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::
 DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::vector<Process> &other,
                                  std::int64_t plannedSteps, int resamples, std::uint64_t seed)
 {
+    return totalTimeDifference(summaries(best), summaries(other), plannedSteps, resamples, seed);
+}
+
+DifferenceCI totalTimeDifference(const std::vector<ProcessSummary> &best, const std::vector<ProcessSummary> &other,
+                                 std::int64_t plannedSteps, int resamples, std::uint64_t seed)
+{
     DifferenceCI ci;
     ci.difference = ci.low = ci.high = kNaN;
     const auto a = usable(best, true);
@@ -580,18 +703,21 @@ DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::ve
     if (a.empty() || o.empty())
         return ci;
     const auto total = [&](const Level &l) { return totalTime(l.first, l.steady, plannedSteps); };
-    ci.difference = total(levelOf(o)) - total(levelOf(a));
+    const Level ea = levelOf(a), eo = levelOf(o);
+    ci.difference = total(eo) - total(ea);
     if (a.size() < 2 || o.size() < 2 || resamples < 2)
         return ci;
     std::mt19937_64 rng(seed);
-    const auto totals = [&](const std::vector<Process> &side) {
+    const auto totals = [&](const std::vector<ProcessSummary> &side, const Level &estimate) {
         std::vector<double> out;
         for (const auto &l : bootstrapLevels(side, resamples, rng))
             out.push_back(total(l));
-        return sideVariance(out, side.size());
+        // The within term is on the log scale of the step time: (N - 1) * t * d(log t) in seconds.
+        const double scale = static_cast<double>(plannedSteps - 1) * estimate.steady;
+        return sideVariance(out, side.size(), scale * scale * withinTerm(side));
     };
-    const SideVariance va = totals(a);
-    const SideVariance vo = totals(o);
+    const SideVariance va = totals(a, ea);
+    const SideVariance vo = totals(o, eo);
     const double half = welchHalfWidth(va, vo);
     ci.low = ci.difference - half;
     ci.high = ci.difference + half;

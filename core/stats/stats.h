@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/process_summary.h"
+
 namespace stepscope::stats
 {
 
@@ -47,8 +49,13 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
 //
 // The step time of a launch-bound configuration moves more between cold processes than between the
 // steps of one process, so every interval here takes runs as groups (one vector of steps per
-// process) and resamples processes first, then steps within them (a two-level bootstrap). One
-// process per side says nothing about the spread between processes: no interval then.
+// process). Each process is summarised once (process_summary.h: its sorted steps, and the
+// uncertainty of its own level from medians of blocks of consecutive steps); a bootstrap then
+// resamples processes, takes the same statistic as the point estimate over each resample, scales its
+// variance by n / (n - 1), adds the within-process term and takes Student's t. A resample costs the
+// same at 100 steps a process as at 100,000 (docs/decisions.md, "Intervals from process summaries").
+// One process per side says nothing about the spread between processes: no interval then. Two give
+// one, wide by design (t with 1 degree of freedom is 12.7).
 using Runs = std::vector<std::vector<double>>;
 
 // Ratio of medians median(pooled candidate) / median(pooled baseline) with a 95% CI.
@@ -62,6 +69,9 @@ struct RatioCI {
 };
 RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples = 2000,
                        std::uint64_t seed = 12345);
+// The same over processes summarised already (a caller that asks several intervals of one side).
+RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
+                       int resamples = 2000, std::uint64_t seed = 12345);
 
 // Median of the pooled steps of a configuration's runs with a 95% CI at process level (same method
 // as ratioOfMedians, one side). No interval with fewer than 2 processes.
@@ -71,6 +81,7 @@ struct MedianCI {
     std::size_t processes = 0;
 };
 MedianCI medianOfRuns(const Runs &runs, int resamples = 2000, std::uint64_t seed = 12345);
+MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples = 2000, std::uint64_t seed = 12345);
 
 // One cold process: its first-step time and its steady steps, in the unit the caller compares in.
 struct Process {
@@ -89,6 +100,8 @@ struct BreakEvenCI {
 };
 BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::vector<Process> &baseline,
                               int resamples = 2000, std::uint64_t seed = 12345);
+BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
+                              int resamples = 2000, std::uint64_t seed = 12345);
 
 // Difference of total times for N steps, other - best (first + (N - 1) * steady of each side, the
 // first step's median over processes and the median of the pooled steady steps), with a 95% CI.
@@ -100,6 +113,13 @@ struct DifferenceCI {
 };
 DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::vector<Process> &other,
                                  std::int64_t plannedSteps, int resamples = 2000, std::uint64_t seed = 12345);
+DifferenceCI totalTimeDifference(const std::vector<ProcessSummary> &best, const std::vector<ProcessSummary> &other,
+                                 std::int64_t plannedSteps, int resamples = 2000, std::uint64_t seed = 12345);
+
+// Every process of a side summarised (summarizeProcess), in order; checks for a CancelScope's
+// question between processes.
+std::vector<ProcessSummary> summarizeProcesses(const Runs &runs);
+std::vector<ProcessSummary> summarizeProcesses(const std::vector<Process> &processes);
 
 // Noise of the first step across cold processes: (max - min) / median for 2-3 processes, IQR /
 // median from 4 on, with the thresholds of noiseOf. nullopt with fewer than 2 processes.
