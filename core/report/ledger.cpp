@@ -260,6 +260,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.firstStepNoise = stats::firstStepNoise(firsts);
         }
         row.processes = static_cast<int>(row.runSamplesMs.size());
+        row.processSummaries = stats::summarizeProcesses(processesOf(row));
         if (!row.samplesMs.empty()) {
             row.steady = stats::summarize(row.samplesMs);
             row.steadyMs = row.steady.median;
@@ -324,7 +325,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             continue;
         }
         row.speedup = *base.steadyMs / *row.steadyMs;
-        row.timeRatio = stats::ratioOfMedians(row.runSamplesMs, base.runSamplesMs);
+        row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
         row.breakEvenSteps =
             stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
         if (!row.breakEvenSteps)
@@ -333,7 +334,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.breakEven = "immediately";
         else
             row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
-        row.breakEvenCI = stats::breakEvenInterval(processesOf(row), processesOf(base));
+        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
     recommendFor(ledger, ledger.plannedSteps);
@@ -367,6 +368,13 @@ std::vector<stats::Process> processesOf(const LedgerRow &row)
         out.push_back(std::move(p));
     }
     return out;
+}
+
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row)
+{
+    if (!row.processSummaries.empty() || row.runSamplesMs.empty())
+        return row.processSummaries;
+    return stats::summarizeProcesses(processesOf(row));
 }
 
 namespace
@@ -448,7 +456,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
         const LedgerRow &second = ledger.rows[*rec->runnerUp];
         text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
                 fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-        const auto ci = stats::totalTimeDifference(processesOf(best), processesOf(second), ledger.plannedSteps);
+        const auto ci =
+            stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second), ledger.plannedSteps);
         ledger.recommendationCI = ci;
         ledger.recommendationTied = !ci.significant;
         if (!ci.hasInterval)

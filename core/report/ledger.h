@@ -53,6 +53,9 @@ struct LedgerRow {
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
     std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
     std::vector<double> runFirstS;                 // first step per process, aligned with runSamplesMs (NaN: none)
+    // processesOf(this) read once for the intervals against other rows (speed-up, break-even, margin),
+    // filled by buildLedger; a row built otherwise leaves it empty and is read when asked.
+    std::vector<stats::ProcessSummary> processSummaries;
 };
 
 struct Ledger {
@@ -99,5 +102,7 @@ extern const char *const kNoIntervalShort;                    // "n=1, no CI"
 std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "immediately to never"
 // The processes of a row as the bootstrap takes them: first step and steady steps, both in seconds.
 std::vector<stats::Process> processesOf(const LedgerRow &row);
+// The same, summarised for the intervals: the row's processSummaries, or computed now when it has none.
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row);
 
 } // namespace stepscope::report
