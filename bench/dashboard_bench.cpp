@@ -11,8 +11,9 @@
 //   typing  "25000" typed into the planned-steps box at 8 keys a second;
 //   open    File › Open of a small database, then of the 2.1-million-step one, and its sweep shown;
 //   tabs    every page in turn, three rounds.
-// The ledger's bootstrap keeps a worker thread busy through the later phases (it takes minutes at
-// this size on a 2-core machine): the stalls are measured with that load present.
+// The ledger is computed on a worker thread after every run of the sweep phase (reading the 2.1
+// million steps takes seconds at this size on a 2-core machine; bench/ledger_bench times it alone):
+// the stalls are measured with that load present.
 // Prints figures; asserts no timing. Options: --phases stream,sweep,typing,open,tabs (default all),
 // --wait-ledger S: afterwards wait up to S seconds for the ledger to show (default 0).
 #include "charts/live_step_chart.h"
