@@ -19,7 +19,7 @@ struct ProcessSummary {
     // by the number of blocks, estimates the variance of the log of its median (batch medians).
     // Blocks, not single steps, because neighbouring steps are correlated (a launch-bound step
     // wanders for dozens of steps): treating them as independent understates this term several-fold.
-    // 0 with fewer than two blocks (a process of 1-3 steps): such a process adds only its level.
+    // 0 for a process of one step (no two blocks to compare): it adds only its level.
     std::size_t blocks = 0;
     double withinLogVariance = 0;
 };
