@@ -1,0 +1,114 @@
+// The sentences a user reads when SQLite fails: what happened to which file, what was kept, and what
+// to do about it.
+#include "store/store_internal.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include <sys/statvfs.h>
+
+namespace stepscope::store
+{
+
+namespace
+{
+
+bool startsWithSqliteMagic(const std::string &path)
+{
+    static constexpr char kMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
+                                        'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    return in.read(head, sizeof head) && std::memcmp(head, kMagic, sizeof kMagic) == 0;
+}
+
+// Why a write could not find room, in words, or empty when it was not that. SQLite says SQLITE_FULL
+// for ENOSPC on its own writes, but a failure to grow the -shm or a sync comes back as a plain I/O
+// error whose errno may already be gone: then a file system with no space left gives it away.
+std::string noSpaceCause(const std::string &path, int primary, int sys)
+{
+    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+        return sys == EDQUOT ? "the disk quota is used up" : "the disk is full";
+    if (sys == EFBIG)
+        return "the file reached a size limit";
+    struct statvfs fs {
+    };
+    if (primary == SQLITE_IOERR && ::statvfs(folderOf(path).c_str(), &fs) == 0 &&
+        static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 64 * 1024)
+        return "the disk is full";
+    return {};
+}
+
+} // namespace
+
+// The sentence a user sees when a read or an open fails inside SQLite.
+StoreError describeOpenFailure(const std::string &path, const SqlFailure &e)
+{
+    using Kind = StoreError::Kind;
+    switch (e.primary()) {
+    case SQLITE_NOTADB:
+        if (startsWithSqliteMagic(path))
+            return StoreError(Kind::Corrupt, quoted(path) + " starts like an SQLite file but cannot be read (" +
+                                                 e.what() +
+                                                 "): it is damaged or encrypted. It was left untouched; "
+                                                 "restore it from a backup or choose another path with --db.");
+        return StoreError(Kind::NotStepscope, quoted(path) +
+                                                  " is not a Stepscope database (it is not an SQLite file at "
+                                                  "all); choose another path with --db.");
+    case SQLITE_CORRUPT:
+        return StoreError(Kind::Corrupt, quoted(path) + " is a damaged database (" + e.what() +
+                                             "). It was left untouched; restore it from a backup or choose another "
+                                             "path with --db.");
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return StoreError(Kind::Io, quoted(path) + " is locked by another process (" + e.what() +
+                                        "); close the other Stepscope and try again.");
+    case SQLITE_CANTOPEN:
+        return StoreError(Kind::Io, "cannot open " + quoted(path) + " (" + e.what() +
+                                        "); check that its folder exists and that you may write there.");
+    default: {
+        const std::string full = noSpaceCause(path, e.primary(), e.systemErrno());
+        if (!full.empty())
+            return StoreError(Kind::Io, "cannot use " + quoted(path) + ": " + full + " (" + e.what() +
+                                            "). It was left as it was; free some space and run again.");
+        return StoreError(Kind::Io, "cannot use " + quoted(path) + ": " + e.what());
+    }
+    }
+}
+
+// The sentence a user sees when a batch of writes failed. Earlier batches were committed (and WAL
+// keeps them through a crash), so the message says what was lost: this batch, nothing before it.
+StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
+{
+    const char *safe = " Nothing committed before this batch was lost.";
+    // A full disk reaches us as SQLITE_FULL, or as a plain I/O error whose errno says it (ENOSPC on
+    // some file systems, EFBIG/EDQUOT at a size limit or a quota).
+    const int sys = e.systemErrno();
+    const std::string noSpace = noSpaceCause(path, e.primary(), sys);
+    if (!noSpace.empty()) {
+        std::string cause = e.what();
+        if (sys != 0)
+            cause += std::string(": ") + std::strerror(sys);
+        const char *fix = sys == EFBIG ? " Raise the limit (ulimit -f) or choose another path with --db."
+                                       : " Free some space and run again.";
+        return StoreError(StoreError::Kind::Io,
+                          "could not save to " + quoted(path) + ": " + noSpace + " (" + cause + ")." + safe + fix);
+    }
+    switch (e.primary()) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) +
+                                                    ": another process held the database for too long (" + e.what() +
+                                                    ")." + safe);
+    default: {
+        std::string cause = e.what();
+        if (sys != 0)
+            cause += std::string(" (") + std::strerror(sys) + ")";
+        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + cause + "." + safe);
+    }
+    }
+}
+
+} // namespace stepscope::store

@@ -1,0 +1,128 @@
+// How records become row values and rows become records: times, check losses as JSON, and the
+// columns a reader selects for a file of a given schema.
+#include "store/store_internal.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonValue>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+
+namespace stepscope::store
+{
+
+std::string isoUtc(std::chrono::system_clock::time_point t)
+{
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+    const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+    return buf;
+}
+
+std::string nowUtc()
+{
+    return isoUtc(std::chrono::system_clock::now());
+}
+
+// Check losses as a JSON array, through QJson as every other JSON of the project (locale-independent:
+// a GUI process runs under the user's locale, where "%g" may write a decimal comma). JSON has no NaN
+// or infinity, and a diverged loss is exactly what the accuracy gate needs to see, so non-finite
+// values become null and read back as NaN.
+std::string lossesToJson(const std::vector<double> &losses)
+{
+    QJsonArray array;
+    for (double loss : losses)
+        array.append(std::isfinite(loss) ? QJsonValue(loss) : QJsonValue(QJsonValue::Null));
+    return QJsonDocument(array).toJson(QJsonDocument::Compact).toStdString();
+}
+
+// Strict: an unreadable document or element drops the whole array rather than guessing at it.
+std::vector<double> lossesFromJson(const std::string &json)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+    if (!doc.isArray())
+        return {};
+    std::vector<double> out;
+    for (const QJsonValue &v : doc.array()) {
+        if (v.isNull())
+            out.push_back(std::numeric_limits<double>::quiet_NaN());
+        else if (v.isDouble())
+            out.push_back(v.toDouble());
+        else
+            return {};
+    }
+    return out;
+}
+
+// Readers never migrate, so a file of an older schema is read as it is: columns it lacks read NULL.
+std::string runColumns(int schemaVersion)
+{
+    return std::string("SELECT id, sweep_id, position, repeat_index, config_name, config_json, status, category, "
+                       "message, detail, environment_id, setup_s, first_step_s, peak_allocated, peak_reserved, "
+                       "check_losses, started, finished, heartbeat, "
+                       "(SELECT count(*) FROM steps WHERE steps.run_id = runs.id), ") +
+           (schemaVersion >= 3 ? "block_wall_ms, " : "NULL, ") +
+           (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs" : "NULL, NULL, NULL") + " FROM runs ";
+}
+
+RunRecord readRun(const Statement &st)
+{
+    RunRecord r;
+    r.id = st.int64(0);
+    r.sweepId = st.int64(1);
+    r.position = st.int64(2);
+    r.repeatIndex = st.int64(3);
+    r.configName = st.text(4);
+    r.configJson = st.text(5);
+    // A status or category written by a newer build still reads as something sensible.
+    r.status = runStatusFromString(st.text(6)).value_or(RunStatus::Failed);
+    if (!st.isNull(7))
+        r.category = failureCategoryFromString(st.text(7)).value_or(FailureCategory::Internal);
+    r.message = st.text(8);
+    r.detail = st.text(9);
+    r.environmentId = st.optInt64(10);
+    r.setupSeconds = st.optReal(11);
+    r.firstStepSeconds = st.optReal(12);
+    r.peakAllocatedBytes = st.optInt64(13);
+    r.peakReservedBytes = st.optInt64(14);
+    r.checkLosses = lossesFromJson(st.text(15));
+    r.started = st.text(16);
+    r.finished = st.text(17);
+    r.heartbeat = st.text(18);
+    r.stepCount = st.int64(19);
+    r.blockWallMs = st.optReal(20);
+    r.compileJson = st.text(21);
+    r.compileCache = st.text(22);
+    r.cacheDirs = st.text(23);
+    return r;
+}
+
+// Readers never migrate: a file older than schema 5 reads without a stored baseline.
+std::string sweepColumns(int schemaVersion)
+{
+    return std::string("SELECT id, created, name, preset, planned_steps, settings_json, status, ") +
+           (schemaVersion >= 5 ? "baseline_config" : "NULL") + " FROM sweeps ";
+}
+
+SweepRecord readSweep(const Statement &st)
+{
+    SweepRecord s;
+    s.id = st.int64(0);
+    s.created = st.text(1);
+    s.name = st.text(2);
+    s.preset = st.text(3);
+    s.plannedSteps = st.int64(4);
+    s.settingsJson = st.text(5);
+    s.status = st.text(6);
+    s.baselineConfig = st.text(7);
+    return s;
+}
+
+} // namespace stepscope::store

@@ -1,0 +1,247 @@
+// The writes of a sweep's life, planning to deletion: its environment, the sweep and its runs, each
+// run's start, steps and figures, its end, and the sweep's rename, end and deletion. All queued on
+// the writer thread.
+#include "store/store_internal.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace stepscope::store
+{
+
+std::int64_t Database::addEnvironment(const EnvironmentRecord &env)
+{
+    return d->call([env](sqlite3 *db) {
+        Statement st(db, "INSERT INTO environments (json, gpu, driver, cuda, cudnn, torch, python, host) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        st.bind(1, env.json).bind(2, env.gpu).bind(3, env.driver).bind(4, env.cuda).bind(5, env.cudnn);
+        st.bind(6, env.torch).bind(7, env.python).bind(8, env.host).run();
+        return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+    });
+}
+
+namespace
+{
+
+// `hasBaseline`: the file has the baseline column (schema 5); tests keep files at older schemas.
+std::int64_t insertSweep(sqlite3 *db, const SweepRecord &sweep, bool hasBaseline)
+{
+    Statement st(db, hasBaseline ? "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                   "status, baseline_config) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                                 : "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
+                                   "status) VALUES (?, ?, ?, ?, ?, ?)");
+    st.bind(1, nowUtc()).bind(2, sweep.name).bind(3, sweep.preset).bind(4, sweep.plannedSteps);
+    st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status);
+    if (hasBaseline)
+        st.bindTextOrNull(7, sweep.baselineConfig);
+    st.run();
+    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+}
+
+std::int64_t insertRun(sqlite3 *db, const RunRecord &run)
+{
+    Statement st(db, "INSERT INTO runs (sweep_id, position, repeat_index, config_name, config_json, status, "
+                     "category, message, detail, environment_id, setup_s, first_step_s, peak_allocated, "
+                     "peak_reserved, check_losses, started, finished, heartbeat) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    st.bind(1, run.sweepId).bind(2, run.position).bind(3, run.repeatIndex);
+    st.bind(4, run.configName).bind(5, run.configJson).bind(6, toString(run.status));
+    if (run.category)
+        st.bind(7, toString(*run.category));
+    else
+        st.bindNull(7);
+    st.bind(8, run.message).bind(9, run.detail).bind(10, run.environmentId);
+    st.bind(11, run.setupSeconds).bind(12, run.firstStepSeconds);
+    st.bind(13, run.peakAllocatedBytes).bind(14, run.peakReservedBytes);
+    st.bind(15, lossesToJson(run.checkLosses));
+    st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
+    st.run();
+    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+}
+
+} // namespace
+
+std::int64_t Database::createSweep(const SweepRecord &sweep)
+{
+    const bool hasBaseline = d->version >= 5;
+    return d->call([sweep, hasBaseline](sqlite3 *db) { return insertSweep(db, sweep, hasBaseline); });
+}
+
+std::int64_t Database::createRun(const RunRecord &run)
+{
+    return d->call([run](sqlite3 *db) { return insertRun(db, run); });
+}
+
+std::int64_t Database::createSweepWithRuns(const SweepRecord &sweep, const std::vector<RunRecord> &runs,
+                                           std::vector<std::int64_t> &runIds)
+{
+    const bool hasBaseline = d->version >= 5;
+    auto ids = std::make_shared<std::vector<std::int64_t>>();
+    const std::int64_t sweepId = d->call([sweep, runs, hasBaseline, ids](sqlite3 *db) {
+        ids->clear(); // a batch that failed for another write's sake is replayed: start afresh
+        const std::int64_t id = insertSweep(db, sweep, hasBaseline);
+        for (RunRecord run : runs) {
+            run.sweepId = id;
+            ids->push_back(insertRun(db, run));
+        }
+        return id;
+    });
+    runIds = *ids;
+    return sweepId;
+}
+
+void Database::markRunning(std::int64_t runId)
+{
+    // Owner and time are taken now, on the caller's side, not when the batch happens to commit.
+    const std::int64_t pid = getpid();
+    const std::string host = hostName();
+    const std::string now = nowUtc();
+    d->enqueue([=](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET status = 'running', started = ?1, heartbeat = ?1, owner_pid = ?2, "
+                         "owner_host = ?3 WHERE id = ?4");
+        st.bind(1, now).bind(2, pid).bind(3, host).bind(4, runId).run();
+    });
+}
+
+void Database::appendSteps(std::int64_t runId, const std::vector<StepRow> &steps)
+{
+    const std::string now = nowUtc();
+    d->enqueue([runId, steps, now](sqlite3 *db) {
+        Statement insert(db, "INSERT INTO steps (run_id, idx, gpu_ms, wall_ms) VALUES (?, ?, ?, ?)");
+        for (const auto &step : steps) {
+            insert.reset();
+            insert.bind(1, runId).bind(2, step.index).bind(3, step.gpuMs).bind(4, step.wallMs).run();
+        }
+        Statement beat(db, "UPDATE runs SET heartbeat = ? WHERE id = ?");
+        beat.bind(1, now).bind(2, runId).run();
+    });
+}
+
+void Database::heartbeat(std::int64_t runId)
+{
+    const std::string now = nowUtc();
+    d->enqueue([runId, now](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET heartbeat = ? WHERE id = ?");
+        st.bind(1, now).bind(2, runId).run();
+    });
+}
+
+void Database::setEnvironment(std::int64_t runId, std::int64_t environmentId)
+{
+    d->enqueue([=](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET environment_id = ? WHERE id = ?");
+        st.bind(1, environmentId).bind(2, runId).run();
+    });
+}
+
+void Database::setSetup(std::int64_t runId, double setupSeconds)
+{
+    d->enqueue([=](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET setup_s = ? WHERE id = ?");
+        st.bind(1, setupSeconds).bind(2, runId).run();
+    });
+}
+
+void Database::setFirstStep(std::int64_t runId, double firstStepSeconds)
+{
+    d->enqueue([=](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET first_step_s = ? WHERE id = ?");
+        st.bind(1, firstStepSeconds).bind(2, runId).run();
+    });
+}
+
+void Database::setMemory(std::int64_t runId, std::int64_t peakAllocated, std::int64_t peakReserved)
+{
+    d->enqueue([=](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET peak_allocated = ?, peak_reserved = ? WHERE id = ?");
+        st.bind(1, peakAllocated).bind(2, peakReserved).bind(3, runId).run();
+    });
+}
+
+void Database::setBlockWall(std::int64_t runId, double meanWallMs)
+{
+    d->enqueue([runId, meanWallMs](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET block_wall_ms = ? WHERE id = ?");
+        st.bind(1, meanWallMs).bind(2, runId).run();
+    });
+}
+
+void Database::setCompileInfo(std::int64_t runId, const std::string &json)
+{
+    d->enqueue([runId, json](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET compile_json = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
+    });
+}
+
+void Database::setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson)
+{
+    d->enqueue([runId, state, dirsJson](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET compile_cache = ?, cache_dirs = ? WHERE id = ?");
+        st.bind(1, state).bind(2, dirsJson).bind(3, runId).run();
+    });
+}
+
+void Database::setCheckLosses(std::int64_t runId, const std::vector<double> &losses)
+{
+    d->enqueue([runId, json = lossesToJson(losses)](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET check_losses = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
+    });
+}
+
+void Database::finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure)
+{
+    const std::string now = nowUtc();
+    d->enqueue([runId, status, failure, now](sqlite3 *db) {
+        if (failure) {
+            Statement st(db, "UPDATE runs SET status = ?, finished = ?, category = ?, message = ?, detail = ? "
+                             "WHERE id = ?");
+            st.bind(1, toString(status)).bind(2, now).bind(3, toString(failure->category));
+            st.bind(4, failure->message).bind(5, failure->detail).bind(6, runId).run();
+        } else {
+            Statement st(db, "UPDATE runs SET status = ?, finished = ? WHERE id = ?");
+            st.bind(1, toString(status)).bind(2, now).bind(3, runId).run();
+        }
+    });
+}
+
+void Database::finishSweep(std::int64_t sweepId, const std::string &status)
+{
+    d->enqueue([sweepId, status](sqlite3 *db) {
+        Statement st(db, "UPDATE sweeps SET status = ? WHERE id = ?");
+        st.bind(1, status).bind(2, sweepId).run();
+    });
+}
+
+void Database::renameSweep(std::int64_t sweepId, const std::string &name)
+{
+    d->enqueue([sweepId, name](sqlite3 *db) {
+        Statement st(db, "UPDATE sweeps SET name = ? WHERE id = ?");
+        st.bind(1, name).bind(2, sweepId).run();
+    });
+}
+
+void Database::deleteSweep(std::int64_t sweepId)
+{
+    const bool hasSummaries = d->version >= 2;
+    d->enqueue([sweepId, hasSummaries](sqlite3 *db) {
+        // Children first: the foreign keys refuse orphans rather than cascade, so a stray delete
+        // elsewhere can never silently take measurements with it.
+        if (hasSummaries) {
+            Statement st(db, "DELETE FROM summaries WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
+            st.bind(1, sweepId).run();
+        }
+        Statement steps(db, "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
+        steps.bind(1, sweepId).run();
+        Statement runs(db, "DELETE FROM runs WHERE sweep_id = ?");
+        runs.bind(1, sweepId).run();
+        Statement sweep(db, "DELETE FROM sweeps WHERE id = ?");
+        sweep.bind(1, sweepId).run();
+    });
+}
+
+} // namespace stepscope::store

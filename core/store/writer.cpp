@@ -1,0 +1,278 @@
+// The writer thread: one connection, every write queued and committed in batches, one BEGIN
+// IMMEDIATE transaction per drain; opening a database for writing, and flushing it.
+#include "store/store_internal.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <future>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace stepscope::store
+{
+
+void Database::Impl::enqueue(Command command)
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        queue.push_back(std::move(command));
+    }
+    wake.notify_one();
+}
+
+std::int64_t Database::Impl::call(std::function<std::int64_t(sqlite3 *)> work)
+{
+    auto id = std::make_shared<std::int64_t>(0);
+    auto promise = std::make_shared<std::promise<std::int64_t>>();
+    auto future = promise->get_future();
+    enqueue(Command{[id, work = std::move(work)](sqlite3 *connection) { *id = work(connection); },
+                    [id, promise](std::exception_ptr error) {
+                        if (error)
+                            promise->set_exception(error);
+                        else
+                            promise->set_value(*id);
+                    }});
+    return future.get();
+}
+
+void Database::Impl::writerLoop()
+{
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+        wake.wait(lock, [this] { return stopping || !queue.empty(); });
+        if (queue.empty())
+            return; // stopping, and everything before the stop is committed
+        std::vector<Command> batch(std::make_move_iterator(queue.begin()), std::make_move_iterator(queue.end()));
+        queue.clear();
+        lock.unlock();
+        runBatch(batch);
+        lock.lock();
+    }
+}
+
+std::optional<StoreError> Database::Impl::checkStillThere(sqlite3 *conn)
+{
+    std::lock_guard<std::mutex> lock(mutex);
+    if (lost)
+        return lost;
+    int moved = 0;
+    if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+        lost = StoreError(StoreError::Kind::Io,
+                          quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
+                                         "folder went away): nothing written since can be found there. What the "
+                                         "file held is gone with it unless it was moved or has another link; run "
+                                         "the sweep again, and leave the database where it is until it ends.");
+    return lost;
+}
+
+void Database::Impl::runBatch(std::vector<Command> &batch)
+{
+    sqlite3 *conn = db.get();
+    if (const auto gone = checkStillThere(conn)) {
+        for (auto &command : batch)
+            fail(command, *gone);
+        return;
+    }
+    bool commandFailed = false;
+    try {
+        inTransaction(conn, [&] {
+            for (auto &command : batch) {
+                try {
+                    command.work(conn);
+                } catch (...) {
+                    commandFailed = true;
+                    throw;
+                }
+            }
+        });
+    } catch (...) {
+        // One bad write (a duplicate step index, a missing run) must not take the good ones of
+        // the same batch with it, so they are replayed one transaction each. Failures of BEGIN
+        // or COMMIT (disk full, lock held too long) would only repeat, so those fail the batch.
+        if (commandFailed && batch.size() > 1) {
+            for (auto &command : batch) {
+                std::vector<Command> single;
+                single.push_back(std::move(command));
+                runBatch(single);
+            }
+            return;
+        }
+        const StoreError error = toStoreError(std::current_exception());
+        for (auto &command : batch)
+            fail(command, error);
+        return;
+    }
+    // Committed, but into a file that may have gone meanwhile: its callers must not count on it.
+    if (const auto gone = checkStillThere(conn)) {
+        for (auto &command : batch)
+            fail(command, *gone);
+        return;
+    }
+    for (auto &command : batch)
+        if (command.done)
+            command.done(nullptr);
+}
+
+void Database::Impl::throwPending()
+{
+    if (!pendingError)
+        return;
+    const StoreError error = *pendingError;
+    pendingError.reset();
+    lostReported = lostReported || lost.has_value();
+    throw error;
+}
+
+void Database::Impl::throwIfFailed()
+{
+    std::lock_guard<std::mutex> lock(mutex);
+    throwPending();
+    if (lost) {
+        lostReported = true;
+        throw *lost;
+    }
+}
+
+StoreError Database::Impl::toStoreError(std::exception_ptr error) const
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const SqlFailure &e) {
+        return describeWriteFailure(path, e);
+    } catch (const StoreError &e) {
+        return e;
+    } catch (const std::exception &e) {
+        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + e.what());
+    } catch (...) {
+        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": unknown error");
+    }
+}
+
+void Database::Impl::fail(Command &command, const StoreError &error)
+{
+    if (command.done) {
+        command.done(std::make_exception_ptr(error));
+        return;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!pendingError)
+        pendingError = error;
+}
+
+void Database::Impl::flush()
+{
+    auto promise = std::make_shared<std::promise<void>>();
+    auto future = promise->get_future();
+    // The marker commits with (or after) everything queued before it.
+    enqueue(Command{[](sqlite3 *) {}, [promise](std::exception_ptr) { promise->set_value(); }});
+    future.wait();
+    std::lock_guard<std::mutex> lock(mutex);
+    throwPending();
+}
+
+void Database::Impl::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        stopping = true;
+    }
+    wake.notify_one();
+    if (writer.joinable())
+        writer.join();
+}
+
+Database::Database(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+
+std::unique_ptr<Database> Database::open(const std::string &path, const OpenOptions &options)
+{
+    using Kind = StoreError::Kind;
+    const bool exists = fileExists(path);
+    if (!exists && !options.create)
+        throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
+
+    // Refused before SQLite opens it: even a connection that only inspects a WAL file would create
+    // its -wal and -shm beside it, and those, owned by whoever opened it, can lock its owner out.
+    if (exists && !mayWrite(path))
+        throw StoreError(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its "
+                                                  "permissions or choose another path with --db.");
+    if (exists && !mayWrite(folderOf(path)))
+        throw StoreError(Kind::Io, "the folder of " + quoted(path) +
+                                       " is read-only; Stepscope needs to create its write-ahead log beside it. "
+                                       "Check the folder's permissions or choose another path with --db.");
+
+    Inspection inspection;
+    const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    Connection db = openChecked(path, flags, inspection);
+    sqlite3 *conn = db.get();
+    auto refuse = [conn](Kind kind, const std::string &message) {
+        sqlite3_db_config(conn, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        throw StoreError(kind, message);
+    };
+    // SQLite quietly falls back to read-only when it may not write; we would only find out at the
+    // first commit, long after the user could have picked another path.
+    if (sqlite3_db_readonly(conn, "main") == 1)
+        refuse(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or "
+                                        "choose another path with --db.");
+    if (inspection.empty && exists && !options.create)
+        refuse(Kind::NotStepscope,
+               quoted(path) + " is empty, not a Stepscope database; choose another path with --db.");
+
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    try {
+        exec(conn, "PRAGMA foreign_keys = ON");
+        // WAL: readers see committed batches while the writer goes on, and a kill loses at most
+        // the batch being written. NORMAL sync is durable to application crashes in WAL mode.
+        retryWhileBusy([conn] { exec(conn, "PRAGMA journal_mode = WAL"); });
+        exec(conn, "PRAGMA synchronous = NORMAL");
+        const int target = options.migrateUpTo < 0 ? kLatestVersion : std::min(options.migrateUpTo, kLatestVersion);
+        retryWhileBusy([conn, target] { migrate(conn, target); });
+        impl->version = static_cast<int>(queryInt(conn, "PRAGMA user_version"));
+        interruptStaleRuns(conn);
+    } catch (const SqlFailure &e) {
+        throw describeOpenFailure(path, e);
+    }
+
+    // From here on the connection belongs to the writer thread alone.
+    impl->db = std::move(db);
+    Impl *raw = impl.get();
+    impl->writer = std::thread([raw] { raw->writerLoop(); });
+    return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Database::~Database()
+{
+    try {
+        d->flush();
+    } catch (const std::exception &e) {
+        // Nobody is left to catch it; the user must still learn that the last batch is missing
+        // (a lost file was already said: once is enough).
+        if (!d->lostReported)
+            std::fprintf(stderr, "stepscope: %s\n", e.what());
+    }
+    d->stop();
+}
+
+int Database::schemaVersion() const
+{
+    return d->version;
+}
+
+const std::string &Database::path() const
+{
+    return d->path;
+}
+
+void Database::flush()
+{
+    d->flush();
+}
+
+void Database::check()
+{
+    d->throwIfFailed();
+}
+
+} // namespace stepscope::store
