@@ -1,6 +1,7 @@
 // stepscope: the dashboard.
-//   stepscope [--db FILE] [--start] [--sweep ID] [--screenshots DIR]
+//   stepscope [--db FILE] [--start] [--sweep ID] [--compare A,B [--compare-db FILE]] [--screenshots DIR]
 #include "controller/run_controller.h"
+#include "pages/compare_page.h"
 #include "widgets/main_window.h"
 
 #include <QApplication>
@@ -28,9 +29,10 @@ int main(int argc, char **argv)
     QCommandLineOption start("start", "Start the default sweep for this machine at once.");
     QCommandLineOption sweep("sweep", "Show this sweep of the database.", "id");
     QCommandLineOption compare("compare", "Compare two sweeps of the database (A,B).", "a,b");
+    QCommandLineOption compareDb("compare-db", "Take sweep B of --compare from this database, read-only.", "file");
     QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.",
                              "dir");
-    parser.addOptions({db, start, sweep, compare, shots});
+    parser.addOptions({db, start, sweep, compare, compareDb, shots});
 
     // --help and --version need no display, and a QApplication aborts without one: they are read
     // from argv first and answered with a QCoreApplication, which gives the program's name. Errors
@@ -102,8 +104,9 @@ int main(int argc, char **argv)
             return;
         if (parser.isSet(compare)) {
             const QStringList ab = parser.value(compare).split(',');
-            if (ab.size() == 2)
-                window.compareSweeps(ab[0].toLongLong(), ab[1].toLongLong());
+            if (ab.size() == 2 && window.compareSweeps(ab[0].toLongLong(), ab[1].toLongLong()) &&
+                parser.isSet(compareDb))
+                window.comparePage()->compare({{}, ab[0].toLongLong()}, {parser.value(compareDb), ab[1].toLongLong()});
         }
         if (parser.isSet(sweep))
             window.showSweep(parser.value(sweep).toLongLong());

@@ -3,16 +3,14 @@
 #include "models/status_colors.h"
 
 #include <QBrush>
+#include <QCoreApplication>
+
+#include <cmath>
 
 namespace stepscope::ui
 {
 namespace
 {
-
-QString steadyText(const report::LedgerRow &row)
-{
-    return row.steadyMs ? QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms") : QStringLiteral("-");
-}
 
 QString sweepTitle(const report::Ledger &ledger)
 {
@@ -21,13 +19,50 @@ QString sweepTitle(const report::Ledger &ledger)
     return QStringLiteral("#%1 %2").arg(ledger.sweep.id).arg(QString::fromStdString(ledger.sweep.name));
 }
 
+std::optional<ComparisonModel::Figure> figureOf(const report::LedgerRow &row, double divisor)
+{
+    if (!row.steadyMs)
+        return std::nullopt;
+    ComparisonModel::Figure f;
+    f.ms = *row.steadyMs / divisor;
+    if (row.steadyCI && row.steadyCI->hasInterval) {
+        f.lowMs = row.steadyCI->low / divisor;
+        f.highMs = row.steadyCI->high / divisor;
+    }
+    return f;
+}
+
+// B/A per image from B/A per step: the same interval, scaled by the batches' ratio.
+stats::RatioCI perImageRatio(stats::RatioCI ci, int batchA, int batchB)
+{
+    const double k = double(batchA) / double(batchB);
+    ci.ratio *= k;
+    ci.low *= k;
+    ci.high *= k;
+    ci.significant = ci.hasInterval && (ci.high < 1.0 || ci.low > 1.0);
+    return ci;
+}
+
 } // namespace
+
+QString comparisonNumber(double ms)
+{
+    const double m = std::abs(ms);
+    return QString::number(ms, 'f', m < 1 ? 3 : m < 100 ? 2 : 1);
+}
+
+QString comparisonMsText(double ms)
+{
+    return comparisonNumber(ms) + QStringLiteral(" ms");
+}
 
 ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-std::vector<ComparisonModel::Row> ComparisonModel::compare(const report::Ledger &a, const report::Ledger &b)
+ComparisonModel::Comparison ComparisonModel::compare(const report::Ledger &a, const report::Ledger &b)
 {
-    std::vector<Row> rows;
+    Comparison result;
+    result.setup = compareSetup(a, b);
+    const bool batchNoted = result.setup.perImage;
     std::vector<bool> taken(b.rows.size(), false);
     const auto find = [&](auto matches) -> std::optional<std::size_t> {
         for (std::size_t j = 0; j < b.rows.size(); ++j)
@@ -40,35 +75,70 @@ std::vector<ComparisonModel::Row> ComparisonModel::compare(const report::Ledger 
         auto j = find([&](const report::LedgerRow &rb) { return rb.configName == ra.configName; });
         if (!j)
             j = find([&](const report::LedgerRow &rb) { return rb.label == ra.label; });
-        if (!j)
+        Row row;
+        row.a = i;
+        row.batchA = rowBatch(a, ra);
+        if (!j) {
+            row.outcome = Outcome::OnlyInA;
+            result.rows.push_back(row);
             continue;
-        taken[*j] = true;
-        Row row{i, *j, std::nullopt, Outcome::NotComparable};
-        const auto &rb = b.rows[*j];
-        if (!ra.samplesMs.empty() && !rb.samplesMs.empty()) {
-            // Cold processes of each sweep are the repeats: the CI comes from their spread.
-            row.ratio = stats::ratioOfMedians(rb.runSamplesMs, ra.runSamplesMs);
-            row.outcome = !row.ratio->significant ? Outcome::NoSignificantDifference
-                          : row.ratio->ratio < 1  ? Outcome::Faster
-                                                  : Outcome::Slower;
         }
-        rows.push_back(row);
+        taken[*j] = true;
+        row.b = *j;
+        row.batchB = rowBatch(b, b.rows[*j]);
+        // Rows matched by their knobs across batches compare per image even where the sweeps'
+        // batch sets agree as a whole.
+        if (row.batchA > 0 && row.batchB > 0 && row.batchA != row.batchB)
+            result.setup.perImage = true;
+        result.rows.push_back(row);
     }
-    return rows;
+    for (std::size_t j = 0; j < b.rows.size(); ++j)
+        if (!taken[j]) {
+            Row row;
+            row.b = j;
+            row.batchB = rowBatch(b, b.rows[j]);
+            row.outcome = Outcome::OnlyInB;
+            result.rows.push_back(row);
+        }
+    if (result.setup.perImage && !batchNoted)
+        result.setup.differences.prepend(
+            QCoreApplication::translate("Compare", "Batch: matched configurations ran with other batches"));
+
+    for (Row &row : result.rows) {
+        if (!row.a || !row.b)
+            continue;
+        const auto &ra = a.rows[*row.a];
+        const auto &rb = b.rows[*row.b];
+        if (ra.samplesMs.empty() || rb.samplesMs.empty())
+            continue; // NotComparable: no steady state on one side
+        if (result.setup.perImage && (row.batchA <= 0 || row.batchB <= 0))
+            continue; // per image needs both batches
+        // Cold processes of each sweep are the repeats: the CI comes from their spread.
+        row.ratio = stats::ratioOfMedians(rb.runSamplesMs, ra.runSamplesMs);
+        if (result.setup.perImage)
+            row.ratio = perImageRatio(*row.ratio, row.batchA, row.batchB);
+        row.outcome = !row.ratio->significant ? Outcome::NoSignificantDifference
+                      : row.ratio->ratio < 1  ? Outcome::Faster
+                                              : Outcome::Slower;
+    }
+    return result;
 }
 
 void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
 {
-    auto rows = compare(a, b);
-    setComparison(std::move(a), std::move(b), std::move(rows));
+    auto comparison = compare(a, b);
+    setComparison(std::move(a), std::move(b), std::move(comparison));
 }
 
-void ComparisonModel::setComparison(report::Ledger a, report::Ledger b, std::vector<Row> rows)
+void ComparisonModel::setComparison(report::Ledger a, report::Ledger b, Comparison comparison, QString nameA,
+                                    QString nameB)
 {
     beginResetModel();
     a_ = std::move(a);
     b_ = std::move(b);
-    rows_ = std::move(rows);
+    comparison_ = std::move(comparison);
+    nameA_ = nameA.isEmpty() ? sweepTitle(a_) : std::move(nameA);
+    nameB_ = nameB.isEmpty() ? sweepTitle(b_) : std::move(nameB);
     endResetModel();
 }
 
@@ -77,18 +147,52 @@ void ComparisonModel::clear()
     beginResetModel();
     a_ = report::Ledger{};
     b_ = report::Ledger{};
-    rows_.clear();
+    comparison_ = Comparison{};
+    nameA_.clear();
+    nameB_.clear();
     endResetModel();
 }
 
 int ComparisonModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+    return parent.isValid() ? 0 : static_cast<int>(comparison_.rows.size());
 }
 
 int ComparisonModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
+}
+
+std::optional<ComparisonModel::Figure> ComparisonModel::figure(int row, bool sideA) const
+{
+    const Row &r = comparison_.rows[static_cast<std::size_t>(row)];
+    const auto &index = sideA ? r.a : r.b;
+    const int batch = sideA ? r.batchA : r.batchB;
+    if (!index || (perImage() && batch <= 0))
+        return std::nullopt;
+    return figureOf((sideA ? a_ : b_).rows[*index], perImage() ? batch : 1.0);
+}
+
+QString ComparisonModel::label(int row) const
+{
+    const Row &r = comparison_.rows[static_cast<std::size_t>(row)];
+    return QString::fromStdString(r.a ? a_.rows[*r.a].label : b_.rows[*r.b].label);
+}
+
+QString ComparisonModel::unit() const
+{
+    return perImage() ? tr("ms per image") : tr("ms per step");
+}
+
+QString ComparisonModel::figureText(const std::optional<Figure> &figure) const
+{
+    if (!figure)
+        return QStringLiteral("-");
+    const QString median = comparisonMsText(figure->ms);
+    if (!figure->lowMs || !figure->highMs)
+        return QStringLiteral("%1 (%2)").arg(median, QLatin1String(report::kNoIntervalShort));
+    return QStringLiteral("%1 [%2-%3]")
+        .arg(median, comparisonNumber(*figure->lowMs), comparisonNumber(*figure->highMs));
 }
 
 QString ComparisonModel::verdictText(const Row &row) const
@@ -99,10 +203,18 @@ QString ComparisonModel::verdictText(const Row &row) const
     case Outcome::Slower:
         return tr("slower");
     case Outcome::NoSignificantDifference:
-        return row.ratio && !row.ratio->hasInterval ? tr(report::kNoInterval) : tr("no significant difference");
+        return row.ratio && !row.ratio->hasInterval ? tr(report::kNoInterval)
+                                                    : tr("no significant difference (the interval spans 1)");
     case Outcome::NotComparable:
-        return a_.rows[row.a].samplesMs.empty() ? tr("not comparable: no steady state in A")
-                                                : tr("not comparable: no steady state in B");
+        if (a_.rows[*row.a].samplesMs.empty())
+            return tr("not comparable: no steady state in A");
+        if (b_.rows[*row.b].samplesMs.empty())
+            return tr("not comparable: no steady state in B");
+        return tr("not comparable: batch not recorded");
+    case Outcome::OnlyInA:
+        return tr("only in A");
+    case Outcome::OnlyInB:
+        return tr("only in B");
     }
     return {};
 }
@@ -111,18 +223,18 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row &row = rows_[static_cast<std::size_t>(index.row())];
-    const auto &ra = a_.rows[row.a];
-    const auto &rb = b_.rows[row.b];
+    const Row &row = comparison_.rows[static_cast<std::size_t>(index.row())];
+    const auto a = figureA(index.row());
+    const auto b = figureB(index.row());
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case Configuration:
-            return QString::fromStdString(ra.label);
+            return label(index.row());
         case SteadyA:
-            return steadyText(ra);
+            return figureText(a);
         case SteadyB:
-            return steadyText(rb);
+            return figureText(b);
         case Ratio:
             if (!row.ratio)
                 return QStringLiteral("-");
@@ -140,11 +252,11 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
     case SortRole:
         switch (index.column()) {
         case Configuration:
-            return QString::fromStdString(ra.label);
+            return label(index.row());
         case SteadyA:
-            return ra.steadyMs ? QVariant(*ra.steadyMs) : QVariant();
+            return a ? QVariant(a->ms) : QVariant();
         case SteadyB:
-            return rb.steadyMs ? QVariant(*rb.steadyMs) : QVariant();
+            return b ? QVariant(b->ms) : QVariant();
         case Ratio:
             return row.ratio ? QVariant(row.ratio->ratio) : QVariant();
         case Verdict:
@@ -155,16 +267,23 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
     case OutcomeRole:
         return static_cast<int>(row.outcome);
     case ConfigNameRole:
-        return QString::fromStdString(ra.configName);
+        return QString::fromStdString(row.a ? a_.rows[*row.a].configName : b_.rows[*row.b].configName);
     case Qt::ToolTipRole:
         if (index.column() == Ratio)
             return row.ratio && !row.ratio->hasInterval
                        ? tr("1 repeat: no interval. One cold process in A or B says nothing about the "
                             "spread between processes; run 3 or more repeats")
-                       : tr("Median steady step time of B over A, with a 95% confidence interval from a "
-                            "bootstrap over cold processes (then steps within them); below 1 means B is faster");
-        if (index.column() == Configuration && ra.configName != rb.configName)
-            return tr("A: %1\nB: %2").arg(QString::fromStdString(ra.configName), QString::fromStdString(rb.configName));
+                       : tr("Median steady time of B over A (%1), with a 95% confidence interval from a "
+                            "bootstrap over cold processes (then steps within them); below 1 means B is faster. "
+                            "An interval that spans 1 is no significant difference")
+                             .arg(unit());
+        if (index.column() == SteadyA || index.column() == SteadyB)
+            return tr("Median steady time (%1) with its 95% confidence interval over cold processes").arg(unit());
+        if (index.column() == Configuration && row.a && row.b &&
+            a_.rows[*row.a].configName != b_.rows[*row.b].configName)
+            return tr("A: %1\nB: %2")
+                .arg(QString::fromStdString(a_.rows[*row.a].configName),
+                     QString::fromStdString(b_.rows[*row.b].configName));
         return {};
     case Qt::ForegroundRole:
         if (row.outcome == Outcome::Faster)
@@ -188,22 +307,23 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole) {
         if (section == SteadyA)
-            return sweepTitle(a_);
+            return nameA_;
         if (section == SteadyB)
-            return sweepTitle(b_);
+            return nameB_;
         return {};
     }
     if (role != Qt::DisplayRole)
         return {};
+    // Per image, the header says so: the figures are not the step times the ledger shows.
     switch (section) {
     case Configuration:
         return tr("Configuration");
     case SteadyA:
-        return tr("Steady A");
+        return perImage() ? tr("Steady A per image [95% CI]") : tr("Steady A [95% CI]");
     case SteadyB:
-        return tr("Steady B");
+        return perImage() ? tr("Steady B per image [95% CI]") : tr("Steady B [95% CI]");
     case Ratio:
-        return tr("B/A [95% CI]");
+        return perImage() ? tr("B/A per image [95% CI]") : tr("B/A [95% CI]");
     case Verdict:
         return tr("B is");
     default:

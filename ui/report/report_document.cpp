@@ -229,19 +229,29 @@ QPageLayout reportPageLayout()
                        QPageLayout::Millimeter);
 }
 
-std::unique_ptr<QTextDocument> reportDocument(const ReportInput &input, const QPageLayout &layout)
+std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int column)> &html,
+                                                 const QList<QImage> &images, const QPageLayout &layout)
 {
     auto document = std::make_unique<QTextDocument>();
     const qreal dpi = layoutDpi();
     const QRectF text = layout.paintRect(QPageLayout::Inch);
     document->setPageSize(QSizeF(text.width() * dpi, text.height() * dpi - kFooterPixels));
-    for (int i = 0; i < input.charts.size(); ++i)
-        document->addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), input.charts[i].second);
+    for (int i = 0; i < images.size(); ++i)
+        document->addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), images[i]);
     const int column = int(std::floor(document->pageSize().width() - 2 * document->documentMargin()));
-    document->setHtml(reportHtml(input, ReportMedium::Print, column));
+    document->setHtml(html(column));
     for (int pass = 0; pass < kMaxPasses && fixOne(*document); ++pass) {
     }
     return document;
+}
+
+std::unique_ptr<QTextDocument> reportDocument(const ReportInput &input, const QPageLayout &layout)
+{
+    QList<QImage> images;
+    for (const auto &chart : input.charts)
+        images.append(chart.second);
+    return paginatedDocument([&](int column) { return reportHtml(input, ReportMedium::Print, column); }, images,
+                             layout);
 }
 
 bool printReportDocument(QTextDocument &document, QPagedPaintDevice *device, const QString &title)

@@ -8,9 +8,12 @@
 // images, not pixmaps, off the GUI thread).
 #include "report/report_writer.h"
 
+#include <QImage>
+#include <QList>
 #include <QPageLayout>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QPagedPaintDevice;
@@ -25,6 +28,11 @@ QPageLayout reportPageLayout();
 // The report laid out and paginated for `layout`: page size in QTextDocument pixels (1/96 in),
 // less a band at the foot of each page for the page number.
 std::unique_ptr<QTextDocument> reportDocument(const ReportInput &input, const QPageLayout &layout = reportPageLayout());
+// The same for any report's print HTML: `html` is called with the text column's width, and
+// images[i] is the resource chartResourceName(i) that its <img> elements name.
+std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int column)> &html,
+                                                 const QList<QImage> &images,
+                                                 const QPageLayout &layout = reportPageLayout());
 
 // Draws the document's pages on `device` (a QPdfWriter set to the same page layout), each with a
 // footer "title · page N of M". False when the device cannot be painted on.

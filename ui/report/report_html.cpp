@@ -79,15 +79,6 @@ QString localTime(const std::string &iso)
     return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm t")) : QString::fromStdString(iso);
 }
 
-QString pngBase64(const QImage &image)
-{
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return QString::fromLatin1(png.toBase64());
-}
-
 void header(QString &html, const ReportInput &input, const report::Ledger &l, ReportMedium medium)
 {
     const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(l.sweep.name));
@@ -358,6 +349,15 @@ QStringList printColumnWidths(const ReportTable &table, int textWidth)
 }
 
 } // namespace
+
+QString pngBase64(const QImage &image)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return QString::fromLatin1(png.toBase64());
+}
 
 QString chartResourceName(int index)
 {

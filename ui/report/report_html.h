@@ -23,6 +23,8 @@ enum class ReportMedium {
 // printTextWidth: the page's text width in QTextDocument pixels (1/96 in); only for Print.
 QString reportHtml(const ReportInput &input, ReportMedium medium, int printTextWidth = 0);
 QString chartResourceName(int index);
+// A chart for the browser's data: URI.
+QString pngBase64(const QImage &image);
 // The environment record to report: the input's, else the ledger's own.
 QString reportEnvironmentJson(const ReportInput &input);
 

@@ -102,22 +102,32 @@ bool writeCsv(const ReportInput &input, const QString &path, QString *error)
 bool writePdf(const ReportInput &input, const QString &path, QString *error)
 {
     // Portrait A4, paginated by hand: headings stay with what they head, no row spans two pages.
-    const QPageLayout layout = reportPageLayout();
-    const std::unique_ptr<QTextDocument> document = reportDocument(input, layout);
-    const QString title = tr("Stepscope report: %1").arg(QString::fromStdString(input.ledger.sweep.name));
+    const std::unique_ptr<QTextDocument> document = reportDocument(input, reportPageLayout());
+    return writePdfDocument(*document, QString::fromStdString(input.ledger.sweep.name),
+                            tr("Stepscope report: %1").arg(QString::fromStdString(input.ledger.sweep.name)), path,
+                            error);
+}
 
+bool writePdfDocument(QTextDocument &document, const QString &title, const QString &footer, const QString &path,
+                      QString *error)
+{
     return writeWith(path, error, [&](QSaveFile &file) {
         bool printed = false;
         {
             // The writer finishes the PDF (xref, trailer) when the painter ends and it goes away.
             QPdfWriter pdf(&file);
             pdf.setCreator(QStringLiteral("Stepscope"));
-            pdf.setTitle(QString::fromStdString(input.ledger.sweep.name));
-            pdf.setPageLayout(layout);
-            printed = printReportDocument(*document, &pdf, title);
+            pdf.setTitle(title);
+            pdf.setPageLayout(reportPageLayout());
+            printed = printReportDocument(document, &pdf, footer);
         }
         return printed && file.error() == QFileDevice::NoError && file.pos() > 0;
     });
+}
+
+bool writeReportText(const QString &path, const QString &text, QString *error)
+{
+    return writeBytes(path, text.toUtf8(), error);
 }
 
 } // namespace stepscope::ui

@@ -11,6 +11,8 @@
 #include <QPair>
 #include <QString>
 
+class QTextDocument;
+
 namespace stepscope::ui
 {
 
@@ -36,5 +38,11 @@ bool writeHtml(const ReportInput &input, const QString &path, QString *error = n
 bool writePdf(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeMarkdown(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeCsv(const ReportInput &input, const QString &path, QString *error = nullptr);
+
+// The same all-or-nothing writing for other reports (the comparison's): a laid-out document as a
+// portrait A4 PDF with `footer` on each page, and UTF-8 text.
+bool writePdfDocument(QTextDocument &document, const QString &title, const QString &footer, const QString &path,
+                      QString *error = nullptr);
+bool writeReportText(const QString &path, const QString &text, QString *error = nullptr);
 
 } // namespace stepscope::ui

@@ -261,7 +261,7 @@ void MainWindow::buildPages()
     connect(historyPage_, &HistoryPage::renameRequested, this, &MainWindow::renameSweep);
     connect(historyPage_, &HistoryPage::deleteRequested, this, &MainWindow::deleteSweep);
     addPage(historyPage_);
-    comparePage_ = new ComparePage(comparison_);
+    comparePage_ = new ComparePage(comparison_, comparisonJob_);
     addPage(comparePage_);
     environmentPage_ = new EnvironmentPage(environment_);
     connect(environmentPage_, &EnvironmentPage::doctorRequested, this, &MainWindow::runDoctor);
@@ -283,8 +283,9 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Recent databases"));
     file->addSeparator();
-    auto *exportReport = file->addAction(tr("&Export comparison report…"), this, &MainWindow::exportReportInteractive);
+    auto *exportReport = file->addAction(tr("&Export sweep report…"), this, &MainWindow::exportReportInteractive);
     exportReport->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export c&omparison report…"), comparePage_, &ComparePage::exportReportInteractive);
     auto *exportChart = file->addAction(tr("Export current &chart…"), this, &MainWindow::exportChartInteractive);
     exportChart->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
     file->addSeparator();
@@ -448,17 +449,8 @@ void MainWindow::connectJobs()
             ledgerActivity_.clear();
         ledgerPage_->setStatus(busy ? ledgerActivity_ : QString());
     });
-    connect(comparisonJob_, &ComparisonJob::ready, this, [this](qint64 a, qint64 b) {
-        comparePage_->setCaption(tr("Sweep %1 (A, %2) against sweep %3 (B, %4): ratio B/A of steady-state medians "
-                                    "with a bootstrap 95% CI.")
-                                     .arg(a)
-                                     .arg(QString::fromStdString(comparison_->ledgerA().sweep.name))
-                                     .arg(b)
-                                     .arg(QString::fromStdString(comparison_->ledgerB().sweep.name)));
-    });
-    connect(comparisonJob_, &ComparisonJob::empty, this, [this](qint64 a, qint64 b) {
-        comparePage_->setCaption(tr("Sweep %1 or sweep %2 has no runs: nothing to compare.").arg(a).arg(b));
-    });
+    connect(comparePage_, &ComparePage::reportWritten, this,
+            [this](const QString &path) { showMessage(tr("Comparison report written to %1").arg(path), 6000); });
     connect(queryJob_, &QueryJob::runStepsReady, this, &MainWindow::showSteps);
     connect(queryJob_, &QueryJob::runSeriesReady, stepsPage_, &StepsPage::setRuns);
     connect(reportJob_, &ReportJob::written, this, [this](const QString &path) {
@@ -504,6 +496,7 @@ void MainWindow::onDatabaseOpened(const QString &path)
 {
     for (ReaderJob *job : std::initializer_list<ReaderJob *>{ledgerJob_, comparisonJob_, queryJob_, reportJob_})
         job->setDatabase(path);
+    comparePage_->setDatabase(path);
     rememberDatabase(path);
     setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
     reloadHistory();
@@ -630,6 +623,7 @@ void MainWindow::requestLedger(qint64 sweepId, const QString &activity)
     if (sweepId != shownSweep_)
         ledger_->clear(); // another sweep's figures must not stand under this one's header
     shownSweep_ = sweepId;
+    comparePage_->setShownSweep(sweepId);
     ledgerActivity_ = activity;
     ledgerJob_->request(sweepId, panel_->plannedSteps());
     updateBusy();
@@ -891,9 +885,7 @@ bool MainWindow::compareSweeps(qint64 first, qint64 second)
     }
     if (!controller_->hasDatabase())
         return false;
-    comparison_->clear();
-    comparePage_->setCaption(tr("Comparing sweep %1 with sweep %2…").arg(first).arg(second));
-    comparisonJob_->request(first, second, panel_->plannedSteps());
+    comparePage_->compare({controller_->databasePath(), first}, {controller_->databasePath(), second});
     tabs_->setCurrentWidget(comparePage_);
     updateBusy();
     return true;
@@ -1018,11 +1010,12 @@ bool MainWindow::exportReport(const QString &path, QString *error)
 void MainWindow::exportReportInteractive()
 {
     QString filter;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export comparison report"), QDir::homePath() + "/stepscope-report.html",
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export sweep report"), QDir::homePath() + "/stepscope-report.html",
         tr("HTML report (*.html);;PDF (*.pdf);;Markdown (*.md);;CSV table (*.csv)"), &filter);
     if (path.isEmpty())
         return;
+    path = ComparePage::withSuffix(path, filter); // "report" typed with PDF chosen is report.pdf
     QString error;
     if (!exportReport(path, &error))
         QMessageBox::warning(this, tr("Export report"), error);
