@@ -37,6 +37,9 @@ class TrainingStep
     const torch::Tensor &input() const { return input_; }
     const torch::Tensor &target() const { return target_; }
     std::vector<torch::Tensor> parameters() const { return params_; }
+    // fp16 only (undefined otherwise): the dynamic loss scale on the device, halved after a step
+    // that overflowed, for tests of the skip-on-overflow rule.
+    const torch::Tensor &lossScale() const { return scale_; }
 
   private:
     void eagerStep(double lr);

@@ -4,10 +4,10 @@
 #include "engine/resnet.h"
 #include "engine/training_step.h"
 
+#include "engine_test_util.h"
 #include "tiny_config.h"
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
-#include <torch/optim/sgd.h>
 #include <torch/torch.h>
 
 using namespace stepscope;
@@ -98,17 +98,7 @@ TEST(EngineKnobs, SgdImplementationsAgreeWithTorchOptim)
 {
     RunConfig c = tiny();
     // Reference: the same model and data trained by torch::optim::SGD (momentum 0.9).
-    engine::TrainingStep ref(c, torch::kCPU);
-    torch::optim::SGD sgd(ref.model()->parameters(),
-                          torch::optim::SGDOptions(engine::kLearningRate).momentum(engine::kMomentum));
-    for (int i = 0; i < 3; ++i) {
-        sgd.zero_grad();
-        torch::nn::functional::cross_entropy(ref.model()->forward(ref.input()), ref.target()).backward();
-        sgd.step();
-    }
-    std::vector<torch::Tensor> reference;
-    for (const auto &p : ref.parameters())
-        reference.push_back(p.detach().clone());
+    const auto reference = test::referenceSgdWeights(c, torch::kCPU, 3);
 
     std::vector<std::vector<torch::Tensor>> finals;
     for (auto opt : {Optimizer::PerParameter, Optimizer::Foreach, Optimizer::Fused}) {
@@ -116,10 +106,7 @@ TEST(EngineKnobs, SgdImplementationsAgreeWithTorchOptim)
         engine::TrainingStep s(c, torch::kCPU);
         for (int i = 0; i < 3; ++i)
             s.step();
-        std::vector<torch::Tensor> params;
-        for (const auto &p : s.parameters())
-            params.push_back(p.detach().clone());
-        finals.push_back(params);
+        finals.push_back(test::snapshot(s.parameters()));
     }
     for (std::size_t k = 0; k < finals.size(); ++k)
         for (std::size_t i = 0; i < reference.size(); ++i)
