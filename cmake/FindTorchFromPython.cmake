@@ -11,7 +11,10 @@ if(NOT Torch_DIR)
     if(EXISTS "${_venv}/bin/python")
       set(_py "${_venv}/bin/python")
     else()
-      find_program(_py NAMES python3 python)
+      # Into a variable of its own: find_program's cache entry would stay hidden behind the
+      # normal variable _py set above (policy CMP0125), leaving _py empty.
+      find_program(STEPSCOPE_FOUND_PYTHON NAMES python3 python)
+      set(_py "${STEPSCOPE_FOUND_PYTHON}")
     endif()
   endif()
   execute_process(COMMAND "${_py}" -c "import torch; print(torch.utils.cmake_prefix_path)"
