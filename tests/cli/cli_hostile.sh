@@ -16,6 +16,10 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cli() { "$bin/stepscope-cli" "$@"; }
 count() { sqlite3 "$1" "$2" 2>/dev/null || echo 0; }
+# count() reads 0 while the database is not there yet; a sqlite3 command that cannot run at all
+# (on one GPU machine a Debian sqlite3 shell refused the system's newer library) must fail here, not
+# read as "no steps" after a minute of waiting.
+sqlite3 :memory: "SELECT 1" > /dev/null || fail "the sqlite3 command does not run here"
 tiny=(--device cpu --batch 2 --image-size 32 --warmup-steps 0)
 wait_for_steps() { # db min
   for _ in $(seq 1 600); do
