@@ -6,6 +6,7 @@ import socket
 import sys
 
 from . import affinity, preflight
+from . import gpu_state as gpu_state_reader
 
 
 def _cpu_model():
@@ -20,15 +21,8 @@ def _cpu_model():
 
 
 def gpu_state(torch, index):
-    """Clocks, temperature and power where torch can read them (NVML through nvidia-ml-py)."""
-    state = {}
-    for key, read in (("sm_clock_mhz", torch.cuda.clock_rate), ("temperature_c", torch.cuda.temperature),
-                      ("power_mw", torch.cuda.power_draw), ("utilization_pct", torch.cuda.utilization)):
-        try:
-            state[key] = read(index)
-        except Exception:  # no NVML bindings in this environment: the state is simply not known
-            return {}
-    return state
+    """Clocks, temperature, power and throttle reasons, as the native worker reports them."""
+    return gpu_state_reader.read(torch, index)
 
 
 def probe(torch, config):
@@ -56,6 +50,9 @@ def probe(torch, config):
             env[var.lower()] = directory
     if torch.cuda.is_available():
         env["cuda_runtime"] = torch.version.cuda or "unknown"
+        driver_api = gpu_state_reader.cuda_driver_api()
+        if driver_api:
+            env["cuda_driver_api"] = driver_api
         env["cudnn"] = dotted_cudnn(torch.backends.cudnn.version())
         index = (torch.device(config.device).index or 0) if config.on_cuda else 0
         if index < torch.cuda.device_count():
@@ -65,7 +62,7 @@ def probe(torch, config):
             env["gpu_memory_mib"] = p.total_memory >> 20
             env["gpu_cc"] = f"{p.major}.{p.minor}"
             for key, value in gpu_state(torch, index).items():
-                env["before_" + key] = value
+                env["driver" if key == "nvidia_driver" else "before_" + key] = value
     else:
         env["gpu"] = "none (CUDA not available)"
     return env
