@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <string>
 
 using namespace stepscope;
@@ -94,6 +95,13 @@ struct GraphCase {
     double tolerance;
 };
 
+// gtest prints a parameter in the test's name, and ctest's names come from it: the case's name
+// rather than its bytes.
+void PrintTo(const GraphCase &c, std::ostream *os)
+{
+    *os << c.name;
+}
+
 class EngineCudaGraph : public EngineCuda, public ::testing::WithParamInterface<GraphCase>
 {
 };
@@ -103,6 +111,11 @@ struct OverflowCase {
     Optimizer optimizer;
     bool cudaGraph;
 };
+
+void PrintTo(const OverflowCase &c, std::ostream *os)
+{
+    *os << c.name;
+}
 
 class EngineCudaOverflow : public EngineCuda, public ::testing::WithParamInterface<OverflowCase>
 {

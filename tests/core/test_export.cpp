@@ -1,8 +1,8 @@
 // The text exports of a ledger (core/report/export.cpp) and the number text they use
 // (number_text.cpp, ledger.cpp's formatters), on ledgers built by hand: CSV that a spreadsheet
 // splits into the header's columns whatever the names hold, JSON that parses with null for what is
-// missing or not finite, Markdown with one table row per configuration, and numbers that keep a
-// decimal point under a decimal-comma locale.
+// missing or not finite, and Markdown with one table row per configuration. That numbers keep a
+// decimal point under a decimal-comma locale is cli_locale.sh's test: it compiles such a locale.
 #include "report/ledger.h"
 #include "report/number_text.h"
 
@@ -13,7 +13,6 @@
 #include <QJsonObject>
 
 #include <climits>
-#include <clocale>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -220,30 +219,6 @@ TEST(NumberText, DurationsAndBreakEvenRangesReadAsTheDashboardShowsThem)
     EXPECT_EQ(breakEvenRangeText(ci), "80 to never");
     ci.lowNever = true;
     EXPECT_EQ(breakEvenRangeText(ci), "never");
-}
-
-TEST(NumberText, KeepsADecimalPointUnderADecimalCommaLocale)
-{
-    // QCoreApplication sets the C library's locale from the environment; under de_DE printf writes
-    // "1,88". cli_locale.sh proves the same end to end with a locale it compiles itself.
-    const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
-    const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
-    const char *chosen = nullptr;
-    for (const char *name : names)
-        if (std::setlocale(LC_NUMERIC, name)) {
-            chosen = name;
-            break;
-        }
-    if (!chosen)
-        GTEST_SKIP() << "no decimal-comma locale is installed here (cli.cli_locale covers this)";
-    char printed[32];
-    std::snprintf(printed, sizeof printed, "%.2f", 1.875);
-    const std::string viaFormat = formatNumber("%.2f", 1.875);
-    const std::string csv = toCsv(handMadeLedger());
-    std::setlocale(LC_NUMERIC, previous.c_str());
-    ASSERT_EQ(std::string(printed), "1,88") << chosen << " really has a decimal comma";
-    EXPECT_EQ(viaFormat, "1.88");
-    EXPECT_NE(csv.find(",14.2149,"), std::string::npos) << csv;
 }
 
 } // namespace stepscope::report
