@@ -19,6 +19,7 @@
 #include "charts/live_step_chart.h"
 #include "charts/qcustomplot_compat.h"
 #include "controller/run_controller.h"
+#include "elapsed.h"
 #include "pages/page.h"
 #include "synthetic_sweep.h"
 #include "widgets/config_panel.h"
@@ -49,6 +50,8 @@
 namespace
 {
 
+using stepscope::bench::elapsedMs;
+using stepscope::bench::elapsedS;
 using stepscope::ui::MainWindow;
 
 constexpr int kStreamSteps = 100000;
@@ -73,7 +76,7 @@ QElapsedTimer &benchClock()
 }
 double nowMs()
 {
-    return benchClock().nsecsElapsed() / 1e6;
+    return elapsedMs(benchClock());
 }
 
 // CPU time the calling thread has used, in ms.
@@ -98,7 +101,7 @@ class StallProbe
             const double cpu = threadCpuMs();
             const double now = nowMs();
             if (clock_.isValid()) {
-                const double gap = clock_.nsecsElapsed() / 1e6;
+                const double gap = elapsedMs(clock_);
                 gaps_[phase_].push_back(gap);
                 busy_[phase_].push_back(cpu - cpu_);
                 if (gap > worstGap_) {
@@ -118,7 +121,7 @@ class StallProbe
         order_.push_back(phase);
         walls_[phase].start();
     }
-    void leave() { wallMs_[phase_] = walls_[phase_].nsecsElapsed() / 1e6; }
+    void leave() { wallMs_[phase_] = elapsedMs(walls_[phase_]); }
     double worstFrom() const { return worstFrom_; }
     double worstTo() const { return worstTo_; }
     void print() const
@@ -201,7 +204,7 @@ class TimedApplication : public QApplication
             QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ') + receiver->objectName();
         const bool r = QApplication::notify(receiver, event);
         --depth_;
-        const double ms = t.nsecsElapsed() / 1e6;
+        const double ms = elapsedMs(t);
         const QString text =
             QStringLiteral("%1 event %2 (UI thread CPU %3 ms)").arg(what).arg(type).arg(threadCpuMs() - cpu, 0, 'f', 1);
         if (ms > 15)
@@ -314,7 +317,7 @@ int main(int argc, char **argv)
             QElapsedTimer t;
             t.start();
             plot->replot(QCustomPlot::rpImmediateRefresh);
-            replots.push_back(t.nsecsElapsed() / 1e6);
+            replots.push_back(elapsedMs(t));
         }
         probe.leave();
         points = window.liveChart()->pointCount();
@@ -390,10 +393,10 @@ int main(int argc, char **argv)
         openClock.start();
         if (!window.openDatabase(bigPath) || !waitFor([&] { return opened == 1; }, 120000))
             return 1;
-        const double openS = openClock.nsecsElapsed() / 1e9;
+        const double openS = elapsedS(openClock);
         window.showSweep(bigSweep > 0 ? bigSweep : 1);
         waitFor([&] { return window.sweepHeader()->sweepId() > 0; }, 120000);
-        const double headerS = openClock.nsecsElapsed() / 1e9;
+        const double headerS = elapsedS(openClock);
         ledgerClock.start();
         spin(500);
         probe.leave();
@@ -418,7 +421,7 @@ int main(int argc, char **argv)
             waitFor([&] { return window.ledgerModel()->rowCount() > 0 && !window.isBusy(); }, waitLedgerS * 1000);
         probe.leave();
         std::printf("ledger of the 2.1M-step sweep: %s after %.0f s\n", shown ? "shown" : "not yet shown",
-                    ledgerClock.nsecsElapsed() / 1e9);
+                    elapsedS(ledgerClock));
     } else if (bigSweep > 0) {
         std::printf("ledger of the 2.1M-step sweep: %s when the phases ended\n",
                     window.isBusy() ? "still being computed (its bootstrap runs on)" : "shown");
@@ -443,7 +446,7 @@ int main(int argc, char **argv)
         if (!window.exportReport(dir.filePath("report.pdf"), &error))
             std::printf("export: %s\n", qPrintable(error));
         waitFor([&] { return written; }, 120000);
-        std::printf("export: the PDF was written %.2f s after the click\n", exportClock.nsecsElapsed() / 1e9);
+        std::printf("export: the PDF was written %.2f s after the click\n", elapsedS(exportClock));
         spin(300);
         probe.leave();
     }

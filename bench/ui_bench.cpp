@@ -3,6 +3,7 @@
 // 5 ms timer on the UI thread measures how long the thread was ever unavailable. Then, with every
 // point present, it times the replots of zooming and panning. Prints figures; asserts no timing.
 #include "charts/live_step_chart.h"
+#include "elapsed.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -17,6 +18,7 @@
 #include <random>
 #include <vector>
 
+using stepscope::bench::elapsedMs;
 using stepscope::ui::LiveStepChart;
 
 namespace
@@ -105,7 +107,7 @@ int main(int argc, char **argv)
     QElapsedTimer replotClock;
     QObject::connect(plot, &QCustomPlot::beforeReplot, [&] { replotClock.start(); });
     QObject::connect(plot, &QCustomPlot::afterReplot, [&] {
-        const double ms = replotClock.nsecsElapsed() / 1e6;
+        const double ms = elapsedMs(replotClock);
         fig.maxReplotMs = std::max(fig.maxReplotMs, ms);
         // A queued replot follows the append that asked for it: the pair is what the user waits on.
         fig.maxAppendPlusReplotMs = std::max(fig.maxAppendPlusReplotMs, fig.lastAppendMs + ms);
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
     probe.setTimerType(Qt::PreciseTimer);
     probe.setInterval(kProbeMs);
     QObject::connect(&probe, &QTimer::timeout, [&] {
-        const double gap = probeClock.nsecsElapsed() / 1e6;
+        const double gap = elapsedMs(probeClock);
         probeClock.restart();
         fig.probeGapsMs.push_back(gap);
         fig.maxProbeGapMs = std::max(fig.maxProbeGapMs, gap);
@@ -151,19 +153,20 @@ int main(int argc, char **argv)
         QVector<double> batch;
         batch.swap(inbox.pending);
         const int first = inbox.firstIndex;
-        inbox.firstIndex += batch.size();
+        const int count = static_cast<int>(batch.size()); // at most kTotalSteps
+        inbox.firstIndex += count;
         if (!batch.isEmpty()) {
             QElapsedTimer t;
             t.start();
             chart.appendSteps(first, batch);
-            const double ms = t.nsecsElapsed() / 1e6;
+            const double ms = elapsedMs(t);
             fig.maxAppendMs = std::max(fig.maxAppendMs, ms);
             fig.lastAppendMs += ms;
-            inbox.received += batch.size();
+            inbox.received += count;
             ++fig.drains;
         }
         if (inbox.received >= kTotalSteps) {
-            fig.streamMs = streamClock.nsecsElapsed() / 1e6;
+            fig.streamMs = elapsedMs(streamClock);
             drain.stop();
             probe.stop();
             // Let the last queued replot happen before leaving the loop.
@@ -209,13 +212,13 @@ int main(int argc, char **argv)
         QElapsedTimer t;
         t.start();
         plot->replot(QCustomPlot::rpImmediateRefresh);
-        interactionMs.push_back(t.nsecsElapsed() / 1e6);
+        interactionMs.push_back(elapsedMs(t));
     }
     chart.setFollowLatest(true);
     QElapsedTimer full;
     full.start();
     plot->replot(QCustomPlot::rpImmediateRefresh);
-    const double fullViewMs = full.nsecsElapsed() / 1e6;
+    const double fullViewMs = elapsedMs(full);
 
     std::printf("ui_bench: LiveStepChart, %d steps in batches of %d every ~%d ms, drained every %d ms, "
                 "%dx%d, platform %s\n",

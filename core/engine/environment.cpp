@@ -77,7 +77,7 @@ Environment probeEnvironment(const RunConfig &config)
         env.emplace_back("cudnn", dottedVersion(at::detail::getCUDAHooks().versionCuDNN(), 10000, 100));
         const int index = config.onCuda() ? config.cudaIndex() : 0;
         if (index < static_cast<int>(torch::cuda::device_count())) {
-            const auto *prop = at::cuda::getDeviceProperties(index);
+            const auto *prop = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(index)); // < device_count()
             env.emplace_back("gpu", prop->name);
             env.emplace_back("gpu_sms", std::to_string(prop->multiProcessorCount));
             env.emplace_back("gpu_memory_mib", std::to_string(prop->totalGlobalMem >> 20));

@@ -116,7 +116,7 @@ class StepTimer
         Clock::time_point wallStart;
         double wallMs = 0;
 #ifdef STEPSCOPE_WITH_CUDA
-        std::unique_ptr<c10::cuda::CUDAEvent> start, end;
+        std::unique_ptr<c10::cuda::CUDAEvent> start{}, end{}; // {}: set by begin() on CUDA only
 #endif
     };
     Listener &listener_;

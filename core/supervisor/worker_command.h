@@ -14,7 +14,7 @@ struct WorkerCommand {
     QStringList arguments; // put before `--config JSON`
     // How the program was chosen ("--python", "STEPSCOPE_PYTHON", ...); with an empty program,
     // what was tried and what to set: the message of the run's python-not-found failure.
-    QString origin;
+    QString origin{}; // {}: a command written as {program, arguments} leaves it empty on purpose
 };
 
 // Where the native worker lives: next to the running executable (STEPSCOPE_NATIVE_WORKER overrides).

@@ -211,11 +211,12 @@ void TestCharts::liveChartTakesAHundredThousandSteps()
     LiveStepChart chart;
     chart.beginRun(QStringLiteral("sweep"));
     const int total = 100000;
-    QVector<double> batch(16);
-    for (int first = 1; first <= total; first += batch.size()) {
-        for (int i = 0; i < batch.size(); ++i)
+    const int chunk = 16;
+    QVector<double> batch(chunk);
+    for (int first = 1; first <= total; first += chunk) {
+        for (int i = 0; i < chunk; ++i)
             batch[i] = first + i == 1 ? 1500.0 : 8.0 + ((first + i) % 13) * 0.01;
-        chart.appendSteps(first, batch.mid(0, std::min<int>(batch.size(), total - first + 1)));
+        chart.appendSteps(first, batch.mid(0, std::min(chunk, total - first + 1)));
     }
     QCOMPARE(chart.pointCount(), total);
     QCOMPARE(chart.stepGraph()->data()->size(), total - 1);

@@ -55,7 +55,7 @@ class TestController : public QObject
         QVERIFY(!controller.start(request, &error)); // one sweep at a time
         QVERIFY(error.contains("already running"));
 
-        int samples = 0;
+        qsizetype samples = 0;
         QElapsedTimer clock;
         clock.start();
         while (finished.isEmpty() && clock.elapsed() < 120000) {
@@ -69,7 +69,7 @@ class TestController : public QObject
         QCOMPARE(finished.first().at(1).toBool(), false);
         for (const auto &batch : controller.takeSamples())
             samples += batch.ms.size();
-        QCOMPARE(samples, 2 * tiny().totalSteps());
+        QCOMPARE(samples, qsizetype(2 * tiny().totalSteps()));
         QCOMPARE(runStarted.count(), 2);
         QCOMPARE(runFinished.count(), 2);
         for (const auto &args : runFinished)

@@ -116,7 +116,7 @@ void TestReport::htmlHasEverythingAReaderNeeds()
     // One embedded PNG per chart, and it decodes to the chart.
     const QString marker = QStringLiteral("<img src=\"data:image/png;base64,");
     QCOMPARE(html.count(marker), int(input_.charts.size()));
-    const int start = html.indexOf(marker) + marker.size();
+    const qsizetype start = html.indexOf(marker) + marker.size();
     const QByteArray base64 = html.mid(start, html.indexOf(QLatin1Char('"'), start) - start).toLatin1();
     const QImage decoded = QImage::fromData(QByteArray::fromBase64(base64), "PNG");
     QCOMPARE(decoded.size(), input_.charts.front().second.size());

@@ -77,13 +77,13 @@ void ChartWidget::reserveRoomForTickLabels(const QStringList &labels, double deg
         const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
         const double cos = std::cos(degrees * M_PI / 180.0);
         // The last label starts at the last tick; the one before has about a category's width more.
-        const double category = double(plot_->width()) / std::max<qsizetype>(labels.size() + 1, 2);
+        const double category = double(plot_->width()) / double(std::max<qsizetype>(labels.size() + 1, 2));
         for (qsizetype k = 0; k < std::min<qsizetype>(labels.size(), 3); ++k) {
             const QString &label = labels[labels.size() - 1 - k];
             int widest = 0;
             for (const QString &line : label.split(QLatin1Char('\n')))
                 widest = std::max(widest, metrics.horizontalAdvance(line));
-            right = std::max(right, int(widest * cos - k * category));
+            right = std::max(right, int(widest * cos - double(k) * category));
         }
     }
     plot_->axisRect()->setMinimumMargins(QMargins(0, 0, std::max(0, right) + 8, 0));

@@ -370,8 +370,8 @@ void FirstVsSteadyChart::placeLabels()
             segment(QPointF(at.x() - 2, y(pt.steadyHighMs)), QPointF(at.x() + 2, y(pt.steadyLowMs)));
     }
     if (frontLine_) {
-        const auto *data = frontLine_->data().data();
-        for (auto it = data->constBegin(); it != data->constEnd() && it + 1 != data->constEnd(); ++it) {
+        const auto *front = frontLine_->data().data();
+        for (auto it = front->constBegin(); it != front->constEnd() && it + 1 != front->constEnd(); ++it) {
             const QPointF corner(x((it + 1)->key), y(it->value));
             segment(QPointF(x(it->key), y(it->value)), corner);             // along its level
             segment(corner, QPointF(x((it + 1)->key), y((it + 1)->value))); // down to the next

@@ -49,7 +49,7 @@ class RunOverlayChart : public ChartWidget
     void setRuns(const QVector<RunSeries> &runs);
     void clear() { setRuns({}); }
 
-    int runCount() const { return runs_.size(); }
+    int runCount() const { return static_cast<int>(runs_.size()); } // one per configuration or process
     const QVector<RunSeries> &runs() const { return runs_; }
     QCPGraph *stepGraph(int run) const { return steps_.value(run, nullptr); }       // steps 2, 3, ...
     QCPGraph *firstStepGraph(int run) const { return firsts_.value(run, nullptr); } // step 1 (clamped to the top)

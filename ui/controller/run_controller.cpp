@@ -249,7 +249,7 @@ bool RunController::start(const SweepRequest &request, QString *error)
     connect(runner_, &supervisor::SweepRunner::runFinished, this,
             [this](qint64 runId, int status, const QString &category, const QString &message) {
                 ++runsDone_;
-                secondsPerFinishedRun_ = sweepClock_.elapsed() / 1000.0 / runsDone_;
+                secondsPerFinishedRun_ = static_cast<double>(sweepClock_.elapsed()) / 1000.0 / runsDone_;
                 Q_EMIT runFinished(runId, status, category, message);
             });
     connect(runner_, &supervisor::SweepRunner::progress, this, &RunController::onProgress);
@@ -312,7 +312,8 @@ void RunController::onProgress(int finishedRuns, int totalRuns, int step, int st
     if (runsDone_ > 0)
         left = static_cast<qint64>(secondsPerFinishedRun_ * (totalRuns - finishedRuns - runFraction));
     else if (runFraction > 0.05)
-        left = static_cast<qint64>(runClock_.elapsed() / 1000.0 / runFraction * (totalRuns - runFraction));
+        left = static_cast<qint64>(static_cast<double>(runClock_.elapsed()) / 1000.0 / runFraction *
+                                   (totalRuns - runFraction));
     Q_EMIT progress(runFraction, sweepFraction, left);
 }
 

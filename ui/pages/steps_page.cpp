@@ -81,7 +81,8 @@ QVector<StepsPage::Wanted> StepsPage::wanted() const
 void StepsPage::ask()
 {
     const QVector<Wanted> runs = wanted();
-    note_->setText(runs.isEmpty() ? tr("No run recorded steps.") : tr("Reading %n run(s)…", nullptr, runs.size()));
+    note_->setText(runs.isEmpty() ? tr("No run recorded steps.")
+                                  : tr("Reading %n run(s)…", nullptr, static_cast<int>(runs.size())));
     Q_EMIT runsWanted(runs);
 }
 

@@ -79,7 +79,7 @@ QString payoff(const report::LedgerRow &row, qint64 planned)
     if (*row.breakEvenSteps <= 1)
         return tr("is ahead from the first step");
     QString text = tr("pays off after %1 steps").arg(formatStepCount(*row.breakEvenSteps));
-    if (planned > 0 && *row.breakEvenSteps > planned)
+    if (planned > 0 && *row.breakEvenSteps > double(planned))
         text += tr(", beyond the planned %1").arg(formatStepCount(double(planned)));
     return text;
 }
@@ -172,7 +172,7 @@ QStringList compileHeadlines(const std::vector<CompileReportRow> &rows, const re
             continue;
         done << r.pairKey;
         QStringList parts;
-        for (const QString cache : {QStringLiteral("cold"), QStringLiteral("warm")})
+        for (const QString &cache : {QStringLiteral("cold"), QStringLiteral("warm")})
             for (const auto &other : rows)
                 if (other.pairKey == r.pairKey && other.cache == cache) {
                     const QString what = other.notCompiled == other.runs && other.runs > 0 ? other.notCompiledText
