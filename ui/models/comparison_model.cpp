@@ -204,7 +204,7 @@ QString ComparisonModel::verdictText(const Row &row) const
         return tr("slower");
     case Outcome::NoSignificantDifference:
         return row.ratio && !row.ratio->hasInterval ? tr(report::kNoInterval)
-                                                    : tr("no significant difference (the interval spans 1)");
+                                                    : tr("no significant difference (interval spans 1)");
     case Outcome::NotComparable:
         if (a_.rows[*row.a].samplesMs.empty())
             return tr("not comparable: no steady state in A");
@@ -279,8 +279,10 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
                              .arg(unit());
         if (index.column() == SteadyA || index.column() == SteadyB)
             return tr("Median steady time (%1) with its 95% confidence interval over cold processes").arg(unit());
-        if (index.column() == Configuration && row.a && row.b &&
-            a_.rows[*row.a].configName != b_.rows[*row.b].configName)
+        if (index.column() == Configuration &&
+            (!row.a || !row.b || a_.rows[*row.a].configName == b_.rows[*row.b].configName))
+            return label(index.row()); // the whole label, which the column may elide
+        if (index.column() == Configuration && a_.rows[*row.a].configName != b_.rows[*row.b].configName)
             return tr("A: %1\nB: %2")
                 .arg(QString::fromStdString(a_.rows[*row.a].configName),
                      QString::fromStdString(b_.rows[*row.b].configName));
@@ -319,9 +321,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     case Configuration:
         return tr("Configuration");
     case SteadyA:
-        return perImage() ? tr("Steady A per image [95% CI]") : tr("Steady A [95% CI]");
+        return perImage() ? tr("A per image [95% CI]") : tr("Steady A [95% CI]");
     case SteadyB:
-        return perImage() ? tr("Steady B per image [95% CI]") : tr("Steady B [95% CI]");
+        return perImage() ? tr("B per image [95% CI]") : tr("Steady B [95% CI]");
     case Ratio:
         return perImage() ? tr("B/A per image [95% CI]") : tr("B/A [95% CI]");
     case Verdict:

@@ -116,6 +116,11 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
     view_->setModel(model);
     view_->setWordWrap(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A long knob label ("tf32+cudnn-bench+bf16+channels-last+...") would push the ratio and the
+    // verdict out of view at 1280 px: its column keeps a set width and elides in the middle.
+    view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Configuration, QHeaderView::Interactive);
+    view_->horizontalHeader()->resizeSection(ComparisonModel::Configuration, 200);
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->verticalHeader()->setVisible(false);
     chart_ = new ComparisonChart;
@@ -196,7 +201,7 @@ void ComparePage::setDatabase(const QString &path)
 void ComparePage::addFile(const QString &path, bool own)
 {
     const QString key = absolute(path);
-    const QString text = own ? tr("%1 (this dashboard's database)").arg(QFileInfo(path).fileName())
+    const QString text = own ? tr("%1 (dashboard)").arg(QFileInfo(path).fileName())
                              : tr("%1 (read-only)").arg(QFileInfo(path).fileName());
     for (QComboBox *box : {a_.file, b_.file}) {
         const QSignalBlocker blocker(box);
@@ -373,12 +378,14 @@ void ComparePage::onReady()
         banner_->clear();
         banner_->setVisible(false);
     } else {
-        QString html = tr("<b>A and B did not run alike</b>; read the ratios with that in mind:<ul>");
+        // One paragraph, not a list: at 1280x720 every line the banner takes is a row the table loses.
+        QStringList items;
         for (const QString &d : differences)
-            html += QStringLiteral("<li>%1</li>").arg(d.toHtmlEscaped());
-        html += QStringLiteral("</ul>");
+            items << d.toHtmlEscaped();
+        QString html = tr("<b>A and B did not run alike</b>, read the ratios with that in mind: %1.")
+                           .arg(items.join(QStringLiteral("; ")));
         if (model_->perImage())
-            html += tr("The batches differ, so every figure is <b>per image</b> (step time divided by the batch).");
+            html += tr(" The batches differ, so every figure is <b>per image</b> (step time divided by the batch).");
         banner_->setText(html);
         banner_->setVisible(true);
     }
