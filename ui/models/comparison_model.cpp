@@ -274,7 +274,7 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
                        ? tr("1 repeat: no interval. One cold process in A or B says nothing about the "
                             "spread between processes; run 3 or more repeats")
                        : tr("Median steady time of B over A (%1), with a 95% confidence interval from a "
-                            "bootstrap over cold processes (then steps within them); below 1 means B is faster. "
+                            "bootstrap over cold processes (never narrower than each process's own steps allow); below 1 means B is faster. "
                             "An interval that spans 1 is no significant difference")
                              .arg(unit());
         if (index.column() == SteadyA || index.column() == SteadyB)

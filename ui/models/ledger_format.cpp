@@ -236,7 +236,7 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
         if ((row.timeRatio && !row.timeRatio->hasInterval) || (row.breakEvenCI && !row.breakEvenCI->hasInterval))
             return tr(report::kNoInterval);
         if (row.timeRatio)
-            return tr("95% CI from a bootstrap over cold processes (then steps within them)");
+            return tr("95% CI from a bootstrap over cold processes (never narrower than each process's own steps allow)");
         return {};
     default:
         return {};

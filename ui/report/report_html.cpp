@@ -213,8 +213,8 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Steady state: median of the detected steady window (%1 per step), pooled over "
                             "cold-process repeats; spread: lowest and highest per-repeat median. Speed-up against "
-                            "the first row with a 95% CI from a bootstrap over cold processes (then steps within "
-                            "them); n.s. = no significant difference; n=1, no CI = one repeat, no interval. "
+                            "the first row with a 95% CI from a bootstrap over cold processes (never narrower than "
+                            "each process's own steps allow); n.s. = no significant difference; n=1, no CI = one repeat, no interval. "
                             "Break-even: steps after which a slower first step is paid back, with its interval.")
                              .arg(gpu ? tr("CUDA-event time") : tr("wall time"))));
 }
