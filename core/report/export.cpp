@@ -211,7 +211,9 @@ std::string toMarkdown(const Ledger &l)
         if (!r.failureCategory.empty())
             status += " (" + r.failureCategory + ")";
         out << "| " << r.label << " | " << status << " | " << firstStepText(r) << " | "
-            << (r.steadyMs ? num(r.steadyMs, "%.2f") + " ms" : (r.steadyProblem.empty() ? "-" : "no steady state"))
+            << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
+                : r.steadyProblem.empty()                   ? "-"
+                                                            : "no steady state")
             << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenText(r) << " | "
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
         if (compiles)

@@ -182,6 +182,8 @@ TEST(ExportMarkdown, OneTableRowPerConfigurationWithItsFigures)
         << table[1];
     EXPECT_NE(table[2].find("| tf32+bf16 | 2/3 complete (out-of-memory) |"), std::string::npos) << table[2];
     EXPECT_NE(table[2].find("| 1.25x [1.11-1.43] |"), std::string::npos) << table[2];
+    EXPECT_EQ(table[2].find("|  ms |"), std::string::npos)
+        << "a steady figure that is not finite reads '-', not ' ms': " << table[2];
     EXPECT_NE(md.find("CUDA-event time"), std::string::npos) << "the baseline's timing names the clock";
 }
 
