@@ -5,6 +5,7 @@
 #include "config/config_json.h"
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
+#include "platform/platform.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "store/store.h"
@@ -23,17 +24,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <optional>
-
-#include <fcntl.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace stepscope::cli
 {
@@ -143,8 +138,7 @@ class StatusLine
   private:
     static QString fitted(const QString &text)
     {
-        winsize size{};
-        qsizetype columns = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+        qsizetype columns = platform::stderrColumns();
         if (columns == 0)
             columns = qEnvironmentVariableIntValue("COLUMNS");
         const qsizetype room = columns - 1; // the last column would wrap on some terminals
@@ -157,7 +151,7 @@ class StatusLine
         return text.left(head) + "..." + text.right(room - 3 - head);
     }
 
-    bool terminal_ = isatty(STDERR_FILENO) != 0;
+    bool terminal_ = platform::stderrIsTerminal();
     bool open_ = false;
 };
 
@@ -280,16 +274,10 @@ QString databaseFileBehind(const QString &out, const QString &db)
         const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
         return (dir.isEmpty() ? info.absolutePath() : dir) + "/" + info.fileName();
     };
-    struct stat outStat {
-    };
-    const bool outExists = ::stat(QFile::encodeName(out).constData(), &outStat) == 0;
     for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
         const QString file = db + suffix;
-        struct stat dbStat {
-        };
-        const bool same = outExists && ::stat(QFile::encodeName(file).constData(), &dbStat) == 0
-                              ? outStat.st_dev == dbStat.st_dev && outStat.st_ino == dbStat.st_ino
-                              : pathKey(out) == pathKey(file);
+        const std::optional<bool> sameInode = platform::sameFile(out.toStdString(), file.toStdString());
+        const bool same = sameInode ? *sameInode : pathKey(out) == pathKey(file);
         if (same)
             return *suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
                            : "the database " + db + " itself (or a link to it)";
@@ -316,8 +304,8 @@ bool writeWhole(const QString &path, const std::string &text, QString &error)
         f.cancelWriting();
         return false;
     }
-    if (::fsync(f.handle()) != 0) {
-        error = QString("cannot sync it to disk: ") + std::strerror(errno);
+    if (const std::string why = platform::syncFile(f.handle()); !why.empty()) {
+        error = QString("cannot sync it to disk: ") + QString::fromStdString(why);
         f.cancelWriting();
         return false;
     }
@@ -326,11 +314,7 @@ bool writeWhole(const QString &path, const std::string &text, QString &error)
         return false;
     }
     // The rename is durable once the folder is synced too.
-    const int dir = ::open(QFile::encodeName(info.absolutePath()).constData(), O_RDONLY | O_DIRECTORY);
-    if (dir >= 0) {
-        ::fsync(dir);
-        ::close(dir);
-    }
+    platform::syncFolder(info.absolutePath().toStdString());
     return true;
 }
 
@@ -381,7 +365,7 @@ QString defaultDatabasePath()
 {
     // Without HOME (and XDG_DATA_HOME), Qt takes "/" for the home folder: the file would land in
     // //.local/share, shared by everyone or not writable at all. No default then: --db says where.
-    if (qEnvironmentVariable("XDG_DATA_HOME").isEmpty() && qEnvironmentVariable("HOME").isEmpty())
+    if (!platform::homeFolderKnown())
         return {};
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
 }

@@ -9,7 +9,7 @@
 namespace stepscope::engine
 {
 
-// The cores this process may run on now (sched_getaffinity); empty where that cannot be read.
+// The cores this process may run on now (platform::allowedCores); empty where that cannot be read.
 std::vector<int> allowedCores();
 
 // Pins every thread of this process to the cores `config.cpuAffinity` names ("none" leaves the

@@ -2,6 +2,7 @@
 #include "engine/cpu_affinity.h"
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
+#include "platform/platform.h"
 
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
@@ -14,31 +15,15 @@
 #include <cuda_runtime_api.h>
 #endif
 
-#include <cstdlib>
-#include <fstream>
-#include <unistd.h>
-
 namespace stepscope::engine
 {
 namespace
 {
 
-std::string cpuModel()
-{
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    return "unknown";
-}
-
 std::string envOr(const char *name, const char *fallback)
 {
-    const char *v = std::getenv(name);
-    return v && *v ? v : fallback;
+    const auto v = platform::environmentVariable(name);
+    return v && !v->empty() ? *v : fallback;
 }
 
 std::string dottedVersion(long v, long major, long minor)
@@ -52,11 +37,9 @@ std::string dottedVersion(long v, long major, long minor)
 Environment probeEnvironment(const RunConfig &config)
 {
     Environment env;
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
     env.emplace_back("worker", "native");
-    env.emplace_back("host", host);
-    env.emplace_back("cpu", cpuModel());
+    env.emplace_back("host", platform::hostName());
+    env.emplace_back("cpu", platform::cpuModel());
     env.emplace_back("cpu_threads", std::to_string(at::get_num_threads()));
     // What was asked for and what the process got: "one" names no core, the read-back mask does.
     env.emplace_back("cpu_affinity", config.cpuAffinity);

@@ -1,8 +1,9 @@
 #include "engine/gpu_state.h"
 
 #ifdef STEPSCOPE_WITH_CUDA
+#include "platform/platform.h"
+
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 #endif
 
 namespace stepscope::engine
@@ -44,10 +45,10 @@ std::string reasonNames(unsigned long long bits)
 std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex)
 {
     std::vector<std::pair<std::string, std::string>> state;
-    static void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    static const auto lib = platform::SharedLibrary::open(platform::nvmlLibraryName());
     if (!lib)
         return state;
-    auto sym = [](const char *name) { return dlsym(lib, name); };
+    auto sym = [](const char *name) { return lib->symbol(name); };
     static const bool initialised = [&] {
         auto init = reinterpret_cast<InitFn>(sym("nvmlInit_v2"));
         return init && init() == 0;

@@ -1,6 +1,7 @@
 #pragma once
 // Clocks, temperature, power and throttle reasons of a GPU, read through NVML when the driver
-// provides it (dlopen: no build-time dependency, and nothing breaks where NVML is absent).
+// provides it (loaded at run time through platform::SharedLibrary: no build-time dependency, and
+// nothing breaks where NVML is absent).
 // Engine-internal; no torch.
 #include <string>
 #include <utility>

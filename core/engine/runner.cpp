@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
 #include "engine/training_step.h"
+#include "platform/platform.h"
 
 #include <torch/torch.h>
 
@@ -13,11 +14,8 @@
 
 #include <cstdlib>
 #include <deque>
-#include <fstream>
 #include <new>
 #include <string>
-
-#include <sys/resource.h>
 
 namespace stepscope::engine
 {
@@ -139,30 +137,22 @@ bool isOutOfMemory(const std::exception &e, const std::string &what)
     return false;
 }
 
-// "MiB" figure of a "VmHWM:  123456 kB" line of /proc/self/status, or -1.
-long statusMiB(const std::string &key)
-{
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind(key + ":", 0) == 0)
-            return std::atol(line.c_str() + key.size() + 1) / 1024;
-    return -1;
-}
-
 // What this process used on the CPU side, and the address-space limit it ran under: the figures
 // that tell a CPU out-of-memory apart from a too-low `ulimit -v`.
 std::string processMemoryNote()
 {
     std::string note;
-    const long peakResident = statusMiB("VmHWM"), peakVirtual = statusMiB("VmPeak");
+    const platform::OwnMemory memory = platform::ownMemory();
+    constexpr std::int64_t kMiB = 1024 * 1024;
+    const std::int64_t peakResident = memory.peakResident < 0 ? -1 : memory.peakResident / kMiB;
+    const std::int64_t peakVirtual = memory.peakAddressSpace < 0 ? -1 : memory.peakAddressSpace / kMiB;
     if (peakResident >= 0)
         note += "peak resident memory " + std::to_string(peakResident) + " MiB";
     if (peakVirtual >= 0)
         note += (note.empty() ? "" : ", ") + std::string("peak address space ") + std::to_string(peakVirtual) + " MiB";
-    rlimit limit{};
-    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    if (memory.addressSpaceLimit >= 0)
         note += (note.empty() ? "" : ", ") + std::string("under an address-space limit (ulimit -v) of ") +
-                std::to_string(limit.rlim_cur / (1024 * 1024)) + " MiB";
+                std::to_string(memory.addressSpaceLimit / kMiB) + " MiB";
     return note;
 }
 

@@ -2,12 +2,11 @@
 // to do about it.
 #include "store/store_internal.h"
 
-#include <cerrno>
+#include "platform/platform.h"
+
 #include <cstring>
 #include <fstream>
 #include <string>
-
-#include <sys/statvfs.h>
 
 namespace stepscope::store
 {
@@ -29,15 +28,15 @@ bool startsWithSqliteMagic(const std::string &path)
 // error whose errno may already be gone: then a file system with no space left gives it away.
 std::string noSpaceCause(const std::string &path, int primary, int sys)
 {
-    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
-        return sys == EDQUOT ? "the disk quota is used up" : "the disk is full";
-    if (sys == EFBIG)
+    using platform::NoSpace;
+    const NoSpace os = platform::noSpaceCause(sys);
+    if (primary == SQLITE_FULL || os == NoSpace::DiskFull || os == NoSpace::QuotaExceeded)
+        return os == NoSpace::QuotaExceeded ? "the disk quota is used up" : "the disk is full";
+    if (os == NoSpace::FileTooLarge)
         return "the file reached a size limit";
-    struct statvfs fs {
-    };
-    if (primary == SQLITE_IOERR && ::statvfs(folderOf(path).c_str(), &fs) == 0 &&
-        static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < 64 * 1024)
-        return "the disk is full";
+    if (primary == SQLITE_IOERR)
+        if (const auto room = platform::freeBytes(folderOf(path)); room && *room < 64 * 1024)
+            return "the disk is full";
     return {};
 }
 
@@ -90,9 +89,10 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     if (!noSpace.empty()) {
         std::string cause = e.what();
         if (sys != 0)
-            cause += std::string(": ") + std::strerror(sys);
-        const char *fix = sys == EFBIG ? " Raise the limit (ulimit -f) or choose another path with --db."
-                                       : " Free some space and run again.";
+            cause += ": " + platform::errorText(sys);
+        const char *fix = platform::noSpaceCause(sys) == platform::NoSpace::FileTooLarge
+                              ? " Raise the limit (ulimit -f) or choose another path with --db."
+                              : " Free some space and run again.";
         return StoreError(StoreError::Kind::Io,
                           "could not save to " + quoted(path) + ": " + noSpace + " (" + cause + ")." + safe + fix);
     }
@@ -105,7 +105,7 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     default: {
         std::string cause = e.what();
         if (sys != 0)
-            cause += std::string(" (") + std::strerror(sys) + ")";
+            cause += " (" + platform::errorText(sys) + ")";
         return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + cause + "." + safe);
     }
     }

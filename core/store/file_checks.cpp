@@ -3,21 +3,18 @@
 // read is opened without touching it.
 #include "store/store_internal.h"
 
+#include "platform/platform.h"
+
 #include <cctype>
 #include <fstream>
 #include <string>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace stepscope::store
 {
 
 bool fileExists(const std::string &path)
 {
-    struct stat st {
-    };
-    return ::stat(path.c_str(), &st) == 0;
+    return platform::pathExists(path);
 }
 
 std::string quoted(const std::string &path)
@@ -35,7 +32,7 @@ std::string folderOf(const std::string &path)
 
 bool mayWrite(const std::string &path)
 {
-    return ::access(path.c_str(), W_OK) == 0;
+    return platform::mayWrite(path);
 }
 
 namespace
@@ -162,9 +159,8 @@ std::string readOnlyUri(const std::string &path)
     if (mayWrite(path) && mayWrite(folderOf(path)))
         return {};
     // An empty -wal holds no commit the file lacks (a reader that could not checkpoint leaves one).
-    struct stat wal {
-    };
-    const bool walHoldsCommits = ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
+    const auto walSize = platform::fileSize(path + "-wal");
+    const bool walHoldsCommits = walSize && *walSize > 0;
     if (walHoldsCommits || !walModeHeader(path))
         return {};
     return fileUri(path, "immutable=1");

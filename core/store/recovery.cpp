@@ -2,76 +2,27 @@
 // its process, elsewhere by its heartbeat), and marking the rest interrupted when a file is opened.
 #include "store/store_internal.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include "platform/platform.h"
+
 #include <string>
 #include <vector>
-
-#include <signal.h>
-#include <unistd.h>
 
 namespace stepscope::store
 {
 
-std::string hostName()
-{
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0)
-        return {};
-    return buf;
-}
-
 namespace
 {
-
-bool processAlive(std::int64_t pid)
-{
-    if (pid <= 0 || pid > std::numeric_limits<pid_t>::max())
-        return false;
-    // EPERM means it exists but belongs to someone else: still alive.
-    return kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
-}
 
 // What recovery writes on runs that never started because their sweep's process went away.
 constexpr const char *kNeverStarted = "not run: the sweep's process ended before this run started";
 
-// When the process `pid` started, as ISO-8601 UTC, less `slack`; empty where /proc cannot say.
+// When the process `pid` started, as ISO-8601 UTC, less `slack`; empty where the system cannot say.
 // Sets `zombie` for a process that has ended but not yet been reaped.
 std::string processStartUtc(std::int64_t pid, std::chrono::seconds slack, bool &zombie)
 {
-    std::ifstream statFile("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(statFile, line);
-    const auto nameEnd = line.rfind(')'); // the command name may hold spaces and parentheses
-    if (nameEnd == std::string::npos || nameEnd + 2 > line.size())
-        return {};
-    std::istringstream fields(line.substr(nameEnd + 2));
-    std::string field;
-    unsigned long long startTicks = 0;
-    for (int i = 3; i <= 22 && fields >> field; ++i) { // field 3 is the state, 22 the start time
-        if (i == 3)
-            zombie = field == "Z" || field == "X";
-        if (i == 22)
-            startTicks = std::strtoull(field.c_str(), nullptr, 10);
-    }
-    std::ifstream procStat("/proc/stat");
-    unsigned long long bootSeconds = 0;
-    for (std::string key; procStat >> key;) {
-        if (key == "btime") {
-            procStat >> bootSeconds;
-            break;
-        }
-        procStat.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-    }
-    const long ticksPerSecond = sysconf(_SC_CLK_TCK);
-    if (startTicks == 0 || bootSeconds == 0 || ticksPerSecond <= 0)
-        return {};
-    const auto started = std::chrono::system_clock::time_point(
-        std::chrono::seconds(bootSeconds) + std::chrono::milliseconds(startTicks * 1000 / ticksPerSecond));
-    return isoUtc(started - slack);
+    const platform::ProcessStart start = platform::processStart(pid);
+    zombie = start.ended;
+    return start.time ? isoUtc(*start.time - slack) : std::string();
 }
 
 // Whether the process that marked a run `running` at `started` on this host still lives. A stopped
@@ -80,7 +31,7 @@ std::string processStartUtc(std::int64_t pid, std::chrono::seconds slack, bool &
 // run did (the boot time /proc gives is whole seconds, hence the slack).
 bool ownerAlive(std::int64_t pid, const std::string &started)
 {
-    if (!processAlive(pid))
+    if (!platform::processExists(pid))
         return false;
     bool zombie = false;
     const std::string processStarted = processStartUtc(pid, std::chrono::seconds(30), zombie);
@@ -98,7 +49,7 @@ bool ownerAlive(std::int64_t pid, const std::string &started)
 // measured and committed.
 void interruptStaleRuns(sqlite3 *db)
 {
-    const std::string host = hostName();
+    const std::string host = platform::hostName();
     const std::string cutoff = isoUtc(std::chrono::system_clock::now() - kStaleAfter);
     // The owner of a row lives: on this host by its process, elsewhere by a recent sign of life.
     const auto alive = [&](const Statement &st, int pidCol, int hostCol, int startedCol, int lastSignCol) {

@@ -218,7 +218,6 @@ StoreError describeOpenFailure(const std::string &path, const SqlFailure &e);
 StoreError describeWriteFailure(const std::string &path, const SqlFailure &e);
 
 // Runs left behind (recovery.cpp).
-std::string hostName();
 // Runs and sweeps left `running` by an owner that is gone become `interrupted`.
 void interruptStaleRuns(sqlite3 *db);
 

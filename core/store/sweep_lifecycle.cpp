@@ -3,11 +3,11 @@
 // the writer thread.
 #include "store/store_internal.h"
 
+#include "platform/platform.h"
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 namespace stepscope::store
 {
@@ -96,8 +96,8 @@ std::int64_t Database::createSweepWithRuns(const SweepRecord &sweep, const std::
 void Database::markRunning(std::int64_t runId)
 {
     // Owner and time are taken now, on the caller's side, not when the batch happens to commit.
-    const std::int64_t pid = getpid();
-    const std::string host = hostName();
+    const std::int64_t pid = platform::currentProcessId();
+    const std::string host = platform::hostName();
     const std::string now = nowUtc();
     d->enqueue([=](sqlite3 *db) {
         Statement st(db, "UPDATE runs SET status = 'running', started = ?1, heartbeat = ?1, owner_pid = ?2, "

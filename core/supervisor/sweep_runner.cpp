@@ -1,6 +1,7 @@
 #include "supervisor/sweep_runner.h"
 
 #include "config/config_json.h"
+#include "platform/platform.h"
 #include "report/run_summary.h"
 #include "stats/stats.h"
 
@@ -14,8 +15,6 @@
 #include <QThread>
 
 #include <algorithm>
-#include <csignal>
-#include <cstring>
 
 namespace stepscope::supervisor
 {
@@ -590,10 +589,10 @@ std::pair<RunStatus, std::optional<Failure>> SweepRunner::judgeExit(int exitCode
             f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
         return {RunStatus::Failed, f};
     }
-    if (status == QProcess::CrashExit && exitCode == SIGKILL)
+    if (const auto kill = platform::killSignal(); status == QProcess::CrashExit && kill && exitCode == *kill)
         return {RunStatus::Failed, judgeUnexplainedKill(log)};
     const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal " + std::to_string(exitCode) +
-                                                                ": " + strsignal(exitCode) + ")"
+                                                                ": " + platform::signalName(exitCode) + ")"
                             : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
                                        : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
                                              ", last step " + std::to_string(stepsSeen_) + ")";

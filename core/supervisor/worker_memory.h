@@ -10,12 +10,12 @@
 namespace stepscope::supervisor
 {
 
-// VmHWM of /proc/PID/status (the peak resident set) in KiB; -1 where unknown.
+// The peak resident set of process `pid` (VmHWM of /proc/PID/status on Linux) in KiB; -1 where unknown.
 std::int64_t peakResidentKiB(std::int64_t pid);
 
 // Files that count OOM kills in "oom_kill N" lines: /proc/vmstat (the whole machine) and this
 // process's memory cgroup (memory.events in v2, memory.oom_control in v1), those that exist. A
-// worker inherits the cgroup, so a container's limit shows there.
+// worker inherits the cgroup, so a container's limit shows there. None on Windows.
 std::vector<std::string> defaultOomCounterFiles();
 
 // The sum of the oom_kill counts in `files`; -1 when none of them has one.

@@ -1,7 +1,6 @@
 #include "controller/reader_worker.h"
 
-#include "controller/thread_priority.h"
-
+#include "platform/platform.h"
 #include "store/store.h"
 
 #include <QCoreApplication>
@@ -83,7 +82,7 @@ ReaderWorker::ReaderWorker(QObject *owner) : state_(std::make_shared<State>())
     state_->owner = owner;
     // A QThread (not a bare std::thread): Qt code on it, such as a PDF's text layout, may start timers.
     thread_ = QThread::create([state = state_] {
-        lowerCurrentThreadPriority();
+        platform::lowerCurrentThreadPriority();
         {
             std::lock_guard lock(state->mutex);
             state->id = std::this_thread::get_id();

@@ -1,7 +1,6 @@
 #include "controller/run_controller.h"
 
-#include "controller/thread_priority.h"
-
+#include "platform/platform.h"
 #include "report/run_summary.h"
 #include "supervisor/sweep_runner.h"
 
@@ -103,7 +102,7 @@ bool RunController::openDatabaseAsync(const QString &path, QString *error)
     openingSeq_ = seq;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     std::thread([guard = guard_, absolute, seq, this] {
-        lowerCurrentThreadPriority(); // the file's check reads every page
+        platform::lowerCurrentThreadPriority(); // the file's check reads every page
         std::shared_ptr<store::Database> db;
         QString message;
         try {
@@ -142,7 +141,7 @@ bool RunController::writeAsync(std::function<void(store::Database &)> write,
         return false;
     }
     std::thread([guard = guard_, db = db_, write = std::move(write), done = std::move(done)] {
-        lowerCurrentThreadPriority();
+        platform::lowerCurrentThreadPriority();
         QString message;
         try {
             write(*db);

@@ -1,0 +1,138 @@
+#pragma once
+// The one place where Stepscope talks to the operating system directly: processes, files, CPU
+// cores, scheduling, memory figures, the terminal and shared libraries. Everything else calls these
+// and stays portable. Plain C++17, no Qt: the engine and the store use it too.
+//
+// platform_posix.cpp implements it on Linux (some answers are Linux-only: /proc, cgroups,
+// sched_setaffinity; other POSIX systems get the conservative answer documented here).
+// platform_windows.cpp implements it on Windows; it is written but NOT built or tested in this
+// project's CI (see README "Building on Windows"). CMake picks one of the two by platform.
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::platform
+{
+
+// --- Processes ---------------------------------------------------------------------------------
+
+std::int64_t currentProcessId();
+// This machine's name; empty where it cannot be read.
+std::string hostName();
+
+// Whether a process with this id exists now, even one of another user (a zombie exists too; see
+// processStart).
+bool processExists(std::int64_t pid);
+
+struct ProcessStart {
+    // When the process started, as exact as the system says (whole seconds of the boot time on
+    // Linux); none where it cannot be read.
+    std::optional<std::chrono::system_clock::time_point> time;
+    bool ended = false; // it has ended but not been reaped yet (a zombie)
+};
+ProcessStart processStart(std::int64_t pid);
+
+// The signal a process gets when it is killed outright (SIGKILL), as QProcess reports it in the
+// exit code of a crash; none where the system has no such signal (Windows).
+std::optional<int> killSignal();
+// "Killed", "Segmentation fault", ... for a crash's signal; "exception 0x..." on Windows.
+std::string signalName(int signal);
+
+// --- Memory --------------------------------------------------------------------------------------
+
+// Peak resident memory of process `pid` (VmHWM; on Windows the peak working set), in KiB; -1 where
+// unknown.
+std::int64_t peakResidentKiB(std::int64_t pid);
+
+// What this process used and was allowed, in bytes; -1 where unknown or unlimited.
+struct OwnMemory {
+    std::int64_t peakResident = -1;
+    std::int64_t peakAddressSpace = -1;
+    std::int64_t addressSpaceLimit = -1; // `ulimit -v`; -1 when there is none
+};
+OwnMemory ownMemory();
+
+// Memory this process and its children may use, in KiB: the machine's, or a smaller limit of the
+// container (cgroup) it runs in; -1 where unknown.
+std::int64_t memoryLimitKiB();
+// Files whose "oom_kill N" lines count out-of-memory kills of the machine and of this process's
+// container (Linux /proc/vmstat, cgroup memory.events); none where the system keeps no such count.
+std::vector<std::string> oomCounterFiles();
+// The sum of the "oom_kill N" counts in `files`; -1 when none of them has one.
+std::int64_t oomKillCount(const std::vector<std::string> &files);
+
+// --- CPU and scheduling --------------------------------------------------------------------------
+
+// The CPU's model name; "unknown" where it cannot be read.
+std::string cpuModel();
+// The cores this process may run on now, ascending; empty where that cannot be read.
+std::vector<int> allowedCores();
+// Pins every thread of this process, and every thread it starts later, to `cores`. Returns an empty
+// string, or why it failed for people ("sched_setaffinity failed (Invalid argument)").
+std::string pinToCores(const std::vector<int> &cores);
+// Whether pinToCores can work here at all.
+bool canPinCores();
+// Lowers the calling thread's scheduling priority below the default (a nice value of 10 on Linux,
+// THREAD_PRIORITY_BELOW_NORMAL on Windows), so that it leaves a busy core to the UI thread.
+void lowerCurrentThreadPriority();
+
+// --- Files ---------------------------------------------------------------------------------------
+
+bool pathExists(const std::string &path);
+// Whether this process may write `path` (a read-only mount answers no, even to root).
+bool mayWrite(const std::string &path);
+// Size in bytes of the file at `path`; none where it does not exist or cannot be read.
+std::optional<std::int64_t> fileSize(const std::string &path);
+// Bytes free to this user on the file system of `folder`; none where it cannot be read.
+std::optional<std::uint64_t> freeBytes(const std::string &folder);
+// Whether two paths name the same file (links included); none where either does not exist.
+std::optional<bool> sameFile(const std::string &a, const std::string &b);
+// Flushes an open file (a descriptor on POSIX, QFileDevice::handle()) to the disk. Returns an empty
+// string or the system's reason.
+std::string syncFile(int handle);
+// Makes a rename inside `folder` durable (fsync of the folder on POSIX; nothing to do on Windows).
+void syncFolder(const std::string &folder);
+
+// What an OS error behind a failed write says about room: the disk is full, a quota is used up, the
+// file reached a size limit, or none of these.
+enum class NoSpace { None, DiskFull, QuotaExceeded, FileTooLarge };
+NoSpace noSpaceCause(int systemError);
+// The system's words for an OS error (strerror, FormatMessage).
+std::string errorText(int systemError);
+
+// --- Environment, time, terminal -----------------------------------------------------------------
+
+// The value of an environment variable; none where it is not set.
+std::optional<std::string> environmentVariable(const char *name);
+// Whether the user's home folder is known, so that default data and cache folders can live there
+// (POSIX: HOME or XDG_DATA_HOME is set; Windows always knows the user's profile).
+bool homeFolderKnown();
+// Calendar fields of `t` in UTC (gmtime_r, gmtime_s).
+std::tm utcCalendar(std::time_t t);
+// Whether standard error is a terminal, and its width in columns (0 where unknown).
+bool stderrIsTerminal();
+int stderrColumns();
+
+// --- Shared libraries ----------------------------------------------------------------------------
+
+// A library loaded at run time (dlopen, LoadLibrary), never unloaded: symbols taken from it stay
+// valid for the life of the process.
+class SharedLibrary
+{
+  public:
+    // Null where the library is not there: callers then go without it.
+    static std::optional<SharedLibrary> open(const std::string &name);
+    // The address of `symbol`, or null.
+    void *symbol(const char *name) const;
+
+  private:
+    explicit SharedLibrary(void *handle) : handle_(handle) {}
+    void *handle_;
+};
+// The file name of NVIDIA's management library (NVML) as the driver installs it.
+const char *nvmlLibraryName();
+
+} // namespace stepscope::platform
