@@ -16,7 +16,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-$TORCH_VERSION}
 
 debs=(build-essential cmake ninja-build ccache pkg-config python3-venv
-      qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libgl-dev libqcustomplot-dev
+      qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libqcustomplot-dev
       libsqlite3-dev sqlite3 libgtest-dev libgmock-dev clang-format)
 
 log() { printf 'bootstrap: %s\n' "$*" >&2; }
