@@ -207,10 +207,7 @@ std::string toMarkdown(const Ledger &l)
         << (compiles ? " compile (cache, time) |" : "") << "\n";
     out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << "\n";
     for (const auto &r : l.rows) {
-        std::string status = r.status;
-        if (!r.failureCategory.empty())
-            status += " (" + r.failureCategory + ")";
-        out << "| " << r.label << " | " << status << " | " << firstStepText(r) << " | "
+        out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
             << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
                 : r.steadyProblem.empty()                   ? "-"
                                                             : "no steady state")

@@ -197,6 +197,10 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         std::vector<double> losses;
         bool gpu = false;
         for (const auto *run : group) {
+            if (run->status == RunStatus::Cancelled) {
+                ++row.cancelled;
+                row.cancelledSteps += run->stepCount;
+            }
             if (run->status != RunStatus::Complete) {
                 if (row.failureCategory.empty() && run->category) {
                     row.failureCategory = std::string(toString(*run->category));
@@ -404,8 +408,7 @@ std::string caveatsOf(const Ledger &ledger)
     const auto append = [](std::string &list, const std::string &item) { list += (list.empty() ? "" : ", ") + item; };
     for (const LedgerRow &row : ledger.rows) {
         if (row.status != "complete")
-            append(incomplete, row.label + " (" + row.status +
-                                   (row.failureCategory.empty() ? "" : ": " + row.failureCategory) + ")");
+            append(incomplete, row.label + " (" + statusText(row) + ")");
         else if (!row.steadyProblem.empty())
             append(unreliable, row.label + " (no steady state)");
         else if (row.steadyMs && row.noise == stats::Noise::Unreliable)
@@ -424,6 +427,22 @@ std::string caveatsOf(const Ledger &ledger)
 }
 
 } // namespace
+
+std::string statusText(const LedgerRow &row)
+{
+    const bool stopped = row.failureCategory == toString(FailureCategory::Cancelled);
+    std::string text = row.status;
+    if (!row.failureCategory.empty() && !stopped)
+        text += ": " + row.failureCategory;
+    if (row.cancelled == 0)
+        return text;
+    const std::string recorded = row.cancelledSteps == 0   ? "no step recorded"
+                                 : row.cancelledSteps == 1 ? "1 recorded step"
+                                                           : std::to_string(row.cancelledSteps) + " recorded steps";
+    if (row.completed == 0 && row.cancelled == row.repeats)
+        return row.cancelledSteps == 0 ? "cancelled, " + recorded : "cancelled after " + recorded;
+    return text + ", " + std::to_string(row.cancelled) + " cancelled (" + recorded + ")";
+}
 
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
 {

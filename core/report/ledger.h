@@ -21,6 +21,9 @@ struct LedgerRow {
     int repeats = 0, completed = 0;
     std::string status; // "complete", "failed", "2/3 complete", ...
     std::string failureCategory, failureMessage;
+    // Runs a Stop cancelled, and the steps they recorded: kept in the file, not in the figures.
+    int cancelled = 0;
+    std::int64_t cancelledSteps = 0;
 
     std::optional<double> firstStepS; // median over completed repeats
     std::optional<double> firstStepMinS, firstStepMaxS;
@@ -78,6 +81,10 @@ struct Ledger {
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+
+// A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
+// or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
+std::string statusText(const LedgerRow &row);
 
 // Recomputes the recommendation (and its text) for another planned run length.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps);

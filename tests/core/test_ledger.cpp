@@ -507,6 +507,62 @@ TEST(LedgerStoredSummary, OneProcessRowShowsTheStoredMedian)
     EXPECT_EQ(l.rows[0].timing, "wall");
 }
 
+// A stopped sweep: the recommendation and the Markdown say what each cancelled row recorded, and
+// never call the Stop a failure ("bf16 (cancelled: cancelled)" before).
+TEST(LedgerStoppedSweep, CancelledRowsSayWhatTheyRecorded)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("x.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = addSweep(*db, "stopped", 1000);
+        const auto addRun = [&](const std::string &knobs, int position, int steps, RunStatus status) {
+            store::RunRecord run;
+            run.sweepId = sweepId;
+            run.position = position;
+            run.configName = "native cpu b2 32px c10 " + knobs;
+            run.configJson = "{}";
+            const auto id = db->createRun(run);
+            std::vector<store::StepRow> rows;
+            for (int i = 1; i <= steps; ++i)
+                rows.push_back({i, std::nullopt, 10.0 + (i % 3) * 0.01});
+            if (!rows.empty())
+                db->appendSteps(id, rows);
+            if (status == RunStatus::Complete) {
+                db->setFirstStep(id, 1.0);
+                db->finishRun(id, status);
+            } else {
+                db->finishRun(id, status, Failure{FailureCategory::Cancelled, "stopped by the user", ""});
+            }
+        };
+        addRun("baseline", 0, 60, RunStatus::Complete);
+        addRun("tf32", 1, 60, RunStatus::Complete);
+        addRun("bf16", 2, 40, RunStatus::Cancelled);
+        addRun("tf32", 3, 7, RunStatus::Cancelled);
+        addRun("tf32+bf16", 4, 0, RunStatus::Cancelled);
+        db->finishSweep(sweepId, "cancelled");
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger l = buildLedger(*reader, sweepId);
+    ASSERT_EQ(l.rows.size(), 4u);
+    EXPECT_EQ(l.rows[2].cancelled, 1);
+    EXPECT_EQ(l.rows[2].cancelledSteps, 40);
+    EXPECT_EQ(statusText(l.rows[0]), "complete");
+    EXPECT_EQ(statusText(l.rows[1]), "1/2 complete, 1 cancelled (7 recorded steps)");
+
+    const std::string &text = l.recommendationText;
+    EXPECT_TRUE(contains(text, "The sweep was cancelled.")) << text;
+    EXPECT_TRUE(contains(text, "bf16 (cancelled after 40 recorded steps)")) << text;
+    EXPECT_TRUE(contains(text, "tf32+bf16 (cancelled, no step recorded)")) << text;
+    EXPECT_FALSE(contains(text, "cancelled: cancelled")) << text;
+    const std::string md = toMarkdown(l);
+    EXPECT_TRUE(contains(md, "| bf16 | cancelled after 40 recorded steps |")) << md;
+    EXPECT_FALSE(contains(md, "(cancelled)")) << md;
+}
+
 TEST(LossTolerance, ComesFromTheConfigurationsFields)
 {
     RunConfig c;

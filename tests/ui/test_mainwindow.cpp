@@ -289,9 +289,9 @@ class TestMainWindow : public QObject
         QCOMPARE(ledger->index(0, LedgerModel::Status).data(Qt::ForegroundRole).value<QBrush>().color(),
                  warningColor());
         QVERIFY(!ledger->index(0, LedgerModel::Configuration).data(Qt::BackgroundRole).isValid());
-        QVERIFY(ledger->rowRuns(0).cancelledSteps > 5);
+        QVERIFY(ledger->ledger().rows.front().cancelledSteps > 5);
         QVERIFY(ledger->rowRuns(0).cancelledRun > 0);
-        QCOMPARE(ledger->rowRuns(0).cancelled, 2);
+        QCOMPARE(ledger->ledger().rows.front().cancelled, 2);
     }
 
     void settingsPersistBetweenWindows()

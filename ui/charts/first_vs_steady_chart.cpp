@@ -37,6 +37,8 @@ QString pointLabel(const report::LedgerRow &row)
 
 QString whyMissing(const report::LedgerRow &row)
 {
+    if (ledgerRowCancelled(row))
+        return QObject::tr("cancelled");
     if (!row.failureCategory.empty() && !row.firstStepS)
         return QObject::tr("failed: %1").arg(QString::fromStdString(row.failureCategory));
     if (!row.steadyMs)

@@ -2,6 +2,7 @@
 
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
+#include "models/ledger_format.h"
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -126,7 +127,10 @@ void WaterfallChart::rebuild()
         note->position->setCoords(row, 0);
         note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         note->setPadding(QMargins(0, 0, 0, 4));
-        note->setText(rows[std::size_t(row)].failureCategory.empty() ? tr("no steady\nstate") : tr("failed"));
+        const report::LedgerRow &gap = rows[std::size_t(row)];
+        note->setText(ledgerRowCancelled(gap)       ? tr("cancelled")
+                      : gap.failureCategory.empty() ? tr("no steady\nstate")
+                                                    : tr("failed"));
         note->setColor(colors.grid.darker(160));
     }
     for (int i = 0; i < slotLabels.size(); ++i)

@@ -19,12 +19,12 @@ bool isNoiseColumn(int column)
 }
 
 // A row whose runs a Stop cancelled: what they left, not a failure.
-QString cancelledStatus(const LedgerRowRuns &runs)
+QString cancelledStatus(const report::LedgerRow &row)
 {
-    if (runs.cancelledSteps == 1)
+    if (row.cancelledSteps == 1)
         return LedgerModel::tr("cancelled after 1 step");
-    if (runs.cancelledSteps > 1)
-        return LedgerModel::tr("cancelled after %1 steps").arg(runs.cancelledSteps);
+    if (row.cancelledSteps > 1)
+        return LedgerModel::tr("cancelled after %1 steps").arg(row.cancelledSteps);
     return LedgerModel::tr("cancelled before it started");
 }
 
@@ -54,8 +54,8 @@ LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64
     data.runs.resize(data.ledger.rows.size());
     // The ledger keeps a failure's one-line message; the log or trace behind it stays in the run
     // row, and the user needs it to act on a crash. Same run as the ledger picks: the first one
-    // (by position) that did not complete and has a category. A stopped sweep's runs are counted
-    // apart: they did not fail, and the steps they recorded are kept.
+    // (by position) that did not complete and has a category. A stopped sweep's runs did not fail
+    // (the ledger counts them and their steps): the first with steps is the one to show.
     data.records = reader.runs(sweepId);
     const auto &runs = data.records;
     for (std::size_t i = 0; i < data.ledger.rows.size(); ++i) {
@@ -64,8 +64,6 @@ LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64
             if (run.configName != data.ledger.rows[i].configName || run.status == RunStatus::Complete)
                 continue;
             if (run.status == RunStatus::Cancelled) {
-                ++out.cancelled;
-                out.cancelledSteps += run.stepCount;
                 if (!out.cancelledRun && run.stepCount > 0)
                     out.cancelledRun = run.id;
             } else if (out.detail.empty() && run.category) {
@@ -199,7 +197,7 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (column == Status && ledgerRowCancelled(r))
-            return cancelledStatus(runs);
+            return cancelledStatus(r);
         return ledgerCellText(r, column);
     case SortRole:
         return ledgerSortValue(r, column);
@@ -217,11 +215,11 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(r.configName);
         case Status:
         case Failure: {
-            if (runs.cancelled > 0 && column == Status)
+            if (r.cancelled > 0 && column == Status)
                 return tr("Runs cancelled by Stop: %1, with %2 recorded steps (not part of the figures); finished "
                           "repeats count as usual. Double-click for the recorded steps.")
-                    .arg(runs.cancelled)
-                    .arg(runs.cancelledSteps);
+                    .arg(r.cancelled)
+                    .arg(r.cancelledSteps);
             const QString failure = ledgerFailureText(r);
             return failure.isEmpty() ? QVariant() : QVariant(failure);
         }

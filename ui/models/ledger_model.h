@@ -16,10 +16,8 @@ namespace stepscope::ui
 
 // What a ledger row's runs say beyond report::LedgerRow, read with it.
 struct LedgerRowRuns {
-    std::string detail;              // full detail of the first failed run, if any
-    int cancelled = 0;               // runs the user stopped, or that never started because of it
-    std::int64_t cancelledSteps = 0; // steps those runs recorded
-    std::int64_t cancelledRun = 0;   // the first of them with steps (its steps can be shown), else 0
+    std::string detail;            // full detail of the first failed run, if any
+    std::int64_t cancelledRun = 0; // the first run a Stop cancelled with steps (they can be shown), else 0
 };
 
 // A ledger as a worker reads it (LedgerModel::read): the model adopts it without computing.

@@ -69,7 +69,7 @@ QString payoff(const report::LedgerRow &row, qint64 planned)
 {
     if (!row.steadyMs || !row.firstStepS) {
         if (!row.failureCategory.empty())
-            return tr("has no figure (failed: %1)").arg(QString::fromStdString(row.failureCategory));
+            return tr("has no figure (%1)").arg(QString::fromStdString(report::statusText(row)));
         return tr("has no figure (no steady state)");
     }
     if (!row.speedup)

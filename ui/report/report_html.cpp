@@ -223,7 +223,13 @@ void problems(QString &html, const report::Ledger &l)
 {
     QString items;
     for (const auto &row : l.rows) {
-        if (!row.failureCategory.empty()) {
+        if (ledgerRowCancelled(row)) {
+            // A Stop is no failure: say what it kept, with no fix to apply.
+            items +=
+                QStringLiteral("<li><b>%1</b>: %2</li>\n")
+                    .arg(esc(row.label),
+                         esc(tr("%1: the sweep was stopped").arg(QString::fromStdString(report::statusText(row)))));
+        } else if (!row.failureCategory.empty()) {
             QString fix;
             if (const auto category = failureCategoryFromString(row.failureCategory)) {
                 const auto f = fixFor(*category);
