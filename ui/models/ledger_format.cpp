@@ -107,6 +107,24 @@ QString ledgerHeader(int column)
     }
 }
 
+QString ledgerShortHeader(int column)
+{
+    switch (column) {
+    case LedgerModel::FirstStep:
+        return tr("First\nstep");
+    case LedgerModel::SteadyState:
+        return tr("Steady\nstate");
+    case LedgerModel::Spread:
+        return tr("Spread\n(ms)");
+    case LedgerModel::Speedup:
+        return tr("Speed-up\n[95% CI]");
+    case LedgerModel::BreakEven:
+        return tr("Break-even\n(steps)");
+    default:
+        return ledgerHeader(column);
+    }
+}
+
 QString ledgerCellText(const report::LedgerRow &row, int column)
 {
     switch (column) {

@@ -11,6 +11,9 @@ namespace stepscope::ui
 
 // column is a LedgerModel::Column.
 QString ledgerHeader(int column);
+// The same names on two lines where they are long ("Speed-up\n[95% CI]"), for the table's header
+// at 1280 px; the tooltip and the report keep the full one.
+QString ledgerShortHeader(int column);
 QString ledgerCellText(const report::LedgerRow &row, int column);
 // The raw number behind a cell, or an invalid QVariant when there is none: QSortFilterProxyModel
 // sorts invalid values after every valid one, which NaN would not do (it compares unordered).

@@ -1,8 +1,9 @@
 #include "pages/ledger_page.h"
 
-#include "models/figure_sort_proxy.h"
 #include "models/ledger_model.h"
+#include "pages/ledger_columns.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -10,17 +11,6 @@
 
 namespace stepscope::ui
 {
-namespace
-{
-
-// Long knob labels ("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache") have
-// no space to wrap at: a zero-width space after each '+' lets a word-wrapping label break there.
-QString breakableAtPlus(QString text)
-{
-    return text.replace(QLatin1Char('+'), QStringLiteral("+\u200B"));
-}
-
-} // namespace
 
 LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), model_(model)
 {
@@ -32,7 +22,7 @@ LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), mode
     status_->setWordWrap(true);
     status_->setStyleSheet("QLabel { padding: 0 6px 6px 6px; font-style: italic; }");
     status_->setVisible(false);
-    proxy_ = new FigureSortProxy(this);
+    proxy_ = new LedgerTableProxy(this);
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(LedgerModel::SortRole);
     view_ = new QTableView;
@@ -40,15 +30,20 @@ LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), mode
     view_->setSortingEnabled(true);
     view_->sortByColumn(-1, Qt::AscendingOrder); // sweep order until the user sorts
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->horizontalHeader()->setStretchLastSection(true);
-    // Compiled configurations are named by every knob: the column is capped (fitColumns), a longer
-    // name is elided in the middle (keeping the compile mode and cache state), and the tooltip has
-    // the full name.
-    view_->horizontalHeader()->setSectionResizeMode(LedgerModel::Configuration, QHeaderView::Interactive);
+    // Ten columns beside the panel at 1280 px: fitLedgerColumns sizes them to the view, wrapping
+    // cells (a configuration's name at each '+') rather than scrolling sideways; the full name of a
+    // configuration is in its tooltip, and the header's context menu hides columns.
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view_->horizontalHeader()->setStretchLastSection(false);
+    view_->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    view_->setWordWrap(true);
     view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setItemDelegateForColumn(LedgerModel::Configuration, new BreakAtPlusDelegate(view_));
+    view_->viewport()->installEventFilter(this);
+    installLedgerColumnMenu(view_);
     view_->setToolTip(tr("Double-click a row for its steps; a failed, cancelled or compiled configuration shows "
-                         "its run detail (failure, fix, log, torch.compile)"));
+                         "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
+                         "show columns."));
     connect(view_, &QTableView::doubleClicked, this,
             [this](const QModelIndex &index) { Q_EMIT rowActivated(proxy_->mapToSource(index).row()); });
     auto *layout = new QVBoxLayout(this);
@@ -58,6 +53,7 @@ LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), mode
 
     connect(model_, &LedgerModel::recommendationChanged, this, &LedgerPage::showRecommendation);
     connect(model_, &QAbstractItemModel::modelReset, this, &LedgerPage::fitColumns);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, &LedgerPage::fitColumns); // rows sorted
     showRecommendation();
 }
 
@@ -80,8 +76,14 @@ void LedgerPage::showRecommendation()
 
 void LedgerPage::fitColumns()
 {
-    view_->resizeColumnToContents(LedgerModel::Configuration);
-    view_->setColumnWidth(LedgerModel::Configuration, std::min(view_->columnWidth(LedgerModel::Configuration), 420));
+    fitLedgerColumns(view_);
+}
+
+bool LedgerPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return Page::eventFilter(watched, event);
 }
 
 QString LedgerPage::recommendationText() const

@@ -34,6 +34,9 @@ class LedgerPage : public Page
     // A row was double-clicked (model row).
     void rowActivated(int row);
 
+  protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
   private:
     void showRecommendation();
     void fitColumns();

@@ -1,0 +1,196 @@
+#include "pages/ledger_columns.h"
+
+#include "models/ledger_format.h"
+#include "models/ledger_model.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QTableView>
+
+#include <algorithm>
+#include <vector>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+// Settings name the hidden columns, not their indices: a column added later must not inherit
+// another's choice.
+const char *const kHiddenKey = "ledger/hiddenColumns";
+
+QString columnKey(int column)
+{
+    switch (column) {
+    case LedgerModel::Status:
+        return QStringLiteral("status");
+    case LedgerModel::FirstStep:
+        return QStringLiteral("first-step");
+    case LedgerModel::SteadyState:
+        return QStringLiteral("steady-state");
+    case LedgerModel::Spread:
+        return QStringLiteral("spread");
+    case LedgerModel::Speedup:
+        return QStringLiteral("speed-up");
+    case LedgerModel::BreakEven:
+        return QStringLiteral("break-even");
+    case LedgerModel::Noise:
+        return QStringLiteral("noise");
+    case LedgerModel::Accuracy:
+        return QStringLiteral("accuracy");
+    case LedgerModel::Failure:
+        return QStringLiteral("failure");
+    default:
+        return {}; // the configuration is never hidden
+    }
+}
+
+// The pieces a cell's text may wrap between.
+QStringList wordsOf(const QString &text, int column)
+{
+    if (column != LedgerModel::Configuration)
+        return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    QStringList words;
+    qsizetype start = 0;
+    for (qsizetype plus = text.indexOf(QLatin1Char('+')); plus >= 0; plus = text.indexOf(QLatin1Char('+'), start)) {
+        words << text.mid(start, plus + 1 - start);
+        start = plus + 1;
+    }
+    words << text.mid(start);
+    return words;
+}
+
+struct ColumnFit {
+    int column = 0;
+    int natural = 0; // the widest cell on one line, or the header
+    int least = 0;   // the widest word, or the header
+    int width = 0;
+};
+
+} // namespace
+
+QString breakableAtPlus(QString text)
+{
+    return text.replace(QLatin1Char('+'), QStringLiteral("+\u200B"));
+}
+
+QVariant LedgerTableProxy::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal && section >= 0 && section < LedgerModel::ColumnCount) {
+        if (role == Qt::DisplayRole)
+            return ledgerShortHeader(section);
+        if (role == Qt::ToolTipRole) {
+            const QString more = FigureSortProxy::headerData(section, orientation, role).toString();
+            return more.isEmpty() ? ledgerHeader(section) : ledgerHeader(section) + QStringLiteral(": ") + more;
+        }
+    }
+    return FigureSortProxy::headerData(section, orientation, role);
+}
+
+void BreakAtPlusDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const
+{
+    QStyledItemDelegate::initStyleOption(option, index);
+    option->text = breakableAtPlus(option->text);
+}
+
+void fitLedgerColumns(QTableView *view)
+{
+    const QAbstractItemModel *model = view->model();
+    QHeaderView *header = view->horizontalHeader();
+    const QFontMetrics metrics(view->font());
+    std::vector<ColumnFit> fits;
+    int total = 0;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (view->isColumnHidden(c))
+            continue;
+        int line = 0, word = 0;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString text = model->index(r, c).data().toString();
+            line = std::max(line, metrics.horizontalAdvance(text));
+            for (const QString &w : wordsOf(text, c))
+                word = std::max(word, metrics.horizontalAdvance(w));
+        }
+        // The widest line with the cell's margins (public through the base class, protected in QTableView).
+        const int cell = static_cast<const QAbstractItemView *>(view)->sizeHintForColumn(c);
+        const int margins = std::max(0, cell - line);
+        const int title = header->sectionSizeHint(c);
+        ColumnFit fit{c, std::max(cell, title), std::max(title, word + margins)};
+        fit.least = std::min(fit.least, fit.natural);
+        fit.width = fit.natural;
+        total += fit.natural;
+        fits.push_back(fit);
+    }
+    if (fits.empty())
+        return;
+    const int available = view->viewport()->width();
+    const auto configuration = std::find_if(fits.begin(), fits.end(),
+                                            [](const ColumnFit &f) { return f.column == LedgerModel::Configuration; });
+    if (total <= available) {
+        // Room to spare goes to the configuration's names (or the last column).
+        (configuration != fits.end() ? *configuration : fits.back()).width += available - total;
+    } else {
+        int excess = total - available;
+        if (configuration != fits.end()) {
+            const int cut = std::min(excess, configuration->natural - configuration->least);
+            configuration->width -= cut;
+            excess -= cut;
+        }
+        int slack = 0;
+        for (const ColumnFit &f : fits)
+            slack += f.column == LedgerModel::Configuration ? 0 : f.natural - f.least;
+        for (ColumnFit &f : fits) {
+            if (excess <= 0 || slack <= 0 || f.column == LedgerModel::Configuration)
+                continue;
+            const int share = f.natural - f.least;
+            // Rounded up, so that the widths never add up to more than the viewport.
+            const int cut =
+                std::min(share, static_cast<int>((static_cast<long long>(share) * excess + slack - 1) / slack));
+            f.width -= cut;
+            excess -= cut;
+            slack -= share;
+        }
+    }
+    for (const ColumnFit &f : fits)
+        header->resizeSection(f.column, f.width);
+    view->resizeRowsToContents();
+}
+
+void setLedgerColumnShown(QTableView *view, int column, bool shown)
+{
+    if (column == LedgerModel::Configuration || columnKey(column).isEmpty())
+        return;
+    view->setColumnHidden(column, !shown);
+    QStringList hidden;
+    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
+        if (view->isColumnHidden(c) && !columnKey(c).isEmpty())
+            hidden << columnKey(c);
+    QSettings().setValue(kHiddenKey, hidden);
+    fitLedgerColumns(view);
+}
+
+void installLedgerColumnMenu(QTableView *view)
+{
+    const QStringList hidden = QSettings().value(kHiddenKey).toStringList();
+    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
+        view->setColumnHidden(c, !columnKey(c).isEmpty() && hidden.contains(columnKey(c)));
+    QHeaderView *header = view->horizontalHeader();
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    QObject::connect(header, &QWidget::customContextMenuRequested, view, [view, header](const QPoint &at) {
+        QMenu menu(view);
+        for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
+            if (columnKey(c).isEmpty())
+                continue;
+            QAction *action = menu.addAction(ledgerHeader(c));
+            action->setCheckable(true);
+            action->setChecked(!view->isColumnHidden(c));
+            QObject::connect(action, &QAction::toggled, view,
+                             [view, c](bool shown) { setLedgerColumnShown(view, c, shown); });
+        }
+        menu.exec(header->mapToGlobal(at));
+    });
+}
+
+} // namespace stepscope::ui
