@@ -63,6 +63,33 @@ QStringList wordsOf(const QString &text, int column)
     return words;
 }
 
+QStringList userHidden()
+{
+    return QSettings().value(kHiddenKey).toStringList();
+}
+
+// Whether no row has text in `column` (a sweep without failures has an empty Failure column).
+bool columnEmpty(const QAbstractItemModel *model, int column)
+{
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (!model->index(r, column).data().toString().isEmpty())
+            return false;
+    return true;
+}
+
+// The columns the user hid, and Failure while no row has one: at 1280 px an empty column costs
+// the room the others need.
+void applyHiddenColumns(QTableView *view)
+{
+    const QStringList hidden = userHidden();
+    for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
+        const bool hide = (!columnKey(c).isEmpty() && hidden.contains(columnKey(c))) ||
+                          (c == LedgerModel::Failure && columnEmpty(view->model(), c));
+        if (view->isColumnHidden(c) != hide)
+            view->setColumnHidden(c, hide);
+    }
+}
+
 struct ColumnFit {
     int column = 0;
     int natural = 0; // the widest cell on one line, or the header
@@ -98,6 +125,7 @@ void BreakAtPlusDelegate::initStyleOption(QStyleOptionViewItem *option, const QM
 
 void fitLedgerColumns(QTableView *view)
 {
+    applyHiddenColumns(view);
     const QAbstractItemModel *model = view->model();
     QHeaderView *header = view->horizontalHeader();
     const QFontMetrics metrics(view->font());
@@ -133,11 +161,8 @@ void fitLedgerColumns(QTableView *view)
         (configuration != fits.end() ? *configuration : fits.back()).width += available - total;
     } else {
         int excess = total - available;
-        if (configuration != fits.end()) {
-            const int cut = std::min(excess, configuration->natural - configuration->least);
-            configuration->width -= cut;
-            excess -= cut;
-        }
+        // The figures first, in proportion to what each can give (they wrap into two short lines),
+        // then the configuration's names, which read best on as few lines as possible.
         int slack = 0;
         for (const ColumnFit &f : fits)
             slack += f.column == LedgerModel::Configuration ? 0 : f.natural - f.least;
@@ -152,6 +177,8 @@ void fitLedgerColumns(QTableView *view)
             excess -= cut;
             slack -= share;
         }
+        if (configuration != fits.end() && excess > 0)
+            configuration->width -= std::min(excess, configuration->natural - configuration->least);
     }
     for (const ColumnFit &f : fits)
         header->resizeSection(f.column, f.width);
@@ -162,20 +189,17 @@ void setLedgerColumnShown(QTableView *view, int column, bool shown)
 {
     if (column == LedgerModel::Configuration || columnKey(column).isEmpty())
         return;
-    view->setColumnHidden(column, !shown);
-    QStringList hidden;
-    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
-        if (view->isColumnHidden(c) && !columnKey(c).isEmpty())
-            hidden << columnKey(c);
+    QStringList hidden = userHidden();
+    hidden.removeAll(columnKey(column));
+    if (!shown)
+        hidden << columnKey(column);
     QSettings().setValue(kHiddenKey, hidden);
     fitLedgerColumns(view);
 }
 
 void installLedgerColumnMenu(QTableView *view)
 {
-    const QStringList hidden = QSettings().value(kHiddenKey).toStringList();
-    for (int c = 0; c < LedgerModel::ColumnCount; ++c)
-        view->setColumnHidden(c, !columnKey(c).isEmpty() && hidden.contains(columnKey(c)));
+    applyHiddenColumns(view);
     QHeaderView *header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(header, &QWidget::customContextMenuRequested, view, [view, header](const QPoint &at) {
@@ -183,9 +207,12 @@ void installLedgerColumnMenu(QTableView *view)
         for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
             if (columnKey(c).isEmpty())
                 continue;
-            QAction *action = menu.addAction(ledgerHeader(c));
+            const bool empty = c == LedgerModel::Failure && columnEmpty(view->model(), c);
+            QAction *action =
+                menu.addAction(empty ? QObject::tr("%1 (none in this sweep)").arg(ledgerHeader(c)) : ledgerHeader(c));
             action->setCheckable(true);
-            action->setChecked(!view->isColumnHidden(c));
+            action->setChecked(!userHidden().contains(columnKey(c)));
+            action->setEnabled(!empty);
             QObject::connect(action, &QAction::toggled, view,
                              [view, c](bool shown) { setLedgerColumnShown(view, c, shown); });
         }

@@ -38,12 +38,13 @@ class BreakAtPlusDelegate : public QStyledItemDelegate
 };
 
 // Sets the widths of the visible columns of `view` (a ledger table) to fit its viewport: each at
-// its natural width when all fit, the configuration taking what is left; else the configuration
-// first, then the others in proportion, narrowed toward the widest word they hold, with the rows
+// its natural width when all fit, the configuration taking what is left; else the figures in
+// proportion, then the configuration, narrowed toward the widest word they hold, with the rows
 // grown for the wrapped text. Only when even that is too wide does the view scroll.
 void fitLedgerColumns(QTableView *view);
 
-// Shows or hides a ledger column (not the configuration) and remembers the choice.
+// Shows or hides a ledger column (not the configuration) and remembers the choice. Failure shows
+// only where a row has one, whatever the choice.
 void setLedgerColumnShown(QTableView *view, int column, bool shown);
 // Hides the columns the user hid last time, and gives the header a context menu of the columns
 // to show or hide.
