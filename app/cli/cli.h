@@ -23,7 +23,7 @@ enum Exit {
 class CommandLine; // cli_options.h: a command's options and arguments, parsed
 
 struct Options {
-    QString db;      // --db, else defaultDatabasePath()
+    QString db;      // --db, else store::defaultDatabasePath()
     QString command; // run, list, show, export, doctor
 };
 
@@ -32,9 +32,6 @@ int listCommand(const Options &options, const CommandLine &line);
 int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
 int doctorCommand(const Options &options, const CommandLine &line);
-
-// Empty when there is none: neither HOME nor XDG_DATA_HOME is set.
-QString defaultDatabasePath();
 
 // What `stepscope-worker --cuda-devices` says: whether it runs, and the CUDA devices LibTorch sees.
 struct NativeProbe {

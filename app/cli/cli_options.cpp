@@ -5,6 +5,7 @@
 #include "common/measurement_defaults.h"
 #include "config/presets.h"
 #include "config/run_config.h"
+#include "store/database_files.h"
 #include "supervisor/compile_cache.h"
 
 #include <QCommandLineOption>
@@ -225,7 +226,7 @@ std::vector<OptionSpec> allOptions(const CommandSpec &command, const HelpDefault
 
 HelpDefaults machineDefaults()
 {
-    const QString db = defaultDatabasePath();
+    const QString db = QString::fromStdString(store::defaultDatabasePath());
     return {db.isEmpty() ? "none: HOME is not set, so pass --db" : db, supervisor::defaultCompileCacheRoot()};
 }
 

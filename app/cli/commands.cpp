@@ -8,6 +8,7 @@
 #include "platform/platform.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
+#include "store/database_files.h"
 #include "store/store.h"
 #include "supervisor/sweep_runner.h"
 
@@ -19,7 +20,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
-#include <QStandardPaths>
 #include <QTimer>
 
 #include <algorithm>
@@ -264,27 +264,6 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
     return true;
 }
 
-// Which of the database's own files `out` is (the database, its -wal, -shm or -journal), by device
-// and inode, so that a symbolic or a hard link to one counts too, or by path for one that does not
-// exist yet; empty when it is none of them.
-QString databaseFileBehind(const QString &out, const QString &db)
-{
-    const auto pathKey = [](const QString &path) {
-        const QFileInfo info(path);
-        const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
-        return (dir.isEmpty() ? info.absolutePath() : dir) + "/" + info.fileName();
-    };
-    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
-        const QString file = db + suffix;
-        const std::optional<bool> sameInode = platform::sameFile(out.toStdString(), file.toStdString());
-        const bool same = sameInode ? *sameInode : pathKey(out) == pathKey(file);
-        if (same)
-            return *suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
-                           : "the database " + db + " itself (or a link to it)";
-    }
-    return {};
-}
-
 // Writes `text` to `path` whole or not at all: into a temporary file beside it, synced, then
 // renamed over it, so that a failure (a full disk) never leaves half a file where a good one was.
 // A path that is not a regular file (/dev/stdout, a pipe) is written directly.
@@ -360,15 +339,6 @@ bool positiveOption(const CommandLine &line, const QString &what, const QString 
 }
 
 } // namespace
-
-QString defaultDatabasePath()
-{
-    // Without HOME (and XDG_DATA_HOME), Qt takes "/" for the home folder: the file would land in
-    // //.local/share, shared by everyone or not writable at all. No default then: --db says where.
-    if (!platform::homeFolderKnown())
-        return {};
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite";
-}
 
 int runCommand(const Options &options, const CommandLine &line)
 {
@@ -838,7 +808,9 @@ int exportCommand(const Options &options, const CommandLine &line)
         return kUsage;
     }
     if (!out.isEmpty()) {
-        if (const QString clash = databaseFileBehind(out, options.db); !clash.isEmpty()) {
+        if (const QString clash =
+                QString::fromStdString(store::databaseFileBehind(out.toStdString(), options.db.toStdString()));
+            !clash.isEmpty()) {
             err("stepscope-cli export: refusing to write " + out + ": it is " + clash +
                 ", and writing the export there would destroy the measurements. Choose another --out.");
             return kUsage;

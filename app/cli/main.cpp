@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "cli_options.h"
 
+#include "store/database_files.h"
 #include "store/store.h"
 
 #include <QCoreApplication>
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
         return code;
     options.db = line.isSet("db")      ? line.value("db")
                  : program.isSet("db") ? program.value("db")
-                                       : defaultDatabasePath();
+                                       : QString::fromStdString(stepscope::store::defaultDatabasePath());
     if (options.db.isEmpty() && spec->needsDatabase) {
         std::fprintf(stderr, "stepscope-cli: no database path: HOME is not set (nor XDG_DATA_HOME), so there is no "
                              "default; pass --db FILE\n");

@@ -1,6 +1,7 @@
 // stepscope: the dashboard.
 //   stepscope [--db FILE] [--start] [--sweep ID] [--compare A,B [--compare-db FILE]] [--screenshots DIR]
 #include "controller/run_controller.h"
+#include "controller/settings_location.h"
 #include "pages/compare_page.h"
 #include "widgets/main_window.h"
 
@@ -54,6 +55,9 @@ int main(int argc, char **argv)
     std::setlocale(LC_NUMERIC, "C");
     QApplication::setWindowIcon(QIcon(":/icons/stepscope.svg"));
     parser.process(app);
+    // Without a home folder: settings in the runtime folder, and no default database (the status
+    // bar says both, and File › Open picks a file).
+    stepscope::ui::keepSettingsOutOfRoot();
 
     stepscope::ui::MainWindow window;
     const QString path =

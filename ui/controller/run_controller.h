@@ -89,7 +89,10 @@ class RunController : public QObject
     // Samples that arrived since the last call (any thread may have produced them).
     std::vector<StepBatch> takeSamples();
 
+    // store::defaultDatabasePath(): empty when neither HOME nor XDG_DATA_HOME is set, and then
+    // no database opens until the user picks one (noDefaultDatabase() says so).
     static QString defaultDatabasePath();
+    static QString noDefaultDatabase();
 
     // The interpreter of Python runs (the panel's setting; empty: automatic, see
     // supervisor::defaultPythonWorker), resolved when a sweep starts.

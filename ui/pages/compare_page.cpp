@@ -6,6 +6,7 @@
 #include "models/status_colors.h"
 #include "report/comparison_report.h"
 #include "report/report_charts.h"
+#include "store/database_files.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -25,7 +26,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <filesystem>
 
 namespace stepscope::ui
 {
@@ -33,27 +33,6 @@ namespace
 {
 
 constexpr int kPathRole = Qt::UserRole;
-
-std::filesystem::path fsPath(const QString &path)
-{
-    return std::filesystem::path(QFile::encodeName(path).toStdString());
-}
-
-// Which of a database's own files `target` is (the database, its -wal, -shm or -journal): the same
-// file by identity where both exist (a link counts too), else by absolute path; empty when none.
-QString databaseFileBehind(const QString &target, const QString &database)
-{
-    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
-        const QString file = database + QLatin1String(suffix);
-        std::error_code ec;
-        const bool both = std::filesystem::exists(fsPath(target), ec) && std::filesystem::exists(fsPath(file), ec);
-        const bool same = both ? std::filesystem::equivalent(fsPath(target), fsPath(file), ec)
-                               : QFileInfo(target).absoluteFilePath() == QFileInfo(file).absoluteFilePath();
-        if (same)
-            return file;
-    }
-    return {};
-}
 
 } // namespace
 
@@ -451,9 +430,10 @@ bool ComparePage::exportReport(const QString &path, QString *error)
     for (const QString &db : {requestedA_.path, requestedB_.path, database_}) {
         if (db.isEmpty())
             continue;
-        if (const QString behind = databaseFileBehind(path, db); !behind.isEmpty())
-            return fail(tr("%1 is a database file (%2); a report never overwrites one. Choose another name.")
-                            .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(behind)));
+        if (const std::string behind = store::databaseFileBehind(path.toStdString(), db.toStdString());
+            !behind.empty())
+            return fail(tr("%1 is %2; a report never overwrites a database. Choose another name.")
+                            .arg(QDir::toNativeSeparators(path), QString::fromStdString(behind)));
     }
     if (!ReportJob::formatOf(path, error))
         return false;

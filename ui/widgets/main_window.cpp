@@ -28,6 +28,7 @@
 #include "pages/steps_page.h"
 #include "report/report_charts.h"
 #include "report/run_summary.h"
+#include "store/database_files.h"
 #include "supervisor/sweep_runner.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
@@ -480,6 +481,13 @@ void MainWindow::connectJobs()
 
 bool MainWindow::openDatabase(const QString &path)
 {
+    if (path.isEmpty()) {
+        // No default path (HOME is not set): nothing is written until the user picks a file, and
+        // the status bar says so rather than a dialog at start-up.
+        progressLabel_->setText(RunController::noDefaultDatabase() + QLatin1Char(' ') +
+                                tr("Settings are kept in %1.").arg(QFileInfo(QSettings().fileName()).absolutePath()));
+        return false;
+    }
     QString error;
     if (!controller_->openDatabaseAsync(path, &error)) {
         QMessageBox::warning(this, tr("Cannot open database"), error);
@@ -980,8 +988,23 @@ void MainWindow::showRowDetail(int row)
     }
 }
 
+QString MainWindow::refusedTarget(const QString &path) const
+{
+    const QString clash = QString::fromStdString(
+        store::databaseFileBehind(path.toStdString(), controller_->databasePath().toStdString()));
+    if (clash.isEmpty())
+        return {};
+    return tr("Not writing %1: it is %2, and writing there would destroy the measurements. Choose another file.")
+        .arg(path, clash);
+}
+
 bool MainWindow::exportReport(const QString &path, QString *error)
 {
+    if (const QString refused = refusedTarget(path); !refused.isEmpty()) {
+        if (error)
+            *error = refused;
+        return false;
+    }
     if (ledger_->rowCount() == 0) {
         if (error)
             *error = ledgerJob_->isBusy() ? tr("The ledger is still being computed: export it when it shows.")
@@ -1039,8 +1062,8 @@ void MainWindow::exportChartInteractive()
                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!saveChart(plot, path, &error))
+    QString error = refusedTarget(path);
+    if (!error.isEmpty() || !saveChart(plot, path, &error))
         QMessageBox::warning(this, tr("Export chart"), error);
 }
 

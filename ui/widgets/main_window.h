@@ -57,7 +57,8 @@ class MainWindow : public QMainWindow
 
     // Opens (or creates) a database on the controller's thread: databaseOpened or a message box
     // follows. The views of the previous file are cleared at once. False when refused at once
-    // (a sweep is running).
+    // (a sweep is running), or for an empty path (no default: HOME is not set), which the status
+    // bar explains.
     bool openDatabase(const QString &path);
     // Asks the native worker how many CUDA devices LibTorch sees, then fits the defaults to it;
     // `then` runs afterwards (e.g. start the default sweep).
@@ -73,7 +74,8 @@ class MainWindow : public QMainWindow
     bool compareSweeps(qint64 a, qint64 b);
     // Writes the report of the sweep on show (format by the file's suffix) on the report job's
     // thread: reportWritten or reportFailed follows. False at once, with *error, when there is
-    // nothing to report or the suffix names no format.
+    // nothing to report, the suffix names no format, or `path` is the open database's own file
+    // (the database, its -wal, -shm or -journal).
     bool exportReport(const QString &path, QString *error);
     // Renames a sweep in the open database; the history and header follow.
     void renameSweep(qint64 sweepId, const QString &name);
@@ -126,6 +128,8 @@ class MainWindow : public QMainWindow
     void closeEvent(QCloseEvent *event) override;
 
   private:
+    // Why `path` may not be written (it is one of the open database's files), else empty.
+    QString refusedTarget(const QString &path) const;
     void buildPages();
     void buildMenus();
     void connectController();

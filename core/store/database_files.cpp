@@ -1,0 +1,46 @@
+#include "store/database_files.h"
+
+#include "platform/platform.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <optional>
+
+namespace stepscope::store
+{
+
+std::string defaultDatabasePath()
+{
+    if (!platform::homeFolderKnown())
+        return {};
+    return (QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/stepscope/measurements.sqlite")
+        .toStdString();
+}
+
+std::string databaseFileBehind(const std::string &path, const std::string &database)
+{
+    const QString out = QString::fromStdString(path);
+    const QString db = QString::fromStdString(database);
+    // A file not there yet compares by its folder's canonical path and its name.
+    const auto pathKey = [](const QString &file) {
+        const QFileInfo info(file);
+        const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
+        return (dir.isEmpty() ? info.absolutePath() : dir) + "/" + info.fileName();
+    };
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+        const QString file = db + suffix;
+        // By identity where both exist (the seam says; empty when either does not), else by path.
+        const std::optional<bool> sameIdentity = platform::sameFile(path, file.toStdString());
+        const bool same = sameIdentity ? *sameIdentity : pathKey(out) == pathKey(file);
+        if (same)
+            return (*suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
+                            : "the database " + db + " itself (or a link to it)")
+                .toStdString();
+    }
+    return {};
+}
+
+} // namespace stepscope::store

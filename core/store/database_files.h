@@ -1,0 +1,21 @@
+#pragma once
+// Where a measurements database lives: its default path, and the files SQLite keeps beside it. The
+// CLI and the dashboard both read these, so that neither writes a report over the measurements or
+// puts the database where the other would not look.
+#include <string>
+
+namespace stepscope::store
+{
+
+// $XDG_DATA_HOME/stepscope/measurements.sqlite, XDG_DATA_HOME being ~/.local/share when unset.
+// Empty when neither XDG_DATA_HOME nor HOME is set: Qt would take "/" for the home folder and put
+// the file in /.local/share, shared by everyone or not writable at all. The caller asks for a path.
+std::string defaultDatabasePath();
+
+// Which of the database's own files `path` is (the database, its -wal, -shm or -journal), by device
+// and inode, so that a symbolic or a hard link to one counts too, or by path for one that does not
+// exist yet: "the database's wal file (/x/m.sqlite-wal)". Empty when it is none of them, so a
+// report or export may be written there.
+std::string databaseFileBehind(const std::string &path, const std::string &database);
+
+} // namespace stepscope::store
