@@ -5,11 +5,7 @@
 # whole lines, on a terminal one line redrawn in place.
 #   cli_args.sh BIN_DIR
 set -uo pipefail
-bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cli() { "$bin/stepscope-cli" "$@"; }
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 commands=(run list show export doctor)
 # The options a command's --help lists (the option column, not options named in descriptions).
 options_of() { cli "$1" --help | grep -oE '^  (-h, )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+'; }
@@ -124,7 +120,7 @@ if [ -x "$bin/stepscope" ]; then
 fi
 
 # Progress. Through a pipe: whole lines only, no carriage return or terminal escape.
-tiny=(--device cpu --single --batch 2 --image-size 32 --steps 20 --warmup-steps 0)
+tiny+=(--single --steps 20 --warmup-steps 0)
 cli --db "$work/p.sqlite" run "${tiny[@]}" 2>&1 > /dev/null | cat > "$work/pipe.err"
 [ "${PIPESTATUS[0]}" = 0 ] || fail "a tiny run through a pipe: $(tail -3 "$work/pipe.err")"
 grep -q ": first step " "$work/pipe.err" && grep -q ": complete (run 1)" "$work/pipe.err" || fail "pipe: $(cat "$work/pipe.err")"

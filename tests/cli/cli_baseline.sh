@@ -4,49 +4,45 @@
 # nothing. Also: opening an older file's runs fills their missing summaries.
 #   cli_baseline.sh BIN_DIR
 set -euo pipefail
-bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 db=$work/m.sqlite
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cli() { "$bin/stepscope-cli" --db "$db" "$@"; }
-shape=(--device cpu --batch 2 --image-size 32 --steps 12 --warmup-steps 2 --no-warmup-process)
+shape=("${tiny[@]}" --steps 12 --warmup-steps 2 --no-warmup-process)
 fp32="native cpu b2 32px c1000 baseline"
 cl="native cpu b2 32px c1000 channels-last"
 
 # Bad choices: exit 2, the choices listed, no database created.
 set +e
-cli run "${shape[@]}" --baseline 9 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --baseline 9 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] || fail "--baseline 9 must exit 2, got $rc"
 grep -q "choose one of" "$work/bad.err" && grep -q "  1  baseline  (native cpu" "$work/bad.err" \
   || fail "--baseline 9 lists the choices: $(cat "$work/bad.err")"
-cli run "${shape[@]}" --baseline nope 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --baseline nope 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "'nope' names no configuration" "$work/bad.err" || fail "--baseline nope: $rc $(cat "$work/bad.err")"
-cli run "${shape[@]}" --baseline "" 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --baseline "" 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] || fail "an empty --baseline must exit 2, got $rc"
-cli run "${shape[@]}" --baseline 2>/dev/null; rc=$?
+cli --db "$db" run "${shape[@]}" --baseline 2>/dev/null; rc=$?
 [ $rc = 2 ] || fail "--baseline without a value must exit 2, got $rc"
 echo '{"configs": [{}, {"channels_last": true, "baseline": true}, {"autocast": "bf16", "baseline": true}]}' > "$work/two.json"
-cli run "${shape[@]}" --config "$work/two.json" 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --config "$work/two.json" 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "both marked" "$work/bad.err" || fail "two marked baselines: $rc $(cat "$work/bad.err")"
 echo '{"configs": [{}, {"channels_last": true}], "baseline": 3}' > "$work/past.json"
-cli run "${shape[@]}" --config "$work/past.json" 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --config "$work/past.json" 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q '"baseline" must be a position from 1 to 2' "$work/bad.err" || fail "baseline 3 of 2: $rc"
 echo '[{"baseline": "yes"}]' > "$work/str.json"
-cli run "${shape[@]}" --config "$work/str.json" 2> "$work/bad.err"; rc=$?
+cli --db "$db" run "${shape[@]}" --config "$work/str.json" 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "baseline" "$work/bad.err" || fail "a baseline that is no boolean: $rc"
 set -e
 [ ! -e "$db" ] || fail "refused runs must write nothing, yet $db exists"
 
 # A configuration file marks its second configuration: stored, first in the ledger, named.
 echo '[{}, {"channels_last": true, "baseline": true}]' > "$work/marked.json"
-cli run "${shape[@]}" --config "$work/marked.json" > "$work/marked.md" 2> "$work/run.err" \
+cli --db "$db" run "${shape[@]}" --config "$work/marked.json" > "$work/marked.md" 2> "$work/run.err" \
   || fail "run exited $? $(cat "$work/run.err")"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 1")" = "$cl" ] || fail "stored baseline (marked)"
 grep -q "^Baseline: channels-last " "$work/marked.md" || fail "the ledger names its baseline: $(cat "$work/marked.md")"
 first=$(grep -A1 "^|---" "$work/marked.md" | tail -1)
 case "$first" in "| channels-last | complete"*) ;; *) fail "the baseline is the first row: $first" ;; esac
-cli export --format json > "$work/l.json"
+cli --db "$db" export --format json > "$work/l.json"
 python3 - "$work/l.json" "$cl" <<'PY' || fail "json export names the baseline"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -57,16 +53,16 @@ assert rows[1]["knobs"] == "baseline", rows[1]
 PY
 
 # The flag overrides the file; a label and a position both work; the default is fp32 eager.
-cli run "${shape[@]}" --config "$work/marked.json" --baseline baseline > /dev/null 2> "$work/run.err" \
+cli --db "$db" run "${shape[@]}" --config "$work/marked.json" --baseline baseline > /dev/null 2> "$work/run.err" \
   || fail "run --baseline baseline: $(cat "$work/run.err")"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 2")" = "$fp32" ] || fail "--baseline LABEL"
 echo '{"configs": [{"channels_last": true}, {}], "baseline": 1}' > "$work/top.json"
-cli run "${shape[@]}" --config "$work/top.json" > /dev/null 2> "$work/run.err" || fail "top-level baseline"
+cli --db "$db" run "${shape[@]}" --config "$work/top.json" > /dev/null 2> "$work/run.err" || fail "top-level baseline"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 3")" = "$cl" ] || fail "\"baseline\": 1"
 echo '[{"channels_last": true}, {}]' > "$work/plain.json"
-cli run "${shape[@]}" --config "$work/plain.json" --baseline 1 > /dev/null 2> "$work/run.err" || fail "--baseline 1"
+cli --db "$db" run "${shape[@]}" --config "$work/plain.json" --baseline 1 > /dev/null 2> "$work/run.err" || fail "--baseline 1"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 4")" = "$cl" ] || fail "--baseline 1 stored"
-cli run "${shape[@]}" --config "$work/plain.json" > "$work/default.md" 2> "$work/run.err" || fail "default run"
+cli --db "$db" run "${shape[@]}" --config "$work/plain.json" > "$work/default.md" 2> "$work/run.err" || fail "default run"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 5")" = "$fp32" ] \
   || fail "default: fp32 eager, though listed second"
 grep -q "^Baseline: baseline " "$work/default.md" || fail "default baseline named"
@@ -77,7 +73,7 @@ complete=$(sqlite3 "$db" "SELECT COUNT(*) FROM runs WHERE status = 'complete'")
 [ "$(sqlite3 "$db" "SELECT COUNT(*) FROM summaries WHERE method_version >= 1 AND timing = 'wall'")" = 10 ] \
   || fail "each run stores its summary with its rule's version"
 sqlite3 "$db" "DELETE FROM summaries WHERE run_id % 2 = 0; UPDATE summaries SET method_version = 0"
-cli list > "$work/list.txt"
+cli --db "$db" list > "$work/list.txt"
 [ "$(sqlite3 "$db" "SELECT COUNT(*) FROM summaries WHERE method_version >= 1")" = 10 ] \
   || fail "list fills missing and outdated summaries"
 echo "cli baseline: ok"

@@ -4,12 +4,9 @@
 # its first step, its cache label and its compile breakdown. The warm first step must be smaller.
 #   cli_compile.sh BIN_DIR PYTHON
 set -euo pipefail
-bin=$1
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 py=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 db=$work/c.sqlite
-fail() { echo "FAIL: $*" >&2; exit 1; }
 q() { sqlite3 "$db" "$1"; }
 
 cat > "$work/sweep.json" <<'JSON'
@@ -20,10 +17,10 @@ cat > "$work/sweep.json" <<'JSON'
   {"runtime": "python", "compile": "default", "compile_cache": "warm"}
 ]}
 JSON
-shape=(--device cpu --batch 2 --image-size 32 --classes 10 --steps 4 --warmup-steps 1 --python "$py"
+shape=("${tiny[@]}" --classes 10 --steps 4 --warmup-steps 1 --python "$py"
        --compile-cache-dir "$work/cc" --timeout 600)
 rc=0
-"$bin/stepscope-cli" --db "$db" run "${shape[@]}" --config "$work/sweep.json" > "$work/run.md" 2> "$work/run.err" || rc=$?
+cli --db "$db" run "${shape[@]}" --config "$work/sweep.json" > "$work/run.md" 2> "$work/run.err" || rc=$?
 [ "$rc" = 0 ] || fail "sweep exited $rc: $(tail -20 "$work/run.err")"
 [ "$(q "SELECT COUNT(*) FROM runs WHERE status='complete'")" = 4 ] || fail "4 complete runs expected: $(q 'SELECT id, status, category, message FROM runs')"
 grep -q "compiling" "$work/run.err" || fail "the CLI shows no compiling progress"
@@ -58,24 +55,24 @@ for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
     assert wd[var].startswith(root) and os.path.isdir(wd[var]), f"the warm cache {wd[var]} is kept under {root}"
 PY
 
-"$bin/stepscope-cli" --db "$db" show "$warm" > "$work/show-warm.txt"
+cli --db "$db" show "$warm" > "$work/show-warm.txt"
 grep -qi "warm" "$work/show-warm.txt" || fail "show names the warm cache"
-"$bin/stepscope-cli" --db "$db" show "$cold" > "$work/show-cold.txt"
+cli --db "$db" show "$cold" > "$work/show-cold.txt"
 grep -q "inductor_forward" "$work/show-cold.txt" || fail "show prints the compile breakdown"
-"$bin/stepscope-cli" --db "$db" export --format markdown > "$work/l.md"
+cli --db "$db" export --format markdown > "$work/l.md"
 grep -q "compile-default" "$work/l.md" || fail "the ledger has the compiled rows"
 grep -q "warm-cache" "$work/l.md" || fail "the ledger tells the warm row apart"
 
 # A second warm sweep finds its cache primed: no second priming run.
-"$bin/stepscope-cli" --db "$db" run "${shape[@]}" --single --runtime python --compile default --compile-cache warm \
+cli --db "$db" run "${shape[@]}" --single --runtime python --compile default --compile-cache warm \
   > /dev/null 2> "$work/again.err" || fail "second warm run: $(tail -5 "$work/again.err")"
 if grep -qi "priming" "$work/again.err"; then fail "a primed warm cache was primed again"; fi
 
 # doctor: every line judged, exit 0 on this machine, compile readiness proven by a real compile.
-"$bin/stepscope-cli" doctor --device cpu --python "$py" > "$work/doctor.txt" 2>&1 || fail "doctor exited $?: $(cat "$work/doctor.txt")"
+cli doctor --device cpu --python "$py" > "$work/doctor.txt" 2>&1 || fail "doctor exited $?: $(cat "$work/doctor.txt")"
 grep -q "compile readiness" "$work/doctor.txt" || fail "doctor checks compile readiness"
 grep -q "triton" "$work/doctor.txt" || fail "doctor reports Triton"
 rc=0
-"$bin/stepscope-cli" doctor --device cpu --python "$work/no/python" > "$work/doctor2.txt" 2>&1 || rc=$?
+cli doctor --device cpu --python "$work/no/python" > "$work/doctor2.txt" 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "doctor without a Python must exit 1, got $rc"
 echo "compile sweep stored: cold and warm labelled, breakdown recorded"

@@ -4,10 +4,7 @@
 # workers answer for a GPU this machine does not have.
 #   cli_doctor.sh BIN_DIR
 set -euo pipefail
-bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 
 native() { # $1: throttle reasons
   cat > "$work/native" <<SH

@@ -3,8 +3,7 @@
 # data and is told by its right name. Tiny CPU runs, as cli_sweep.sh.
 #   cli_hostile.sh BIN_DIR
 set -uo pipefail
-bin=$1
-work=$(mktemp -d)
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 chmod 755 "$work"
 pids=()
 cleanup() {
@@ -13,22 +12,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-cli() { "$bin/stepscope-cli" "$@"; }
-count() { sqlite3 "$1" "$2" 2>/dev/null || echo 0; }
-# count() reads 0 while the database is not there yet; a sqlite3 command that cannot run at all
-# (on one GPU machine a Debian sqlite3 shell refused the system's newer library) must fail here, not
-# read as "no steps" after a minute of waiting.
-sqlite3 :memory: "SELECT 1" > /dev/null || fail "the sqlite3 command does not run here"
-tiny=(--device cpu --batch 2 --image-size 32 --warmup-steps 0)
-wait_for_steps() { # db min
-  for _ in $(seq 1 600); do
-    n=$(count "$1" "SELECT COUNT(*) FROM steps")
-    [ "${n:-0}" -ge "$2" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+tiny+=(--warmup-steps 0)
 # As root, permissions do not stop a write: the reader checks run as nobody then.
 as_reader() {
   if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi
@@ -115,7 +99,7 @@ gone=$work/gone.sqlite
 cli --db "$gone" run "${tiny[@]}" --single --steps 100000 > /dev/null 2> "$work/gone.err" &
 pid=$!
 pids+=("$pid")
-wait_for_steps "$gone" 5 || fail "no steps before deleting the database: $(cat "$work/gone.err")"
+wait_for_steps "$gone" 5 > /dev/null || fail "no steps before deleting the database: $(cat "$work/gone.err")"
 rm -f "$gone" "$gone-wal" "$gone-shm"
 wait "$pid"; rc=$?
 [ $rc = 3 ] || fail "a deleted database must stop the sweep with exit 3, got $rc: $(tail -3 "$work/gone.err")"
@@ -128,7 +112,7 @@ setsid "$bin/stepscope-cli" --db "$killed" run "${tiny[@]}" --steps 100000 --no-
   > /dev/null 2> "$work/killed.err" &
 pid=$!
 pids+=("$pid")
-wait_for_steps "$killed" 5 || fail "no steps before kill -9: $(cat "$work/killed.err")"
+wait_for_steps "$killed" 5 > /dev/null || fail "no steps before kill -9: $(cat "$work/killed.err")"
 kill -9 -- -"$pid" 2> /dev/null || kill -9 "$pid"
 wait "$pid" 2> /dev/null
 cli --db "$killed" list > /dev/null || fail "reopen after kill -9"
@@ -143,7 +127,7 @@ stopped=$work/stopped.sqlite
 "$bin/stepscope-cli" --db "$stopped" run "${tiny[@]}" --single --steps 100000 > /dev/null 2> "$work/stopped.err" &
 pid=$!
 pids+=("$pid")
-wait_for_steps "$stopped" 5 || fail "no steps before Ctrl-Z"
+wait_for_steps "$stopped" 5 > /dev/null || fail "no steps before Ctrl-Z"
 aged=
 for _ in 1 2 3 4 5; do
   kill -STOP "$pid"

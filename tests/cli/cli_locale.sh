@@ -4,11 +4,8 @@
 # (localedef), so the test needs no root and no locales-all.
 #   cli_locale.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
-bin=$1
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 localedef -i de_DE -f UTF-8 "$work/de_DE.UTF-8" 2>/dev/null || [ -d "$work/de_DE.UTF-8" ] || fail "localedef could not build de_DE.UTF-8"
 de=(env LOCPATH="$work" LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8)

@@ -4,13 +4,10 @@
 # must print the fix, and the sweep must go on (exit 1, not a hang or an abort).
 #   cli_python_faults.sh BIN_DIR PYTHON     (PYTHON: the interpreter that holds torch)
 set -euo pipefail
-bin=$1
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 py=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 fx=$work/fixtures
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tiny=(--runtime python --device cpu --batch 2 --image-size 32 --classes 10 --steps 2 --warmup-steps 0 --timeout 240)
+tiny=(--runtime python "${tiny[@]}" --classes 10 --steps 2 --warmup-steps 0 --timeout 240)
 n=0
 
 # expect CATEGORY MESSAGE_PATTERN [ENV=VALUE ...] -- CLI RUN ARGS...

@@ -3,13 +3,10 @@
 # refuses bad input with the documented exit codes.
 #   cli_sweep.sh BIN_DIR
 set -euo pipefail
-bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 db=$work/m.sqlite
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$bin/stepscope-cli" --db "$db" run --device cpu --batch 2 --image-size 32 --steps 12 --warmup-steps 2 \
+cli --db "$db" run "${tiny[@]}" --steps 12 --warmup-steps 2 \
   --repeat 2 --planned-steps 500 > "$work/run.md" 2> "$work/run.err" || fail "run exited $? $(cat "$work/run.err")"
 grep -q "skipped tf32" "$work/run.err" || fail "CPU ledger should say it skipped tf32"
 # CPU ledger: baseline, bf16, +channels-last, +sgd-fused; two repeats each = 8 runs.
@@ -24,45 +21,45 @@ order=$(sqlite3 "$db" "SELECT group_concat(repeat_index, '') FROM (SELECT repeat
 grep -q "| baseline | complete" "$work/run.md" || fail "run prints the ledger table"
 grep -q "Recommendation" "$work/run.md" || fail "run prints the recommendation"
 
-"$bin/stepscope-cli" --db "$db" list > "$work/list.txt"
+cli --db "$db" list > "$work/list.txt"
 [ "$(grep -c '^  run ' "$work/list.txt")" = 8 ] || fail "list shows 8 runs"
-"$bin/stepscope-cli" --db "$db" show 1 > "$work/show.txt"
+cli --db "$db" show 1 > "$work/show.txt"
 grep -q "steps recorded: 15" "$work/show.txt" || fail "show counts the steps"
 grep -q "losses of the first steps" "$work/show.txt" || fail "show prints the check losses"
 
-"$bin/stepscope-cli" --db "$db" export --format csv --out "$work/l.csv" 2>/dev/null
+cli --db "$db" export --format csv --out "$work/l.csv" 2>/dev/null
 [ "$(wc -l < "$work/l.csv")" = 5 ] || fail "csv: header + 4 configurations"
 head -1 "$work/l.csv" | grep -q "^configuration,knobs,status" || fail "csv header"
-"$bin/stepscope-cli" --db "$db" export --format json > "$work/l.json"
+cli --db "$db" export --format json > "$work/l.json"
 python3 -c "import json,sys; d=json.load(open('$work/l.json')); r=d['rows']; assert len(r)==4, r; assert r[0]['knobs']=='baseline'; assert r[0]['steady_ms'] is None or r[0]['steady_ms']>0; assert d['planned_steps']==500, d['planned_steps']" \
   || fail "json export"
-"$bin/stepscope-cli" --db "$db" export --format markdown | grep -q "| bf16 |" || fail "markdown export"
+cli --db "$db" export --format markdown | grep -q "| bf16 |" || fail "markdown export"
 
 # Bad input: exit 2, nothing written.
 before=$(sqlite3 "$db" "SELECT COUNT(*) FROM runs")
 set +e
-"$bin/stepscope-cli" --db "$db" run --device cpu --batch 0 2> "$work/bad.err"; rc=$?
+cli --db "$db" run --device cpu --batch 0 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] || fail "batch 0 must exit 2, got $rc"
 grep -q "batch" "$work/bad.err" || fail "batch 0 error names the field"
-"$bin/stepscope-cli" --db "$db" run --device cpu --image-size 16 2> "$work/bad.err"; rc=$?
+cli --db "$db" run --device cpu --image-size 16 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "image_size" "$work/bad.err" || fail "image 16 must be refused naming image_size"
-"$bin/stepscope-cli" --db "$db" run --device cpu --single --cuda-graph 2> "$work/bad.err"; rc=$?
+cli --db "$db" run --device cpu --single --cuda-graph 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q "cuda_graph" "$work/bad.err" || fail "cuda graph on cpu must be refused"
-"$bin/stepscope-cli" --db "$db" run --frobnicate 2>/dev/null; [ $? = 2 ] || fail "unknown flag exits 2"
+cli --db "$db" run --frobnicate 2>/dev/null; [ $? = 2 ] || fail "unknown flag exits 2"
 if [ "$("$bin/stepscope-worker" --cuda-devices)" = 0 ]; then
-  "$bin/stepscope-cli" --db "$db" run --device cuda:0 2> "$work/bad.err"; rc=$?
+  cli --db "$db" run --device cuda:0 2> "$work/bad.err"; rc=$?
   [ $rc = 2 ] && grep -q "cuda:0 is not available" "$work/bad.err" || fail "a missing GPU must be refused up front: $rc"
 fi
-"$bin/stepscope-cli" --db "$db" export --format xml 2>/dev/null; [ $? = 2 ] || fail "unknown format exits 2"
+cli --db "$db" export --format xml 2>/dev/null; [ $? = 2 ] || fail "unknown format exits 2"
 echo "not a database" > "$work/foreign.sqlite"
 cp "$work/foreign.sqlite" "$work/foreign.copy"
-"$bin/stepscope-cli" --db "$work/foreign.sqlite" list 2> "$work/foreign.err"; rc=$?
+cli --db "$work/foreign.sqlite" list 2> "$work/foreign.err"; rc=$?
 [ $rc = 3 ] || fail "a foreign file must exit 3, got $rc"
 grep -qi "not a Stepscope database" "$work/foreign.err" || fail "foreign file message: $(cat "$work/foreign.err")"
 cmp -s "$work/foreign.sqlite" "$work/foreign.copy" || fail "a refused file must stay untouched"
 set -e
 after=$(sqlite3 "$db" "SELECT COUNT(*) FROM runs")
 [ "$before" = "$after" ] || fail "refused runs must write nothing"
-"$bin/stepscope-cli" --help | grep -q -- "--image-size" || fail "--help lists the flags"
-"$bin/stepscope-cli" --version | grep -q "stepscope-cli" || fail "--version"
+cli --help | grep -q -- "--image-size" || fail "--help lists the flags"
+cli --version | grep -q "stepscope-cli" || fail "--version"
 echo "cli sweep: ok"

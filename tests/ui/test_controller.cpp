@@ -5,6 +5,10 @@
 #include "store/store.h"
 #include "tiny_config.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QMap>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -22,6 +26,51 @@ RunConfig tiny()
     return test::tinyCpuConfig(2, 12);
 }
 
+// A finished sweep as the store keeps it.
+struct SweepResult {
+    qint64 sweepId = 0;
+    std::vector<store::RunRecord> runs;
+};
+
+// Opens a database in `dir`, runs `request` to its end and reads its runs back; an empty result
+// (sweepId 0) when it could not start or did not finish in two minutes, with *error saying which.
+SweepResult runSweep(const QTemporaryDir &dir, const SweepRequest &request, QString *error)
+{
+    RunController controller;
+    const QString path = dir.filePath("m.sqlite");
+    if (!controller.openDatabase(path, error))
+        return {};
+    QSignalSpy started(&controller, &RunController::sweepStarted);
+    QSignalSpy finished(&controller, &RunController::finished);
+    if (!controller.start(request, error))
+        return {};
+    if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000)) {
+        *error = QStringLiteral("the sweep did not finish in 120 s");
+        return {};
+    }
+    SweepResult result;
+    result.sweepId = started.first().at(0).toLongLong();
+    result.runs = store::Reader::open(path.toStdString())->runs(result.sweepId);
+    return result;
+}
+
+// The nice value of each thread of this process, by thread id (Linux: /proc/self/task).
+QMap<QString, int> threadNiceValues()
+{
+    QMap<QString, int> out;
+    for (const QString &tid : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat("/proc/self/task/" + tid + "/stat");
+        if (!stat.open(QIODevice::ReadOnly))
+            continue; // the thread ended meanwhile
+        // "tid (name) state ppid ...": nice is the 19th field, the 17th after the name.
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 16)
+            out[tid] = fields.at(16).toInt();
+    }
+    return out;
+}
+
 } // namespace
 
 class TestController : public QObject
@@ -29,6 +78,34 @@ class TestController : public QObject
     Q_OBJECT
   private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The file's check runs below the UI thread, but the store's writer thread, which the sweep
+    // waits on for every run it creates, must not: it is started by the opening thread and would
+    // inherit its nice value, and behind other processes' work a niced writer stalled whole sweeps.
+    void asyncOpenLeavesTheStoreWriterAtNormalPriority()
+    {
+        if (!QFile::exists("/proc/self/task"))
+            QSKIP("reads thread priorities from Linux's /proc");
+        QTemporaryDir dir;
+        RunController controller;
+        const QMap<QString, int> before = threadNiceValues();
+        const QString mainThread = QString::number(QCoreApplication::applicationPid()); // its tid is the pid
+        QVERIFY(before.contains(mainThread));
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(dir.filePath("m.sqlite"), &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        // The opening thread is gone once it has delivered; what stays is the writer.
+        QMap<QString, int> added;
+        const auto settled = [&] {
+            added = threadNiceValues();
+            for (const QString &tid : before.keys())
+                added.remove(tid);
+            return added.size() == 1;
+        };
+        QVERIFY2(QTest::qWaitFor(settled, 10000), qPrintable(QString::number(added.size()) + " new threads"));
+        QCOMPARE(added.first(), before.value(mainThread)); // ctest may run the whole test niced
+    }
 
     void runsATinySweepAndReportsEveryStep()
     {
@@ -96,11 +173,6 @@ class TestController : public QObject
     void adaptiveRepeatsAddProcessesUpToTheCap()
     {
         QTemporaryDir dir;
-        RunController controller;
-        QString error;
-        QVERIFY2(controller.openDatabase(dir.filePath("m.sqlite"), &error), qPrintable(error));
-        QSignalSpy started(&controller, &RunController::sweepStarted);
-        QSignalSpy finished(&controller, &RunController::finished);
         SweepRequest request;
         request.configs = {tiny()};
         request.repeats = 1;
@@ -109,10 +181,9 @@ class TestController : public QObject
         request.adaptive = true;
         request.adaptiveHalfWidth = 0.5;
         request.adaptiveMaxProcesses = 2;
-        QVERIFY2(controller.start(request, &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
-        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
-        const auto runs = reader->runs(started.first().at(0).toLongLong());
+        QString error;
+        const auto [sweepId, runs] = runSweep(dir, request, &error);
+        QVERIFY2(sweepId > 0, qPrintable(error));
         QCOMPARE(runs.size(), std::size_t(2));
         for (const auto &r : runs)
             QCOMPARE(static_cast<int>(r.status), static_cast<int>(RunStatus::Complete));
@@ -122,21 +193,17 @@ class TestController : public QObject
     void chosenBaselineIsStored()
     {
         QTemporaryDir dir;
-        RunController controller;
-        QString error;
-        QVERIFY2(controller.openDatabase(dir.filePath("m.sqlite"), &error), qPrintable(error));
-        QSignalSpy started(&controller, &RunController::sweepStarted);
-        QSignalSpy finished(&controller, &RunController::finished);
         SweepRequest request;
         RunConfig bf16 = tiny();
         bf16.autocast = Autocast::BF16;
         request.configs = {tiny(), bf16};
         request.preset = "custom";
         request.baseline = 1;
-        QVERIFY2(controller.start(request, &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
-        auto reader = store::Reader::open(dir.filePath("m.sqlite").toStdString());
-        const auto sweep = reader->sweep(started.first().at(0).toLongLong());
+        QString error;
+        const SweepResult result = runSweep(dir, request, &error);
+        QVERIFY2(result.sweepId > 0, qPrintable(error));
+        QCOMPARE(result.runs.size(), std::size_t(2));
+        const auto sweep = store::Reader::open(dir.filePath("m.sqlite").toStdString())->sweep(result.sweepId);
         QVERIFY(sweep);
         QCOMPARE(QString::fromStdString(sweep->baselineConfig), QString::fromStdString(canonicalName(bf16)));
     }

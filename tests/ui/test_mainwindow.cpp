@@ -27,10 +27,10 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <thread>
 
 #include "charts/qcustomplot_compat.h"
@@ -44,13 +44,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
   private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("stepscope-tests");
-        QCoreApplication::setApplicationName("test_mainwindow");
-        QSettings().clear();
-    }
+    void initTestCase() { stepscope::test::useTestSettings("test_mainwindow"); }
 
     void ticksBoxesRunsASweepAndShowsIt()
     {
@@ -113,7 +107,22 @@ class TestMainWindow : public QObject
         QCOMPARE(window.breakEvenChart()->plot()->graphCount(), steady);
         QCOMPARE(window.waterfallChart()->barCount(), steady);               // one bar per row with a steady state
         QVERIFY(window.firstVsSteadyChart()->plot()->plottableCount() >= 1); // first steps always exist
-        QVERIFY(!window.recommendationText().isEmpty());
+        // The recommendation names the row the ledger picked, for the planned run; without a
+        // candidate (no steady state on a loaded machine) it says there is none yet.
+        const report::Ledger &shown = ledger->ledger();
+        const bool candidate = std::any_of(shown.rows.begin(), shown.rows.end(), [](const report::LedgerRow &row) {
+            return row.steadyMs && row.firstStepS && !ledgerRowDiverged(row);
+        });
+        QCOMPARE(shown.recommendation.has_value(), candidate);
+        const QString recommendation = window.recommendationText();
+        if (candidate)
+            QVERIFY2(recommendation.startsWith(
+                         QStringLiteral("For %1 steps: %2 finishes first (")
+                             .arg(shown.plannedSteps)
+                             .arg(QString::fromStdString(shown.rows[shown.recommendation->best].label))),
+                     qPrintable(recommendation));
+        else
+            QVERIFY2(recommendation.startsWith("No recommendation yet"), qPrintable(recommendation));
 
         // History lists the sweep with its three runs.
         HistoryModel *history = window.historyModel();
@@ -122,13 +131,8 @@ class TestMainWindow : public QObject
 
         // The report names each configuration; a chart export per view works.
         QString error;
-        const QString html = dir.filePath("report.html");
-        QSignalSpy written(&window, &MainWindow::reportWritten);
-        QVERIFY2(window.exportReport(html, &error), qPrintable(error));
-        QVERIFY(written.wait(60000));
-        QFile f(html);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(f.readAll());
+        const QString text = test::exportedReport(window, dir.filePath("report.html"), &error);
+        QVERIFY2(!text.isEmpty(), qPrintable(error));
         QVERIFY(text.contains("bf16+channels-last"));
         QVERIFY(text.contains("data:image/png;base64,"));
         QVERIFY(!window.exportReport(dir.filePath("report.xyz"), &error));
@@ -216,15 +220,11 @@ class TestMainWindow : public QObject
 
         // The exported report has the torch.compile section (read by the report job from the store).
         QString error;
-        const QString html = dir.filePath("report.html");
-        QSignalSpy written(&window, &MainWindow::reportWritten);
-        QVERIFY2(window.exportReport(html, &error), qPrintable(error));
-        QVERIFY(written.wait(60000));
-        QFile f(html);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QVERIFY(QString::fromUtf8(f.readAll()).contains("<h2>torch.compile</h2>"));
+        const QString html = test::exportedReport(window, dir.filePath("report.html"), &error);
+        QVERIFY2(html.contains("<h2>torch.compile</h2>"), qPrintable(error));
 
         // The PDF is laid out on the report job's thread too.
+        QSignalSpy written(&window, &MainWindow::reportWritten);
         QVERIFY2(window.exportReport(dir.filePath("report.pdf"), &error), qPrintable(error));
         QVERIFY(written.wait(60000));
         QFile pdf(dir.filePath("report.pdf"));

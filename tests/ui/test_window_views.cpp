@@ -7,10 +7,13 @@
 #include "charts/live_step_chart.h"
 #include "charts/run_overlay_chart.h"
 #include "controller/ledger_job.h"
+#include "controller/run_controller.h"
+#include "controller/settings_location.h"
 #include "models/history_model.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"
 #include "models/status_colors.h"
+#include "pages/ledger_columns.h"
 #include "pages/ledger_page.h"
 #include "pages/page.h"
 #include "pages/steps_page.h"
@@ -24,13 +27,17 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
 #include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -44,13 +51,7 @@ class TestWindowViews : public QObject
 {
     Q_OBJECT
   private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("stepscope-tests");
-        QCoreApplication::setApplicationName("test_window_views");
-        QSettings().clear();
-    }
+    void initTestCase() { useTestSettings("test_window_views"); }
 
     void ledgerIsComputedOffTheUiThreadAndPlannedStepsAreDebounced()
     {
@@ -219,6 +220,125 @@ class TestWindowViews : public QObject
         for (Page *page : window.pages())
             charts += page->chart() ? 1 : 0;
         QCOMPARE(charts, 6); // five ledger charts and the comparison
+    }
+
+    // File › Export writes a report, never over the measurements: the open database, its -wal and
+    // -shm, or a link to one of them are refused with the reason, and the file still reads.
+    void reportExportRefusesTheDatabasesOwnFiles()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        window.showSweep(1);
+        QVERIFY(waitIdle(window));
+        const QString link = dir.filePath("report.html");
+        QVERIFY(QFile::link(path, link));
+        for (const QString &target : {path, path + "-wal", path + "-shm", link}) {
+            QString error;
+            QVERIFY2(!window.exportReport(target, &error), qPrintable(target));
+            QVERIFY2(error.contains("would destroy the measurements"), qPrintable(error));
+        }
+        QVERIFY(!window.isBusy()); // nothing was started
+        QCOMPARE(store::Reader::open(path.toStdString())->runs(1).size(), std::size_t(21));
+        QString error;
+        QVERIFY2(exportedReport(window, dir.filePath("report.md"), &error).contains("H200"), qPrintable(error));
+    }
+
+    // Without HOME (nor XDG_DATA_HOME, XDG_CONFIG_HOME) there is no default database: nothing is
+    // created under "/", Start says why and where the settings went, and nothing crashes.
+    void withoutHomeNothingIsWrittenUnderTheRootFolder()
+    {
+        const QByteArray home = qgetenv("HOME"), data = qgetenv("XDG_DATA_HOME"), config = qgetenv("XDG_CONFIG_HOME");
+        const QString settingsBase = QFileInfo(QFileInfo(QSettings().fileName()).absolutePath()).absolutePath();
+        qunsetenv("HOME");
+        qunsetenv("XDG_DATA_HOME");
+        qunsetenv("XDG_CONFIG_HOME");
+        const QString settings = keepSettingsOutOfRoot();
+        const QString defaultPath = RunController::defaultDatabasePath();
+        bool started = true;
+        QString status;
+        {
+            MainWindow window;
+            started = window.startSweep();
+            status = window.progressText();
+        }
+        qputenv("HOME", home);
+        if (!data.isEmpty())
+            qputenv("XDG_DATA_HOME", data);
+        if (!config.isEmpty())
+            qputenv("XDG_CONFIG_HOME", config);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsBase);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsBase);
+
+        QVERIFY(!settings.isEmpty());
+        QVERIFY2(!settings.startsWith("/.") && settings != "/", qPrintable(settings));
+        QVERIFY2(defaultPath.isEmpty(), qPrintable(defaultPath));
+        QVERIFY(!started);
+        QVERIFY2(status.contains("HOME is not set") && status.contains("File › Open database") &&
+                     status.contains(settings),
+                 qPrintable(status));
+        QVERIFY(!QFileInfo::exists("/.local/share/stepscope"));
+        QVERIFY(!QFileInfo::exists("/.config/stepscope-tests"));
+    }
+
+    // The ledger's ten columns beside the panel at 1280x720 need no sideways scrolling: the H200
+    // ledger, and the compile ledger's long names ("python tf32+compile-reduce-overhead+...").
+    // Headers are short, with the full name as tooltip, and a column hidden from the header's
+    // menu stays hidden in the next window.
+    void ledgerFitsAt1280x720WithoutScrollingSideways()
+    {
+        QTemporaryDir dir;
+        for (const char *file : {"h200-ledger.sqlite", "h200-compile-b32.sqlite"}) {
+            const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/") + file, dir);
+            MainWindow window;
+            window.resize(1280, 720);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(openAndWait(window, path));
+            window.showSweep(1);
+            QVERIFY(waitIdle(window));
+            window.findChild<QTabWidget *>()->setCurrentWidget(window.ledgerPage());
+            QTableView *view = window.ledgerPage()->view();
+            QVERIFY(view->model()->rowCount() >= 6);
+            for (int c = 0; c < LedgerModel::ColumnCount; ++c)
+                QVERIFY2(!view->isColumnHidden(c) && view->columnWidth(c) > 20, qPrintable(QString::number(c)));
+            QTRY_COMPARE(view->horizontalScrollBar()->maximum(), 0);
+            int columns = 0;
+            for (int c = 0; c < LedgerModel::ColumnCount; ++c)
+                columns += view->columnWidth(c);
+            QVERIFY2(columns <= view->viewport()->width(),
+                     qPrintable(QString("%1 > %2").arg(columns).arg(view->viewport()->width())));
+            // Every cell's wrapped text has the height it needs.
+            const auto *rows = static_cast<const QAbstractItemView *>(view);
+            for (int r = 0; r < view->model()->rowCount(); ++r)
+                QVERIFY2(
+                    view->rowHeight(r) >= rows->sizeHintForRow(r),
+                    qPrintable(QString("%1: %2 < %3").arg(file).arg(view->rowHeight(r)).arg(rows->sizeHintForRow(r))));
+            QCOMPARE(view->model()->headerData(LedgerModel::Speedup, Qt::Horizontal).toString(),
+                     QString("Speed-up\n[95% CI]"));
+            QVERIFY(view->model()
+                        ->headerData(LedgerModel::Speedup, Qt::Horizontal, Qt::ToolTipRole)
+                        .toString()
+                        .startsWith("Speed-up [95% CI]"));
+        }
+        {
+            LedgerModel model;
+            LedgerPage page(&model);
+            setLedgerColumnShown(page.view(), LedgerModel::Noise, false);
+            setLedgerColumnShown(page.view(), LedgerModel::Configuration, false); // never hidden
+            QVERIFY(!page.view()->isColumnHidden(LedgerModel::Configuration));
+        }
+        {
+            LedgerModel model;
+            LedgerPage page(&model);
+            QVERIFY(page.view()->isColumnHidden(LedgerModel::Noise));
+            QVERIFY(!page.view()->isColumnHidden(LedgerModel::Spread));
+            setLedgerColumnShown(page.view(), LedgerModel::Noise, true);
+        }
+        LedgerModel model;
+        LedgerPage page(&model);
+        QVERIFY(!page.view()->isColumnHidden(LedgerModel::Noise));
     }
 
     void startStopAndPlannedRunStayInViewAt1280x720()

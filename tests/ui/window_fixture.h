@@ -1,17 +1,29 @@
 #pragma once
-// What the window tests share: opening a database as File › Open does and waiting for every view
-// to be read and computed (the window does both off the UI thread), and copies of the stored H200
-// databases to open for writing.
+// What the window tests share: settings of their own, opening a database as File › Open does and
+// waiting for every view to be read and computed (the window does both off the UI thread), and
+// copies of the stored H200 databases to open for writing.
 #include "widgets/main_window.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace stepscope::test
 {
+
+// Settings of this test program alone, empty at the start: Qt's test folders, not the user's.
+inline void useTestSettings(const char *program)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("stepscope-tests");
+    QCoreApplication::setApplicationName(program);
+    QSettings().clear();
+}
 
 inline bool waitIdle(ui::MainWindow &window, int ms = 120000)
 {
@@ -26,6 +38,25 @@ inline bool openAndWait(ui::MainWindow &window, const QString &path)
     if (!opened.wait(60000) && opened.isEmpty())
         return false;
     return waitIdle(window, 60000);
+}
+
+// Exports the report of the sweep on show to `path` (its format by the suffix) and reads it back;
+// empty, with *error, when the export was refused, failed or took over a minute.
+inline QString exportedReport(ui::MainWindow &window, const QString &path, QString *error)
+{
+    QSignalSpy written(&window, &ui::MainWindow::reportWritten);
+    if (!window.exportReport(path, error))
+        return {};
+    if (!written.wait(60000) && written.isEmpty()) {
+        *error = QStringLiteral("no report written in 60 s");
+        return {};
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return {};
+    }
+    return QString::fromUtf8(file.readAll());
 }
 
 // A copy in `dir`, so that opening it for writing leaves docs/results alone.
