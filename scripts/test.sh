@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
-# Set up, build and run every test (what CI runs).
+# Set up, build and run every test (what CI runs), in two stages:
+#   1. ci:          everything, LibTorch engine included, warnings as errors, assertions on;
+#   2. ci-sanitize: ASan+UBSan build of everything that does not load LibTorch (build-sanitize/).
+# Arguments go to both ctest runs (e.g. -R store). Both stages run even when the first has failing
+# tests, so one CI run reports everything; a build that fails stops at once.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$here/scripts/build.sh" ci >/dev/null
 cd "$here"
-QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j 2 "$@"
+failed=()
+
+"$here/scripts/build.sh" ci >/dev/null
+ctest --preset ci -j 2 "$@" || failed+=(ci)
+
+"$here/scripts/build.sh" ci-sanitize >/dev/null
+ctest --preset ci-sanitize -j 2 "$@" || failed+=(ci-sanitize)
+
+if ((${#failed[@]})); then
+  echo "test.sh: tests failed in: ${failed[*]}" >&2
+  exit 1
+fi
