@@ -444,12 +444,43 @@ std::string statusText(const LedgerRow &row)
     return text + ", " + std::to_string(row.cancelled) + " cancelled (" + recorded + ")";
 }
 
+namespace
+{
+
+// The crossing of two candidates' total-time lines, from the faster-per-step one's side, with the
+// same interval a row gets against the baseline (so the two agree when one of them is the baseline).
+std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> &rows, std::size_t best,
+                                                   std::size_t runnerUp)
+{
+    const LedgerRow &a = rows[best], &b = rows[runnerUp];
+    const double stepA = *a.steadyMs / 1000.0, stepB = *b.steadyMs / 1000.0;
+    Ledger::Crossing crossing;
+    std::optional<double> steps = stats::breakEvenSteps(*a.firstStepS, stepA, *b.firstStepS, stepB);
+    crossing.faster = best;
+    crossing.slower = runnerUp;
+    if (!steps) {
+        steps = stats::breakEvenSteps(*b.firstStepS, stepB, *a.firstStepS, stepA);
+        std::swap(crossing.faster, crossing.slower);
+    }
+    // Equal steady steps never cross; at one step or less the faster leads from the start: no crossing.
+    if (!steps || !std::isfinite(*steps) || *steps <= 1)
+        return std::nullopt;
+    crossing.steps = *steps;
+    crossing.ci =
+        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]));
+    crossing.range = breakEvenRangeText(crossing.ci);
+    return crossing;
+}
+
+} // namespace
+
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
 {
     ledger.plannedSteps = plannedSteps;
     ledger.recommendation.reset();
     ledger.recommendationCI.reset();
     ledger.recommendationTied = false;
+    ledger.decidingCrossing.reset();
     ledger.recommendationText.clear();
     // A configuration that broke training is no candidate, however fast.
     std::vector<stats::Candidate> candidates;
@@ -491,6 +522,15 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
             const bool secondSimpler = knobCount(second) < knobCount(best) ||
                                        (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
             text += "; the simpler is " + (secondSimpler ? second.label : best.label);
+        }
+        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp);
+        if (const auto &crossing = ledger.decidingCrossing) {
+            const std::string &faster = ledger.rows[crossing->faster].label;
+            const std::string &slower = ledger.rows[crossing->slower].label;
+            text += crossing->faster == rec->best ? "; " + faster + " overtakes " + slower + " after "
+                                                  : "; " + faster + " would overtake " + slower + " only after ";
+            text += std::to_string(std::llround(crossing->steps)) + " steps (" +
+                    (crossing->ci.hasInterval ? "95% CI " + crossing->range : std::string(kNoInterval)) + ")";
         }
     }
     ledger.recommendationText = text + "." + caveatsOf(ledger);

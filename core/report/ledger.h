@@ -74,6 +74,17 @@ struct Ledger {
     std::string recommendationText;
     std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
     bool recommendationTied = false;                     // best and runner-up cannot be told apart
+    // Where the recommended row's line of total time meets the runner-up's: the one of the two that is
+    // faster per step overtakes the other after `steps` steps (past the planned run when the faster is
+    // the runner-up). The crossing that decides the recommendation, so it carries its own
+    // process-level interval, whichever rows the two are. Recomputed with the recommendation.
+    struct Crossing {
+        std::size_t faster = 0, slower = 0; // rows
+        double steps = 0;                   // > 1: at 1 or below the faster is ahead from the first step
+        stats::BreakEvenCI ci;              // no interval when either side ran one process
+        std::string range;                  // breakEvenRangeText(ci)
+    };
+    std::optional<Crossing> decidingCrossing;
     // Which caches the first steps found, for people: the machine warm-up, a fresh CUDA JIT cache
     // per run. Empty when the runs did not record it (files of before the warm-up process).
     std::string firstStepCaches;

@@ -1,6 +1,7 @@
 // The ledger and its exports for a sweep with torch.compile rows: compile cache state and compile
 // time per configuration, and Python rows told apart from native ones with the same knobs.
 #include "config/config_json.h"
+#include "ledger_rows.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "store/store.h"
@@ -625,6 +626,77 @@ TEST(LossTolerance, TheGateReadsTheStoredFieldsNotTheName)
     ASSERT_EQ(l.rows.size(), 3u);
     EXPECT_EQ(l.rows[1].accuracy.rfind("diverged", 0), 0u) << "2% is beyond fp32's 0.5%: " << l.rows[1].accuracy;
     EXPECT_EQ(l.rows[2].accuracy, "ok") << "2% is within fp16's 5%";
+}
+
+using test::rowOfProcesses;
+
+// The crossing that decides the recommendation (the winner overtaking the runner-up) has its own
+// process-level interval even when neither is the baseline; the text names it.
+TEST(LedgerDecidingCrossing, HasItsIntervalBetweenTwoNonBaselineRows)
+{
+    Ledger l;
+    l.rows.push_back(rowOfProcesses("baseline", 0.5, 10.0, 3));
+    l.rows.push_back(rowOfProcesses("cuda-graph", 1.0, 4.0, 3));
+    l.rows.push_back(rowOfProcesses("cuda-graph+sgd-fused", 3.0, 3.0, 3));
+    recommendFor(l, 10000);
+    ASSERT_TRUE(l.recommendation && l.recommendation->runnerUp);
+    EXPECT_EQ(l.recommendation->best, 2u);
+    EXPECT_EQ(*l.recommendation->runnerUp, 1u);
+    ASSERT_TRUE(l.decidingCrossing);
+    const Ledger::Crossing &c = *l.decidingCrossing;
+    EXPECT_EQ(c.faster, 2u);
+    EXPECT_EQ(c.slower, 1u);
+    EXPECT_NEAR(c.steps, 1 + 2.0 / 0.001, 1e-6); // 2 s later start, 1 ms a step faster
+    ASSERT_TRUE(c.ci.hasInterval);
+    EXPECT_FALSE(c.ci.lowNever);
+    EXPECT_FALSE(c.ci.highNever);
+    EXPECT_LT(c.ci.low, c.steps);
+    EXPECT_GT(c.ci.high, c.steps);
+    EXPECT_EQ(c.range, breakEvenRangeText(c.ci));
+    EXPECT_TRUE(contains(l.recommendationText,
+                         "; cuda-graph+sgd-fused overtakes cuda-graph after 2001 steps (95% CI " + c.range + ")"))
+        << l.recommendationText;
+
+    // A shorter run makes the CUDA graph the best; the fused row would overtake it only after the run.
+    recommendFor(l, 1000);
+    ASSERT_TRUE(l.decidingCrossing);
+    EXPECT_EQ(l.recommendation->best, 1u);
+    EXPECT_EQ(l.decidingCrossing->faster, 2u);
+    EXPECT_TRUE(contains(l.recommendationText, "cuda-graph+sgd-fused would overtake cuda-graph only after 2001 steps"))
+        << l.recommendationText;
+}
+
+// Against the baseline it is the row's own break-even interval (one computation, one answer), and
+// with one process a side there is no interval to give.
+TEST(LedgerDecidingCrossing, AgreesWithTheBaselineBreakEvenAndSaysWhenThereIsNone)
+{
+    Ledger l;
+    l.rows.push_back(rowOfProcesses("baseline", 0.5, 10.0, 3));
+    l.rows.push_back(rowOfProcesses("fast", 2.0, 5.0, 3));
+    recommendFor(l, 10000);
+    ASSERT_TRUE(l.decidingCrossing);
+    EXPECT_EQ(l.decidingCrossing->faster, 1u);
+    const stats::BreakEvenCI againstBaseline =
+        stats::breakEvenInterval(processSummariesOf(l.rows[1]), processSummariesOf(l.rows[0]));
+    EXPECT_EQ(l.decidingCrossing->range, breakEvenRangeText(againstBaseline));
+    EXPECT_DOUBLE_EQ(l.decidingCrossing->ci.low, againstBaseline.low);
+
+    Ledger single;
+    single.rows.push_back(rowOfProcesses("baseline", 0.5, 10.0, 1));
+    single.rows.push_back(rowOfProcesses("fast", 2.0, 5.0, 1));
+    recommendFor(single, 10000);
+    ASSERT_TRUE(single.decidingCrossing);
+    EXPECT_FALSE(single.decidingCrossing->ci.hasInterval);
+    EXPECT_TRUE(contains(single.recommendationText, "after 301 steps (1 repeat: no interval)"))
+        << single.recommendationText;
+
+    // Ahead from the first step: no crossing to decide on.
+    Ledger ahead;
+    ahead.rows.push_back(rowOfProcesses("baseline", 2.0, 10.0, 3));
+    ahead.rows.push_back(rowOfProcesses("fast", 0.5, 5.0, 3));
+    recommendFor(ahead, 10000);
+    EXPECT_FALSE(ahead.decidingCrossing);
+    EXPECT_FALSE(contains(ahead.recommendationText, "overtake")) << ahead.recommendationText;
 }
 
 } // namespace

@@ -1,12 +1,14 @@
 // Behaviour of the dashboard's charts: what they hold after the data arrives, not how they look.
 #include "charts/break_even_chart.h"
 #include "charts/chart_export.h"
+#include "charts/chart_format.h"
 #include "charts/chart_palette.h"
 #include "charts/first_vs_steady_chart.h"
 #include "charts/label_placement.h"
 #include "charts/live_step_chart.h"
 #include "charts/run_overlay_chart.h"
 #include "charts/waterfall_chart.h"
+#include "ledger_rows.h"
 #include "models/ledger_model.h"
 #include "stats/stats.h"
 
@@ -472,18 +474,16 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
     QVERIFY(intervals[1].openEnded); // "never" runs to the right edge with an arrow
     QCOMPARE(intervals[1].high, chart.plot()->xAxis->range().upper);
     // When the runner-up is the baseline the deciding crossing is that row's break-even: one
-    // marker and one label for it, with the row's interval.
+    // marker, one label and one whisker for it, with the row's interval (the ledger computes both alike).
     report::Ledger pair;
-    pair.rows.push_back(row("baseline", 0.5, 10.0));
-    pair.rows.push_back(row("fast", 2.0, 5.0));
+    pair.rows.push_back(test::rowOfProcesses("baseline", 0.5, 10.0, 3));
+    pair.rows.push_back(test::rowOfProcesses("fast", 2.0, 5.0, 3));
     pair.rows[1].speedup = 2.0;
     pair.rows[1].breakEvenSteps = 1 + 1.5 / 0.005;
-    stats::BreakEvenCI ci;
-    ci.hasInterval = true;
-    ci.low = 200;
-    ci.high = 500;
-    pair.rows[1].breakEvenCI = ci;
-    pair.rows[1].breakEvenRange = "200-500";
+    pair.rows[1].breakEvenCI =
+        stats::breakEvenInterval(report::processSummariesOf(pair.rows[1]), report::processSummariesOf(pair.rows[0]));
+    pair.rows[1].breakEvenRange = report::breakEvenRangeText(*pair.rows[1].breakEvenCI);
+    QVERIFY(pair.rows[1].breakEvenCI->hasInterval && !pair.rows[1].breakEvenCI->highNever);
     report::recommendFor(pair, 10000);
     LedgerModel pairModel;
     pairModel.setLedger(pair);
@@ -492,11 +492,38 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
     QVERIFY(pairChart.decidingCrossing());
     QCOMPARE(pairChart.decidingCrossing()->runnerUp, 0);
     QVERIFY(std::abs(pairChart.decidingCrossing()->steps - 301) < 1e-6);
-    QCOMPARE(pairChart.decidingCrossing()->low.value_or(0), 200.0);
+    QCOMPARE(pairChart.decidingCrossing()->low.value_or(0), pair.rows[1].breakEvenCI->low);
+    QCOMPARE(pairChart.decidingCrossing()->high.value_or(0), pair.rows[1].breakEvenCI->high);
     QCOMPARE(pairChart.crossingLabels().size(), 1);
-    QVERIFY2(pairChart.crossingLabels().front()->text().contains(QStringLiteral("[200\u2013500]")),
-             qPrintable(pairChart.crossingLabels().front()->text()));
+    const QString pairRange =
+        QStringLiteral("[%1\u2013%2]")
+            .arg(formatStepCount(pair.rows[1].breakEvenCI->low), formatStepCount(pair.rows[1].breakEvenCI->high));
+    QVERIFY2(pairChart.crossingLabels().front()->text().contains(pairRange),
+             qPrintable(pairChart.crossingLabels().front()->text() + " lacks " + pairRange));
     QCOMPARE(pairChart.crossingIntervals().size(), 1);
+
+    // Between two rows neither of which is the baseline the deciding crossing has its interval too,
+    // drawn as a whisker in the faster row's colour and written in its label.
+    report::Ledger three;
+    three.rows.push_back(test::rowOfProcesses("baseline", 0.5, 10.0, 3));
+    three.rows.push_back(test::rowOfProcesses("cuda-graph", 1.0, 4.0, 3));
+    three.rows.push_back(test::rowOfProcesses("cuda-graph+sgd-fused", 3.0, 3.0, 3));
+    report::recommendFor(three, 10000);
+    QVERIFY(three.decidingCrossing && three.decidingCrossing->ci.hasInterval);
+    const stats::BreakEvenCI &ci = three.decidingCrossing->ci;
+    LedgerModel threeModel;
+    threeModel.setLedger(three);
+    BreakEvenChart threeChart;
+    threeChart.setModel(&threeModel);
+    const auto &deciding = threeChart.decidingCrossing();
+    QVERIFY(deciding && deciding->best == 2 && deciding->runnerUp == 1 && deciding->bestOvertakes);
+    QCOMPARE(deciding->low.value_or(0), ci.low);
+    QCOMPARE(deciding->high.value_or(0), ci.high);
+    QVERIFY(std::any_of(threeChart.crossingIntervals().begin(), threeChart.crossingIntervals().end(),
+                        [&](const BreakEvenChart::Interval &iv) { return iv.row == 2 && iv.low == ci.low; }));
+    const QString threeText = threeChart.crossingLabels().last()->text();
+    QVERIFY2(threeText.contains(QStringLiteral("[%1\u2013%2]").arg(formatStepCount(ci.low), formatStepCount(ci.high))),
+             qPrintable(threeText));
 
     // The label says the interval too.
     bool labelled = false;

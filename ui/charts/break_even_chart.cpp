@@ -173,32 +173,20 @@ void BreakEvenChart::rebuild()
     const auto &recommendation = model() ? model()->ledger().recommendation : std::nullopt;
     rowGraphs_.fill(nullptr, int(rows.size()));
 
-    // The crossing that decides: where the recommended configuration's line meets the runner-up's.
-    if (recommendation && recommendation->runnerUp) {
+    // The crossing that decides: where the recommended configuration's line meets the runner-up's,
+    // as the ledger computed it (with its own interval, whichever rows the two are).
+    const auto &crossing = model() ? model()->ledger().decidingCrossing : std::nullopt;
+    if (recommendation && recommendation->runnerUp && crossing) {
         const int b = int(recommendation->best), r = int(*recommendation->runnerUp);
-        if (b < int(rows.size()) && r < int(rows.size()) && hasLine(rows[b]) && hasLine(rows[r])) {
-            const auto &best = rows[b], &second = rows[r];
-            const double tBest = *best.steadyMs / 1000.0, tSecond = *second.steadyMs / 1000.0;
-            std::optional<double> n = stats::breakEvenSteps(*best.firstStepS, tBest, *second.firstStepS, tSecond);
-            bool bestOvertakes = true;
-            if (!n) { // the best is not faster per step: the runner-up would overtake it, later than N
-                n = stats::breakEvenSteps(*second.firstStepS, tSecond, *best.firstStepS, tBest);
-                bestOvertakes = false;
+        const bool bestOvertakes = int(crossing->faster) == b;
+        if (b < int(rows.size()) && r < int(rows.size()) && hasLine(rows[b]) && hasLine(rows[r]) &&
+            crossing->steps <= kDecidingReach * std::max(planned, 10.0)) {
+            DecidingCrossing d{b, r, crossing->steps, bestOvertakes, std::nullopt, std::nullopt};
+            if (crossing->ci.hasInterval && !crossing->ci.lowNever) {
+                d.low = crossing->ci.low;
+                d.high = crossing->ci.highNever ? std::numeric_limits<double>::infinity() : crossing->ci.high;
             }
-            if (n && std::isfinite(*n) && *n > 1 && *n <= kDecidingReach * std::max(planned, 10.0)) {
-                DecidingCrossing d{b, r, *n, bestOvertakes, std::nullopt, std::nullopt};
-                // The same crossing as a break-even against the baseline when one side is the baseline.
-                const report::LedgerRow *against = bestOvertakes && r == 0    ? &best
-                                                   : !bestOvertakes && b == 0 ? &second
-                                                                              : nullptr;
-                if (against && against->breakEvenCI && against->breakEvenCI->hasInterval &&
-                    !against->breakEvenCI->lowNever) {
-                    d.low = against->breakEvenCI->low;
-                    d.high = against->breakEvenCI->highNever ? std::numeric_limits<double>::infinity()
-                                                             : against->breakEvenCI->high;
-                }
-                deciding_ = d;
-            }
+            deciding_ = d;
         }
     }
 
@@ -318,7 +306,11 @@ void BreakEvenChart::rebuild()
     if (deciding_) {
         const DecidingCrossing &d = *deciding_;
         const double t = cumulativeSeconds(rows[d.best], d.steps);
-        // With an interval the crossing is one with the baseline: its whisker is drawn already.
+        // A crossing with the baseline has its whisker from the loop above (the same interval: the
+        // ledger computes both alike); between two other rows it is drawn here, in the faster's colour.
+        const int faster = d.bestOvertakes ? d.best : d.runnerUp;
+        if (d.low && d.best != 0 && d.runnerUp != 0)
+            addInterval(faster, *d.low, *d.high, t, chartSeriesColor(faster, pal));
         decidingMarker_ = new QCPItemTracer(p);
         decidingMarker_->setGraph(nullptr);
         decidingMarker_->position->setCoords(d.steps, t);

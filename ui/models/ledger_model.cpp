@@ -34,8 +34,8 @@ LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
 {
-    return {ledger.sweep.id,           ledger.plannedSteps,     ledger.recommendation,
-            ledger.recommendationText, ledger.recommendationCI, ledger.recommendationTied};
+    return {ledger.sweep.id,         ledger.plannedSteps,       ledger.recommendation,  ledger.recommendationText,
+            ledger.recommendationCI, ledger.recommendationTied, ledger.decidingCrossing};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -45,6 +45,7 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.recommendationText = text;
     ledger.recommendationCI = ci;
     ledger.recommendationTied = tied;
+    ledger.decidingCrossing = decidingCrossing;
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps)

@@ -36,6 +36,7 @@ struct LedgerRecommendation {
     std::string text;
     std::optional<stats::DifferenceCI> ci;
     bool tied = false;
+    std::optional<report::Ledger::Crossing> decidingCrossing;
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;
