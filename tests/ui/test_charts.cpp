@@ -10,6 +10,7 @@
 #include "charts/waterfall_chart.h"
 #include "ledger_rows.h"
 #include "models/ledger_model.h"
+#include "report/report_charts.h"
 #include "stats/stats.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -154,6 +155,7 @@ class TestCharts : public QObject
     void liveChartShowsAPhaseUntilStepsArrive();
     void waterfallStepsFromConfigurationToConfiguration();
     void waterfallColoursRegressions();
+    void waterfallLabelsStayApartInAReport();
     void firstVsSteadyIsAScatterOnHonestAxes();
     void firstVsSteadyDrawsTheParetoFront();
     void firstVsSteadyHasWhiskersAndLabelsThatDoNotOverlap();
@@ -653,6 +655,54 @@ void TestCharts::waterfallColoursRegressions()
     QCOMPARE(chart.bar(1)->brush().color(), colors.faster);
     QCOMPARE(chart.bar(2)->brush().color(), colors.slower);
     QVERIFY(chart.steps()[2].deltaMs() > 0);
+}
+
+// The box a label covers on screen, rotated or not: the bounds of its four corners.
+QRectF labelBox(const QCPItemText *label)
+{
+    QPointF low = label->topLeft->pixelPosition(), high = low;
+    for (const QCPItemAnchor *corner : {label->topRight, label->bottomLeft, label->bottomRight}) {
+        const QPointF at = corner->pixelPosition();
+        low = QPointF(std::min(low.x(), at.x()), std::min(low.y(), at.y()));
+        high = QPointF(std::max(high.x(), at.x()), std::max(high.y(), at.y()));
+    }
+    return QRectF(low, high);
+}
+
+void TestCharts::waterfallLabelsStayApartInAReport()
+{
+    // Fourteen configurations a little faster each: side by side, neighbouring labels at about the
+    // same height would cover each other in a report's 760 px (slots of 47 px, labels of 52).
+    report::Ledger ledger;
+    double ms = 21.4;
+    for (int i = 0; i < 14; ++i, ms *= 0.98)
+        ledger.rows.push_back(row(i == 0 ? "baseline" : "knob", 0.5, ms));
+    LedgerModel model;
+    model.setLedger(ledger);
+    WaterfallChart chart;
+    chart.setModel(&model);
+    QCOMPARE(chart.barCount(), 14);
+    QVERIFY(!renderChart(chart.plot(), kReportChartSize).isNull());
+    const QRectF plotArea = chart.plot()->axisRect()->rect();
+    QVector<QRectF> boxes;
+    for (int i = 0; i < chart.barCount(); ++i) {
+        QCOMPARE(chart.label(i)->rotation(), -90.0); // upright: the slots are narrower than the labels
+        boxes.append(labelBox(chart.label(i)));
+        QVERIFY2(plotArea.contains(boxes.last()), qPrintable(QStringLiteral("label %1 leaves the plot").arg(i)));
+    }
+    QVERIFY(!anyOverlap(boxes));
+    // Each label still stands above its own bar.
+    for (int i = 0; i < chart.barCount(); ++i)
+        QVERIFY(boxes[i].bottom() <= chart.plot()->yAxis->coordToPixel(chart.steps()[i].toMs) + 1);
+
+    // Three bars in a wide picture: room enough to read them side by side, on the usual headroom.
+    report::Ledger few;
+    for (int i = 0; i < 3; ++i)
+        few.rows.push_back(row(i == 0 ? "baseline" : "knob", 0.5, 21.4 - i));
+    model.setLedger(few);
+    QVERIFY(!renderChart(chart.plot(), QSize(1400, 500)).isNull());
+    QCOMPARE(chart.label(0)->rotation(), 0.0);
+    QCOMPARE(chart.plot()->yAxis->range().upper, 21.4 * 1.2);
 }
 
 void TestCharts::firstVsSteadyIsAScatterOnHonestAxes()

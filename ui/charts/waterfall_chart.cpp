@@ -15,6 +15,7 @@ namespace
 {
 
 constexpr double kBarWidth = 0.6;
+constexpr int kLabelGap = 3; // pixels between a bar's top (or its whisker) and its label
 
 } // namespace
 
@@ -24,6 +25,7 @@ WaterfallChart::WaterfallChart(QWidget *parent) : LedgerChart(parent)
     p->yAxis->setLabel(tr("steady-state step (ms)"));
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    connect(p, &QCustomPlot::afterLayout, this, &WaterfallChart::fitLabels);
     rebuild();
 }
 
@@ -34,6 +36,7 @@ void WaterfallChart::rebuild()
     p->clearItems();
     steps_.clear();
     bars_.clear();
+    labels_.clear();
     whiskers_.clear();
     gaps_.clear();
 
@@ -107,10 +110,11 @@ void WaterfallChart::rebuild()
         auto *label = new QCPItemText(p);
         label->position->setCoords(x, std::max(high, step.ciHighMs.value_or(high)));
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setPadding(QMargins(0, 0, 0, 3));
+        label->setPadding(QMargins(0, 0, 0, kLabelGap));
         label->setText(!step.hasFrom ? formatStepMs(step.toMs)
                                      : formatDeltaMs(step.deltaMs()) + QStringLiteral("\n") + formatStepMs(step.toMs));
         label->setColor(!step.hasFrom ? colors.text : color);
+        labels_.append(label);
 
         // The connector carries the eye from one bar's end to where the next one starts, only
         // between neighbours: across a gap there is no step to follow.
@@ -139,7 +143,51 @@ void WaterfallChart::rebuild()
     p->xAxis->setTickLabelRotation(slotLabels.size() > 5 ? 30 : 0);
     reserveRoomForTickLabels(slotLabels, p->xAxis->tickLabelRotation());
     p->xAxis->setRange(-0.6, std::max(1, int(slotLabels.size())) - 0.4);
-    p->yAxis->setRange(0, top > 0 ? top * 1.2 : 1.0);
+    headroomUpper_ = fittedUpper_ = top > 0 ? top * 1.2 : 1.0;
+    p->yAxis->setRange(0, headroomUpper_);
+}
+
+void WaterfallChart::fitLabels()
+{
+    QCustomPlot *p = plot();
+    const double slot = std::abs(p->xAxis->coordToPixel(1) - p->xAxis->coordToPixel(0));
+    const int height = p->axisRect()->height();
+    if (labels_.isEmpty() || slot <= 0 || height <= 0)
+        return;
+    QVector<double> widths;
+    double widest = 0;
+    for (const QCPItemText *label : labels_) {
+        const QRect box =
+            QFontMetrics(label->font()).boundingRect(QRect(0, 0, 10000, 10000), Qt::AlignCenter, label->text());
+        widths.append(box.width() + kLabelGap);
+        widest = std::max(widest, double(box.width()));
+    }
+    // Side by side they need a slot wider than the widest label (with a little air); upright, a
+    // slot wider than two lines, which a bar of 0.6 slot always leaves at any size a chart is drawn.
+    const bool upright = widest > 0.9 * slot;
+    for (QCPItemText *label : labels_) {
+        label->setRotation(upright ? -90 : 0);
+        // Rotated, alignment is read along the text: it starts at the anchor and runs upwards.
+        label->setPositionAlignment(upright ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(upright ? QMargins(kLabelGap, 0, 0, 0) : QMargins(0, 0, 0, kLabelGap));
+    }
+    // Upright labels stand taller than the 20% headroom: raise the axis so that each stays inside.
+    // A label taller than most of the plot cannot be helped by the axis; it is left to clip.
+    double upper = headroomUpper_;
+    for (int i = 0; upright && i < labels_.size(); ++i) {
+        const double share = widths[i] / height;
+        const double anchor = labels_[i]->position->coords().y();
+        if (share < 0.8)
+            upper = std::max(upper, anchor / (1.0 - share));
+    }
+    // A range the user dragged or zoomed is theirs: only the one this chart set is fitted.
+    const QCPRange now = p->yAxis->range();
+    if (now.lower == 0 && now.upper == fittedUpper_ && upper != now.upper) {
+        fittedUpper_ = upper;
+        p->yAxis->setRangeUpper(upper);
+        // The axis rect laid out its ticks for the old range: lay them out again before drawing.
+        p->axisRect()->update(QCPLayoutElement::upPreparation);
+    }
 }
 
 } // namespace stepscope::ui

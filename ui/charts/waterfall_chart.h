@@ -5,7 +5,8 @@
 // between two neighbouring rows that both have a steady state: a row without one (failed, never
 // settled) leaves a marked gap, and the row after it stands on the axis as a level of its own, so
 // its bar never takes the skipped knob's effect. Each level carries its process-level 95% CI as a
-// whisker where the ledger has one.
+// whisker where the ledger has one. Where the bars stand too close for their labels (a long sweep in
+// a report's 760 px), the labels turn upright and the value axis grows to keep them inside the plot.
 #include "charts/ledger_chart.h"
 
 #include <QString>
@@ -15,6 +16,7 @@
 
 class QCPBars;
 class QCPItemLine;
+class QCPItemText;
 
 namespace stepscope::ui
 {
@@ -42,15 +44,23 @@ class WaterfallChart : public LedgerChart
     QCPItemLine *whisker(int index) const { return whiskers_.value(index); }
     // Ledger rows left as gaps (no steady state), in order.
     const QVector<int> &gapRows() const { return gaps_; }
+    // The change-and-level label above bar `index`.
+    QCPItemText *label(int index) const { return labels_.value(index); }
 
   protected:
     void rebuild() override;
 
   private:
+    // Once the axis rect has its size: labels upright when a slot is narrower than the widest label.
+    void fitLabels();
+
     QVector<Step> steps_;
+    QVector<QCPItemText *> labels_;
     QVector<QCPBars *> bars_;
     QVector<QCPItemLine *> whiskers_;
     QVector<int> gaps_;
+    double headroomUpper_ = 1.0; // the value axis's top with side-by-side labels
+    double fittedUpper_ = 1.0;   // the top fitLabels last set (another one is the user's zoom)
 };
 
 } // namespace stepscope::ui
