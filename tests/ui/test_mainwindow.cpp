@@ -105,13 +105,14 @@ class TestMainWindow : public QObject
         for (const auto &row : ledger->ledger().rows)
             steady += row.steadyMs.has_value() ? 1 : 0;
         QCOMPARE(window.breakEvenChart()->plot()->graphCount(), steady);
-        QCOMPARE(window.waterfallChart()->barCount(), steady);               // one bar per row with a steady state
+        QCOMPARE(window.waterfallChart()->barCount(), steady); // one bar per row with a steady state
         // A point needs a first step and a steady state: a loaded CI machine can leave every row
         // without a steady state, and then the scatter is empty and its footnote says why.
         for (int r = 0; r < 3; ++r) {
             const report::LedgerRow &row = ledger->ledger().rows[std::size_t(r)];
             const bool drawable = row.firstStepS && row.steadyMs;
-            QVERIFY2((window.firstVsSteadyChart()->graphForRow(r) != nullptr) == drawable, qPrintable(QString::number(r)));
+            QVERIFY2((window.firstVsSteadyChart()->graphForRow(r) != nullptr) == drawable,
+                     qPrintable(QString::number(r)));
         }
         // The recommendation names the row the ledger picked, for the planned run; without a
         // candidate (no steady state on a loaded machine) it says there is none yet.
