@@ -3,6 +3,7 @@
 // `processes` cold processes around (firstS, steadyMs), each a little off the centre, so the
 // bootstrap has something to resample.
 #include "report/ledger.h"
+#include "stats/stats.h"
 
 #include <string>
 #include <vector>
@@ -28,8 +29,10 @@ inline report::LedgerRow rowOfProcesses(const std::string &label, double firstS,
         std::vector<double> steps;
         for (int i = 0; i < 50; ++i)
             steps.push_back(steadyMs * off * (1.0 + 0.002 * (i % 5)));
+        row.samplesMs.insert(row.samplesMs.end(), steps.begin(), steps.end());
         row.runSamplesMs.push_back(steps);
     }
+    row.steadyCI = stats::medianOfRuns(row.runSamplesMs); // as buildLedger does
     return row;
 }
 

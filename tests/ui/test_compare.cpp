@@ -9,6 +9,7 @@
 #include "report/comparison_report.h"
 #include "store/store.h"
 
+#include "ledger_rows.h"
 #include "tiny_config.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -119,6 +120,7 @@ class TestCompare : public QObject
     void initTestCase();
     void modelMatchesRowsAndComparesPerImage();
     void sameShapeHasNoWarning();
+    void chartTurnsLogarithmicAcrossMachines();
     void pageComparesAcrossDatabases();
     void badDatabaseLosesNothing();
     void reportHoldsTheComparison();
@@ -190,6 +192,37 @@ void TestCompare::modelMatchesRowsAndComparesPerImage()
     QVERIFY(model.index(0, ComparisonModel::SteadyA).data().toString().contains('['));
     // Channels-last costs the same per image on both sides: its interval spans 1, and it says so.
     QVERIFY2(verdict(1).contains(QStringLiteral("interval spans 1")), qPrintable(verdict(1)));
+}
+
+// A CPU sweep against an H200's: on a linear axis the GPU's bars would be a few pixels wide. Past a
+// factor of 20 the axis is logarithmic and says so; close figures keep the linear axis from 0.
+void TestCompare::chartTurnsLogarithmicAcrossMachines()
+{
+    report::Ledger cpu, gpu;
+    cpu.rows = {test::rowOfProcesses("baseline", 1.0, 500.0, 3), test::rowOfProcesses("tf32", 1.0, 450.0, 3)};
+    gpu.rows = {test::rowOfProcesses("baseline", 2.0, 14.0, 3), test::rowOfProcesses("tf32", 2.0, 3.7, 3)};
+    ComparisonModel model;
+    model.setLedgers(cpu, gpu);
+    ui::ComparisonChart chart;
+    chart.setModel(&model);
+    QCOMPARE(chart.barsA()->dataCount(), 2);
+    QCPAxis *time = chart.plot()->xAxis;
+    QCOMPARE(time->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY2(time->label().contains(QStringLiteral("log scale")), qPrintable(time->label()));
+    // Every bar, whisker ends included, lies inside the axis, and bars start at its left edge.
+    const auto b = model.figureB(1);
+    QVERIFY(b && b->lowMs);
+    QVERIFY(time->range().lower > 0 && time->range().lower < *b->lowMs);
+    QVERIFY(time->range().upper > 500.0);
+    QCOMPARE(chart.barsB()->baseValue(), time->range().lower);
+    // 3.7 / 450 ms: a ratio far from 1 keeps its significant digits.
+    QVERIFY2(chart.ratioLabels()[1]->text().startsWith(QStringLiteral("B/A 0.008")),
+             qPrintable(chart.ratioLabels()[1]->text()));
+
+    model.setLedgers(cpu, cpu);
+    QCOMPARE(time->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(time->range().lower, 0.0);
+    QVERIFY(!time->label().contains(QStringLiteral("log scale")));
 }
 
 void TestCompare::sameShapeHasNoWarning()

@@ -2,7 +2,7 @@
 // Compare as a chart: per configuration, A's and B's steady time (per image when the batches
 // differ) as two horizontal bars with their process-level 95% CI as whiskers, and the ratio B/A
 // beside them, coloured as the table colours its verdict. Reads the ComparisonModel and rebuilds
-// whenever it resets.
+// whenever it resets. The time axis is logarithmic when the figures span more than a factor of 20.
 #include "charts/chart_widget.h"
 
 #include <QPointer>
