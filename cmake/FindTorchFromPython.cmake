@@ -6,10 +6,18 @@ if(NOT Torch_DIR)
   if(NOT _py)
     set(_venv "$ENV{STEPSCOPE_VENV}")
     if(NOT _venv)
-      set(_venv "$ENV{HOME}/.cache/stepscope/venv-torch-2.11.0")
+      # Windows has no HOME; its user profile holds the cache there (never built here: see README).
+      if(DEFINED ENV{HOME})
+        set(_venv "$ENV{HOME}/.cache/stepscope/venv-torch-2.11.0")
+      else()
+        set(_venv "$ENV{USERPROFILE}/.cache/stepscope/venv-torch-2.11.0")
+      endif()
     endif()
+    # A POSIX virtual environment keeps its interpreter in bin/, a Windows one in Scripts/.
     if(EXISTS "${_venv}/bin/python")
       set(_py "${_venv}/bin/python")
+    elseif(EXISTS "${_venv}/Scripts/python.exe")
+      set(_py "${_venv}/Scripts/python.exe")
     else()
       # Into a variable of its own: find_program's cache entry would stay hidden behind the
       # normal variable _py set above (policy CMP0125), leaving _py empty.
