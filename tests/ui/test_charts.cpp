@@ -523,6 +523,22 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
     QCOMPARE(deciding->high.value_or(0), ci.high);
     QVERIFY(std::any_of(threeChart.crossingIntervals().begin(), threeChart.crossingIntervals().end(),
                         [&](const BreakEvenChart::Interval &iv) { return iv.row == 2 && iv.low == ci.low; }));
+    // An interval from "immediately" to "never" is said in words only: a whisker across the whole
+    // axis would show nothing.
+    report::Ledger everywhere = three;
+    everywhere.decidingCrossing->ci.low = 0.5;
+    everywhere.decidingCrossing->ci.highNever = true;
+    everywhere.decidingCrossing->ci.high = std::numeric_limits<double>::infinity();
+    LedgerModel openModel;
+    openModel.setLedger(everywhere);
+    BreakEvenChart openChart;
+    openChart.setModel(&openModel);
+    QVERIFY(openChart.decidingCrossing() && openChart.decidingCrossing()->low);
+    QVERIFY(std::none_of(openChart.crossingIntervals().begin(), openChart.crossingIntervals().end(),
+                         [](const BreakEvenChart::Interval &iv) { return iv.row == 2; }));
+    QVERIFY2(openChart.crossingLabels().last()->text().contains(QStringLiteral("[immediately\u2013never]")),
+             qPrintable(openChart.crossingLabels().last()->text()));
+
     const QString threeText = threeChart.crossingLabels().last()->text();
     QVERIFY2(threeText.contains(QStringLiteral("[%1\u2013%2]").arg(formatStepCount(ci.low), formatStepCount(ci.high))),
              qPrintable(threeText));

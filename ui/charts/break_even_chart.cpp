@@ -259,7 +259,9 @@ void BreakEvenChart::rebuild()
     // An interval on the step axis: a whisker through the crossing, open to the right for "never".
     const auto addInterval = [&](int row, double low, double high, double t, const QColor &color) {
         Interval iv{row, std::max(1.0, low), std::min(high, xMax), !std::isfinite(high) || high > xMax};
-        if (iv.high <= iv.low)
+        // "Immediately to never" spans the whole axis and says nothing a line could show: the label
+        // carries it in words.
+        if (iv.high <= iv.low || (low <= 1 && iv.openEnded))
             return;
         auto *whisker = new QCPItemLine(p);
         whisker->start->setCoords(iv.low, t);
