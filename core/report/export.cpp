@@ -146,6 +146,21 @@ std::string toJson(const Ledger &l)
     root["baseline"] = l.rows.empty() ? QJsonValue(QJsonValue::Null) : text(l.rows.front().configName);
     root["first_step_caches"] = text(l.firstStepCaches);
     root["recommendation"] = text(l.recommendationText);
+    // Where the recommended configuration and the runner-up swap places, for tools: the faster per
+    // step overtakes the slower after `steps` steps; the bounds are null without an interval and
+    // for "never".
+    if (const auto &c = l.decidingCrossing) {
+        const bool interval = c->ci.hasInterval && !c->ci.lowNever;
+        root["deciding_crossing"] =
+            QJsonObject{{"faster", text(l.rows[c->faster].configName)},
+                        {"slower", text(l.rows[c->slower].configName)},
+                        {"steps", c->steps},
+                        {"ci_low", interval ? number(c->ci.low) : QJsonValue(QJsonValue::Null)},
+                        {"ci_high", interval && !c->ci.highNever ? number(c->ci.high) : QJsonValue(QJsonValue::Null)},
+                        {"range", text(c->range)}};
+    } else {
+        root["deciding_crossing"] = QJsonValue(QJsonValue::Null);
+    }
     QJsonArray rows;
     for (const auto &r : l.rows) {
         QJsonObject o{{"configuration", text(r.configName)},
@@ -209,8 +224,8 @@ std::string toMarkdown(const Ledger &l)
     for (const auto &r : l.rows) {
         out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
             << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
-                : r.steadyProblem.empty()                   ? "-"
-                                                            : "no steady state")
+                : r.steadyProblem.empty()                ? "-"
+                                                         : "no steady state")
             << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenText(r) << " | "
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
         if (compiles)

@@ -657,6 +657,13 @@ TEST(LedgerDecidingCrossing, HasItsIntervalBetweenTwoNonBaselineRows)
                          "; cuda-graph+sgd-fused overtakes cuda-graph after 2001 steps (95% CI " + c.range + ")"))
         << l.recommendationText;
 
+    // The JSON export carries it for tools.
+    const QJsonObject json = jsonOf(toJson(l)).value("deciding_crossing").toObject();
+    EXPECT_EQ(json.value("faster").toString().toStdString(), l.rows[2].configName);
+    EXPECT_NEAR(json.value("steps").toDouble(), c.steps, 1e-9);
+    EXPECT_DOUBLE_EQ(json.value("ci_low").toDouble(), c.ci.low);
+    EXPECT_DOUBLE_EQ(json.value("ci_high").toDouble(), c.ci.high);
+
     // A shorter run makes the CUDA graph the best; the fused row would overtake it only after the run.
     recommendFor(l, 1000);
     ASSERT_TRUE(l.decidingCrossing);
@@ -696,6 +703,7 @@ TEST(LedgerDecidingCrossing, AgreesWithTheBaselineBreakEvenAndSaysWhenThereIsNon
     ahead.rows.push_back(rowOfProcesses("fast", 0.5, 5.0, 3));
     recommendFor(ahead, 10000);
     EXPECT_FALSE(ahead.decidingCrossing);
+    EXPECT_TRUE(jsonOf(toJson(ahead)).value("deciding_crossing").isNull());
     EXPECT_FALSE(contains(ahead.recommendationText, "overtake")) << ahead.recommendationText;
 }
 
