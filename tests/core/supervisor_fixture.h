@@ -1,7 +1,7 @@
 #pragma once
-// The supervisor against recorded worker streams: no torch, no GPU. A "worker" is /bin/sh printing
-// a file from tests/data; QProcess runs `/bin/sh -c SCRIPT PATH --config JSON`, so inside SCRIPT
-// $0 is the recorded stream, $1 is --config and $2 the configuration.
+// The supervisor against recorded worker streams: no torch, no GPU, no shell. A "worker" is
+// stepscope-fake-worker (tests/tools/fake_worker.cpp) replaying a file from tests/data, or a stream
+// a test writes, and doing what else the test asks of it through its options.
 #include "config/config_json.h"
 #include "config/run_config.h"
 #include "store/store.h"
@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -33,20 +34,52 @@ inline bool contains(const std::string &haystack, const std::string &needle)
     return haystack.find(needle) != std::string::npos;
 }
 
-// `cat` the recorded stream, optionally say something on stderr, exit with `code`.
+inline QString dataFile(const std::string &file)
+{
+    return QString::fromStdString(kData + file);
+}
+
+// The fake worker doing `actions`, in order (fake_worker.cpp lists them).
+inline WorkerCommand fakeWorker(QStringList actions)
+{
+    return {QStringLiteral(STEPSCOPE_FAKE_WORKER), std::move(actions)};
+}
+
+// Replays the recorded stream, optionally says something on stderr, exits with `code`.
 inline WorkerCommand recorded(const std::string &file, int code = 0, const std::string &stderrText = {})
 {
-    QString script = "cat \"$0\"";
+    QStringList actions{"--replay", dataFile(file)};
     if (!stderrText.empty())
-        script += "; echo '" + QString::fromStdString(stderrText) + "' >&2";
-    script += "; exit " + QString::number(code);
-    return {"/bin/sh", {"-c", script, QString::fromStdString(kData + file)}};
+        actions << "--stderr" << QString::fromStdString(stderrText);
+    return fakeWorker(actions << "--exit" << QString::number(code));
 }
 
 inline WorkerCommand sleeper(int seconds)
 {
-    // exec: the signal that stops the worker reaches the sleeping process itself.
-    return {"/bin/sh", {"-c", "echo 'worker: sleeping' >&2; exec sleep " + QString::number(seconds)}};
+    return fakeWorker({"--stderr", "worker: sleeping", "--sleep", QString::number(seconds)});
+}
+
+// Writes `lines` to `path` as a stream for the fake worker to replay; returns `path`.
+inline QString writeStream(const QString &path, const QStringList &lines)
+{
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate)) << path.toStdString();
+    f.write((lines.join('\n') + '\n').toUtf8());
+    return path;
+}
+
+// Protocol lines a test puts into a stream of its own.
+inline QString stepsLine(int first, const QString &wallMs = "1.0", const QString &gpuMs = {})
+{
+    return QString(R"({"type":"steps","first":%1,"gpu_ms":[%2],"wall_ms":[%3]})").arg(first).arg(gpuMs, wallMs);
+}
+inline QString phaseLine(const QString &phase, double elapsedSeconds)
+{
+    return QString(R"({"type":"phase","phase":"%1","elapsed_s":%2})").arg(phase).arg(elapsedSeconds);
+}
+inline QString doneLine(int steps, double meanWallMs = 1.0)
+{
+    return QString(R"({"type":"done","steps":%1,"mean_wall_ms":%2})").arg(steps).arg(meanWallMs);
 }
 
 inline RunConfig smallConfig(int batch = 8)
@@ -153,6 +186,9 @@ class SupervisorTest : public ::testing::Test
     }
 
     std::unique_ptr<store::Reader> reader() { return store::Reader::open(path_); }
+
+    // A stream file in the test's folder (writeStream).
+    QString stream(const QString &name, const QStringList &lines) { return writeStream(dir_.filePath(name), lines); }
     QString compileRoot() const { return dir_.filePath("cc"); }
 
     RunnerOptions options(WorkerCommand native, WorkerCommand python = {}, int timeoutSeconds = 30)

@@ -2,6 +2,7 @@
 // timeouts, cancel.
 #include "supervisor_fixture.h"
 
+#include "platform/platform.h"
 #include "report/run_summary.h"
 
 #include <QThread>
@@ -327,8 +328,7 @@ TEST_F(SupervisorTest, WorkerReceivesItsConfiguration)
 {
     // The worker gets `--config JSON` after its own arguments. This one echoes the JSON to its log
     // and fails, so the JSON comes back as the failure detail.
-    const WorkerCommand echoConfig{
-        "/bin/sh", {"-c", "[ \"$1\" = --config ] || exit 9; printf '%s\\n' \"$2\" >&2; exit 3", "worker"}};
+    const WorkerCommand echoConfig = fakeWorker({"--echo-config", "--exit", "3"});
     RunConfig c = smallConfig(8);
     c.seed = (1ull << 60) + 3;
     c.autocast = Autocast::BF16;
@@ -370,13 +370,12 @@ TEST_F(SupervisorTest, TimeoutWatchesSilenceNotTotalTime)
 {
     // A worker that reports a step every 0.3 s for 3 s, under a 2 s timeout: alive, not hung
     // (and a loaded machine has 1.7 s of slack between lines).
-    const QString script =
-        "echo '{\"type\":\"hello\",\"protocol\":1,\"env\":{}}'; "
-        "for i in 2 3 4 5 6 7 8 9 10 11; do sleep 0.3; "
-        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":$i,\\\"gpu_ms\\\":[],\\\"wall_ms\\\":[1.0]}\"; "
-        "done; echo '{\"type\":\"done\",\"steps\":11,\"mean_wall_ms\":1.0}'";
+    QStringList lines{R"({"type":"hello","protocol":1,"env":{}})"};
+    for (int i = 2; i <= 11; ++i)
+        lines << stepsLine(i);
+    const QString steps = stream("steps.jsonl", lines << doneLine(11));
     const SweepPlan p = plan({smallConfig()});
-    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 2));
+    const Outcome out = run(p, options(fakeWorker({"--pace", "300", "--replay", steps}), {}, 2));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
     EXPECT_EQ(reader()->run(p.runs[0].runId)->stepCount, 10);
@@ -401,13 +400,11 @@ TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
         EXPECT_EQ(run.status, RunStatus::Cancelled) << run.id;
 }
 
-// A worker that says a few steps, then gets SIGKILL from outside (here: from itself), as the kernel's
-// OOM killer would send it. `before` runs first in the worker's shell.
-WorkerCommand killedBy9(const QString &before = {})
+// A worker that says a step, then gets SIGKILL from outside (here: from itself), as the kernel's
+// OOM killer would send it.
+WorkerCommand killedBy9(const QString &steps)
 {
-    return {"/bin/sh",
-            {"-c", before + "; echo '{\"type\":\"steps\",\"first\":1,\"gpu_ms\":[],\"wall_ms\":[1.0]}'; sleep 0.3; "
-                            "kill -9 $$"}};
+    return fakeWorker({"--replay", steps, "--sleep", "0.3", "--killed"});
 }
 
 // A stand-in for /proc/vmstat, where the kernel counts its OOM kills.
@@ -424,11 +421,17 @@ QString oomCounter(const QTemporaryDir &dir, const QByteArray &text)
 // of OOM kills rising while the worker ran names it out-of-memory ("probably": it is inferred).
 TEST_F(SupervisorTest, SigkillWhileTheOomKillCountRoseIsOutOfMemory)
 {
+    if (!platform::killSignal())
+        GTEST_SKIP() << "no SIGKILL on this system";
     const QString counter = oomCounter(dir_, "pgfault 100\noom_kill 3\n");
-    RunnerOptions o = options(killedBy9("printf 'pgfault 200\\noom_kill 4\\n' > '" + counter + "'"));
+    RunnerOptions o = options(killedBy9(stream("step.jsonl", {stepsLine(1)})));
     o.oomCounterFiles = {counter.toStdString()};
     const SweepPlan p = plan({smallConfig()});
-    const Outcome out = run(p, o);
+    // The kernel counts a kill while the worker runs: here once its step has come, before it dies.
+    const Outcome out = run(p, o, [&](SweepRunner &runner) {
+        QObject::connect(&runner, &SweepRunner::stepsArrived, &runner,
+                         [&] { oomCounter(dir_, "pgfault 200\noom_kill 4\n"); });
+    });
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, "out-of-memory");
     const auto r = reader()->run(p.runs[0].runId);
@@ -439,8 +442,10 @@ TEST_F(SupervisorTest, SigkillWhileTheOomKillCountRoseIsOutOfMemory)
 // The same SIGKILL without an OOM kill counted stays worker-crashed, and says what killed it.
 TEST_F(SupervisorTest, SigkillWithoutAnOomKillIsWorkerCrashedAndSaysSo)
 {
+    if (!platform::killSignal())
+        GTEST_SKIP() << "no SIGKILL on this system";
     const QString counter = oomCounter(dir_, "oom_kill 3\n");
-    RunnerOptions o = options(killedBy9("true"));
+    RunnerOptions o = options(killedBy9(stream("step.jsonl", {stepsLine(1)})));
     o.oomCounterFiles = {counter.toStdString()};
     const SweepPlan p = plan({smallConfig()});
     const Outcome out = run(p, o);
@@ -455,10 +460,9 @@ TEST_F(SupervisorTest, SigkillWithoutAnOomKillIsWorkerCrashedAndSaysSo)
 // milliseconds (42949673 s) or to no timeout at all. The runner caps it instead.
 TEST_F(SupervisorTest, TimeoutBeyondTheTimersRangeIsCappedNotWrapped)
 {
-    const QString script = "sleep 0.5; echo '{\"type\":\"steps\",\"first\":1,\"gpu_ms\":[],\"wall_ms\":[1.0]}'; "
-                           "echo '{\"type\":\"done\",\"steps\":1,\"mean_wall_ms\":1.0}'";
+    const QString steps = stream("steps.jsonl", {stepsLine(1), doneLine(1)});
     const SweepPlan p = plan({smallConfig()});
-    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}, {}, 42949673));
+    const Outcome out = run(p, options(fakeWorker({"--sleep", "0.5", "--replay", steps}), {}, 42949673));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
 }
@@ -467,13 +471,13 @@ TEST_F(SupervisorTest, TimeoutBeyondTheTimersRangeIsCappedNotWrapped)
 // at once with the store's words, rather than measuring on into a file nobody can find.
 TEST_F(SupervisorTest, DatabaseDeletedMidRunStopsTheSweep)
 {
-    const QString script =
-        "i=1; while [ $i -le 200 ]; do "
-        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":$i,\\\"gpu_ms\\\":[],\\\"wall_ms\\\":[1.0]}\"; "
-        "i=$((i+1)); sleep 0.05; done; echo '{\"type\":\"done\",\"steps\":200,\"mean_wall_ms\":1.0}'";
+    QStringList lines;
+    for (int i = 1; i <= 200; ++i)
+        lines << stepsLine(i);
+    const QString steps = stream("steps.jsonl", lines << doneLine(200));
     const SweepPlan p = plan({smallConfig(), smallConfig(16)});
     QString storageMessage;
-    const Outcome out = run(p, options({"/bin/sh", {"-c", script}}), [&](SweepRunner &runner) {
+    const Outcome out = run(p, options(fakeWorker({"--pace", "50", "--replay", steps})), [&](SweepRunner &runner) {
         QObject::connect(&runner, &SweepRunner::storageFailed, [&](const QString &m) { storageMessage = m; });
         QObject::connect(&runner, &SweepRunner::runStarted, [this] {
             QTimer::singleShot(500, [this] {

@@ -23,12 +23,6 @@ RunConfig compileConfig(CompileCache cache = CompileCache::Cold, int batch = 8)
     return c;
 }
 
-// A worker that first runs `prelude` (with $2 the configuration), then replays `file`.
-WorkerCommand scripted(const QString &prelude, const std::string &file)
-{
-    return {"/bin/sh", {"-c", prelude + "; cat \"$0\"", QString::fromStdString(kData + file)}};
-}
-
 QStringList linesOf(const QString &path)
 {
     QFile f(path);
@@ -71,11 +65,10 @@ class ScopedEnv
 TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
 {
     // The worker says where its caches are and whether they exist while it runs.
-    const QString prelude =
-        "echo \"inductor=$TORCHINDUCTOR_CACHE_DIR triton=$TRITON_CACHE_DIR\" >&2; "
-        "[ -d \"$TORCHINDUCTOR_CACHE_DIR\" ] && [ -d \"$TRITON_CACHE_DIR\" ] && echo 'dirs exist' >&2";
+    const WorkerCommand python = fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--env", "TRITON_CACHE_DIR",
+                                             "--replay", dataFile("worker-compile.jsonl")});
     const SweepPlan p = plan({compileConfig()});
-    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-compile.jsonl")));
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString());
     ASSERT_EQ(out.phases.size(), 3u);
@@ -84,7 +77,6 @@ TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
     EXPECT_EQ(out.phases[2], std::make_pair(QString("capturing"), 0.25));
     ASSERT_EQ(out.compileInfos.size(), 1u);
     EXPECT_TRUE(out.compileInfos[0].contains("\"compile_s\":38.5")) << out.compileInfos[0].toStdString();
-    EXPECT_TRUE(out.log.contains("dirs exist")) << out.log.join('|').toStdString();
 
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run);
@@ -105,7 +97,9 @@ TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
     EXPECT_TRUE(inductor.startsWith(compileRoot() + "/cold-")) << inductor.toStdString();
     EXPECT_TRUE(inductor.endsWith("/inductor")) << inductor.toStdString();
     EXPECT_EQ(QFileInfo(triton).path(), QFileInfo(inductor).path());
-    EXPECT_TRUE(out.log.contains("inductor=" + inductor + " triton=" + triton)) << out.log.join('|').toStdString();
+    EXPECT_TRUE(out.log.contains("TORCHINDUCTOR_CACHE_DIR=[" + inductor + "] (a folder)"))
+        << out.log.join('|').toStdString();
+    EXPECT_TRUE(out.log.contains("TRITON_CACHE_DIR=[" + triton + "] (a folder)")) << out.log.join('|').toStdString();
     // A cold cache is the run's own: gone with it.
     EXPECT_FALSE(QFileInfo::exists(QFileInfo(inductor).path())) << inductor.toStdString();
     EXPECT_TRUE(QDir(compileRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
@@ -115,10 +109,15 @@ TEST_F(SupervisorTest, EagerPythonRunHasNoCompileCache)
 {
     RunConfig eager = compileConfig();
     eager.compile = CompileMode::None;
-    const QString prelude = "echo \"inductor=[$TORCHINDUCTOR_CACHE_DIR]\" >&2";
+    const WorkerCommand python =
+        fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--replay", dataFile("worker-ok.jsonl")});
     const SweepPlan p = plan({eager});
-    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-ok.jsonl")));
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
     ASSERT_EQ(out.runFinished.size(), 1u);
+    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) {
+        return l.startsWith("TORCHINDUCTOR_CACHE_DIR");
+    })) << "the worker's echo must reach the log for the next check to mean anything";
+    EXPECT_FALSE(out.log.join('|').contains(compileRoot())) << out.log.join('|').toStdString();
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run);
     EXPECT_EQ(run->status, RunStatus::Complete);
@@ -149,8 +148,7 @@ TEST_F(SupervisorTest, FreshCudaCacheIsRecordedWithTheCompileCaches)
 TEST_F(SupervisorTest, WarmRunsArePrimedOnce)
 {
     const QString counter = dir_.filePath("workers.txt");
-    const QString prelude = "printf '%s\\n' \"$2\" >> '" + counter + "'";
-    const WorkerCommand python = scripted(prelude, "worker-compile.jsonl");
+    const WorkerCommand python = fakeWorker({"--record", counter, "--replay", dataFile("worker-compile.jsonl")});
     const RunConfig warm = compileConfig(CompileCache::Warm);
     const SweepPlan p = plan({warm}, 2);
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
@@ -216,11 +214,11 @@ TEST_F(SupervisorTest, WarmRunsArePrimedOnce)
 TEST_F(SupervisorTest, PrimingFailureFailsTheRunWithItsCategory)
 {
     const QString counter = dir_.filePath("workers.txt");
-    const QString prelude = "printf '%s\\n' \"$2\" >> '" + counter + "'; echo 'inductor traceback here' >&2";
+    const WorkerCommand python = fakeWorker({"--record", counter, "--stderr", "inductor traceback here", "--replay",
+                                             dataFile("worker-compile-failed.jsonl"), "--exit", "1"});
     const RunConfig warm = compileConfig(CompileCache::Warm);
     const SweepPlan p = plan({warm});
-    const Outcome out = run(p, options(recorded("worker-ok.jsonl"),
-                                       scripted(prelude + "; trap 'exit 1' EXIT", "worker-compile-failed.jsonl")));
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, "compile-failed");
     EXPECT_EQ(linesOf(counter).size(), 1) << "the measured run does not start";
@@ -239,7 +237,8 @@ TEST_F(SupervisorTest, PrimingFailureFailsTheRunWithItsCategory)
 
 TEST_F(SupervisorTest, PrimingWorkerThatCrashesIsWorkerCrashedWithPrefix)
 {
-    const WorkerCommand crashing{"/bin/sh", {"-c", "echo 'Segmentation fault' >&2; exit 139"}};
+    // What a shell reports for a worker that died of SIGSEGV: its words, and 128 + 11.
+    const WorkerCommand crashing = fakeWorker({"--stderr", "Segmentation fault", "--exit", "139"});
     const SweepPlan p = plan({compileConfig(CompileCache::Warm)});
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), crashing));
     ASSERT_EQ(out.runFinished.size(), 1u);
@@ -253,8 +252,8 @@ TEST_F(SupervisorTest, PrimingWorkerThatCrashesIsWorkerCrashedWithPrefix)
 
 TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
 {
-    const WorkerCommand slowPriming{
-        "/bin/sh", {"-c", "echo '{\"type\":\"phase\",\"phase\":\"compiling\",\"elapsed_s\":0}'; exec sleep 30"}};
+    const WorkerCommand slowPriming =
+        fakeWorker({"--replay", stream("phase.jsonl", {phaseLine("compiling", 0)}), "--sleep", "30"});
     const RunConfig warm = compileConfig(CompileCache::Warm);
     const SweepPlan p = plan({warm, smallConfig(16)});
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), slowPriming), [](SweepRunner &runner) {
@@ -274,14 +273,13 @@ TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
 TEST_F(SupervisorTest, PhaseLinesKeepASilentTimeoutAway)
 {
     // Compiling for 3 s under a 2 s silence timeout, saying so every 0.3 s: alive.
-    const QString script =
-        "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.3; "
-        "echo \"{\\\"type\\\":\\\"phase\\\",\\\"phase\\\":\\\"compiling\\\",\\\"elapsed_s\\\":$i}\"; "
-        "done; cat \"$0\"";
+    QStringList phases;
+    for (int i = 1; i <= 10; ++i)
+        phases << phaseLine("compiling", i);
+    const WorkerCommand python = fakeWorker({"--pace", "300", "--replay", stream("phases.jsonl", phases), "--pace", "0",
+                                             "--replay", dataFile("worker-ok.jsonl")});
     const SweepPlan p = plan({compileConfig()});
-    const Outcome out =
-        run(p, options(recorded("worker-ok.jsonl"),
-                       {"/bin/sh", {"-c", script, QString::fromStdString(kData + "worker-ok.jsonl")}}, 2));
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python, 2));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString()) << out.runFinished[0].second.toStdString();
     EXPECT_EQ(out.phases.size(), 10u);
@@ -291,14 +289,18 @@ TEST_F(SupervisorTest, ExpectedTorchReachesTheWorker)
 {
     // The build's torch, whatever the caller's environment says.
     const ScopedEnv outer("STEPSCOPE_EXPECTED_TORCH", "0.0.bogus");
-    const WorkerCommand echoEnv{"/bin/sh", {"-c", "echo \"expected=[$STEPSCOPE_EXPECTED_TORCH]\" >&2; exit 3"}};
+    const WorkerCommand echoEnv = fakeWorker({"--env", "STEPSCOPE_EXPECTED_TORCH", "--exit", "3"});
     RunConfig python = smallConfig();
     python.runtime = Runtime::Python;
     const SweepPlan p = plan({python});
     run(p, options(recorded("worker-ok.jsonl"), echoEnv));
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run);
-    EXPECT_TRUE(contains(run->detail, "expected=[" + expectedTorchVersion().toStdString() + "]")) << run->detail;
+    // Without a torch in the build the variable is removed, not passed on empty.
+    const QString expected = expectedTorchVersion();
+    const std::string echo = expected.isEmpty() ? "STEPSCOPE_EXPECTED_TORCH unset"
+                                                : "STEPSCOPE_EXPECTED_TORCH=[" + expected.toStdString() + "]";
+    EXPECT_TRUE(contains(run->detail, echo)) << run->detail;
 #ifdef STEPSCOPE_TEST_ENGINE_BUILT
     EXPECT_FALSE(expectedTorchVersion().isEmpty()) << "the build found torch: the worker must hear which";
 #endif
@@ -329,13 +331,21 @@ TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
     const ScopedEnv env("STEPSCOPE_PYTHON", QByteArray());
     const QString beside = QCoreApplication::applicationDirPath() + "/stepscope_worker.py";
 
+    // Two programs that exist on every system the tests run on stand in for interpreters.
+    const QString fake = fakeWorker({}).program;
+    const QString self = QCoreApplication::applicationFilePath();
+
     // Configured (settings, --python) first; a bare name is looked up on PATH.
-    WorkerCommand w = defaultPythonWorker("/bin/sh");
-    EXPECT_EQ(w.program, "/bin/sh");
+    WorkerCommand w = defaultPythonWorker(fake);
+    EXPECT_EQ(w.program, fake);
     EXPECT_EQ(w.arguments, (QStringList{"-u", beside}));
     EXPECT_FALSE(w.origin.isEmpty());
-    w = defaultPythonWorker("sh");
-    EXPECT_TRUE(w.program.endsWith("/sh")) << w.program.toStdString();
+    {
+        const ScopedEnv path("PATH", QFileInfo(fake).absolutePath().toLocal8Bit());
+        w = defaultPythonWorker(QFileInfo(fake).fileName());
+        EXPECT_EQ(QFileInfo(w.program).canonicalFilePath(), QFileInfo(fake).canonicalFilePath())
+            << w.program.toStdString();
+    }
     // A configured interpreter that is not there is said, not replaced by another Python.
     w = defaultPythonWorker("/nonexistent/python3.12");
     EXPECT_TRUE(w.program.isEmpty());
@@ -343,14 +353,14 @@ TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
     EXPECT_TRUE(w.origin.contains("--python")) << w.origin.toStdString();
     {
         // STEPSCOPE_PYTHON next, and the configured one still wins over it.
-        const ScopedEnv set("STEPSCOPE_PYTHON", "/bin/sh");
-        EXPECT_EQ(defaultPythonWorker().program, "/bin/sh");
+        const ScopedEnv set("STEPSCOPE_PYTHON", fake.toLocal8Bit());
+        EXPECT_EQ(defaultPythonWorker().program, fake);
         EXPECT_EQ(defaultPythonWorker().origin, "STEPSCOPE_PYTHON");
-        EXPECT_EQ(defaultPythonWorker("/bin/cat").program, "/bin/cat");
+        EXPECT_EQ(defaultPythonWorker(self).program, self);
     }
     {
         const ScopedEnv other("STEPSCOPE_PYTHON_WORKER", "/opt/worker.py");
-        EXPECT_EQ(defaultPythonWorker("/bin/sh").arguments, (QStringList{"-u", "/opt/worker.py"}));
+        EXPECT_EQ(defaultPythonWorker(fake).arguments, (QStringList{"-u", "/opt/worker.py"}));
     }
     // Then the build's environment or python3 on PATH; with neither, what was tried.
     w = defaultPythonWorker();
@@ -397,13 +407,14 @@ TEST_F(SupervisorTest, ColdCacheUnderAnUnusableRootFailsTheRunClearly)
 TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
 {
     const QString counter = dir_.filePath("warmup.txt");
-    // $2 is the configuration; the environment tells whether the compile caches reached the worker.
-    const QString prelude = "printf '%s %s\\n' \"${TORCHINDUCTOR_CACHE_DIR:-none}\" \"$2\" >> '" + counter + "'";
+    // Each worker records its configuration and whether the compile caches reached it.
+    const WorkerCommand python = fakeWorker(
+        {"--env", "TORCHINDUCTOR_CACHE_DIR", "--record", counter, "--replay", dataFile("worker-compile.jsonl")});
     const RunConfig compiled = compileConfig(CompileCache::Cold);
     RunConfig eager = compiled;
     eager.compile = CompileMode::None;
     const SweepPlan p = plan({compiled, eager});
-    RunnerOptions o = options(recorded("worker-ok.jsonl"), scripted(prelude, "worker-compile.jsonl"));
+    RunnerOptions o = options(recorded("worker-ok.jsonl"), python);
     o.machineWarmup = true;
     const Outcome out = run(p, o);
     ASSERT_EQ(out.runFinished.size(), 2u);
@@ -412,11 +423,13 @@ TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
     // the two measured runs.
     const QStringList workers = linesOf(counter);
     ASSERT_EQ(workers.size(), 3) << workers.join('|').toStdString();
-    EXPECT_TRUE(workers[0].startsWith("none ")) << "the warm-up must not fill a cold compile cache";
-    EXPECT_FALSE(workers[1].startsWith("none ")) << "the measured compile run gets its caches";
+    EXPECT_EQ(workers[0].section('\t', 1), "TORCHINDUCTOR_CACHE_DIR unset")
+        << "the warm-up must not fill a cold compile cache";
+    EXPECT_TRUE(workers[1].section('\t', 1).startsWith("TORCHINDUCTOR_CACHE_DIR=[" + compileRoot()))
+        << "the measured compile run gets its caches: " << workers[1].toStdString();
     RunConfig warmup;
     std::vector<ConfigError> errors;
-    ASSERT_TRUE(parseConfig(workers[0].section(' ', 1).toUtf8(), warmup, errors)) << describe(errors);
+    ASSERT_TRUE(parseConfig(workers[0].section('\t', 0, 0).toUtf8(), warmup, errors)) << describe(errors);
     EXPECT_TRUE(warmup == machineWarmupConfig(compiled));
     EXPECT_EQ(warmup.steps, 1);
     EXPECT_EQ(warmup.warmupSteps, 0);
@@ -451,23 +464,30 @@ TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
               "none: earlier processes of this sweep ran first");
 }
 
+// A stream of 40 steady steps at `level` ms (each other one 0.02 ms slower).
+QStringList levelStream(int level)
+{
+    QStringList values;
+    for (int i = 0; i < 40; ++i)
+        values << QString::number(level) + (i % 2 == 0 ? ".0" : ".02");
+    const QString v = values.join(',');
+    return {R"({"type":"hello","protocol":1,"env":{"worker":"level"}})",
+            R"({"type":"ready","setup_s":0.1})",
+            R"({"type":"first_step","wall_s":0.2})",
+            stepsLine(2, v, v),
+            R"({"type":"check","losses":[1.0]})",
+            doneLine(41, 10.0)};
+}
+
 // A worker that reports 40 steady steps at a level that alternates between 10 and 14 ms from one
 // invocation to the next when `alternate`, else always 10 ms (the invocation count is kept in `counter`).
-WorkerCommand levelWorker(const QString &counter, bool alternate)
+WorkerCommand levelWorker(const QTemporaryDir &dir, const QString &counter, bool alternate)
 {
-    const QString script =
-        "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" + counter +
-        "'; "
-        "level=10; if [ " +
-        QString(alternate ? "1" : "0") +
-        " = 1 ] && [ $((n % 2)) = 0 ]; then level=14; fi; "
-        "echo '{\"type\":\"hello\",\"protocol\":1,\"env\":{\"worker\":\"level\"}}'; "
-        "echo '{\"type\":\"ready\",\"setup_s\":0.1}'; echo '{\"type\":\"first_step\",\"wall_s\":0.2}'; "
-        "v=\"$level.0\"; i=1; while [ $i -lt 40 ]; do if [ $((i % 2)) = 0 ]; then v=\"$v,$level.0\"; "
-        "else v=\"$v,$level.02\"; fi; i=$((i+1)); done; "
-        "echo \"{\\\"type\\\":\\\"steps\\\",\\\"first\\\":2,\\\"gpu_ms\\\":[$v],\\\"wall_ms\\\":[$v]}\"; "
-        "echo '{\"type\":\"check\",\"losses\":[1.0]}'; echo '{\"type\":\"done\",\"steps\":41,\"mean_wall_ms\":10.0}'";
-    return {"/bin/sh", {"-c", script}};
+    const QString ten = writeStream(dir.filePath("level10.jsonl"), levelStream(10));
+    if (!alternate)
+        return fakeWorker({"--count", counter, "--replay", ten});
+    return fakeWorker(
+        {"--count", counter, "--alternate", ten, writeStream(dir.filePath("level14.jsonl"), levelStream(14))});
 }
 
 TEST_F(SupervisorTest, AdaptiveRepeatsStopWhenTheIntervalIsNarrow)
@@ -478,7 +498,7 @@ TEST_F(SupervisorTest, AdaptiveRepeatsStopWhenTheIntervalIsNarrow)
     RunConfig b = a;
     b.batch = 4;
     const SweepPlan p = plan({a, b}, 2);
-    RunnerOptions o = options(levelWorker(dir_.filePath("n.txt"), false));
+    RunnerOptions o = options(levelWorker(dir_, dir_.filePath("n.txt"), false));
     o.adaptive.enabled = true;
     o.adaptive.maxProcesses = 6;
     const Outcome out = run(p, o);
@@ -492,7 +512,7 @@ TEST_F(SupervisorTest, AdaptiveRepeatsAddProcessesUpToTheCapWhileTheIntervalIsWi
     a.runtime = Runtime::Native;
     a.compile = CompileMode::None;
     const SweepPlan p = plan({a}, 2);
-    RunnerOptions o = options(levelWorker(dir_.filePath("n.txt"), true));
+    RunnerOptions o = options(levelWorker(dir_, dir_.filePath("n.txt"), true));
     o.adaptive.enabled = true;
     o.adaptive.maxProcesses = 5;
     const Outcome out = run(p, o, {}, 20000);
@@ -514,9 +534,8 @@ TEST_F(SupervisorTest, AFailedWarmupIsNotRecordedAsWarmCaches)
 {
     // The first process (the warm-up) dies; the runs that follow must not claim warm machine caches.
     const QString counter = dir_.filePath("n.txt");
-    const QString script = "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '" + counter +
-                           "'; if [ $n = 1 ]; then exit 3; fi; cat \"$0\"";
-    const WorkerCommand native{"/bin/sh", {"-c", script, QString::fromStdString(kData + "worker-ok.jsonl")}};
+    const WorkerCommand native =
+        fakeWorker({"--count", counter, "--first-exit", "3", "--replay", dataFile("worker-ok.jsonl")});
     RunConfig a = compileConfig();
     a.runtime = Runtime::Native;
     a.compile = CompileMode::None;

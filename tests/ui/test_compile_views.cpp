@@ -197,23 +197,18 @@ class TestCompileViews : public QObject
     void doctorProcessStreamsRowsWithoutBlocking()
     {
         QTemporaryDir dir;
-        // A stand-in interpreter: prints the recorded lines slowly, as the real doctor does while
-        // its tiny compile runs, and fails like it.
+        // A stand-in interpreter (tests/tools/fake_worker.cpp): prints the recorded lines slowly, as
+        // the real doctor does while its tiny compile runs, and fails like it.
         QFile lines(dir.filePath("doctor.jsonl"));
         QVERIFY(lines.open(QIODevice::WriteOnly));
         lines.write(kWithTorch);
         lines.close();
-        QFile script(dir.filePath("fake_python.sh"));
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write(
-            "head -n 2 \"$(dirname \"$0\")/doctor.jsonl\"; sleep 0.3; tail -n +3 \"$(dirname \"$0\")/doctor.jsonl\";"
-            " echo \"args: $*\" >&2; exit 1\n");
-        script.close();
 
         DoctorProcess doctor;
         QSignalSpy rows(&doctor, &DoctorProcess::item);
         QSignalSpy finished(&doctor, &DoctorProcess::finished);
-        doctor.start({"/bin/sh", {script.fileName()}, "test"}, "cpu");
+        doctor.start({STEPSCOPE_FAKE_WORKER, {"--pace", "60", "--replay", lines.fileName(), "--exit", "1"}, "test"},
+                     "cpu");
         QVERIFY(doctor.isRunning()); // start() returned at once: the rows come through the event loop
         QVERIFY(finished.wait(20000));
         QCOMPARE(rows.count(), 5);

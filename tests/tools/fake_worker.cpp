@@ -1,0 +1,222 @@
+// stepscope-fake-worker: a stand-in for the native and Python workers in the supervisor and UI
+// tests. It needs no torch, no shell and no POSIX tools, so the same tests run wherever the project
+// builds. Its options are actions, done in the order given (as the lines of a shell script would):
+//
+//   --replay FILE      copy FILE (a recorded JSONL stream) to stdout, flushing every line
+//   --pace MS          wait MS milliseconds before each line of every later --replay / --alternate
+//   --count FILE       add one to the invocation count kept in FILE (it holds one number)
+//   --first-exit CODE  after --count: the first invocation exits with CODE here
+//   --alternate A B    after --count: replay A on odd-numbered invocations, B on even-numbered ones
+//   --stderr TEXT      write TEXT and a newline to stderr
+//   --env NAME         write "NAME=[value]" to stderr ("NAME unset" when it is not set), followed
+//                      by " (a folder)" when the value names an existing folder
+//   --echo-config      write the --config JSON to stderr
+//   --record FILE      append a line to FILE: the --config JSON, then a tab and what each earlier
+//                      --env wrote, so a test learns what every worker process was given
+//   --sleep SECONDS    sleep (fractions allowed); a kill or timeout test stops it here
+//   --exit CODE        exit at once with CODE (without it the worker exits 0 after its last action)
+//   --killed           end by SIGKILL, as the kernel's out-of-memory killer ends a worker (systems
+//                      without SIGKILL abort instead; tests of it skip there)
+//
+// The real workers' own arguments, which the supervisor and the doctor append, are accepted
+// wherever they stand: `--config JSON` (echoed or recorded above; an action that needs it fails with
+// exit code 9 when it is missing, the way a worker refuses to start without it), `--doctor` and
+// `--device NAME`. Anything else is a mistake in the test: exit code 2.
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
+
+namespace
+{
+
+struct Action {
+    std::string name;
+    std::vector<std::string> values;
+};
+
+// How many values each action takes.
+int arity(const std::string &name)
+{
+    if (name == "--echo-config" || name == "--killed")
+        return 0;
+    if (name == "--alternate")
+        return 2;
+    if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
+        name == "--env" || name == "--record" || name == "--sleep" || name == "--exit")
+        return 1;
+    return -1;
+}
+
+[[noreturn]] void fail(int code, const std::string &why)
+{
+    std::cerr << "stepscope-fake-worker: " << why << std::endl;
+    std::exit(code);
+}
+
+struct State {
+    std::optional<std::string> config;
+    int paceMs = 0;
+    long invocation = 0; // set by --count
+    std::string envEchoes;
+};
+
+const std::string &config(const State &s)
+{
+    if (!s.config)
+        fail(9, "no --config JSON argument");
+    return *s.config;
+}
+
+void replay(const std::string &path, const State &s)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        fail(2, "cannot read " + path);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (s.paceMs > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(s.paceMs));
+        // Byte for byte (a recording may end in a cut-off line, without its newline), and a flush per
+        // line: the supervisor must see each line when it is written, as from a real worker.
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        if (!in.eof())
+            std::fputc('\n', stdout);
+        std::fflush(stdout);
+    }
+}
+
+long bumpCount(const std::string &path)
+{
+    long n = 0;
+    if (std::ifstream in(path); in)
+        in >> n;
+    ++n;
+    std::ofstream out(path, std::ios::trunc);
+    out << n << '\n';
+    if (!out)
+        fail(2, "cannot write " + path);
+    return n;
+}
+
+std::string envEcho(const std::string &name)
+{
+    const char *value = std::getenv(name.c_str());
+    if (!value)
+        return name + " unset";
+    std::error_code ec;
+    const bool folder = *value != '\0' && std::filesystem::is_directory(value, ec);
+    return name + "=[" + value + "]" + (folder ? " (a folder)" : "");
+}
+
+int toInt(const std::string &text)
+{
+    try {
+        return std::stoi(text);
+    } catch (const std::exception &) {
+        fail(2, "not a number: " + text);
+    }
+}
+
+double toSeconds(const std::string &text)
+{
+    try {
+        return std::stod(text);
+    } catch (const std::exception &) {
+        fail(2, "not a number: " + text);
+    }
+}
+
+void perform(const Action &a, State &s)
+{
+    const std::string &n = a.name;
+    if (n == "--replay") {
+        replay(a.values[0], s);
+    } else if (n == "--pace") {
+        s.paceMs = toInt(a.values[0]);
+    } else if (n == "--count") {
+        s.invocation = bumpCount(a.values[0]);
+    } else if (n == "--first-exit") {
+        if (s.invocation == 0)
+            fail(2, "--first-exit needs an earlier --count");
+        if (s.invocation == 1)
+            std::exit(toInt(a.values[0]));
+    } else if (n == "--alternate") {
+        if (s.invocation == 0)
+            fail(2, "--alternate needs an earlier --count");
+        replay(a.values[s.invocation % 2 == 1 ? 0 : 1], s);
+    } else if (n == "--stderr") {
+        std::cerr << a.values[0] << std::endl;
+    } else if (n == "--env") {
+        const std::string echo = envEcho(a.values[0]);
+        std::cerr << echo << std::endl;
+        s.envEchoes += '\t' + echo;
+    } else if (n == "--echo-config") {
+        std::cerr << config(s) << std::endl;
+    } else if (n == "--record") {
+        std::ofstream out(a.values[0], std::ios::app);
+        out << config(s) << s.envEchoes << '\n';
+        if (!out)
+            fail(2, "cannot write " + a.values[0]);
+    } else if (n == "--sleep") {
+        std::this_thread::sleep_for(std::chrono::duration<double>(toSeconds(a.values[0])));
+    } else if (n == "--exit") {
+        std::exit(toInt(a.values[0]));
+    } else if (n == "--killed") {
+        std::fflush(nullptr);
+#ifdef SIGKILL
+        std::raise(SIGKILL);
+#endif
+        std::abort();
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+#ifdef _WIN32
+    _setmode(_fileno(stdout), _O_BINARY); // a replay is byte for byte: no \r added before each \n
+#endif
+    State state;
+    std::vector<Action> actions;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        // The real workers' arguments, in whatever place the caller appends them.
+        if (arg == "--config" || arg == "--device") {
+            if (i + 1 >= argc)
+                fail(2, arg + " needs a value");
+            if (arg == "--config")
+                state.config = argv[++i];
+            else
+                ++i;
+            continue;
+        }
+        if (arg == "--doctor")
+            continue;
+        const int count = arity(arg);
+        if (count < 0)
+            fail(2, "unknown option " + arg);
+        if (i + count >= argc)
+            fail(2, arg + " needs " + std::to_string(count) + " value(s)");
+        Action a{arg, {}};
+        for (int k = 0; k < count; ++k)
+            a.values.emplace_back(argv[++i]);
+        actions.push_back(std::move(a));
+    }
+    for (const Action &a : actions)
+        perform(a, state);
+    return 0;
+}
