@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+
 namespace stepscope::store
 {
 struct RunRecord;
@@ -41,6 +43,10 @@ struct NativeProbe {
     QString error; // why it did not answer
 };
 NativeProbe probeNativeWorker();
+
+// A store message as the CLI prints it: where the store says to choose another database file, the
+// CLI says how (--db PATH); the dashboard names its menu instead.
+QString storeMessage(const std::string &message);
 
 // `show`'s compile part: the cache state and directories, then the worker's compile info.
 void printCompileSection(const store::RunRecord &run);

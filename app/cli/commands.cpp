@@ -86,11 +86,21 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
             report::refreshSummaries(*db, *reader);
         return reader;
     } catch (const store::StoreError &e) {
-        err(QString("stepscope-cli: ") + e.what());
+        err("stepscope-cli: " + storeMessage(e.what()));
         exitCode = kDatabase;
         return nullptr;
     }
 }
+
+} // namespace
+
+QString storeMessage(const std::string &message)
+{
+    return QString::fromStdString(store::withFileChoiceHint(message, "with --db PATH"));
+}
+
+namespace
+{
 
 int cudaDevicesSeenByWorker()
 {
@@ -535,7 +545,7 @@ int runCommand(const Options &options, const CommandLine &line)
     try {
         db = store::Database::open(options.db.toStdString());
     } catch (const store::StoreError &e) {
-        err(QString("stepscope-cli: ") + e.what());
+        err("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
 
@@ -552,7 +562,7 @@ int runCommand(const Options &options, const CommandLine &line)
         plan = supervisor::planSweep(*db, sweepName.toStdString(), presetName.toStdString(), configs, repeats, planned,
                                      baseline);
     } catch (const store::StoreError &e) {
-        err(QString("stepscope-cli: ") + e.what());
+        err("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
     err(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
@@ -651,7 +661,8 @@ int runCommand(const Options &options, const CommandLine &line)
     QString storageError;
     QObject::connect(&runner, &supervisor::SweepRunner::storageFailed, [&](const QString &message) {
         storageError = message;
-        status.message("stepscope-cli: the database refused a write, the sweep stops: " + message);
+        status.message("stepscope-cli: the database refused a write, the sweep stops: " +
+                       storeMessage(message.toStdString()));
     });
     QObject::connect(&runner, &supervisor::SweepRunner::finished, [&](bool wasCancelled) {
         cancelled = wasCancelled;
@@ -677,7 +688,7 @@ int runCommand(const Options &options, const CommandLine &line)
     try {
         db->flush();
     } catch (const store::StoreError &e) {
-        err(QString("stepscope-cli: ") + e.what());
+        err("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
 

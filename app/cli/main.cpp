@@ -117,7 +117,7 @@ int main(int argc, char **argv)
         if (options.command == "doctor")
             return doctorCommand(options, line);
     } catch (const stepscope::store::StoreError &e) {
-        std::fprintf(stderr, "stepscope-cli: %s\n", e.what());
+        std::fprintf(stderr, "stepscope-cli: %s\n", qPrintable(storeMessage(e.what())));
         return kDatabase;
     }
     return printCommand(options.command, line, commands, defaults);

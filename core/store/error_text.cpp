@@ -52,14 +52,14 @@ StoreError describeOpenFailure(const std::string &path, const SqlFailure &e)
             return StoreError(Kind::Corrupt, quoted(path) + " starts like an SQLite file but cannot be read (" +
                                                  e.what() +
                                                  "): it is damaged or encrypted. It was left untouched; "
-                                                 "restore it from a backup or choose another path with --db.");
+                                                 "restore it from a backup or choose another database file.");
         return StoreError(Kind::NotStepscope, quoted(path) +
                                                   " is not a Stepscope database (it is not an SQLite file at "
-                                                  "all); choose another path with --db.");
+                                                  "all); choose another database file.");
     case SQLITE_CORRUPT:
         return StoreError(Kind::Corrupt, quoted(path) + " is a damaged database (" + e.what() +
                                              "). It was left untouched; restore it from a backup or choose another "
-                                             "path with --db.");
+                                             "database file.");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         return StoreError(Kind::Io, quoted(path) + " is locked by another process (" + e.what() +
@@ -91,7 +91,7 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
         if (sys != 0)
             cause += ": " + platform::errorText(sys);
         const char *fix = platform::noSpaceCause(sys) == platform::NoSpace::FileTooLarge
-                              ? " Raise the limit (ulimit -f) or choose another path with --db."
+                              ? " Raise the limit (ulimit -f) or choose another database file."
                               : " Free some space and run again.";
         return StoreError(StoreError::Kind::Io,
                           "could not save to " + quoted(path) + ": " + noSpace + " (" + cause + ")." + safe + fix);
@@ -109,6 +109,16 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
         return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + cause + "." + safe);
     }
     }
+}
+
+std::string withFileChoiceHint(const std::string &message, const std::string &how)
+{
+    const auto at = message.find(kChooseAnotherFile);
+    if (at == std::string::npos || how.empty())
+        return message;
+    std::string out = message;
+    out.insert(at + std::strlen(kChooseAnotherFile), " " + how);
+    return out;
 }
 
 } // namespace stepscope::store

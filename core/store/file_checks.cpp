@@ -72,7 +72,7 @@ Inspection inspect(sqlite3 *db, const std::string &path)
             return result;
         }
         throw StoreError(Kind::NotStepscope, quoted(path) + " is not a Stepscope database (it is another SQLite "
-                                                            "file); choose another path with --db.");
+                                                            "file); choose another database file.");
     }
     if (result.version > kLatestVersion)
         throw StoreError(Kind::TooNew, quoted(path) + " was made by a newer Stepscope (schema version " +
@@ -87,7 +87,7 @@ Inspection inspect(sqlite3 *db, const std::string &path)
         if (verdict != "ok")
             throw StoreError(Kind::Corrupt, quoted(path) + " is a damaged Stepscope database (" + verdict +
                                                 "). It was left untouched; restore it from a backup or choose "
-                                                "another path with --db.");
+                                                "another database file.");
     } catch (const SqlFailure &e) {
         throw describeOpenFailure(path, e);
     }

@@ -16,7 +16,7 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     using Kind = StoreError::Kind;
     // Without this check SQLite would report "unable to open" for a plain typo; say it plainly.
     if (!fileExists(path))
-        throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
+        throw StoreError(Kind::Io, quoted(path) + " does not exist; check its path or choose another database file.");
     Inspection inspection;
     const std::string uri = readOnlyUri(path);
     Connection db;
@@ -36,8 +36,8 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     }
     if (inspection.empty || inspection.version < 1) {
         sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-        throw StoreError(Kind::NotStepscope, quoted(path) + " holds no Stepscope data yet; choose another path "
-                                                            "with --db.");
+        throw StoreError(Kind::NotStepscope, quoted(path) + " holds no Stepscope data yet; choose another "
+                                                            "database file.");
     }
     auto impl = std::make_unique<Impl>();
     impl->path = path;

@@ -29,6 +29,13 @@ class StoreError : public std::runtime_error
     Kind kind_;
 };
 
+// The store's messages name the remedy in no front end's words: where it is another file, they say
+// this phrase, and each front end adds how its user chooses one (withFileChoiceHint).
+inline constexpr char kChooseAnotherFile[] = "choose another database file";
+// `message` with `how` ("with --db PATH", "with File › Open database…") after kChooseAnotherFile;
+// `message` unchanged where it does not say that phrase.
+std::string withFileChoiceHint(const std::string &message, const std::string &how);
+
 struct EnvironmentRecord {
     std::string json; // the worker's full `hello` environment object
     std::string gpu, driver, cuda, cudnn, torch, python, host;

@@ -190,17 +190,17 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     using Kind = StoreError::Kind;
     const bool exists = fileExists(path);
     if (!exists && !options.create)
-        throw StoreError(Kind::Io, quoted(path) + " does not exist; check the path given with --db.");
+        throw StoreError(Kind::Io, quoted(path) + " does not exist; check its path or choose another database file.");
 
     // Refused before SQLite opens it: even a connection that only inspects a WAL file would create
     // its -wal and -shm beside it, and those, owned by whoever opened it, can lock its owner out.
     if (exists && !mayWrite(path))
         throw StoreError(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its "
-                                                  "permissions or choose another path with --db.");
+                                                  "permissions or choose another database file.");
     if (exists && !mayWrite(folderOf(path)))
         throw StoreError(Kind::Io, "the folder of " + quoted(path) +
                                        " is read-only; Stepscope needs to create its write-ahead log beside it. "
-                                       "Check the folder's permissions or choose another path with --db.");
+                                       "Check the folder's permissions or choose another database file.");
 
     Inspection inspection;
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
@@ -214,10 +214,9 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     // first commit, long after the user could have picked another path.
     if (sqlite3_db_readonly(conn, "main") == 1)
         refuse(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or "
-                                        "choose another path with --db.");
+                                        "choose another database file.");
     if (inspection.empty && exists && !options.create)
-        refuse(Kind::NotStepscope,
-               quoted(path) + " is empty, not a Stepscope database; choose another path with --db.");
+        refuse(Kind::NotStepscope, quoted(path) + " is empty, not a Stepscope database; choose another database file.");
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;

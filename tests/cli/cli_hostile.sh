@@ -76,6 +76,12 @@ cli --db "$work/c.sqlite" run --config "$work/big.json" 2> "$work/c.err"; rc=$?
 env -u HOME -u XDG_DATA_HOME "$bin/stepscope-cli" list 2> "$work/home.err"; rc=$?
 [ $rc = 2 ] && grep -q -- "--db" "$work/home.err" || fail "HOME unset must exit 2 asking for --db: $rc $(cat "$work/home.err")"
 
+# A file that is not a database is refused (exit 3) with the store's remedy in the CLI's words.
+for i in $(seq 200); do echo "step,gpu_ms,wall_ms"; done > "$work/text.sqlite"
+cli --db "$work/text.sqlite" list 2> "$work/text.err"; rc=$?
+[ $rc = 3 ] && grep -qF "choose another database file with --db PATH" "$work/text.err" \
+  || fail "a text file as --db: exit 3 saying how to choose another: $rc $(cat "$work/text.err")"
+
 # Read-only databases are read: a 444 file, a file in a read-only folder, and no -wal or -shm
 # appears beside them; writing to them is refused up front.
 if [ "$(id -u)" != 0 ] || command -v setpriv > /dev/null; then

@@ -164,6 +164,8 @@ class StoreTest : public ::testing::Test
             EXPECT_EQ(e.kind(), kind) << e.what();
             EXPECT_NE(std::string(e.what()).find(path_), std::string::npos) << e.what();
             EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+            // The store speaks to every front end: how to choose another file is theirs to say.
+            EXPECT_EQ(std::string(e.what()).find("--db"), std::string::npos) << e.what();
         }
         EXPECT_TRUE(readBytes(path_) == before) << "Database::open changed the refused file";
         try {
@@ -513,7 +515,18 @@ TEST_F(StoreTest, RefusesNonSqliteFileUntouched)
         text += "step,gpu_ms,wall_ms\n1,10.5,11.0\n";
     writeBytes(path_, text);
     expectRefused(Kind::NotStepscope, "not a Stepscope database");
-    expectRefused(Kind::NotStepscope, "--db");
+    expectRefused(Kind::NotStepscope, kChooseAnotherFile);
+}
+
+TEST(StoreMessages, FrontEndsAddHowToChooseAnotherFile)
+{
+    const std::string refused = "'x.db' is not a Stepscope database; choose another database file.";
+    EXPECT_EQ(withFileChoiceHint(refused, "with --db PATH"),
+              "'x.db' is not a Stepscope database; choose another database file with --db PATH.");
+    // A message whose remedy is not another file is left as it is.
+    const std::string locked = "'x.db' is locked by another process; close the other Stepscope and try again.";
+    EXPECT_EQ(withFileChoiceHint(locked, "with --db PATH"), locked);
+    EXPECT_EQ(withFileChoiceHint(refused, ""), refused);
 }
 
 TEST_F(StoreTest, RefusesDamagedSqliteHeaderAsCorrupt)
@@ -521,7 +534,7 @@ TEST_F(StoreTest, RefusesDamagedSqliteHeaderAsCorrupt)
     std::string bytes("SQLite format 3", 16); // with its NUL
     bytes += std::string(8192, '\xab');
     writeBytes(path_, bytes);
-    expectRefused(Kind::Corrupt, "--db");
+    expectRefused(Kind::Corrupt, kChooseAnotherFile);
 }
 
 TEST_F(StoreTest, RefusesForeignSqliteFileUntouched)

@@ -305,6 +305,10 @@ void TestCompare::badDatabaseLosesNothing()
     for (const QString &bad : {corrupt, dir_.filePath(QStringLiteral("missing.sqlite"))}) {
         page.addDatabase(bad);
         QTRY_VERIFY_WITH_TIMEOUT(page.errorText().contains(QFileInfo(bad).fileName()), 30000);
+        // The store names the remedy; the page says where to take it, in the dashboard's words.
+        QVERIFY2(page.errorText().contains(QStringLiteral("choose another database file with \"Add database…\"")),
+                 qPrintable(page.errorText()));
+        QVERIFY2(!page.errorText().contains(QStringLiteral("--db")), qPrintable(page.errorText()));
         QCOMPARE(page.databases(), before);
         QCOMPARE(model.rowCount(), 4); // the comparison on show stays
         QCOMPARE(job.database(), dbA_);

@@ -2,6 +2,7 @@
 
 #include "charts/chart_export.h"
 #include "charts/comparison_chart.h"
+#include "controller/store_message.h"
 #include "models/comparison_model.h"
 #include "models/status_colors.h"
 #include "report/comparison_report.h"
@@ -283,7 +284,7 @@ void ComparePage::onUnreadable(const QString &path, const QString &message)
     if (comparing_ && (absolute(requestedA_.path) == key || absolute(requestedB_.path) == key))
         comparing_ = false;
     showError(tr("Cannot read %1: %2 The file was not changed, and the comparison on show stays.")
-                  .arg(QDir::toNativeSeparators(key), message));
+                  .arg(QDir::toNativeSeparators(key), withFileChoiceHint(message, tr("with \"Add database…\""))));
     // A file that went bad since it was added leaves the pickers.
     if (key != absolute(database_))
         for (QComboBox *box : {a_.file, b_.file})

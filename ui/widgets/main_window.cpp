@@ -13,6 +13,7 @@
 #include "controller/query_job.h"
 #include "controller/report_job.h"
 #include "controller/run_controller.h"
+#include "controller/store_message.h"
 #include "models/comparison_model.h"
 #include "models/compile_record.h"
 #include "models/environment_model.h"
@@ -72,6 +73,12 @@ namespace
 void assertUiThread()
 {
     Q_ASSERT(QThread::currentThread() == qApp->thread());
+}
+
+// A store message with where the dashboard chooses another database file.
+QString fileChoiceHint(const QString &message)
+{
+    return withFileChoiceHint(message, MainWindow::tr("with File › Open database…"));
 }
 
 QString duration(qint64 seconds)
@@ -325,9 +332,13 @@ void MainWindow::connectController()
         pendingCompare_.reset();
         header_->clear();
         updateBusy();
+        // The store says when another file is the remedy; the dashboard says where to choose one.
+        const QString hinted = fileChoiceHint(error);
         QMessageBox::warning(
             this, tr("Cannot open database"),
-            tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
+            hinted != error
+                ? tr("%1\n\nThe file was not changed.").arg(hinted)
+                : tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
     });
     connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
         assertUiThread();
@@ -405,8 +416,9 @@ void MainWindow::connectController()
     connect(controller_, &RunController::compileInfo, this, &MainWindow::reportCompile);
     connect(controller_, &RunController::logLine, this, [this](const QString &line) { log_->append(line); });
     connect(controller_, &RunController::failed, this, [this](const QString &message) {
-        QMessageBox::critical(this, tr("Database write failed"),
-                              tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(message));
+        QMessageBox::critical(
+            this, tr("Database write failed"),
+            tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(fileChoiceHint(message)));
     });
     connect(controller_, &RunController::finished, this, [this](qint64 sweepId, bool cancelled) {
         assertUiThread();
