@@ -1,7 +1,12 @@
 #include "store/store.h"
 
+#include "child_process.h"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+
+#include <QDir>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <chrono>
@@ -12,16 +17,22 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 #include <thread>
 
+#ifndef _WIN32
+// Only for what has no portable form: a file-size limit (RLIMIT_FSIZE) and file modes read by
+// another user. The tests that need them are POSIX-only; every other second process is a
+// child_process.h child.
 #include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 namespace stepscope::store
 {
@@ -90,14 +101,21 @@ class RawDb
     sqlite3 *db_ = nullptr;
 };
 
-// A pid that certainly belonged to a process and now belongs to none: a reaped child's.
-pid_t deadPid()
+using test::childArgument;
+using test::childRole;
+using test::startChild;
+using test::waitForChild;
+
+// A pid that certainly belonged to a process and now belongs to none: a finished child's.
+std::int64_t deadPid()
 {
-    const pid_t pid = fork();
-    if (pid == 0)
-        _exit(0);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    test::ensureCoreApplication();
+    QProcess child;
+    child.setStandardOutputFile(QProcess::nullDevice());
+    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--gtest_list_tests")});
+    EXPECT_TRUE(child.waitForStarted(30000)) << child.errorString().toStdString();
+    const std::int64_t pid = child.processId(); // still known: QProcess has not seen it end yet
+    EXPECT_TRUE(child.waitForFinished(30000));
     return pid;
 }
 
@@ -122,12 +140,19 @@ class StoreTest : public ::testing::Test
   protected:
     void SetUp() override
     {
-        char templ[] = "/tmp/stepscope-store-XXXXXX";
-        ASSERT_NE(mkdtemp(templ), nullptr) << std::strerror(errno);
-        dir_ = templ;
+        if (!childRole().empty())
+            return; // a child_process.h child works on its parent's files, and ends in the test body
+        QTemporaryDir dir(QDir::tempPath() + "/stepscope-store-XXXXXX");
+        ASSERT_TRUE(dir.isValid()) << dir.errorString().toStdString();
+        dir.setAutoRemove(false); // TearDown removes it, after the tests' own chmods are undone
+        dir_ = dir.path().toStdString();
         path_ = dir_ + "/measurements.db";
     }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
+    void TearDown() override
+    {
+        if (!dir_.empty())
+            std::filesystem::remove_all(dir_);
+    }
 
     std::int64_t addSweep(Database &db, const std::string &name = "ledger sweep")
     {
@@ -564,21 +589,18 @@ TEST_F(StoreTest, RefusesNewerSchemaUntouched)
 // connection the ordinary way would checkpoint that log into the main file.
 TEST_F(StoreTest, RefusesNewerSchemaLeftInWalUntouched)
 {
+    if (childRole() == "newer build") {
+        sqlite3 *raw = nullptr;
+        sqlite3_open_v2(childArgument().c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
+        const int rc = sqlite3_exec(raw, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+        std::_Exit(rc == SQLITE_OK ? 0 : 1); // no close: the commit stays in the log
+    }
     {
         auto db = Database::open(path_);
         addSweep(*db);
     }
-    const pid_t child = fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        sqlite3 *raw = nullptr;
-        sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
-        const int rc = sqlite3_exec(raw, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
-        _exit(rc == SQLITE_OK ? 0 : 1); // no close: the commit stays in the log
-    }
-    int status = 0;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const auto child = startChild("newer build", path_);
+    ASSERT_EQ(waitForChild(*child), 0);
     ASSERT_GT(readBytes(path_ + "-wal").size(), 0u);
     expectRefused(Kind::TooNew, "newer Stepscope");
 }
@@ -967,6 +989,9 @@ TEST_F(StoreTest, BadWriteFailsAloneAndFlushReportsIt)
 // by flush(), earlier batches stay, and the store goes on working once space is back.
 TEST_F(StoreTest, WriteErrorReachesFlushAndEarlierDataSurvives)
 {
+#ifdef _WIN32
+    GTEST_SKIP() << "a file-size limit (RLIMIT_FSIZE) is POSIX; Windows has no per-process one";
+#else
     std::int64_t runId = 0;
     {
         auto db = Database::open(path_);
@@ -1014,6 +1039,7 @@ TEST_F(StoreTest, WriteErrorReachesFlushAndEarlierDataSurvives)
     const auto steps = reader->steps(runId);
     ASSERT_EQ(steps.size(), 101u);
     EXPECT_EQ(steps.back().index, 101);
+#endif
 }
 
 // The writer is SIGKILLed between batches it has committed: every batch a reader saw is still there
@@ -1021,19 +1047,10 @@ TEST_F(StoreTest, WriteErrorReachesFlushAndEarlierDataSurvives)
 TEST_F(StoreTest, SigkillLosesNothingCommitted)
 {
     constexpr std::int64_t kBatch = 200;
-    std::int64_t sweepId = 0;
-    {
-        auto db = Database::open(path_);
-        sweepId = addSweep(*db);
-    }
-    auto reader = Reader::open(path_);
-
-    const pid_t child = fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
+    if (childRole() == "writer") {
         try {
-            auto db = Database::open(path_);
-            const std::int64_t runId = addRun(*db, sweepId, 0);
+            auto db = Database::open(childArgument());
+            const std::int64_t runId = addRun(*db, Reader::open(childArgument())->sweeps().at(0).id, 0);
             db->markRunning(runId);
             for (int batch = 0; batch < 5; ++batch) {
                 db->appendSteps(runId, makeSteps(1 + batch * kBatch, kBatch));
@@ -1041,12 +1058,20 @@ TEST_F(StoreTest, SigkillLosesNothingCommitted)
                 std::this_thread::sleep_for(std::chrono::milliseconds(100));
             }
             for (;;)
-                pause();
+                std::this_thread::sleep_for(std::chrono::hours(1));
         } catch (const std::exception &e) {
             std::fprintf(stderr, "child failed: %s\n", e.what());
         }
-        _exit(1);
+        std::_Exit(1);
     }
+    std::int64_t sweepId = 0;
+    {
+        auto db = Database::open(path_);
+        sweepId = addSweep(*db);
+    }
+    auto reader = Reader::open(path_);
+
+    const auto child = startChild("writer", path_);
 
     std::int64_t runId = 0;
     std::int64_t observed = 0;
@@ -1059,10 +1084,9 @@ TEST_F(StoreTest, SigkillLosesNothingCommitted)
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    kill(child, SIGKILL);
-    int status = 0;
-    waitpid(child, &status, 0);
-    ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended before it was killed";
+    ASSERT_EQ(child->state(), QProcess::Running) << "the child ended before it was killed";
+    child->kill(); // SIGKILL; TerminateProcess on Windows
+    ASSERT_TRUE(child->waitForFinished(30000));
     ASSERT_GE(observed, 3 * kBatch) << "the child never committed three batches";
     reader.reset();
 
@@ -1083,41 +1107,32 @@ TEST_F(StoreTest, SigkillLosesNothingCommitted)
 // be told within milliseconds that the file was locked or was not a Stepscope database).
 TEST_F(StoreTest, ConcurrentCreationOfANewFileWaitsInsteadOfFailing)
 {
+    if (childRole() == "opener") {
+        char go = 0;
+        std::cin.get(go); // all start together when the parent closes their stdin
+        try {
+            auto db = Database::open(childArgument());
+            addRun(*db, addSweep(*db), 0);
+            db->flush();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "opener of %s: %s\n", childArgument().c_str(), e.what());
+            std::_Exit(1);
+        }
+        std::_Exit(0);
+    }
     constexpr int kTrials = 24;
     constexpr int kOpeners = 3;
     int failures = 0;
     for (int trial = 0; trial < kTrials; ++trial) {
         const std::string path = dir_ + "/race-" + std::to_string(trial) + ".db";
-        int gate[2];
-        ASSERT_EQ(pipe(gate), 0);
-        std::vector<pid_t> children;
-        for (int i = 0; i < kOpeners; ++i) {
-            const pid_t child = fork();
-            ASSERT_GE(child, 0);
-            if (child == 0) {
-                close(gate[1]);
-                char go = 0;
-                (void)!read(gate[0], &go, 1); // all start together when the parent closes the pipe
-                try {
-                    auto db = Database::open(path);
-                    addRun(*db, addSweep(*db), 0);
-                    db->flush();
-                } catch (const std::exception &e) {
-                    std::fprintf(stderr, "trial %d, opener %d: %s\n", trial, i, e.what());
-                    _exit(1);
-                }
-                _exit(0);
-            }
-            children.push_back(child);
-        }
-        close(gate[0]);
-        close(gate[1]);
-        for (const pid_t child : children) {
-            int status = 0;
-            ASSERT_EQ(waitpid(child, &status, 0), child);
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        std::vector<std::unique_ptr<QProcess>> children;
+        for (int i = 0; i < kOpeners; ++i)
+            children.push_back(startChild("opener", path));
+        for (const auto &child : children)
+            child->closeWriteChannel();
+        for (const auto &child : children)
+            if (waitForChild(*child) != 0)
                 ++failures;
-        }
         auto reader = Reader::open(path);
         EXPECT_EQ(reader->sweeps().size(), static_cast<std::size_t>(kOpeners - failures)) << "trial " << trial;
         if (failures)
@@ -1126,6 +1141,7 @@ TEST_F(StoreTest, ConcurrentCreationOfANewFileWaitsInsteadOfFailing)
     EXPECT_EQ(failures, 0) << "an opener gave up instead of waiting its turn";
 }
 
+#ifndef _WIN32
 // Runs `check` in a child process that may not write what its owner wrote: as root, the child
 // becomes nobody (root writes through any permission); otherwise the modes alone do it. Returns the
 // child's exit code: `check` returns 0 when all went as expected.
@@ -1151,8 +1167,14 @@ int asAnotherReader(const std::function<int()> &check)
 // Reading needs no write: a 444 file, a read-only folder and a file another user owns are all read
 // (issue 8: they failed with "attempt to write a readonly database"), no -wal or -shm is left
 // beside them, and writing is refused up front with words that say why.
+#endif
+
+// POSIX only: file modes, and another user (a root test run becomes nobody in a forked child).
 TEST_F(StoreTest, ReadOnlyFilesAreReadWithoutSideFilesAndRefusedForWriting)
 {
+#ifdef _WIN32
+    GTEST_SKIP() << "file modes and another user's view of them are POSIX";
+#else
     {
         auto db = Database::open(path_);
         addRun(*db, addSweep(*db, "read me"), 0);
@@ -1234,6 +1256,7 @@ TEST_F(StoreTest, ReadOnlyFilesAreReadWithoutSideFilesAndRefusedForWriting)
         });
         EXPECT_EQ(code, 0) << "the reader did not see what the owner committed";
     }
+#endif
 }
 
 // The database deleted (or replaced) under a writer: it notices at the next commit, says so in words

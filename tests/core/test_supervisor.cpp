@@ -5,12 +5,12 @@
 #include "platform/platform.h"
 #include "report/run_summary.h"
 
+#include "child_process.h"
+
 #include <QThread>
 
-#include <csignal>
-
-#include <sys/wait.h>
-#include <unistd.h>
+#include <chrono>
+#include <thread>
 
 namespace stepscope::supervisor
 {
@@ -502,24 +502,26 @@ TEST_F(SupervisorTest, AKillWhilePlanningLeavesTheWholePlanOrNothing)
     for (int batch = 1; batch <= 40; ++batch)
         configs.push_back(smallConfig(batch));
     constexpr int kRepeats = 50;
-    db_.reset(); // the child opens its own; no writer thread of ours is copied by fork()
-    for (const int killAfterMs : {20, 80, 200}) {
-        const pid_t child = fork();
-        ASSERT_GE(child, 0);
-        if (child == 0) {
-            try {
-                auto db = store::Database::open(path_);
-                planSweep(*db, "big plan", "custom", configs, kRepeats, 6);
-                for (;;)
-                    pause();
-            } catch (...) {
-            }
-            _exit(1);
+    if (stepscope::test::childRole() == "planner") {
+        try {
+            auto db = store::Database::open(stepscope::test::childArgument());
+            std::printf("planning\n"); // the parent's clock starts here, not at our start-up
+            std::fflush(stdout);
+            planSweep(*db, "big plan", "custom", configs, kRepeats, 6);
+            for (;;)
+                std::this_thread::sleep_for(std::chrono::hours(1));
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "planner: %s\n", e.what());
         }
+        std::_Exit(1);
+    }
+    db_.reset(); // the child opens its own
+    for (const int killAfterMs : {20, 80, 200}) {
+        const auto child = stepscope::test::startChild("planner", path_);
+        ASSERT_TRUE(stepscope::test::waitForChildLine(*child, "planning"));
         QThread::msleep(static_cast<unsigned long>(killAfterMs));
-        kill(child, SIGKILL);
-        int status = 0;
-        waitpid(child, &status, 0);
+        child->kill(); // SIGKILL; TerminateProcess on Windows
+        ASSERT_TRUE(child->waitForFinished(30000));
         auto r = reader();
         for (const auto &sweep : r->sweeps())
             EXPECT_EQ(r->runs(sweep.id).size(), configs.size() * kRepeats)
