@@ -22,12 +22,28 @@ std::string quoted(const std::string &path)
     return "'" + path + "'";
 }
 
-std::string folderOf(const std::string &path)
+namespace
 {
-    const auto slash = path.find_last_of('/');
+
+bool hasDriveLetter(const std::string &path)
+{
+    return path.size() >= 2 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':';
+}
+
+} // namespace
+
+std::string folderOf(const std::string &path, PathStyle style)
+{
+    // Windows takes both separators; on POSIX a backslash is a character of a name.
+    const auto slash = path.find_last_of(style == PathStyle::Windows ? "/\\" : "/");
     if (slash == std::string::npos)
-        return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
+        return style == PathStyle::Windows && hasDriveLetter(path) ? path.substr(0, 2) : std::string(".");
+    if (slash == 0)
+        return path.substr(0, 1);
+    // "C:\x.db" lives in "C:\", the drive's root, not in "C:" (that drive's current folder).
+    if (style == PathStyle::Windows && slash == 2 && hasDriveLetter(path))
+        return path.substr(0, 3);
+    return path.substr(0, slash);
 }
 
 bool mayWrite(const std::string &path)
@@ -116,16 +132,19 @@ Connection openChecked(const std::string &path, int flags, Inspection &inspectio
     return db;
 }
 
-namespace
-{
-
-// "file:" URI of `path` with `query`, every byte outside the unreserved set percent-encoded.
-std::string fileUri(const std::string &path, const std::string &query)
+// "file:" URI of `path` with `query`, every byte outside the unreserved set percent-encoded. SQLite
+// reads "file:/C:/x.db" as the Windows path C:/x.db, and wants '/' for a Windows '\\'.
+std::string fileUri(const std::string &path, const std::string &query, PathStyle style)
 {
     static constexpr char kHex[] = "0123456789ABCDEF";
     std::string uri = "file:";
-    for (const unsigned char c : path) {
-        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+    if (style == PathStyle::Windows && hasDriveLetter(path))
+        uri += '/';
+    for (unsigned char c : path) {
+        if (style == PathStyle::Windows && c == '\\')
+            c = '/';
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~' ||
+            (style == PathStyle::Windows && c == ':')) {
             uri += static_cast<char>(c);
         } else {
             uri += '%';
@@ -135,6 +154,9 @@ std::string fileUri(const std::string &path, const std::string &query)
     }
     return uri + "?" + query;
 }
+
+namespace
+{
 
 // Whether page 1 says the file is in WAL mode (file format bytes 18 and 19 are 2).
 bool walModeHeader(const std::string &path)

@@ -198,7 +198,17 @@ SweepRecord readSweep(const Statement &st);
 // Files and their refusals (file_checks.cpp).
 bool fileExists(const std::string &path);
 std::string quoted(const std::string &path);
-std::string folderOf(const std::string &path);
+// How paths are written where the program runs; a parameter so that tests on Linux check the
+// Windows rules too (the Windows build itself is never made here).
+enum class PathStyle { Posix, Windows };
+#ifdef _WIN32
+inline constexpr PathStyle kNativePathStyle = PathStyle::Windows;
+#else
+inline constexpr PathStyle kNativePathStyle = PathStyle::Posix;
+#endif
+std::string folderOf(const std::string &path, PathStyle style = kNativePathStyle);
+// The "file:" URI SQLite opens for `path` with `query` ("immutable=1").
+std::string fileUri(const std::string &path, const std::string &query, PathStyle style = kNativePathStyle);
 // Whether this process may write `path` (a read-only mount answers no, even to root).
 bool mayWrite(const std::string &path);
 // What the refusal checks learnt about a file that is acceptable.
