@@ -56,6 +56,43 @@ RunSeries runSeriesOf(const store::Reader &reader, std::int64_t runId, const QSt
     return series;
 }
 
+OverlayRuns prepareOverlay(QVector<RunSeries> runs)
+{
+    OverlayRuns out;
+    // The y range from the steady steps of every run (99th percentile of steps 2..n where no window
+    // is known): step 1 is often a hundred times the rest and would flatten every line.
+    std::vector<double> pooled;
+    for (const RunSeries &run : runs) {
+        out.lastStep = std::max(out.lastStep, double(run.ms.size()));
+        const int from = run.steadyFirst > 0 ? run.steadyFirst : 2;
+        const int to = run.steadyLast > 0 ? run.steadyLast : int(run.ms.size());
+        for (int step = std::max(from, 2); step <= std::min(to, int(run.ms.size())); ++step)
+            if (std::isfinite(run.ms[step - 1]))
+                pooled.push_back(run.ms[step - 1]);
+    }
+    if (!pooled.empty()) {
+        const auto at = pooled.begin() + std::ptrdiff_t(std::floor(0.99 * double(pooled.size() - 1)));
+        std::nth_element(pooled.begin(), at, pooled.end());
+        out.top = *at * 1.35;
+    }
+    for (const RunSeries &run : runs) {
+        auto steps = QSharedPointer<QCPGraphDataContainer>::create();
+        QVector<QCPGraphData> points;
+        points.reserve(run.ms.size());
+        for (int i = 1; i < run.ms.size(); ++i)
+            points.append(QCPGraphData(i + 1, run.ms[i]));
+        steps->set(points, true);
+        out.steps.append(steps);
+        double level = std::numeric_limits<double>::quiet_NaN();
+        if (run.steadyFirst > 0 && run.steadyLast >= run.steadyFirst && run.steadyLast <= run.ms.size())
+            level =
+                median(std::vector<double>(run.ms.begin() + (run.steadyFirst - 1), run.ms.begin() + run.steadyLast));
+        out.medians.append(level);
+    }
+    out.runs = std::move(runs);
+    return out;
+}
+
 RunOverlayChart::RunOverlayChart(QWidget *parent) : ChartWidget(parent)
 {
     useStepAxes();
@@ -63,12 +100,13 @@ RunOverlayChart::RunOverlayChart(QWidget *parent) : ChartWidget(parent)
     rebuild();
 }
 
-void RunOverlayChart::setRuns(const QVector<RunSeries> &runs)
+void RunOverlayChart::setRuns(OverlayRuns prepared)
 {
     assertUiThread();
-    runs_ = runs;
+    Q_ASSERT(prepared.steps.size() == prepared.runs.size() && prepared.medians.size() == prepared.runs.size());
+    shown_ = std::move(prepared);
     rebuild();
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void RunOverlayChart::paletteChanged()
@@ -88,40 +126,15 @@ void RunOverlayChart::rebuild()
 
     const QPalette &pal = palette();
     const ChartColors colors = chartColors(pal);
+    const double top = shown_.top;
 
-    // The y range from the steady steps of every run (99th percentile of steps 2..n where no window
-    // is known): step 1 is often a hundred times the rest and would flatten every line.
-    std::vector<double> pooled;
-    double lastStep = 0;
-    for (const RunSeries &run : runs_) {
-        lastStep = std::max(lastStep, double(run.ms.size()));
-        const int from = run.steadyFirst > 0 ? run.steadyFirst : 2;
-        const int to = run.steadyLast > 0 ? run.steadyLast : int(run.ms.size());
-        for (int step = std::max(from, 2); step <= std::min(to, int(run.ms.size())); ++step)
-            if (std::isfinite(run.ms[step - 1]))
-                pooled.push_back(run.ms[step - 1]);
-    }
-    double top = 1.0;
-    if (!pooled.empty()) {
-        const auto at = pooled.begin() + std::ptrdiff_t(std::floor(0.99 * double(pooled.size() - 1)));
-        std::nth_element(pooled.begin(), at, pooled.end());
-        top = *at * 1.35;
-    }
-
-    for (int k = 0; k < runs_.size(); ++k) {
-        const RunSeries &run = runs_[k];
+    for (int k = 0; k < shown_.runs.size(); ++k) {
+        const RunSeries &run = shown_.runs[k];
         const QColor color = chartSeriesColor(run.colorIndex >= 0 ? run.colorIndex : k, pal);
 
-        QVector<double> keys, values;
-        keys.reserve(run.ms.size());
-        values.reserve(run.ms.size());
-        for (int i = 1; i < run.ms.size(); ++i) {
-            keys.append(i + 1);
-            values.append(run.ms[i]);
-        }
         QCPGraph *line = p->addGraph();
         line->setName(run.name);
-        line->setData(keys, values, true);
+        line->setData(shown_.steps[k]); // shared, not copied
         line->setAdaptiveSampling(true);
         QColor thin = color;
         thin.setAlpha(170); // overlapping runs stay visible through each other
@@ -149,24 +162,20 @@ void RunOverlayChart::rebuild()
 
         // The steady window: a thick bar at its median, from its first to its last step.
         QCPItemLine *bar = nullptr;
-        double level = 0;
-        if (run.steadyFirst > 0 && run.steadyLast >= run.steadyFirst && run.steadyLast <= run.ms.size()) {
-            level =
-                median(std::vector<double>(run.ms.begin() + (run.steadyFirst - 1), run.ms.begin() + run.steadyLast));
-            if (std::isfinite(level)) {
-                bar = new QCPItemLine(p);
-                bar->start->setCoords(run.steadyFirst, level);
-                bar->end->setCoords(run.steadyLast, level);
-                bar->setPen(QPen(color.darker(colors.dark ? 90 : 125), 4, Qt::SolidLine, Qt::FlatCap));
-                bar->setHead(QCPLineEnding(QCPLineEnding::esBar, 12));
-                bar->setTail(QCPLineEnding(QCPLineEnding::esBar, 12));
-            }
+        const double level = shown_.medians[k];
+        if (std::isfinite(level)) {
+            bar = new QCPItemLine(p);
+            bar->start->setCoords(run.steadyFirst, level);
+            bar->end->setCoords(run.steadyLast, level);
+            bar->setPen(QPen(color.darker(colors.dark ? 90 : 125), 4, Qt::SolidLine, Qt::FlatCap));
+            bar->setHead(QCPLineEnding(QCPLineEnding::esBar, 12));
+            bar->setTail(QCPLineEnding(QCPLineEnding::esBar, 12));
         }
         bars_.append(bar);
         medians_.append(bar ? level : 0.0);
     }
 
-    p->xAxis->setRange(0, std::max(10.0, lastStep * 1.02 + 1));
+    p->xAxis->setRange(0, std::max(10.0, shown_.lastStep * 1.02 + 1));
     p->yAxis->setRange(0, top);
 }
 

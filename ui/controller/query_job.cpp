@@ -50,7 +50,8 @@ void QueryJob::requestRunSeries(const QVector<StepsPage::Wanted> &runs)
         QVector<RunSeries> series;
         for (const auto &run : runs)
             series.append(runSeriesOf(reader, run.runId, run.name, run.colorIndex));
-        return [this, series] { Q_EMIT runSeriesReady(series); };
+        auto prepared = std::make_shared<OverlayRuns>(prepareOverlay(std::move(series)));
+        return [this, prepared] { Q_EMIT runSeriesReady(*prepared); };
     });
 }
 

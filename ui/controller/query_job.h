@@ -37,7 +37,7 @@ class QueryJob : public ReaderJob
   Q_SIGNALS:
     void historyReady();
     void runStepsReady(const stepscope::ui::RunSteps &steps);
-    void runSeriesReady(const QVector<stepscope::ui::RunSeries> &runs);
+    void runSeriesReady(const stepscope::ui::OverlayRuns &runs);
 
   private:
     enum Kind { History, Steps, Series, KindCount };

@@ -86,10 +86,10 @@ void StepsPage::ask()
     Q_EMIT runsWanted(runs);
 }
 
-void StepsPage::setRuns(const QVector<RunSeries> &runs)
+void StepsPage::setRuns(const OverlayRuns &runs)
 {
     chart_->setRuns(runs);
-    note_->setText(runs.size() == 1 ? tr("1 run") : tr("%1 runs").arg(runs.size()));
+    note_->setText(runs.runs.size() == 1 ? tr("1 run") : tr("%1 runs").arg(runs.runs.size()));
 }
 
 } // namespace stepscope::ui

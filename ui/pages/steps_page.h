@@ -17,7 +17,7 @@ namespace stepscope::ui
 
 class LedgerModel;
 class RunOverlayChart;
-struct RunSeries;
+struct OverlayRuns;
 
 class StepsPage : public Page
 {
@@ -38,7 +38,7 @@ class StepsPage : public Page
     void clear() override;
 
     // Draws what the window read for the latest wish; earlier answers are dropped by the job.
-    void setRuns(const QVector<RunSeries> &runs);
+    void setRuns(const OverlayRuns &runs);
     RunOverlayChart *overlay() const { return chart_; }
     QComboBox *choice() const { return choice_; }
     // The runs of the current choice (-1: one per configuration; else every process of that row).
