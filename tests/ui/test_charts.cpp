@@ -164,6 +164,7 @@ class TestCharts : public QObject
     void breakEvenMarksTheDecidingCrossing();
     void breakEvenDrawsCrossingIntervals();
     void overlayDrawsEachRunWithItsSteadyWindow();
+    void hiddenChartReplotsOnceShown();
     void chartsFollowModelReset();
     void chartsFollowThePalette();
     void saveChartWritesEachFormat();
@@ -591,6 +592,48 @@ void TestCharts::overlayDrawsEachRunWithItsSteadyWindow()
     chart.clear();
     QCOMPARE(chart.runCount(), 0);
     QCOMPARE(chart.plot()->graphCount(), 0);
+}
+
+// A chart on a hidden page draws nothing when its data changes, and draws once when it shows.
+void TestCharts::hiddenChartReplotsOnceShown()
+{
+    QVector<RunSeries> runs(2);
+    for (int k = 0; k < runs.size(); ++k) {
+        runs[k].name = QStringLiteral("run %1").arg(k + 1);
+        for (int i = 1; i <= 1000; ++i)
+            runs[k].ms.append(i == 1 ? 900.0 : 10.0 + k + (i % 3) * 0.1);
+    }
+    QWidget page;
+    page.resize(800, 480);
+    auto *chart = new RunOverlayChart(&page);
+    chart->resize(800, 480);
+    QTest::qWait(20); // the replot QCustomPlot queues when it is made
+    QSignalSpy replots(chart->plot(), &QCustomPlot::afterReplot);
+    chart->setRuns(runs);
+    chart->setRuns(prepareOverlay(runs));
+    QTest::qWait(50);
+    QCOMPARE(replots.count(), 0);
+    QCOMPARE(chart->stepGraph(1)->dataCount(), 999); // the data is there, only the drawing waits
+
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QTRY_VERIFY(replots.count() >= 1);
+    QTest::qWait(50);
+    const auto shown = replots.count();
+    QVERIFY2(shown <= 2, qPrintable(QString::number(shown))); // the deferred one, or the resize's
+    // On screen, changes replot, several in one turn of the event loop once.
+    chart->setRuns(runs);
+    chart->setRuns(runs);
+    QTRY_COMPARE(replots.count(), shown + 1);
+    QTest::qWait(50);
+    QCOMPARE(replots.count(), shown + 1);
+    // Hidden again, no replot until shown.
+    page.hide();
+    chart->clear();
+    QTest::qWait(50);
+    QCOMPARE(replots.count(), shown + 1);
+    page.show();
+    QTRY_VERIFY(replots.count() > shown + 1);
 }
 
 void TestCharts::liveChartShowsAPhaseUntilStepsArrive()

@@ -23,7 +23,33 @@ ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new QCustomPl
     // QCustomPlot asks for its layout's minimum size (a legend of long names, a footnote) and the
     // window would grow to fit it; charts fit their legends to the width they get instead.
     plot_->setMinimumSize(240, 180);
+    // Any replot (the plot's own on a resize, or an export's) draws what a deferred one would.
+    connect(plot_, &QCustomPlot::afterReplot, this, [this] { replotWhenShown_ = false; });
     restyle();
+}
+
+void ChartWidget::requestReplot()
+{
+    if (isVisible())
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    else
+        replotWhenShown_ = true;
+}
+
+void ChartWidget::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!replotWhenShown_)
+        return;
+    // Queued: a page shown by its tab is laid out next, and the plot replots for its new size
+    // then; this one draws only if that did not happen.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (replotWhenShown_ && isVisible())
+                plot_->replot();
+        },
+        Qt::QueuedConnection);
 }
 
 void ChartWidget::setTitle(const QString &title)
@@ -61,7 +87,7 @@ void ChartWidget::changeEvent(QEvent *event)
     if (event->type() == QEvent::PaletteChange) {
         restyle();
         paletteChanged();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     }
 }
 

@@ -19,9 +19,14 @@ class ChartWidget : public QWidget
     // Optional title row above the axis rect; an empty text hides it.
     void setTitle(const QString &title);
     QString title() const;
+    // Redraws the plot soon if the chart is on screen, else once it shows: six of the dashboard's
+    // seven charts are on hidden pages at any time, and each would otherwise redraw every point on
+    // every change, on the UI thread, for no one to see.
+    void requestReplot();
 
   protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     // Called after the frame took the new palette; charts recolour their plottables and items here.
     virtual void paletteChanged() {}
     // Widgets are touched from the UI thread only; batches from workers must be queued to it.
@@ -41,6 +46,7 @@ class ChartWidget : public QWidget
 
     QCustomPlot *plot_ = nullptr;
     QCPTextElement *title_ = nullptr;
+    bool replotWhenShown_ = false; // a change came while the chart was hidden
 };
 
 } // namespace stepscope::ui

@@ -40,10 +40,10 @@ void ComparisonChart::setModel(ComparisonModel *model)
     if (model_)
         connect(model_, &QAbstractItemModel::modelReset, this, [this] {
             rebuild();
-            plot()->replot(QCustomPlot::rpQueuedReplot);
+            requestReplot();
         });
     rebuild();
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void ComparisonChart::rebuild()

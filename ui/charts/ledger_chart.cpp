@@ -46,7 +46,7 @@ void LedgerChart::rebuildNow()
     assertUiThread();
     pending_->stop();
     rebuild();
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LedgerChart::scheduleRebuild()

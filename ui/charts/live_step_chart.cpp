@@ -103,7 +103,7 @@ void LiveStepChart::beginRun(const QString &title)
     clearPhase();
     setTitle(title);
     fitRanges(true);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LiveStepChart::appendSteps(int firstIndex, const QVector<double> &ms)
@@ -134,7 +134,7 @@ void LiveStepChart::appendSteps(int firstIndex, const QVector<double> &ms)
         steps_->addData(keys, values, true);
     fitRanges(false);
     updateFirstStepNote();
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LiveStepChart::setSteadyWindow(int firstStep, int lastStep)
@@ -147,7 +147,7 @@ void LiveStepChart::setSteadyWindow(int firstStep, int lastStep)
     windowLabel_->position->setCoords(firstStep, 0);
     window_->setVisible(true);
     windowLabel_->setVisible(true);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LiveStepChart::clearSteadyWindow()
@@ -155,7 +155,7 @@ void LiveStepChart::clearSteadyWindow()
     assertUiThread();
     window_->setVisible(false);
     windowLabel_->setVisible(false);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LiveStepChart::setPhase(const QString &status, const QString &explanation)
@@ -175,7 +175,7 @@ void LiveStepChart::setPhase(const QString &status, const QString &explanation)
         lines << line;
     phase_->setText(lines.join(QLatin1Char('\n')));
     phase_->setVisible(true);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void LiveStepChart::clearPhase()
@@ -184,7 +184,7 @@ void LiveStepChart::clearPhase()
     if (!phase_->visible())
         return;
     phase_->setVisible(false);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 QString LiveStepChart::phaseText() const
@@ -202,7 +202,7 @@ void LiveStepChart::setFollowLatest(bool follow)
     following_ = follow;
     if (following_) {
         fitRanges(true);
-        plot()->replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     }
 }
 
