@@ -77,19 +77,6 @@ bool columnEmpty(const QAbstractItemModel *model, int column)
     return true;
 }
 
-// The columns the user hid, and Failure while no row has one: at 1280 px an empty column costs
-// the room the others need.
-void applyHiddenColumns(QTableView *view)
-{
-    const QStringList hidden = userHidden();
-    for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
-        const bool hide = (!columnKey(c).isEmpty() && hidden.contains(columnKey(c))) ||
-                          (c == LedgerModel::Failure && columnEmpty(view->model(), c));
-        if (view->isColumnHidden(c) != hide)
-            view->setColumnHidden(c, hide);
-    }
-}
-
 struct ColumnFit {
     int column = 0;
     int natural = 0; // the widest cell on one line, or the header
@@ -123,9 +110,21 @@ void BreakAtPlusDelegate::initStyleOption(QStyleOptionViewItem *option, const QM
     option->text = breakableAtPlus(option->text);
 }
 
+// At 1280 px an empty column costs the room the others need.
+void hideLedgerColumns(QTableView *view)
+{
+    const QStringList hidden = userHidden();
+    for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
+        const bool hide = (!columnKey(c).isEmpty() && hidden.contains(columnKey(c))) ||
+                          (c == LedgerModel::Failure && columnEmpty(view->model(), c));
+        if (view->isColumnHidden(c) != hide)
+            view->setColumnHidden(c, hide);
+    }
+}
+
 void fitLedgerColumns(QTableView *view)
 {
-    applyHiddenColumns(view);
+    hideLedgerColumns(view);
     const QAbstractItemModel *model = view->model();
     QHeaderView *header = view->horizontalHeader();
     const QFontMetrics metrics(view->font());
@@ -199,7 +198,7 @@ void setLedgerColumnShown(QTableView *view, int column, bool shown)
 
 void installLedgerColumnMenu(QTableView *view)
 {
-    applyHiddenColumns(view);
+    hideLedgerColumns(view);
     QHeaderView *header = view->horizontalHeader();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(header, &QWidget::customContextMenuRequested, view, [view, header](const QPoint &at) {

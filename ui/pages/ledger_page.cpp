@@ -3,9 +3,9 @@
 #include "models/ledger_model.h"
 #include "pages/ledger_columns.h"
 
-#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -52,8 +52,8 @@ LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), mode
     layout->addWidget(view_);
 
     connect(model_, &LedgerModel::recommendationChanged, this, &LedgerPage::showRecommendation);
-    connect(model_, &QAbstractItemModel::modelReset, this, &LedgerPage::fitColumns);
-    connect(proxy_, &QAbstractItemModel::layoutChanged, this, &LedgerPage::fitColumns); // rows sorted
+    connect(proxy_, &QAbstractItemModel::modelReset, this, &LedgerPage::modelChanged);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, &LedgerPage::modelChanged); // rows sorted
     showRecommendation();
 }
 
@@ -76,14 +76,36 @@ void LedgerPage::showRecommendation()
 
 void LedgerPage::fitColumns()
 {
+    fitWhenShown_ = false;
+    fittedWidth_ = view_->viewport()->width();
     fitLedgerColumns(view_);
+}
+
+void LedgerPage::modelChanged()
+{
+    if (isVisible()) {
+        fitColumns();
+    } else {
+        hideLedgerColumns(view_); // cheap, and what the columns' menu reads
+        fitWhenShown_ = true;
+    }
 }
 
 bool LedgerPage::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+    // Only the width decides the columns, and with them the rows' heights; a resize while hidden
+    // comes again when the page shows.
+    if (watched == view_->viewport() && event->type() == QEvent::Resize && isVisible() &&
+        (fitWhenShown_ || static_cast<QResizeEvent *>(event)->size().width() != fittedWidth_))
         fitColumns();
     return Page::eventFilter(watched, event);
+}
+
+void LedgerPage::showEvent(QShowEvent *event)
+{
+    Page::showEvent(event);
+    if (fitWhenShown_)
+        fitColumns();
 }
 
 QString LedgerPage::recommendationText() const

@@ -36,16 +36,22 @@ class LedgerPage : public Page
 
   protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
   private:
     void showRecommendation();
     void fitColumns();
+    void modelChanged();
 
     LedgerModel *model_;
     QLabel *recommendation_;
     QLabel *status_;
     QSortFilterProxyModel *proxy_;
     QTableView *view_;
+    // Fitting measures every cell's wrapped text: done when the rows or the viewport's width
+    // change and the table is on screen, not on every resize nor on a hidden page.
+    bool fitWhenShown_ = false;
+    int fittedWidth_ = -1;
 };
 
 } // namespace stepscope::ui
