@@ -9,6 +9,7 @@
 #include "controller/ledger_job.h"
 #include "controller/run_controller.h"
 #include "controller/settings_location.h"
+#include "models/environment_model.h"
 #include "models/history_model.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"
@@ -19,6 +20,7 @@
 #include "pages/steps_page.h"
 #include "store/store.h"
 #include "widgets/config_panel.h"
+#include "widgets/environment_page.h"
 #include "widgets/sweep_header.h"
 
 #include "window_fixture.h"
@@ -323,6 +325,22 @@ class TestWindowViews : public QObject
                 QVERIFY2(
                     view->rowHeight(r) >= table->sizeHintForRow(r),
                     qPrintable(QString("%1: %2 < %3").arg(file).arg(view->rowHeight(r)).arg(table->sizeHintForRow(r))));
+            // The environment arrived with the ledger while its page was hidden: its wrapped rows
+            // are measured once the page shows.
+            window.findChild<QTabWidget *>()->setCurrentWidget(window.environmentPage());
+            QTableView *env = nullptr;
+            for (QTableView *v : window.environmentPage()->findChildren<QTableView *>())
+                if (qobject_cast<EnvironmentModel *>(v->model()))
+                    env = v;
+            QVERIFY(env && env->model()->rowCount() > 0);
+            const auto *envTable = static_cast<const QAbstractItemView *>(env);
+            const auto envRowsFit = [env, envTable] {
+                for (int r = 0; r < env->model()->rowCount(); ++r)
+                    if (env->rowHeight(r) < envTable->sizeHintForRow(r))
+                        return false;
+                return true;
+            };
+            QTRY_VERIFY(envRowsFit());
             QCOMPARE(view->model()->headerData(LedgerModel::Speedup, Qt::Horizontal).toString(),
                      QString("Speed-up\n[95% CI]"));
             QVERIFY(view->model()

@@ -36,7 +36,12 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     auto *envView = envView_;
     envView->setModel(environment);
     fitColumns(envView, {0, 1});
-    connect(environment, &QAbstractItemModel::modelReset, envView, &QTableView::resizeRowsToContents);
+    // Hidden, the rows are measured when the page shows (fitRows); a ledger arriving resets the
+    // model twice, and measuring every wrapped row of a hidden table then is work for nothing.
+    connect(environment, &QAbstractItemModel::modelReset, this, [this] {
+        if (isVisible())
+            envView_->resizeRowsToContents();
+    });
 
     doctor_ = new DoctorModel(this);
     process_ = new DoctorProcess(this);
