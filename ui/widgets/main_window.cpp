@@ -138,7 +138,9 @@ void drawReportCharts(QObject *context, std::shared_ptr<ReportInput> input, std:
         done(std::move(*drawing->input));
         *step = nullptr; // breaks the cycle of the closure holding itself
     };
-    QTimer::singleShot(0, context, *step);
+    // The first chart too: a zero timer is a posted call, and would run back to back with the
+    // layout and paint the export's request left queued.
+    QTimer::singleShot(5, context, *step);
 }
 
 } // namespace
