@@ -208,7 +208,7 @@ class TimedApplication : public QApplication
         const QString text =
             QStringLiteral("%1 event %2 (UI thread CPU %3 ms)").arg(what).arg(type).arg(threadCpuMs() - cpu, 0, 'f', 1);
         if (ms > 15)
-            slow_.push_back({ms, text});
+            slow_.push_back({ms, QStringLiteral("at %1 ms: ").arg(nowMs() - ms, 0, 'f', 0) + text});
         log_.push_back({nowMs() - ms, ms, threadCpuMs() - cpu, text});
         return r;
     }
