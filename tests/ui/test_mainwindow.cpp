@@ -37,6 +37,7 @@
 
 using namespace stepscope;
 using namespace stepscope::ui;
+using stepscope::test::openAndShow;
 using stepscope::test::openAndWait;
 using stepscope::test::waitIdle;
 
@@ -208,9 +209,7 @@ class TestMainWindow : public QObject
             sweepId = test::writeCompileSweep(*db);
         }
         MainWindow window;
-        QVERIFY(openAndWait(window, path));
-        window.showSweep(sweepId);
-        QVERIFY(waitIdle(window));
+        QVERIFY(openAndShow(window, path, sweepId));
         QCOMPARE(window.ledgerModel()->rowCount(), 5);
         // A plain row shows its steps instead of a dialog.
         QVERIFY(!std::unique_ptr<RunDetailDialog>(window.rowDetailDialog(0)));

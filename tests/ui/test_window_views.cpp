@@ -95,9 +95,7 @@ class TestWindowViews : public QObject
         QTemporaryDir dir;
         const QString path = copyOf(h200Ledger(), dir);
         MainWindow window;
-        QVERIFY(openAndWait(window, path));
-        window.showSweep(1);
-        QVERIFY(waitIdle(window));
+        QVERIFY(openAndShow(window, path, 1));
         StepsPage *steps = window.stepsPage();
         QTRY_COMPARE(steps->overlay()->runCount(), 7); // one run per configuration
         QCOMPARE(steps->overlay()->runs().front().name, QString("baseline"));
@@ -232,9 +230,7 @@ class TestWindowViews : public QObject
         QTemporaryDir dir;
         const QString path = copyOf(h200Ledger(), dir);
         MainWindow window;
-        QVERIFY(openAndWait(window, path));
-        window.showSweep(1);
-        QVERIFY(waitIdle(window));
+        QVERIFY(openAndShow(window, path, 1));
         const QString link = dir.filePath("report.html");
         QVERIFY(QFile::link(path, link));
         for (const QString &target : {path, path + "-wal", path + "-shm", link}) {
@@ -298,9 +294,7 @@ class TestWindowViews : public QObject
             window.resize(1280, 720);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
-            QVERIFY(openAndWait(window, path));
-            window.showSweep(1);
-            QVERIFY(waitIdle(window));
+            QVERIFY(openAndShow(window, path, 1));
             window.findChild<QTabWidget *>()->setCurrentWidget(window.ledgerPage());
             QTableView *view = window.ledgerPage()->view();
             QVERIFY(view->model()->rowCount() >= 6);

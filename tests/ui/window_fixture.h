@@ -40,6 +40,15 @@ inline bool openAndWait(ui::MainWindow &window, const QString &path)
     return waitIdle(window, 60000);
 }
 
+// Opens `path` and shows one of its sweeps, with every view's work done.
+inline bool openAndShow(ui::MainWindow &window, const QString &path, qint64 sweepId)
+{
+    if (!openAndWait(window, path))
+        return false;
+    window.showSweep(sweepId);
+    return waitIdle(window);
+}
+
 // Exports the report of the sweep on show to `path` (its format by the suffix) and reads it back;
 // empty, with *error, when the export was refused, failed or took over a minute.
 inline QString exportedReport(ui::MainWindow &window, const QString &path, QString *error)
