@@ -51,6 +51,25 @@ std::int64_t addSweep(store::Database &db, const std::string &name, std::int64_t
     return db.createSweep(sweep);
 }
 
+// A run of `name` at `position` with 60 steps about `levelMs` and its first step; left unfinished,
+// so a fixture can add its compile record before it finishes the run.
+std::int64_t addRunWithSteps(store::Database &db, std::int64_t sweepId, const std::string &name, int position,
+                             double levelMs, double firstStepS)
+{
+    store::RunRecord run;
+    run.sweepId = sweepId;
+    run.position = position;
+    run.configName = name;
+    run.configJson = "{}";
+    const auto id = db.createRun(run);
+    std::vector<store::StepRow> steps;
+    for (int i = 1; i <= 60; ++i)
+        steps.push_back({i, std::nullopt, levelMs + (i % 3) * 0.01});
+    db.appendSteps(id, steps);
+    db.setFirstStep(id, firstStepS);
+    return id;
+}
+
 class LedgerCompileTest : public ::testing::Test
 {
   protected:
@@ -72,17 +91,7 @@ class LedgerCompileTest : public ::testing::Test
     void addRun(store::Database &db, const std::string &name, const std::string &cache, const std::string &info,
                 int position)
     {
-        store::RunRecord run;
-        run.sweepId = sweepId_;
-        run.position = position;
-        run.configName = name;
-        run.configJson = "{}";
-        const auto id = db.createRun(run);
-        std::vector<store::StepRow> steps;
-        for (int i = 1; i <= 60; ++i)
-            steps.push_back({i, std::nullopt, 10.0 - position + (i % 3) * 0.01});
-        db.appendSteps(id, steps);
-        db.setFirstStep(id, 1.0 + position);
+        const auto id = addRunWithSteps(db, sweepId_, name, position, 10.0 - position, 1.0 + position);
         if (!cache.empty())
             db.setCompileCache(id, cache, R"({"TORCHINDUCTOR_CACHE_DIR":"/x"})");
         if (!info.empty())
@@ -169,22 +178,18 @@ class LedgerProcessesTest : public ::testing::Test
 
     void addRun(store::Database &db, const std::string &name, double levelMs, int position)
     {
-        store::RunRecord run;
-        run.sweepId = sweepId_;
-        run.position = position;
-        run.configName = name;
-        run.configJson = "{}";
-        const auto id = db.createRun(run);
         if (levelMs <= 0) {
-            db.finishRun(id, RunStatus::Failed, Failure{FailureCategory::OutOfMemory, "out of memory", ""});
+            store::RunRecord run;
+            run.sweepId = sweepId_;
+            run.position = position;
+            run.configName = name;
+            run.configJson = "{}";
+            db.finishRun(db.createRun(run), RunStatus::Failed,
+                         Failure{FailureCategory::OutOfMemory, "out of memory", ""});
             return;
         }
-        std::vector<store::StepRow> steps;
-        for (int i = 1; i <= 60; ++i)
-            steps.push_back({i, std::nullopt, levelMs + (i % 3) * 0.01});
-        db.appendSteps(id, steps);
-        db.setFirstStep(id, 1.0 + 0.01 * position);
-        db.finishRun(id, RunStatus::Complete);
+        db.finishRun(addRunWithSteps(db, sweepId_, name, position, levelMs, 1.0 + 0.01 * position),
+                     RunStatus::Complete);
     }
 
     QTemporaryDir dir_;
