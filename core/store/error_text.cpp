@@ -111,6 +111,17 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     }
 }
 
+std::string missingFileText(const std::string &path)
+{
+    return quoted(path) + " does not exist; check its path or " + kChooseAnotherFile + ".";
+}
+
+std::string readOnlyFileText(const std::string &path)
+{
+    return quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or " +
+           kChooseAnotherFile + ".";
+}
+
 std::string withFileChoiceHint(const std::string &message, const std::string &how)
 {
     const auto at = message.find(kChooseAnotherFile);

@@ -16,7 +16,7 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     using Kind = StoreError::Kind;
     // Without this check SQLite would report "unable to open" for a plain typo; say it plainly.
     if (!fileExists(path))
-        throw StoreError(Kind::Io, quoted(path) + " does not exist; check its path or choose another database file.");
+        throw StoreError(Kind::Io, missingFileText(path));
     Inspection inspection;
     const std::string uri = readOnlyUri(path);
     Connection db;

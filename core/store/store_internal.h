@@ -226,6 +226,10 @@ std::string readOnlyUri(const std::string &path);
 // The sentences a user sees when SQLite fails (error_text.cpp): opening or reading, and writing.
 StoreError describeOpenFailure(const std::string &path, const SqlFailure &e);
 StoreError describeWriteFailure(const std::string &path, const SqlFailure &e);
+// Refusals both the reader and the writer give, worded once; each ends in kChooseAnotherFile, where
+// a front end adds how its user chooses one (withFileChoiceHint).
+std::string missingFileText(const std::string &path);  // "'x' does not exist; check its path or ..."
+std::string readOnlyFileText(const std::string &path); // "'x' is read-only; Stepscope needs to write ..."
 
 // Runs left behind (recovery.cpp).
 // Runs and sweeps left `running` by an owner that is gone become `interrupted`.

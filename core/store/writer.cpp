@@ -190,13 +190,12 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     using Kind = StoreError::Kind;
     const bool exists = fileExists(path);
     if (!exists && !options.create)
-        throw StoreError(Kind::Io, quoted(path) + " does not exist; check its path or choose another database file.");
+        throw StoreError(Kind::Io, missingFileText(path));
 
     // Refused before SQLite opens it: even a connection that only inspects a WAL file would create
     // its -wal and -shm beside it, and those, owned by whoever opened it, can lock its owner out.
     if (exists && !mayWrite(path))
-        throw StoreError(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its "
-                                                  "permissions or choose another database file.");
+        throw StoreError(Kind::Io, readOnlyFileText(path));
     if (exists && !mayWrite(folderOf(path)))
         throw StoreError(Kind::Io, "the folder of " + quoted(path) +
                                        " is read-only; Stepscope needs to create its write-ahead log beside it. "
@@ -213,8 +212,7 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     // SQLite quietly falls back to read-only when it may not write; we would only find out at the
     // first commit, long after the user could have picked another path.
     if (sqlite3_db_readonly(conn, "main") == 1)
-        refuse(Kind::Io, quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or "
-                                        "choose another database file.");
+        refuse(Kind::Io, readOnlyFileText(path));
     if (inspection.empty && exists && !options.create)
         refuse(Kind::NotStepscope, quoted(path) + " is empty, not a Stepscope database; choose another database file.");
 
