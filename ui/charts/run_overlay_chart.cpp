@@ -122,7 +122,6 @@ void RunOverlayChart::rebuild()
     steps_.clear();
     firsts_.clear();
     bars_.clear();
-    medians_.clear();
 
     const QPalette &pal = palette();
     const ChartColors colors = chartColors(pal);
@@ -172,7 +171,6 @@ void RunOverlayChart::rebuild()
             bar->setTail(QCPLineEnding(QCPLineEnding::esBar, 12));
         }
         bars_.append(bar);
-        medians_.append(bar ? level : 0.0);
     }
 
     p->xAxis->setRange(0, std::max(10.0, shown_.lastStep * 1.02 + 1));

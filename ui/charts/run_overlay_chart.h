@@ -13,6 +13,7 @@
 #include <QString>
 #include <QVector>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -72,7 +73,12 @@ class RunOverlayChart : public ChartWidget
     QCPGraph *firstStepGraph(int run) const { return firsts_.value(run, nullptr); } // step 1 (clamped to the top)
     // The steady window's bar: from (steadyFirst, median) to (steadyLast, median); nullptr without one.
     QCPItemLine *steadyBar(int run) const { return bars_.value(run, nullptr); }
-    double steadyMedianMs(int run) const { return medians_.value(run, 0.0); }
+    // 0 for a run without a steady window (or none at that index).
+    double steadyMedianMs(int run) const
+    {
+        const double level = shown_.medians.value(run, 0.0);
+        return std::isfinite(level) ? level : 0.0;
+    }
 
   protected:
     void paletteChanged() override;
@@ -83,7 +89,6 @@ class RunOverlayChart : public ChartWidget
     OverlayRuns shown_;
     QVector<QCPGraph *> steps_, firsts_;
     QVector<QCPItemLine *> bars_;
-    QVector<double> medians_;
 };
 
 } // namespace stepscope::ui
