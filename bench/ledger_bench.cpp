@@ -95,7 +95,7 @@ int main(int argc, char **argv)
                         row.label.c_str(), row.steadyMs.value_or(0), row.steadyCI ? row.steadyCI->low : 0,
                         row.steadyCI ? row.steadyCI->high : 0, row.processes,
                         row.speedup ? std::to_string(*row.speedup).c_str() : "-", interval(row.timeRatio).c_str(),
-                        row.breakEven.c_str(), row.breakEvenRange.c_str());
+                        report::breakEvenText(row).c_str(), row.breakEvenRange.c_str());
         std::printf("  %s\n", ledger.recommendationText.c_str());
     }
     return 0;

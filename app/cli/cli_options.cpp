@@ -7,6 +7,7 @@
 #include "config/run_config.h"
 #include "store/database_files.h"
 #include "supervisor/compile_cache.h"
+#include "supervisor/sweep_request.h"
 
 #include <QCommandLineOption>
 #include <QHash>
@@ -37,6 +38,15 @@ OptionSpec option(const QString &name, const QString &valueName, const QString &
 OptionSpec flag(const QString &name, const QString &help)
 {
     return option(name, {}, help);
+}
+
+// A numeric option of the sweep service's table (supervisor/sweep_request.h): its help says what it
+// is, then `more`, then the table's range and default, so --help can never disagree with the check.
+OptionSpec limitOption(const supervisor::SweepLimit &limit, const QString &valueName, const QString &more = {})
+{
+    return option(limit.option, valueName,
+                  QString::fromUtf8(limit.what) + more + " (" + QString::fromStdString(supervisor::limitRange(limit)) +
+                      ")");
 }
 
 CommandSpec command(const QString &name, const QString &summary, const QString &description,
@@ -272,24 +282,22 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
           option("config", "FILE", "configurations from JSON (an object, an array, or {\"configs\": [...]})",
                  ValueKind::File),
           flag("single", "run exactly the configuration given by flags (no preset)"),
-          option("repeat", "N", "cold processes per configuration, interleaved A B C A B C (default 1, at most 100)"),
-          option("planned-steps", "N",
-                 QString("planned run length for the recommendation (default %1)").arg(kDefaultPlannedSteps)),
+          limitOption(supervisor::kRepeatLimit, "N", ", interleaved A B C A B C"),
+          limitOption(supervisor::kPlannedStepsLimit, "N"),
           option("baseline", "N|LABEL",
                  "the configuration the others are compared with: its position in the sweep (1 = first), its knob "
                  "label (\"tf32+bf16\", \"python baseline\") or its canonical name (default: fp32 eager of the "
                  "sweep's runtime and shape where the sweep has it, else the first configuration). A --config file "
                  "may say \"baseline\": N next to \"configs\", or \"baseline\": true on one of them; this flag "
                  "overrides it"),
-          option("timeout", "S",
-                 "seconds a worker may stay silent before it is killed (default 900, at most 604800: 7 days)"),
+          limitOption(supervisor::kTimeoutLimit, "S", "; 604800 is 7 days"),
           flag("fresh-cuda-cache", "a new CUDA_CACHE_PATH per run: a truly cold first step"),
-          option("until-ci", "PCT",
-                 "adaptive repeats: after the planned processes, add cold processes to each configuration whose "
-                 "steady figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each "
-                 "are planned)"),
-          option("max-repeats", "K", "cap of cold processes per configuration with --until-ci (default 10)"),
-          option("max-minutes", "T", "no new processes after T minutes of the sweep with --until-ci"),
+          limitOption(supervisor::kUntilCiLimit, "PCT",
+                      ": after the planned processes, cold processes are added to each configuration whose steady "
+                      "figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each are "
+                      "planned)"),
+          limitOption(supervisor::kMaxRepeatsLimit, "K", " (with --until-ci)"),
+          limitOption(supervisor::kMaxMinutesLimit, "T", " (with --until-ci)"),
           flag("warmup-process", "one discarded one-step process before the timed runs, so that caches which "
                                  "outlive a process are not charged to the first configuration (default: on for "
                                  "presets, off for --single and --config)"),

@@ -49,12 +49,13 @@ std::string speedupText(const LedgerRow &row)
 }
 
 // "110 [80-150]", "never [immediately to never]", "110 (n=1, no CI)", as the dashboard shows it.
-std::string breakEvenText(const LedgerRow &row)
+std::string breakEvenWithRange(const LedgerRow &row)
 {
-    if (row.breakEvenRange.empty() || row.breakEvenRange == row.breakEven)
-        return row.breakEven;
+    const std::string steps = breakEvenText(row);
+    if (row.breakEvenRange.empty() || row.breakEvenRange == steps)
+        return steps;
     const bool none = row.breakEvenCI && !row.breakEvenCI->hasInterval;
-    return row.breakEven + (none ? " (" + row.breakEvenRange + ")" : " [" + row.breakEvenRange + "]");
+    return steps + (none ? " (" + row.breakEvenRange + ")" : " [" + row.breakEvenRange + "]");
 }
 
 // " machine cold" (" machine cold 1/3" over several processes) when a first step paid for the
@@ -105,7 +106,7 @@ std::string toCsv(const Ledger &l)
            "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
-        out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(r.status) << ','
+        out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(completionText(r)) << ','
             << r.failureCategory << ',' << r.repeats << ',' << r.completed << ',' << num(r.firstStepS, "%.6g") << ','
             << num(r.firstStepMinS, "%.6g") << ',' << num(r.firstStepMaxS, "%.6g") << ',' << num(r.steadyMs, "%.6g")
             << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
@@ -116,11 +117,11 @@ std::string toCsv(const Ledger &l)
             // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
             << (r.timeRatio ? num(1.0 / r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
-            << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(r.breakEven) << ','
-            << csvField(r.accuracy) << ',' << num(r.peakAllocatedMiB, "%.1f") << ',' << num(r.blockWallMs, "%.6g")
-            << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ',' << (&r == &l.rows.front() ? "yes" : "")
-            << ',' << r.processes << ',' << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "")
-            << '\n';
+            << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(breakEvenText(r))
+            << ',' << csvField(accuracyText(r.accuracy)) << ',' << num(r.peakAllocatedMiB, "%.1f") << ','
+            << num(r.blockWallMs, "%.6g") << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ','
+            << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
+            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << '\n';
     }
     return out.str();
 }
@@ -144,7 +145,7 @@ std::string toJson(const Ledger &l)
     root["planned_steps"] = qint64(l.plannedSteps);
     // The row every speed-up, break-even and accuracy figure is against (rows[0]), by its configuration.
     root["baseline"] = l.rows.empty() ? QJsonValue(QJsonValue::Null) : text(l.rows.front().configName);
-    root["first_step_caches"] = text(l.firstStepCaches);
+    root["first_step_caches"] = text(firstStepCachesText(l));
     root["recommendation"] = text(l.recommendationText);
     // Where the recommended configuration and the runner-up swap places, for tools: the faster per
     // step overtakes the slower after `steps` steps; the bounds are null without an interval and
@@ -165,7 +166,7 @@ std::string toJson(const Ledger &l)
     for (const auto &r : l.rows) {
         QJsonObject o{{"configuration", text(r.configName)},
                       {"knobs", text(r.label)},
-                      {"status", text(r.status)},
+                      {"status", text(completionText(r))},
                       {"failure_category", text(r.failureCategory)},
                       {"failure_message", text(r.failureMessage)},
                       {"repeats", r.repeats},
@@ -181,10 +182,10 @@ std::string toJson(const Ledger &l)
                       {"noise", text(r.steadyMs ? stats::toString(r.noise) : "")},
                       {"speedup", number(r.speedup)},
                       {"break_even_steps", number(r.breakEvenSteps)},
-                      {"break_even", text(r.breakEven)},
+                      {"break_even", text(breakEvenText(r))},
                       {"break_even_range", text(r.breakEvenRange)},
-                      {"accuracy", text(r.accuracy)},
-                      {"steady_problem", text(r.steadyProblem)},
+                      {"accuracy", text(accuracyText(r.accuracy))},
+                      {"steady_problem", text(r.steadyProblem ? "no steady state: " + describe(*r.steadyProblem) : "")},
                       {"compile_cache", text(r.compileCache)},
                       {"compile_s", number(r.compileS)}};
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
@@ -224,10 +225,10 @@ std::string toMarkdown(const Ledger &l)
     for (const auto &r : l.rows) {
         out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
             << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
-                : r.steadyProblem.empty()                ? "-"
+                : !r.steadyProblem                       ? "-"
                                                          : "no steady state")
-            << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenText(r) << " | "
-            << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << r.accuracy << " |";
+            << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenWithRange(r) << " | "
+            << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << accuracyText(r.accuracy) << " |";
         if (compiles)
             out << ' ' << r.compileCache << (r.compileS ? ", " + formatSeconds(*r.compileS) : "") << " |";
         out << '\n';
@@ -239,8 +240,8 @@ std::string toMarkdown(const Ledger &l)
         << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, with each "
            "process's own noise (from blocks of its steps) as a floor; n.s. = no significant difference; n=1, no "
            "CI = one repeat, no interval.\n";
-    if (!l.firstStepCaches.empty())
-        out << "First steps: " << l.firstStepCaches << ".\n";
+    if (const std::string caches = firstStepCachesText(l); !caches.empty())
+        out << "First steps: " << caches << ".\n";
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";
     return out.str();

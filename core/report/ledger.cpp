@@ -27,31 +27,13 @@ std::string knobsOf(const std::string &configName)
     return space == std::string::npos ? configName : configName.substr(space + 1);
 }
 
-// What a run's environment record says about the caches its first step found (supervisor:
-// "machine_warmup"; the engine: "cuda_cache_path").
-struct CacheState {
-    bool recorded = false;    // the record has machine_warmup
-    bool warmedUp = false;    // a discarded warm-up process ran before the sweep
-    bool machineCold = false; // this run was the sweep's first process, without a warm-up
-    bool freshCudaCache = false;
-};
-
-CacheState cacheStateOf(const store::Reader &reader, std::int64_t environmentId,
-                        std::map<std::int64_t, CacheState> &seen)
+// Whether a run had a fresh CUDA JIT cache of its own: the supervisor names CUDA_CACHE_PATH among
+// the run's cache directories (store::RunRecord::cacheDirs) exactly then.
+bool hadFreshCudaCache(const store::RunRecord &run)
 {
-    if (const auto it = seen.find(environmentId); it != seen.end())
-        return it->second;
-    CacheState state;
-    if (const auto env = reader.environment(environmentId)) {
-        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(env->json)).object();
-        const QString warmup = o.value("machine_warmup").toString();
-        state.recorded = !warmup.isEmpty();
-        state.warmedUp = warmup.startsWith("a discarded warm-up process");
-        state.machineCold = warmup.contains("the sweep's first process");
-        state.freshCudaCache = o.value("cuda_cache_path").toString().contains("stepscope-cuda-cache");
-    }
-    seen[environmentId] = state;
-    return state;
+    if (run.cacheDirs.empty())
+        return false;
+    return QJsonDocument::fromJson(QByteArray::fromStdString(run.cacheDirs)).object().contains("CUDA_CACHE_PATH");
 }
 
 std::string runtimeOf(const std::string &configName)
@@ -175,11 +157,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         std::rotate(order.begin(), baseline, baseline + 1);
 
     std::vector<double> baselineLosses;
-    std::map<std::int64_t, CacheState> environments; // runs share environment records
-    struct {
-        bool recorded = false, warmedUp = false, freshCudaCache = false;
-        std::string coldRow;
-    } sweepCaches;
+    Ledger::FirstStepCaches &sweepCaches = ledger.firstStepCaches;
     for (const auto &name : order) {
         const auto &group = groups[name];
         LedgerRow row;
@@ -211,14 +189,14 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             ++row.completed;
             if (run->firstStepSeconds)
                 firsts.push_back(*run->firstStepSeconds);
-            if (run->environmentId) {
-                const CacheState caches = cacheStateOf(reader, *run->environmentId, environments);
-                cachesRecorded = cachesRecorded || caches.recorded;
-                row.machineColdFirsts += caches.machineCold ? 1 : 0;
-                sweepCaches.recorded = sweepCaches.recorded || caches.recorded;
-                sweepCaches.warmedUp = sweepCaches.warmedUp || caches.warmedUp;
-                sweepCaches.freshCudaCache = sweepCaches.freshCudaCache || caches.freshCudaCache;
-                if (caches.machineCold && sweepCaches.coldRow.empty())
+            if (run->machineWarmup != store::MachineWarmup::Unrecorded) {
+                const bool machineCold = run->machineWarmup == store::MachineWarmup::FirstProcess;
+                cachesRecorded = true;
+                row.machineColdFirsts += machineCold ? 1 : 0;
+                sweepCaches.recorded = true;
+                sweepCaches.warmedUp = sweepCaches.warmedUp || run->machineWarmup == store::MachineWarmup::WarmedUp;
+                sweepCaches.freshCudaCache = sweepCaches.freshCudaCache || hadFreshCudaCache(*run);
+                if (machineCold && sweepCaches.coldRow.empty())
                     sweepCaches.coldRow = row.label;
             }
             if (run->blockWallMs)
@@ -233,9 +211,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             RunReading reading = readRun(reader, *run);
             gpu = gpu || reading.summary.timing == "gpu";
             if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
-                row.steadyProblem = reading.summary.noise.rfind("no steady state", 0) == 0
-                                        ? reading.summary.noise
-                                        : "no steady state: the stored window does not match the stored steps";
+                row.steadyProblem =
+                    reading.summary.problem.value_or(SteadyProblem{SteadyProblem::Kind::WindowMismatch});
                 continue;
             }
             medians.push_back(*reading.summary.medianMs);
@@ -246,13 +223,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         if (!cachesRecorded)
             row.machineColdFirsts = -1;
         row.timing = gpu ? "gpu" : "wall";
-        if (row.completed == row.repeats)
-            row.status = "complete";
-        else if (row.completed == 0)
-            row.status =
-                group.front()->status == RunStatus::Complete ? "complete" : std::string(toString(group.back()->status));
-        else
-            row.status = std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
+        row.lastStatus = group.back()->status;
         if (!blockWalls.empty())
             row.blockWallMs = stats::median(blockWalls);
         if (!compiles.empty())
@@ -277,17 +248,17 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                 row.noise =
                     std::max(row.noise, stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
         }
+        using Verdict = LedgerRow::Accuracy::Verdict;
         if (ledger.rows.empty()) {
             baselineLosses = losses;
-            row.accuracy = losses.empty() ? "n/a" : "reference";
-        } else if (losses.empty() || baselineLosses.empty()) {
-            row.accuracy = "n/a";
-        } else {
-            const double diff = maxRelativeDiff(losses, baselineLosses);
-            const bool finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
-            row.accuracy = finite && diff <= lossTolerance(storedConfig(row.configJson))
-                               ? "ok"
-                               : "diverged (max rel. diff " + fmt("%.3g", diff) + ")";
+            row.accuracy.verdict = losses.empty() ? Verdict::NotChecked : Verdict::Reference;
+        } else if (!losses.empty() && !baselineLosses.empty()) {
+            row.accuracy.maxRelDiff = maxRelativeDiff(losses, baselineLosses);
+            row.accuracy.finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
+            row.accuracy.verdict =
+                row.accuracy.finite && row.accuracy.maxRelDiff <= lossTolerance(storedConfig(row.configJson))
+                    ? Verdict::Ok
+                    : Verdict::Diverged;
         }
         row.axisLabel = row.label;
         if (!ledger.rows.empty()) {
@@ -302,47 +273,67 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
 
-    if (sweepCaches.recorded) {
-        ledger.firstStepCaches =
-            sweepCaches.warmedUp
-                ? "a discarded warm-up process ran first: every first step found the machine's caches warm"
-            : sweepCaches.coldRow.empty()
-                ? "no warm-up process; no completed run was the sweep's first process"
-                : "no warm-up process: " + sweepCaches.coldRow +
-                      "'s first process paid for the machine's caches (CUDA JIT, cuDNN engines, library "
-                      "files), marked \"machine cold\"";
-        if (sweepCaches.freshCudaCache)
-            ledger.firstStepCaches += "; every run had a fresh CUDA JIT cache (--fresh-cuda-cache)";
-    }
-
     if (ledger.rows.empty())
         return ledger;
     const LedgerRow &base = ledger.rows.front();
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         LedgerRow &row = ledger.rows[i];
-        if (!row.steadyMs || !row.firstStepS) {
-            row.breakEven = "-";
-            continue;
-        }
-        if (i == 0 || !base.steadyMs || !base.firstStepS) {
-            row.breakEven = "-";
-            continue;
-        }
+        if (!row.steadyMs || !row.firstStepS || i == 0 || !base.steadyMs || !base.firstStepS)
+            continue; // no break-even: breakEvenText says "-"
         row.speedup = *base.steadyMs / *row.steadyMs;
         row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
         row.breakEvenSteps =
             stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
-        if (!row.breakEvenSteps)
-            row.breakEven = "never";
-        else if (*row.breakEvenSteps <= 1)
-            row.breakEven = "immediately";
-        else
-            row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
         row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
     recommendFor(ledger, ledger.plannedSteps);
     return ledger;
+}
+
+std::string breakEvenText(const LedgerRow &row)
+{
+    if (!row.speedup)
+        return "-"; // the baseline, or a side without figures
+    if (!row.breakEvenSteps)
+        return "never";
+    if (*row.breakEvenSteps <= 1)
+        return "immediately";
+    return std::to_string(std::llround(*row.breakEvenSteps));
+}
+
+std::string accuracyText(const LedgerRow::Accuracy &accuracy)
+{
+    using Verdict = LedgerRow::Accuracy::Verdict;
+    switch (accuracy.verdict) {
+    case Verdict::NotChecked:
+        return "n/a";
+    case Verdict::Reference:
+        return "reference";
+    case Verdict::Ok:
+        return "ok";
+    case Verdict::Diverged:
+        return accuracy.finite ? "diverged (max rel. diff " + fmt("%.3g", accuracy.maxRelDiff) + ")"
+                               : "diverged (a loss is not finite)";
+    }
+    return "n/a";
+}
+
+std::string firstStepCachesText(const Ledger &ledger)
+{
+    const Ledger::FirstStepCaches &caches = ledger.firstStepCaches;
+    if (!caches.recorded)
+        return {};
+    std::string text =
+        caches.warmedUp ? "a discarded warm-up process ran first: every first step found the machine's caches warm"
+        : caches.coldRow.empty()
+            ? "no warm-up process; no completed run was the sweep's first process"
+            : "no warm-up process: " + caches.coldRow +
+                  "'s first process paid for the machine's caches (CUDA JIT, cuDNN engines, library files), "
+                  "marked \"machine cold\"";
+    if (caches.freshCudaCache)
+        text += "; every run had a fresh CUDA JIT cache (--fresh-cuda-cache)";
+    return text;
 }
 
 const char *const kNoInterval = "1 repeat: no interval";
@@ -407,9 +398,9 @@ std::string caveatsOf(const Ledger &ledger)
     std::string incomplete, unreliable;
     const auto append = [](std::string &list, const std::string &item) { list += (list.empty() ? "" : ", ") + item; };
     for (const LedgerRow &row : ledger.rows) {
-        if (row.status != "complete")
+        if (!row.complete())
             append(incomplete, row.label + " (" + statusText(row) + ")");
-        else if (!row.steadyProblem.empty())
+        else if (row.steadyProblem)
             append(unreliable, row.label + " (no steady state)");
         else if (row.steadyMs && row.noise == stats::Noise::Unreliable)
             append(unreliable, row.label + " (noise)");
@@ -428,10 +419,19 @@ std::string caveatsOf(const Ledger &ledger)
 
 } // namespace
 
+std::string completionText(const LedgerRow &row)
+{
+    if (row.complete())
+        return "complete";
+    if (row.completed == 0)
+        return std::string(toString(row.lastStatus));
+    return std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
+}
+
 std::string statusText(const LedgerRow &row)
 {
     const bool stopped = row.failureCategory == toString(FailureCategory::Cancelled);
-    std::string text = row.status;
+    std::string text = completionText(row);
     if (!row.failureCategory.empty() && !stopped)
         text += ": " + row.failureCategory;
     if (row.cancelled == 0)
@@ -487,7 +487,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
     std::vector<std::size_t> candidateRows;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         const LedgerRow &row = ledger.rows[i];
-        if (row.steadyMs && row.firstStepS && row.accuracy.rfind("diverged", 0) != 0) {
+        if (row.steadyMs && row.firstStepS && !row.accuracy.diverged()) {
             candidates.push_back({row.label, *row.firstStepS, *row.steadyMs / 1000.0});
             candidateRows.push_back(i);
         }

@@ -19,7 +19,9 @@ struct LedgerRow {
     std::string axisLabel; // short label for chart axes: "+bf16" when it adds one knob to the row before
     std::string configJson;
     int repeats = 0, completed = 0;
-    std::string status; // "complete", "failed", "2/3 complete", ...
+    // How the row's last run ended (statusText words the row: "complete", "2/3 complete", "failed").
+    RunStatus lastStatus = RunStatus::Complete;
+    bool complete() const { return completed == repeats; }
     std::string failureCategory, failureMessage;
     // Runs a Stop cancelled, and the steps they recorded: kept in the file, not in the figures.
     int cancelled = 0;
@@ -29,7 +31,8 @@ struct LedgerRow {
     std::optional<double> firstStepMinS, firstStepMaxS;
     std::optional<stats::Noise> firstStepNoise; // spread across processes; none with one process
     // Completed processes whose first step paid for the machine's caches (CUDA JIT, cuDNN engines,
-    // library files): the sweep's first process when no warm-up process ran. -1: not recorded.
+    // library files): the sweep's first process when no warm-up process ran (store::MachineWarmup).
+    // -1: not recorded.
     int machineColdFirsts = 0;
     std::optional<double> steadyMs;                 // median of the pooled steady windows (each run's stored one)
     std::optional<double> steadyMinMs, steadyMaxMs; // spread of per-repeat medians
@@ -39,7 +42,7 @@ struct LedgerRow {
     std::string timing;                             // "gpu" (CUDA events) or "wall"
     std::optional<double> blockWallMs;              // the worker\'s mean wall time per step over the timed block
     stats::Noise noise = stats::Noise::Ok;
-    std::string steadyProblem; // "no steady state: ..." when a repeat never settled
+    std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
     std::optional<double> peakAllocatedMiB;
     std::string compileCache;       // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileS; // median compile_s the worker reported, over completed repeats
@@ -47,11 +50,22 @@ struct LedgerRow {
     // Against the baseline (rows[0], the sweep's stored baseline).
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
     std::optional<double> speedup;           // baseline / steady
-    std::optional<double> breakEvenSteps;    // nullopt with speedup: "never"
-    std::string breakEven;                   // "-", "never", "immediately", "1234"
+    std::optional<double> breakEvenSteps;    // nullopt with speedup: "never" (breakEvenText words it)
     std::optional<stats::BreakEvenCI> breakEvenCI;
     std::string breakEvenRange; // "80-150", "immediately to never", "n=1, no CI"; "" without a break-even
-    std::string accuracy;       // "ok", "diverged (max rel. diff 0.3)", "n/a"
+    // The accuracy gate: this row's losses over the first steps against the baseline's.
+    struct Accuracy {
+        enum class Verdict {
+            NotChecked, // no losses on one side
+            Reference,  // the baseline itself
+            Ok,         // within lossTolerance of the baseline
+            Diverged,   // beyond it, or a loss that is not finite
+        };
+        Verdict verdict = Verdict::NotChecked;
+        double maxRelDiff = 0; // Ok, Diverged: the largest relative difference (floored, see ledger.cpp)
+        bool finite = true;    // every loss finite
+        bool diverged() const { return verdict == Verdict::Diverged; }
+    } accuracy;
 
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
     std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
@@ -85,9 +99,14 @@ struct Ledger {
         std::string range;                  // breakEvenRangeText(ci)
     };
     std::optional<Crossing> decidingCrossing;
-    // Which caches the first steps found, for people: the machine warm-up, a fresh CUDA JIT cache
-    // per run. Empty when the runs did not record it (files of before the warm-up process).
-    std::string firstStepCaches;
+    // Which caches the first steps found (firstStepCachesText words it): the machine warm-up, a
+    // fresh CUDA JIT cache per run. `recorded` is false for files of before the warm-up process.
+    struct FirstStepCaches {
+        bool recorded = false;       // some completed run recorded its machine warm-up state
+        bool warmedUp = false;       // a discarded warm-up process ran first
+        bool freshCudaCache = false; // runs had a fresh CUDA JIT cache of their own
+        std::string coldRow;         // the row whose first process paid for the machine's caches
+    } firstStepCaches;
 };
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
@@ -96,6 +115,16 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
 // A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
 // or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
 std::string statusText(const LedgerRow &row);
+// How many of the row's runs completed, alone: "complete", "2/3 complete", or how the last run
+// ended when none did ("failed", "cancelled").
+std::string completionText(const LedgerRow &row);
+// "ok", "reference", "n/a", "diverged (max rel. diff 0.3)".
+std::string accuracyText(const LedgerRow::Accuracy &accuracy);
+// A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
+// "immediately", "1234".
+std::string breakEvenText(const LedgerRow &row);
+// Which caches the first steps found, for people; empty when the runs did not record it.
+std::string firstStepCachesText(const Ledger &ledger);
 
 // Recomputes the recommendation (and its text) for another planned run length.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps);

@@ -23,7 +23,7 @@ StepWindow steadyWindowOf(const StepSeries &series)
     const auto window = stats::detectSteadyState(series.ms);
     StepWindow w;
     w.found = window.found;
-    w.reason = window.reason;
+    w.problem = window.problem;
     if (window.found) {
         w.first = static_cast<std::int64_t>(window.begin) + 2; // ms[0] is step 2
         w.count = static_cast<std::int64_t>(window.end - window.begin);
@@ -38,7 +38,7 @@ store::RunSummary summarizeSeries(const StepSeries &series)
     summary.methodVersion = kSummaryMethodVersion;
     const StepWindow window = steadyWindowOf(series);
     if (!window.found) {
-        summary.noise = "no steady state: " + window.reason;
+        summary.problem = window.problem;
         return summary;
     }
     const auto begin = series.ms.begin() + static_cast<long>(window.first - 2);
@@ -87,6 +87,10 @@ std::optional<store::RunSummary> storedSummary(const store::Reader &reader, cons
         return std::nullopt; // only completed runs are summarized; others are read on the fly
     auto stored = reader.summary(run.id);
     if (!stored || stored->methodVersion < kSummaryMethodVersion)
+        return std::nullopt;
+    // A summary of a file before schema 6 without a steady state kept its reason as words only:
+    // read again, so that the reason is data (a read-only file is never migrated).
+    if (!hasSteadyState(*stored) && !stored->problem)
         return std::nullopt;
     return stored;
 }

@@ -6,6 +6,7 @@
 #include "store/store.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ StepSeries stepSeries(const std::vector<store::StepRow> &steps);
 struct StepWindow {
     bool found = false;
     std::int64_t first = 0, count = 0;
-    std::string reason; // why there is none
+    std::optional<SteadyProblem> problem; // why there is none
 };
 StepWindow steadyWindowOf(const StepSeries &series);
 

@@ -198,16 +198,11 @@ constexpr double kRelativeTolerance = 0.05;
 constexpr double kMadSigmas = 3.0;
 constexpr double kMadToSigma = 1.4826;
 
-std::string percentText(double fraction)
-{
-    return std::to_string(static_cast<long long>(std::llround(fraction * 100))) + "%";
-}
-
 // Not found leaves the window empty (begin == end == 0), so no caller can time a slice of it.
-SteadyWindow notFound(std::string reason)
+SteadyWindow notFound(SteadyProblem::Kind kind, std::size_t steps = 0, std::size_t needed = 0)
 {
     SteadyWindow w;
-    w.reason = std::move(reason);
+    w.problem = SteadyProblem{kind, static_cast<std::int64_t>(steps), static_cast<std::int64_t>(needed)};
     return w;
 }
 
@@ -246,9 +241,12 @@ double kendallTau(const std::vector<double> &series)
     return pairs > 0 ? static_cast<double>(concordant - discordant) / pairs : 0.0;
 }
 
-// Relative change between the start and the end of the tail, or nullopt when it is within bounds
-// or does not follow a trend.
-std::optional<double> tailDrift(const std::vector<double> &tail, double reference)
+// The levels at the start and at the end of the tail when they differ beyond bounds along a trend;
+// nullopt when the tail is within bounds or follows no trend.
+struct Drift {
+    double early = 0, late = 0;
+};
+std::optional<Drift> tailDrift(const std::vector<double> &tail, double reference)
 {
     // Quarters of at least two steps, so a single noisy step cannot fake a drift.
     const std::size_t quarter = std::max<std::size_t>(2, tail.size() / 4);
@@ -256,7 +254,7 @@ std::optional<double> tailDrift(const std::vector<double> &tail, double referenc
     const double late = median(slice(tail, tail.size() - quarter, tail.size()));
     const double change = late - early;
     if (std::abs(change) > kDriftLimit * std::abs(reference) && std::abs(kendallTau(tail)) >= kTrendTau)
-        return change / reference;
+        return Drift{early, late};
     return std::nullopt;
 }
 
@@ -267,18 +265,19 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
     const auto &x = stepsAfterFirst;
     const std::size_t n = x.size();
     if (n < kMinSteadySteps)
-        return notFound("only " + std::to_string(n) + " steps after the first one were timed; at least " +
-                        std::to_string(kMinSteadySteps) + " are needed to find a steady state");
+        return notFound(SteadyProblem::Kind::TooFewSteps, n, kMinSteadySteps);
 
     std::vector<double> tail = slice(x, n / 2, n);
     if (const auto drift = tailDrift(tail, median(tail))) {
         // The last half moved. If the final quarter no longer trends, the run settled late: take
         // the level from there. If it still trends, nothing can be trusted yet.
         std::vector<double> lastQuarter = slice(x, n - n / 4, n);
-        if (lastQuarter.size() < kMinSteadySteps || std::abs(kendallTau(lastQuarter)) >= kTrendTau)
-            return notFound(std::string("step times still ") + (*drift > 0 ? "rise" : "fall") + " by " +
-                            percentText(std::abs(*drift)) +
-                            " over the last half of the run; run more steps or check for throttling");
+        if (lastQuarter.size() < kMinSteadySteps || std::abs(kendallTau(lastQuarter)) >= kTrendTau) {
+            SteadyWindow w = notFound(SteadyProblem::Kind::StillDrifting);
+            w.problem->earlyMs = drift->early;
+            w.problem->lateMs = drift->late;
+            return w;
+        }
         tail = std::move(lastQuarter);
     }
     const double reference = median(tail);
@@ -303,7 +302,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
             firstSteady = k;
     }
     if (firstSteady == blocks.count)
-        return notFound("the steps of the run do not settle at one step time; run more steps");
+        return notFound(SteadyProblem::Kind::NeverSettles);
 
     std::size_t begin = blocks.begin(firstSteady);
     const std::size_t blockEnd = blocks.end(firstSteady, n);
@@ -311,8 +310,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         ++begin;
 
     if (n - begin < kMinSteadySteps)
-        return notFound("only " + std::to_string(n - begin) + " steps remain after warm-up; at least " +
-                        std::to_string(kMinSteadySteps) + " are needed, run more steps");
+        return notFound(SteadyProblem::Kind::TooFewAfterWarmup, n - begin, kMinSteadySteps);
 
     SteadyWindow w;
     w.found = true;

@@ -1,6 +1,8 @@
 #pragma once
 // Statistics of step times: plain C++17, no Qt, no torch. Every figure the CLI, the report and the
 // dashboard show comes from here, so the rules of DESIGN.md ("Measurement rules") live in one place.
+#include "common/steady_problem.h"
+
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -39,9 +41,9 @@ const char *toString(Noise n); // "ok", "noisy", "unreliable"
 // `found` is false ("no steady state") when the tail of the series still drifts or is too short.
 struct SteadyWindow {
     bool found = false;
-    std::size_t begin = 0; // first index of the steady window in the input
-    std::size_t end = 0;   // one past the last index (== input size when found)
-    std::string reason;    // why no steady state was found, for the user
+    std::size_t begin = 0;                // first index of the steady window in the input
+    std::size_t end = 0;                  // one past the last index (== input size when found)
+    std::optional<SteadyProblem> problem; // why none was found (describe() words it)
 };
 SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
 

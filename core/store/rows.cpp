@@ -27,6 +27,29 @@ std::string isoUtc(std::chrono::system_clock::time_point t)
     return buf;
 }
 
+std::string_view toString(MachineWarmup m)
+{
+    switch (m) {
+    case MachineWarmup::WarmedUp:
+        return "warmed-up";
+    case MachineWarmup::FirstProcess:
+        return "first-process";
+    case MachineWarmup::AfterOthers:
+        return "after-others";
+    case MachineWarmup::Unrecorded:
+        break;
+    }
+    return "";
+}
+
+MachineWarmup machineWarmupFromString(std::string_view s)
+{
+    for (const auto m : {MachineWarmup::WarmedUp, MachineWarmup::FirstProcess, MachineWarmup::AfterOthers})
+        if (toString(m) == s)
+            return m;
+    return MachineWarmup::Unrecorded;
+}
+
 std::string nowUtc()
 {
     return isoUtc(std::chrono::system_clock::now());
@@ -70,7 +93,8 @@ std::string runColumns(int schemaVersion)
                        "check_losses, started, finished, heartbeat, "
                        "(SELECT count(*) FROM steps WHERE steps.run_id = runs.id), ") +
            (schemaVersion >= 3 ? "block_wall_ms, " : "NULL, ") +
-           (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs" : "NULL, NULL, NULL") + " FROM runs ";
+           (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs, " : "NULL, NULL, NULL, ") +
+           (schemaVersion >= 6 ? "machine_warmup" : STEPSCOPE_LEGACY_MACHINE_WARMUP) + " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -102,6 +126,7 @@ RunRecord readRun(const Statement &st)
     r.compileJson = st.text(21);
     r.compileCache = st.text(22);
     r.cacheDirs = st.text(23);
+    r.machineWarmup = machineWarmupFromString(st.text(24));
     return r;
 }
 

@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 5> kMigrations{{
+constexpr std::array<const char *, 6> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -108,6 +108,17 @@ UPDATE sweeps SET baseline_config =
     (SELECT config_name FROM runs WHERE runs.sweep_id = sweeps.id ORDER BY position, id LIMIT 1);
 ALTER TABLE summaries ADD COLUMN timing TEXT;
 ALTER TABLE summaries ADD COLUMN method_version INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 6: typed data instead of sentences. The machine warm-up state of a run's first step gets a
+    // column of its own (it was a sentence in the environment JSON, read back by the ledger; this
+    // is the one place that still reads those sentences, once per file), and a summary's "no steady
+    // state" reason is stored as data. Summaries without a steady state held the reason as words
+    // only: they are dropped (derived data), so the next refresh computes them again with the reason.
+    R"sql(
+ALTER TABLE runs ADD COLUMN machine_warmup TEXT;
+UPDATE runs SET machine_warmup = )sql" STEPSCOPE_LEGACY_MACHINE_WARMUP R"sql(;
+ALTER TABLE summaries ADD COLUMN steady_problem TEXT;
+DELETE FROM summaries WHERE median_ms IS NULL OR steady_count = 0;
 )sql",
 }};
 

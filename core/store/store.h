@@ -6,6 +6,7 @@
 // batches costs one commit per drain, not one per step. Reads go through Reader, on a connection of
 // its own (WAL lets readers and the writer work at once).
 #include "common/failure.h"
+#include "common/steady_problem.h"
 
 #include <cstdint>
 #include <memory>
@@ -55,6 +56,18 @@ struct SweepRecord {
     std::string baselineConfig;
 };
 
+// What the machine-wide caches (CUDA JIT, cuDNN's engines, library files) had seen when a run's
+// first step ran, as the supervisor knew it (schema 6; files of schema 5 are read from what their
+// supervisor wrote then). Stored as "warmed-up", "first-process", "after-others".
+enum class MachineWarmup {
+    Unrecorded,   // not recorded (older files, runs that never started)
+    WarmedUp,     // a discarded warm-up process ran before the sweep's first run
+    FirstProcess, // no warm-up: this run was the sweep's first process and paid for those caches
+    AfterOthers,  // no warm-up, but earlier processes of the sweep ran first
+};
+std::string_view toString(MachineWarmup m); // "" for Unrecorded
+MachineWarmup machineWarmupFromString(std::string_view s);
+
 struct RunRecord {
     std::int64_t id = 0;
     std::int64_t sweepId = 0;
@@ -76,6 +89,7 @@ struct RunRecord {
     std::string compileJson;  // the worker's `compile` info object
     std::string compileCache; // "cold", "warm" or ""
     std::string cacheDirs;    // JSON object: env var -> directory (TORCHINDUCTOR_CACHE_DIR, ...)
+    MachineWarmup machineWarmup = MachineWarmup::Unrecorded;
 };
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the
@@ -86,9 +100,10 @@ struct RunSummary {
     std::optional<double> medianMs, p10Ms, p90Ms, iqrMs, madMs, cv;
     std::int64_t steadyBegin = 0; // first step of the window (2 = right after the first step)
     std::int64_t steadyCount = 0;
-    std::string noise;  // "ok", "noisy", "unreliable", or "no steady state: <why>"
-    std::string timing; // "gpu" (CUDA events) or "wall"; empty in summaries of schema < 5
-    int methodVersion = 0; // the rule's version that computed it; 0 for summaries of schema < 5
+    std::string noise; // stats::toString(Noise): "ok", "noisy", "unreliable"; empty without a steady state
+    std::optional<SteadyProblem> problem; // why there is no steady state (schema 6)
+    std::string timing;                   // "gpu" (CUDA events) or "wall"; empty in summaries of schema < 5
+    int methodVersion = 0;                // the rule's version that computed it; 0 for summaries of schema < 5
 };
 
 struct StepRow {
@@ -142,6 +157,7 @@ class Database
     void setCompileInfo(std::int64_t runId, const std::string &json);
     // state "cold" or "warm"; dirsJson: {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ..., ...}
     void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
+    void setMachineWarmup(std::int64_t runId, MachineWarmup state);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
     void finishSweep(std::int64_t sweepId, const std::string &status);
     void renameSweep(std::int64_t sweepId, const std::string &name);

@@ -34,7 +34,18 @@ constexpr std::chrono::seconds kStaleAfter{120};
 constexpr int kBusyTimeoutMs = 5000;
 
 // The schema version this build writes: one per entry of the migrations (schema.cpp checks it).
-constexpr int kLatestVersion = 5;
+constexpr int kLatestVersion = 6;
+
+// A run's machine warm-up state (MachineWarmup's tokens) as files before schema 6 hold it: the
+// sentence their supervisor wrote into the run's environment JSON under "machine_warmup". An SQL
+// expression over a `runs` row; migration 6 stores it, readers of older read-only files select it.
+// Only this legacy reading looks at those words; nothing after schema 6 writes them.
+#define STEPSCOPE_LEGACY_MACHINE_WARMUP                                                                                \
+    "(SELECT CASE WHEN instr(e.json, '\"machine_warmup\":\"a discarded warm-up process') > 0 THEN 'warmed-up' "        \
+    "WHEN instr(e.json, '\"machine_warmup\":\"none: this run was the sweep''s first process') > 0 "                    \
+    "THEN 'first-process' "                                                                                            \
+    "WHEN instr(e.json, '\"machine_warmup\":\"none: ') > 0 THEN 'after-others' END "                                   \
+    "FROM environments e WHERE e.id = runs.environment_id)"
 
 // An SQLite call that failed; turned into a StoreError with a user-facing sentence by whoever knows
 // what was being done (opening, writing a batch, reading).

@@ -2,22 +2,62 @@
 // the runs whose summary is missing or was computed by an older rule.
 #include "store/store_internal.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <string>
 #include <vector>
 
 namespace stepscope::store
 {
+namespace
+{
+
+// A summary's SteadyProblem as a compact JSON object: {"kind": "still-drifting", "steps": 0, ...}.
+std::string problemToJson(const std::optional<SteadyProblem> &p)
+{
+    if (!p)
+        return {};
+    QJsonObject o{{"kind", QString::fromUtf8(toString(p->kind).data())},
+                  {"steps", static_cast<double>(p->steps)},
+                  {"needed", static_cast<double>(p->needed)},
+                  {"early_ms", p->earlyMs},
+                  {"late_ms", p->lateMs}};
+    return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+std::optional<SteadyProblem> problemFromJson(const std::string &json)
+{
+    if (json.empty())
+        return std::nullopt;
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    SteadyProblem p;
+    // A kind a newer build wrote still reads as "no steady state".
+    p.kind = steadyProblemKindFromString(o.value("kind").toString().toStdString())
+                 .value_or(SteadyProblem::Kind::NeverSettles);
+    p.steps = static_cast<std::int64_t>(o.value("steps").toDouble());
+    p.needed = static_cast<std::int64_t>(o.value("needed").toDouble());
+    p.earlyMs = o.value("early_ms").toDouble();
+    p.lateMs = o.value("late_ms").toDouble();
+    return p;
+}
+
+} // namespace
 
 void Database::setSummary(std::int64_t runId, const RunSummary &summary)
 {
-    const bool versioned = d->version >= 5; // older files (tests of migrations) lack the two columns
-    d->enqueue([runId, summary, versioned](sqlite3 *db) {
-        Statement st(db, versioned ? "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
-                                     "mad_ms, cv, steady_begin, steady_count, noise, timing, method_version) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                                   : "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
-                                     "mad_ms, cv, steady_begin, steady_count, noise) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    // Older files (tests of migrations) lack the later columns.
+    const bool versioned = d->version >= 5, typed = d->version >= 6;
+    d->enqueue([runId, summary, versioned, typed](sqlite3 *db) {
+        Statement st(db, typed       ? "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
+                                       "mad_ms, cv, steady_begin, steady_count, noise, timing, method_version, "
+                                       "steady_problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                         : versioned ? "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
+                                       "mad_ms, cv, steady_begin, steady_count, noise, timing, method_version) "
+                                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                     : "INSERT OR REPLACE INTO summaries (run_id, median_ms, p10_ms, p90_ms, iqr_ms, "
+                                       "mad_ms, cv, steady_begin, steady_count, noise) "
+                                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         st.bind(1, runId);
         const std::optional<double> figures[] = {summary.medianMs, summary.p10Ms, summary.p90Ms,
                                                  summary.iqrMs,    summary.madMs, summary.cv};
@@ -26,6 +66,8 @@ void Database::setSummary(std::int64_t runId, const RunSummary &summary)
         st.bind(8, summary.steadyBegin).bind(9, summary.steadyCount).bind(10, summary.noise);
         if (versioned)
             st.bindTextOrNull(11, summary.timing).bind(12, summary.methodVersion);
+        if (typed)
+            st.bindTextOrNull(13, problemToJson(summary.problem));
         st.run();
     });
 }
@@ -37,7 +79,8 @@ std::optional<RunSummary> Reader::summary(std::int64_t runId) const
     return d->read([runId, version = d->schemaVersion](sqlite3 *db) -> std::optional<RunSummary> {
         const std::string sql =
             std::string("SELECT median_ms, p10_ms, p90_ms, iqr_ms, mad_ms, cv, steady_begin, steady_count, noise, ") +
-            (version >= 5 ? "timing, method_version" : "NULL, 0") + " FROM summaries WHERE run_id = ?";
+            (version >= 5 ? "timing, method_version, " : "NULL, 0, ") + (version >= 6 ? "steady_problem" : "NULL") +
+            " FROM summaries WHERE run_id = ?";
         Statement st(db, sql.c_str());
         st.bind(1, runId);
         if (!st.step())
@@ -54,6 +97,7 @@ std::optional<RunSummary> Reader::summary(std::int64_t runId) const
         r.noise = st.text(8);
         r.timing = st.text(9);
         r.methodVersion = static_cast<int>(st.int64(10));
+        r.problem = problemFromJson(st.text(11));
         return r;
     });
 }

@@ -185,6 +185,16 @@ void Database::setCompileCache(std::int64_t runId, const std::string &state, con
     });
 }
 
+void Database::setMachineWarmup(std::int64_t runId, MachineWarmup state)
+{
+    if (d->version < 6)
+        return; // older files (tests of migrations) lack the column
+    d->enqueue([runId, token = std::string(toString(state))](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET machine_warmup = ? WHERE id = ?");
+        st.bindTextOrNull(1, token).bind(2, runId).run();
+    });
+}
+
 void Database::setCheckLosses(std::int64_t runId, const std::vector<double> &losses)
 {
     d->enqueue([runId, json = lossesToJson(losses)](sqlite3 *db) {

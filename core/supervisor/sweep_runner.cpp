@@ -198,6 +198,7 @@ void SweepRunner::startNext()
         const RunConfig warmup = machineWarmupConfig(run.config);
         Q_EMIT logLine("machine warm-up: one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
                        " before the timed runs, so that caches which outlive a process are not charged to " + name);
+        Q_EMIT warmupStarted(QString::fromStdString(canonicalName(warmup)), name);
         startWorker(warmup);
         return;
     }
@@ -211,6 +212,7 @@ void SweepRunner::startPrimingOrRun(const RunConfig &config)
     if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config))) {
         priming_ = true;
         Q_EMIT logLine("priming the warm compile cache for " + QString::fromStdString(canonicalName(config)));
+        Q_EMIT primingStarted(runId_, QString::fromStdString(canonicalName(config)));
         startWorker(primingConfig(config));
         return;
     }
@@ -355,11 +357,10 @@ void SweepRunner::handle(const protocol::Message &m)
     case T::Hello:
         helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
         // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
-        // process pays for the CUDA JIT cache and cuDNN's engines).
-        helloEnvironment_.insert("machine_warmup",
-                                 machineWarmupOk_       ? "a discarded warm-up process ran before this sweep"
-                                 : workersStarted_ == 1 ? "none: this run was the sweep's first process"
-                                                        : "none: earlier processes of this sweep ran first");
+        // process pays for the CUDA JIT cache and cuDNN's engines), as data of the run.
+        db_.setMachineWarmup(runId_, machineWarmupOk_       ? store::MachineWarmup::WarmedUp
+                                     : workersStarted_ == 1 ? store::MachineWarmup::FirstProcess
+                                                            : store::MachineWarmup::AfterOthers);
         recordEnvironment(helloEnvironment_);
         break;
     case T::GpuState: {
@@ -408,7 +409,7 @@ void SweepRunner::handle(const protocol::Message &m)
     case T::Phase:
         // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
         db_.heartbeat(runId_);
-        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds);
+        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, false);
         break;
     case T::Compile:
         db_.setCompileInfo(runId_, m.compileJson.toStdString());
@@ -437,7 +438,7 @@ void SweepRunner::handlePriming(const protocol::Message &m)
     using T = protocol::Message::Type;
     if (m.type == T::Phase) {
         db_.heartbeat(runId_);
-        Q_EMIT phase(runId_, "priming: " + QString::fromStdString(m.phase), m.seconds);
+        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, true);
     } else if (m.type == T::Error) {
         reported_ = m.failure;
     } else if (m.type == T::Done) {
@@ -477,6 +478,7 @@ bool SweepRunner::planAnotherRound()
     if (a.maxMinutes > 0 && sweepClock_.elapsed() >= qint64(a.maxMinutes) * 60 * 1000) {
         Q_EMIT logLine(
             QString("adaptive repeats: the sweep's %1 minutes are spent; no more processes").arg(a.maxMinutes));
+        Q_EMIT adaptiveTimeSpent(a.maxMinutes);
         return false;
     }
     // Configurations in plan order, each once, with the processes already planned for it.
@@ -495,11 +497,12 @@ bool SweepRunner::planAnotherRound()
             continue;
         const auto &runs = steadyRuns_[name];
         QString why;
+        double halfWidth = -1;
         if (runs.size() < 2) {
             why = QString("%1 process(es) with a steady state: no interval yet").arg(runs.size());
         } else {
             const auto ci = stats::medianOfRuns(runs, 1000);
-            const double halfWidth = ci.hasInterval && ci.median > 0 ? (ci.high - ci.low) / 2 / ci.median : 1.0;
+            halfWidth = ci.hasInterval && ci.median > 0 ? (ci.high - ci.low) / 2 / ci.median : 1.0;
             if (halfWidth <= a.halfWidth)
                 continue;
             why = QString("%1 processes, 95% CI +-%2% of the median, above +-%3%")
@@ -514,6 +517,7 @@ bool SweepRunner::planAnotherRound()
             return false;
         }
         Q_EMIT logLine("adaptive repeats: one more process of " + QString::fromStdString(name) + " (" + why + ")");
+        Q_EMIT adaptiveRunAdded(QString::fromStdString(name), static_cast<int>(runs.size()), halfWidth, a.halfWidth);
         added = true;
     }
     return added;
@@ -529,9 +533,11 @@ void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &f
         return;
     }
     // Its figures are not kept, and its failure is not the run's: the run that follows says for itself.
-    if (status != RunStatus::Complete && failure)
+    if (status != RunStatus::Complete && failure) {
         Q_EMIT logLine("machine warm-up process failed [" + QString::fromUtf8(toString(failure->category).data()) +
                        "] " + QString::fromStdString(failure->message) + "; the timed runs go on");
+        Q_EMIT warmupFailed(*failure);
+    }
     resetRunState();
     startPrimingOrRun(plan_.runs[next_ - 1].config);
 }

@@ -77,11 +77,22 @@ class SweepRunner : public QObject
     void runFinished(qint64 runId, int status, const QString &category, const QString &message);
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
     void logLine(const QString &line);
-    // A long stretch without steps: "compiling", "capturing", "priming: compiling", ... with the
-    // seconds the worker has spent in it so far.
-    void phase(qint64 runId, const QString &phase, double elapsedSeconds);
+    // A long stretch without steps: the worker's word for it ("compiling", "capturing") and the
+    // seconds it has spent in it so far; `priming` while the unstored priming process runs.
+    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
     // What torch.compile reported (the worker's `compile` info object, compact JSON).
     void compileInfo(qint64 runId, const QString &json);
+    // The stages that are no timed run, as data (logLine says the same in words, for the log):
+    // the discarded machine warm-up process before `beforeConfig`, and its failure (the sweep goes on);
+    void warmupStarted(const QString &warmupConfig, const QString &beforeConfig);
+    void warmupFailed(const stepscope::Failure &failure);
+    // the unstored process that fills run `runId`'s warm compile cache first;
+    void primingStarted(qint64 runId, const QString &configName);
+    // one more process of `configName` (adaptive repeats): `processes` had a steady state, and their
+    // CI's half width was `halfWidth` of the median (< 0: fewer than two, no interval yet);
+    void adaptiveRunAdded(const QString &configName, int processes, double halfWidth, double target);
+    // the adaptive time cap: no more processes after `minutes`.
+    void adaptiveTimeSpent(int minutes);
     void finished(bool cancelled);
     // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
     void storageFailed(const QString &message);

@@ -16,12 +16,11 @@ inline report::LedgerRow rowOfProcesses(const std::string &label, double firstS,
     report::LedgerRow row;
     row.label = label;
     row.configName = "resnet18 " + label;
-    row.status = "complete";
     row.firstStepS = firstS;
     row.steadyMs = steadyMs;
     row.steadyMinMs = steadyMs * 0.99;
     row.steadyMaxMs = steadyMs * 1.01;
-    row.accuracy = "ok";
+    row.accuracy.verdict = report::LedgerRow::Accuracy::Verdict::Ok;
     row.repeats = row.completed = row.processes = processes;
     for (int p = 0; p < processes; ++p) {
         const double off = 1.0 + 0.01 * (p - (processes - 1) / 2.0);

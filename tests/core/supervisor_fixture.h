@@ -101,7 +101,7 @@ struct Outcome {
     std::vector<double> wallMs;                          // from stepsArrived, in order
     std::vector<int> stepFirsts;
     QStringList log;
-    std::vector<std::pair<QString, double>> phases; // phase, elapsed seconds
+    std::vector<std::pair<QString, double>> phases; // phase ("priming: " while priming), elapsed seconds
     QStringList compileInfos;
     QString environmentJson;
     double firstStep = -1;
@@ -164,7 +164,9 @@ class SupervisorTest : public ::testing::Test
                          [&](qint64, const QString &json) { out.environmentJson = json; });
         QObject::connect(&runner, &SweepRunner::firstStep, &loop, [&](qint64, double s) { out.firstStep = s; });
         QObject::connect(&runner, &SweepRunner::phase, &loop,
-                         [&](qint64, const QString &phase, double s) { out.phases.emplace_back(phase, s); });
+                         [&](qint64, const QString &phase, double s, bool priming) {
+                             out.phases.emplace_back((priming ? "priming: " : "") + phase, s);
+                         });
         QObject::connect(&runner, &SweepRunner::compileInfo, &loop,
                          [&](qint64, const QString &json) { out.compileInfos << json; });
         if (during)

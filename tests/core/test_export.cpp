@@ -80,20 +80,18 @@ Ledger handMadeLedger()
     LedgerRow base;
     base.configName = "native cuda b32 224px c1000 baseline";
     base.label = "baseline";
-    base.status = "complete";
     base.repeats = base.completed = base.processes = 3;
     base.firstStepS = 1.8754;
     base.steadyMs = 14.2149;
     base.steadyMinMs = 14.1;
     base.steadyMaxMs = 14.9;
     base.timing = "gpu";
-    base.accuracy = "ok";
-    base.breakEven = "-";
+    base.accuracy.verdict = LedgerRow::Accuracy::Verdict::Ok;
 
     LedgerRow odd;
     odd.configName = "custom, \"quoted\"\nname";
     odd.label = "tf32+bf16";
-    odd.status = "2/3 complete";
+    odd.lastStatus = RunStatus::Failed;
     odd.failureCategory = "out-of-memory";
     odd.failureMessage = "out of memory at batch 512, image 224";
     odd.repeats = 3;
@@ -107,9 +105,9 @@ Ledger handMadeLedger()
     ratio.significant = true;
     ratio.hasInterval = true;
     odd.timeRatio = ratio;
-    odd.breakEven = "110";
     odd.breakEvenSteps = 110;
-    odd.accuracy = "diverged (max rel. diff 0.3)";
+    odd.accuracy.verdict = LedgerRow::Accuracy::Verdict::Diverged;
+    odd.accuracy.maxRelDiff = 0.3;
     l.rows = {base, odd};
     return l;
 }

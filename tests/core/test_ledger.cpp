@@ -148,7 +148,7 @@ TEST(LedgerWithoutCompile, MarkdownKeepsItsColumns)
     Ledger l;
     LedgerRow row;
     row.label = "baseline";
-    row.status = "complete";
+    row.repeats = row.completed = 1;
     l.rows.push_back(row);
     const std::string md = toMarkdown(l);
     EXPECT_FALSE(contains(md, "compile")) << md;
@@ -245,15 +245,13 @@ TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
     std::int64_t cold = 0, warm = 0;
     {
         auto db = store::Database::open(path);
-        auto environment = [&](const std::string &warmup) {
-            store::EnvironmentRecord env;
-            env.json = R"({"machine_warmup": ")" + warmup + R"(", "cuda_cache_path": "unset"})";
-            return db->addEnvironment(env);
-        };
-        const auto first = environment("none: this run was the sweep's first process");
-        const auto later = environment("none: earlier processes of this sweep ran first");
-        const auto warmed = environment("a discarded warm-up process ran before this sweep");
-        auto addRun = [&](std::int64_t sweep, const std::string &name, int position, std::int64_t env) {
+        // The state is the run's typed field: no sentence anywhere says it (rewording one changes nothing).
+        store::EnvironmentRecord record;
+        record.json = R"({"cuda_cache_path": "unset"})";
+        const auto env = db->addEnvironment(record);
+        const auto first = store::MachineWarmup::FirstProcess, later = store::MachineWarmup::AfterOthers,
+                   warmed = store::MachineWarmup::WarmedUp;
+        auto addRun = [&](std::int64_t sweep, const std::string &name, int position, store::MachineWarmup warmup) {
             store::RunRecord run;
             run.sweepId = sweep;
             run.position = position;
@@ -266,6 +264,7 @@ TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
             db->appendSteps(id, steps);
             db->setFirstStep(id, 1.0);
             db->setEnvironment(id, env);
+            db->setMachineWarmup(id, warmup);
             db->finishRun(id, RunStatus::Complete);
         };
         cold = addSweep(*db, "no warm-up", 1000);
@@ -283,7 +282,10 @@ TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
     ASSERT_EQ(c.rows.size(), 2u);
     EXPECT_EQ(c.rows[0].machineColdFirsts, 1);
     EXPECT_EQ(c.rows[1].machineColdFirsts, 0);
-    EXPECT_TRUE(contains(c.firstStepCaches, "no warm-up process: baseline's first process")) << c.firstStepCaches;
+    EXPECT_TRUE(c.firstStepCaches.recorded);
+    EXPECT_FALSE(c.firstStepCaches.warmedUp);
+    EXPECT_EQ(c.firstStepCaches.coldRow, "baseline");
+    EXPECT_TRUE(contains(firstStepCachesText(c), "no warm-up process: baseline's first process"));
     const std::string md = toMarkdown(c);
     EXPECT_TRUE(contains(md, "machine cold 1/2 |")) << md;
     EXPECT_TRUE(contains(md, "(n=2) |")) << md;
@@ -293,7 +295,8 @@ TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
     const Ledger w = buildLedger(*reader, warm);
     ASSERT_EQ(w.rows.size(), 2u);
     EXPECT_EQ(w.rows[0].machineColdFirsts, 0);
-    EXPECT_TRUE(contains(w.firstStepCaches, "warm-up process ran first")) << w.firstStepCaches;
+    EXPECT_TRUE(w.firstStepCaches.warmedUp);
+    EXPECT_TRUE(contains(firstStepCachesText(w), "warm-up process ran first")) << firstStepCachesText(w);
     const std::string wmd = toMarkdown(w);
     EXPECT_FALSE(contains(wmd, "machine cold |")) << wmd;
     EXPECT_TRUE(contains(wmd, "| n=1 |")) << wmd;
@@ -378,19 +381,21 @@ TEST_F(LedgerBaselineTest, EveryFigureIsAgainstTheStoredBaseline)
 
     const LedgerRow &tf32 = l.rows[0], &fp32 = l.rows[1], &bf16 = l.rows[2];
     EXPECT_FALSE(tf32.speedup);
-    EXPECT_EQ(tf32.breakEven, "-");
-    EXPECT_EQ(tf32.accuracy, "reference");
+    EXPECT_EQ(breakEvenText(tf32), "-");
+    EXPECT_EQ(tf32.accuracy.verdict, LedgerRow::Accuracy::Verdict::Reference);
     ASSERT_TRUE(fp32.speedup && bf16.speedup && tf32.steadyMs);
     EXPECT_NEAR(*fp32.speedup, *tf32.steadyMs / *fp32.steadyMs, 1e-12);
     EXPECT_NEAR(*fp32.speedup, 8.06 / 10.06, 0.01) << "fp32 is slower than the baseline";
     EXPECT_NEAR(*bf16.speedup, 8.06 / 5.06, 0.01);
-    EXPECT_EQ(fp32.breakEven, "never");
+    EXPECT_EQ(breakEvenText(fp32), "never");
     // bf16 against tf32: 1 + (3.0 - 1.2) / (8.06e-3 - 5.06e-3), about 601.
     ASSERT_TRUE(bf16.breakEvenSteps && bf16.steadyMs);
     EXPECT_NEAR(*bf16.breakEvenSteps, 1 + 1.8 / ((*tf32.steadyMs - *bf16.steadyMs) / 1000), 1e-6);
     EXPECT_NEAR(*bf16.breakEvenSteps, 601, 60);
-    EXPECT_EQ(bf16.accuracy, "ok") << "within bf16's tolerance of the baseline's losses";
-    EXPECT_EQ(fp32.accuracy.rfind("diverged", 0), 0u) << fp32.accuracy;
+    EXPECT_EQ(bf16.accuracy.verdict, LedgerRow::Accuracy::Verdict::Ok) << "within bf16's tolerance";
+    EXPECT_TRUE(fp32.accuracy.diverged()) << accuracyText(fp32.accuracy);
+    EXPECT_GT(fp32.accuracy.maxRelDiff, lossTolerance(RunConfig{}));
+    EXPECT_EQ(accuracyText(fp32.accuracy).rfind("diverged (max rel. diff ", 0), 0u);
 
     ASSERT_TRUE(l.recommendation);
     EXPECT_EQ(l.rows[l.recommendation->best].configName, kBf16);
@@ -629,8 +634,8 @@ TEST(LossTolerance, TheGateReadsTheStoredFieldsNotTheName)
     auto reader = store::Reader::open(path);
     const Ledger l = buildLedger(*reader, sweepId);
     ASSERT_EQ(l.rows.size(), 3u);
-    EXPECT_EQ(l.rows[1].accuracy.rfind("diverged", 0), 0u) << "2% is beyond fp32's 0.5%: " << l.rows[1].accuracy;
-    EXPECT_EQ(l.rows[2].accuracy, "ok") << "2% is within fp16's 5%";
+    EXPECT_TRUE(l.rows[1].accuracy.diverged()) << "2% is beyond fp32's 0.5%: " << accuracyText(l.rows[1].accuracy);
+    EXPECT_EQ(l.rows[2].accuracy.verdict, LedgerRow::Accuracy::Verdict::Ok) << "2% is within fp16's 5%";
 }
 
 using test::rowOfProcesses;

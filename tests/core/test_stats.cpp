@@ -17,11 +17,17 @@
 #include <vector>
 
 using namespace stepscope::stats;
+using stepscope::SteadyProblem;
 using stepscope::stats::synthetic::Simulation;
 using stepscope::stats::synthetic::UnitNoise;
 
 namespace
 {
+
+std::string whyNot(const SteadyWindow &w)
+{
+    return w.problem ? stepscope::describe(*w.problem) : std::string();
+}
 
 // ---- Summary, quantiles ------------------------------------------------------------------------
 
@@ -137,7 +143,7 @@ TEST(StatsSteadyState, FlatSeriesStartsAtZero)
     EXPECT_TRUE(w.found);
     EXPECT_EQ(w.begin, 0u);
     EXPECT_EQ(w.end, 100u);
-    EXPECT_TRUE(w.reason.empty());
+    EXPECT_FALSE(w.problem);
 }
 
 TEST(StatsSteadyState, ConstantSeriesWithZeroMad)
@@ -154,7 +160,7 @@ TEST(StatsSteadyState, WarmupOfTwentySteps)
 {
     // n = 200 -> blocks of 10; blocks 0 and 1 are the 50 ms warm-up, so the window starts at 20.
     const SteadyWindow w = detectSteadyState(warmupThenFlat(20, 200));
-    ASSERT_TRUE(w.found) << w.reason;
+    ASSERT_TRUE(w.found) << whyNot(w);
     EXPECT_GE(w.begin, 20u);
     EXPECT_LE(w.begin, 30u); // within one block
     EXPECT_EQ(w.end, 200u);
@@ -165,7 +171,7 @@ TEST(StatsSteadyState, WarmupEndingMidBlockIsTrimmed)
     // Block 2 (steps 20-29) holds 3 slow and 7 fast steps: its median is fast, so it is the first
     // steady block, and its 3 leading slow steps are dropped: the window starts at 23.
     const SteadyWindow w = detectSteadyState(warmupThenFlat(23, 200));
-    ASSERT_TRUE(w.found) << w.reason;
+    ASSERT_TRUE(w.found) << whyNot(w);
     EXPECT_EQ(w.begin, 23u);
 }
 
@@ -178,7 +184,12 @@ TEST(StatsSteadyState, RampNeverSettles)
         v.push_back(10.0 + 0.1 * i);
     const SteadyWindow w = detectSteadyState(v);
     EXPECT_FALSE(w.found);
-    EXPECT_NE(w.reason.find("rise"), std::string::npos) << w.reason;
+    ASSERT_TRUE(w.problem);
+    EXPECT_EQ(w.problem->kind, SteadyProblem::Kind::StillDrifting);
+    // The two levels are the quarters' medians, so a view can say "from 21.2 ms to 28.7 ms".
+    EXPECT_NEAR(w.problem->earlyMs, 21.2, 0.1);
+    EXPECT_NEAR(w.problem->lateMs, 28.7, 0.1);
+    EXPECT_NE(stepscope::describe(*w.problem).find("rise from 21.2 ms to 28.7 ms"), std::string::npos) << whyNot(w);
 }
 
 TEST(StatsSteadyState, ExcursionInsideARunIsNoiseNotWarmup)
@@ -194,7 +205,7 @@ TEST(StatsSteadyState, ExcursionInsideARunIsNoiseNotWarmup)
         v.push_back((i >= 55 && i < 71 ? 7.6 : 6.5) + wobble);
     }
     const SteadyWindow w = detectSteadyState(v);
-    ASSERT_TRUE(w.found) << w.reason;
+    ASSERT_TRUE(w.found) << whyNot(w);
     EXPECT_LT(w.begin, 5u);
     EXPECT_EQ(w.end, v.size());
 }
@@ -210,7 +221,7 @@ TEST(StatsSteadyState, LateSettlingUsesTheFinalQuarter)
         v.push_back(level + wobble);
     }
     const SteadyWindow w = detectSteadyState(v);
-    ASSERT_TRUE(w.found) << w.reason;
+    ASSERT_TRUE(w.found) << whyNot(w);
     EXPECT_GE(w.begin, 88u);
     EXPECT_LE(w.begin, 92u);
 }
@@ -223,7 +234,9 @@ TEST(StatsSteadyState, NoisyRampStillDrifts)
         v.push_back((10.0 + 0.02 * i) * (1.0 + 0.05 * ((i * 7) % 5 - 2) / 2.0));
     const SteadyWindow w = detectSteadyState(v);
     EXPECT_FALSE(w.found);
-    EXPECT_NE(w.reason.find("rise"), std::string::npos) << w.reason;
+    ASSERT_TRUE(w.problem);
+    EXPECT_EQ(w.problem->kind, SteadyProblem::Kind::StillDrifting);
+    EXPECT_GT(w.problem->lateMs, w.problem->earlyMs);
 }
 
 TEST(StatsSteadyState, NoisyButStationaryIsFound)
@@ -234,7 +247,7 @@ TEST(StatsSteadyState, NoisyButStationaryIsFound)
     for (int i = 0; i < 300; ++i)
         v.push_back((i % 37 == 36 ? 30.0 : 10.0) * (1.0 + 0.1 * noise.next()));
     const SteadyWindow w = detectSteadyState(v);
-    ASSERT_TRUE(w.found) << w.reason;
+    ASSERT_TRUE(w.found) << whyNot(w);
     EXPECT_EQ(w.begin, 0u);
     EXPECT_EQ(w.end, 300u);
 }
@@ -243,7 +256,10 @@ TEST(StatsSteadyState, TooFewSteps)
 {
     const SteadyWindow w = detectSteadyState(std::vector<double>(9, 10.0));
     EXPECT_FALSE(w.found);
-    EXPECT_FALSE(w.reason.empty());
+    ASSERT_TRUE(w.problem);
+    EXPECT_EQ(w.problem->kind, SteadyProblem::Kind::TooFewSteps);
+    EXPECT_EQ(w.problem->steps, 9);
+    EXPECT_EQ(w.problem->needed, 10);
     EXPECT_TRUE(detectSteadyState(std::vector<double>(10, 10.0)).found); // 10 is enough
     EXPECT_FALSE(detectSteadyState({}).found);
 }
@@ -253,7 +269,10 @@ TEST(StatsSteadyState, WindowLeftTooShort)
     // n = 12 -> blocks [0, 5) and [5, 12). Block 0 is warm-up, so 7 steady steps remain (< 10).
     const SteadyWindow w = detectSteadyState({50, 50, 50, 50, 50, 10, 10, 10, 10, 10, 10, 10});
     EXPECT_FALSE(w.found);
-    EXPECT_NE(w.reason.find("7 steps"), std::string::npos) << w.reason;
+    ASSERT_TRUE(w.problem);
+    EXPECT_EQ(w.problem->kind, SteadyProblem::Kind::TooFewAfterWarmup);
+    EXPECT_EQ(w.problem->steps, 7);
+    EXPECT_NE(stepscope::describe(*w.problem).find("only 7 steps remain"), std::string::npos) << whyNot(w);
 }
 
 // ---- Bootstrap ratio of medians ----------------------------------------------------------------

@@ -345,12 +345,12 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 5);
-        EXPECT_EQ(Database::latestSchemaVersion(), 5);
+        EXPECT_EQ(db->schemaVersion(), 6);
+        EXPECT_EQ(Database::latestSchemaVersion(), 6);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 5);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 6);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
                              "('compile_json', 'compile_cache', 'cache_dirs')"),
@@ -403,7 +403,7 @@ TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 5);
+        EXPECT_EQ(db->schemaVersion(), Database::latestSchemaVersion());
         db->setCompileCache(runId, "cold", R"({"TORCHINDUCTOR_CACHE_DIR":"/c/i"})");
         db->flush();
     }
@@ -416,6 +416,89 @@ TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
     EXPECT_EQ(reader->sweep(run->sweepId)->name, "schema 3");
     EXPECT_EQ(run->compileCache, "cold");
     EXPECT_EQ(run->compileJson, "") << "no compile info was written";
+}
+
+// Schema 6 keeps the machine warm-up state of a run as a typed column. Files of schema 5 said it in a
+// sentence in the run's environment JSON: a reader of such a file (never migrated: read-only) and the
+// migration both take it from there, and nothing after reads those words again.
+TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
+{
+    std::int64_t first = 0, later = 0, warmed = 0, unrecorded = 0, drifting = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 5;
+        auto db = Database::open(path_, options);
+        ASSERT_EQ(db->schemaVersion(), 5);
+        const auto sweep = addSweep(*db, "schema 5");
+        auto withSentence = [&](std::int64_t position, const std::string &sentence) {
+            EnvironmentRecord env;
+            env.json =
+                sentence.empty() ? R"({"gpu":"none"})" : R"({"gpu":"none","machine_warmup":")" + sentence + R"("})";
+            const auto run = addRun(*db, sweep, position);
+            db->setEnvironment(run, db->addEnvironment(env));
+            db->finishRun(run, RunStatus::Complete);
+            return run;
+        };
+        first = withSentence(0, "none: this run was the sweep's first process");
+        later = withSentence(1, "none: earlier processes of this sweep ran first");
+        warmed = withSentence(2, "a discarded warm-up process ran before this sweep");
+        unrecorded = withSentence(3, "");
+        drifting = addRun(*db, sweep, 4);
+        db->finishRun(drifting, RunStatus::Complete);
+        db->setMachineWarmup(first, MachineWarmup::WarmedUp); // no column yet: ignored, not an error
+        RunSummary old; // a summary of schema 5 without a steady state: its reason was words
+        old.methodVersion = 1;
+        old.noise = "no steady state: step times still fall by 30%";
+        db->setSummary(drifting, old);
+        db->flush();
+    }
+    const auto expectStates = [&] {
+        auto reader = Reader::open(path_);
+        EXPECT_EQ(reader->run(first)->machineWarmup, MachineWarmup::FirstProcess);
+        EXPECT_EQ(reader->run(later)->machineWarmup, MachineWarmup::AfterOthers);
+        EXPECT_EQ(reader->run(warmed)->machineWarmup, MachineWarmup::WarmedUp);
+        EXPECT_EQ(reader->run(unrecorded)->machineWarmup, MachineWarmup::Unrecorded);
+    };
+    expectStates(); // read as schema 5
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), 6);
+        db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
+        db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
+        db->flush();
+    }
+    expectStates(); // read from the column
+    RawDb raw(path_);
+    EXPECT_EQ(raw.text("SELECT machine_warmup FROM runs WHERE id = " + std::to_string(warmed)), "warmed-up");
+    // The wordy summary is gone, so the next refresh computes it with its reason as data.
+    EXPECT_EQ(raw.scalar("SELECT count(*) FROM summaries WHERE run_id = " + std::to_string(drifting)), 0);
+    auto reader = Reader::open(path_);
+    EXPECT_NE(std::find(reader->runsNeedingSummary(1).begin(), reader->runsNeedingSummary(1).end(), drifting),
+              reader->runsNeedingSummary(1).end());
+}
+
+// A summary without a steady state keeps its reason as data: kind and numbers, read back as written.
+TEST_F(StoreTest, SummaryKeepsTheSteadyProblemAsData)
+{
+    std::int64_t runId = 0;
+    SteadyProblem problem{SteadyProblem::Kind::StillDrifting};
+    problem.earlyMs = 12.5;
+    problem.lateMs = 0.75;
+    {
+        auto db = Database::open(path_);
+        runId = addRun(*db, addSweep(*db), 0);
+        db->finishRun(runId, RunStatus::Complete);
+        RunSummary summary;
+        summary.methodVersion = 1;
+        summary.problem = problem;
+        db->setSummary(runId, summary);
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    const auto stored = reader->summary(runId);
+    ASSERT_TRUE(stored && stored->problem);
+    EXPECT_EQ(*stored->problem, problem);
+    EXPECT_EQ(stored->noise, "");
 }
 
 TEST_F(StoreTest, MigrationToFiveNamesEachSweepsFirstConfigurationAsItsBaseline)
@@ -457,7 +540,7 @@ TEST_F(StoreTest, MigrationToFiveNamesEachSweepsFirstConfigurationAsItsBaseline)
     std::int64_t fresh = 0;
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 5);
+        EXPECT_EQ(db->schemaVersion(), Database::latestSchemaVersion());
         SweepRecord sweep;
         sweep.name = "new";
         sweep.preset = "custom";

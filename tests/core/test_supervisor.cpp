@@ -108,7 +108,10 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     const auto summary = r->summary(run.id);
     ASSERT_TRUE(summary) << "a complete run gets its summary";
     EXPECT_FALSE(summary->medianMs); // 5 steps after the first are too few for a steady state
-    EXPECT_TRUE(contains(summary->noise, "no steady state")) << summary->noise;
+    ASSERT_TRUE(summary->problem) << "the reason is stored as data";
+    EXPECT_EQ(summary->problem->kind, SteadyProblem::Kind::TooFewSteps);
+    EXPECT_EQ(summary->problem->steps, 5);
+    EXPECT_EQ(summary->problem->needed, 10);
     EXPECT_EQ(summary->timing, "gpu");
     EXPECT_EQ(summary->methodVersion, report::kSummaryMethodVersion) << "stored by the one rule";
 

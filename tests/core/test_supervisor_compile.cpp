@@ -444,9 +444,7 @@ TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
         ASSERT_TRUE(stored);
         EXPECT_EQ(stored->status, RunStatus::Complete) << stored->message;
         EXPECT_EQ(stored->stepCount, 5) << "the warm-up's steps are not stored";
-        ASSERT_TRUE(stored->environmentId);
-        const QJsonObject env = objectOf(r->environment(*stored->environmentId)->json);
-        EXPECT_EQ(env.value("machine_warmup").toString(), "a discarded warm-up process ran before this sweep");
+        EXPECT_EQ(stored->machineWarmup, store::MachineWarmup::WarmedUp);
     }
 }
 
@@ -457,11 +455,9 @@ TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
     ASSERT_EQ(out.runFinished.size(), 2u);
     auto r = reader();
     const auto first = r->run(p.runs[0].runId), second = r->run(p.runs[1].runId);
-    ASSERT_TRUE(first && second && first->environmentId && second->environmentId);
-    EXPECT_EQ(objectOf(r->environment(*first->environmentId)->json).value("machine_warmup").toString(),
-              "none: this run was the sweep's first process");
-    EXPECT_EQ(objectOf(r->environment(*second->environmentId)->json).value("machine_warmup").toString(),
-              "none: earlier processes of this sweep ran first");
+    ASSERT_TRUE(first && second);
+    EXPECT_EQ(first->machineWarmup, store::MachineWarmup::FirstProcess);
+    EXPECT_EQ(second->machineWarmup, store::MachineWarmup::AfterOthers);
 }
 
 // A stream of 40 steady steps at `level` ms (each other one 0.02 ms slower).
@@ -549,9 +545,8 @@ TEST_F(SupervisorTest, AFailedWarmupIsNotRecordedAsWarmCaches)
                             [](const QString &l) { return l.startsWith("machine warm-up process failed"); }));
     auto r = reader();
     const auto stored = r->run(p.runs[0].runId);
-    ASSERT_TRUE(stored && stored->environmentId);
-    EXPECT_EQ(objectOf(r->environment(*stored->environmentId)->json).value("machine_warmup").toString(),
-              "none: earlier processes of this sweep ran first");
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->machineWarmup, store::MachineWarmup::AfterOthers);
 }
 
 } // namespace

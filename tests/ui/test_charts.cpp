@@ -39,7 +39,9 @@ report::LedgerRow row(const char *label, std::optional<double> firstS, std::opti
         r.steadyMinMs = *steadyMs * 0.99;
         r.steadyMaxMs = *steadyMs * 1.01;
     }
-    r.status = steadyMs || firstS ? "complete" : "failed";
+    r.repeats = 1;
+    r.completed = steadyMs || firstS ? 1 : 0;
+    r.lastStatus = r.completed ? RunStatus::Complete : RunStatus::Failed;
     return r;
 }
 
@@ -58,7 +60,7 @@ report::Ledger sampleLedger()
     ledger.rows.push_back(row("tf32+cudnn-benchmark+bf16", 2.04, 9.1));
     ledger.rows.push_back(row("tf32+cudnn-benchmark+bf16+cuda-graph", 2.27, 8.2));
     auto unsettled = row("channels-last", 1.0, std::nullopt);
-    unsettled.steadyProblem = "no steady state: still drifting";
+    unsettled.steadyProblem = SteadyProblem{SteadyProblem::Kind::NeverSettles};
     ledger.rows.push_back(unsettled);
 
     const auto &base = ledger.rows[0];
@@ -832,7 +834,8 @@ void TestCharts::firstVsSteadyDrawsTheParetoFront()
 
     // A configuration that broke training is drawn hollow and is never on the front.
     report::Ledger diverged = ledger;
-    diverged.rows[5].accuracy = "diverged (max rel. diff 0.3)";
+    diverged.rows[5].accuracy.verdict = report::LedgerRow::Accuracy::Verdict::Diverged;
+    diverged.rows[5].accuracy.maxRelDiff = 0.3;
     QCOMPARE(paretoFrontRows(diverged.rows), QVector<int>({1, 4}));
     model.setLedger(diverged);
     QCOMPARE(chart.frontRows(), QVector<int>({1, 4}));

@@ -136,7 +136,8 @@ void TestReport::htmlListsFailuresWithTheirFix()
     auto &row = input.ledger.rows.back();
     row.failureCategory = "graph-capture-failed";
     row.failureMessage = "operation not permitted when stream is capturing <cudaStreamCaptureStatus>";
-    row.status = "2/3 complete";
+    row.repeats = 3;
+    row.completed = 2;
     const QString html = ui::toHtml(input);
     QVERIFY(html.contains(QStringLiteral("graph-capture-failed")));
     QVERIFY(html.contains(QStringLiteral("&lt;cudaStreamCaptureStatus&gt;")));

@@ -3,7 +3,7 @@
 #include "platform/platform.h"
 #include "report/run_summary.h"
 #include "store/database_files.h"
-#include "supervisor/sweep_runner.h"
+#include "supervisor/sweep_service.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -43,12 +43,7 @@ RunController::~RunController()
         std::lock_guard lock(guard_->mutex);
         guard_->owner = nullptr;
     }
-    if (runner_) {
-        // The runner's destructor kills a live worker and marks its run cancelled.
-        QMetaObject::invokeMethod(
-            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
-        runner_ = nullptr;
-    }
+    deleteService(); // the runner's destructor kills a live worker and marks its run cancelled
     thread_.quit();
     thread_.wait();
 }
@@ -88,11 +83,7 @@ bool RunController::openDatabase(const QString &path, QString *error)
 
 void RunController::install(std::shared_ptr<store::Database> db, const QString &path)
 {
-    if (runner_) {
-        QMetaObject::invokeMethod(
-            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
-        runner_ = nullptr;
-    }
+    deleteService();
     db_ = std::move(db);
     path_ = QFileInfo(path).absoluteFilePath();
 }
@@ -179,6 +170,15 @@ bool RunController::renameSweep(qint64 sweepId, const QString &name, std::functi
     return writeAsync([sweepId, text](store::Database &db) { db.renameSweep(sweepId, text); }, std::move(done), error);
 }
 
+void RunController::deleteService()
+{
+    if (!service_)
+        return;
+    QMetaObject::invokeMethod(
+        service_, [s = service_] { delete s; }, Qt::BlockingQueuedConnection);
+    service_ = nullptr;
+}
+
 bool RunController::start(const SweepRequest &request, QString *error)
 {
     auto fail = [&](const QString &message) {
@@ -192,90 +192,88 @@ bool RunController::start(const SweepRequest &request, QString *error)
         return fail(tr("The database is still being opened."));
     if (!db_)
         return fail(tr("No database is open."));
-    if (request.configs.empty())
-        return fail(tr("The sweep has no configuration: tick at least one option or add to the custom list."));
-    for (const auto &c : request.configs) {
-        const auto problems = validate(c);
-        if (!problems.empty())
-            return fail(QString::fromStdString(canonicalName(c) + ": " + describe(problems)));
-    }
-
-    supervisor::SweepPlan plan;
+    // The service validates, applies the defaults and plans, as it does for the CLI.
+    SweepRequest r = request;
+    if (r.python.isEmpty())
+        r.python = python_;
+    if (r.compileCacheRoot.isEmpty())
+        r.compileCacheRoot = compileCacheRoot_;
+    std::optional<supervisor::PreparedSweep> sweep;
     try {
-        const QString name = request.name.isEmpty()
-                                 ? QString("%1 %2 b%3 %4px")
-                                       .arg(request.preset, QString::fromStdString(request.configs.front().device))
-                                       .arg(request.configs.front().batch)
-                                       .arg(request.configs.front().imageSize)
-                                 : request.name;
-        plan = supervisor::planSweep(*db_, name.toStdString(), request.preset.toStdString(), request.configs,
-                                     request.repeats, request.plannedSteps, request.baseline);
+        std::vector<ConfigError> problems;
+        sweep = supervisor::SweepService::prepare(*db_, r, problems);
+        if (!sweep)
+            return fail(QString::fromStdString(describe(problems)));
     } catch (const store::StoreError &e) {
         return fail(QString::fromUtf8(e.what()));
     }
 
-    if (runner_) {
-        QMetaObject::invokeMethod(
-            runner_, [r = runner_] { delete r; }, Qt::BlockingQueuedConnection);
-        runner_ = nullptr;
-    }
-    supervisor::RunnerOptions options;
-    options.native = supervisor::defaultNativeWorker();
-    // Resolved once per sweep: with no interpreter the Python runs fail python-not-found with what
-    // was tried (the origin), and the native ones still run.
-    options.python = supervisor::defaultPythonWorker(python_);
-    if (!compileCacheRoot_.isEmpty())
-        options.compileCacheRoot = compileCacheRoot_;
-    options.freshCudaCache = request.freshCudaCache;
-    // As the CLI does: built sweeps start with one discarded process, so that the machine's caches
-    // are not charged to the baseline; a single configuration or a hand-made list runs as given.
-    options.machineWarmup = request.machineWarmup.value_or(request.preset != "single" && request.preset != "custom");
-    options.adaptive.enabled = request.adaptive;
-    options.adaptive.halfWidth = request.adaptiveHalfWidth;
-    options.adaptive.maxProcesses = request.adaptiveMaxProcesses;
-    options.adaptive.maxMinutes = request.adaptiveMaxMinutes;
-    runner_ = new supervisor::SweepRunner(*db_, options);
-    runner_->moveToThread(&thread_);
-
-    // Step samples take the direct route into a locked buffer; everything else is queued to this
-    // (UI) thread as ordinary signals.
+    deleteService();
+    service_ = new supervisor::SweepService(*db_);
+    service_->moveToThread(&thread_);
+    // Step samples take the direct route into a locked buffer; the events are queued to this (UI)
+    // thread and become this controller's signals.
     connect(
-        runner_, &supervisor::SweepRunner::stepsArrived, runner_,
+        service_, &supervisor::SweepService::stepsArrived, service_,
         [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
             QMutexLocker lock(&samplesMutex_);
             samples_.push_back({runId, first, gpu.isEmpty() ? wall : gpu});
         },
         Qt::DirectConnection);
-    connect(runner_, &supervisor::SweepRunner::runStarted, this,
-            [this](qint64 runId, int index, int total, const QString &name) {
-                runClock_.start();
-                Q_EMIT runStarted(runId, index, total, name);
-            });
-    connect(runner_, &supervisor::SweepRunner::firstStep, this, &RunController::firstStep);
-    connect(runner_, &supervisor::SweepRunner::environment, this, &RunController::environment);
-    connect(runner_, &supervisor::SweepRunner::phase, this, &RunController::phase);
-    connect(runner_, &supervisor::SweepRunner::compileInfo, this, &RunController::compileInfo);
-    connect(runner_, &supervisor::SweepRunner::runFinished, this,
-            [this](qint64 runId, int status, const QString &category, const QString &message) {
-                ++runsDone_;
-                secondsPerFinishedRun_ = static_cast<double>(sweepClock_.elapsed()) / 1000.0 / runsDone_;
-                Q_EMIT runFinished(runId, status, category, message);
-            });
-    connect(runner_, &supervisor::SweepRunner::progress, this, &RunController::onProgress);
-    connect(runner_, &supervisor::SweepRunner::logLine, this, &RunController::logLine);
-    connect(runner_, &supervisor::SweepRunner::storageFailed, this, &RunController::failed);
-    connect(runner_, &supervisor::SweepRunner::finished, this, &RunController::onFinished);
+    connect(service_, &supervisor::SweepService::sweepEvent, this, &RunController::onEvent);
 
     running_ = true;
-    sweepId_ = plan.sweepId;
-    runsDone_ = 0;
-    secondsPerFinishedRun_ = 0;
-    sweepClock_.start();
-    runClock_.start();
-    Q_EMIT sweepStarted(plan.sweepId, static_cast<int>(plan.runs.size()));
+    sweepId_ = sweep->plan.sweepId;
+    Q_EMIT sweepStarted(sweep->plan.sweepId, static_cast<int>(sweep->plan.runs.size()));
     QMetaObject::invokeMethod(
-        runner_, [r = runner_, plan] { r->start(plan); }, Qt::QueuedConnection);
+        service_, [s = service_, prepared = *sweep] { s->start(prepared); }, Qt::QueuedConnection);
     return true;
+}
+
+void RunController::onEvent(const supervisor::SweepEvent &e)
+{
+    using K = supervisor::SweepEvent::Kind;
+    switch (e.kind) {
+    case K::RunStarted:
+        Q_EMIT runStarted(e.runId, e.index, e.total, e.config);
+        break;
+    case K::FirstStep:
+        Q_EMIT firstStep(e.runId, e.seconds);
+        break;
+    case K::Environment:
+        Q_EMIT environment(e.runId, e.detail);
+        break;
+    case K::Phase:
+        Q_EMIT phase(e.runId, e.priming ? tr("priming: %1").arg(e.phase) : e.phase, e.seconds);
+        break;
+    case K::CompileInfo:
+        Q_EMIT compileInfo(e.runId, e.detail);
+        break;
+    case K::Progress:
+        Q_EMIT progress(e.runFraction, e.sweepFraction, e.secondsLeft);
+        break;
+    case K::RunFinished:
+        Q_EMIT runFinished(e.runId, static_cast<int>(e.status),
+                           e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString(),
+                           e.failure ? QString::fromStdString(e.failure->message) : QString());
+        break;
+    case K::Log:
+        Q_EMIT logLine(e.detail);
+        break;
+    case K::StorageFailed:
+        Q_EMIT failed(e.detail);
+        break;
+    case K::Finished:
+        running_ = false;
+        Q_EMIT finished(sweepId_, e.cancelled);
+        break;
+    case K::WarmupStarted:
+    case K::WarmupFailed:
+    case K::PrimingStarted:
+    case K::AdaptiveRunAdded:
+    case K::AdaptiveTimeSpent:
+        break; // the log line that comes with each says it in the Log page
+    }
 }
 
 bool RunController::deleteSweep(qint64 sweepId, QString *error)
@@ -300,8 +298,8 @@ bool RunController::deleteSweep(qint64 sweepId, QString *error)
 
 void RunController::stop()
 {
-    if (runner_ && running_)
-        runner_->cancel(); // thread-safe: queues itself into the runner's thread
+    if (service_ && running_)
+        service_->cancel(); // thread-safe: queues itself into the service's thread
 }
 
 std::vector<StepBatch> RunController::takeSamples()
@@ -310,26 +308,6 @@ std::vector<StepBatch> RunController::takeSamples()
     std::vector<StepBatch> out;
     out.swap(samples_);
     return out;
-}
-
-void RunController::onProgress(int finishedRuns, int totalRuns, int step, int steps)
-{
-    const double runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
-    const double sweepFraction = totalRuns > 0 ? (finishedRuns + runFraction) / totalRuns : 1.0;
-    qint64 left = -1;
-    // Time left from the pace so far: whole runs once one has finished, else this run's steps.
-    if (runsDone_ > 0)
-        left = static_cast<qint64>(secondsPerFinishedRun_ * (totalRuns - finishedRuns - runFraction));
-    else if (runFraction > 0.05)
-        left = static_cast<qint64>(static_cast<double>(runClock_.elapsed()) / 1000.0 / runFraction *
-                                   (totalRuns - runFraction));
-    Q_EMIT progress(runFraction, sweepFraction, left);
-}
-
-void RunController::onFinished(bool cancelled)
-{
-    running_ = false;
-    Q_EMIT finished(sweepId_, cancelled);
 }
 
 } // namespace stepscope::ui

@@ -6,6 +6,7 @@
 #include "common/measurement_defaults.h"
 #include "config/run_config.h"
 #include "store/store.h"
+#include "supervisor/sweep_request.h"
 
 #include <QElapsedTimer>
 #include <QMutex>
@@ -21,31 +22,15 @@
 
 namespace stepscope::supervisor
 {
-class SweepRunner;
-}
+class SweepService;
+struct SweepEvent;
+} // namespace stepscope::supervisor
 
 namespace stepscope::ui
 {
 
-struct SweepRequest {
-    std::vector<RunConfig> configs;
-    int repeats = 1;
-    qint64 plannedSteps = kDefaultPlannedSteps;
-    QString preset = "ledger";
-    QString name;
-    bool freshCudaCache = false;
-    // Index in `configs` of the baseline; unset: defaultBaseline's rule (config/sweep_baseline.h).
-    std::optional<std::size_t> baseline;
-    // One discarded process before the timed runs (supervisor::RunnerOptions::machineWarmup).
-    // Unset: on for built sweeps, off for a single configuration or a custom list, as in the CLI.
-    std::optional<bool> machineWarmup;
-    // Adaptive repeats (supervisor::RunnerOptions::Adaptive): more cold processes for every
-    // configuration whose steady CI is wider than +-halfWidth, up to the caps.
-    bool adaptive = false;
-    double adaptiveHalfWidth = 0.02;
-    int adaptiveMaxProcesses = 10;
-    int adaptiveMaxMinutes = 0; // 0: no time cap
-};
+// The dashboard asks the sweep service for what the CLI asks it for (supervisor/sweep_request.h).
+using supervisor::SweepRequest;
 
 struct StepBatch {
     qint64 runId = 0;
@@ -123,8 +108,9 @@ class RunController : public QObject
   private:
     struct Guard;
     void install(std::shared_ptr<store::Database> db, const QString &path);
-    void onProgress(int finishedRuns, int totalRuns, int step, int steps);
-    void onFinished(bool cancelled);
+    // The service's events as this controller's signals (the window's API).
+    void onEvent(const supervisor::SweepEvent &e);
+    void deleteService();
 
     QString path_;
     QString python_, compileCacheRoot_;
@@ -133,16 +119,12 @@ class RunController : public QObject
     std::shared_ptr<Guard> guard_; // lets those threads reach this object only while it lives
     qint64 openingSeq_ = 0, openSeq_ = 0;
     QThread thread_;
-    supervisor::SweepRunner *runner_ = nullptr; // lives in thread_
+    supervisor::SweepService *service_ = nullptr; // lives in thread_
     bool running_ = false;
     qint64 sweepId_ = 0;
 
     QMutex samplesMutex_;
     std::vector<StepBatch> samples_;
-
-    QElapsedTimer sweepClock_, runClock_;
-    int runsDone_ = 0;
-    double secondsPerFinishedRun_ = 0;
 };
 
 } // namespace stepscope::ui

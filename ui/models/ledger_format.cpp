@@ -35,10 +35,11 @@ QString speedupText(const report::LedgerRow &row)
 }
 
 // "110 [80-150]", "never [immediately to never]", "110 (n=1, no CI)": the count with its interval.
-QString breakEvenText(const report::LedgerRow &row)
+QString breakEvenWithRange(const report::LedgerRow &row)
 {
-    const QString count = QString::fromStdString(row.breakEven);
-    if (row.breakEvenRange.empty() || row.breakEvenRange == row.breakEven)
+    const std::string steps = report::breakEvenText(row);
+    const QString count = QString::fromStdString(steps);
+    if (row.breakEvenRange.empty() || row.breakEvenRange == steps)
         return count;
     const QString range = QString::fromStdString(row.breakEvenRange);
     return row.breakEvenCI && !row.breakEvenCI->hasInterval ? count + QStringLiteral(" (%1)").arg(range)
@@ -131,23 +132,23 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
     case LedgerModel::Configuration:
         return QString::fromStdString(row.label);
     case LedgerModel::Status:
-        return QString::fromStdString(row.status);
+        return QString::fromStdString(report::completionText(row));
     case LedgerModel::FirstStep:
         return firstStepText(row);
     case LedgerModel::SteadyState:
         if (row.steadyMs)
             return fixed(*row.steadyMs) + QStringLiteral(" ms");
-        return row.steadyProblem.empty() ? QStringLiteral("-") : tr("no steady state");
+        return row.steadyProblem ? tr("no steady state") : QStringLiteral("-");
     case LedgerModel::Spread:
         return spreadText(row);
     case LedgerModel::Speedup:
         return speedupText(row);
     case LedgerModel::BreakEven:
-        return breakEvenText(row);
+        return breakEvenWithRange(row);
     case LedgerModel::Noise:
         return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
     case LedgerModel::Accuracy:
-        return QString::fromStdString(row.accuracy);
+        return QString::fromStdString(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
         return QString::fromStdString(row.failureCategory);
     default:
@@ -163,7 +164,7 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
     case LedgerModel::Configuration:
         return text(row.label);
     case LedgerModel::Status:
-        return text(row.status);
+        return text(report::completionText(row));
     case LedgerModel::FirstStep:
         return number(row.firstStepS);
     case LedgerModel::SteadyState:
@@ -183,7 +184,7 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
     case LedgerModel::Noise:
         return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
     case LedgerModel::Accuracy:
-        return text(row.accuracy);
+        return text(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
         return text(row.failureCategory);
     default:
@@ -205,7 +206,7 @@ bool ledgerRowCancelled(const report::LedgerRow &row)
 
 bool ledgerRowDiverged(const report::LedgerRow &row)
 {
-    return row.accuracy.rfind("diverged", 0) == 0;
+    return row.accuracy.diverged();
 }
 
 bool ledgerRowNumeric(int column)
@@ -254,7 +255,8 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
         if ((row.timeRatio && !row.timeRatio->hasInterval) || (row.breakEvenCI && !row.breakEvenCI->hasInterval))
             return tr(report::kNoInterval);
         if (row.timeRatio)
-            return tr("95% CI from a bootstrap over cold processes (never narrower than each process's own steps allow)");
+            return tr(
+                "95% CI from a bootstrap over cold processes (never narrower than each process's own steps allow)");
         return {};
     default:
         return {};

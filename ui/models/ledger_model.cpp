@@ -225,8 +225,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return failure.isEmpty() ? QVariant() : QVariant(failure);
         }
         case SteadyState:
-            if (!r.steadyProblem.empty())
-                return QString::fromStdString(r.steadyProblem);
+            if (r.steadyProblem)
+                return tr("no steady state: %1").arg(QString::fromStdString(describe(*r.steadyProblem)));
             if (r.steadyMs)
                 return tr("Median of %1 steady steps (%2 time), pooled over %3 repeat(s)")
                            .arg(r.steady.count)

@@ -215,10 +215,9 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
         const bool failed = r.runs > 0 && r.notCompiled == r.runs;
         const QString steady = row.steadyMs ? QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms") : "-";
         const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
-        figures.rows << QStringList{
-            r.label,           r.cache, seconds(row.firstStepS),
-            seconds(compileS), steady,  QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven),
-            vsEager(r)};
+        figures.rows << QStringList{r.label,           r.cache, seconds(row.firstStepS),
+                                    seconds(compileS), steady,  QString::fromStdString(report::breakEvenText(row)),
+                                    vsEager(r)};
         account.rows << QStringList{r.label, r.cache, phasesText(r.record), countsOrDash(r.record)};
         if (failed)
             for (ReportTable *t : {&figures, &account})
@@ -269,8 +268,7 @@ QString compileReportMarkdown(const std::vector<CompileReportRow> &rows, const r
         const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
         md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
                   .arg(cell(r.label), r.cache, seconds(row.firstStepS), seconds(compileS), cell(phasesText(r.record)),
-                       countsOrDash(r.record), QString::fromStdString(row.breakEven.empty() ? "-" : row.breakEven),
-                       vsEager(r));
+                       countsOrDash(r.record), QString::fromStdString(report::breakEvenText(row)), vsEager(r));
     }
     for (const auto &r : rows)
         if (r.notCompiled > 0)

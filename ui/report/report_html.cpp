@@ -214,7 +214,8 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
                 .arg(esc(tr("Steady state: median of the detected steady window (%1 per step), pooled over "
                             "cold-process repeats; spread: lowest and highest per-repeat median. Speed-up against "
                             "the first row with a 95% CI from a bootstrap over cold processes (never narrower than "
-                            "each process's own steps allow); n.s. = no significant difference; n=1, no CI = one repeat, no interval. "
+                            "each process's own steps allow); n.s. = no significant difference; n=1, no CI = one "
+                            "repeat, no interval. "
                             "Break-even: steps after which a slower first step is paid back, with its interval.")
                              .arg(gpu ? tr("CUDA-event time") : tr("wall time"))));
 }
@@ -236,19 +237,19 @@ void problems(QString &html, const report::Ledger &l)
                 fix = QString::fromUtf8(f.data(), static_cast<qsizetype>(f.size()));
             }
             items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span> (%3)")
-                         .arg(esc(row.label), esc(row.failureCategory), esc(row.status));
+                         .arg(esc(row.label), esc(row.failureCategory), esc(report::completionText(row)));
             if (!row.failureMessage.empty())
                 items += QStringLiteral("<br>") + esc(row.failureMessage);
             items += QStringLiteral("<br>%1 %2</li>\n").arg(esc(tr("Fix:")), esc(fix));
         }
         if (ledgerRowDiverged(row))
             items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span><br>%3</li>\n")
-                         .arg(esc(row.label), esc(row.accuracy),
+                         .arg(esc(row.label), esc(report::accuracyText(row.accuracy)),
                               esc(tr("Its losses left the baseline's beyond the tolerance of its precision: "
                                      "it is never recommended.")));
-        if (!row.steadyProblem.empty()) {
+        if (row.steadyProblem) {
             // With figures, the problem was one repeat's: the others still made the steady state.
-            QString what = QString::fromStdString(row.steadyProblem);
+            QString what = tr("no steady state: %1").arg(QString::fromStdString(describe(*row.steadyProblem)));
             if (row.steadyMs)
                 what = tr("a repeat was left out: %1").arg(what);
             items +=

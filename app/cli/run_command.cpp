@@ -1,0 +1,538 @@
+// `stepscope-cli run`: the CLI's adapter over the sweep service (supervisor/sweep_service.h). It
+// turns flags into a SweepRequest (limits from the service's table), fits the default sweep to the
+// machine, and prints the service's typed events; it assembles nothing the dashboard does not.
+#include "cli.h"
+#include "cli_options.h"
+#include "status_line.h"
+
+#include "config/config_json.h"
+#include "config/presets.h"
+#include "config/sweep_baseline.h"
+#include "report/ledger.h"
+#include "store/store.h"
+#include "supervisor/sweep_service.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <functional>
+#include <optional>
+
+namespace stepscope::cli
+{
+namespace
+{
+
+std::atomic<bool> g_interrupted{false};
+void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
+
+void err(const QString &s)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(s));
+}
+
+bool isConfigField(const QString &key)
+{
+    for (const auto &f : fields())
+        if (key == f.key)
+            return true;
+    return false;
+}
+
+int cudaDevicesSeenByWorker()
+{
+    return probeNativeWorker().cudaDevices;
+}
+
+// Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
+// The baseline, when the file names one: {"configs": [...], "baseline": N} (1-based) or
+// "baseline": true on one configuration.
+bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out,
+                    std::optional<std::size_t> &baseline, QString &error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = "cannot read " + path + ": " + f.errorString();
+        return false;
+    }
+    // A sweep's configurations fit in a few kilobytes: a bigger file is a wrong path (a database, a
+    // log, /dev/zero), refused before it is read in full.
+    constexpr qint64 kMaxConfigBytes = 1 << 20;
+    const QByteArray bytes = f.read(kMaxConfigBytes + 1);
+    if (bytes.size() > kMaxConfigBytes) {
+        error = path + " is larger than 1 MiB: not a configuration file (configurations take a few kilobytes)";
+        return false;
+    }
+    QJsonParseError pe;
+    const auto doc = QJsonDocument::fromJson(bytes, &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        error = path + ": not valid JSON (" + pe.errorString() + " at offset " + QString::number(pe.offset) + ")";
+        return false;
+    }
+    QJsonArray items;
+    if (doc.isArray())
+        items = doc.array();
+    else if (doc.object().contains("configs"))
+        items = doc.object().value("configs").toArray();
+    else
+        items.append(doc.object());
+    int i = 0;
+    for (const auto &item : items) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (!item.isObject())
+            errors.push_back({"config", "each configuration must be a JSON object"});
+        else if (fromJson(item.toObject(), c, errors, base)) {
+            const auto problems = validate(c);
+            errors.insert(errors.end(), problems.begin(), problems.end());
+        }
+        if (!errors.empty()) {
+            error = path + ", configuration " + QString::number(i + 1) + ":\n  " +
+                    QString::fromStdString(describe(errors)).replace("\n", "\n  ");
+            return false;
+        }
+        if (isMarkedBaseline(item.toObject())) {
+            if (baseline) {
+                error = path + ": configurations " + QString::number(*baseline + 1) + " and " + QString::number(i + 1) +
+                        " are both marked \"baseline\": true; mark one";
+                return false;
+            }
+            baseline = static_cast<std::size_t>(i);
+        }
+        out.push_back(c);
+        ++i;
+    }
+    if (out.empty()) {
+        error = path + " holds no configuration";
+        return false;
+    }
+    if (doc.isObject() && doc.object().contains("configs") && doc.object().contains("baseline")) {
+        const QJsonValue v = doc.object().value("baseline");
+        const double n = v.toDouble(-1);
+        if (!v.isDouble() || n != std::floor(n) || n < 1 || n > static_cast<double>(out.size())) {
+            error =
+                path + ": \"baseline\" must be a position from 1 to " + QString::number(out.size()) + " in \"configs\"";
+            return false;
+        }
+        if (baseline && *baseline != static_cast<std::size_t>(n) - 1) {
+            error = path + ": \"baseline\": " + QString::number(n) + " and configuration " +
+                    QString::number(*baseline + 1) + " marked \"baseline\": true disagree; give one";
+            return false;
+        }
+        baseline = static_cast<std::size_t>(n) - 1;
+    }
+    return true;
+}
+
+// What the flags of `run` say, before the machine or a file is looked at.
+struct RunFlags {
+    supervisor::SweepRequest request;
+    RunConfig base;
+    QString configFile;
+    bool single = false, deviceGiven = false, shapeGiven = false;
+    std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
+};
+
+// The limit a numeric flag of `run` checks against (the service's table); null for other flags.
+const supervisor::SweepLimit *limitOf(const QString &option)
+{
+    for (const supervisor::SweepLimit *limit : supervisor::kSweepLimits)
+        if (option == limit->option)
+            return limit;
+    return nullptr;
+}
+
+// In command-line order: a later --device overrides an earlier one, and errors come in order.
+bool parseRunFlags(const CommandLine &line, RunFlags &f)
+{
+    supervisor::SweepRequest &r = f.request;
+    r.preset.clear();
+    std::vector<ConfigError> errors;
+    for (const auto &[option, v] : line.given()) {
+        const std::string flag = "--" + option.toStdString();
+        if (const supervisor::SweepLimit *limit = limitOf(option)) {
+            bool ok = false;
+            const double n = v.toDouble(&ok);
+            if (!ok || !supervisor::withinLimit(*limit, n)) {
+                errors.push_back({flag, "'" + v.toStdString() + "' is not allowed; " + supervisor::limitHint(*limit)});
+                continue;
+            }
+            if (limit == &supervisor::kRepeatLimit)
+                r.repeats = static_cast<int>(n);
+            else if (limit == &supervisor::kTimeoutLimit)
+                r.timeoutSeconds = static_cast<int>(n);
+            else if (limit == &supervisor::kPlannedStepsLimit)
+                r.plannedSteps = static_cast<qint64>(n);
+            else if (limit == &supervisor::kUntilCiLimit) {
+                r.adaptive = true;
+                r.adaptiveHalfWidth = n / 100.0;
+            } else if (limit == &supervisor::kMaxRepeatsLimit)
+                r.adaptiveMaxProcesses = static_cast<int>(n);
+            else
+                r.adaptiveMaxMinutes = static_cast<int>(n);
+        } else if (option == "preset") {
+            r.preset = v;
+        } else if (option == "config") {
+            f.configFile = v;
+        } else if (option == "name") {
+            r.name = v;
+        } else if (option == "python") {
+            r.python = v;
+        } else if (option == "baseline") {
+            f.baselineChoice = v;
+        } else if (option == "compile-cache-dir") {
+            r.compileCacheRoot = v;
+        } else if (option == "single") {
+            f.single = true;
+        } else if (option == "warmup-process" || option == "no-warmup-process") {
+            r.machineWarmup = option == "warmup-process";
+        } else if (option == "fresh-cuda-cache") {
+            r.freshCudaCache = true;
+        } else if (const QString key = QString(option).replace('-', '_'); isConfigField(key)) {
+            ConfigError e;
+            if (!setField(f.base, key.toStdString(), v.toStdString(), e))
+                errors.push_back({flag, e.message});
+            f.deviceGiven = f.deviceGiven || key == "device";
+            f.shapeGiven =
+                f.shapeGiven || key == "batch" || key == "image_size" || key == "steps" || key == "warmup_steps";
+        }
+        // --db is the program's, read before the command runs.
+    }
+    if (errors.empty())
+        return true;
+    err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(errors)).replace("\n", "\n  "));
+    return false;
+}
+
+// A CUDA device that is not there fails every run the same way: say so once, run nothing. Without
+// --device the sweep fits the machine: the 224x224 ledger on a GPU, a small CPU ledger otherwise.
+bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
+{
+    RunConfig &base = f.base;
+    if (f.deviceGiven && base.onCuda()) {
+        const int gpus = cudaDevices();
+        if (base.cudaIndex() >= gpus) {
+            err(QString("stepscope-cli run: nothing was run: %1 is not available; LibTorch sees %2 CUDA device(s) "
+                        "here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or use --device cpu.")
+                    .arg(QString::fromStdString(base.device))
+                    .arg(gpus));
+            return false;
+        }
+    }
+    if (f.deviceGiven)
+        return true;
+    const int gpus = cudaDevices();
+    if (gpus > 0) {
+        base.device = "cuda";
+        err(QString("stepscope-cli: %1 CUDA device(s) found: running on cuda").arg(gpus));
+        return true;
+    }
+    base.device = "cpu";
+    if (!f.shapeGiven) {
+        base.imageSize = 64;
+        base.batch = 8;
+        base.steps = 30;
+        base.warmupSteps = 5;
+    }
+    // Only a preset is the ledger; a file or --single runs what it names.
+    const QString shape = QString("%1x%1 images, batch %2").arg(base.imageSize).arg(base.batch);
+    if (!f.configFile.isEmpty())
+        err("stepscope-cli: no CUDA device found: configurations that name no device run on the cpu (" + shape +
+            " where they name no shape)");
+    else if (f.single)
+        err("stepscope-cli: no CUDA device found: running on the cpu (" + shape + ")");
+    else
+        err("stepscope-cli: no CUDA device found: running the small CPU ledger (" + shape +
+            "); CUDA-only knobs are skipped");
+    return true;
+}
+
+// The configurations the flags name: a --config file, --single, or a preset over the flags.
+bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
+{
+    supervisor::SweepRequest &r = f.request;
+    const auto refuse = [](const std::vector<ConfigError> &problems) {
+        err("stepscope-cli run: nothing was run:\n  " +
+            QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+        return false;
+    };
+    if (!f.configFile.isEmpty()) {
+        QString error;
+        if (!readConfigFile(f.configFile, f.base, r.configs, r.baseline, error)) {
+            err("stepscope-cli run: nothing was run: " + error);
+            return false;
+        }
+        // A CUDA device the file names that is not there is refused as the flag is, before anything
+        // is written (a sweep of runs that can only fail helps nobody).
+        for (std::size_t k = 0; k < r.configs.size(); ++k) {
+            if (r.configs[k].onCuda() && r.configs[k].cudaIndex() >= cudaDevices()) {
+                err(QString("stepscope-cli run: nothing was run: %1, configuration %2: %3 is not available; "
+                            "LibTorch sees %4 CUDA device(s) here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or "
+                            "use \"device\": \"cpu\".")
+                        .arg(f.configFile)
+                        .arg(k + 1)
+                        .arg(QString::fromStdString(r.configs[k].device))
+                        .arg(cudaDevices()));
+                return false;
+            }
+        }
+        r.preset = "custom";
+    } else if (f.single) {
+        if (const auto problems = validate(f.base); !problems.empty())
+            return refuse(problems);
+        r.configs.push_back(f.base);
+        r.preset = "single";
+    } else {
+        if (r.preset.isEmpty())
+            r.preset = "ledger";
+        if (const auto problems = validate(baselineOf(f.base)); !problems.empty())
+            return refuse(problems);
+        Sweep sweep;
+        std::string error;
+        if (!buildPreset(r.preset.toStdString(), f.base, sweep, error)) {
+            err("stepscope-cli run: " + QString::fromStdString(error));
+            return false;
+        }
+        for (const auto &s : sweep.skipped)
+            err("stepscope-cli: skipped " + QString::fromStdString(s));
+        r.configs = sweep.configs;
+    }
+    if (f.baselineChoice) {
+        std::string error;
+        r.baseline = findBaseline(r.configs, f.baselineChoice->toStdString(), error);
+        if (!r.baseline) {
+            err("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
+            return false;
+        }
+    }
+    return true;
+}
+
+// The service's events as the CLI says them. The worker's own log stays in the database; the
+// supervisor's notes about the run are shown. Progress on a terminal redraws one line; every other
+// message clears it first and takes a line of its own. Through a pipe or into a file, whole lines.
+class SweepPrinter
+{
+  public:
+    explicit SweepPrinter(StatusLine &status) : status_(status) {}
+
+    int failed = 0;
+    bool cancelled = false, finished = false;
+    QString storageError;
+
+    void print(const supervisor::SweepEvent &e)
+    {
+        using K = supervisor::SweepEvent::Kind;
+        switch (e.kind) {
+        case K::RunStarted: {
+            current_ = QString("[%1/%2] %3").arg(e.index + 1).arg(e.total).arg(e.config);
+            lastPhase_.clear();
+            // The service's estimate from the pace of the runs so far; none before the first ends.
+            status_.message(
+                current_ + ": starting" +
+                (e.secondsLeft >= 0 && e.index > 0
+                     ? " (about " + QString::fromStdString(report::formatSeconds(double(e.secondsLeft))) + " left)"
+                     : QString()));
+            break;
+        }
+        case K::Progress:
+            if (e.steps > 0)
+                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps));
+            break;
+        case K::WarmupStarted:
+            status_.message("stepscope-cli: machine warm-up: one discarded step of " + e.config +
+                            " before the timed runs, so that caches which outlive a process are not charged to " +
+                            e.detail + " (not stored; --no-warmup-process skips it)");
+            break;
+        case K::WarmupFailed:
+            status_.message("stepscope-cli: machine warm-up process failed [" +
+                            QString::fromUtf8(toString(e.failure->category).data()) + "] " +
+                            QString::fromStdString(e.failure->message) + "; the timed runs go on");
+            break;
+        case K::PrimingStarted:
+            status_.message(current_ +
+                            ": priming the warm compile cache first (one step of this configuration, not stored)");
+            break;
+        case K::FirstStep:
+            status_.message(current_ + ": first step " + QString::fromStdString(report::formatSeconds(e.seconds)));
+            break;
+        case K::Phase:
+            showPhase(e);
+            break;
+        case K::RunFinished:
+            showFinished(e);
+            break;
+        case K::AdaptiveRunAdded:
+            status_.message("stepscope-cli: adaptive repeats: one more process of " + e.config + " (" +
+                            (e.halfWidth < 0
+                                 ? QString("%1 process(es) with a steady state: no interval yet").arg(e.processes)
+                                 : QString("%1 processes, 95% CI +-%2% of the median, above +-%3%")
+                                       .arg(e.processes)
+                                       .arg(e.halfWidth * 100, 0, 'f', 1)
+                                       .arg(e.target * 100, 0, 'f', 1)) +
+                            ")");
+            break;
+        case K::AdaptiveTimeSpent:
+            status_.message(QString("stepscope-cli: adaptive repeats: the sweep's %1 minutes are spent; no more "
+                                    "processes")
+                                .arg(e.minutes));
+            break;
+        case K::StorageFailed:
+            storageError = e.detail;
+            status_.message("stepscope-cli: the database refused a write, the sweep stops: " +
+                            storeMessage(e.detail.toStdString()));
+            break;
+        case K::Finished:
+            cancelled = e.cancelled;
+            finished = true;
+            QCoreApplication::quit();
+            break;
+        case K::Environment:
+        case K::CompileInfo:
+        case K::Log:
+            break;
+        }
+    }
+
+  private:
+    // A compile can take minutes without a step: say what the worker is doing, so that it never
+    // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
+    void showPhase(const supervisor::SweepEvent &e)
+    {
+        const QString phase = (e.priming ? "priming: " : "") + e.phase;
+        const QString text = current_ + ": " + phase + " " + phaseSeconds(e.seconds);
+        if (status_.onTerminal()) {
+            status_.progress(text);
+        } else if (phase != lastPhase_ || !phasePrinted_.isValid() || phasePrinted_.elapsed() >= 15000) {
+            status_.message(text);
+            phasePrinted_.start();
+        }
+        lastPhase_ = phase;
+    }
+
+    void showFinished(const supervisor::SweepEvent &e)
+    {
+        if (e.status == RunStatus::Complete) {
+            status_.message(current_ + ": complete (run " + QString::number(e.runId) + ")");
+            return;
+        }
+        if (e.status == RunStatus::Failed)
+            ++failed;
+        const QString category =
+            e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString("internal");
+        status_.message(
+            current_ + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
+            (e.failure ? QString::fromStdString(e.failure->message) : QString()) +
+            (e.failure ? "\n    fix: " + QString::fromUtf8(fixFor(e.failure->category).data()) : QString()) +
+            "\n    detail: stepscope-cli show " + QString::number(e.runId));
+    }
+
+    StatusLine &status_;
+    QString current_, lastPhase_;
+    QElapsedTimer phasePrinted_;
+};
+
+} // namespace
+
+int runCommand(const Options &options, const CommandLine &line)
+{
+    RunFlags flags;
+    if (!parseRunFlags(line, flags))
+        return kUsage;
+    std::optional<int> gpusSeen; // asked of the worker once, when first needed
+    const std::function<int()> cudaDevices = [&] {
+        if (!gpusSeen)
+            gpusSeen = cudaDevicesSeenByWorker();
+        return *gpusSeen;
+    };
+    if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices))
+        return kUsage;
+
+    QDir().mkpath(QFileInfo(options.db).absolutePath());
+    std::unique_ptr<store::Database> db;
+    try {
+        db = store::Database::open(options.db.toStdString());
+    } catch (const store::StoreError &e) {
+        err("stepscope-cli: " + storeMessage(e.what()));
+        return kDatabase;
+    }
+    std::optional<supervisor::PreparedSweep> sweep;
+    try {
+        std::vector<ConfigError> problems;
+        sweep = supervisor::SweepService::prepare(*db, flags.request, problems);
+        if (!sweep) {
+            err("stepscope-cli run: nothing was run:\n  " +
+                QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            return kUsage;
+        }
+    } catch (const store::StoreError &e) {
+        err("stepscope-cli: " + storeMessage(e.what()));
+        return kDatabase;
+    }
+    err(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
+            .arg(sweep->plan.sweepId)
+            .arg(sweep->request.configs.size())
+            .arg(sweep->request.repeats)
+            .arg(options.db));
+    if (sweep->hasPythonRuns) {
+        // Said once up front; each python run then fails python-not-found with the same words.
+        const supervisor::WorkerCommand &python = sweep->options.python;
+        if (python.program.isEmpty())
+            err("stepscope-cli: python runs will fail: " + python.origin);
+        else
+            err("stepscope-cli: python runs use " + python.program + " (" + python.origin + ")");
+    }
+
+    supervisor::SweepService service(*db);
+    StatusLine status;
+    const ScopedMessageHandler ownLines(status);
+    SweepPrinter printer(status);
+    QObject::connect(&service, &supervisor::SweepService::sweepEvent,
+                     [&printer](const supervisor::SweepEvent &e) { printer.print(e); });
+
+    // Ctrl-C: the running worker is stopped and its run marked cancelled; finished runs stay.
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
+        if (g_interrupted.exchange(false)) {
+            status.message("stepscope-cli: interrupted: stopping the running configuration");
+            service.cancel();
+        }
+    });
+    interruptPoll.start(100);
+
+    QTimer::singleShot(0, &service, [&] { service.start(*sweep); });
+    QCoreApplication::exec();
+    if (!printer.storageError.isEmpty())
+        return kDatabase;
+    try {
+        db->flush();
+    } catch (const store::StoreError &e) {
+        err("stepscope-cli: " + storeMessage(e.what()));
+        return kDatabase;
+    }
+
+    auto reader = store::Reader::open(options.db.toStdString());
+    const auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
+    std::printf("%s", report::toMarkdown(ledger).c_str());
+    if (printer.cancelled)
+        return kCancelled;
+    return printer.failed > 0 ? kRunsFailed : kOk;
+}
+
+} // namespace stepscope::cli

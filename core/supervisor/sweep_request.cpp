@@ -1,0 +1,84 @@
+#include "supervisor/sweep_request.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+
+std::string number(double v)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.15g", v);
+    return buffer;
+}
+
+} // namespace
+
+bool withinLimit(const SweepLimit &limit, double value)
+{
+    if (!std::isfinite(value) || value > limit.max || value < limit.min)
+        return false;
+    if (limit.minExclusive && value <= limit.min)
+        return false;
+    return !limit.whole || value == std::floor(value);
+}
+
+std::string limitHint(const SweepLimit &limit)
+{
+    if (limit.minExclusive)
+        return "give a number above " + number(limit.min) + " and up to " + number(limit.max);
+    return std::string(limit.whole ? "give a whole number" : "give a number") + " from " + number(limit.min) + " to " +
+           number(limit.max);
+}
+
+std::string limitRange(const SweepLimit &limit)
+{
+    const std::string range = limit.minExclusive ? "above " + number(limit.min) + ", up to " + number(limit.max)
+                                                 : "from " + number(limit.min) + " to " + number(limit.max);
+    return range + ", default " + (limit.defaultValue == 0 ? std::string("none") : number(limit.defaultValue));
+}
+
+std::vector<ConfigError> validate(const SweepRequest &r)
+{
+    std::vector<ConfigError> errors;
+    const auto check = [&](const SweepLimit &limit, double value) {
+        if (!withinLimit(limit, value))
+            errors.push_back({limit.option, "'" + number(value) + "' is not allowed; " + limitHint(limit)});
+    };
+    if (r.configs.empty())
+        errors.push_back({"configs", "the sweep has no configuration: tick at least one option or add to the list"});
+    check(kRepeatLimit, r.repeats);
+    check(kTimeoutLimit, r.timeoutSeconds);
+    check(kPlannedStepsLimit, static_cast<double>(r.plannedSteps));
+    if (r.adaptive) {
+        check(kUntilCiLimit, r.adaptiveHalfWidth * 100.0);
+        check(kMaxRepeatsLimit, r.adaptiveMaxProcesses);
+        if (r.adaptiveMaxMinutes != 0)
+            check(kMaxMinutesLimit, r.adaptiveMaxMinutes);
+    }
+    if (r.baseline && *r.baseline >= r.configs.size())
+        errors.push_back({"baseline", "the baseline is not one of the sweep's configurations"});
+    for (const RunConfig &c : r.configs)
+        for (const ConfigError &e : stepscope::validate(c))
+            errors.push_back({canonicalName(c) + ": " + e.field, e.message});
+    return errors;
+}
+
+SweepRequest withDefaults(SweepRequest r)
+{
+    if (!r.machineWarmup)
+        r.machineWarmup = r.preset != "single" && r.preset != "custom";
+    if (r.adaptive)
+        r.repeats = std::min(std::max(r.repeats, 2), r.adaptiveMaxProcesses);
+    if (r.name.isEmpty() && !r.configs.empty())
+        r.name = QString("%1 %2 b%3 %4px")
+                     .arg(r.preset, QString::fromStdString(r.configs.front().device))
+                     .arg(r.configs.front().batch)
+                     .arg(r.configs.front().imageSize);
+    return r;
+}
+
+} // namespace stepscope::supervisor

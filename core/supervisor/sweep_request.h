@@ -1,0 +1,88 @@
+#pragma once
+// What a front-end asks the sweep service for (sweep_service.h), with every limit and default in one
+// table. The CLI fills it from its options and prints the table in --help; the dashboard fills it
+// from its panel and takes its spin boxes' ranges from the same table. Validation is one function,
+// so both refuse the same requests with the same words.
+#include "common/measurement_defaults.h"
+#include "config/run_config.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace stepscope::supervisor
+{
+
+// One numeric setting of a sweep: its CLI option, range, default and what it is. `max` is inclusive.
+struct SweepLimit {
+    const char *option; // the CLI's option name, without "--"
+    double min, max, defaultValue;
+    bool whole;        // a whole number
+    bool minExclusive; // min itself is refused (a percentage above 0)
+    const char *what;  // "cold processes of each configuration", ...
+};
+
+// The table. Repeats: cold processes each; more than 100 is a typing slip, not a sweep.
+inline constexpr SweepLimit kRepeatLimit{"repeat", 1, 100, 1, true, false, "cold processes of each configuration"};
+// A worker silent this long is killed; Qt's timers count milliseconds in an int (24.8 days at most),
+// and a week is the longest sensible silence.
+inline constexpr SweepLimit kTimeoutLimit{
+    "timeout", 1, 7 * 24 * 3600, 900, true, false, "seconds a worker may stay silent before it is killed"};
+inline constexpr SweepLimit kPlannedStepsLimit{"planned-steps",
+                                               1,
+                                               1e12,
+                                               static_cast<double>(kDefaultPlannedSteps),
+                                               true,
+                                               false,
+                                               "steps of the planned training run the recommendation is for"};
+inline constexpr SweepLimit kUntilCiLimit{
+    "until-ci", 0, 50, 2, false, true, "adaptive repeats: the steady CI to reach, +-% of the median"};
+inline constexpr SweepLimit kMaxRepeatsLimit{
+    "max-repeats", 1, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
+inline constexpr SweepLimit kMaxMinutesLimit{
+    "max-minutes", 1, 1000, 0, true, false, "adaptive repeats: no new process after this many minutes (0: none)"};
+inline constexpr const SweepLimit *kSweepLimits[] = {&kRepeatLimit,  &kTimeoutLimit,    &kPlannedStepsLimit,
+                                                     &kUntilCiLimit, &kMaxRepeatsLimit, &kMaxMinutesLimit};
+
+// Whether `value` is allowed, and the words of the refusal when not ("give a whole number from 1 to 100").
+bool withinLimit(const SweepLimit &limit, double value);
+std::string limitHint(const SweepLimit &limit);
+// "from 1 to 100, default 1", for --help and tooltips.
+std::string limitRange(const SweepLimit &limit);
+
+struct SweepRequest {
+    std::vector<RunConfig> configs;
+    int repeats = static_cast<int>(kRepeatLimit.defaultValue);
+    qint64 plannedSteps = kDefaultPlannedSteps;
+    // "ledger", "each", "combinations" (built from knobs), "custom" (a list), "single".
+    QString preset = "ledger";
+    QString name; // empty: "<preset> <device> b<batch> <size>px"
+    int timeoutSeconds = static_cast<int>(kTimeoutLimit.defaultValue);
+    bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run
+    // Index in `configs` of the baseline; unset: defaultBaseline's rule (config/sweep_baseline.h).
+    std::optional<std::size_t> baseline;
+    // One discarded process before the timed runs (RunnerOptions::machineWarmup). Unset: on for
+    // built sweeps, off for a single configuration or a custom list.
+    std::optional<bool> machineWarmup;
+    // Adaptive repeats (RunnerOptions::Adaptive): more cold processes for every configuration whose
+    // steady CI is wider than +-halfWidth of its median, up to the caps. An interval needs two
+    // processes, so an adaptive sweep starts with at least two of each.
+    bool adaptive = false;
+    double adaptiveHalfWidth = kUntilCiLimit.defaultValue / 100.0;
+    int adaptiveMaxProcesses = static_cast<int>(kMaxRepeatsLimit.defaultValue);
+    int adaptiveMaxMinutes = 0; // 0: no time cap
+    QString python;             // interpreter of Python runs; empty: automatic (defaultPythonWorker)
+    QString compileCacheRoot;   // empty: defaultCompileCacheRoot()
+};
+
+// Every problem of the request, configurations included ("repeat: give a whole number from 1 to
+// 100"); empty when it can run.
+std::vector<ConfigError> validate(const SweepRequest &request);
+
+// The defaults that depend on the rest of the request, applied: the warm-up process, at least two
+// processes of each configuration for adaptive repeats, the sweep's name.
+SweepRequest withDefaults(SweepRequest request);
+
+} // namespace stepscope::supervisor

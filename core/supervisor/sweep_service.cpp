@@ -1,0 +1,243 @@
+#include "supervisor/sweep_service.h"
+
+#include <QDir>
+#include <QThread>
+
+#include <algorithm>
+
+namespace stepscope::supervisor
+{
+
+const char *toString(SweepEvent::Kind kind)
+{
+    using K = SweepEvent::Kind;
+    switch (kind) {
+    case K::RunStarted:
+        return "run-started";
+    case K::WarmupStarted:
+        return "warmup-started";
+    case K::WarmupFailed:
+        return "warmup-failed";
+    case K::PrimingStarted:
+        return "priming-started";
+    case K::Environment:
+        return "environment";
+    case K::FirstStep:
+        return "first-step";
+    case K::Phase:
+        return "phase";
+    case K::CompileInfo:
+        return "compile-info";
+    case K::Progress:
+        return "progress";
+    case K::RunFinished:
+        return "run-finished";
+    case K::AdaptiveRunAdded:
+        return "adaptive-run-added";
+    case K::AdaptiveTimeSpent:
+        return "adaptive-time-spent";
+    case K::Log:
+        return "log";
+    case K::StorageFailed:
+        return "storage-failed";
+    case K::Finished:
+        return "finished";
+    }
+    return "log";
+}
+
+SweepService::SweepService(store::Database &db, QObject *parent) : QObject(parent), db_(db)
+{
+    qRegisterMetaType<SweepEvent>();
+    qRegisterMetaType<PreparedSweep>();
+}
+
+SweepService::~SweepService() = default; // the runner (a child) kills a live worker and marks its run cancelled
+
+std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const SweepRequest &request,
+                                                   std::vector<ConfigError> &errors,
+                                                   const std::optional<RunnerOptions> &overrides)
+{
+    errors = validate(request);
+    if (!errors.empty())
+        return std::nullopt;
+    PreparedSweep p;
+    p.request = withDefaults(request);
+    const SweepRequest &r = p.request;
+    p.hasPythonRuns = std::any_of(r.configs.begin(), r.configs.end(),
+                                  [](const RunConfig &c) { return c.runtime == Runtime::Python; });
+    if (overrides) {
+        p.options = *overrides;
+    } else {
+        p.options.native = defaultNativeWorker();
+        // Resolved once per sweep: with no interpreter the Python runs fail python-not-found with
+        // what was tried (the origin), and the native ones still run.
+        p.options.python = defaultPythonWorker(r.python);
+    }
+    p.options.timeoutSeconds = r.timeoutSeconds;
+    p.options.freshCudaCache = r.freshCudaCache;
+    p.options.machineWarmup = r.machineWarmup.value_or(false);
+    p.options.adaptive.enabled = r.adaptive;
+    p.options.adaptive.halfWidth = r.adaptiveHalfWidth;
+    p.options.adaptive.maxProcesses = r.adaptiveMaxProcesses;
+    p.options.adaptive.maxMinutes = r.adaptiveMaxMinutes;
+    if (!r.compileCacheRoot.isEmpty())
+        p.options.compileCacheRoot = QDir(r.compileCacheRoot).absolutePath();
+    p.plan =
+        planSweep(db, r.name.toStdString(), r.preset.toStdString(), r.configs, r.repeats, r.plannedSteps, r.baseline);
+    return p;
+}
+
+bool SweepService::isRunning() const
+{
+    return runner_ && runner_->isRunning();
+}
+
+void SweepService::cancel()
+{
+    if (QThread::currentThread() != thread()) {
+        QMetaObject::invokeMethod(this, &SweepService::cancel, Qt::QueuedConnection);
+        return;
+    }
+    if (runner_)
+        runner_->cancel();
+}
+
+void SweepService::start(const PreparedSweep &sweep)
+{
+    delete runner_; // the last sweep's, finished
+    runner_ = new SweepRunner(db_, sweep.options, this);
+    runsDone_ = 0;
+    secondsPerFinishedRun_ = 0;
+    sweepClock_.start();
+    runClock_.start();
+    connectRunner();
+    runner_->start(sweep.plan);
+}
+
+void SweepService::connectRunner()
+{
+    using K = SweepEvent::Kind;
+    SweepRunner *r = runner_;
+    connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
+    connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
+        runClock_.start();
+        SweepEvent e = SweepEvent::of(K::RunStarted);
+        e.runId = runId;
+        e.index = index;
+        e.total = total;
+        e.config = name;
+        e.secondsLeft = secondsLeft(index, total, 0);
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::warmupStarted, this, [this](const QString &warmup, const QString &before) {
+        SweepEvent e = SweepEvent::of(K::WarmupStarted);
+        e.config = warmup;
+        e.detail = before;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::warmupFailed, this, [this](const Failure &failure) {
+        SweepEvent e = SweepEvent::of(K::WarmupFailed);
+        e.failure = failure;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::primingStarted, this, [this](qint64 runId, const QString &name) {
+        SweepEvent e = SweepEvent::of(K::PrimingStarted);
+        e.runId = runId;
+        e.config = name;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::environment, this, [this](qint64 runId, const QString &json) {
+        SweepEvent e = SweepEvent::of(K::Environment);
+        e.runId = runId;
+        e.detail = json;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::firstStep, this, [this](qint64 runId, double seconds) {
+        SweepEvent e = SweepEvent::of(K::FirstStep);
+        e.runId = runId;
+        e.seconds = seconds;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::phase, this, [this](qint64 runId, const QString &phase, double seconds, bool priming) {
+        SweepEvent e = SweepEvent::of(K::Phase);
+        e.runId = runId;
+        e.phase = phase;
+        e.seconds = seconds;
+        e.priming = priming;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::compileInfo, this, [this](qint64 runId, const QString &json) {
+        SweepEvent e = SweepEvent::of(K::CompileInfo);
+        e.runId = runId;
+        e.detail = json;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::progress, this, &SweepService::onProgress);
+    connect(r, &SweepRunner::runFinished, this,
+            [this](qint64 runId, int status, const QString &category, const QString &message) {
+                ++runsDone_;
+                secondsPerFinishedRun_ = static_cast<double>(sweepClock_.elapsed()) / 1000.0 / runsDone_;
+                SweepEvent e = SweepEvent::of(K::RunFinished);
+                e.runId = runId;
+                e.status = static_cast<RunStatus>(status);
+                if (const auto c = failureCategoryFromString(category.toStdString()))
+                    e.failure = Failure{*c, message.toStdString(), {}};
+                emitEvent(e);
+            });
+    connect(r, &SweepRunner::adaptiveRunAdded, this,
+            [this](const QString &name, int processes, double halfWidth, double target) {
+                SweepEvent e = SweepEvent::of(K::AdaptiveRunAdded);
+                e.config = name;
+                e.processes = processes;
+                e.halfWidth = halfWidth;
+                e.target = target;
+                emitEvent(e);
+            });
+    connect(r, &SweepRunner::adaptiveTimeSpent, this, [this](int minutes) {
+        SweepEvent e = SweepEvent::of(K::AdaptiveTimeSpent);
+        e.minutes = minutes;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::logLine, this, [this](const QString &line) {
+        SweepEvent e = SweepEvent::of(K::Log);
+        e.detail = line;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::storageFailed, this, [this](const QString &message) {
+        SweepEvent e = SweepEvent::of(K::StorageFailed);
+        e.detail = message;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::finished, this, [this](bool cancelled) {
+        SweepEvent e = SweepEvent::of(K::Finished);
+        e.cancelled = cancelled;
+        emitEvent(e);
+    });
+}
+
+void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int steps)
+{
+    SweepEvent e = SweepEvent::of(SweepEvent::Kind::Progress);
+    e.index = finishedRuns;
+    e.total = totalRuns;
+    e.step = step;
+    e.steps = steps;
+    e.runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
+    e.sweepFraction = totalRuns > 0 ? (finishedRuns + e.runFraction) / totalRuns : 1.0;
+    e.secondsLeft = secondsLeft(finishedRuns, totalRuns, e.runFraction);
+    emitEvent(e);
+}
+
+qint64 SweepService::secondsLeft(int finishedRuns, int totalRuns, double runFraction) const
+{
+    // From the pace so far: whole runs once one has finished, else this run's steps.
+    if (runsDone_ > 0)
+        return static_cast<qint64>(secondsPerFinishedRun_ * (totalRuns - finishedRuns - runFraction));
+    if (runFraction > 0.05)
+        return static_cast<qint64>(static_cast<double>(runClock_.elapsed()) / 1000.0 / runFraction *
+                                   (totalRuns - runFraction));
+    return -1;
+}
+
+} // namespace stepscope::supervisor

@@ -1,0 +1,126 @@
+#pragma once
+// The one sweep service both front-ends adapt: a request (sweep_request.h) is validated, given its
+// defaults, turned into a plan with its worker commands (prepare), and run (start), and everything
+// that happens arrives as one typed event stream. The CLI prints the events, the dashboard's
+// controller turns them into its signals; neither assembles a sweep, reads a log line for meaning,
+// or estimates time left itself.
+//
+// Threads: the service lives in whatever thread it is moved to (the dashboard gives it the
+// supervisor thread, the CLI keeps it in the main event loop); prepare() is a plain function.
+#include "supervisor/sweep_plan.h"
+#include "supervisor/sweep_request.h"
+#include "supervisor/sweep_runner.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QVector>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::supervisor
+{
+
+struct SweepEvent {
+    enum class Kind {
+        RunStarted,        // runId, index (0-based), total, config, secondsLeft
+        WarmupStarted,     // config: the warm-up's configuration; detail: the run it comes before
+        WarmupFailed,      // failure (the sweep goes on)
+        PrimingStarted,    // runId, config
+        Environment,       // runId, detail: the worker's environment JSON
+        FirstStep,         // runId, seconds
+        Phase,             // runId, phase (the worker's word: "compiling"), seconds in it, priming
+        CompileInfo,       // runId, detail: the worker's compile record (JSON)
+        Progress,          // index (runs finished), total, step, steps, runFraction, sweepFraction, secondsLeft
+        RunFinished,       // runId, status, failure
+        AdaptiveRunAdded,  // config, processes, halfWidth (< 0: no interval yet), target
+        AdaptiveTimeSpent, // minutes
+        Log,               // detail: a line of a worker's log or of the supervisor's, for people only
+        StorageFailed,     // detail: the store's message; Finished(cancelled) follows
+        Finished,          // cancelled
+    };
+    Kind kind = Kind::Log;
+    qint64 runId = 0;
+    int index = 0, total = 0;
+    int step = 0, steps = 0;
+    QString config;
+    QString phase;
+    QString detail;
+    double seconds = 0;
+    bool priming = false;
+    RunStatus status = RunStatus::Complete;
+    std::optional<Failure> failure;
+    int processes = 0;
+    double halfWidth = 0, target = 0;
+    int minutes = 0;
+    double runFraction = 0, sweepFraction = 0;
+    qint64 secondsLeft = -1; // Progress: < 0 while unknown
+    bool cancelled = false;
+
+    static SweepEvent of(Kind kind)
+    {
+        SweepEvent e;
+        e.kind = kind;
+        return e;
+    }
+};
+
+// The kind's name, for logs and tests ("run-started", ...).
+const char *toString(SweepEvent::Kind kind);
+
+// A request made ready to run: the plan stored in the database (one transaction) and the options
+// the runner gets, workers resolved.
+struct PreparedSweep {
+    SweepPlan plan;
+    RunnerOptions options;
+    SweepRequest request; // with its defaults applied
+    bool hasPythonRuns = false;
+};
+
+class SweepService : public QObject
+{
+    Q_OBJECT
+  public:
+    explicit SweepService(store::Database &db, QObject *parent = nullptr);
+    ~SweepService() override;
+
+    // Validates the request (every problem in *errors: nothing is written then), applies its
+    // defaults, resolves the workers and stores the plan. Throws store::StoreError when the
+    // database refuses the plan. `overrides` replaces the workers and caches the runner gets
+    // (tests; the dashboard's benchmark); unset, the installed workers.
+    static std::optional<PreparedSweep> prepare(store::Database &db, const SweepRequest &request,
+                                                std::vector<ConfigError> &errors,
+                                                const std::optional<RunnerOptions> &overrides = std::nullopt);
+
+    // Runs a prepared sweep; returns at once, events follow, Finished last.
+    Q_INVOKABLE void start(const stepscope::supervisor::PreparedSweep &sweep);
+    // Stops the running worker (its run becomes cancelled) and cancels the rest. Thread-safe.
+    Q_INVOKABLE void cancel();
+    bool isRunning() const;
+
+  Q_SIGNALS:
+    void sweepEvent(const stepscope::supervisor::SweepEvent &event);
+    // Step samples go apart from the events, on the service's thread (DirectConnection is safe):
+    // the dashboard puts them into a locked buffer that its UI timer drains.
+    void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
+
+  private:
+    void emitEvent(SweepEvent e) { Q_EMIT sweepEvent(e); }
+    void onProgress(int finishedRuns, int totalRuns, int step, int steps);
+    // The time the rest of the sweep should take; -1 while there is nothing to go on.
+    qint64 secondsLeft(int finishedRuns, int totalRuns, double runFraction) const;
+    void connectRunner();
+
+    store::Database &db_;
+    SweepRunner *runner_ = nullptr; // a child: it moves with the service to the service's thread
+    QElapsedTimer sweepClock_, runClock_;
+    int runsDone_ = 0;
+    double secondsPerFinishedRun_ = 0;
+};
+
+} // namespace stepscope::supervisor
+
+Q_DECLARE_METATYPE(stepscope::supervisor::SweepEvent)
+Q_DECLARE_METATYPE(stepscope::supervisor::PreparedSweep)

@@ -1,0 +1,165 @@
+// The sweep service both front-ends adapt: one validation, one set of defaults, one plan, one typed
+// event stream, whichever thread runs it.
+#include "supervisor/sweep_service.h"
+#include "supervisor_fixture.h"
+
+#include <QThread>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+using namespace test;
+
+class SweepServiceTest : public SupervisorTest
+{
+  protected:
+    SweepRequest request(int repeats = 1)
+    {
+        SweepRequest r;
+        r.configs = {smallConfig(), smallConfig(4)};
+        r.preset = "custom";
+        r.repeats = repeats;
+        r.plannedSteps = 6;
+        return r;
+    }
+
+    // What an adapter sees of a sweep: the kind of every event but the progress ticks (whose count
+    // depends on how the worker's lines were batched), with the run's config where it has one.
+    static QString shape(const SweepEvent &e)
+    {
+        QString s = toString(e.kind);
+        if (e.kind == SweepEvent::Kind::RunStarted)
+            s += ' ' + e.config + QString(" %1/%2").arg(e.index + 1).arg(e.total);
+        if (e.kind == SweepEvent::Kind::RunFinished)
+            s += QString(" ") + QString::fromUtf8(toString(e.status).data());
+        return s;
+    }
+
+    // Runs `sweep` on the service as the CLI does (this thread's event loop) or as the dashboard's
+    // controller does (a thread of its own, events queued to this one); returns what arrived here.
+    QStringList runOn(const PreparedSweep &sweep, bool ownThread)
+    {
+        QStringList seen;
+        SweepService service(*db_);
+        QThread thread;
+        if (ownThread) {
+            thread.start();
+            service.moveToThread(&thread);
+        }
+        QEventLoop loop;
+        QObject::connect(&service, &SweepService::sweepEvent, &loop, [&](const SweepEvent &e) {
+            if (e.kind != SweepEvent::Kind::Progress && e.kind != SweepEvent::Kind::Log)
+                seen << shape(e);
+            if (e.kind == SweepEvent::Kind::Finished)
+                loop.quit();
+        });
+        QTimer guard;
+        guard.setSingleShot(true);
+        QObject::connect(&guard, &QTimer::timeout, &loop, [&] {
+            ADD_FAILURE() << "the sweep did not finish";
+            loop.quit();
+        });
+        guard.start(8000);
+        QMetaObject::invokeMethod(
+            &service, [&] { service.start(sweep); }, Qt::QueuedConnection);
+        loop.exec();
+        if (ownThread) {
+            QMetaObject::invokeMethod(
+                &service, [&] { service.moveToThread(QCoreApplication::instance()->thread()); },
+                Qt::BlockingQueuedConnection);
+            thread.quit();
+            thread.wait();
+        }
+        return seen;
+    }
+};
+
+TEST_F(SweepServiceTest, BothAdaptersSeeTheSameEventsForARecordedStream)
+{
+    const RunnerOptions workers = options(recorded("worker-ok.jsonl"));
+    std::vector<ConfigError> errors;
+    SweepRequest r = request();
+    r.machineWarmup = true; // the warm-up's events are part of the sequence
+    const auto inLoop = SweepService::prepare(*db_, r, errors, workers);
+    const auto inThread = SweepService::prepare(*db_, r, errors, workers);
+    ASSERT_TRUE(inLoop && inThread) << describe(errors);
+    ASSERT_NE(inLoop->plan.sweepId, inThread->plan.sweepId);
+
+    const QStringList cli = runOn(*inLoop, false);
+    const QStringList dashboard = runOn(*inThread, true);
+    EXPECT_EQ(cli, dashboard) << cli.join(" | ").toStdString() << "\n" << dashboard.join(" | ").toStdString();
+    // And the sequence is the one a sweep has: the warm-up first, then each run from start to end.
+    const QString first = QString::fromStdString(canonicalName(smallConfig()));
+    const QString second = QString::fromStdString(canonicalName(smallConfig(4)));
+    ASSERT_GE(cli.size(), 6);
+    EXPECT_EQ(cli[1], "warmup-started") << "before the first run's worker, after it was announced";
+    EXPECT_EQ(cli.filter("run-started"),
+              QStringList({"run-started " + first + " 1/2", "run-started " + second + " 2/2"}));
+    EXPECT_EQ(cli.filter("run-finished"), QStringList({"run-finished complete", "run-finished complete"}));
+    EXPECT_EQ(cli.back(), "finished");
+}
+
+// Every limit and default lives in the service's table: a request outside it is refused with the
+// option's name and the range, and nothing is written.
+TEST_F(SweepServiceTest, ARequestOutsideTheTableIsRefusedBeforeAnythingIsPlanned)
+{
+    SweepRequest r = request();
+    r.repeats = 101;
+    r.timeoutSeconds = 0;
+    r.adaptive = true;
+    r.adaptiveHalfWidth = 0;
+    r.configs.push_back(smallConfig());
+    r.configs.back().batch = 0;
+    std::vector<ConfigError> errors;
+    EXPECT_FALSE(SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl"))));
+    const std::string text = describe(errors);
+    EXPECT_TRUE(contains(text, "repeat: '101' is not allowed; give a whole number from 1 to 100")) << text;
+    EXPECT_TRUE(contains(text, "timeout: '0' is not allowed")) << text;
+    EXPECT_TRUE(contains(text, "until-ci: '0' is not allowed; give a number above 0 and up to 50")) << text;
+    EXPECT_TRUE(contains(text, "batch")) << text;
+    EXPECT_TRUE(reader()->sweeps().empty()) << "a refused request plans nothing";
+
+    SweepRequest none;
+    EXPECT_FALSE(SweepService::prepare(*db_, none, errors));
+    EXPECT_TRUE(contains(describe(errors), "the sweep has no configuration")) << describe(errors);
+}
+
+// The defaults that drifted between the two front-ends are decided once: adaptive sweeps start with
+// two processes of each configuration, built sweeps get the warm-up process, lists do not.
+TEST_F(SweepServiceTest, DefaultsAreTheServicesWhoeverAsks)
+{
+    SweepRequest r = request();
+    r.adaptive = true;
+    std::vector<ConfigError> errors;
+    auto p = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
+    ASSERT_TRUE(p) << describe(errors);
+    EXPECT_EQ(p->request.repeats, 2);
+    EXPECT_EQ(p->plan.runs.size(), 4u);
+    EXPECT_FALSE(p->options.machineWarmup) << "a custom list runs as given";
+    EXPECT_TRUE(p->options.adaptive.enabled);
+    EXPECT_EQ(p->request.name, "custom cpu b8 64px");
+
+    r = request();
+    r.preset = "ledger";
+    p = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->options.machineWarmup) << "a built sweep starts with the warm-up process";
+    EXPECT_EQ(p->options.timeoutSeconds, static_cast<int>(kTimeoutLimit.defaultValue));
+}
+
+TEST(SweepLimits, RangesAndHintsComeFromTheTable)
+{
+    EXPECT_TRUE(withinLimit(kRepeatLimit, 100));
+    EXPECT_FALSE(withinLimit(kRepeatLimit, 100.5));
+    EXPECT_FALSE(withinLimit(kUntilCiLimit, 0));
+    EXPECT_TRUE(withinLimit(kUntilCiLimit, 0.5));
+    EXPECT_FALSE(withinLimit(kTimeoutLimit, 7 * 24 * 3600 + 1));
+    EXPECT_EQ(limitRange(kRepeatLimit), "from 1 to 100, default 1");
+    EXPECT_EQ(limitRange(kMaxMinutesLimit), "from 1 to 1000, default none");
+    // The runner's own cap is the table's.
+    EXPECT_EQ(kTimeoutLimit.max, kMaxTimeoutSeconds);
+}
+
+} // namespace
+} // namespace stepscope::supervisor
