@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "supervisor/device_probe.h"
+
 namespace stepscope::store
 {
 struct RunRecord;
@@ -35,14 +37,9 @@ int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
 int doctorCommand(const Options &options, const CommandLine &line);
 
-// What `stepscope-worker --cuda-devices` says: whether it runs, and the CUDA devices LibTorch sees.
-struct NativeProbe {
-    bool started = false, finished = false;
-    int exitCode = -1;
-    int cudaDevices = 0;
-    QString error; // why it did not answer
-};
-NativeProbe probeNativeWorker();
+// `stepscope-worker --cuda-devices`, asked the way the dashboard asks it (supervisor/device_probe.h).
+using supervisor::NativeProbe;
+using supervisor::probeNativeWorker;
 
 // A store message as the CLI prints it: where the store says to choose another database file, the
 // CLI says how (--db PATH); the dashboard names its menu instead.

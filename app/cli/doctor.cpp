@@ -6,6 +6,8 @@
 
 #include "common/failure.h"
 #include "supervisor/compile_cache.h"
+#include "supervisor/device_probe.h"
+#include "supervisor/doctor_items.h"
 #include "supervisor/worker_command.h"
 
 #include <QFileInfo>
@@ -22,7 +24,6 @@ namespace stepscope::cli
 namespace
 {
 
-constexpr int kDoctorLimitMs = 180 * 1000; // the tiny compile takes seconds; a cold CPU import more
 constexpr qsizetype kStderrTail = 2000;
 
 struct Check {
@@ -100,41 +101,31 @@ void pythonDoctor(const supervisor::WorkerCommand &python, const QString &device
     p.setProcessEnvironment(env);
     p.start(python.program, python.arguments + QStringList{"--doctor", "--device", device});
     const bool started = p.waitForStarted(30000);
-    const bool finished = started && p.waitForFinished(kDoctorLimitMs);
+    const bool finished = started && p.waitForFinished(supervisor::kDoctorLimitMs);
     if (started && !finished) {
         p.kill();
         p.waitForFinished(5000);
     }
-    const QString fix = "Run the command by hand to see the whole log: " + python.program + " " +
-                        python.arguments.join(' ') + " --doctor --device " + device;
     if (!started) {
         checks.push_back({"fail", "python worker", "cannot start " + python.program + ": " + p.errorString(),
                           qs(fixFor(FailureCategory::PythonNotFound))});
         return;
     }
-    bool anyFail = false;
-    int lines = 0;
-    for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line.trimmed()).object();
-        if (o.value("type").toString() != "doctor")
-            continue;
-        ++lines;
-        Check c{o.value("status").toString(), o.value("item").toString(), o.value("value").toVariant().toString(),
-                o.value("fix").toString()};
-        if (c.status != "ok" && c.status != "warn")
-            c.status = "fail"; // an unknown status is no reason to pass
-        anyFail = anyFail || c.status == "fail";
-        checks.push_back(c);
-    }
-    const QString log = tail(p.readAllStandardError());
-    if (!finished)
-        checks.push_back({"fail", "python worker", "no answer within 180 s; the end of its log: " + log, fix});
-    else if (lines == 0)
-        checks.push_back({"fail", "python worker", "--doctor said nothing; the end of its log: " + log, fix});
-    else if ((p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) && !anyFail)
-        checks.push_back(
-            {"fail", "python worker",
-             QString("--doctor stopped with exit code %1; the end of its log: %2").arg(p.exitCode()).arg(log), fix});
+    // The same reading of the worker's lines, and the same closing verdict, as the dashboard's.
+    QList<supervisor::DoctorItem> items;
+    for (const QByteArray &line : p.readAllStandardOutput().split('\n'))
+        if (const auto item = supervisor::parseDoctorLine(line))
+            items.append(*item);
+    supervisor::DoctorExit exit;
+    exit.timedOut = !finished;
+    exit.crashed = finished && p.exitStatus() != QProcess::NormalExit;
+    exit.exitCode = p.exitCode();
+    exit.logTail = tail(p.readAllStandardError());
+    exit.command = python.program + " " + python.arguments.join(' ') + " --doctor --device " + device;
+    if (const auto verdict = supervisor::doctorVerdict(items, exit))
+        items.append(*verdict);
+    for (const supervisor::DoctorItem &i : items)
+        checks.push_back({i.status, i.item, i.value, i.fix});
 }
 
 void printTable(const std::vector<Check> &checks)
@@ -151,31 +142,6 @@ void printTable(const std::vector<Check> &checks)
 }
 
 } // namespace
-
-NativeProbe probeNativeWorker()
-{
-    NativeProbe probe;
-    QProcess p;
-    p.start(supervisor::defaultNativeWorker().program, {"--cuda-devices"});
-    probe.started = p.waitForStarted(30000);
-    probe.finished = probe.started && p.waitForFinished(120000);
-    if (!probe.started) {
-        probe.error = p.errorString();
-        return probe;
-    }
-    if (!probe.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-        probe.error = "no answer within 120 s";
-        return probe;
-    }
-    probe.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    if (probe.exitCode == 0)
-        probe.cudaDevices = p.readAllStandardOutput().trimmed().toInt();
-    else
-        probe.error = QString("exit code %1: %2").arg(probe.exitCode).arg(tail(p.readAllStandardError()));
-    return probe;
-}
 
 int doctorCommand(const Options &, const CommandLine &line)
 {

@@ -109,8 +109,8 @@ void SweepRunner::start(const SweepPlan &plan)
     next_ = 0;
     running_ = true;
     cancelRequested_ = false;
-    machineWarmedUp_ = false;
-    machineWarmupOk_ = false;
+    warmup_ = Warmup::NotRun;
+    stage_ = Stage::Timed;
     workersStarted_ = 0;
     steadyRuns_.clear();
     failedConfigs_.clear();
@@ -171,8 +171,7 @@ void SweepRunner::startNext()
     }
     const PlannedRun &run = plan_.runs[next_];
     runId_ = run.runId;
-    priming_ = false;
-    warmingUp_ = false;
+    stage_ = Stage::Timed;
     resetRunState();
 
     const bool python = run.config.runtime == Runtime::Python;
@@ -192,9 +191,9 @@ void SweepRunner::startNext()
     }
     if (!prepareCaches(run.config))
         return;
-    if (options_.machineWarmup && !machineWarmedUp_) {
-        machineWarmedUp_ = true;
-        warmingUp_ = true;
+    if (options_.machineWarmup && warmup_ == Warmup::NotRun) {
+        stage_ = Stage::WarmingUp;
+        warmup_ = Warmup::Running; // once a sweep, whatever becomes of it
         const RunConfig warmup = machineWarmupConfig(run.config);
         Q_EMIT logLine("machine warm-up: one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
                        " before the timed runs, so that caches which outlive a process are not charged to " + name);
@@ -210,7 +209,7 @@ void SweepRunner::startPrimingOrRun(const RunConfig &config)
     // A warm run measures a cache some earlier run of this configuration filled. When none has,
     // a one-step run of it fills the cache first; nothing of that run is stored as steps.
     if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config))) {
-        priming_ = true;
+        stage_ = Stage::Priming;
         Q_EMIT logLine("priming the warm compile cache for " + QString::fromStdString(canonicalName(config)));
         Q_EMIT primingStarted(runId_, QString::fromStdString(canonicalName(config)));
         startWorker(primingConfig(config));
@@ -277,15 +276,15 @@ void SweepRunner::startWorker(const RunConfig &config)
     QProcessEnvironment env = workerEnvironment();
     // Priming fills the compile caches only: the measured run's CUDA cache stays fresh. The
     // machine warm-up touches neither.
-    if (!cacheDir_.isEmpty() && !priming_ && !warmingUp_)
+    if (!cacheDir_.isEmpty() && stage_ == Stage::Timed)
         env.insert("CUDA_CACHE_PATH", cacheDir_);
     // The priming worker fills the warm cache, so it compiles cold by design: the worker's check
     // that a warm run found its graphs does not apply to it.
-    if (priming_)
+    if (stage_ == Stage::Priming)
         env.insert("STEPSCOPE_PRIMING", "1");
     else
         env.remove("STEPSCOPE_PRIMING");
-    if (!compileCaches_.state.isEmpty() && !warmingUp_) {
+    if (!compileCaches_.state.isEmpty() && stage_ != Stage::WarmingUp) {
         env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
         env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
     }
@@ -303,8 +302,9 @@ void SweepRunner::startWorker(const RunConfig &config)
             memoryWatch_.stop();
             finishCurrent(RunStatus::Failed,
                           Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
-                                  std::string(priming_ ? kPrimingFailed : "") + "could not start the worker " +
-                                      p->program().toStdString() + ": " + p->errorString().toStdString(),
+                                  std::string(stage_ == Stage::Priming ? kPrimingFailed : "") +
+                                      "could not start the worker " + p->program().toStdString() + ": " +
+                                      p->errorString().toStdString(),
                                   {}});
         }
     });
@@ -349,7 +349,7 @@ void SweepRunner::onStderr()
 void SweepRunner::handle(const protocol::Message &m)
 {
     using T = protocol::Message::Type;
-    if (priming_ || warmingUp_) {
+    if (stage_ != Stage::Timed) {
         handlePriming(m);
         return;
     }
@@ -358,9 +358,9 @@ void SweepRunner::handle(const protocol::Message &m)
         helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
         // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
         // process pays for the CUDA JIT cache and cuDNN's engines), as data of the run.
-        db_.setMachineWarmup(runId_, machineWarmupOk_       ? store::MachineWarmup::WarmedUp
-                                     : workersStarted_ == 1 ? store::MachineWarmup::FirstProcess
-                                                            : store::MachineWarmup::AfterOthers);
+        db_.setMachineWarmup(runId_, warmup_ == Warmup::Completed ? store::MachineWarmup::WarmedUp
+                                     : workersStarted_ == 1       ? store::MachineWarmup::FirstProcess
+                                                                  : store::MachineWarmup::AfterOthers);
         recordEnvironment(helloEnvironment_);
         break;
     case T::GpuState: {
@@ -451,7 +451,7 @@ void SweepRunner::handlePriming(const protocol::Message &m)
 
 void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure)
 {
-    priming_ = false;
+    stage_ = Stage::Timed;
     if (cancelRequested_) {
         finishCurrent(RunStatus::Cancelled,
                       Failure{FailureCategory::Cancelled, "stopped by the user while priming the warm compile cache",
@@ -525,8 +525,8 @@ bool SweepRunner::planAnotherRound()
 
 void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &failure)
 {
-    warmingUp_ = false;
-    machineWarmupOk_ = status == RunStatus::Complete;
+    stage_ = Stage::Timed;
+    warmup_ = status == RunStatus::Complete ? Warmup::Completed : Warmup::Failed;
     if (cancelRequested_) {
         finishCurrent(RunStatus::Cancelled,
                       Failure{FailureCategory::Cancelled, "stopped by the user during the machine warm-up", {}});
@@ -567,12 +567,17 @@ void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
     process_ = nullptr;
 
     auto [outcome, failure] = judgeExit(exitCode, status);
-    if (warmingUp_)
+    switch (stage_) {
+    case Stage::WarmingUp:
         warmupExited(outcome, failure);
-    else if (priming_)
+        break;
+    case Stage::Priming:
         primingExited(outcome, std::move(failure));
-    else
+        break;
+    case Stage::Timed:
         finishCurrent(outcome, failure);
+        break;
+    }
 }
 
 std::pair<RunStatus, std::optional<Failure>> SweepRunner::judgeExit(int exitCode, QProcess::ExitStatus status) const
@@ -646,8 +651,7 @@ void SweepRunner::onTimeout()
 
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
-    priming_ = false;
-    warmingUp_ = false;
+    stage_ = Stage::Timed;
     removeRunDirs(); // the worker has gone: its cold caches go too
     // The run's one reading (report/run_summary.h), stored with it: every view reads this summary,
     // and adaptive repeats take the steps inside its window.

@@ -148,11 +148,15 @@ class SweepRunner : public QObject
     QString protocolProblems_;
     QString cacheDir_;               // the run's fresh CUDA_CACHE_PATH
     CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
-    bool priming_ = false;           // the worker now running fills the warm cache for the run
-    bool warmingUp_ = false;         // the worker now running is the sweep's discarded warm-up
-    bool machineWarmedUp_ = false;   // the warm-up process has run for this sweep
-    bool machineWarmupOk_ = false;   // ... and completed, so machine-wide caches are warm
-    int workersStarted_ = 0;         // processes of any kind started in this sweep
+    // What the worker now running is: the sweep's discarded warm-up, the unstored process that fills
+    // the run's warm compile cache, or the timed run itself.
+    enum class Stage { Timed, WarmingUp, Priming };
+    Stage stage_ = Stage::Timed;
+    // The sweep's warm-up process: not run (yet), running (or could not start), completed
+    // (machine-wide caches warm), failed.
+    enum class Warmup { NotRun, Running, Completed, Failed };
+    Warmup warmup_ = Warmup::NotRun;
+    int workersStarted_ = 0; // processes of any kind started in this sweep
     // Per configuration (canonical name): the steady steps of each completed process, and whether
     // one of its runs failed (adaptive repeats add no process to a failing configuration).
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;

@@ -27,7 +27,7 @@ class DoctorProcess : public QObject
     bool isRunning() const { return process_ != nullptr; }
     void cancel();
 
-    static constexpr int kLimitMs = 180 * 1000; // as `stepscope-cli doctor`: a cold CPU import is slow
+    static constexpr int kLimitMs = supervisor::kDoctorLimitMs; // as `stepscope-cli doctor`
 
   Q_SIGNALS:
     void item(const stepscope::ui::DoctorItem &item);

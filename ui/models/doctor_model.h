@@ -1,8 +1,8 @@
 #pragma once
-// What the Python worker's --doctor says about this machine, one row per item (python, torch,
-// Triton, the C++ compiler, a tiny torch.compile, ...), each ok / warn / fail with its fix. The
-// same rules as `stepscope-cli doctor`: an unknown status is a fail, and a doctor that says
-// nothing, or stops without saying why, is a fail row of its own with the end of its log.
+// The Python worker's --doctor items as a table (the items and their rules: supervisor/doctor_items.h,
+// which `stepscope-cli doctor` reads too).
+#include "supervisor/doctor_items.h"
+
 #include <QAbstractTableModel>
 #include <QByteArray>
 #include <QList>
@@ -13,28 +13,10 @@
 namespace stepscope::ui
 {
 
-struct DoctorItem {
-    QString item;
-    QString status; // "ok", "warn" or "fail"
-    QString value;
-    QString fix;
-};
-
-// One line of the worker's stdout: a doctor item, or nothing for any other line.
-std::optional<DoctorItem> parseDoctorLine(const QByteArray &line);
-
-// The closing verdict once the process is over, given the items it printed. Empty when they say
-// it all; otherwise a fail row naming what went wrong with the end of its log.
-struct DoctorExit {
-    bool started = true;
-    bool timedOut = false;
-    bool crashed = false; // killed by a signal
-    int exitCode = 0;
-    QString startError; // QProcess's errorString() when it did not start
-    QString logTail;    // the end of its stderr
-    QString command;    // the command line, for the fix
-};
-std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const DoctorExit &exit);
+using supervisor::DoctorExit;
+using supervisor::DoctorItem;
+using supervisor::doctorVerdict;
+using supervisor::parseDoctorLine;
 
 class DoctorModel : public QAbstractTableModel
 {

@@ -1,0 +1,103 @@
+#include "supervisor/device_probe.h"
+
+#include "supervisor/worker_command.h"
+
+#include <QEventLoop>
+#include <QProcess>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+
+// The end of the worker's stderr: enough to say why it failed.
+QString stderrTail(QProcess &p)
+{
+    const QString text = QString::fromUtf8(p.readAllStandardError().right(2000)).trimmed();
+    return text.isEmpty() ? QStringLiteral("(nothing on stderr)") : text;
+}
+
+} // namespace
+
+DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent)
+{
+    limit_.setParent(this);
+    limit_.setSingleShot(true);
+    connect(&limit_, &QTimer::timeout, this, [this] {
+        if (!process_)
+            return;
+        process_->disconnect(this);
+        process_->kill();
+        process_->waitForFinished(5000);
+        process_->deleteLater();
+        NativeProbe probe;
+        probe.started = true;
+        probe.error = QStringLiteral("no answer within %1 s").arg(kProbeLimitSeconds);
+        finish(probe);
+    });
+}
+
+DeviceProbe::~DeviceProbe()
+{
+    if (process_) {
+        process_->disconnect(this);
+        process_->kill();
+        process_->waitForFinished(2000); // a killed process ends at once; never a zombie behind us
+    }
+}
+
+void DeviceProbe::finish(NativeProbe probe)
+{
+    limit_.stop();
+    process_ = nullptr;
+    Q_EMIT answered(probe);
+    if (!probe.started)
+        Q_EMIT failedToStart(probe.error);
+    Q_EMIT found(probe.cudaDevices);
+}
+
+void DeviceProbe::start()
+{
+    if (process_)
+        return;
+    auto *p = new QProcess(this);
+    process_ = p;
+    connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus status) {
+        NativeProbe probe;
+        probe.started = probe.finished = true;
+        probe.exitCode = status == QProcess::NormalExit ? code : -1;
+        if (probe.exitCode == 0)
+            probe.cudaDevices = p->readAllStandardOutput().trimmed().toInt();
+        else
+            probe.error = QStringLiteral("exit code %1: %2").arg(probe.exitCode).arg(stderrTail(*p));
+        p->deleteLater();
+        finish(probe);
+    });
+    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart)
+            return;
+        NativeProbe probe;
+        probe.error = tr("could not start the native worker %1: %2").arg(p->program(), p->errorString());
+        p->deleteLater();
+        finish(probe);
+    });
+    limit_.start(kProbeLimitSeconds * 1000);
+    p->start(defaultNativeWorker().program, {"--cuda-devices"});
+}
+
+NativeProbe probeNativeWorker()
+{
+    DeviceProbe probe;
+    NativeProbe answer;
+    QEventLoop loop;
+    QObject::connect(&probe, &DeviceProbe::answered, &loop, [&](const NativeProbe &a) {
+        answer = a;
+        loop.quit();
+    });
+    probe.start();
+    if (probe.isRunning())
+        loop.exec();
+    return answer;
+}
+
+} // namespace stepscope::supervisor

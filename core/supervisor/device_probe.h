@@ -1,0 +1,54 @@
+#pragma once
+// Asks the native worker how many CUDA devices LibTorch sees (`stepscope-worker --cuda-devices`),
+// for both front-ends, with one limit: a worker that does not answer within kProbeLimitSeconds is
+// killed and counts as none (a driver stuck in initialisation must not hang the CLI nor leave the
+// dashboard waiting forever). Asynchronous (DeviceProbe, signals only), or blocking for the CLI
+// (probeNativeWorker, the same object in a local event loop).
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QString>
+#include <QTimer>
+
+namespace stepscope::supervisor
+{
+
+inline constexpr int kProbeLimitSeconds = 120;
+
+// What the probe learnt: whether the worker ran, and the CUDA devices LibTorch sees.
+struct NativeProbe {
+    bool started = false, finished = false;
+    int exitCode = -1;
+    int cudaDevices = 0;
+    QString error; // why it did not answer
+};
+
+class DeviceProbe : public QObject
+{
+    Q_OBJECT
+  public:
+    explicit DeviceProbe(QObject *parent = nullptr);
+    ~DeviceProbe() override;
+
+    // Starts the probe; a probe under way is left to finish.
+    void start();
+    bool isRunning() const { return process_ != nullptr; }
+
+  Q_SIGNALS:
+    // The whole answer, then its parts: the devices found (0 when the worker answered nothing
+    // usable), and, when the worker did not start or answer, why.
+    void answered(const stepscope::supervisor::NativeProbe &probe);
+    void found(int count);
+    void failedToStart(const QString &message);
+
+  private:
+    void finish(NativeProbe probe);
+
+    QPointer<QProcess> process_;
+    QTimer limit_;
+};
+
+// The same probe, waited for.
+NativeProbe probeNativeWorker();
+
+} // namespace stepscope::supervisor
