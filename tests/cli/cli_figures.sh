@@ -110,7 +110,8 @@ cli --db "$work/h200-aa.sqlite" compare 1 2 --db-b "$work/none.sqlite" 2> /dev/n
 cli --db "$work/h200-aa.sqlite" show --sweep 9 2> /dev/null; [ $? = 2 ] || fail "show --sweep 9 must exit 2"
 cli --db "$work/h200-aa.sqlite" show 1 --sweep 1 2> /dev/null; [ $? = 2 ] || fail "show RUN --sweep ID must exit 2"
 set -e
-cli compare --help | grep -q -- "--db-b FILE" || fail "compare --help lists --db-b"
-cli completion bash | grep -q "compare" || fail "the completion offers compare"
-cli man | grep -q "compare" || fail "the manual page has compare"
+# Here-strings, not `| grep -q`: grep ending early would make pipefail take the writer's SIGPIPE.
+grep -q -- "--db-b FILE" <<< "$(cli compare --help)" || fail "compare --help lists --db-b"
+grep -q -- "compare:--db-b" <<< "$(cli completion bash)" || fail "the completion knows compare's --db-b"
+grep -q "^\.SS \"compare A B\"" <<< "$(cli man)" || fail "the manual page has compare: $(cli man | grep -n compare | head -3)"
 echo "cli figures: assessment, compile break-even and comparison shown"
