@@ -1,16 +1,18 @@
 #pragma once
 // stepscope-cli: the headless front-end. Everything the dashboard runs, this runs too.
+#include "supervisor/device_probe.h"
+
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <string>
-
-#include "supervisor/device_probe.h"
 
 namespace stepscope::store
 {
 struct RunRecord;
-}
+class Reader;
+} // namespace stepscope::store
 
 namespace stepscope::cli
 {
@@ -28,13 +30,14 @@ class CommandLine; // cli_options.h: a command's options and arguments, parsed
 
 struct Options {
     QString db;      // --db, else store::defaultDatabasePath()
-    QString command; // run, list, show, export, doctor
+    QString command; // run, list, show, export, compare, doctor
 };
 
 int runCommand(const Options &options, const CommandLine &line);
 int listCommand(const Options &options, const CommandLine &line);
 int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
+int compareCommand(const Options &options, const CommandLine &line); // compare_command.cpp
 int doctorCommand(const Options &options, const CommandLine &line);
 
 // `stepscope-worker --cuda-devices`, asked the way the dashboard asks it (supervisor/device_probe.h).
@@ -47,5 +50,9 @@ QString storeMessage(const std::string &message);
 
 // `show`'s compile part: the cache state and directories, then the worker's compile info.
 void printCompileSection(const store::RunRecord &run);
+
+// `show --sweep ID`: the sweep, its compile break-even against eager and its environment assessment
+// (show_sweep.cpp).
+void printSweepFigures(const store::Reader &reader, std::int64_t sweepId);
 
 } // namespace stepscope::cli

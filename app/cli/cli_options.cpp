@@ -324,8 +324,12 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
     out.push_back(command("show", "one run: status, failure with its fix, timings, compile caches and breakdown",
                           "Shows run RUN (an id from `stepscope-cli list`): its configuration, status, the failure "
                           "with its category, fix and the worker's log, setup and first-step times, the steady "
-                          "state, peak memory, the compile caches and breakdown, and the environment it ran in.",
-                          readExitCodes(), true, "RUN", 1));
+                          "state, peak memory, the compile caches and breakdown, and the environment it ran in. "
+                          "With --sweep ID instead: that sweep's figures beside its ledger, the compile break-even "
+                          "against eager and what may skew its numbers (launch-bound steps, pinning, the GPU's "
+                          "clocks, caches).",
+                          readExitCodes(), true, "[RUN]", 1));
+    out.back().groups = {{"show options", {option("sweep", "ID", "that sweep's figures instead of a run")}}};
 
     out.push_back(command("export", "the ledger table of a sweep as CSV, JSON or Markdown",
                           "Writes the ledger table of a sweep (by default the latest) to standard output, or to a "
@@ -337,6 +341,19 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  {"csv", "json", "markdown"}),
           sweepId, option("out", "FILE", "write to FILE instead of standard output", ValueKind::File),
           option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)")}}};
+
+    out.push_back(command("compare", "sweep B against sweep A, configuration by configuration",
+                          "Compares sweep B with sweep A (ids from `stepscope-cli list`; B from another database "
+                          "with --db-b): per configuration, each side's median steady time with its 95% CI over "
+                          "cold processes, the ratio B/A with its interval, and whether B is faster, slower or "
+                          "not significantly different. Every way the two sweeps ran differently is named first; "
+                          "with other batches the figures are per image. Neither database is written.",
+                          readExitCodes(), true, "A B", 2));
+    out.back().groups = {
+        {"compare options",
+         {option("db-b", "FILE", "the database of sweep B (default: the one of A, --db)", ValueKind::File),
+          option("format", "csv|json|markdown", "the format (default markdown)", ValueKind::Choice,
+                 {"csv", "json", "markdown"})}}};
 
     out.push_back(command(
         "doctor", "can this machine run the native and Python workers and torch.compile?",

@@ -8,6 +8,7 @@
 #include "platform/platform.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
+#include "report/sweep_export.h"
 #include "store/database_files.h"
 #include "store/store.h"
 #include "supervisor/sweep_runner.h"
@@ -196,8 +197,27 @@ int listCommand(const Options &options, const CommandLine &line)
 int showCommand(const Options &options, const CommandLine &line)
 {
     const QStringList arguments = line.positionalArguments();
+    long long sweepId = 0;
+    if (!positiveOption(line, "a sweep id (see 'stepscope-cli list')", "sweep", sweepId))
+        return kUsage;
+    if (sweepId != 0 && !arguments.isEmpty()) {
+        err("stepscope-cli show: give a run id or --sweep ID, not both");
+        return kUsage;
+    }
+    if (sweepId != 0) {
+        int code = kOk;
+        auto reader = openReader(options.db, code);
+        if (!reader)
+            return code;
+        if (!reader->sweep(sweepId)) {
+            err("stepscope-cli show: no sweep " + QString::number(sweepId) + " in " + options.db);
+            return kUsage;
+        }
+        printSweepFigures(*reader, sweepId);
+        return kOk;
+    }
     if (arguments.isEmpty()) {
-        err("stepscope-cli show: give a run id (see 'stepscope-cli list')");
+        err("stepscope-cli show: give a run id, or --sweep ID (see 'stepscope-cli list')");
         return kUsage;
     }
     bool ok = false;
@@ -299,9 +319,10 @@ int exportCommand(const Options &options, const CommandLine &line)
         return kUsage;
     }
     const auto ledger = report::buildLedger(*reader, sweepId, planned);
+    // Markdown and JSON carry the sweep's other figures too; CSV stays the ledger's one table.
     const std::string text = format == "csv"    ? report::toCsv(ledger)
-                             : format == "json" ? report::toJson(ledger)
-                                                : report::toMarkdown(ledger);
+                             : format == "json" ? report::toJson(ledger, report::sweepFigures(*reader, ledger))
+                                                : report::toMarkdown(ledger, report::sweepFigures(*reader, ledger));
     if (out.isEmpty()) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return kOk;

@@ -114,6 +114,8 @@ int main(int argc, char **argv)
             return showCommand(options, line);
         if (options.command == "export")
             return exportCommand(options, line);
+        if (options.command == "compare")
+            return compareCommand(options, line);
         if (options.command == "doctor")
             return doctorCommand(options, line);
     } catch (const stepscope::store::StoreError &e) {

@@ -23,16 +23,6 @@ std::string num(const std::optional<double> &v, const char *f = "%.4g")
     return formatNumber(f, *v);
 }
 
-std::string csvField(const std::string &s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 std::string speedupText(const LedgerRow &row)
 {
     if (!row.speedup)

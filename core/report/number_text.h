@@ -13,4 +13,9 @@ std::string formatNumber(const char *printfFormat, double value);
 // 12,345 and 1,234,567: thousands grouped with commas, as the rest of Stepscope's English text.
 std::string groupThousands(long long value);
 
+// A field of a CSV file: quoted (quotes doubled) when it holds a comma, a quote or a newline.
+std::string csvField(const std::string &text);
+// A cell of a Markdown table: '|' escaped, newlines as spaces.
+std::string markdownCell(const std::string &text);
+
 } // namespace stepscope::report

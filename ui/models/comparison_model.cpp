@@ -1,127 +1,27 @@
 #include "models/comparison_model.h"
 
 #include "models/status_colors.h"
+#include "report/comparison_text.h"
 
 #include <QBrush>
-#include <QCoreApplication>
-
-#include <cmath>
 
 namespace stepscope::ui
 {
 namespace
 {
 
-QString sweepTitle(const report::Ledger &ledger)
+QString q(const std::string &s)
 {
-    if (!ledger.sweep.id)
-        return {};
-    return QStringLiteral("#%1 %2").arg(ledger.sweep.id).arg(QString::fromStdString(ledger.sweep.name));
-}
-
-std::optional<ComparisonModel::Figure> figureOf(const report::LedgerRow &row, double divisor)
-{
-    if (!row.steadyMs)
-        return std::nullopt;
-    ComparisonModel::Figure f;
-    f.ms = *row.steadyMs / divisor;
-    if (row.steadyCI && row.steadyCI->hasInterval) {
-        f.lowMs = row.steadyCI->low / divisor;
-        f.highMs = row.steadyCI->high / divisor;
-    }
-    return f;
-}
-
-// B/A per image from B/A per step: the same interval, scaled by the batches' ratio.
-stats::RatioCI perImageRatio(stats::RatioCI ci, int batchA, int batchB)
-{
-    const double k = double(batchA) / double(batchB);
-    ci.ratio *= k;
-    ci.low *= k;
-    ci.high *= k;
-    ci.significant = ci.hasInterval && (ci.high < 1.0 || ci.low > 1.0);
-    return ci;
+    return QString::fromStdString(s);
 }
 
 } // namespace
-
-QString comparisonNumber(double ms)
-{
-    const double m = std::abs(ms);
-    return QString::number(ms, 'f', m < 1 ? 3 : m < 100 ? 2 : 1);
-}
-
-QString comparisonMsText(double ms)
-{
-    return comparisonNumber(ms) + QStringLiteral(" ms");
-}
 
 ComparisonModel::ComparisonModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 ComparisonModel::Comparison ComparisonModel::compare(const report::Ledger &a, const report::Ledger &b)
 {
-    Comparison result;
-    result.setup = compareSetup(a, b);
-    const bool batchNoted = result.setup.perImage;
-    std::vector<bool> taken(b.rows.size(), false);
-    const auto find = [&](auto matches) -> std::optional<std::size_t> {
-        for (std::size_t j = 0; j < b.rows.size(); ++j)
-            if (!taken[j] && matches(b.rows[j]))
-                return j;
-        return std::nullopt;
-    };
-    for (std::size_t i = 0; i < a.rows.size(); ++i) {
-        const auto &ra = a.rows[i];
-        auto j = find([&](const report::LedgerRow &rb) { return rb.configName == ra.configName; });
-        if (!j)
-            j = find([&](const report::LedgerRow &rb) { return rb.label == ra.label; });
-        Row row;
-        row.a = i;
-        row.batchA = rowBatch(a, ra);
-        if (!j) {
-            row.outcome = Outcome::OnlyInA;
-            result.rows.push_back(row);
-            continue;
-        }
-        taken[*j] = true;
-        row.b = *j;
-        row.batchB = rowBatch(b, b.rows[*j]);
-        // Rows matched by their knobs across batches compare per image even where the sweeps'
-        // batch sets agree as a whole.
-        if (row.batchA > 0 && row.batchB > 0 && row.batchA != row.batchB)
-            result.setup.perImage = true;
-        result.rows.push_back(row);
-    }
-    for (std::size_t j = 0; j < b.rows.size(); ++j)
-        if (!taken[j]) {
-            Row row;
-            row.b = j;
-            row.batchB = rowBatch(b, b.rows[j]);
-            row.outcome = Outcome::OnlyInB;
-            result.rows.push_back(row);
-        }
-    if (result.setup.perImage && !batchNoted)
-        result.setup.differences.prepend(
-            QCoreApplication::translate("Compare", "Batch: matched configurations ran with other batches"));
-
-    for (Row &row : result.rows) {
-        if (!row.a || !row.b)
-            continue;
-        const auto &ra = a.rows[*row.a];
-        const auto &rb = b.rows[*row.b];
-        if (ra.samplesMs.empty() || rb.samplesMs.empty())
-            continue; // NotComparable: no steady state on one side
-        if (result.setup.perImage && (row.batchA <= 0 || row.batchB <= 0))
-            continue; // per image needs both batches
-        // Cold processes of each sweep are the repeats: the CI comes from their spread.
-        row.ratio = stats::ratioOfMedians(rb.runSamplesMs, ra.runSamplesMs);
-        if (result.setup.perImage)
-            row.ratio = perImageRatio(*row.ratio, row.batchA, row.batchB);
-        row.outcome = !row.ratio->significant ? Outcome::NoSignificantDifference
-                      : row.ratio->ratio < 1  ? Outcome::Faster
-                                              : Outcome::Slower;
-    }
-    return result;
+    return report::compareSweeps(a, b);
 }
 
 void ComparisonModel::setLedgers(report::Ledger a, report::Ledger b)
@@ -137,8 +37,11 @@ void ComparisonModel::setComparison(report::Ledger a, report::Ledger b, Comparis
     a_ = std::move(a);
     b_ = std::move(b);
     comparison_ = std::move(comparison);
-    nameA_ = nameA.isEmpty() ? sweepTitle(a_) : std::move(nameA);
-    nameB_ = nameB.isEmpty() ? sweepTitle(b_) : std::move(nameB);
+    differences_.clear();
+    for (const auto &d : comparison_.setup.differences)
+        differences_ << q(report::differenceText(d));
+    nameA_ = nameA.isEmpty() ? q(report::sweepTitle(a_)) : std::move(nameA);
+    nameB_ = nameB.isEmpty() ? q(report::sweepTitle(b_)) : std::move(nameB);
     endResetModel();
 }
 
@@ -148,6 +51,7 @@ void ComparisonModel::clear()
     a_ = report::Ledger{};
     b_ = report::Ledger{};
     comparison_ = Comparison{};
+    differences_.clear();
     nameA_.clear();
     nameB_.clear();
     endResetModel();
@@ -163,60 +67,33 @@ int ComparisonModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-std::optional<ComparisonModel::Figure> ComparisonModel::figure(int row, bool sideA) const
-{
-    const Row &r = comparison_.rows[static_cast<std::size_t>(row)];
-    const auto &index = sideA ? r.a : r.b;
-    const int batch = sideA ? r.batchA : r.batchB;
-    if (!index || (perImage() && batch <= 0))
-        return std::nullopt;
-    return figureOf((sideA ? a_ : b_).rows[*index], perImage() ? batch : 1.0);
-}
-
 QString ComparisonModel::label(int row) const
 {
-    const Row &r = comparison_.rows[static_cast<std::size_t>(row)];
-    return QString::fromStdString(r.a ? a_.rows[*r.a].label : b_.rows[*r.b].label);
+    return q(report::comparisonLabel(a_, b_, comparison_.rows[static_cast<std::size_t>(row)]));
 }
 
 QString ComparisonModel::unit() const
 {
-    return perImage() ? tr("ms per image") : tr("ms per step");
+    return q(report::comparisonUnit(comparison_));
 }
 
-QString ComparisonModel::figureText(const std::optional<Figure> &figure) const
+QVariant ComparisonModel::toolTip(const QModelIndex &index, const Row &row) const
 {
-    if (!figure)
-        return QStringLiteral("-");
-    const QString median = comparisonMsText(figure->ms);
-    if (!figure->lowMs || !figure->highMs)
-        return QStringLiteral("%1 (%2)").arg(median, QLatin1String(report::kNoIntervalShort));
-    return QStringLiteral("%1 [%2-%3]")
-        .arg(median, comparisonNumber(*figure->lowMs), comparisonNumber(*figure->highMs));
-}
-
-QString ComparisonModel::verdictText(const Row &row) const
-{
-    switch (row.outcome) {
-    case Outcome::Faster:
-        return tr("faster");
-    case Outcome::Slower:
-        return tr("slower");
-    case Outcome::NoSignificantDifference:
-        return row.ratio && !row.ratio->hasInterval ? tr(report::kNoInterval)
-                                                    : tr("no significant difference (interval spans 1)");
-    case Outcome::NotComparable:
-        if (a_.rows[*row.a].samplesMs.empty())
-            return tr("not comparable: no steady state in A");
-        if (b_.rows[*row.b].samplesMs.empty())
-            return tr("not comparable: no steady state in B");
-        return tr("not comparable: batch not recorded");
-    case Outcome::OnlyInA:
-        return tr("only in A");
-    case Outcome::OnlyInB:
-        return tr("only in B");
-    }
-    return {};
+    if (index.column() == Ratio)
+        return row.ratio && !row.ratio->hasInterval
+                   ? tr("1 repeat: no interval. One cold process in A or B says nothing about the "
+                        "spread between processes; run 3 or more repeats")
+                   : tr("Median steady time of B over A (%1), with a 95% confidence interval from a "
+                        "bootstrap over cold processes (never narrower than each process's own steps allow); "
+                        "below 1 means B is faster. An interval that spans 1 is no significant difference")
+                         .arg(unit());
+    if (index.column() == SteadyA || index.column() == SteadyB)
+        return tr("Median steady time (%1) with its 95% confidence interval over cold processes").arg(unit());
+    if (index.column() != Configuration)
+        return {};
+    if (!row.a || !row.b || a_.rows[*row.a].configName == b_.rows[*row.b].configName)
+        return label(index.row()); // the whole label, which the column may elide
+    return tr("A: %1\nB: %2").arg(q(a_.rows[*row.a].configName), q(b_.rows[*row.b].configName));
 }
 
 QVariant ComparisonModel::data(const QModelIndex &index, int role) const
@@ -232,20 +109,13 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
         case Configuration:
             return label(index.row());
         case SteadyA:
-            return figureText(a);
+            return q(report::comparisonFigureText(a));
         case SteadyB:
-            return figureText(b);
+            return q(report::comparisonFigureText(b));
         case Ratio:
-            if (!row.ratio)
-                return QStringLiteral("-");
-            if (!row.ratio->hasInterval)
-                return QStringLiteral("%1x (%2)")
-                    .arg(QString::number(row.ratio->ratio, 'f', 2), QLatin1String(report::kNoIntervalShort));
-            return QStringLiteral("%1x [%2-%3]")
-                .arg(QString::number(row.ratio->ratio, 'f', 2), QString::number(row.ratio->low, 'f', 2),
-                     QString::number(row.ratio->high, 'f', 2));
+            return q(report::comparisonRatioText(row.ratio));
         case Verdict:
-            return verdictText(row);
+            return q(report::comparisonOutcomeText(row));
         default:
             return {};
         }
@@ -267,26 +137,9 @@ QVariant ComparisonModel::data(const QModelIndex &index, int role) const
     case OutcomeRole:
         return static_cast<int>(row.outcome);
     case ConfigNameRole:
-        return QString::fromStdString(row.a ? a_.rows[*row.a].configName : b_.rows[*row.b].configName);
+        return q(row.a ? a_.rows[*row.a].configName : b_.rows[*row.b].configName);
     case Qt::ToolTipRole:
-        if (index.column() == Ratio)
-            return row.ratio && !row.ratio->hasInterval
-                       ? tr("1 repeat: no interval. One cold process in A or B says nothing about the "
-                            "spread between processes; run 3 or more repeats")
-                       : tr("Median steady time of B over A (%1), with a 95% confidence interval from a "
-                            "bootstrap over cold processes (never narrower than each process's own steps allow); below 1 means B is faster. "
-                            "An interval that spans 1 is no significant difference")
-                             .arg(unit());
-        if (index.column() == SteadyA || index.column() == SteadyB)
-            return tr("Median steady time (%1) with its 95% confidence interval over cold processes").arg(unit());
-        if (index.column() == Configuration &&
-            (!row.a || !row.b || a_.rows[*row.a].configName == b_.rows[*row.b].configName))
-            return label(index.row()); // the whole label, which the column may elide
-        if (index.column() == Configuration && a_.rows[*row.a].configName != b_.rows[*row.b].configName)
-            return tr("A: %1\nB: %2")
-                .arg(QString::fromStdString(a_.rows[*row.a].configName),
-                     QString::fromStdString(b_.rows[*row.b].configName));
-        return {};
+        return toolTip(index, row);
     case Qt::ForegroundRole:
         if (row.outcome == Outcome::Faster)
             return QBrush(successColor());

@@ -1,11 +1,10 @@
 #pragma once
-// Two sweeps side by side (say, before and after a driver update, or one GPU against another):
-// one row per configuration, matched between the two, with each side's steady median and its
-// process-level 95% CI, the ratio of steady medians B/A with its interval, and whether the
-// interval leaves 1 out. A configuration only one side measured keeps a row that says so. When
-// the sides ran another batch, every figure is per image (ComparisonSetup).
-#include "models/comparison_setup.h"
+// Two sweeps side by side as a table: report::compareSweeps (core/report/sweep_comparison.h) of
+// their ledgers, worded by report/comparison_text.h as `stepscope-cli compare` words it. One row
+// per configuration with each side's steady median and its process-level 95% CI, the ratio B/A
+// with its interval, and what B is. Per image when the sides ran other batches.
 #include "report/ledger.h"
+#include "report/sweep_comparison.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -23,35 +22,19 @@ class ComparisonModel : public QAbstractTableModel
   public:
     enum Column { Configuration, SteadyA, SteadyB, Ratio, Verdict, ColumnCount };
     // Of B against A. OnlyInA/OnlyInB: the configuration has no match on the other side.
-    enum class Outcome { Faster, Slower, NoSignificantDifference, NotComparable, OnlyInA, OnlyInB };
+    using Outcome = report::ComparisonOutcome;
     static constexpr int SortRole = Qt::UserRole;        // raw ms / ratio; invalid when missing
     static constexpr int OutcomeRole = Qt::UserRole + 1; // int(Outcome)
     static constexpr int ConfigNameRole = Qt::UserRole + 2;
 
-    // One side's steady figure as the table shows it: ms per step, or per image.
-    struct Figure {
-        double ms = 0;
-        std::optional<double> lowMs, highMs; // 95% CI over processes; none with one process
-    };
-
-    struct Row {
-        std::optional<std::size_t> a, b; // indices into the ledgers' rows
-        std::optional<stats::RatioCI> ratio;
-        Outcome outcome = Outcome::NotComparable;
-        int batchA = 0, batchB = 0; // the rows' batches; figures are divided by them per image
-    };
-
-    struct Comparison {
-        std::vector<Row> rows;
-        ComparisonSetup setup;
-    };
+    using Figure = report::ComparisonFigure; // ms per step, or per image
+    using Row = report::ComparisonRow;
+    using Comparison = report::SweepComparison;
 
     explicit ComparisonModel(QObject *parent = nullptr);
 
-    // Rows follow A's order, then B's configurations A lacks; a configuration matches by canonical
-    // name, else by its knob label (the same knobs measured with another batch or image size).
-    // Runs the ratio's bootstrap: thread-safe, and the dashboard calls it on a worker
-    // (controller/comparison_job.h).
+    // report::compareSweeps: runs the ratio's bootstrap, thread-safe, and the dashboard calls it on
+    // a worker (controller/comparison_job.h).
     static Comparison compare(const report::Ledger &a, const report::Ledger &b);
     // Adopts what compare() made of these ledgers: nothing is computed on the calling thread.
     // The names say where each side comes from ("h200.sqlite, #2 H200 ledger b128").
@@ -66,13 +49,13 @@ class ComparisonModel : public QAbstractTableModel
     const QString &nameB() const { return nameB_; }
     const std::vector<Row> &rows() const { return comparison_.rows; }
     bool isEmpty() const { return comparison_.rows.empty(); }
-    // Every way the two sides differ in shape, device, GPU or runtime.
-    const QStringList &differences() const { return comparison_.setup.differences; }
+    // Every way the two sides differ in shape, device, GPU or runtime, worded.
+    const QStringList &differences() const { return differences_; }
     bool perImage() const { return comparison_.setup.perImage; }
 
     // The row's figure of side A or B (per image in per-image mode); none without a steady state.
-    std::optional<Figure> figureA(int row) const { return figure(row, true); }
-    std::optional<Figure> figureB(int row) const { return figure(row, false); }
+    std::optional<Figure> figureA(int row) const { return comparison_.rows[std::size_t(row)].figureA; }
+    std::optional<Figure> figureB(int row) const { return comparison_.rows[std::size_t(row)].figureB; }
     QString label(int row) const;
     // "ms per step" or "ms per image".
     QString unit() const;
@@ -83,17 +66,12 @@ class ComparisonModel : public QAbstractTableModel
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
-    std::optional<Figure> figure(int row, bool sideA) const;
-    QString verdictText(const Row &row) const;
-    QString figureText(const std::optional<Figure> &figure) const;
+    QVariant toolTip(const QModelIndex &index, const Row &row) const;
 
     report::Ledger a_, b_;
     Comparison comparison_;
+    QStringList differences_;
     QString nameA_, nameB_;
 };
-
-// A steady time as the comparison writes it: three significant digits, small per-image times too.
-QString comparisonMsText(double ms); // "14.12 ms", "0.367 ms"
-QString comparisonNumber(double ms); // the same without the unit
 
 } // namespace stepscope::ui

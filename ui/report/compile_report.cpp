@@ -4,10 +4,7 @@
 #include "models/run_detail.h"
 #include "report/report_html.h"
 
-#include "config/config_json.h"
-
 #include <QCoreApplication>
-#include <QJsonDocument>
 
 namespace stepscope::ui
 {
@@ -22,25 +19,6 @@ QString tr(const char *text)
 QString esc(const QString &s)
 {
     return s.toHtmlEscaped();
-}
-
-std::optional<RunConfig> configOf(const std::string &json)
-{
-    RunConfig c;
-    std::vector<ConfigError> errors;
-    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
-    if (o.isEmpty() || !fromJson(o, c, errors))
-        return std::nullopt;
-    return c;
-}
-
-RunConfig withoutCompile(RunConfig c)
-{
-    c.compile = CompileMode::None;
-    c.compileBackend = CompileBackend::Inductor;
-    c.compileTarget = CompileTarget::Model;
-    c.compileCache = CompileCache::Cold;
-    return c;
 }
 
 QString seconds(const std::optional<double> &s)
@@ -86,13 +64,7 @@ QString payoff(const report::LedgerRow &row, qint64 planned)
 
 QString vsEager(const CompileReportRow &r)
 {
-    if (!r.hasEager)
-        return QStringLiteral("-");
-    if (!r.breakEvenVsEager)
-        return tr("never");
-    if (*r.breakEvenVsEager <= 1)
-        return tr("immediately");
-    return formatStepCount(*r.breakEvenVsEager);
+    return QString::fromStdString(report::compileBreakEvenText(r.vsEager));
 }
 
 QString countsOrDash(const CompileRecord &r)
@@ -106,17 +78,14 @@ QString countsOrDash(const CompileRecord &r)
 std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, const report::Ledger &ledger)
 {
     std::vector<CompileReportRow> out;
-    std::vector<std::optional<RunConfig>> configs;
-    for (const auto &row : ledger.rows)
-        configs.push_back(configOf(row.configJson));
     const auto runs = reader.runs(ledger.sweep.id);
-    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
-        const report::LedgerRow &row = ledger.rows[i];
-        if (!configs[i] || configs[i]->compile == CompileMode::None)
-            continue;
-        const RunConfig &c = *configs[i];
+    // The compiled rows, each with its break-even against eager: the figures core/report computes.
+    for (const report::CompileBreakEven &vsEager : report::compileBreakEvens(ledger)) {
+        const report::LedgerRow &row = ledger.rows[vsEager.row];
+        const RunConfig c = report::storedConfig(row.configJson);
         CompileReportRow r;
-        r.ledgerRow = i;
+        r.ledgerRow = vsEager.row;
+        r.vsEager = vsEager;
         r.label = QString::fromStdString(row.label);
         r.cache = QString::fromStdString(toString(c.compileCache));
         RunConfig cold = c;
@@ -138,18 +107,6 @@ std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, con
                 r.record = record;
                 fromComplete = complete;
             }
-        }
-        // What compile alone buys: against the same knobs run eager in the same (Python) runtime.
-        const RunConfig eager = withoutCompile(c);
-        for (std::size_t j = 0; j < ledger.rows.size(); ++j) {
-            const auto &e = ledger.rows[j];
-            if (j == i || !configs[j] || !(*configs[j] == eager) || !e.steadyMs || !e.firstStepS || !row.steadyMs ||
-                !row.firstStepS)
-                continue;
-            r.hasEager = true;
-            r.breakEvenVsEager =
-                stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *e.firstStepS, *e.steadyMs / 1000.0);
-            break;
         }
         out.push_back(r);
     }
@@ -203,9 +160,13 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
 
     // Two tables, figures and the compile's own account: as one they did not fit a portrait page.
     ReportTable figures;
-    figures.headers = QStringList{tr("Configuration"),  tr("Cache"),        tr("First step"),
-                                  tr("Compile"),        tr("Steady state"), tr("Break-even vs baseline"),
-                                  tr("vs Python eager")};
+    figures.headers = QStringList{tr("Configuration"),
+                                  tr("Cache"),
+                                  tr("First step"),
+                                  tr("Compile"),
+                                  tr("Steady state"),
+                                  tr("Break-even vs baseline"),
+                                  tr("vs Python eager [95% CI]")};
     figures.numeric = {false, false, true, true, true, true, true};
     ReportTable account;
     account.headers = QStringList{tr("Configuration"), tr("Cache"), tr("Phases"), tr("Graphs")};
@@ -229,7 +190,8 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
                 .arg(esc(tr("Cold: fresh inductor and Triton caches, so the first step pays the whole compile. Warm: "
                             "caches kept from a priming run, as a second training run on this machine finds them. "
                             "Break-even: steps after which the slower first step is paid back. vs Python eager: "
-                            "against the same knobs without compile, when the sweep has that row.")));
+                            "against the same knobs without compile, when the sweep has that row, with its 95% "
+                            "interval over cold processes.")));
     html += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("What the compile did")));
     html += tableHtml(account, medium, printTextWidth);
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
@@ -262,7 +224,7 @@ QString compileReportMarkdown(const std::vector<CompileReportRow> &rows, const r
     for (const QString &line : compileHeadlines(rows, ledger))
         md += QStringLiteral("- **%1**\n").arg(line);
     md += QStringLiteral("\n| configuration | cache | first step | compile | phases | graphs | break-even vs "
-                         "baseline | vs Python eager |\n|---|---|---|---|---|---|---|---|\n");
+                         "baseline | vs Python eager [95% CI] |\n|---|---|---|---|---|---|---|---|\n");
     for (const auto &r : rows) {
         const report::LedgerRow &row = ledger.rows[r.ledgerRow];
         const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;

@@ -4,6 +4,7 @@
 // for: the break-even against the baseline, cold and warm side by side. The per-run compile
 // records come from the store (the ledger keeps figures, not the worker's compile record).
 #include "models/compile_record.h"
+#include "report/compile_breakeven.h"
 #include "report/ledger.h"
 
 #include <QString>
@@ -23,9 +24,8 @@ struct CompileReportRow {
     int runs = 0, notCompiled = 0;
     QString notCompiledText; // "NOT compiled: ..." of the first such repeat
     // Against the Python eager row with the same knobs, when the ledger has it: what compile alone
-    // buys, without the Python runtime's own cost. nullopt with hasEager: never.
-    bool hasEager = false;
-    std::optional<double> breakEvenVsEager;
+    // buys, without the Python runtime's own cost, with its interval (report::compileBreakEvens).
+    report::CompileBreakEven vsEager;
 };
 
 std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, const report::Ledger &ledger);

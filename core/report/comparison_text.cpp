@@ -1,0 +1,218 @@
+#include "report/comparison_text.h"
+
+#include "report/number_text.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+#include <sstream>
+
+namespace stepscope::report
+{
+namespace
+{
+
+std::string nameOf(const std::string &given, const Ledger &ledger)
+{
+    return given.empty() ? sweepTitle(ledger) : given;
+}
+
+const std::string &configNameOf(const ComparisonSides &sides, const ComparisonRow &row)
+{
+    return row.a ? sides.a.rows[*row.a].configName : sides.b.rows[*row.b].configName;
+}
+
+std::string ratioNumber(double v)
+{
+    return formatNumber("%.2f", v);
+}
+
+} // namespace
+
+std::string comparisonNumber(double ms)
+{
+    const double m = std::abs(ms);
+    return formatNumber(m < 1 ? "%.3f" : m < 100 ? "%.2f" : "%.1f", ms);
+}
+
+std::string comparisonMsText(double ms)
+{
+    return comparisonNumber(ms) + " ms";
+}
+
+std::string comparisonFigureText(const std::optional<ComparisonFigure> &figure)
+{
+    if (!figure)
+        return "-";
+    const std::string median = comparisonMsText(figure->ms);
+    if (!figure->lowMs || !figure->highMs)
+        return median + " (" + kNoIntervalShort + ")";
+    return median + " [" + comparisonNumber(*figure->lowMs) + "-" + comparisonNumber(*figure->highMs) + "]";
+}
+
+std::string comparisonRatioText(const std::optional<stats::RatioCI> &ratio)
+{
+    if (!ratio)
+        return "-";
+    if (!ratio->hasInterval)
+        return ratioNumber(ratio->ratio) + "x (" + kNoIntervalShort + ")";
+    return ratioNumber(ratio->ratio) + "x [" + ratioNumber(ratio->low) + "-" + ratioNumber(ratio->high) + "]";
+}
+
+std::string comparisonOutcomeText(const ComparisonRow &row)
+{
+    switch (row.outcome) {
+    case ComparisonOutcome::Faster:
+        return "faster";
+    case ComparisonOutcome::Slower:
+        return "slower";
+    case ComparisonOutcome::NoSignificantDifference:
+        return row.ratio && !row.ratio->hasInterval ? kNoInterval : "no significant difference (interval spans 1)";
+    case ComparisonOutcome::NotComparable:
+        switch (row.notComparable) {
+        case NotComparableReason::NoSteadyStateInA:
+            return "not comparable: no steady state in A";
+        case NotComparableReason::NoSteadyStateInB:
+            return "not comparable: no steady state in B";
+        case NotComparableReason::BatchNotRecorded:
+        case NotComparableReason::None:
+            return "not comparable: batch not recorded";
+        }
+        break;
+    case ComparisonOutcome::OnlyInA:
+        return "only in A";
+    case ComparisonOutcome::OnlyInB:
+        return "only in B";
+    }
+    return {};
+}
+
+const char *comparisonOutcomeId(ComparisonOutcome outcome)
+{
+    switch (outcome) {
+    case ComparisonOutcome::Faster:
+        return "faster";
+    case ComparisonOutcome::Slower:
+        return "slower";
+    case ComparisonOutcome::NoSignificantDifference:
+        return "no_significant_difference";
+    case ComparisonOutcome::NotComparable:
+        return "not_comparable";
+    case ComparisonOutcome::OnlyInA:
+        return "only_in_a";
+    case ComparisonOutcome::OnlyInB:
+        return "only_in_b";
+    }
+    return "";
+}
+
+std::string comparisonUnit(const SweepComparison &comparison)
+{
+    return comparison.setup.perImage ? "ms per image" : "ms per step";
+}
+
+std::string sweepTitle(const Ledger &ledger)
+{
+    if (!ledger.sweep.id)
+        return {};
+    return "#" + std::to_string(ledger.sweep.id) + " " + ledger.sweep.name;
+}
+
+std::string comparisonMarkdown(const ComparisonSides &sides, const SweepComparison &comparison)
+{
+    const bool perImage = comparison.setup.perImage;
+    std::ostringstream out;
+    out << "## Comparison: B " << nameOf(sides.nameB, sides.b) << " against A " << nameOf(sides.nameA, sides.a)
+        << "\n\n";
+    if (!comparison.setup.differences.empty()) {
+        out << "A and B did not run alike, read the ratios with that in mind:\n\n";
+        for (const SetupDifference &d : comparison.setup.differences)
+            out << "- " << differenceText(d) << '\n';
+        out << '\n';
+    }
+    if (perImage)
+        out << "The batches differ: every figure is steady time per image (each side's step time divided by its "
+               "batch), not per step.\n\n";
+    out << "| configuration | " << (perImage ? "A per image [95% CI]" : "steady A [95% CI]") << " | "
+        << (perImage ? "B per image [95% CI]" : "steady B [95% CI]") << " | "
+        << (perImage ? "B/A per image [95% CI]" : "B/A [95% CI]") << " | B is |\n|---|---:|---:|---:|---|\n";
+    for (const ComparisonRow &row : comparison.rows)
+        out << "| " << markdownCell(comparisonLabel(sides.a, sides.b, row)) << " | "
+            << comparisonFigureText(row.figureA) << " | " << comparisonFigureText(row.figureB) << " | "
+            << comparisonRatioText(row.ratio) << " | " << comparisonOutcomeText(row) << " |\n";
+    out << "\nMedian steady time (" << comparisonUnit(comparison)
+        << ") of each side with its 95% CI over cold processes; B/A below 1 means B is faster. Intervals "
+           "resample cold processes (never narrower than each process's own steps allow); one that spans 1 is no "
+           "significant difference; "
+        << kNoIntervalShort << " = one repeat, no interval: run 3 or more repeats.\n";
+    return out.str();
+}
+
+QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &comparison)
+{
+    const auto text = [](const std::string &s) { return QJsonValue(QString::fromStdString(s)); };
+    const QJsonValue null(QJsonValue::Null);
+    const auto figure = [&](const std::optional<ComparisonFigure> &f) {
+        if (!f)
+            return null;
+        return QJsonValue(QJsonObject{{"ms", f->ms},
+                                      {"ci_low", f->lowMs ? QJsonValue(*f->lowMs) : null},
+                                      {"ci_high", f->highMs ? QJsonValue(*f->highMs) : null}});
+    };
+    const auto side = [&](const Ledger &l, const std::string &name) {
+        return QJsonObject{{"sweep", qint64(l.sweep.id)}, {"name", text(nameOf(name, l))}};
+    };
+    QJsonArray differences;
+    for (const SetupDifference &d : comparison.setup.differences)
+        differences.append(text(differenceText(d)));
+    QJsonArray rows;
+    for (const ComparisonRow &row : comparison.rows) {
+        const auto &r = row.ratio;
+        rows.append(QJsonObject{{"configuration", text(configNameOf(sides, row))},
+                                {"knobs", text(comparisonLabel(sides.a, sides.b, row))},
+                                {"a", figure(row.figureA)},
+                                {"b", figure(row.figureB)},
+                                {"ratio", r ? QJsonValue(r->ratio) : null},
+                                {"ratio_ci_low", r && r->hasInterval ? QJsonValue(r->low) : null},
+                                {"ratio_ci_high", r && r->hasInterval ? QJsonValue(r->high) : null},
+                                {"significant", r ? QJsonValue(r->significant) : null},
+                                {"outcome", comparisonOutcomeId(row.outcome)},
+                                {"verdict", text(comparisonOutcomeText(row))}});
+    }
+    return QJsonObject{{"a", side(sides.a, sides.nameA)},
+                       {"b", side(sides.b, sides.nameB)},
+                       {"unit", text(comparisonUnit(comparison))},
+                       {"per_image", comparison.setup.perImage},
+                       {"differences", differences},
+                       {"rows", rows}};
+}
+
+std::string comparisonCsv(const ComparisonSides &sides, const SweepComparison &comparison)
+{
+    const auto num = [](const std::optional<double> &v) {
+        return v && std::isfinite(*v) ? formatNumber("%.6g", *v) : std::string();
+    };
+    const auto ms = [](const std::optional<ComparisonFigure> &f) {
+        return f ? std::optional<double>(f->ms) : std::nullopt;
+    };
+    std::ostringstream out;
+    out << "configuration,knobs,unit,a_ms,a_ci_low,a_ci_high,b_ms,b_ci_low,b_ci_high,ratio,ratio_ci_low,ratio_ci_high,"
+           "significant,outcome\n";
+    for (const ComparisonRow &row : comparison.rows) {
+        const auto &r = row.ratio;
+        const bool interval = r && r->hasInterval;
+        out << csvField(configNameOf(sides, row)) << ',' << csvField(comparisonLabel(sides.a, sides.b, row)) << ','
+            << comparisonUnit(comparison) << ',' << num(ms(row.figureA)) << ','
+            << num(row.figureA ? row.figureA->lowMs : std::nullopt) << ','
+            << num(row.figureA ? row.figureA->highMs : std::nullopt) << ',' << num(ms(row.figureB)) << ','
+            << num(row.figureB ? row.figureB->lowMs : std::nullopt) << ','
+            << num(row.figureB ? row.figureB->highMs : std::nullopt) << ','
+            << num(r ? std::optional<double>(r->ratio) : std::nullopt) << ','
+            << num(interval ? std::optional<double>(r->low) : std::nullopt) << ','
+            << num(interval ? std::optional<double>(r->high) : std::nullopt) << ','
+            << (r ? (r->significant ? "yes" : "no") : "") << ',' << comparisonOutcomeId(row.outcome) << '\n';
+    }
+    return out.str();
+}
+
+} // namespace stepscope::report

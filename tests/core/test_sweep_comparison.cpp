@@ -1,0 +1,188 @@
+// The sweep comparison of core/report (sweep_comparison.h, comparison_setup.h, comparison_text.h):
+// rows matched across two stored sweeps, ratios with intervals over cold processes, the verdicts
+// "faster", "no significant difference" and "1 repeat: no interval", per-image figures across
+// batches, and the Markdown, JSON and CSV that `stepscope-cli compare` prints.
+#include "figures_fixture.h"
+#include "report/comparison_text.h"
+#include "report/ledger.h"
+#include "report/sweep_comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <sstream>
+#include <string>
+
+namespace stepscope::report
+{
+namespace
+{
+
+bool contains(const std::string &haystack, const std::string &needle)
+{
+    return haystack.find(needle) != std::string::npos;
+}
+
+RunConfig shape(int batch)
+{
+    RunConfig c;
+    c.batch = batch;
+    c.imageSize = 64;
+    return c;
+}
+
+RunConfig withKnob(RunConfig c, bool channelsLast, Autocast autocast = Autocast::Off)
+{
+    c.channelsLast = channelsLast;
+    c.autocast = autocast;
+    return c;
+}
+
+// A (batch 8): baseline 10 ms, channels-last 8 ms and bf16 6 ms, three processes each, and
+// bf16+channels-last once. B (batch 8): the same baseline, channels-last at 4 ms, bf16+channels-last
+// once, and bf16 missing; a threads-2 row only B ran. C (batch 16): every step twice as long, so
+// per image the same as A.
+class SweepComparisonTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("s.db").toStdString();
+        auto db = store::Database::open(path_);
+        int position = 0;
+        a_ = test::addFinishedSweep(*db, "A");
+        test::addRepeats(*db, a_, position, test::cpuRun(shape(8), 0.5, 10.0), 3);
+        test::addRepeats(*db, a_, position, test::cpuRun(withKnob(shape(8), true), 0.6, 8.0), 3);
+        test::addRepeats(*db, a_, position, test::cpuRun(withKnob(shape(8), false, Autocast::BF16), 0.7, 6.0), 3);
+        test::addStoredRun(*db, a_, position++, test::cpuRun(withKnob(shape(8), true, Autocast::BF16), 0.7, 5.0));
+        b_ = test::addFinishedSweep(*db, "B");
+        test::addRepeats(*db, b_, position, test::cpuRun(shape(8), 0.5, 10.0), 3);
+        test::addRepeats(*db, b_, position, test::cpuRun(withKnob(shape(8), true), 0.6, 4.0), 3);
+        test::addStoredRun(*db, b_, position++, test::cpuRun(withKnob(shape(8), true, Autocast::BF16), 0.7, 5.1));
+        RunConfig threads = shape(8);
+        threads.threads = 2;
+        test::addRepeats(*db, b_, position, test::cpuRun(threads, 0.5, 9.0), 2);
+        c_ = test::addFinishedSweep(*db, "C");
+        test::addRepeats(*db, c_, position, test::cpuRun(shape(16), 1.0, 20.0), 3);
+        test::addRepeats(*db, c_, position, test::cpuRun(withKnob(shape(16), true), 1.2, 16.0), 3);
+        db->flush();
+    }
+
+    QTemporaryDir dir_;
+    std::string path_;
+    std::int64_t a_ = 0, b_ = 0, c_ = 0;
+};
+
+TEST_F(SweepComparisonTest, RowsMatchAndSayWhatBIs)
+{
+    const auto reader = store::Reader::open(path_);
+    const Ledger a = buildLedger(*reader, a_), b = buildLedger(*reader, b_);
+    const SweepComparison comparison = compareSweeps(a, b);
+    EXPECT_TRUE(comparison.setup.differences.empty()); // same shape, device and (no) environment
+    EXPECT_FALSE(comparison.setup.perImage);
+    ASSERT_EQ(comparison.rows.size(), 5u); // A's four in A's order, then B's threads-2
+    const auto &same = comparison.rows[0], &faster = comparison.rows[1], &onlyA = comparison.rows[2],
+               &once = comparison.rows[3], &onlyB = comparison.rows[4];
+    EXPECT_EQ(comparisonLabel(a, b, same), "baseline");
+
+    // The same level on both sides: the interval spans 1.
+    ASSERT_TRUE(same.ratio && same.ratio->hasInterval);
+    EXPECT_NEAR(same.ratio->ratio, 1.0, 0.01);
+    EXPECT_LT(same.ratio->low, 1.0);
+    EXPECT_GT(same.ratio->high, 1.0);
+    EXPECT_EQ(same.outcome, ComparisonOutcome::NoSignificantDifference);
+    EXPECT_EQ(comparisonOutcomeText(same), "no significant difference (interval spans 1)");
+
+    // Half the time in B: faster, with the interval of the ledger rows' processes.
+    ASSERT_TRUE(faster.ratio && faster.ratio->hasInterval);
+    EXPECT_NEAR(faster.ratio->ratio, 0.5, 0.01);
+    EXPECT_EQ(faster.outcome, ComparisonOutcome::Faster);
+    EXPECT_EQ(faster.ratio->processes, 3u);
+    ASSERT_TRUE(faster.figureA && faster.figureB);
+    EXPECT_NEAR(faster.figureA->ms, 8.0, 0.1);
+    EXPECT_TRUE(faster.figureA->lowMs && faster.figureA->highMs);
+    EXPECT_LT(*faster.figureA->lowMs, faster.figureA->ms);
+    EXPECT_EQ(comparisonRatioText(faster.ratio).rfind("0.50x [", 0), 0u) << comparisonRatioText(faster.ratio);
+
+    EXPECT_EQ(onlyA.outcome, ComparisonOutcome::OnlyInA);
+    EXPECT_FALSE(onlyA.b);
+    EXPECT_FALSE(onlyA.figureB);
+    EXPECT_EQ(comparisonOutcomeText(onlyA), "only in A");
+    EXPECT_EQ(comparisonFigureText(onlyA.figureB), "-");
+
+    // One process a side: a ratio, but no interval, and that is said.
+    ASSERT_TRUE(once.ratio);
+    EXPECT_FALSE(once.ratio->hasInterval);
+    EXPECT_EQ(once.outcome, ComparisonOutcome::NoSignificantDifference);
+    EXPECT_EQ(comparisonOutcomeText(once), "1 repeat: no interval");
+    EXPECT_NE(comparisonRatioText(once.ratio).find("(n=1, no CI)"), std::string::npos);
+    EXPECT_NE(comparisonFigureText(once.figureA).find("(n=1, no CI)"), std::string::npos);
+
+    EXPECT_EQ(onlyB.outcome, ComparisonOutcome::OnlyInB);
+    EXPECT_EQ(comparisonLabel(a, b, onlyB), b.rows[*onlyB.b].label);
+}
+
+TEST_F(SweepComparisonTest, OtherBatchesCompareStepsPerImage)
+{
+    const auto reader = store::Reader::open(path_);
+    const Ledger a = buildLedger(*reader, a_), c = buildLedger(*reader, c_);
+    const SweepComparison comparison = compareSweeps(a, c);
+    EXPECT_TRUE(comparison.setup.perImage);
+    ASSERT_FALSE(comparison.setup.differences.empty());
+    EXPECT_EQ(comparison.setup.differences[0].fact, SetupFact::Batch);
+    EXPECT_EQ(differenceText(comparison.setup.differences[0]), "Batch: A 8, B 16");
+    EXPECT_EQ(comparisonUnit(comparison), "ms per image");
+    const auto &baseline = comparison.rows[0];
+    EXPECT_EQ(baseline.batchA, 8);
+    EXPECT_EQ(baseline.batchB, 16);
+    ASSERT_TRUE(baseline.figureA && baseline.figureB && baseline.ratio);
+    // 10 ms for 8 images against 20 ms for 16: the same per image.
+    EXPECT_NEAR(baseline.figureA->ms, 10.0 / 8, 0.01);
+    EXPECT_NEAR(baseline.figureB->ms, 20.0 / 16, 0.01);
+    EXPECT_NEAR(baseline.ratio->ratio, 1.0, 0.01);
+    EXPECT_EQ(baseline.outcome, ComparisonOutcome::NoSignificantDifference);
+}
+
+TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)
+{
+    const auto reader = store::Reader::open(path_);
+    const Ledger a = buildLedger(*reader, a_), b = buildLedger(*reader, b_);
+    const SweepComparison comparison = compareSweeps(a, b);
+    const ComparisonSides sides{a, b, "", "other.sqlite, #2 B"};
+
+    const std::string md = comparisonMarkdown(sides, comparison);
+    EXPECT_TRUE(contains(md, "## Comparison: B other.sqlite, #2 B against A #1 A")) << md;
+    EXPECT_TRUE(contains(md, "| configuration | steady A [95% CI] | steady B [95% CI] | B/A [95% CI] | B is |")) << md;
+    for (const char *verdict : {"| faster |", "| no significant difference (interval spans 1) |",
+                                "| 1 repeat: no interval |", "| only in A |", "| only in B |"})
+        EXPECT_TRUE(contains(md, verdict)) << verdict << "\n" << md;
+    EXPECT_TRUE(contains(md, "| channels-last | " + comparisonFigureText(comparison.rows[1].figureA))) << md;
+
+    const QJsonObject json = comparisonJson(sides, comparison);
+    EXPECT_EQ(json["b"].toObject()["name"].toString(), "other.sqlite, #2 B");
+    EXPECT_EQ(json["a"].toObject()["sweep"].toInt(), a_);
+    const QJsonArray rows = json["rows"].toArray();
+    ASSERT_EQ(rows.size(), 5);
+    EXPECT_EQ(rows[1].toObject()["outcome"].toString(), "faster");
+    EXPECT_DOUBLE_EQ(rows[1].toObject()["ratio_ci_low"].toDouble(), comparison.rows[1].ratio->low);
+    EXPECT_TRUE(rows[3].toObject()["ratio_ci_low"].isNull()); // one process: no interval
+    EXPECT_TRUE(rows[2].toObject()["b"].isNull());
+
+    std::istringstream csv(comparisonCsv(sides, comparison));
+    std::string header, line;
+    std::getline(csv, header);
+    EXPECT_EQ(header.rfind("configuration,knobs,unit,a_ms,", 0), 0u) << header;
+    int lines = 0;
+    while (std::getline(csv, line)) {
+        ++lines;
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ',')) << line;
+    }
+    EXPECT_EQ(lines, 5);
+}
+
+} // namespace
+} // namespace stepscope::report
