@@ -3,6 +3,7 @@
 #include "config/config_json.h"
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
+#include "controller/ledger_job.h"
 #include "models/status_colors.h"
 #include "supervisor/worker_command.h"
 #include "widgets/compile_options.h"
@@ -16,6 +17,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -753,9 +755,36 @@ void ConfigPanel::buildSweepBanner(QVBoxLayout *layout)
         Q_EMIT sweepViewLeft(false);
     });
     connect(own, &QPushButton::clicked, this, [this] {
-        leaveSweepView();
+        returnToOwnSettings();
         Q_EMIT sweepViewLeft(true);
     });
+}
+
+void ConfigPanel::showStoredSweep(const SweepInfo &info)
+{
+    if (!viewingSweep_) {
+        QSettings own;
+        saveSettings(own);
+    }
+    std::vector<RunConfig> configs;
+    for (const auto &json : info.configJsons) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (parseConfig(QByteArray::fromStdString(json), c, errors))
+            configs.push_back(c);
+    }
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
+    showSweepSettings(tr("Sweep %1, \"%2\": its settings, read-only.")
+                          .arg(info.sweep.id)
+                          .arg(QString::fromStdString(info.sweep.name)),
+                      configs, settings.value("repeats").toInt(1), QString::fromStdString(info.sweep.preset));
+}
+
+void ConfigPanel::returnToOwnSettings()
+{
+    leaveSweepView();
+    setCudaDevices(cudaDevices_); // drops a device listed only for the stored sweep
+    loadSettings(QSettings());
 }
 
 void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,

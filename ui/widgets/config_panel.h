@@ -24,6 +24,7 @@ namespace stepscope::ui
 {
 
 class CompileOptions;
+struct SweepInfo;
 
 class ConfigPanel : public QWidget
 {
@@ -82,12 +83,14 @@ class ConfigPanel : public QWidget
     QSpinBox *plannedBox() const { return planned_; }
 
     // Shows a stored sweep's settings read-only: the shape and device of its first configuration,
-    // every knob its configurations used, its repeats and kind, under `caption`, with "Run again
-    // with these settings" (runAgainRequested), "Edit these" and "My settings" (sweepViewLeft).
-    // A device this machine lacks is listed for the sight of it.
-    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
-                           const QString &preset);
+    // every knob its configurations used, its repeats and kind, under a caption naming it, with
+    // "Run again with these settings" (runAgainRequested), "Edit these" and "My settings"
+    // (sweepViewLeft). A device this machine lacks is listed for the sight of it. The user's own
+    // settings are saved first, for "My settings" to bring back.
+    void showStoredSweep(const SweepInfo &info);
     void leaveSweepView(); // editable again, with the values shown
+    // Leaves the stored sweep's settings for the user's own, as saved when it was shown.
+    void returnToOwnSettings();
     bool viewingSweep() const { return viewingSweep_; }
     QPushButton *runAgainButton() const { return runAgain_; }
     QString sweepCaption() const; // empty unless a stored sweep is shown
@@ -109,6 +112,8 @@ class ConfigPanel : public QWidget
     void addCustom();
     void buildSweepBanner(QVBoxLayout *layout);
     void setSweepView(bool on);
+    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
+                           const QString &preset);
     void updateBaselineChoices();
 
     int cudaDevices_ = 0;
