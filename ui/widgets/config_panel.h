@@ -5,6 +5,7 @@
 // compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
 #include "controller/sweep_builder.h"
+#include "widgets/panel_settings.h"
 
 #include <QWidget>
 
@@ -104,6 +105,7 @@ class ConfigPanel : public QWidget
     void sweepViewLeft(bool ownSettings);
 
   private:
+    void buildSettingsTable();
     SweepKind sweepKind() const;
     void updateEnabled();
     void updateCompile();
@@ -136,6 +138,7 @@ class ConfigPanel : public QWidget
     QLabel *sweepCaption_ = nullptr;
     QPushButton *runAgain_ = nullptr;
     bool viewingSweep_ = false;
+    PanelSettings settings_; // every setting the form holds, read and written only through it
 };
 
 } // namespace stepscope::ui
