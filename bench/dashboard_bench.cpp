@@ -20,7 +20,11 @@
 #include "charts/qcustomplot_compat.h"
 #include "controller/run_controller.h"
 #include "elapsed.h"
+#include "pages/live_page.h"
 #include "pages/page.h"
+#include "pages/sweep_pages.h"
+#include "presenters/report_export.h"
+#include "presenters/shown_sweep.h"
 #include "synthetic_sweep.h"
 #include "widgets/config_panel.h"
 #include "widgets/main_window.h"
@@ -330,7 +334,7 @@ int main(int argc, char **argv)
         // Interaction with every point present: zoom in around the middle, then pan; one replot
         // at a time, as a user's wheel and drags come, with the event loop running in between.
         probe.enter("zoom/pan: 50 replots of 100,000 points");
-        QCustomPlot *plot = window.liveChart()->plot();
+        QCustomPlot *plot = window.pages()->live()->liveChart()->plot();
         for (int i = 0; i < kInteractions; ++i) {
             spin(20);
             const double width = kStreamSteps / (1.0 + i);
@@ -342,7 +346,7 @@ int main(int argc, char **argv)
             replots.push_back(elapsedMs(t));
         }
         probe.leave();
-        points = window.liveChart()->pointCount();
+        points = window.pages()->live()->liveChart()->pointCount();
     }
 
     std::int64_t bigSweep = 0;
@@ -439,8 +443,8 @@ int main(int argc, char **argv)
 
     if (bigSweep > 0 && waitLedgerS > 0) {
         probe.enter("waiting for the ledger");
-        const bool shown =
-            waitFor([&] { return window.ledgerModel()->rowCount() > 0 && !window.isBusy(); }, waitLedgerS * 1000);
+        const bool shown = waitFor([&] { return window.shownSweep()->ledger()->rowCount() > 0 && !window.isBusy(); },
+                                   waitLedgerS * 1000);
         probe.leave();
         std::printf("ledger of the 2.1M-step sweep: %s after %.0f s\n", shown ? "shown" : "not yet shown",
                     elapsedS(ledgerClock));
@@ -461,11 +465,11 @@ int main(int argc, char **argv)
         window.showSweep(1);
         waitFor([&] { return !window.isBusy(); }, 300000);
         bool written = false;
-        QObject::connect(&window, &MainWindow::reportWritten, [&] { written = true; });
+        QObject::connect(window.reportExport(), &stepscope::ui::ReportExport::written, [&] { written = true; });
         QString error;
         QElapsedTimer exportClock;
         exportClock.start();
-        if (!window.exportReport(dir.filePath("report.pdf"), &error))
+        if (!window.reportExport()->write(dir.filePath("report.pdf"), &error))
             std::printf("export: %s\n", qPrintable(error));
         waitFor([&] { return written; }, 120000);
         std::printf("export: the PDF was written %.2f s after the click\n", elapsedS(exportClock));

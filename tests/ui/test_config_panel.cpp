@@ -260,6 +260,69 @@ class TestConfigPanel : public QObject
         QCOMPARE(name(runtimeOf(again)), name(Runtime::Python));
     }
 
+    // The settings table keeps the keys a user's saved settings already have, and every value the
+    // request carries survives a save and a load into another panel.
+    void everySettingKeepsItsKeyAndRoundTrips()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("s.ini"), QSettings::IniFormat);
+        {
+            ConfigPanel panel;
+            cpuPanel(panel);
+            panel.setShape(4, 48, 3, 21);
+            panel.setRepeats(3);
+            panel.plannedBox()->setValue(25000);
+            panel.setSweepKind(ConfigPanel::SweepKind::Each);
+            panel.machineWarmupBox()->setChecked(false);
+            panel.untilCiBox()->setChecked(true);
+            panel.ciHalfWidthBox()->setValue(3.5);
+            panel.maxProcessesBox()->setValue(7);
+            panel.maxMinutesBox()->setValue(45);
+            panel.setOptimizer(Optimizer::PerParameter);
+            panel.threadsBox()->setValue(3);
+            panel.saveSettings(settings);
+        }
+        settings.beginGroup("config");
+        QStringList keys = settings.childKeys();
+        settings.endGroup();
+        keys.sort();
+        QStringList expected{
+            "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth", "compileBackend", "compileCold",
+            "compileMode",     "compileTarget", "compileWarm",  "cpuAffinity", "cpuCores",       "cudnn",
+            "custom",          "device",        "batch",        "freshCache",  "graph",          "imageSize",
+            "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",   "planned",        "pythonInterpreter",
+            "repeats",         "runtime",       "steps",        "sweepKind",   "tf32",           "threads",
+            "untilCi",         "warmup"};
+        expected.sort();
+        QCOMPARE(keys, expected);
+        QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));
+        QCOMPARE(settings.value("config/runtime").toString(), QString("native"));
+
+        ConfigPanel again;
+        again.setCudaDevices(0);
+        again.loadSettings(settings);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(again.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.preset, QString("each"));
+        QCOMPARE(request.repeats, 3);
+        QCOMPARE(request.plannedSteps, qint64(25000));
+        QCOMPARE(request.machineWarmup, std::optional<bool>(false));
+        QVERIFY(request.adaptive);
+        QCOMPARE(request.adaptiveHalfWidth, 0.035);
+        QCOMPARE(request.adaptiveMaxProcesses, 7);
+        QCOMPARE(request.adaptiveMaxMinutes, 45);
+        QVERIFY(!request.freshCudaCache); // a CPU sweep has no CUDA cache to empty
+        const RunConfig base = again.baseConfig();
+        QCOMPARE(base.batch, 4);
+        QCOMPARE(base.imageSize, 48);
+        QCOMPARE(base.warmupSteps, 3);
+        QCOMPARE(base.steps, 21);
+        QCOMPARE(base.threads, 3);
+        QCOMPARE(name(base.optimizer), name(Optimizer::PerParameter));
+        QCOMPARE(name(base.autocast), name(Autocast::BF16));
+    }
+
     void cpuAffinityAndThreadsAreKnobsOfTheSweep()
     {
         QTemporaryDir dir;

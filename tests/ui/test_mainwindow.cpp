@@ -2,6 +2,13 @@
 // the charts, the recommendation and the report got the data the database holds.
 #include "widgets/main_window.h"
 
+#include "pages/history_page.h"
+#include "pages/ledger_page.h"
+#include "pages/live_page.h"
+#include "pages/sweep_pages.h"
+#include "presenters/report_export.h"
+#include "presenters/shown_sweep.h"
+
 #include "charts/break_even_chart.h"
 #include "charts/first_vs_steady_chart.h"
 #include "charts/live_step_chart.h"
@@ -75,7 +82,7 @@ class TestMainWindow : public QObject
         QCOMPARE(finished.first().at(1).toBool(), false);
         QVERIFY(panel->startButton()->isEnabled());
         QVERIFY(waitIdle(window)); // the ledger is computed on its own thread
-        QVERIFY(window.ledgerJob()->lastBuildThread() != std::this_thread::get_id());
+        QVERIFY(window.shownSweep()->job()->lastBuildThread() != std::this_thread::get_id());
         QVERIFY2(window.progressText().contains("complete"), qPrintable(window.progressText()));
         // The header names what ran: this machine's CPU, the shape, the runs.
         const QString header = window.sweepHeader()->text();
@@ -83,7 +90,7 @@ class TestMainWindow : public QObject
             QVERIFY2(header.contains(QString::fromUtf8(fact)), qPrintable(fact + QStringLiteral(" in: ") + header));
 
         // Ledger: baseline, +bf16, +channels-last, all complete.
-        LedgerModel *ledger = window.ledgerModel();
+        LedgerModel *ledger = window.shownSweep()->ledger();
         QCOMPARE(ledger->rowCount(), 3);
         QCOMPARE(ledger->index(0, LedgerModel::Configuration).data().toString(), QString("baseline"));
         QCOMPARE(ledger->index(1, LedgerModel::Configuration).data().toString(), QString("bf16"));
@@ -99,20 +106,20 @@ class TestMainWindow : public QObject
             QCOMPARE(*ledger->ledger().rows.front().steadyMs, *ledgerFromDb.rows.front().steadyMs);
 
         // Live chart: every step of the last run arrived.
-        QCOMPARE(window.liveChart()->pointCount(), 1 + 2 + 30);
+        QCOMPARE(window.pages()->live()->liveChart()->pointCount(), 1 + 2 + 30);
         // Comparison charts read the model: one break-even line per configuration with a steady
         // state (a loaded CPU may leave some without one).
         int steady = 0;
         for (const auto &row : ledger->ledger().rows)
             steady += row.steadyMs.has_value() ? 1 : 0;
-        QCOMPARE(window.breakEvenChart()->plot()->graphCount(), steady);
-        QCOMPARE(window.waterfallChart()->barCount(), steady); // one bar per row with a steady state
+        QCOMPARE(window.findChild<BreakEvenChart *>()->plot()->graphCount(), steady);
+        QCOMPARE(window.findChild<WaterfallChart *>()->barCount(), steady); // one bar per row with a steady state
         // A point needs a first step and a steady state: a loaded CI machine can leave every row
         // without a steady state, and then the scatter is empty and its footnote says why.
         for (int r = 0; r < 3; ++r) {
             const report::LedgerRow &row = ledger->ledger().rows[std::size_t(r)];
             const bool drawable = row.firstStepS && row.steadyMs;
-            QVERIFY2((window.firstVsSteadyChart()->graphForRow(r) != nullptr) == drawable,
+            QVERIFY2((window.findChild<FirstVsSteadyChart *>()->graphForRow(r) != nullptr) == drawable,
                      qPrintable(QString::number(r)));
         }
         // The recommendation names the row the ledger picked, for the planned run; without a
@@ -122,7 +129,7 @@ class TestMainWindow : public QObject
             return row.steadyMs && row.firstStepS && !ledgerRowDiverged(row);
         });
         QCOMPARE(shown.recommendation.has_value(), candidate);
-        const QString recommendation = window.recommendationText();
+        const QString recommendation = window.pages()->ledger()->recommendationText();
         if (candidate)
             QVERIFY2(recommendation.startsWith(
                          QStringLiteral("For %1 steps: %2 finishes first (")
@@ -133,7 +140,7 @@ class TestMainWindow : public QObject
             QVERIFY2(recommendation.startsWith("No recommendation yet"), qPrintable(recommendation));
 
         // History lists the sweep with its three runs.
-        HistoryModel *history = window.historyModel();
+        HistoryModel *history = window.pages()->history()->model();
         QCOMPARE(history->rowCount(), 1);
         QCOMPARE(history->rowCount(history->index(0, 0)), 3);
 
@@ -143,7 +150,7 @@ class TestMainWindow : public QObject
         QVERIFY2(!text.isEmpty(), qPrintable(error));
         QVERIFY(text.contains("bf16+channels-last"));
         QVERIFY(text.contains("data:image/png;base64,"));
-        QVERIFY(!window.exportReport(dir.filePath("report.xyz"), &error));
+        QVERIFY(!window.reportExport()->write(dir.filePath("report.xyz"), &error));
         QVERIFY(error.contains(".html"));
 
         QVERIFY2(window.saveScreenshots(dir.filePath("shots"), &error), qPrintable(error));
@@ -189,14 +196,14 @@ class TestMainWindow : public QObject
         QVERIFY(window.phaseStatus().isEmpty());
         Q_EMIT controller->phase(7, "compiling", 42.4);
         QCOMPARE(window.phaseStatus(), QString("compiling 0:42"));
-        QVERIFY(window.liveChart()->phaseText().startsWith("compiling 0:42"));
+        QVERIFY(window.pages()->live()->liveChart()->phaseText().startsWith("compiling 0:42"));
         Q_EMIT controller->phase(7, "compiling", 44.5); // every 2 s while it lasts
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
         Q_EMIT controller->phase(8, "compiling", 1.0); // not the run on screen
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
         Q_EMIT controller->runFinished(7, int(RunStatus::Complete), {}, {});
         QVERIFY(window.phaseStatus().isEmpty());
-        QVERIFY(window.liveChart()->phaseText().isEmpty());
+        QVERIFY(window.pages()->live()->liveChart()->phaseText().isEmpty());
     }
 
     void compiledRowsOpenTheirRunDetail()
@@ -210,15 +217,15 @@ class TestMainWindow : public QObject
         }
         MainWindow window;
         QVERIFY(openAndShow(window, path, sweepId));
-        QCOMPARE(window.ledgerModel()->rowCount(), 5);
+        QCOMPARE(window.shownSweep()->ledger()->rowCount(), 5);
         // A plain row shows its steps instead of a dialog.
-        QVERIFY(!std::unique_ptr<RunDetailDialog>(window.rowDetailDialog(0)));
+        QVERIFY(!std::unique_ptr<RunDetailDialog>(window.pages()->ledger()->rowDetailDialog(0)));
         // The compile that fell back to eager says so first of all.
-        std::unique_ptr<RunDetailDialog> failed(window.rowDetailDialog(4));
+        std::unique_ptr<RunDetailDialog> failed(window.pages()->ledger()->rowDetailDialog(4));
         QVERIFY(failed);
         QVERIFY2(failed->html().contains(QStringLiteral("NOT compiled: ") + test::kNotCompiledReason),
                  qPrintable(failed->html()));
-        std::unique_ptr<RunDetailDialog> cold(window.rowDetailDialog(2));
+        std::unique_ptr<RunDetailDialog> cold(window.pages()->ledger()->rowDetailDialog(2));
         QVERIFY(cold);
         QVERIFY(cold->html().contains("28.50 s"));
         QVERIFY(cold->html().contains("TRITON_CACHE_DIR"));
@@ -230,13 +237,13 @@ class TestMainWindow : public QObject
         QVERIFY2(html.contains("<h2>torch.compile</h2>"), qPrintable(error));
 
         // The PDF is laid out on the report job's thread too.
-        QSignalSpy written(&window, &MainWindow::reportWritten);
-        QVERIFY2(window.exportReport(dir.filePath("report.pdf"), &error), qPrintable(error));
+        QSignalSpy written(window.reportExport(), &stepscope::ui::ReportExport::written);
+        QVERIFY2(window.reportExport()->write(dir.filePath("report.pdf"), &error), qPrintable(error));
         QVERIFY(written.wait(60000));
         QFile pdf(dir.filePath("report.pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5) == "%PDF-");
-        QVERIFY(!window.exportReport(dir.filePath("report"), &error)); // no suffix: said at once
+        QVERIFY(!window.reportExport()->write(dir.filePath("report"), &error)); // no suffix: said at once
         QVERIFY(error.contains(".pdf"));
     }
 
@@ -244,14 +251,14 @@ class TestMainWindow : public QObject
     {
         MainWindow window;
         window.configPanel()->setPythonInterpreter("/nonexistent/bin/python3");
-        QTest::mouseClick(window.environmentPage()->doctorButton(), Qt::LeftButton);
-        DoctorModel *rows = window.environmentPage()->doctorModel();
+        QTest::mouseClick(window.pages()->environment()->doctorButton(), Qt::LeftButton);
+        DoctorModel *rows = window.pages()->environment()->doctorModel();
         QTRY_COMPARE(rows->rowCount(), 1);
         QCOMPARE(rows->items().front().status, QString("fail"));
         QVERIFY2(rows->items().front().value.contains("/nonexistent/bin/python3"),
                  qPrintable(rows->items().front().value));
         QVERIFY(!rows->items().front().fix.isEmpty());
-        QVERIFY(window.environmentPage()->doctorButton()->isEnabled()); // ready to run again
+        QVERIFY(window.pages()->environment()->doctorButton()->isEnabled()); // ready to run again
     }
 
     void stopSaysCancelledAndKeepsTheRecordedSteps()
@@ -271,11 +278,11 @@ class TestMainWindow : public QObject
         panel->machineWarmupBox()->setChecked(false);
         QSignalSpy finished(&window, &MainWindow::sweepFinished);
         QVERIFY(window.startSweep());
-        QTRY_VERIFY_WITH_TIMEOUT(window.liveChart()->pointCount() > 5, 90000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.pages()->live()->liveChart()->pointCount() > 5, 90000);
         QTest::mouseClick(panel->stopButton(), Qt::LeftButton);
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().at(1).toBool(), true);
-        QVERIFY(window.liveChart()->pointCount() > 5); // what the stopped run recorded stays in view
+        QVERIFY(window.pages()->live()->liveChart()->pointCount() > 5); // what the stopped run recorded stays in view
 
         // The words: cancelled, never failed, and nothing goes on.
         QVERIFY2(window.lastMessage().contains("cancelled"), qPrintable(window.lastMessage()));
@@ -286,7 +293,7 @@ class TestMainWindow : public QObject
 
         // The ledger row says how far it got, in the warning colour, not as a failure.
         QVERIFY(waitIdle(window));
-        LedgerModel *ledger = window.ledgerModel();
+        LedgerModel *ledger = window.shownSweep()->ledger();
         QCOMPARE(ledger->rowCount(), 1);
         const QString status = ledger->index(0, LedgerModel::Status).data().toString();
         QVERIFY2(QRegularExpression("^cancelled after \\d+ steps?$").match(status).hasMatch(), qPrintable(status));

@@ -4,6 +4,10 @@
 // the history's ids, dates and rename, the pages, and 1280x720.
 #include "widgets/main_window.h"
 
+#include "pages/history_page.h"
+#include "pages/sweep_pages.h"
+#include "presenters/shown_sweep.h"
+
 #include "charts/live_step_chart.h"
 #include "charts/run_overlay_chart.h"
 #include "controller/ledger_job.h"
@@ -63,19 +67,19 @@ class TestWindowViews : public QObject
         MainWindow window;
         window.show();
         QVERIFY(openAndWait(window, path));
-        QSignalSpy ready(window.ledgerJob(), &LedgerJob::ready);
+        QSignalSpy ready(window.shownSweep()->job(), &LedgerJob::ready);
         window.showSweep(1);
         QVERIFY(window.isBusy()); // returned at once: the ledger is being built elsewhere
-        QVERIFY(!window.ledgerPage()->status().isEmpty());
+        QVERIFY(!window.pages()->ledger()->status().isEmpty());
         QVERIFY(waitIdle(window));
         QCOMPARE(ready.count(), 1); // the model was filled by the job, once
-        QCOMPARE(window.ledgerModel()->rowCount(), 7);
-        QVERIFY(window.ledgerJob()->lastBuildThread() != std::thread::id());
-        QVERIFY(window.ledgerJob()->lastBuildThread() != std::this_thread::get_id());
-        QVERIFY(window.ledgerPage()->status().isEmpty());
+        QCOMPARE(window.shownSweep()->ledger()->rowCount(), 7);
+        QVERIFY(window.shownSweep()->job()->lastBuildThread() != std::thread::id());
+        QVERIFY(window.shownSweep()->job()->lastBuildThread() != std::this_thread::get_id());
+        QVERIFY(window.pages()->ledger()->status().isEmpty());
 
         // Typing 25000 is five values of the box and one recomputation, after the typing stops.
-        QSignalSpy recommended(window.ledgerJob(), &LedgerJob::recommended);
+        QSignalSpy recommended(window.shownSweep()->job(), &LedgerJob::recommended);
         QSpinBox *planned = window.configPanel()->plannedBox();
         planned->setFocus();
         planned->selectAll();
@@ -86,7 +90,8 @@ class TestWindowViews : public QObject
         QVERIFY(waitIdle(window));
         QCOMPARE(recommended.count(), 1);
         QCOMPARE(recommended.first().at(1).toLongLong(), qint64(25000));
-        QVERIFY2(window.recommendationText().startsWith("For 25000 steps:"), qPrintable(window.recommendationText()));
+        QVERIFY2(window.pages()->ledger()->recommendationText().startsWith("For 25000 steps:"),
+                 qPrintable(window.pages()->ledger()->recommendationText()));
         QCOMPARE(ready.count(), 1); // the ledger itself was not rebuilt
     }
 
@@ -96,7 +101,7 @@ class TestWindowViews : public QObject
         const QString path = copyOf(h200Ledger(), dir);
         MainWindow window;
         QVERIFY(openAndShow(window, path, 1));
-        StepsPage *steps = window.stepsPage();
+        StepsPage *steps = window.pages()->steps();
         QTRY_COMPARE(steps->overlay()->runCount(), 7); // one run per configuration
         QCOMPARE(steps->overlay()->runs().front().name, QString("baseline"));
         QCOMPARE(steps->overlay()->runs().front().ms.size(), 111); // 1 + 10 warm-up + 100 measured
@@ -116,13 +121,13 @@ class TestWindowViews : public QObject
         const QString path = copyOf(h200Ledger(), dir);
         MainWindow window;
         QVERIFY(openAndWait(window, path));
-        QSignalSpy ready(window.ledgerJob(), &LedgerJob::ready);
+        QSignalSpy ready(window.shownSweep()->job(), &LedgerJob::ready);
         window.showSweep(1);
         window.showSweep(2); // before sweep 1's ledger arrives
         QVERIFY(waitIdle(window));
         QCOMPARE(ready.count(), 1);
         QCOMPARE(ready.first().at(0).toLongLong(), qint64(2));
-        QCOMPARE(window.ledgerModel()->sweepId(), qint64(2));
+        QCOMPARE(window.shownSweep()->ledger()->sweepId(), qint64(2));
         QCOMPARE(window.sweepHeader()->sweepId(), qint64(2));
     }
 
@@ -160,20 +165,20 @@ class TestWindowViews : public QObject
         QVERIFY(!panel->knobBox("tf32")->isEnabled() || !panel->knobBox("tf32")->parentWidget()->isEnabled());
         QVERIFY(panel->runAgainButton()->isVisible());
         QVERIFY(!panel->startButton()->isEnabled());
-        QVERIFY(window.recommendationText().contains("finishes first"));
+        QVERIFY(window.pages()->ledger()->recommendationText().contains("finishes first"));
 
         // File › Open of another database: nothing of the first stays on screen.
         QSignalSpy opened(&window, &MainWindow::databaseOpened);
         QVERIFY(window.openDatabase(dir.filePath("other.sqlite")));
-        QCOMPARE(window.ledgerModel()->rowCount(), 0);
-        QVERIFY(!window.recommendationText().contains("finishes first"));
+        QCOMPARE(window.shownSweep()->ledger()->rowCount(), 0);
+        QVERIFY(!window.pages()->ledger()->recommendationText().contains("finishes first"));
         QVERIFY(window.sweepHeader()->text().startsWith("No sweep shown"));
-        QCOMPARE(window.historyModel()->rowCount(), 0);
+        QCOMPARE(window.pages()->history()->model()->rowCount(), 0);
         QVERIFY(!panel->viewingSweep());
         QVERIFY(opened.wait(30000));
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.historyModel()->rowCount(), 0);
-        QCOMPARE(window.ledgerModel()->rowCount(), 0);
+        QCOMPARE(window.pages()->history()->model()->rowCount(), 0);
+        QCOMPARE(window.shownSweep()->ledger()->rowCount(), 0);
     }
 
     void historyHasIdsFullDatesAndRename()
@@ -182,7 +187,7 @@ class TestWindowViews : public QObject
         const QString path = copyOf(h200Ledger(), dir);
         MainWindow window;
         QVERIFY(openAndWait(window, path));
-        HistoryModel *history = window.historyModel();
+        HistoryModel *history = window.pages()->history()->model();
         QCOMPARE(history->rowCount(), 2);
         const QModelIndex b32 = history->indexOfSweep(1);
         QVERIFY(b32.isValid());
@@ -196,7 +201,7 @@ class TestWindowViews : public QObject
 
         window.showSweep(1);
         QVERIFY(waitIdle(window));
-        window.renameSweep(1, "batch 32, before the driver update");
+        window.pages()->history()->renameSweep(1, "batch 32, before the driver update");
         QTRY_COMPARE_WITH_TIMEOUT(history->index(history->indexOfSweep(1).row(), HistoryModel::Name).data().toString(),
                                   QString("batch 32, before the driver update"), 30000);
         QVERIFY(window.sweepHeader()->text().startsWith("batch 32, before the driver update"));
@@ -210,7 +215,7 @@ class TestWindowViews : public QObject
     {
         MainWindow window;
         QStringList keys;
-        for (Page *page : window.pages()) {
+        for (Page *page : window.pages()->pages()) {
             QVERIFY(!page->title().isEmpty());
             keys << page->key();
         }
@@ -218,7 +223,7 @@ class TestWindowViews : public QObject
                                     "compare", "environment", "log"}));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         int charts = 0;
-        for (Page *page : window.pages())
+        for (Page *page : window.pages()->pages())
             charts += page->chart() ? 1 : 0;
         QCOMPARE(charts, 6); // five ledger charts and the comparison
     }
@@ -235,7 +240,7 @@ class TestWindowViews : public QObject
         QVERIFY(QFile::link(path, link));
         for (const QString &target : {path, path + "-wal", path + "-shm", link}) {
             QString error;
-            QVERIFY2(!window.exportReport(target, &error), qPrintable(target));
+            QVERIFY2(!window.reportExport()->write(target, &error), qPrintable(target));
             QVERIFY2(error.contains("would destroy the measurements"), qPrintable(error));
         }
         QVERIFY(!window.isBusy()); // nothing was started
@@ -295,11 +300,11 @@ class TestWindowViews : public QObject
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(openAndShow(window, path, 1));
-            window.findChild<QTabWidget *>()->setCurrentWidget(window.ledgerPage());
-            QTableView *view = window.ledgerPage()->view();
+            window.findChild<QTabWidget *>()->setCurrentWidget(window.pages()->ledger());
+            QTableView *view = window.pages()->ledger()->view();
             QVERIFY(view->model()->rowCount() >= 6);
             // Every column shows, but Failure only where a row has one.
-            const auto &rows = window.ledgerModel()->ledger().rows;
+            const auto &rows = window.shownSweep()->ledger()->ledger().rows;
             const bool failures = std::any_of(
                 rows.begin(), rows.end(), [](const report::LedgerRow &row) { return !row.failureCategory.empty(); });
             for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
@@ -321,9 +326,9 @@ class TestWindowViews : public QObject
                     qPrintable(QString("%1: %2 < %3").arg(file).arg(view->rowHeight(r)).arg(table->sizeHintForRow(r))));
             // The environment arrived with the ledger while its page was hidden: its wrapped rows
             // are measured once the page shows.
-            window.findChild<QTabWidget *>()->setCurrentWidget(window.environmentPage());
+            window.findChild<QTabWidget *>()->setCurrentWidget(window.pages()->environment());
             QTableView *env = nullptr;
-            for (QTableView *v : window.environmentPage()->findChildren<QTableView *>())
+            for (QTableView *v : window.pages()->environment()->findChildren<QTableView *>())
                 if (qobject_cast<EnvironmentModel *>(v->model()))
                     env = v;
             QVERIFY(env && env->model()->rowCount() > 0);
@@ -343,21 +348,24 @@ class TestWindowViews : public QObject
                         .startsWith("Speed-up [95% CI]"));
         }
         {
-            LedgerModel model;
-            LedgerPage page(&model);
+            RunController controller;
+            ShownSweep shown(&controller);
+            LedgerPage page(&shown);
             setLedgerColumnShown(page.view(), LedgerModel::Noise, false);
             setLedgerColumnShown(page.view(), LedgerModel::Configuration, false); // never hidden
             QVERIFY(!page.view()->isColumnHidden(LedgerModel::Configuration));
         }
         {
-            LedgerModel model;
-            LedgerPage page(&model);
+            RunController controller;
+            ShownSweep shown(&controller);
+            LedgerPage page(&shown);
             QVERIFY(page.view()->isColumnHidden(LedgerModel::Noise));
             QVERIFY(!page.view()->isColumnHidden(LedgerModel::Spread));
             setLedgerColumnShown(page.view(), LedgerModel::Noise, true);
         }
-        LedgerModel model;
-        LedgerPage page(&model);
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage page(&shown);
         QVERIFY(!page.view()->isColumnHidden(LedgerModel::Noise));
     }
 

@@ -2,6 +2,7 @@
 // What the window tests share: settings of their own, opening a database as File › Open does and
 // waiting for every view to be read and computed (the window does both off the UI thread), and
 // copies of the stored H200 databases to open for writing.
+#include "presenters/report_export.h"
 #include "widgets/main_window.h"
 
 #include <QCoreApplication>
@@ -53,8 +54,8 @@ inline bool openAndShow(ui::MainWindow &window, const QString &path, qint64 swee
 // empty, with *error, when the export was refused, failed or took over a minute.
 inline QString exportedReport(ui::MainWindow &window, const QString &path, QString *error)
 {
-    QSignalSpy written(&window, &ui::MainWindow::reportWritten);
-    if (!window.exportReport(path, error))
+    QSignalSpy written(window.reportExport(), &ui::ReportExport::written);
+    if (!window.reportExport()->write(path, error))
         return {};
     if (!written.wait(60000) && written.isEmpty()) {
         *error = QStringLiteral("no report written in 60 s");

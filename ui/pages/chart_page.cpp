@@ -7,9 +7,8 @@
 namespace stepscope::ui
 {
 
-ChartPage::ChartPage(ChartWidget *chart, const QString &title, const QString &key, std::function<void()> clear,
-                     QWidget *parent)
-    : Page(parent), chart_(chart), title_(title), key_(key), clear_(std::move(clear))
+ChartPage::ChartPage(ChartWidget *chart, const QString &title, const QString &key, QWidget *parent)
+    : Page(parent), chart_(chart), title_(title), key_(key)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -19,12 +18,6 @@ ChartPage::ChartPage(ChartWidget *chart, const QString &title, const QString &ke
 QCustomPlot *ChartPage::chart() const
 {
     return chart_->plot();
-}
-
-void ChartPage::clear()
-{
-    if (clear_)
-        clear_();
 }
 
 } // namespace stepscope::ui

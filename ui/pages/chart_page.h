@@ -1,8 +1,6 @@
 #pragma once
-// A page that is one chart: the live steps, or one of the charts that read the ledger model.
+// A page that is one of the charts that read the ledger model (they clear with it).
 #include "pages/page.h"
-
-#include <functional>
 
 namespace stepscope::ui
 {
@@ -13,20 +11,16 @@ class ChartPage : public Page
 {
     Q_OBJECT
   public:
-    // `clear` forgets the chart's own data, for a chart that does not read a model.
-    ChartPage(ChartWidget *chart, const QString &title, const QString &key, std::function<void()> clear = {},
-              QWidget *parent = nullptr);
+    ChartPage(ChartWidget *chart, const QString &title, const QString &key, QWidget *parent = nullptr);
 
     QString title() const override { return title_; }
     QString key() const override { return key_; }
     QCustomPlot *chart() const override;
-    void clear() override;
     ChartWidget *chartWidget() const { return chart_; }
 
   private:
     ChartWidget *chart_;
     QString title_, key_;
-    std::function<void()> clear_;
 };
 
 } // namespace stepscope::ui

@@ -1,5 +1,7 @@
 #include "pages/history_page.h"
 
+#include "controller/query_job.h"
+#include "controller/run_controller.h"
 #include "models/history_model.h"
 
 #include <QAction>
@@ -18,7 +20,8 @@
 namespace stepscope::ui
 {
 
-HistoryPage::HistoryPage(HistoryModel *model, QWidget *parent) : Page(parent), model_(model)
+HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *controller, QWidget *parent)
+    : Page(parent), model_(model), query_(query), controller_(controller)
 {
     filter_ = new QLineEdit;
     filter_->setPlaceholderText(tr("Filter sweeps and runs (id, name, configuration, status, category)"));
@@ -59,7 +62,7 @@ HistoryPage::HistoryPage(HistoryModel *model, QWidget *parent) : Page(parent), m
     connect(rename, &QPushButton::clicked, this, &HistoryPage::renameCurrent);
     connect(remove, &QPushButton::clicked, this, [this] {
         if (const qint64 sweep = currentSweep(); sweep > 0)
-            Q_EMIT deleteRequested(sweep);
+            deleteSweep(sweep);
     });
     auto *renameKey = new QAction(this);
     renameKey->setShortcut(Qt::Key_F2);
@@ -75,6 +78,16 @@ HistoryPage::HistoryPage(HistoryModel *model, QWidget *parent) : Page(parent), m
     layout->addWidget(filter_);
     layout->addWidget(view_);
     layout->addLayout(buttons);
+
+    connect(controller_, &RunController::databaseOpened, this, &HistoryPage::reload);
+    connect(controller_, &RunController::sweepStarted, this, &HistoryPage::reload);
+    connect(controller_, &RunController::finished, this, &HistoryPage::reload);
+}
+
+void HistoryPage::reload()
+{
+    if (controller_->hasDatabase() && !controller_->isOpening())
+        query_->requestHistory();
 }
 
 qint64 HistoryPage::currentSweep() const
@@ -116,7 +129,51 @@ void HistoryPage::renameCurrent()
     const QString name =
         QInputDialog::getText(this, tr("Rename sweep %1").arg(sweep), tr("Name:"), QLineEdit::Normal, current, &ok);
     if (ok && !name.trimmed().isEmpty() && name.trimmed() != current)
-        Q_EMIT renameRequested(sweep, name.trimmed());
+        renameSweep(sweep, name.trimmed());
+}
+
+void HistoryPage::renameSweep(qint64 sweepId, const QString &name)
+{
+    QString error;
+    const bool queued = controller_->renameSweep(
+        sweepId, name,
+        [this, sweepId, name](const QString &failure) {
+            if (!failure.isEmpty()) {
+                QMessageBox::warning(this, tr("Rename sweep"), failure);
+                return;
+            }
+            Q_EMIT message(tr("Sweep %1 is now \"%2\".").arg(sweepId).arg(name), 6000);
+            Q_EMIT renamed(sweepId, name);
+            reload();
+        },
+        &error);
+    if (!queued)
+        QMessageBox::warning(this, tr("Rename sweep"), error);
+}
+
+void HistoryPage::deleteSweep(qint64 sweep)
+{
+    if (controller_->isRunning() && controller_->currentSweep() == sweep) {
+        QMessageBox::information(this, tr("Delete sweep"), tr("Stop the running sweep before deleting it."));
+        return;
+    }
+    if (QMessageBox::question(this, tr("Delete sweep"),
+                              tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep)) !=
+        QMessageBox::Yes)
+        return;
+    Q_EMIT deleting(sweep);
+    QString error;
+    const bool queued = controller_->writeAsync([sweep](store::Database &db) { db.deleteSweep(sweep); },
+                                                [this, sweep](const QString &failure) {
+                                                    if (!failure.isEmpty())
+                                                        QMessageBox::warning(this, tr("Delete sweep"), failure);
+                                                    else
+                                                        Q_EMIT message(tr("Sweep %1 deleted.").arg(sweep), 6000);
+                                                    reload();
+                                                },
+                                                &error);
+    if (!queued)
+        QMessageBox::warning(this, tr("Delete sweep"), error);
 }
 
 } // namespace stepscope::ui

@@ -1,6 +1,8 @@
 #pragma once
-// The History tab: every sweep of the database with its runs (HistoryModel), a filter, and what
-// can be done with a sweep: show it, compare two, rename, delete. The page asks; the window does.
+// The History tab: every sweep of the database with its runs (HistoryModel, filled by the query
+// job), a filter, and what can be done with a sweep: show it or compare two (the page asks), rename
+// or delete it (the page does, through the controller's one writer). The list is read again when
+// a database opens, a sweep starts or ends, and after each change.
 #include "pages/page.h"
 
 class QLineEdit;
@@ -11,12 +13,15 @@ namespace stepscope::ui
 {
 
 class HistoryModel;
+class QueryJob;
+class RunController;
 
 class HistoryPage : public Page
 {
     Q_OBJECT
   public:
-    explicit HistoryPage(HistoryModel *model, QWidget *parent = nullptr);
+    // None is owned; all outlive the page. `query` fills `model`.
+    HistoryPage(HistoryModel *model, QueryJob *query, RunController *controller, QWidget *parent = nullptr);
 
     QString title() const override { return tr("&History"); }
     QString key() const override { return QStringLiteral("history"); }
@@ -27,18 +32,30 @@ class HistoryPage : public Page
     QList<qint64> selectedSweeps() const;
     QTreeView *view() const { return view_; }
     QLineEdit *filter() const { return filter_; }
+    HistoryModel *model() const { return model_; }
+
+    // Renames a sweep (renamed follows); a refusal is said in a message box.
+    void renameSweep(qint64 sweepId, const QString &name);
+    // Asks, then deletes a sweep with its runs and steps (deleting comes first).
+    void deleteSweep(qint64 sweepId);
 
   Q_SIGNALS:
     void showRequested(qint64 sweepId);
     void compareRequested(qint64 sweepA, qint64 sweepB);
-    void renameRequested(qint64 sweepId, const QString &name);
-    void deleteRequested(qint64 sweepId);
+    void renamed(qint64 sweepId, const QString &name);
+    // About to be deleted: whatever shows it lets go.
+    void deleting(qint64 sweepId);
+    // A passing status-bar message.
+    void message(const QString &text, int timeoutMs);
 
   private:
+    void reload();
     void compareSelected();
     void renameCurrent();
 
     HistoryModel *model_;
+    QueryJob *query_;
+    RunController *controller_;
     QSortFilterProxyModel *proxy_;
     QTreeView *view_;
     QLineEdit *filter_;

@@ -1,7 +1,10 @@
 #include "pages/ledger_page.h"
 
 #include "models/ledger_model.h"
+#include "models/run_detail.h"
 #include "pages/ledger_columns.h"
+#include "presenters/shown_sweep.h"
+#include "widgets/run_detail_dialog.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -9,10 +12,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <memory>
+
 namespace stepscope::ui
 {
 
-LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), model_(model)
+LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model_(shown->ledger())
 {
     recommendation_ = new QLabel;
     recommendation_->setWordWrap(true);
@@ -45,12 +51,13 @@ LedgerPage::LedgerPage(LedgerModel *model, QWidget *parent) : Page(parent), mode
                          "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
                          "show columns."));
     connect(view_, &QTableView::doubleClicked, this,
-            [this](const QModelIndex &index) { Q_EMIT rowActivated(proxy_->mapToSource(index).row()); });
+            [this](const QModelIndex &index) { activate(proxy_->mapToSource(index).row()); });
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(recommendation_);
     layout->addWidget(status_);
     layout->addWidget(view_);
 
+    connect(shown, &ShownSweep::activityChanged, this, &LedgerPage::setStatus);
     connect(model_, &LedgerModel::recommendationChanged, this, &LedgerPage::showRecommendation);
     connect(proxy_, &QAbstractItemModel::modelReset, this, &LedgerPage::modelChanged);
     connect(proxy_, &QAbstractItemModel::layoutChanged, this, &LedgerPage::modelChanged); // rows sorted
@@ -122,6 +129,37 @@ void LedgerPage::setStatus(const QString &text)
 QString LedgerPage::status() const
 {
     return status_->isVisible() ? status_->text() : QString();
+}
+
+RunDetailDialog *LedgerPage::rowDetailDialog(int row)
+{
+    if (row < 0 || row >= model_->rowCount())
+        return nullptr;
+    const QModelIndex index = model_->index(row, LedgerModel::Configuration);
+    const std::vector<store::RunRecord> runs = model_->runRecordsOf(row);
+    const bool failed = !index.data(LedgerModel::FailureDetailRole).toString().isEmpty();
+    const bool compiled = std::any_of(runs.begin(), runs.end(), [](const auto &r) { return runIsCompiled(r); });
+    if (runs.empty() || (!failed && !compiled))
+        return nullptr;
+    auto *dialog = new RunDetailDialog(index.data().toString(), runs, RunDetailDialog::preferredRun(runs), this);
+    connect(dialog, &RunDetailDialog::showStepsRequested, this, &LedgerPage::runStepsRequested);
+    return dialog;
+}
+
+void LedgerPage::activate(int row)
+{
+    if (std::unique_ptr<RunDetailDialog> dialog{rowDetailDialog(row)}) {
+        dialog->exec();
+        return;
+    }
+    // A plain configuration that ran: the steps of its first complete run, else of a run the
+    // Stop cut short.
+    const auto runs = model_->runRecordsOf(row);
+    const auto complete = std::find_if(runs.begin(), runs.end(),
+                                       [](const store::RunRecord &r) { return r.status == RunStatus::Complete; });
+    const qint64 runId = complete != runs.end() ? complete->id : model_->rowRuns(row).cancelledRun;
+    if (runId > 0)
+        Q_EMIT runStepsRequested(runId);
 }
 
 } // namespace stepscope::ui

@@ -1,6 +1,7 @@
 #pragma once
 // The Ledger tab: the recommendation for the planned run, what is being computed, and the ledger
-// table (one row per configuration) over the LedgerModel.
+// table (one row per configuration) over the shown sweep's LedgerModel. It follows the ShownSweep
+// presenter by itself; a double-click opens a row's run detail, or asks for its steps.
 #include "pages/page.h"
 
 class QLabel;
@@ -12,12 +13,15 @@ namespace stepscope::ui
 {
 
 class LedgerModel;
+class RunDetailDialog;
+class ShownSweep;
 
 class LedgerPage : public Page
 {
     Q_OBJECT
   public:
-    explicit LedgerPage(LedgerModel *model, QWidget *parent = nullptr);
+    // `shown` is not owned and outlives the page.
+    explicit LedgerPage(ShownSweep *shown, QWidget *parent = nullptr);
 
     QString title() const override { return tr("Le&dger"); }
     QString key() const override { return QStringLiteral("ledger"); }
@@ -25,20 +29,25 @@ class LedgerPage : public Page
 
     // The model's recommendation, or why there is none; follows the model by itself.
     QString recommendationText() const;
-    // A line under the recommendation while the ledger is computed or recomputed; empty hides it.
-    void setStatus(const QString &text);
+    // The line under the recommendation while the ledger is computed or recomputed; empty when not.
     QString status() const;
     QTableView *view() const { return view_; }
+    // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
+    // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
+    // The caller owns it.
+    RunDetailDialog *rowDetailDialog(int row);
 
   Q_SIGNALS:
-    // A row was double-clicked (model row).
-    void rowActivated(int row);
+    // A run's steps are wanted in the live chart (a plain row double-clicked, or from its detail).
+    void runStepsRequested(qint64 runId);
 
   protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void showEvent(QShowEvent *event) override;
 
   private:
+    void setStatus(const QString &text);
+    void activate(int row);
     void showRecommendation();
     void fitColumns();
     void modelChanged();

@@ -1,6 +1,7 @@
 #include "pages/steps_page.h"
 
 #include "charts/run_overlay_chart.h"
+#include "controller/query_job.h"
 #include "models/ledger_model.h"
 
 #include <QComboBox>
@@ -11,7 +12,7 @@
 namespace stepscope::ui
 {
 
-StepsPage::StepsPage(LedgerModel *model, QWidget *parent) : Page(parent), model_(model)
+StepsPage::StepsPage(LedgerModel *model, QueryJob *query, QWidget *parent) : Page(parent), model_(model), query_(query)
 {
     choice_ = new QComboBox;
     choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -26,6 +27,7 @@ StepsPage::StepsPage(LedgerModel *model, QWidget *parent) : Page(parent), model_
     layout->addWidget(chart_, 1);
     connect(choice_, &QComboBox::activated, this, &StepsPage::ask);
     connect(model_, &QAbstractItemModel::modelReset, this, &StepsPage::fillChoices);
+    connect(query_, &QueryJob::runSeriesReady, this, &StepsPage::setRuns);
     fillChoices();
 }
 
@@ -83,7 +85,8 @@ void StepsPage::ask()
     const QVector<Wanted> runs = wanted();
     note_->setText(runs.isEmpty() ? tr("No run recorded steps.")
                                   : tr("Reading %n run(s)…", nullptr, static_cast<int>(runs.size())));
-    Q_EMIT runsWanted(runs);
+    if (!query_->database().isEmpty())
+        query_->requestRunSeries(runs);
 }
 
 void StepsPage::setRuns(const OverlayRuns &runs)

@@ -11,6 +11,10 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
+class QObject;
+
 namespace stepscope::ui
 {
 
@@ -18,7 +22,14 @@ namespace stepscope::ui
 // HTML); drawn at twice the pixels so they stay sharp in print.
 inline constexpr QSize kReportChartSize{760, 440};
 
-QList<QPair<QString, QImage>> renderReportCharts(const report::Ledger &ledger, QSize size = kReportChartSize,
-                                                 qreal scale = 2.0);
+using ReportCharts = QList<QPair<QString, QImage>>;
+
+ReportCharts renderReportCharts(const report::Ledger &ledger, QSize size = kReportChartSize, qreal scale = 2.0);
+
+// The same charts, one per turn of the event loop: at print resolution each takes tens of
+// milliseconds of the UI thread, all three at once more than a frame should wait. `done` gets them
+// on the UI thread, unless `context` is gone first.
+void renderReportChartsPaced(QObject *context, const report::Ledger &ledger, std::function<void(ReportCharts)> done,
+                             QSize size = kReportChartSize, qreal scale = 2.0);
 
 } // namespace stepscope::ui

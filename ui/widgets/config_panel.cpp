@@ -3,9 +3,11 @@
 #include "config/config_json.h"
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
+#include "controller/ledger_job.h"
 #include "models/status_colors.h"
 #include "supervisor/worker_command.h"
 #include "widgets/compile_options.h"
+#include "widgets/panel_settings.h"
 #include "widgets/wheel_guard.h"
 
 #include <QCheckBox>
@@ -16,6 +18,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -25,6 +28,9 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <iterator>
 
 namespace stepscope::ui
 {
@@ -49,6 +55,23 @@ QString entryName(const RunConfig &c)
 {
     const QString knobs = QString::fromStdString(knobLabel(c));
     return c.runtime == Runtime::Python && c.compile == CompileMode::None ? QStringLiteral("python ") + knobs : knobs;
+}
+
+// What each sweep kind is called in a stored sweep, by SweepKind.
+const char *const kPresets[] = {"ledger", "each", "combinations", "custom", "single"};
+
+bool anyOf(const std::vector<RunConfig> &configs, bool RunConfig::*knob)
+{
+    return std::any_of(configs.begin(), configs.end(), [knob](const RunConfig &c) { return c.*knob; });
+}
+
+// The autocast of a stored sweep: the first of its configurations that has one.
+Autocast autocastOf(const std::vector<RunConfig> &configs)
+{
+    for (const RunConfig &c : configs)
+        if (c.autocast != Autocast::Off)
+            return c.autocast;
+    return Autocast::Off;
 }
 
 } // namespace
@@ -306,8 +329,118 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
+    buildSettingsTable();
     setCudaDevices(0);
     updatePythonNote();
+}
+
+void ConfigPanel::buildSettingsTable()
+{
+    using Stored = StoredSweepSettings;
+    using V = QVariant;
+    auto first = [](auto field) {
+        return [field](const Stored &sweep) { return std::optional<V>(sweep.configs.front().*field); };
+    };
+    auto any = [](bool RunConfig::*knob) {
+        return [knob](const Stored &sweep) { return std::optional<V>(anyOf(sweep.configs, knob)); };
+    };
+    auto intField = [](int RunConfig::*field) {
+        return [field](const V &v, RunConfig &c, SweepRequest &) { c.*field = v.toInt(); };
+    };
+    // In load order: the device before what it enables, the autocast before its dtype, and the
+    // compile options (loaded before the runtime, see loadSettings) before the runtime.
+    settings_ = {
+        {"device", device_, V(),
+         [](const V &v, RunConfig &c, SweepRequest &) { c.device = v.toString().toStdString(); },
+         [](const Stored &sweep) { return std::optional<V>(QString::fromStdString(sweep.configs.front().device)); }},
+        {"tf32", tf32_, false, [](const V &v, RunConfig &c, SweepRequest &) { c.tf32 = c.onCuda() && v.toBool(); },
+         any(&RunConfig::tf32)},
+        {"cudnn", cudnn_, false,
+         [](const V &v, RunConfig &c, SweepRequest &) { c.cudnnBenchmark = c.onCuda() && v.toBool(); },
+         any(&RunConfig::cudnnBenchmark)},
+        {"autocastChecked", autocast_, false,
+         [](const V &v, RunConfig &c, SweepRequest &) {
+             if (v.toBool())
+                 c.autocast = Autocast::BF16;
+         },
+         [](const Stored &sweep) { return std::optional<V>(autocastOf(sweep.configs) != Autocast::Off); }},
+        {"autocastDtype", autocastDtype_, QStringLiteral("bf16"),
+         [](const V &v, RunConfig &c, SweepRequest &) {
+             if (c.autocast != Autocast::Off)
+                 c.autocast = v.toString() == QLatin1String("fp16") ? Autocast::FP16 : Autocast::BF16;
+         },
+         [](const Stored &sweep) -> std::optional<V> {
+             const Autocast a = autocastOf(sweep.configs);
+             if (a == Autocast::Off)
+                 return std::nullopt;
+             return V(a == Autocast::FP16 ? QStringLiteral("fp16") : QStringLiteral("bf16"));
+         }},
+        {"channelsLast", channelsLast_, false,
+         [](const V &v, RunConfig &c, SweepRequest &) { c.channelsLast = v.toBool(); }, any(&RunConfig::channelsLast)},
+        {"graph", graph_, false,
+         [](const V &v, RunConfig &c, SweepRequest &) { c.cudaGraph = c.onCuda() && v.toBool(); },
+         any(&RunConfig::cudaGraph)},
+        {"optimizer", optimizer_, V(),
+         [](const V &v, RunConfig &c, SweepRequest &) { c.optimizer = static_cast<Optimizer>(v.toInt()); },
+         [](const Stored &sweep) {
+             return std::optional<V>(int(sweep.configs.back().optimizer));
+         }, // a ledger's last row has them all
+         [](const V &v) { return V(QString::fromStdString(toString(static_cast<Optimizer>(v.toInt())))); },
+         [](const V &v) {
+             for (Optimizer o : {Optimizer::Foreach, Optimizer::Fused, Optimizer::PerParameter})
+                 if (v.toString() == QString::fromStdString(toString(o)))
+                     return V(int(o));
+             return V();
+         }},
+        {"batch", batch_, V(), intField(&RunConfig::batch), first(&RunConfig::batch)},
+        {"imageSize", imageSize_, V(), intField(&RunConfig::imageSize), first(&RunConfig::imageSize)},
+        {"warmup", warmup_, V(), intField(&RunConfig::warmupSteps), first(&RunConfig::warmupSteps)},
+        {"steps", steps_, V(), intField(&RunConfig::steps), first(&RunConfig::steps)},
+        {"repeats", repeats_, 1, [](const V &v, RunConfig &, SweepRequest &r) { r.repeats = v.toInt(); },
+         [](const Stored &sweep) { return std::optional<V>(sweep.repeats); }},
+        {"planned", planned_, qint64(kDefaultPlannedSteps),
+         [](const V &v, RunConfig &, SweepRequest &r) { r.plannedSteps = v.toLongLong(); }},
+        {"sweepKind", sweepKind_, 0, nullptr,
+         [](const Stored &sweep) -> std::optional<V> {
+             for (int kind = 0; kind < int(std::size(kPresets)); ++kind)
+                 if (sweep.preset == QLatin1String(kPresets[kind]))
+                     return V(kind);
+             return std::nullopt;
+         }},
+        {"freshCache", freshCache_, false,
+         [](const V &v, RunConfig &c, SweepRequest &r) { r.freshCudaCache = v.toBool() && c.onCuda(); }},
+        {"machineWarmup", machineWarmup_, true,
+         [](const V &v, RunConfig &, SweepRequest &r) { r.machineWarmup = v.toBool(); }},
+        {"untilCi", untilCi_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.adaptive = v.toBool(); }},
+        {"ciHalfWidth", ciHalfWidth_, 2.0,
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveHalfWidth = v.toDouble() / 100.0; }},
+        {"maxProcesses", maxProcesses_, 10,
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxProcesses = v.toInt(); }},
+        {"maxMinutes", maxMinutes_, 0,
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxMinutes = v.toInt(); }},
+        {"runtime", runtime_, V(),
+         [](const V &v, RunConfig &c, SweepRequest &) { c.runtime = static_cast<Runtime>(v.toInt()); },
+         [](const Stored &sweep) { return std::optional<V>(int(sweep.configs.front().runtime)); },
+         [](const V &v) { return V(QString::fromStdString(toString(static_cast<Runtime>(v.toInt())))); },
+         [](const V &v) {
+             return V(int(v.toString() == QLatin1String("python") ? Runtime::Python : Runtime::Native));
+         }},
+        {"pythonInterpreter", python_, QString(), nullptr, nullptr,
+         [](const V &v) { return V(v.toString().trimmed()); }, nullptr},
+        {"cpuAffinity", affinity_, QStringLiteral("none"),
+         [](const V &v, RunConfig &c, SweepRequest &) { c.cpuAffinity = v.toString().toStdString(); }},
+        {"cpuCores", cores_, QString(),
+         [](const V &v, RunConfig &c, SweepRequest &) {
+             if (c.cpuAffinity != "list")
+                 return;
+             // A list setField refuses stays as typed: buildRequest reports validate()'s reason.
+             ConfigError ignored;
+             const std::string cores = v.toString().trimmed().toStdString();
+             if (!setField(c, "cpu_affinity", cores, ignored))
+                 c.cpuAffinity = cores;
+         }},
+        {"threads", threads_, 0, intField(&RunConfig::threads)},
+    };
 }
 
 void ConfigPanel::setCudaDevices(int count)
@@ -473,30 +606,8 @@ ConfigPanel::SweepKind ConfigPanel::sweepKind() const
 RunConfig ConfigPanel::baseConfig() const
 {
     RunConfig c;
-    c.runtime = static_cast<Runtime>(runtime_->currentData().toInt());
-    c.device = device_->currentText().toStdString();
-    c.batch = batch_->value();
-    c.imageSize = imageSize_->value();
-    c.warmupSteps = warmup_->value();
-    c.steps = steps_->value();
-    c.threads = threads_->value();
-    const QString affinity = affinity_->currentData().toString();
-    if (affinity == QLatin1String("list")) {
-        ConfigError ignored; // a list setField refuses stays as typed: buildRequest reports validate()'s reason
-        const std::string cores = cores_->text().trimmed().toStdString();
-        if (!setField(c, "cpu_affinity", cores, ignored))
-            c.cpuAffinity = cores;
-    } else {
-        c.cpuAffinity = affinity.toStdString();
-    }
-    const bool cuda = c.onCuda();
-    c.tf32 = cuda && tf32_->isChecked();
-    c.cudnnBenchmark = cuda && cudnn_->isChecked();
-    if (autocast_->isChecked())
-        c.autocast = autocastDtype_->currentText() == "fp16" ? Autocast::FP16 : Autocast::BF16;
-    c.channelsLast = channelsLast_->isChecked();
-    c.cudaGraph = cuda && graph_->isChecked();
-    c.optimizer = static_cast<Optimizer>(optimizer_->currentData().toInt());
+    SweepRequest unused;
+    fillSweep(settings_, c, unused);
     return c;
 }
 
@@ -512,14 +623,14 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
             *error = message;
         return false;
     };
-    const RunConfig base = baseConfig();
+    RunConfig base;
+    fillSweep(settings_, base, request);
     const SweepKind kind = sweepKind();
     const CompileChoice compile = compile_->choice();
     if (compile.enabled() && !compile.cold && !compile.warm && kind != SweepKind::Custom)
         return fail(tr("torch.compile: tick cold, warm or both."));
-    static const char *const presets[] = {"ledger", "each", "combinations", "custom", "single"};
     const Sweep sweep = buildSweep(kind, base, compile, customConfigs_);
-    request.preset = QString::fromLatin1(presets[int(kind)]);
+    request.preset = QString::fromLatin1(kPresets[int(kind)]);
     if (skipped)
         for (const auto &s : sweep.skipped)
             skipped->append(QString::fromStdString(s));
@@ -541,14 +652,6 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
         if (!request.baseline)
             return fail(tr("The chosen baseline is not in this sweep any more: pick another or automatic."));
     }
-    request.repeats = repeats_->value();
-    request.plannedSteps = planned_->value();
-    request.freshCudaCache = freshCache_->isChecked() && base.onCuda();
-    request.machineWarmup = machineWarmup_->isChecked();
-    request.adaptive = untilCi_->isChecked();
-    request.adaptiveHalfWidth = ciHalfWidth_->value() / 100.0;
-    request.adaptiveMaxProcesses = maxProcesses_->value();
-    request.adaptiveMaxMinutes = maxMinutes_->value();
     return true;
 }
 
@@ -640,32 +743,7 @@ void ConfigPanel::setRepeats(int repeats)
 void ConfigPanel::saveSettings(QSettings &s) const
 {
     s.beginGroup("config");
-    s.setValue("device", device_->currentText());
-    s.setValue("autocastChecked", autocast_->isChecked());
-    s.setValue("autocastDtype", autocastDtype_->currentText());
-    s.setValue("channelsLast", channelsLast_->isChecked());
-    s.setValue("tf32", tf32_->isChecked());
-    s.setValue("cudnn", cudnn_->isChecked());
-    s.setValue("graph", graph_->isChecked());
-    s.setValue("optimizer", QString::fromStdString(toString(baseConfig().optimizer)));
-    s.setValue("batch", batch_->value());
-    s.setValue("imageSize", imageSize_->value());
-    s.setValue("warmup", warmup_->value());
-    s.setValue("steps", steps_->value());
-    s.setValue("repeats", repeats_->value());
-    s.setValue("planned", planned_->value());
-    s.setValue("sweepKind", sweepKind_->currentData().toInt());
-    s.setValue("freshCache", freshCache_->isChecked());
-    s.setValue("machineWarmup", machineWarmup_->isChecked());
-    s.setValue("untilCi", untilCi_->isChecked());
-    s.setValue("ciHalfWidth", ciHalfWidth_->value());
-    s.setValue("maxProcesses", maxProcesses_->value());
-    s.setValue("maxMinutes", maxMinutes_->value());
-    s.setValue("runtime", QString::fromStdString(toString(baseConfig().runtime)));
-    s.setValue("pythonInterpreter", pythonInterpreter());
-    s.setValue("cpuAffinity", affinity_->currentData().toString());
-    s.setValue("cpuCores", cores_->text());
-    s.setValue("threads", threads_->value());
+    saveSettingsTable(settings_, s);
     compile_->saveSettings(s);
     QStringList custom;
     for (const auto &c : customConfigs_)
@@ -678,42 +756,16 @@ void ConfigPanel::loadSettings(const QSettings &s)
 {
     if (!s.contains("config/batch"))
         return; // first start: keep the machine's defaults
-    setDevice(s.value("config/device").toString());
-    tf32_->setChecked(s.value("config/tf32").toBool());
-    cudnn_->setChecked(s.value("config/cudnn").toBool());
-    autocast_->setChecked(s.value("config/autocastChecked").toBool());
-    autocastDtype_->setCurrentText(s.value("config/autocastDtype", "bf16").toString());
-    channelsLast_->setChecked(s.value("config/channelsLast").toBool());
-    graph_->setChecked(s.value("config/graph").toBool());
-    if (s.contains("config/optimizer")) {
-        const QString name = s.value("config/optimizer").toString();
-        for (Optimizer o : {Optimizer::Foreach, Optimizer::Fused, Optimizer::PerParameter})
-            if (name == QString::fromStdString(toString(o)))
-                setOptimizer(o);
-    } else { // settings of before the one SGD control
+    for (const PanelSetting &row : settings_) {
+        // Compile first: choosing a mode moves the runtime to Python, and the saved runtime wins.
+        if (row.widget == runtime_)
+            compile_->loadSettings(s, QStringLiteral("config/"));
+        loadSettingRow(row, s);
+    }
+    if (!s.contains("config/optimizer")) // settings of before the one SGD control
         setOptimizer(s.value("config/fused").toBool()          ? Optimizer::Fused
                      : s.value("config/perParameter").toBool() ? Optimizer::PerParameter
                                                                : Optimizer::Foreach);
-    }
-    setShape(s.value("config/batch").toInt(), s.value("config/imageSize").toInt(), s.value("config/warmup").toInt(),
-             s.value("config/steps").toInt());
-    repeats_->setValue(s.value("config/repeats", 1).toInt());
-    planned_->setValue(s.value("config/planned", qint64(kDefaultPlannedSteps)).toInt());
-    setSweepKind(static_cast<SweepKind>(s.value("config/sweepKind", 0).toInt()));
-    freshCache_->setChecked(s.value("config/freshCache").toBool());
-    machineWarmup_->setChecked(s.value("config/machineWarmup", true).toBool());
-    untilCi_->setChecked(s.value("config/untilCi", false).toBool());
-    ciHalfWidth_->setValue(s.value("config/ciHalfWidth", 2.0).toDouble());
-    maxProcesses_->setValue(s.value("config/maxProcesses", 10).toInt());
-    maxMinutes_->setValue(s.value("config/maxMinutes", 0).toInt());
-    // Compile first: choosing a mode moves the runtime to Python, and the saved runtime wins.
-    compile_->loadSettings(s, QStringLiteral("config/"));
-    runtime_->setCurrentIndex(s.value("config/runtime").toString() == QLatin1String("python") ? 1 : 0);
-    setPythonInterpreter(s.value("config/pythonInterpreter").toString());
-    const int affinity = affinity_->findData(s.value("config/cpuAffinity", "none").toString());
-    affinity_->setCurrentIndex(affinity >= 0 ? affinity : 0);
-    cores_->setText(s.value("config/cpuCores").toString());
-    threads_->setValue(s.value("config/threads", 0).toInt());
     customConfigs_.clear();
     custom_->clear();
     for (const auto &json : s.value("config/custom").toStringList()) {
@@ -753,9 +805,36 @@ void ConfigPanel::buildSweepBanner(QVBoxLayout *layout)
         Q_EMIT sweepViewLeft(false);
     });
     connect(own, &QPushButton::clicked, this, [this] {
-        leaveSweepView();
+        returnToOwnSettings();
         Q_EMIT sweepViewLeft(true);
     });
+}
+
+void ConfigPanel::showStoredSweep(const SweepInfo &info)
+{
+    if (!viewingSweep_) {
+        QSettings own;
+        saveSettings(own);
+    }
+    std::vector<RunConfig> configs;
+    for (const auto &json : info.configJsons) {
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        if (parseConfig(QByteArray::fromStdString(json), c, errors))
+            configs.push_back(c);
+    }
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
+    showSweepSettings(tr("Sweep %1, \"%2\": its settings, read-only.")
+                          .arg(info.sweep.id)
+                          .arg(QString::fromStdString(info.sweep.name)),
+                      configs, settings.value("repeats").toInt(1), QString::fromStdString(info.sweep.preset));
+}
+
+void ConfigPanel::returnToOwnSettings()
+{
+    leaveSweepView();
+    setCudaDevices(cudaDevices_); // drops a device listed only for the stored sweep
+    loadSettings(QSettings());
 }
 
 void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
@@ -764,35 +843,10 @@ void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<Ru
     if (configs.empty())
         return;
     // The shape and where it ran from the first configuration, every knob any configuration used.
-    const RunConfig &first = configs.front();
-    if (device_->findText(QString::fromStdString(first.device)) < 0)
-        device_->addItem(QString::fromStdString(first.device)); // not on this machine: shown, not offered
-    setDevice(QString::fromStdString(first.device));
-    runtime_->setCurrentIndex(runtime_->findData(int(first.runtime)));
-    setShape(first.batch, first.imageSize, first.warmupSteps, first.steps);
-    setRepeats(repeats);
-    bool tf32 = false, cudnn = false, channelsLast = false, graph = false;
-    Autocast autocast = Autocast::Off;
-    for (const RunConfig &c : configs) {
-        tf32 = tf32 || c.tf32;
-        cudnn = cudnn || c.cudnnBenchmark;
-        channelsLast = channelsLast || c.channelsLast;
-        graph = graph || c.cudaGraph;
-        if (autocast == Autocast::Off)
-            autocast = c.autocast;
-    }
-    tf32_->setChecked(tf32);
-    cudnn_->setChecked(cudnn);
-    channelsLast_->setChecked(channelsLast);
-    graph_->setChecked(graph);
-    autocast_->setChecked(autocast != Autocast::Off);
-    if (autocast != Autocast::Off)
-        autocastDtype_->setCurrentText(autocast == Autocast::FP16 ? "fp16" : "bf16");
-    setOptimizer(configs.back().optimizer); // a ledger's last row has them all
-    static const char *const presets[] = {"ledger", "each", "combinations", "custom", "single"};
-    for (int kind = 0; kind < 5; ++kind)
-        if (preset == QLatin1String(presets[kind]))
-            setSweepKind(static_cast<SweepKind>(kind));
+    const QString device = QString::fromStdString(configs.front().device);
+    if (device_->findText(device) < 0)
+        device_->addItem(device); // not on this machine: shown, not offered
+    showStoredRows(settings_, {configs, repeats, preset});
     if (preset == QLatin1String("custom")) {
         customConfigs_ = configs;
         custom_->clear();

@@ -5,6 +5,7 @@
 // compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
 #include "controller/sweep_builder.h"
+#include "widgets/panel_settings.h"
 
 #include <QWidget>
 
@@ -24,6 +25,7 @@ namespace stepscope::ui
 {
 
 class CompileOptions;
+struct SweepInfo;
 
 class ConfigPanel : public QWidget
 {
@@ -82,12 +84,14 @@ class ConfigPanel : public QWidget
     QSpinBox *plannedBox() const { return planned_; }
 
     // Shows a stored sweep's settings read-only: the shape and device of its first configuration,
-    // every knob its configurations used, its repeats and kind, under `caption`, with "Run again
-    // with these settings" (runAgainRequested), "Edit these" and "My settings" (sweepViewLeft).
-    // A device this machine lacks is listed for the sight of it.
-    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
-                           const QString &preset);
+    // every knob its configurations used, its repeats and kind, under a caption naming it, with
+    // "Run again with these settings" (runAgainRequested), "Edit these" and "My settings"
+    // (sweepViewLeft). A device this machine lacks is listed for the sight of it. The user's own
+    // settings are saved first, for "My settings" to bring back.
+    void showStoredSweep(const SweepInfo &info);
     void leaveSweepView(); // editable again, with the values shown
+    // Leaves the stored sweep's settings for the user's own, as saved when it was shown.
+    void returnToOwnSettings();
     bool viewingSweep() const { return viewingSweep_; }
     QPushButton *runAgainButton() const { return runAgain_; }
     QString sweepCaption() const; // empty unless a stored sweep is shown
@@ -101,6 +105,7 @@ class ConfigPanel : public QWidget
     void sweepViewLeft(bool ownSettings);
 
   private:
+    void buildSettingsTable();
     SweepKind sweepKind() const;
     void updateEnabled();
     void updateCompile();
@@ -109,6 +114,8 @@ class ConfigPanel : public QWidget
     void addCustom();
     void buildSweepBanner(QVBoxLayout *layout);
     void setSweepView(bool on);
+    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
+                           const QString &preset);
     void updateBaselineChoices();
 
     int cudaDevices_ = 0;
@@ -131,6 +138,7 @@ class ConfigPanel : public QWidget
     QLabel *sweepCaption_ = nullptr;
     QPushButton *runAgain_ = nullptr;
     bool viewingSweep_ = false;
+    PanelSettings settings_; // every setting the form holds, read and written only through it
 };
 
 } // namespace stepscope::ui

@@ -1,6 +1,8 @@
 #include "widgets/sweep_header.h"
 
 #include "controller/ledger_job.h"
+#include "presenters/activity.h"
+#include "presenters/shown_sweep.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -31,7 +33,7 @@ QString localTime(const std::string &iso)
 
 } // namespace
 
-SweepHeader::SweepHeader(QWidget *parent) : QWidget(parent)
+SweepHeader::SweepHeader(ShownSweep *shown, Activity *activity, QWidget *parent) : QWidget(parent)
 {
     title_ = new QLabel;
     title_->setTextFormat(Qt::RichText);
@@ -52,6 +54,9 @@ SweepHeader::SweepHeader(QWidget *parent) : QWidget(parent)
     layout->addLayout(top);
     layout->addWidget(facts_);
     clear();
+    connect(shown, &ShownSweep::infoChanged, this, &SweepHeader::setSweep);
+    connect(shown, &ShownSweep::cleared, this, &SweepHeader::clear);
+    connect(activity, &Activity::textChanged, this, &SweepHeader::setActivity);
 }
 
 void SweepHeader::clear()

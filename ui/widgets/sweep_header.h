@@ -1,7 +1,8 @@
 #pragma once
 // The line above the tabs that says which sweep every view shows: its name and id, where it ran
 // (device, GPU), its shape (batch, image size), configurations and repeats, the planned run, its
-// baseline and when it ran; and what the window is computing for it meanwhile.
+// baseline and when it ran; and what the window is computing for it meanwhile. It follows the
+// ShownSweep presenter and the Activity by itself.
 #include <QWidget>
 
 class QLabel;
@@ -9,13 +10,16 @@ class QLabel;
 namespace stepscope::ui
 {
 
+class Activity;
+class ShownSweep;
 struct SweepInfo;
 
 class SweepHeader : public QWidget
 {
     Q_OBJECT
   public:
-    explicit SweepHeader(QWidget *parent = nullptr);
+    // Neither is owned; both outlive the header.
+    SweepHeader(ShownSweep *shown, Activity *activity, QWidget *parent = nullptr);
 
     void setSweep(const SweepInfo &info);
     void clear();

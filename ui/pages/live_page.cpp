@@ -1,0 +1,34 @@
+#include "pages/live_page.h"
+
+#include "charts/live_step_chart.h"
+#include "presenters/live_run.h"
+
+#include <QVBoxLayout>
+
+namespace stepscope::ui
+{
+
+LivePage::LivePage(LiveRun *run, QWidget *parent) : Page(parent), run_(run), chart_(new LiveStepChart)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(chart_);
+    connect(run_, &LiveRun::runShown, chart_, &LiveStepChart::beginRun);
+    connect(run_, &LiveRun::stepsArrived, chart_, &LiveStepChart::appendSteps);
+    connect(run_, &LiveRun::steadyWindowFound, chart_, &LiveStepChart::setSteadyWindow);
+    connect(run_, &LiveRun::steadyWindowLost, chart_, &LiveStepChart::clearSteadyWindow);
+    connect(run_, &LiveRun::phaseShown, chart_, &LiveStepChart::setPhase);
+    connect(run_, &LiveRun::phaseCleared, chart_, &LiveStepChart::clearPhase);
+}
+
+QCustomPlot *LivePage::chart() const
+{
+    return chart_->plot();
+}
+
+void LivePage::clear()
+{
+    run_->leave();
+}
+
+} // namespace stepscope::ui

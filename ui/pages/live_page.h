@@ -1,0 +1,30 @@
+#pragma once
+// The Live tab: the running configuration's steps as they arrive, its steady window and the long
+// phases without steps, or a stored run's steps when nothing runs. It follows the LiveRun presenter.
+#include "pages/page.h"
+
+namespace stepscope::ui
+{
+
+class LiveRun;
+class LiveStepChart;
+
+class LivePage : public Page
+{
+    Q_OBJECT
+  public:
+    // `run` is not owned and outlives the page.
+    explicit LivePage(LiveRun *run, QWidget *parent = nullptr);
+
+    QString title() const override { return tr("&Live"); }
+    QString key() const override { return QStringLiteral("live"); }
+    QCustomPlot *chart() const override;
+    void clear() override;
+    LiveStepChart *liveChart() const { return chart_; }
+
+  private:
+    LiveRun *run_;
+    LiveStepChart *chart_;
+};
+
+} // namespace stepscope::ui

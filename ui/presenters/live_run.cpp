@@ -1,0 +1,223 @@
+#include "presenters/live_run.h"
+
+#include "common/failure.h"
+#include "controller/query_job.h"
+#include "controller/run_controller.h"
+#include "models/compile_record.h"
+#include "models/phase_text.h"
+#include "report/ledger.h"
+#include "report/run_summary.h"
+
+#include <QCoreApplication>
+#include <QThread>
+#include <QTimer>
+
+#include <utility>
+
+namespace stepscope::ui
+{
+namespace
+{
+
+QString timeLeft(qint64 seconds)
+{
+    if (seconds < 0)
+        return LiveRun::tr("estimating time left");
+    if (seconds < 90)
+        return LiveRun::tr("%1 s left").arg(seconds);
+    if (seconds < 5400)
+        return LiveRun::tr("%1 min left").arg((seconds + 30) / 60);
+    return LiveRun::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
+}
+
+// The controller's signals arrive on the UI thread; one reached from elsewhere is a wiring bug.
+void assertUiThread()
+{
+    Q_ASSERT(QThread::currentThread() == qApp->thread());
+}
+
+} // namespace
+
+LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
+    : QObject(parent), controller_(controller), query_(query), drain_(new QTimer(this))
+{
+    drain_->setInterval(33); // ~30 Hz: smooth to the eye, cheap for the UI thread
+    connect(drain_, &QTimer::timeout, this, &LiveRun::drain);
+    connect(controller_, &RunController::sweepStarted, this, [this](qint64 sweepId, int runs) {
+        assertUiThread();
+        runTotal_ = runs;
+        runsComplete_ = 0;
+        Q_EMIT sweepBegan(sweepId);
+        Q_EMIT logLine(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
+        drain_->start();
+    });
+    connect(controller_, &RunController::runStarted, this, &LiveRun::onRunStarted);
+    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left) {
+        Q_EMIT progressed(sweep, tr("Run %1 of %2: %3% · sweep %4% · %5")
+                                     .arg(runIndex_ + 1)
+                                     .arg(runTotal_)
+                                     .arg(static_cast<int>(run * 100))
+                                     .arg(static_cast<int>(sweep * 100))
+                                     .arg(timeLeft(left)));
+    });
+    connect(controller_, &RunController::runFinished, this, &LiveRun::onRunFinished);
+    connect(controller_, &RunController::phase, this, &LiveRun::onPhase);
+    connect(controller_, &RunController::compileInfo, this, &LiveRun::onCompileInfo);
+    connect(controller_, &RunController::logLine, this, &LiveRun::logLine);
+    connect(controller_, &RunController::finished, this, &LiveRun::onFinished);
+    connect(query_, &QueryJob::runStepsReady, this, &LiveRun::showSteps);
+}
+
+void LiveRun::onRunStarted(qint64 runId, int index, int total, const QString &name)
+{
+    assertUiThread();
+    // The previous run was drained when it finished; switch first, then drain, so that steps of
+    // this run already in the buffer (step 1 among them) are kept.
+    runId_ = runId;
+    series_.clear();
+    steadyClock_.invalidate();
+    runIndex_ = index;
+    runTotal_ = total;
+    clearPhase();
+    Q_EMIT runShown(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
+    drain();
+    Q_EMIT runBegan();
+    Q_EMIT logLine(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
+}
+
+void LiveRun::onRunFinished(qint64 runId, int status, const QString &category, const QString &message)
+{
+    assertUiThread();
+    drain();
+    if (runId == runId_)
+        clearPhase();
+    const auto runStatus = static_cast<RunStatus>(status);
+    runsComplete_ += runStatus == RunStatus::Complete ? 1 : 0;
+    if (runStatus == RunStatus::Cancelled) {
+        // A Stop ends the whole sweep: this run is cancelled, not failed, and what it recorded is
+        // kept.
+        Q_EMIT logLine(tr("run %1 cancelled: %2").arg(runId).arg(message));
+        Q_EMIT this->message(
+            tr("Run %1 cancelled (%2): the sweep stops; its recorded steps and finished runs are kept.")
+                .arg(runId)
+                .arg(message),
+            10000);
+    } else if (!category.isEmpty()) {
+        const auto cat = failureCategoryFromString(category.toStdString());
+        Q_EMIT logLine(tr("run %1 %2 [%3]: %4\n  fix: %5")
+                           .arg(runId)
+                           .arg(QString::fromUtf8(toString(runStatus).data()))
+                           .arg(category, message, cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
+        Q_EMIT this->message(
+            tr("Run %1 failed: %2 (%3). The sweep goes on with the next run.").arg(runId).arg(category, message), 8000);
+    }
+}
+
+void LiveRun::onFinished(qint64 sweepId, bool cancelled)
+{
+    assertUiThread();
+    drain_->stop();
+    drain();
+    clearPhase();
+    const QString summary =
+        cancelled ? tr("Sweep %1 cancelled: %2 of %3 runs complete and kept; the rest did not run.")
+                        .arg(sweepId)
+                        .arg(runsComplete_)
+                        .arg(runTotal_)
+                  : tr("Sweep %1 complete: %2 of %3 runs complete.").arg(sweepId).arg(runsComplete_).arg(runTotal_);
+    Q_EMIT logLine(summary);
+    Q_EMIT sweepEnded(sweepId, cancelled, summary);
+}
+
+void LiveRun::onPhase(qint64 runId, const QString &phase, double elapsedSeconds)
+{
+    assertUiThread();
+    if (runId != runId_)
+        return; // a phase of a run the chart has already left
+    phaseShown_ = true;
+    Q_EMIT phaseShown(phaseStatusText(phase, elapsedSeconds), phaseExplanation(phase));
+}
+
+void LiveRun::clearPhase()
+{
+    if (!std::exchange(phaseShown_, false))
+        return;
+    Q_EMIT phaseCleared();
+}
+
+void LiveRun::onCompileInfo(qint64 runId, const QString &json)
+{
+    const CompileRecord record = parseCompileRecord(json);
+    if (!record.present)
+        return;
+    QStringList facts{compileSettingsText(record)};
+    if (record.compileS)
+        facts << tr("compile %1").arg(QString::fromStdString(report::formatSeconds(*record.compileS)));
+    if (const QString counts = compileCountsText(record); !counts.isEmpty())
+        facts << counts;
+    facts.removeAll(QString());
+    Q_EMIT logLine(tr("run %1 torch.compile: %2").arg(runId).arg(facts.join(QStringLiteral(", "))));
+    if (record.notCompiled()) {
+        // The run will be failed (compile-failed); say why now, while the user is watching.
+        const QString text = notCompiledText(record);
+        Q_EMIT logLine(tr("run %1 %2").arg(runId).arg(text));
+        Q_EMIT message(tr("Run %1: %2").arg(runId).arg(text), 10000);
+    }
+}
+
+void LiveRun::drain()
+{
+    assertUiThread();
+    const auto batches = controller_->takeSamples();
+    for (const auto &b : batches) {
+        if (b.runId != runId_)
+            continue; // a late batch of a run the chart has already left
+        clearPhase(); // steps are here: the compile (or capture) is over
+        Q_EMIT stepsArrived(b.firstIndex, b.ms);
+        series_ += b.ms;
+    }
+    if (batches.empty() || series_.size() < 12)
+        return;
+    // The steady window is re-detected as steps arrive (step 1 is never part of it), at most twice
+    // a second: it reads the whole series, and long runs reach 100,000 steps.
+    if (steadyClock_.isValid() && steadyClock_.elapsed() < 500 && controller_->isRunning())
+        return;
+    steadyClock_.start();
+    // The running run has no stored summary yet: the window of the same rule, over what arrived.
+    const auto window = report::steadyWindowOf({std::vector<double>(series_.begin() + 1, series_.end())});
+    if (window.found)
+        Q_EMIT steadyWindowFound(static_cast<int>(window.first), static_cast<int>(window.first + window.count - 1));
+    else
+        Q_EMIT steadyWindowLost();
+}
+
+void LiveRun::showStoredRun(qint64 runId)
+{
+    if (controller_->isRunning() || !controller_->hasDatabase())
+        return; // the live chart belongs to the running sweep
+    query_->requestRunSteps(runId);
+}
+
+void LiveRun::showSteps(const RunSteps &steps)
+{
+    if (controller_->isRunning())
+        return;
+    runId_ = 0;
+    Q_EMIT runShown(tr("%1 (run %2, %3)")
+                        .arg(QString::fromStdString(steps.run.configName))
+                        .arg(steps.run.id)
+                        .arg(QString::fromUtf8(toString(steps.run.status).data())));
+    if (steps.ms.isEmpty())
+        return;
+    Q_EMIT stepsArrived(1, steps.ms);
+    if (steps.steady)
+        Q_EMIT steadyWindowFound(steps.steadyFirst, steps.steadyLast);
+}
+
+void LiveRun::leave()
+{
+    runId_ = 0;
+    Q_EMIT runShown(tr("No run shown"));
+}
+
+} // namespace stepscope::ui

@@ -1,0 +1,74 @@
+#pragma once
+// The run in progress, as the Live page, the log and the status bar show it: its steps drained from
+// the controller's buffer on a ~30 Hz timer (never one queued signal per batch), the steady window
+// re-detected as they arrive (at most twice a second), the long stretches without steps (compiling,
+// capturing), the sweep's progress and what each run's end means. When nothing runs, a stored run's
+// steps read off the UI thread take its place. No widgets: the pages subscribe.
+#include <QElapsedTimer>
+#include <QObject>
+#include <QVector>
+
+class QTimer;
+
+namespace stepscope::ui
+{
+
+class QueryJob;
+class RunController;
+struct RunSteps;
+
+class LiveRun : public QObject
+{
+    Q_OBJECT
+  public:
+    // `query` reads stored runs' steps; neither is owned.
+    LiveRun(RunController *controller, QueryJob *query, QObject *parent = nullptr);
+
+    // A stored run's steps in place of the live ones; ignored while a sweep runs (the live chart
+    // belongs to it) or without a database.
+    void showStoredRun(qint64 runId);
+    // No run on show.
+    void leave();
+
+  Q_SIGNALS:
+    // The chart starts over for `title` ("bf16 (run 2 of 3)").
+    void runShown(const QString &title);
+    void stepsArrived(int firstIndex, const QVector<double> &ms);
+    // The steady window found so far, steps inclusive; lost when the series no longer settles.
+    void steadyWindowFound(int first, int last);
+    void steadyWindowLost();
+    // "compiling 0:42" and what it means, while the worker reports a phase without steps.
+    void phaseShown(const QString &status, const QString &explanation);
+    void phaseCleared();
+    void sweepBegan(qint64 sweepId);
+    // A run of the sweep started: its live view should come forward.
+    void runBegan();
+    // `fraction` of the sweep in [0, 1], and the status bar's words for it.
+    void progressed(double fraction, const QString &text);
+    // The sweep ended; `summary` says how many runs completed ("Sweep 3 complete: 7 of 7 …").
+    void sweepEnded(qint64 sweepId, bool cancelled, const QString &summary);
+    void logLine(const QString &line);
+    // A passing status-bar message.
+    void message(const QString &text, int timeoutMs);
+
+  private:
+    void onRunStarted(qint64 runId, int index, int total, const QString &name);
+    void onRunFinished(qint64 runId, int status, const QString &category, const QString &message);
+    void onFinished(qint64 sweepId, bool cancelled);
+    void onPhase(qint64 runId, const QString &phase, double elapsedSeconds);
+    void onCompileInfo(qint64 runId, const QString &json);
+    void showSteps(const RunSteps &steps);
+    void drain();
+    void clearPhase();
+
+    RunController *controller_;
+    QueryJob *query_;
+    QTimer *drain_;
+    qint64 runId_ = 0;          // the run whose steps are on show live; 0: none
+    QVector<double> series_;    // its step times, for steady detection
+    QElapsedTimer steadyClock_; // rate-limits that detection
+    bool phaseShown_ = false;
+    int runIndex_ = 0, runTotal_ = 0, runsComplete_ = 0;
+};
+
+} // namespace stepscope::ui
