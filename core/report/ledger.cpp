@@ -127,6 +127,169 @@ RunConfig storedConfig(const std::string &configJson)
     return config;
 }
 
+namespace
+{
+
+// A sweep's runs grouped by configuration, in order of first appearance, the baseline first: the
+// stored one when the sweep has runs of it; a sweep of an older file or one without a stored name
+// compares with its first configuration, as it always did.
+struct Groups {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const store::RunRecord *>> runs;
+};
+
+Groups groupRuns(const std::vector<store::RunRecord> &runs, const std::string &baselineConfig)
+{
+    Groups g;
+    for (const auto &r : runs) {
+        if (!g.runs.count(r.configName))
+            g.order.push_back(r.configName);
+        g.runs[r.configName].push_back(&r);
+    }
+    const auto baseline = std::find(g.order.begin(), g.order.end(), baselineConfig);
+    if (baseline != g.order.end())
+        std::rotate(g.order.begin(), baseline, baseline + 1);
+    return g;
+}
+
+// What a row's completed runs add up to, gathered run by run before the row's figures are taken.
+struct RowRuns {
+    std::vector<double> firsts, medians, blockWalls, compiles, losses;
+    bool cachesRecorded = false, gpu = false;
+};
+
+// One run into its row: failures and Stops counted, a completed run's figures gathered, its machine
+// warm-up state into the row and the sweep's first-step caches.
+void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow &row, RowRuns &acc,
+            Ledger::FirstStepCaches &caches)
+{
+    if (run.status == RunStatus::Cancelled) {
+        ++row.cancelled;
+        row.cancelledSteps += run.stepCount;
+    }
+    if (run.status != RunStatus::Complete) {
+        if (row.failureCategory.empty() && run.category) {
+            row.failureCategory = std::string(toString(*run.category));
+            row.failureMessage = run.message;
+        }
+        return;
+    }
+    ++row.completed;
+    if (run.firstStepSeconds)
+        acc.firsts.push_back(*run.firstStepSeconds);
+    if (run.machineWarmup != store::MachineWarmup::Unrecorded) {
+        const bool machineCold = run.machineWarmup == store::MachineWarmup::FirstProcess;
+        acc.cachesRecorded = true;
+        row.machineColdFirsts += machineCold ? 1 : 0;
+        caches.recorded = true;
+        caches.warmedUp = caches.warmedUp || run.machineWarmup == store::MachineWarmup::WarmedUp;
+        caches.freshCudaCache = caches.freshCudaCache || hadFreshCudaCache(run);
+        if (machineCold && caches.coldRow.empty())
+            caches.coldRow = row.label;
+    }
+    if (run.blockWallMs)
+        acc.blockWalls.push_back(*run.blockWallMs);
+    if (const auto compile = numberMember(run.compileJson, "compile_s"))
+        acc.compiles.push_back(*compile);
+    if (run.peakAllocatedBytes)
+        row.peakAllocatedMiB = static_cast<double>(*run.peakAllocatedBytes) / 1048576.0;
+    if (acc.losses.empty())
+        acc.losses = run.checkLosses;
+    // The run's one reading: its stored summary's window and median (readRun).
+    RunReading reading = readRun(reader, run);
+    acc.gpu = acc.gpu || reading.summary.timing == "gpu";
+    if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
+        row.steadyProblem = reading.summary.problem.value_or(SteadyProblem{SteadyProblem::Kind::WindowMismatch});
+        return;
+    }
+    acc.medians.push_back(*reading.summary.medianMs);
+    row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
+    row.runSamplesMs.push_back(std::move(reading.steady));
+    row.runFirstS.push_back(run.firstStepSeconds ? *run.firstStepSeconds : kNaN);
+}
+
+// The row's figures from what its runs gave: medians, spreads, noise, intervals over processes.
+void takeFigures(LedgerRow &row, const RowRuns &acc)
+{
+    if (!acc.cachesRecorded)
+        row.machineColdFirsts = -1;
+    row.timing = acc.gpu ? "gpu" : "wall";
+    if (!acc.blockWalls.empty())
+        row.blockWallMs = stats::median(acc.blockWalls);
+    if (!acc.compiles.empty())
+        row.compileS = stats::median(acc.compiles);
+    if (!acc.firsts.empty()) {
+        row.firstStepS = stats::median(acc.firsts);
+        row.firstStepMinS = *std::min_element(acc.firsts.begin(), acc.firsts.end());
+        row.firstStepMaxS = *std::max_element(acc.firsts.begin(), acc.firsts.end());
+        row.firstStepNoise = stats::firstStepNoise(acc.firsts);
+    }
+    row.processes = static_cast<int>(row.runSamplesMs.size());
+    row.processSummaries = stats::summarizeProcesses(processesOf(row));
+    if (row.samplesMs.empty())
+        return;
+    row.steady = stats::summarize(row.samplesMs);
+    row.steadyMs = row.steady.median;
+    row.steadyMinMs = *std::min_element(acc.medians.begin(), acc.medians.end());
+    row.steadyMaxMs = *std::max_element(acc.medians.begin(), acc.medians.end());
+    row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
+    row.noise = stats::noiseOf(row.steady);
+    // Spread between cold processes counts as noise too: it is what a user meets.
+    if (acc.medians.size() > 1)
+        row.noise = std::max(row.noise, stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
+}
+
+// The accuracy gate: the row's losses over the first steps against the baseline's (none for the
+// baseline itself, which is the reference).
+LedgerRow::Accuracy accuracyOf(const LedgerRow &row, const std::vector<double> &losses,
+                               const std::vector<double> *baselineLosses)
+{
+    using Verdict = LedgerRow::Accuracy::Verdict;
+    LedgerRow::Accuracy a;
+    if (!baselineLosses) {
+        a.verdict = losses.empty() ? Verdict::NotChecked : Verdict::Reference;
+    } else if (!losses.empty() && !baselineLosses->empty()) {
+        a.maxRelDiff = maxRelativeDiff(losses, *baselineLosses);
+        a.finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
+        a.verdict =
+            a.finite && a.maxRelDiff <= lossTolerance(storedConfig(row.configJson)) ? Verdict::Ok : Verdict::Diverged;
+    }
+    return a;
+}
+
+// In a cumulative ledger each row adds one knob to the one before: its axis label says just that.
+std::string axisLabelOf(const std::string &label, const std::string *previous)
+{
+    if (!previous)
+        return label;
+    if (*previous == "baseline" && label.find('+') == std::string::npos)
+        return "+" + label;
+    if (label.rfind(*previous + "+", 0) == 0 && label.find('+', previous->size() + 1) == std::string::npos)
+        return label.substr(previous->size());
+    return label;
+}
+
+// Speed-up, break-even and their intervals of every row against the baseline (rows[0]).
+void compareWithBaseline(Ledger &ledger)
+{
+    if (ledger.rows.empty())
+        return;
+    const LedgerRow &base = ledger.rows.front();
+    for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
+        LedgerRow &row = ledger.rows[i];
+        if (!row.steadyMs || !row.firstStepS || !base.steadyMs || !base.firstStepS)
+            continue; // no break-even: breakEvenText says "-"
+        row.speedup = *base.steadyMs / *row.steadyMs;
+        row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
+        row.breakEvenSteps =
+            stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
+        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
+        row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
+    }
+}
+
+} // namespace
+
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
 {
     Ledger ledger;
@@ -138,156 +301,41 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : kDefaultPlannedSteps);
 
     const auto runs = reader.runs(sweepId);
-    // Group repeats by configuration, in order of first appearance; then the baseline moves first.
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<const store::RunRecord *>> groups;
-    for (const auto &r : runs) {
-        if (!groups.count(r.configName))
-            order.push_back(r.configName);
-        groups[r.configName].push_back(&r);
-        if (!ledger.environment && r.environmentId)
-            ledger.environment = reader.environment(*r.environmentId);
-    }
+    for (const auto &r : runs)
+        if (r.environmentId && (ledger.environment = reader.environment(*r.environmentId)))
+            break;
     if (ledger.environment)
         ledger.environmentJson = ledger.environment->json;
-    // The stored baseline, when the sweep has runs of it; a sweep of an older file or one without
-    // a stored name compares with its first configuration, as it always did.
-    const auto baseline = std::find(order.begin(), order.end(), sweep->baselineConfig);
-    if (baseline != order.end())
-        std::rotate(order.begin(), baseline, baseline + 1);
 
+    const Groups groups = groupRuns(runs, sweep->baselineConfig);
     std::vector<double> baselineLosses;
-    Ledger::FirstStepCaches &sweepCaches = ledger.firstStepCaches;
-    for (const auto &name : order) {
-        const auto &group = groups[name];
+    for (const auto &name : groups.order) {
+        const auto &group = groups.runs.at(name);
         LedgerRow row;
         row.configName = name;
         row.label = knobsOf(name);
         // Python rows of a native ledger carry the same knobs as native ones: say which is which
         // (relative to the baseline's runtime).
-        if (!order.empty() && runtimeOf(name) != runtimeOf(order.front()))
+        if (runtimeOf(name) != runtimeOf(groups.order.front()))
             row.label = runtimeOf(name) + " " + row.label;
         row.configJson = group.front()->configJson;
         row.repeats = static_cast<int>(group.size());
         row.compileCache = group.front()->compileCache;
-        std::vector<double> firsts, medians, blockWalls, compiles;
-        bool cachesRecorded = false;
-        std::vector<double> losses;
-        bool gpu = false;
-        for (const auto *run : group) {
-            if (run->status == RunStatus::Cancelled) {
-                ++row.cancelled;
-                row.cancelledSteps += run->stepCount;
-            }
-            if (run->status != RunStatus::Complete) {
-                if (row.failureCategory.empty() && run->category) {
-                    row.failureCategory = std::string(toString(*run->category));
-                    row.failureMessage = run->message;
-                }
-                continue;
-            }
-            ++row.completed;
-            if (run->firstStepSeconds)
-                firsts.push_back(*run->firstStepSeconds);
-            if (run->machineWarmup != store::MachineWarmup::Unrecorded) {
-                const bool machineCold = run->machineWarmup == store::MachineWarmup::FirstProcess;
-                cachesRecorded = true;
-                row.machineColdFirsts += machineCold ? 1 : 0;
-                sweepCaches.recorded = true;
-                sweepCaches.warmedUp = sweepCaches.warmedUp || run->machineWarmup == store::MachineWarmup::WarmedUp;
-                sweepCaches.freshCudaCache = sweepCaches.freshCudaCache || hadFreshCudaCache(*run);
-                if (machineCold && sweepCaches.coldRow.empty())
-                    sweepCaches.coldRow = row.label;
-            }
-            if (run->blockWallMs)
-                blockWalls.push_back(*run->blockWallMs);
-            if (const auto compile = numberMember(run->compileJson, "compile_s"))
-                compiles.push_back(*compile);
-            if (run->peakAllocatedBytes)
-                row.peakAllocatedMiB = static_cast<double>(*run->peakAllocatedBytes) / 1048576.0;
-            if (losses.empty())
-                losses = run->checkLosses;
-            // The run's one reading: its stored summary's window and median (readRun).
-            RunReading reading = readRun(reader, *run);
-            gpu = gpu || reading.summary.timing == "gpu";
-            if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
-                row.steadyProblem =
-                    reading.summary.problem.value_or(SteadyProblem{SteadyProblem::Kind::WindowMismatch});
-                continue;
-            }
-            medians.push_back(*reading.summary.medianMs);
-            row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
-            row.runSamplesMs.push_back(std::move(reading.steady));
-            row.runFirstS.push_back(run->firstStepSeconds ? *run->firstStepSeconds : kNaN);
-        }
-        if (!cachesRecorded)
-            row.machineColdFirsts = -1;
-        row.timing = gpu ? "gpu" : "wall";
         row.lastStatus = group.back()->status;
-        if (!blockWalls.empty())
-            row.blockWallMs = stats::median(blockWalls);
-        if (!compiles.empty())
-            row.compileS = stats::median(compiles);
-        if (!firsts.empty()) {
-            row.firstStepS = stats::median(firsts);
-            row.firstStepMinS = *std::min_element(firsts.begin(), firsts.end());
-            row.firstStepMaxS = *std::max_element(firsts.begin(), firsts.end());
-            row.firstStepNoise = stats::firstStepNoise(firsts);
-        }
-        row.processes = static_cast<int>(row.runSamplesMs.size());
-        row.processSummaries = stats::summarizeProcesses(processesOf(row));
-        if (!row.samplesMs.empty()) {
-            row.steady = stats::summarize(row.samplesMs);
-            row.steadyMs = row.steady.median;
-            row.steadyMinMs = *std::min_element(medians.begin(), medians.end());
-            row.steadyMaxMs = *std::max_element(medians.begin(), medians.end());
-            row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
-            row.noise = stats::noiseOf(row.steady);
-            // Spread between cold processes counts as noise too: it is what a user meets.
-            if (medians.size() > 1)
-                row.noise =
-                    std::max(row.noise, stats::noiseOfSpread((*row.steadyMaxMs - *row.steadyMinMs) / *row.steadyMs));
-        }
-        using Verdict = LedgerRow::Accuracy::Verdict;
-        if (ledger.rows.empty()) {
-            baselineLosses = losses;
-            row.accuracy.verdict = losses.empty() ? Verdict::NotChecked : Verdict::Reference;
-        } else if (!losses.empty() && !baselineLosses.empty()) {
-            row.accuracy.maxRelDiff = maxRelativeDiff(losses, baselineLosses);
-            row.accuracy.finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
-            row.accuracy.verdict =
-                row.accuracy.finite && row.accuracy.maxRelDiff <= lossTolerance(storedConfig(row.configJson))
-                    ? Verdict::Ok
-                    : Verdict::Diverged;
-        }
-        row.axisLabel = row.label;
-        if (!ledger.rows.empty()) {
-            // In a cumulative ledger each row adds one knob to the one before: say just that.
-            const std::string &previous = ledger.rows.back().label;
-            if (previous == "baseline" && row.label.find('+') == std::string::npos)
-                row.axisLabel = "+" + row.label;
-            else if (row.label.rfind(previous + "+", 0) == 0 &&
-                     row.label.find('+', previous.size() + 1) == std::string::npos)
-                row.axisLabel = row.label.substr(previous.size());
-        }
+        RowRuns acc;
+        for (const auto *run : group)
+            addRun(reader, *run, row, acc, ledger.firstStepCaches);
+        takeFigures(row, acc);
+        const bool isBaseline = ledger.rows.empty();
+        if (isBaseline)
+            baselineLosses = acc.losses;
+        row.accuracy = accuracyOf(row, acc.losses, isBaseline ? nullptr : &baselineLosses);
+        row.axisLabel = axisLabelOf(row.label, isBaseline ? nullptr : &ledger.rows.back().label);
         ledger.rows.push_back(std::move(row));
     }
-
-    if (ledger.rows.empty())
-        return ledger;
-    const LedgerRow &base = ledger.rows.front();
-    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
-        LedgerRow &row = ledger.rows[i];
-        if (!row.steadyMs || !row.firstStepS || i == 0 || !base.steadyMs || !base.firstStepS)
-            continue; // no break-even: breakEvenText says "-"
-        row.speedup = *base.steadyMs / *row.steadyMs;
-        row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
-        row.breakEvenSteps =
-            stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
-        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
-        row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
-    }
-    recommendFor(ledger, ledger.plannedSteps);
+    compareWithBaseline(ledger);
+    if (!ledger.rows.empty())
+        recommendFor(ledger, ledger.plannedSteps);
     return ledger;
 }
 
