@@ -296,8 +296,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       ": after the planned processes, cold processes are added to each configuration whose steady "
                       "figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each are "
                       "planned)"),
-          limitOption(supervisor::kMaxRepeatsLimit, "K", " (with --until-ci)"),
-          limitOption(supervisor::kMaxMinutesLimit, "T", " (with --until-ci)"),
+          limitOption(supervisor::kMaxRepeatsLimit, "K", ", with --until-ci"),
+          limitOption(supervisor::kMaxMinutesLimit, "T", ", with --until-ci"),
           flag("warmup-process", "one discarded one-step process before the timed runs, so that caches which "
                                  "outlive a process are not charged to the first configuration (default: on for "
                                  "presets, off for --single and --config)"),

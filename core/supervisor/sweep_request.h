@@ -42,7 +42,7 @@ inline constexpr SweepLimit kUntilCiLimit{
 inline constexpr SweepLimit kMaxRepeatsLimit{
     "max-repeats", 1, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
 inline constexpr SweepLimit kMaxMinutesLimit{
-    "max-minutes", 1, 1000, 0, true, false, "adaptive repeats: no new process after this many minutes (0: none)"};
+    "max-minutes", 1, 1000, 0, true, false, "adaptive repeats: no new process after this many minutes of the sweep"};
 inline constexpr const SweepLimit *kSweepLimits[] = {&kRepeatLimit,  &kTimeoutLimit,    &kPlannedStepsLimit,
                                                      &kUntilCiLimit, &kMaxRepeatsLimit, &kMaxMinutesLimit};
 

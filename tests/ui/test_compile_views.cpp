@@ -141,7 +141,9 @@ class TestCompileViews : public QObject
     void phaseTextCountsTheWait()
     {
         QCOMPARE(phaseStatusText("compiling", 42.7), QString("compiling 0:42"));
-        QCOMPARE(phaseStatusText("priming: compiling", 185), QString("priming: compiling 3:05"));
+        QCOMPARE(phaseStatusText("compiling", 185, true), QString("priming: compiling 3:05"));
+        QVERIFY(phaseExplanation("compiling", true).startsWith("Filling the warm cache"));
+        QVERIFY(phaseExplanation("capturing").contains("CUDA graph"));
         QCOMPARE(phaseStatusText("capturing", 3725), QString("capturing 1:02:05"));
         QCOMPARE(phaseStatusText("compiling", -1), QString("compiling 0:00"));
         QVERIFY(phaseExplanation("compiling").contains("max-autotune"));

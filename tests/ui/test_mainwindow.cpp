@@ -194,12 +194,16 @@ class TestMainWindow : public QObject
         RunController *controller = window.controller();
         Q_EMIT controller->runStarted(7, 0, 2, "python cpu b8 64px c10 compile-max-autotune-no-cudagraphs");
         QVERIFY(window.phaseStatus().isEmpty());
-        Q_EMIT controller->phase(7, "compiling", 42.4);
+        Q_EMIT controller->phase(7, "compiling", 42.4, false);
         QCOMPARE(window.phaseStatus(), QString("compiling 0:42"));
         QVERIFY(window.pages()->live()->liveChart()->phaseText().startsWith("compiling 0:42"));
-        Q_EMIT controller->phase(7, "compiling", 44.5); // every 2 s while it lasts
+        Q_EMIT controller->phase(7, "compiling", 44.5, false); // every 2 s while it lasts
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
-        Q_EMIT controller->phase(8, "compiling", 1.0); // not the run on screen
+        Q_EMIT controller->phase(8, "compiling", 1.0, false); // not the run on screen
+        QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
+        Q_EMIT controller->phase(7, "compiling", 45.0, true); // the priming process says so
+        QCOMPARE(window.phaseStatus(), QString("priming: compiling 0:45"));
+        Q_EMIT controller->phase(7, "compiling", 44.0, false);
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
         Q_EMIT controller->runFinished(7, int(RunStatus::Complete), {}, {});
         QVERIFY(window.phaseStatus().isEmpty());

@@ -244,7 +244,7 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         Q_EMIT environment(e.runId, e.detail);
         break;
     case K::Phase:
-        Q_EMIT phase(e.runId, e.priming ? tr("priming: %1").arg(e.phase) : e.phase, e.seconds);
+        Q_EMIT phase(e.runId, e.phase, e.seconds, e.priming);
         break;
     case K::CompileInfo:
         Q_EMIT compileInfo(e.runId, e.detail);

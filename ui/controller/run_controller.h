@@ -97,7 +97,7 @@ class RunController : public QObject
     void environment(qint64 runId, const QString &json);
     // A long stretch without steps ("compiling", "capturing", "priming: compiling") and the seconds
     // the worker has spent in it; repeated about every 2 s while it lasts.
-    void phase(qint64 runId, const QString &phase, double elapsedSeconds);
+    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
     // The worker's torch.compile record (compact JSON; see models/compile_record.h).
     void compileInfo(qint64 runId, const QString &json);
     void finished(qint64 sweepId, bool cancelled);

@@ -7,9 +7,11 @@
 namespace stepscope::ui
 {
 
+// `phase` is the worker's word for it (the protocol's "compiling", "capturing"); `priming` while the
+// unstored process that fills a warm compile cache runs.
 // "compiling 0:42", "priming: compiling 3:05", "capturing 1:02:03" (elapsed rounded down).
-QString phaseStatusText(const QString &phase, double elapsedSeconds);
+QString phaseStatusText(const QString &phase, double elapsedSeconds, bool priming = false);
 // A sentence under it in the live chart: what the phase is and that the wait is expected.
-QString phaseExplanation(const QString &phase);
+QString phaseExplanation(const QString &phase, bool priming = false);
 
 } // namespace stepscope::ui

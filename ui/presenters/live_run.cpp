@@ -129,13 +129,13 @@ void LiveRun::onFinished(qint64 sweepId, bool cancelled)
     Q_EMIT sweepEnded(sweepId, cancelled, summary);
 }
 
-void LiveRun::onPhase(qint64 runId, const QString &phase, double elapsedSeconds)
+void LiveRun::onPhase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming)
 {
     assertUiThread();
     if (runId != runId_)
         return; // a phase of a run the chart has already left
     phaseShown_ = true;
-    Q_EMIT phaseShown(phaseStatusText(phase, elapsedSeconds), phaseExplanation(phase));
+    Q_EMIT phaseShown(phaseStatusText(phase, elapsedSeconds, priming), phaseExplanation(phase, priming));
 }
 
 void LiveRun::clearPhase()

@@ -55,7 +55,7 @@ class LiveRun : public QObject
     void onRunStarted(qint64 runId, int index, int total, const QString &name);
     void onRunFinished(qint64 runId, int status, const QString &category, const QString &message);
     void onFinished(qint64 sweepId, bool cancelled);
-    void onPhase(qint64 runId, const QString &phase, double elapsedSeconds);
+    void onPhase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
     void onCompileInfo(qint64 runId, const QString &json);
     void showSteps(const RunSteps &steps);
     void drain();
