@@ -1,5 +1,6 @@
 // Behaviour of the dashboard's charts: what they hold after the data arrives, not how they look.
 #include "charts/break_even_chart.h"
+#include "charts/break_even_geometry.h"
 #include "charts/chart_export.h"
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
@@ -115,6 +116,19 @@ report::Ledger h200Ledger()
     return ledger;
 }
 
+// Three rows of three processes each, recommended for 10,000 steps: the CUDA graph with fused SGD
+// (3 s, 3 ms) overtakes the CUDA graph alone (1 s, 4 ms), the runner-up, at 2,001 steps; neither
+// is the baseline, and both sides have processes to bootstrap an interval from.
+report::Ledger threeProcessLedger()
+{
+    report::Ledger three;
+    three.rows.push_back(test::rowOfProcesses("baseline", 0.5, 10.0, 3));
+    three.rows.push_back(test::rowOfProcesses("cuda-graph", 1.0, 4.0, 3));
+    three.rows.push_back(test::rowOfProcesses("cuda-graph+sgd-fused", 3.0, 3.0, 3));
+    report::recommendFor(three, 10000);
+    return three;
+}
+
 // QCPLegend::itemCount() counts the cells of its grid, empty ones too.
 int legendEntries(QCPLegend *legend)
 {
@@ -165,6 +179,7 @@ class TestCharts : public QObject
     void breakEvenKeepsItsLegendOutOfThePlot();
     void breakEvenMarksTheDecidingCrossing();
     void breakEvenDrawsCrossingIntervals();
+    void breakEvenGeometryComesFromTheLedgerAlone();
     void overlayDrawsEachRunWithItsSteadyWindow();
     void hiddenChartReplotsOnceShown();
     void chartsFollowModelReset();
@@ -509,11 +524,7 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
 
     // Between two rows neither of which is the baseline the deciding crossing has its interval too,
     // drawn as a whisker in the faster row's colour and written in its label.
-    report::Ledger three;
-    three.rows.push_back(test::rowOfProcesses("baseline", 0.5, 10.0, 3));
-    three.rows.push_back(test::rowOfProcesses("cuda-graph", 1.0, 4.0, 3));
-    three.rows.push_back(test::rowOfProcesses("cuda-graph+sgd-fused", 3.0, 3.0, 3));
-    report::recommendFor(three, 10000);
+    const report::Ledger three = threeProcessLedger();
     QVERIFY(three.decidingCrossing && three.decidingCrossing->ci.hasInterval);
     const stats::BreakEvenCI &ci = three.decidingCrossing->ci;
     LedgerModel threeModel;
@@ -551,6 +562,95 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
     for (const QCPItemText *label : chart.crossingLabels())
         labelled = labelled || label->text().contains(QStringLiteral("[138-2536]"));
     QVERIFY(labelled);
+}
+
+// The geometry without a plot: a baseline of 1 s then 10 ms a step against a configuration of 3 s
+// then 5 ms, for a planned run of 10,000 steps.
+void TestCharts::breakEvenGeometryComesFromTheLedgerAlone()
+{
+    report::Ledger ledger;
+    ledger.rows.push_back(row("baseline", 1.0, 10.0));
+    ledger.rows.push_back(row("fast", 3.0, 5.0));
+    ledger.rows[1].speedup = 2.0;
+    ledger.rows[1].breakEvenSteps = stats::breakEvenSteps(3.0, 0.005, 1.0, 0.010);
+    report::recommendFor(ledger, 10000);
+    QVERIFY(ledger.recommendation && ledger.recommendation->runnerUp);
+    const BreakEvenGeometry g = breakEvenGeometry(ledger, 10000);
+    const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+
+    // The step axis runs to twice the planned run; the lines T1 + (n - 1) * t run along it.
+    QVERIFY(near(g.xMax, 20000));
+    QCOMPARE(g.keys.size(), 256);
+    QCOMPARE(g.keys.first(), 1.0);
+    QVERIFY(near(g.keys.last(), 20000));
+    QCOMPARE(g.lines.size(), 2);
+    QCOMPARE(g.lines[0].row, 0);
+    QCOMPARE(g.lines[1].row, 1);
+    QCOMPARE(g.lines[0].values.first(), 1.0);
+    QCOMPARE(g.lines[1].values.first(), 3.0);
+    QVERIFY(near(g.lines[0].values.last(), 1 + 19999 * 0.010));
+    QVERIFY(near(g.lines[1].values.last(), 3 + 19999 * 0.005));
+    for (int k = 0; k < g.keys.size(); k += 51)
+        QVERIFY(near(g.lines[1].values[k], 3 + (g.keys[k] - 1) * 0.005));
+    // From below the smallest first step to above the largest end.
+    QVERIFY(near(g.yMin, 0.7));
+    QVERIFY(near(g.yMax, (1 + 19999 * 0.010) * 1.5));
+
+    // The recommended line is starred, the other is the runner-up.
+    QVERIFY(g.lines[1].recommended);
+    QVERIFY(!g.lines[0].recommended);
+    QCOMPARE(g.lines[1].suffix, QString(" \u2605 best for N"));
+    QCOMPARE(g.lines[0].suffix, QString(" (runner-up)"));
+    QCOMPARE(g.lines[1].fullName, QString("fast \u2605 best for N"));
+    QCOMPARE(g.lineForRow(1), &g.lines[1]);
+    QVERIFY(!g.lineForRow(2));
+
+    // One crossing with the baseline at 1 + (3 - 1) / (0.010 - 0.005) = 401 steps, where both lines
+    // stand at 5 s; it is the deciding crossing too, so its marker and label are the deciding one's.
+    QCOMPARE(g.crossings.size(), 1);
+    QCOMPARE(g.crossings[0].row, 1);
+    QVERIFY(near(g.crossings[0].at.x(), 401));
+    QVERIFY(near(g.crossings[0].at.y(), 5.0));
+    QVERIFY(g.crossings[0].decides);
+    QCOMPARE(g.crossings[0].interval, -1); // one process a configuration: no interval
+    QVERIFY(g.intervals.isEmpty());
+    QVERIFY(g.deciding);
+    QCOMPARE(g.deciding->best, 1);
+    QCOMPARE(g.deciding->runnerUp, 0);
+    QVERIFY(g.deciding->bestOvertakes);
+    QVERIFY(near(g.deciding->steps, 401));
+    QVERIFY(!g.deciding->low);
+    QVERIFY(near(g.decidingAt.x(), 401));
+    QVERIFY(near(g.decidingAt.y(), 5.0));
+    QCOMPARE(g.decidingInterval, -1);
+    QVERIFY2(g.decidingText.startsWith(QStringLiteral("decides: fast overtakes baseline at 401 steps")),
+             qPrintable(g.decidingText));
+
+    // The planned N.
+    QVERIFY(g.plannedShown);
+    QCOMPARE(g.planned, 10000.0);
+    QCOMPARE(g.plannedText, QStringLiteral("planned N = %1").arg(formatStepCount(10000)));
+
+    // Between two rows neither of which is the baseline, the deciding crossing brings its own
+    // interval, in the faster row's name, at the height where the two lines meet.
+    const report::Ledger three = threeProcessLedger();
+    QVERIFY(three.decidingCrossing && three.decidingCrossing->ci.hasInterval);
+    const BreakEvenGeometry g3 = breakEvenGeometry(three, 10000);
+    QVERIFY(g3.deciding && g3.deciding->best == 2 && g3.deciding->runnerUp == 1);
+    QVERIFY(near(g3.deciding->steps, 1 + (3.0 - 1.0) / (0.004 - 0.003)));
+    QVERIFY(near(g3.decidingAt.y(), 3.0 + (g3.deciding->steps - 1) * 0.003));
+    QVERIFY(g3.decidingInterval >= 0);
+    const BreakEvenGeometry::Interval &iv = g3.intervals[g3.decidingInterval];
+    QCOMPARE(iv.row, 2);
+    QCOMPARE(iv.low, three.decidingCrossing->ci.low);
+    QCOMPARE(iv.seconds, g3.decidingAt.y());
+
+    // No ledger: no lines, no planned line, the default ranges.
+    const BreakEvenGeometry none = breakEvenGeometry(report::Ledger{}, 0);
+    QVERIFY(none.lines.isEmpty() && none.crossings.isEmpty() && !none.deciding && !none.plannedShown);
+    QCOMPARE(none.xMax, 10.0);
+    QCOMPARE(none.yMin, 0.1);
+    QCOMPARE(none.yMax, 1000.0);
 }
 
 void TestCharts::overlayDrawsEachRunWithItsSteadyWindow()

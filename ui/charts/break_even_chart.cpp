@@ -6,7 +6,6 @@
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
-#include "stats/stats.h"
 
 #include <QFontMetrics>
 #include <QFontMetricsF>
@@ -15,34 +14,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace stepscope::ui
 {
 namespace
 {
 
-constexpr int kSamples = 256; // per line, spaced evenly on the log axis
 // A legend entry names its line as the other charts' axes do (the knob a row adds to the one before,
 // "+bf16"), at most this wide: compiled configurations are named by every knob, and a legend of
 // full names took a third of the chart. Elided in the middle, so the distinguishing tail (the
 // compile mode, the cache state) stays; the full name is the entry's tooltip.
 constexpr int kLegendNamePixels = 220;
-// The deciding crossing is drawn when it lies within this many planned runs; beyond that the
-// x axis would squeeze everything that matters for N into its left edge.
-constexpr double kDecidingReach = 50;
 constexpr double kDot = 8;
 constexpr double kDecidingRing = 18;
-
-double cumulativeSeconds(const report::LedgerRow &row, double steps)
-{
-    return *row.firstStepS + (steps - 1) * *row.steadyMs / 1000.0;
-}
-
-bool hasLine(const report::LedgerRow &row)
-{
-    return row.firstStepS && row.steadyMs && *row.firstStepS > 0 && *row.steadyMs > 0;
-}
 
 void useLogScale(QCPAxis *axis, const QString &label)
 {
@@ -54,12 +38,6 @@ void useLogScale(QCPAxis *axis, const QString &label)
     axis->setNumberFormat(QStringLiteral("g"));
     axis->setNumberPrecision(6);
     axis->setLabel(label);
-}
-
-QString shortName(const report::LedgerRow &row)
-{
-    return shortAxisLabel(QString::fromStdString(
-        row.axisLabel.empty() ? (row.label.empty() ? row.configName : row.label) : row.axisLabel));
 }
 
 QCPItemText *absoluteLabel(QCustomPlot *plot, const QString &text, const QColor &color, const QFont &font,
@@ -118,14 +96,15 @@ QString BreakEvenChart::legendToolTipAt(const QPointF &pos) const
         if (!graph)
             continue;
         if (auto *item = p->legend->itemWithPlottable(graph); item && item->rect().contains(pos.toPoint()))
-            return fullNames_.value(i);
+            return fullName(i);
     }
     return {};
 }
 
 QString BreakEvenChart::fullName(int row) const
 {
-    return fullNames_.value(row);
+    const BreakEvenGeometry::Line *line = geometry_.lineForRow(row);
+    return line ? line->fullName : QString();
 }
 
 QCPGraph *BreakEvenChart::graphForRow(int row) const
@@ -138,6 +117,14 @@ double BreakEvenChart::plannedSteps() const
     return planned_ ? planned_->point1->key() : 0;
 }
 
+QVector<double> BreakEvenChart::crossings() const
+{
+    QVector<double> steps;
+    for (const BreakEvenGeometry::Crossing &crossing : geometry_.crossings)
+        steps.append(crossing.at.x());
+    return steps;
+}
+
 QVector<QRectF> BreakEvenChart::crossingLabelRects() const
 {
     QVector<QRectF> rects;
@@ -148,14 +135,17 @@ QVector<QRectF> BreakEvenChart::crossingLabelRects() const
 
 void BreakEvenChart::rebuild()
 {
+    const report::Ledger empty;
+    geometry_ = breakEvenGeometry(model() ? model()->ledger() : empty, model() ? double(model()->plannedSteps()) : 0);
+    draw();
+}
+
+void BreakEvenChart::draw()
+{
     QCustomPlot *p = plot();
     p->clearPlottables();
     p->clearItems();
     rowGraphs_.clear();
-    crossings_.clear();
-    intervals_.clear();
-    deciding_.reset();
-    fullNames_.clear();
     labels_.clear();
     anchors_.clear();
     dots_.clear();
@@ -165,91 +155,33 @@ void BreakEvenChart::rebuild()
     plannedLabel_ = nullptr;
     decidingMarker_ = nullptr;
 
+    const BreakEvenGeometry &g = geometry_;
     const QPalette &pal = palette();
     const ChartColors colors = chartColors(pal);
-    const std::vector<report::LedgerRow> empty;
-    const auto &rows = model() ? model()->ledger().rows : empty;
-    const double planned = model() ? double(model()->plannedSteps()) : 0;
-    const auto &recommendation = model() ? model()->ledger().recommendation : std::nullopt;
-    rowGraphs_.fill(nullptr, int(rows.size()));
+    rowGraphs_.fill(nullptr, g.lines.isEmpty() ? 0 : g.lines.last().row + 1);
 
-    // The crossing that decides: where the recommended configuration's line meets the runner-up's,
-    // as the ledger computed it (with its own interval, whichever rows the two are).
-    const auto &crossing = model() ? model()->ledger().decidingCrossing : std::nullopt;
-    if (recommendation && recommendation->runnerUp && crossing) {
-        const int b = int(recommendation->best), r = int(*recommendation->runnerUp);
-        const bool bestOvertakes = int(crossing->faster) == b;
-        if (b < int(rows.size()) && r < int(rows.size()) && hasLine(rows[b]) && hasLine(rows[r]) &&
-            crossing->steps <= kDecidingReach * std::max(planned, 10.0)) {
-            DecidingCrossing d{b, r, crossing->steps, bestOvertakes, std::nullopt, std::nullopt};
-            if (crossing->ci.hasInterval && !crossing->ci.lowNever) {
-                d.low = crossing->ci.low;
-                d.high = crossing->ci.highNever ? std::numeric_limits<double>::infinity() : crossing->ci.high;
-            }
-            deciding_ = d;
-        }
-    }
-
-    double largestCrossing = 0;
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-        const auto &n = rows[i].breakEvenSteps;
-        if (n && std::isfinite(*n))
-            largestCrossing = std::max(largestCrossing, *n);
-    }
-    double xMax = std::max({2 * planned, largestCrossing * 1.2, 10.0});
-    if (deciding_)
-        xMax = std::max(xMax, deciding_->steps * 1.5);
-
-    QVector<double> keys(kSamples);
-    for (int k = 0; k < kSamples; ++k)
-        keys[k] = std::pow(xMax, double(k) / (kSamples - 1)); // 1 .. xMax
-
-    double yLow = std::numeric_limits<double>::infinity(), yHigh = 0;
     const QFontMetrics legendMetrics(p->legend->font());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const report::LedgerRow &row = rows[i];
-        if (!hasLine(row))
-            continue;
-        QVector<double> values(kSamples);
-        for (int k = 0; k < kSamples; ++k)
-            values[k] = cumulativeSeconds(row, keys[k]);
+    for (const BreakEvenGeometry::Line &line : g.lines) {
         QCPGraph *graph = p->addGraph();
-        graph->setData(keys, values, true);
-
-        const QString label = QString::fromStdString(row.label.empty() ? row.configName : row.label);
-        QStringList tags;
-        if (i == 0 && label != QLatin1String("baseline"))
-            tags << tr("baseline");
-        else if (!row.breakEvenSteps && row.speedup)
-            tags << tr("never pays off");
-        else if (row.breakEvenSteps && *row.breakEvenSteps <= 1)
-            tags << tr("ahead from step 1");
-        const bool best = recommendation && recommendation->best == i;
-        if (!best && recommendation && recommendation->runnerUp && *recommendation->runnerUp == i)
-            tags << tr("runner-up");
-        QString suffix = tags.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(tags.join(QStringLiteral(", ")));
-        if (best)
-            suffix += tr(" \u2605 best for N");
-        graph->setName(legendMetrics.elidedText(shortName(row), Qt::ElideMiddle, kLegendNamePixels) + suffix);
-        fullNames_.insert(int(i), label + suffix);
+        graph->setData(g.keys, line.values, true);
+        graph->setName(legendMetrics.elidedText(line.shortName, Qt::ElideMiddle, kLegendNamePixels) + line.suffix);
         // Row index, not line index, picks the colour: a configuration keeps it across charts and sweeps.
         // Past the palette's ten hues a colour comes round again: the second round is dashed.
-        graph->setPen(QPen(chartSeriesColor(int(i), pal), best ? 3.0 : 1.8, i >= 10 ? Qt::DashLine : Qt::SolidLine));
-        rowGraphs_[int(i)] = graph;
-        yLow = std::min(yLow, *row.firstStepS);
-        yHigh = std::max(yHigh, values.last());
+        graph->setPen(QPen(chartSeriesColor(line.row, pal), line.recommended ? 3.0 : 1.8,
+                           line.row >= 10 ? Qt::DashLine : Qt::SolidLine));
+        rowGraphs_[line.row] = graph;
     }
-    p->xAxis->setRange(1, xMax);
+    p->xAxis->setRange(1, g.xMax);
 
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     QColor backingColor = colors.background;
     backingColor.setAlpha(215);
     const QBrush backing(backingColor);
-    const auto addDot = [&](double n, double t, const QColor &color) {
+    const auto addDot = [&](const QPointF &at, const QColor &color) {
         auto *dot = new QCPItemTracer(p);
         dot->setGraph(nullptr);
-        dot->position->setCoords(n, t);
+        dot->position->setCoords(at);
         dot->setStyle(QCPItemTracer::tsCircle);
         dot->setSize(kDot);
         dot->setPen(QPen(colors.text, 1));
@@ -257,98 +189,57 @@ void BreakEvenChart::rebuild()
         dots_.append(dot);
     };
     // An interval on the step axis: a whisker through the crossing, open to the right for "never".
-    const auto addInterval = [&](int row, double low, double high, double t, const QColor &color) {
-        Interval iv{row, std::max(1.0, low), std::min(high, xMax), !std::isfinite(high) || high > xMax};
-        // "Immediately to never" spans the whole axis and says nothing a line could show: the label
-        // carries it in words.
-        if (iv.high <= iv.low || (low <= 1 && iv.openEnded))
-            return;
+    const auto addWhisker = [&](const BreakEvenGeometry::Interval &iv) {
         auto *whisker = new QCPItemLine(p);
-        whisker->start->setCoords(iv.low, t);
-        whisker->end->setCoords(iv.high, t);
-        QColor faint = color;
+        whisker->start->setCoords(iv.low, iv.seconds);
+        whisker->end->setCoords(iv.high, iv.seconds);
+        QColor faint = chartSeriesColor(iv.row, pal);
         faint.setAlpha(170); // several intervals overlap where crossings cluster
         whisker->setPen(QPen(faint, 1.4));
         whisker->setHead(iv.openEnded ? QCPLineEnding(QCPLineEnding::esSpikeArrow, 8, 8)
                                       : QCPLineEnding(QCPLineEnding::esBar, 8));
         whisker->setTail(QCPLineEnding(QCPLineEnding::esBar, 8));
-        intervals_.append(iv);
         whiskers_.append(whisker);
     };
 
-    // Crossings with the baseline, at the ledger's own break-even figure (one computation for all views).
-    if (!rows.empty() && hasLine(rows[0])) {
-        for (std::size_t i = 1; i < rows.size(); ++i) {
-            const auto &n = rows[i].breakEvenSteps;
-            // At n <= 1 the configuration is ahead from the first step: the lines never cross at n >= 1.
-            if (!rowGraphs_[int(i)] || !n || !std::isfinite(*n) || *n <= 1)
-                continue;
-            const double t = cumulativeSeconds(rows[0], *n);
-            const QColor color = chartSeriesColor(int(i), pal);
-            const auto &ci = rows[i].breakEvenCI;
-            if (ci && ci->hasInterval && !ci->lowNever)
-                addInterval(int(i), ci->low, ci->highNever ? std::numeric_limits<double>::infinity() : ci->high, t,
-                            color);
-            crossings_.append(*n);
-            // The crossing that decides, when the baseline is one of its two: its own marker says it.
-            if (deciding_ && ((deciding_->best == int(i) && deciding_->runnerUp == 0) ||
-                              (deciding_->runnerUp == int(i) && deciding_->best == 0)))
-                continue;
-            addDot(*n, t, color);
-            // With its process-level interval where there is one; a single run has none to show.
-            QString text = tr("%1 steps").arg(formatStepCount(*n));
-            if (ci && ci->hasInterval)
-                text += QStringLiteral(" [%1]").arg(QString::fromStdString(rows[i].breakEvenRange));
-            labels_.append(
-                absoluteLabel(p, text, chartSeriesColor(int(i), pal).darker(colors.dark ? 100 : 115), small, backing));
-            anchors_.append(QPointF(*n, t));
-        }
+    // Each crossing's whisker, dot and label in turn, as they stack on the plot.
+    for (const BreakEvenGeometry::Crossing &crossing : g.crossings) {
+        const QColor color = chartSeriesColor(crossing.row, pal);
+        if (crossing.interval >= 0)
+            addWhisker(g.intervals[crossing.interval]);
+        if (crossing.decides) // the deciding marker below stands for it
+            continue;
+        addDot(crossing.at, color);
+        labels_.append(absoluteLabel(p, crossing.text, color.darker(colors.dark ? 100 : 115), small, backing));
+        anchors_.append(crossing.at);
     }
 
-    if (deciding_) {
-        const DecidingCrossing &d = *deciding_;
-        const double t = cumulativeSeconds(rows[d.best], d.steps);
-        // A crossing with the baseline has its whisker from the loop above (the same interval: the
-        // ledger computes both alike); between two other rows it is drawn here, in the faster's colour.
-        const int faster = d.bestOvertakes ? d.best : d.runnerUp;
-        if (d.low && d.best != 0 && d.runnerUp != 0)
-            addInterval(faster, *d.low, *d.high, t, chartSeriesColor(faster, pal));
+    if (g.deciding) {
+        if (g.decidingInterval >= 0)
+            addWhisker(g.intervals[g.decidingInterval]);
         decidingMarker_ = new QCPItemTracer(p);
         decidingMarker_->setGraph(nullptr);
-        decidingMarker_->position->setCoords(d.steps, t);
+        decidingMarker_->position->setCoords(g.decidingAt);
         decidingMarker_->setStyle(QCPItemTracer::tsCircle);
         decidingMarker_->setSize(kDecidingRing);
         decidingMarker_->setPen(QPen(colors.text, 2.2));
         decidingMarker_->setBrush(Qt::NoBrush);
-        const QString best = shortName(rows[d.best]), second = shortName(rows[d.runnerUp]);
-        QString text =
-            d.bestOvertakes
-                ? tr("decides: %1 overtakes %2 at %3 steps").arg(best, second, formatStepCount(d.steps))
-                : tr("decides: %1 would overtake %2 only after %3 steps").arg(second, best, formatStepCount(d.steps));
-        if (d.low)
-            text += QStringLiteral(" [%1\u2013%2]")
-                        .arg(*d.low <= 1 ? tr("immediately") : formatStepCount(*d.low),
-                             std::isfinite(*d.high) ? formatStepCount(*d.high) : tr("never"));
-        // The margin at N may be within the noise: the marker must not read as more certain than the ledger.
-        if (model()->ledger().recommendationTied)
-            text += QLatin1Char('\n') + tr("(at N the two cannot be told apart)");
         QFont bold = font();
         bold.setBold(true);
-        labels_.append(absoluteLabel(p, text, colors.text, bold, backing));
-        anchors_.append(QPointF(d.steps, t));
+        labels_.append(absoluteLabel(p, g.decidingText, colors.text, bold, backing));
+        anchors_.append(g.decidingAt);
     }
 
-    if (planned > 0 && p->graphCount() > 0) {
+    if (g.plannedShown) {
         planned_ = new QCPItemStraightLine(p);
         for (QCPItemPosition *point : {planned_->point1, planned_->point2}) {
             point->setTypeX(QCPItemPosition::ptPlotCoords);
             point->setTypeY(QCPItemPosition::ptAxisRectRatio);
         }
-        planned_->point1->setCoords(planned, 0);
-        planned_->point2->setCoords(planned, 1);
+        planned_->point1->setCoords(g.planned, 0);
+        planned_->point2->setCoords(g.planned, 1);
         planned_->setPen(QPen(colors.text, 1, Qt::DashLine));
-        plannedLabel_ =
-            absoluteLabel(p, tr("planned N = %1").arg(formatStepCount(planned)), colors.text, font(), backing);
+        plannedLabel_ = absoluteLabel(p, g.plannedText, colors.text, font(), backing);
     }
 
     for (int k = 0; k < labels_.size(); ++k) {
@@ -360,10 +251,7 @@ void BreakEvenChart::rebuild()
         leaders_.append(leader);
     }
 
-    if (yHigh > 0)
-        p->yAxis->setRange(yLow * 0.7, yHigh * 1.5);
-    else
-        p->yAxis->setRange(0.1, 1000);
+    p->yAxis->setRange(g.yMin, g.yMax);
 }
 
 void BreakEvenChart::arrange()

@@ -9,9 +9,9 @@
 // logarithmic: break-even points range from a handful of steps to tens of thousands, and on log-log
 // axes every line is flat while the first step dominates and rises with slope one once the steps
 // do, so both phases stay readable.
+#include "charts/break_even_geometry.h"
 #include "charts/ledger_chart.h"
 
-#include <QHash>
 #include <QRectF>
 #include <QVector>
 
@@ -30,19 +30,8 @@ class BreakEvenChart : public LedgerChart
 {
     Q_OBJECT
   public:
-    // The crossing of the recommended configuration's line with the runner-up's.
-    struct DecidingCrossing {
-        int best = 0, runnerUp = 0;      // ledger rows
-        double steps = 0;                // where the lines cross
-        bool bestOvertakes = true;       // false: the runner-up would overtake, after the planned run
-        std::optional<double> low, high; // its interval where the ledger has one (high +inf: never)
-    };
-    // A crossing's interval as drawn (steps; high is the right edge of the plot for "never").
-    struct Interval {
-        int row = 0;
-        double low = 0, high = 0;
-        bool openEnded = false; // the upper bound is "never"
-    };
+    using DecidingCrossing = BreakEvenGeometry::DecidingCrossing;
+    using Interval = BreakEvenGeometry::Interval;
 
     explicit BreakEvenChart(QWidget *parent = nullptr);
 
@@ -51,12 +40,12 @@ class BreakEvenChart : public LedgerChart
     QCPItemStraightLine *plannedLine() const { return planned_; }
     double plannedSteps() const; // where the planned-N line stands
     // Break-even step counts against the baseline that are drawn (finite and past step 1).
-    QVector<double> crossings() const { return crossings_; }
+    QVector<double> crossings() const;
     // Their intervals, for the crossings whose row has one.
-    const QVector<Interval> &crossingIntervals() const { return intervals_; }
+    const QVector<Interval> &crossingIntervals() const { return geometry_.intervals; }
     // The crossing that decides the recommendation; none without a runner-up, when the best is
     // ahead from step 1, or when the lines cross only far beyond the planned run.
-    const std::optional<DecidingCrossing> &decidingCrossing() const { return deciding_; }
+    const std::optional<DecidingCrossing> &decidingCrossing() const { return geometry_.deciding; }
     QCPItemTracer *decidingMarker() const { return decidingMarker_; }
     // The crossing labels (the deciding one last) as placed at the last layout, in plot pixels.
     QVector<QRectF> crossingLabelRects() const;
@@ -70,13 +59,11 @@ class BreakEvenChart : public LedgerChart
     void rebuild() override;
 
   private:
+    void draw();    // turns geometry_ into plot items
     void arrange(); // after each layout: legend columns, label places
 
+    BreakEvenGeometry geometry_; // of the last rebuild
     QVector<QCPGraph *> rowGraphs_;
-    QVector<double> crossings_;
-    QVector<Interval> intervals_;
-    std::optional<DecidingCrossing> deciding_;
-    QHash<int, QString> fullNames_; // by ledger row
     QCPItemStraightLine *planned_ = nullptr;
     QCPItemTracer *decidingMarker_ = nullptr;
     QVector<QCPItemText *> labels_;   // crossing labels, the deciding one last
