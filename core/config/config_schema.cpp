@@ -63,7 +63,7 @@ QJsonObject fieldJson(const FieldInfo &f, const QJsonObject &defaults)
     return o;
 }
 
-QJsonObject ruleJson(const Rule &rule)
+QJsonObject ruleJson(const FieldRule &rule)
 {
     QJsonArray when;
     for (const auto &c : rule.when)

@@ -154,20 +154,20 @@ const std::vector<FieldInfo> &fields()
 
 namespace
 {
-Condition is(const char *field, std::vector<std::string> values)
+FieldCondition is(const char *field, std::vector<std::string> values)
 {
     return {field, false, std::move(values)};
 }
-Condition isNot(const char *field, std::vector<std::string> values)
+FieldCondition isNot(const char *field, std::vector<std::string> values)
 {
     return {field, true, std::move(values)};
 }
 } // namespace
 
-const std::vector<Rule> &rules()
+const std::vector<FieldRule> &rules()
 {
     // A valid device is cpu or cuda[:N], so "device is cpu" reads "not on CUDA".
-    static const std::vector<Rule> kRules = {
+    static const std::vector<FieldRule> kRules = {
         {"tf32",
          {is("device", {"cpu"}), is("tf32", {"true"})},
          "TF32 exists only on CUDA devices; untick it or use --device cuda"},

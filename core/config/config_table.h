@@ -43,19 +43,19 @@ struct FieldInfo {
 // A rule: when every condition holds, `field` is refused with `message`. A condition holds when the
 // field's value, as text ("true", "fp16", "cpu", "32"), is among `values` (or, with `negate`, is
 // not). "{key}" in the message is replaced by that field's value.
-struct Condition {
+struct FieldCondition {
     const char *field;
     bool negate;
     std::vector<std::string> values;
 };
-struct Rule {
+struct FieldRule {
     const char *field;
-    std::vector<Condition> when;
+    std::vector<FieldCondition> when;
     const char *message;
 };
 
 const std::vector<FieldInfo> &fields();
-const std::vector<Rule> &rules();
+const std::vector<FieldRule> &rules();
 const FieldInfo *findField(const std::string &key); // nullptr for an unknown key
 
 // The field's value in `config` as rules and messages see it: a choice's name, "true"/"false", the

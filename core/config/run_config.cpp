@@ -108,7 +108,7 @@ std::string problemOf(const RunConfig &c, const FieldInfo &field)
     return parseValue(field, text, parsed, why) ? std::string() : why + "; use " + allowedPhrase(field);
 }
 
-bool holds(const RunConfig &c, const Condition &condition)
+bool holds(const RunConfig &c, const FieldCondition &condition)
 {
     const std::string value = valueText(c, *findField(condition.field));
     const bool listed = std::find(condition.values.begin(), condition.values.end(), value) != condition.values.end();
@@ -116,7 +116,7 @@ bool holds(const RunConfig &c, const Condition &condition)
 }
 
 // A rule's message with "{key}" replaced by that field's value in `c`.
-std::string ruleMessage(const RunConfig &c, const Rule &rule)
+std::string ruleMessage(const RunConfig &c, const FieldRule &rule)
 {
     return fillMessage(rule.message, [&](const std::string &key, std::string &out) {
         const FieldInfo *field = findField(key);
@@ -245,7 +245,7 @@ std::vector<ConfigError> validate(const RunConfig &c)
         if (std::string problem = problemOf(c, f); !problem.empty())
             errors.push_back({f.key, std::move(problem)});
     for (const auto &rule : rules())
-        if (std::all_of(rule.when.begin(), rule.when.end(), [&](const Condition &w) { return holds(c, w); }))
+        if (std::all_of(rule.when.begin(), rule.when.end(), [&](const FieldCondition &w) { return holds(c, w); }))
             errors.push_back({rule.field, ruleMessage(c, rule)});
     return errors;
 }
