@@ -1,6 +1,7 @@
 #pragma once
 // One configuration of the training step: every knob of DESIGN.md's ledger plus the shape of the
 // run. Plain C++: the engine, the workers, the CLI and the GUI all share this one definition.
+// A new knob is a member here and a row of the table in config_table.cpp (its comment says the rest).
 #include "config/config_table.h"
 
 #include <cstdint>
