@@ -144,7 +144,7 @@ def _parse_value(field, text):
     return value, None
 
 
-def defaults():
+def _defaults():
     return {key: f["default"] for key, f in _fields().items()}
 
 
@@ -152,7 +152,7 @@ def from_json(obj, base=None):
     """(Config, [(field, message)]): the members of `obj` on top of the defaults and `base`, as
     fromJson in core/config/config_json.cpp applies them."""
     fields, s = _fields(), schema()
-    values = {**defaults(), **(base or {})}
+    values = {**_defaults(), **(base or {})}
     errors = []
     for key in sorted(obj):  # a QJsonObject iterates its keys sorted: the same order of errors
         value = obj[key]
