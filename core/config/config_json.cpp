@@ -6,32 +6,25 @@
 
 namespace stepscope
 {
+namespace
+{
+constexpr long long kExactInDouble = 1LL << 53;
+} // namespace
 
 QJsonObject toJson(const RunConfig &c)
 {
-    return QJsonObject{
-        {"runtime", QString::fromStdString(toString(c.runtime))},
-        {"device", QString::fromStdString(c.device)},
-        {"tf32", c.tf32},
-        {"cudnn_benchmark", c.cudnnBenchmark},
-        {"autocast", QString::fromStdString(toString(c.autocast))},
-        {"channels_last", c.channelsLast},
-        {"cuda_graph", c.cudaGraph},
-        {"optimizer", QString::fromStdString(toString(c.optimizer))},
-        {"compile", QString::fromStdString(toString(c.compile))},
-        {"compile_backend", QString::fromStdString(toString(c.compileBackend))},
-        {"compile_target", QString::fromStdString(toString(c.compileTarget))},
-        {"compile_cache", QString::fromStdString(toString(c.compileCache))},
-        {"batch", c.batch},
-        {"image_size", c.imageSize},
-        {"classes", c.classes},
-        {"warmup_steps", c.warmupSteps},
-        {"steps", c.steps},
-        // JSON numbers are doubles: a seed above 2^53 would silently change, so it travels as text.
-        {"seed", QString::number(c.seed)},
-        {"cpu_affinity", QString::fromStdString(c.cpuAffinity)},
-        {"threads", c.threads},
-    };
+    QJsonObject o;
+    for (const auto &f : fields()) {
+        const QString key = QString::fromLatin1(f.key);
+        const FieldValue v = f.get(c);
+        if (f.kind == FieldKind::Flag)
+            o.insert(key, v.number != 0);
+        else if (f.kind == FieldKind::Integer && f.max <= kExactInDouble)
+            o.insert(key, static_cast<qint64>(v.number));
+        else // JSON numbers are doubles: a seed above 2^53 would silently change, so it travels as text.
+            o.insert(key, QString::fromStdString(valueText(c, f)));
+    }
+    return o;
 }
 
 bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigError> &errors, const RunConfig &base)
@@ -40,9 +33,9 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
     const auto before = errors.size();
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string key = it.key().toStdString();
-        if (key == "baseline") {
+        if (key == messages::kBaselineKey) {
             if (!it.value().isBool())
-                errors.push_back({key, "must be true or false (true: the sweep's baseline)"});
+                errors.push_back({key, messages::kBaselineNotAFlag});
             continue;
         }
         QString text;
@@ -61,7 +54,7 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
             text = it.value().toString();
             break;
         default:
-            errors.push_back({key, "must be a string, number or boolean"});
+            errors.push_back({key, messages::kNotAValue});
             continue;
         }
         ConfigError error;
@@ -73,7 +66,7 @@ bool fromJson(const QJsonObject &object, RunConfig &config, std::vector<ConfigEr
 
 bool isMarkedBaseline(const QJsonObject &object)
 {
-    return object.value("baseline").toBool(false);
+    return object.value(QLatin1String(messages::kBaselineKey)).toBool(false);
 }
 
 bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigError> &errors)
@@ -84,7 +77,8 @@ bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigEr
         errors.push_back({"json", parseError.error != QJsonParseError::NoError
                                       ? "not valid JSON: " + parseError.errorString().toStdString() + " at offset " +
                                             std::to_string(parseError.offset)
-                                      : std::string("expected a JSON object of settings")});
+
+                                      : std::string(messages::kNotAnObject)});
         return false;
     }
     if (!fromJson(doc.object(), config, errors))

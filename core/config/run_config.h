@@ -1,6 +1,9 @@
 #pragma once
 // One configuration of the training step: every knob of DESIGN.md's ledger plus the shape of the
 // run. Plain C++: the engine, the workers, the CLI and the GUI all share this one definition.
+// A new knob is a member here and a row of the table in config_table.cpp (its comment says the rest).
+#include "config/config_table.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,16 +71,9 @@ std::string describe(const std::vector<ConfigError> &errors); // one line per er
 
 // Sets one field from its textual value, as given by a CLI flag or a JSON member. Keys are the
 // JSON names ("image_size", "autocast", ...). Returns false and fills `error` when the key is
-// unknown or the value not allowed.
+// unknown or the value not allowed. The fields, their values and the rules validate() checks are
+// the table of config_table.cpp (fields(), rules()).
 bool setField(RunConfig &config, const std::string &key, const std::string &value, ConfigError &error);
-// The JSON keys, in order, with their allowed values (for --help and error messages).
-struct FieldInfo {
-    const char *key;
-    const char *allowed;
-    const char *help;
-    bool isFlag; // a boolean knob: `--key` alone means true
-};
-const std::vector<FieldInfo> &fields();
 
 // The enabled knobs in ledger order, named as config/presets.h names them ("tf32", "bf16", ...).
 // CPU pinning is "pin-one-core" or "pin-<cores>" ("pin-2-3") after channels-last, and a thread

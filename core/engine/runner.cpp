@@ -1,4 +1,7 @@
-// The step runner: setup, first step, warm-up and measured steps, with per-step timing.
+// The step runner: setup, first step, warm-up and measured steps, with per-step timing. The timing
+// rules (step 1 alone, the flush of 16 steps or 250 ms, the warm-up floor, the hand-off of every step
+// to the steady-state detection) are written once, for this runner and the Python worker's
+// (resources/python/stepscope_py/runner.py), in docs/decisions.md, "Timing rules of both workers".
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
 #include "engine/training_step.h"

@@ -1,13 +1,17 @@
 #include "config/config_json.h"
+#include "config/config_schema.h"
 #include "config/presets.h"
 #include "config/run_config.h"
 #include "config/sweep_baseline.h"
 
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -131,39 +135,23 @@ TEST(ConfigValidate, CudaOnlyKnobsRefusedOnCpu)
     EXPECT_TRUE(validate(bf16).empty());
 }
 
-TEST(ConfigValidate, UnknownKeyListsKnownKeys)
+// The words of every refusal are cases of tests/data/invalid_configs.json (ConfigInvalidCases); here,
+// that a refused value leaves the configuration as it was.
+TEST(ConfigValidate, RefusedValuesLeaveTheConfigurationAlone)
 {
     RunConfig c;
     ConfigError error;
-    EXPECT_FALSE(setField(c, "batchsize", "32", error));
-    EXPECT_EQ(error.field, "batchsize");
-    EXPECT_TRUE(contains(error.message, "unknown setting 'batchsize'")) << error.message;
-    for (const auto &f : fields())
-        EXPECT_TRUE(contains(error.message, f.key)) << "missing " << f.key << " in: " << error.message;
-}
-
-TEST(ConfigValidate, UnknownValueListsAllowedValues)
-{
-    RunConfig c;
-    ConfigError error;
-    EXPECT_FALSE(setField(c, "autocast", "fp8", error));
-    EXPECT_EQ(error.field, "autocast");
-    EXPECT_TRUE(contains(error.message, "'fp8'")) << error.message;
-    EXPECT_TRUE(contains(error.message, "off, bf16, fp16")) << error.message;
-    EXPECT_EQ(c.autocast, Autocast::Off);
-
-    EXPECT_FALSE(setField(c, "device", "gpu", error));
-    EXPECT_EQ(error.field, "device");
-    EXPECT_TRUE(contains(error.message, "cuda:N")) << error.message;
-    EXPECT_FALSE(setField(c, "device", "cuda:", error));
-    EXPECT_FALSE(setField(c, "device", "cuda:x", error));
-    EXPECT_FALSE(setField(c, "tf32", "maybe", error));
-    EXPECT_EQ(error.field, "tf32");
-    EXPECT_TRUE(contains(error.message, "true, false")) << error.message;
-    EXPECT_FALSE(setField(c, "optimizer", "adam", error));
-    EXPECT_TRUE(contains(error.message, "per-parameter, foreach, fused")) << error.message;
-    EXPECT_FALSE(setField(c, "seed", "-5", error));
-    EXPECT_EQ(error.field, "seed");
+    const std::pair<const char *, const char *> refused[] = {
+        {"batchsize", "32"},      {"autocast", "fp8"},          {"device", "gpu"},
+        {"tf32", "maybe"},        {"optimizer", "adam"},        {"seed", "-5"},
+        {"compile", "turbo"},     {"compile_backend", "eager"}, {"compile_target", "optimizer"},
+        {"compile_cache", "hot"}, {"cpu_affinity", "all"},
+    };
+    for (const auto &[key, value] : refused) {
+        EXPECT_FALSE(setField(c, key, value, error)) << key;
+        EXPECT_EQ(error.field, key);
+    }
+    EXPECT_TRUE(c == RunConfig{}) << "refused values leave the configuration alone";
 }
 
 TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
@@ -271,24 +259,6 @@ TEST(ConfigValidate, CompileSettingsHaveFieldsRightAfterCompile)
             EXPECT_EQ(std::string(f.allowed), "cold|warm");
         }
     }
-}
-
-TEST(ConfigValidate, UnknownCompileValuesListAllowedValues)
-{
-    RunConfig c;
-    ConfigError error;
-    EXPECT_FALSE(setField(c, "compile", "turbo", error));
-    EXPECT_EQ(error.field, "compile");
-    EXPECT_TRUE(contains(error.message, "none, default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"))
-        << error.message;
-    EXPECT_FALSE(setField(c, "compile_backend", "eager", error));
-    EXPECT_EQ(error.field, "compile_backend");
-    EXPECT_TRUE(contains(error.message, "inductor, cudagraphs, aot_eager")) << error.message;
-    EXPECT_FALSE(setField(c, "compile_target", "optimizer", error));
-    EXPECT_TRUE(contains(error.message, "model, step")) << error.message;
-    EXPECT_FALSE(setField(c, "compile_cache", "hot", error));
-    EXPECT_TRUE(contains(error.message, "cold, warm")) << error.message;
-    EXPECT_TRUE(c == RunConfig{}) << "refused values leave the configuration alone";
 }
 
 TEST(ConfigValidate, CompileSettingsNeedACompileMode)
@@ -442,6 +412,98 @@ TEST(ConfigValidate, EveryViolationIsReportedAndDescribed)
 }
 
 // ---------------------------------------------------------------------------------------------
+// The invalid configurations both workers refuse alike: tests/data/invalid_configs.json, which
+// tests/python/test_worker.py runs through the Python worker.
+
+QJsonDocument readJson(const QString &path)
+{
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+    QJsonParseError error;
+    const auto doc = QJsonDocument::fromJson(file.readAll(), &error);
+    EXPECT_EQ(error.error, QJsonParseError::NoError) << path.toStdString() << ": " << error.errorString().toStdString();
+    return doc;
+}
+
+TEST(ConfigInvalidCases, EachIsRefusedWithTheFieldsAndMessagesOfTheFile)
+{
+    const auto cases = readJson(STEPSCOPE_SOURCE_DIR "/tests/data/invalid_configs.json").object()["cases"].toArray();
+    ASSERT_GE(cases.size(), 50) << "the file lost its cases";
+    std::set<std::string> names;
+    for (const auto &entry : cases) {
+        const QJsonObject k = entry.toObject();
+        const std::string name = k["name"].toString().toStdString();
+        EXPECT_TRUE(names.insert(name).second) << "two cases named " << name;
+        const QJsonValue config = k["config"];
+        // Each worker fills a missing runtime with its own: a case names it, so both see one configuration.
+        if (config.isObject()) {
+            EXPECT_TRUE(config.toObject().contains("runtime")) << name;
+        }
+        const QByteArray text = config.isObject() ? QJsonDocument(config.toObject()).toJson(QJsonDocument::Compact)
+                                                  : QJsonDocument(config.toArray()).toJson(QJsonDocument::Compact);
+        RunConfig c;
+        std::vector<ConfigError> errors;
+        EXPECT_FALSE(parseConfig(text, c, errors)) << name;
+        std::vector<std::pair<std::string, std::string>> got, expected;
+        for (const auto &e : errors)
+            got.emplace_back(e.field, e.message);
+        for (const auto &e : k["errors"].toArray())
+            expected.emplace_back(e[0].toString().toStdString(), e[1].toString().toStdString());
+        EXPECT_EQ(got, expected) << name << "\n" << describe(errors);
+    }
+}
+
+// The table checks itself: a rule that names a field or value that does not exist would never fire.
+TEST(ConfigTable, RulesNameRealFieldsAndValues)
+{
+    for (const auto &rule : rules()) {
+        EXPECT_NE(findField(rule.field), nullptr) << rule.message;
+        for (const auto &w : rule.when) {
+            ASSERT_NE(findField(w.field), nullptr) << rule.message;
+            for (const auto &value : w.values) {
+                RunConfig c;
+                ConfigError error;
+                EXPECT_TRUE(setField(c, w.field, value, error)) << rule.message << ": " << error.message;
+                EXPECT_EQ(valueText(c, *findField(w.field)), value) << "a value rules compare must be its spelling";
+            }
+        }
+        const std::string filled = fillMessage(rule.message, [&](const std::string &key, std::string &out) {
+            out = key;
+            return findField(key) != nullptr;
+        });
+        EXPECT_EQ(filled.find('{'), std::string::npos) << "a placeholder names no field: " << rule.message;
+    }
+    // Every field round-trips its default through its own text.
+    for (const auto &f : fields()) {
+        RunConfig c;
+        ConfigError error;
+        EXPECT_TRUE(setField(c, f.key, valueText(RunConfig{}, f), error)) << f.key << ": " << error.message;
+        EXPECT_TRUE(c == RunConfig{}) << f.key;
+    }
+}
+
+// What the build put beside the Python worker is this table, not an older one.
+TEST(ConfigTable, BuildWroteTheSchemaOfThisTable)
+{
+    const QString path = STEPSCOPE_BIN_DIR "/stepscope_py/config_schema.json";
+    ASSERT_TRUE(QFile::exists(path)) << path.toStdString() << " is missing: the build writes it";
+    const QJsonObject written = readJson(path).object();
+    EXPECT_EQ(written, configSchema()) << "rebuild: " << path.toStdString() << " is stale";
+    EXPECT_EQ(written["format"].toString().toStdString(), kConfigSchemaFormat);
+    EXPECT_EQ(written["version"].toInt(), kConfigSchemaVersion);
+    const auto listed = written["fields"].toArray();
+    ASSERT_EQ(static_cast<std::size_t>(listed.size()), fields().size());
+    EXPECT_EQ(static_cast<std::size_t>(written["rules"].toArray().size()), rules().size());
+    // Exact through JSON: the seed's upper bound is above 2^53.
+    for (const auto &entry : listed) {
+        const QJsonObject f = entry.toObject();
+        if (f["key"].toString() == "seed") {
+            EXPECT_EQ(f["max"].toInteger(), std::numeric_limits<long long>::max());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // JSON
 
 TEST(ConfigJson, RoundTripKeepsEveryField)
@@ -505,21 +567,6 @@ TEST(ConfigJson, FromJsonAppliesOnTopOfBaseAndTypesValues)
     EXPECT_EQ(c.imageSize, 128);
     EXPECT_EQ(c.seed, 42u);
     EXPECT_EQ(c.autocast, Autocast::BF16);
-}
-
-TEST(ConfigJson, BadMembersNameTheirField)
-{
-    const auto doc = QJsonDocument::fromJson(
-        R"({"batch":1.5,"tf32":[true],"autocast":"fp8","batchsize":3,"image_size":1e300,"seed":1e30})");
-    RunConfig c;
-    std::vector<ConfigError> errors;
-    EXPECT_FALSE(fromJson(doc.object(), c, errors));
-    std::set<std::string> named;
-    for (const auto &e : errors)
-        named.insert(e.field);
-    for (const char *f : {"batch", "tf32", "autocast", "batchsize", "image_size", "seed"})
-        EXPECT_TRUE(named.count(f)) << f << " not named in: " << describe(errors);
-    EXPECT_EQ(errors.size(), 6u) << describe(errors);
 }
 
 TEST(ConfigJson, BrokenJsonIsAJsonFieldErrorWithOffset)

@@ -5,16 +5,17 @@ No torch import here: main() pins before torch starts CUDA or its thread pools, 
 thread they create inherits the mask.
 """
 import os
+import re
+import sys
 
-MAX_CORES = 1024
 
-
-def parse_core_list(text):
-    """Sorted cores of a taskset -c style list ("3", "2,3", "4-7"); raises ValueError saying why."""
+def parse_core_list(text, core_count):
+    """Sorted cores of a taskset -c style list ("3", "2,3", "4-7") of cores below `core_count`
+    (the configuration schema's cpu_affinity range); raises ValueError saying why."""
     text = str(text)
 
     def bad(why):
-        return ValueError(f"'{text}' is not a core list: {why} (e.g. 3, 2,3 or 4-7; cores 0..{MAX_CORES - 1})")
+        return ValueError(f"'{text}' is not a core list: {why} (e.g. 3, 2,3 or 4-7; cores 0..{core_count - 1})")
 
     if not text:
         raise bad("it is empty")
@@ -23,11 +24,11 @@ def parse_core_list(text):
         lo_text, dash, hi_text = item.partition("-")
         if not dash:
             hi_text = lo_text
-        # isdigit() refuses signs, spaces and the empty string, as the C++ parser does.
-        if not (lo_text.isdigit() and hi_text.isdigit()) or "-" in hi_text:
+        # ASCII digits only: no signs, spaces, other scripts' digits or the empty string, as in C++.
+        if not (re.fullmatch("[0-9]+", lo_text) and re.fullmatch("[0-9]+", hi_text)):
             raise bad(f"'{item}' is not a core number or range")
         lo, hi = int(lo_text), int(hi_text)
-        if lo >= MAX_CORES or hi >= MAX_CORES:
+        if lo >= core_count or hi >= core_count:
             raise bad(f"'{item}' is not a core number or range")
         if hi < lo:
             raise bad(f"range '{item}' runs backwards")
@@ -58,14 +59,6 @@ def pick_one_core(allowed):
     return allowed[0] if allowed else None
 
 
-def normalize(value):
-    """The config value in the native worker's spelling: none, one or a normalized core list."""
-    value = str(value)
-    if value in ("none", "one"):
-        return value
-    return format_core_list(parse_core_list(value))
-
-
 def allowed_cores():
     return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
 
@@ -84,7 +77,7 @@ def pin(affinity):
             return "one: the cores this process may use cannot be read"
         wanted = [core]
     else:
-        wanted = parse_core_list(affinity)
+        wanted = parse_core_list(affinity, sys.maxsize)  # config.parse checked it against the schema
         for core in wanted:
             if core not in allowed:
                 return f"core {core} is not available; {may}"

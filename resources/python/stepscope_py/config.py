@@ -1,56 +1,62 @@
-"""The run configuration as the supervisor sends it (core/config/run_config.h, toJson()).
+"""The run configuration, parsed and validated by the C++ table's rules.
 
-The supervisor validates before it starts a worker; this module checks again what a wrong value
-would turn into a misleading measurement, so that the worker run by hand says invalid-config too.
+The fields, choices, ranges, defaults, cross-field rules and refusal messages are not written here:
+the build writes core/config/config_table.cpp into config_schema.json beside this file
+(stepscope-config-schema), and this module reads it. To add a knob, edit that table. What is code
+here is the reading: as core/config/config_json.cpp reads a JSON object (members in key order, every
+value as text first, then the field's parser), so that both workers refuse a configuration alike:
+the same fields, the same messages, in the same order (tests/data/invalid_configs.json).
 """
-from dataclasses import dataclass
+import json
+import math
+import os
+import re
 
 from . import affinity
 from .failure import WorkerFailure
 
-CHOICES = {
-    "runtime": ("native", "python"),
-    "autocast": ("off", "bf16", "fp16"),
-    "optimizer": ("per-parameter", "foreach", "fused"),
-    "compile": ("none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"),
-    "compile_backend": ("inductor", "cudagraphs", "aot_eager"),
-    "compile_target": ("model", "step"),
-    "compile_cache": ("cold", "warm"),
-}
-FLAGS = ("tf32", "cudnn_benchmark", "channels_last", "cuda_graph")
-INTS = {
-    "batch": (1, 4096),
-    "image_size": (32, 1024),
-    "classes": (1, 100000),
-    "warmup_steps": (0, 100000),
-    "steps": (1, 1000000),
-    "seed": (0, 2**63 - 1),
-    "threads": (0, 256),
-}
+SCHEMA_FORMAT = "stepscope-config-schema"  # kConfigSchemaFormat, core/config/config_schema.h
+SCHEMA_VERSION = 1  # the version this module reads (kConfigSchemaVersion)
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config_schema.json")
+
+_schema = None
 
 
-@dataclass
+def load_schema(path=SCHEMA_PATH):
+    """The schema at `path`; a missing, unreadable or foreign file is an `internal` failure that says
+    what to do (the worker cannot check a configuration without it)."""
+    fix = "rebuild Stepscope (the build writes it beside stepscope_worker.py) or reinstall it"
+    try:
+        with open(path, encoding="utf-8") as f:
+            schema = json.load(f)
+    except FileNotFoundError:
+        raise WorkerFailure("internal", f"the configuration schema {path} is missing; {fix}") from None
+    except (OSError, ValueError) as exc:
+        raise WorkerFailure("internal", f"the configuration schema {path} cannot be read ({exc}); {fix}") from None
+    found = (schema.get("format"), schema.get("version")) if isinstance(schema, dict) else (None, None)
+    if found != (SCHEMA_FORMAT, SCHEMA_VERSION):
+        raise WorkerFailure("internal", f"{path} is not the configuration schema this worker reads (format "
+                                        f"{found[0]!r}, version {found[1]!r}; expected {SCHEMA_FORMAT!r}, version "
+                                        f"{SCHEMA_VERSION}); {fix}")
+    return schema
+
+
+def schema():
+    global _schema
+    if _schema is None:
+        _schema = load_schema()
+    return _schema
+
+
+def _fields():
+    return {f["key"]: f for f in schema()["fields"]}
+
+
 class Config:
-    runtime: str = "python"
-    device: str = "cpu"
-    tf32: bool = False
-    cudnn_benchmark: bool = False
-    autocast: str = "off"
-    channels_last: bool = False
-    cuda_graph: bool = False
-    optimizer: str = "foreach"
-    compile: str = "none"
-    compile_backend: str = "inductor"
-    compile_target: str = "model"
-    compile_cache: str = "cold"
-    batch: int = 32
-    image_size: int = 224
-    classes: int = 1000
-    warmup_steps: int = 10
-    steps: int = 100
-    seed: int = 0
-    cpu_affinity: str = "none"  # none, one or a normalized core list (affinity.py)
-    threads: int = 0  # intra-op threads; 0 keeps torch's default
+    """One configuration: an attribute per field of the schema, named by its JSON key."""
+
+    def __init__(self, values):
+        self.__dict__.update(values)
 
     @property
     def on_cuda(self):
@@ -72,67 +78,151 @@ class Config:
         return self.compile_backend == "inductor" and self.compile in ("reduce-overhead", "max-autotune")
 
 
-def _invalid(field, message):
-    return WorkerFailure("invalid-config", f"{field}: {message}")
-
-
-def _as_bool(key, value):
+def _text(value):
+    """A field's value as the rules and messages see it (valueText in config_table.cpp)."""
     if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _fill(template, values):
+    """`template` with each "{name}" replaced by values[name]; unknown names stay (fillMessage)."""
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def _member_text(value):
+    """A JSON member's value as text, as fromJson makes it; None for arrays, objects and null."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        try:
+            v = float(value)  # Qt reads every JSON number as a double
+        except OverflowError:  # an integer beyond any double: Qt reads it as infinity
+            return "inf" if value > 0 else "-inf"
+        if math.isfinite(v) and abs(v) < 9.2e18 and v == math.trunc(v):
+            return str(int(v))
+        return f"{v:g}"  # QString::number(double): six significant digits
+    if isinstance(value, str):
         return value
-    if str(value).lower() in ("true", "1", "on", "yes"):
-        return True
-    if str(value).lower() in ("false", "0", "off", "no"):
-        return False
-    raise _invalid(key, f"'{value}' is not allowed; allowed: true, false")
+    return None
 
 
-def parse(obj):
-    """A Config from the decoded JSON object; raises WorkerFailure(invalid-config)."""
-    if not isinstance(obj, dict):
-        raise _invalid("config", "expected a JSON object of settings")
-    c = Config()
-    for key, value in obj.items():
-        if key in CHOICES:
-            if value not in CHOICES[key]:
-                raise _invalid(key, f"'{value}' is not allowed; allowed: {', '.join(CHOICES[key])}")
-            setattr(c, key, value)
-        elif key in FLAGS:
-            setattr(c, key, _as_bool(key, value))
-        elif key in INTS:
-            lo, hi = INTS[key]
-            try:
-                n = int(value)  # the seed travels as text (JSON doubles lose bits above 2^53)
-            except (TypeError, ValueError):
-                raise _invalid(key, f"'{value}' is not an integer") from None
-            if not lo <= n <= hi:
-                raise _invalid(key, f"{n} is outside {lo}..{hi}")
-            setattr(c, key, n)
-        elif key == "cpu_affinity":
-            try:
-                c.cpu_affinity = affinity.normalize(value)
-            except ValueError as exc:
-                raise _invalid(key, f"{exc}; allowed: none, one or a core list") from None
-        elif key == "device":
-            value = str(value)
-            index = value[5:] if value.startswith("cuda:") else "0"
-            if value not in ("cpu", "cuda") and not (value.startswith("cuda:") and index.isdigit()):
-                raise _invalid("device", f"'{value}' is not a device; use cpu, cuda or cuda:N")
-            c.device = value
+def _parse_int(text, lo, hi):
+    """Digits with an optional minus, nothing else, from lo to hi (parseInt in run_config.cpp)."""
+    if not re.fullmatch(r"-?[0-9]+", text):
+        return None
+    n = int(text)
+    return n if lo <= n <= hi else None
+
+
+def _parse_value(field, text):
+    """(value, None), or (None, message) when `field` does not allow `text` (setField)."""
+    kind, value = field["kind"], None
+    if kind == "choice":
+        value = text if text in field["choices"] else None
+    elif kind == "flag":
+        words = schema()["flag_words"]
+        value = True if text in words["true"] else False if text in words["false"] else None
+    elif kind == "integer":
+        value = _parse_int(text, field["min"], field["max"])
+    elif kind == "device":
+        index = text[len("cuda:"):] if text.startswith("cuda:") else None
+        if text in ("cpu", "cuda") or (index is not None and _parse_int(index, field["min"], field["max"]) is not None):
+            value = text
+    elif kind == "core_list":
+        if text in field["words"]:
+            return text, None
+        try:
+            return affinity.format_core_list(affinity.parse_core_list(text, field["max"] + 1)), None
+        except ValueError as exc:
+            return None, _fill(schema()["messages"]["not_a_core_list"], {"why": str(exc), "allowed": field["allowed"]})
+    else:
+        raise WorkerFailure("internal", f"the configuration schema has a field {field['key']} of unknown kind {kind}")
+    if value is None:
+        return None, _fill(schema()["messages"]["not_allowed"],
+                           {"value": text, "key": field["key"], "allowed": field["allowed"]})
+    return value, None
+
+
+def _defaults():
+    return {key: f["default"] for key, f in _fields().items()}
+
+
+def from_json(obj, base=None):
+    """(Config, [(field, message)]): the members of `obj` on top of the defaults and `base`, as
+    fromJson in core/config/config_json.cpp applies them."""
+    fields, s = _fields(), schema()
+    values = {**_defaults(), **(base or {})}
+    errors = []
+    for key in sorted(obj):  # a QJsonObject iterates its keys sorted: the same order of errors
+        value = obj[key]
+        if key in s["sweep_keys"]:
+            if not isinstance(value, bool):
+                errors.append((key, s["sweep_keys"][key]))
+            continue
+        text = _member_text(value)
+        if text is None:
+            errors.append((key, s["messages"]["not_a_value"]))
+            continue
+        if key not in fields:
+            errors.append((key, _fill(s["messages"]["unknown_setting"], {"key": key, "known": ", ".join(fields)})))
+            continue
+        parsed, problem = _parse_value(fields[key], text)
+        if problem:
+            errors.append((key, problem))
         else:
-            raise _invalid(key, "unknown setting")
-    if c.runtime != "python":
-        raise _invalid("runtime", "this is the Python worker; runtime native runs in stepscope-worker")
-    if not c.on_cuda:
-        for flag in ("tf32", "cudnn_benchmark", "cuda_graph"):
-            if getattr(c, flag):
-                raise _invalid(flag, "exists only on CUDA devices; untick it or use a CUDA device")
-        if c.autocast == "fp16":
-            raise _invalid("autocast", "fp16 autocast is a CUDA feature here; use bf16 on the CPU")
-    if c.compiled and c.cuda_graph:
-        raise _invalid("cuda_graph", "combine torch.compile with CUDA graphs through mode reduce-overhead")
-    if c.compiled and c.compile_backend != "inductor" and c.compile != "default":
-        raise _invalid("compile", f"mode {c.compile} is an inductor mode; use compile default with backend "
-                                  f"{c.compile_backend}")
-    if c.cuda_graph and c.autocast == "fp16" and c.optimizer != "fused":
-        raise _invalid("optimizer", "fp16 under a CUDA graph needs optimizer fused")
-    return c
+            values[key] = parsed
+    return Config(values), errors
+
+
+def validate(config):
+    """Every rule of the table that `config` breaks, in table order, as (field, message)."""
+    texts = {key: _text(getattr(config, key)) for key in _fields()}
+    errors = []
+    for rule in schema()["rules"]:
+        if all((texts[w["field"]] in w["in"]) if "in" in w else (texts[w["field"]] not in w["not_in"])
+               for w in rule["when"]):
+            errors.append((rule["field"], _fill(rule["message"], texts)))
+    return errors
+
+
+def check(obj, base=None):
+    """(Config or None, errors) for a decoded JSON value: from_json, then validate when every
+    member was fine (parseConfig after the JSON is read)."""
+    if not isinstance(obj, dict):
+        return None, [("json", schema()["messages"]["not_an_object"])]
+    config, errors = from_json(obj, base)
+    errors = errors or validate(config)
+    return (None if errors else config), errors
+
+
+def parse_config(text, base=None):
+    """(Config or None, errors) for the JSON text the worker is given (parseConfig)."""
+    try:
+        obj = json.loads(text, parse_constant=_refuse_constant)
+    except ValueError as exc:
+        # Python's parser words its complaint in its own terms; the field and the category are the same.
+        return None, [("json", f"not valid JSON: {getattr(exc, 'msg', exc)} at offset {getattr(exc, 'pos', 0)}")]
+    return check(obj, base)
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not JSON")  # NaN and Infinity, which Python would accept
+
+
+def describe(errors):
+    return "\n".join(f"{field}: {message}" for field, message in errors)
+
+
+def refusal(errors):
+    """The invalid-config failure the native worker gives for `errors`: the first, then all."""
+    field, message = errors[0]
+    return WorkerFailure("invalid-config", f"{field}: {message}", describe(errors))
+
+
+def parse(obj, base=None):
+    """A valid Config from a decoded JSON object; raises WorkerFailure(invalid-config)."""
+    config, errors = check(obj, base)
+    if errors:
+        raise refusal(errors)
+    return config

@@ -1,6 +1,5 @@
 """Entry point: arguments, preflight, one run, the exit code (0 done, 1 failed, 2 bad config,
 130 cancelled), as the native worker does."""
-import json
 import signal
 import sys
 import threading
@@ -55,17 +54,19 @@ def _main(argv):
 
         return doctor_mod.run(device)
     if config_json is None:
-        return _report(WorkerFailure("invalid-config", "missing --config JSON", USAGE))
+        return _report(WorkerFailure("invalid-config", "config: missing --config JSON", USAGE))
 
     try:
         from . import config as config_mod
         from . import preflight
 
-        try:
-            decoded = json.loads(config_json)
-        except ValueError as exc:
-            raise WorkerFailure("invalid-config", f"--config is not valid JSON: {exc}") from None
-        config = config_mod.parse(decoded)
+        # As the native worker: the table's rules first (core/config via config_schema.json), then
+        # whether this is the worker for the runtime. Left out, the runtime is this worker's.
+        config, errors = config_mod.parse_config(config_json, base={"runtime": "python"})
+        if not errors and config.runtime != "python":
+            errors = [("runtime", "this is the Python worker; runtime native runs in stepscope-worker")]
+        if errors:
+            raise config_mod.refusal(errors)
         # First, before torch starts CUDA or its thread pools: their threads inherit the mask.
         from . import affinity
 

@@ -1,7 +1,8 @@
 """The timed run: setup, the first step (compile, capture), warm-up and measured steps, with the
 native runner's timing rules (core/engine/runner.cpp): step 1 alone as synchronized wall time,
 then per-step CUDA-event time on the compute stream plus wall time, reported in batches that never
-synchronize inside the timed block.
+synchronize inside the timed block. The rules are written once, for both runners, in
+docs/decisions.md, "Timing rules of both workers" (flush size, warm-up floor, steady-state hand-off).
 """
 import os
 import threading

@@ -1,0 +1,268 @@
+// THE configuration table: every field of RunConfig and every rule between fields, once.
+//
+// To add a knob: a member in RunConfig (run_config.h), a row in fields() below, and, if it cannot run
+// with some other setting, a rule in rules(). setField, validate, toJson/fromJson, ==, the CLI's
+// --flags and --help, and the Python worker (the build writes this table into
+// stepscope_py/config_schema.json) follow from these rows. What is left by hand: the knob's label
+// (knobNames in run_config.cpp), its sweep knob (presets.cpp) and what each worker does with it.
+#include "config/config_table.h"
+
+#include "config/run_config.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+namespace stepscope
+{
+namespace
+{
+
+// Reads and writes one RunConfig member as a FieldValue.
+struct Access {
+    FieldValue (*get)(const RunConfig &);
+    void (*set)(RunConfig &, const FieldValue &);
+};
+template <auto Member> Access number()
+{
+    using T = std::remove_reference_t<decltype(std::declval<RunConfig &>().*Member)>;
+    return {[](const RunConfig &c) {
+                return FieldValue{static_cast<long long>(c.*Member), {}};
+            },
+            [](RunConfig &c, const FieldValue &v) { c.*Member = static_cast<T>(v.number); }};
+}
+template <auto Member> Access text()
+{
+    return {[](const RunConfig &c) {
+                return FieldValue{0, c.*Member};
+            },
+            [](RunConfig &c, const FieldValue &v) { c.*Member = v.text; }};
+}
+
+FieldInfo row(const char *key, FieldKind kind, Access access, const char *help)
+{
+    FieldInfo f;
+    f.key = key;
+    f.help = help;
+    f.isFlag = kind == FieldKind::Flag;
+    f.kind = kind;
+    f.get = access.get;
+    f.set = access.set;
+    return f;
+}
+FieldInfo choice(const char *key, std::vector<std::string> names, Access access, const char *help)
+{
+    FieldInfo f = row(key, FieldKind::Choice, access, help);
+    f.choices = std::move(names);
+    return f;
+}
+FieldInfo flag(const char *key, Access access, const char *help)
+{
+    return row(key, FieldKind::Flag, access, help);
+}
+FieldInfo integer(const char *key, long long min, long long max, Access access, const char *help, const char *why = "")
+{
+    FieldInfo f = row(key, FieldKind::Integer, access, help);
+    f.min = min;
+    f.max = max;
+    f.why = why;
+    return f;
+}
+
+std::string joined(const std::vector<std::string> &items, const char *separator)
+{
+    std::string out;
+    for (const auto &item : items)
+        out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+// --help's "allowed" column, for the rows that do not spell it themselves.
+std::vector<FieldInfo> finish(std::vector<FieldInfo> rows)
+{
+    for (auto &f : rows) {
+        if (f.allowedText.empty()) {
+            if (f.kind == FieldKind::Choice)
+                f.allowedText = joined(f.choices, "|");
+            else if (f.kind == FieldKind::Flag)
+                f.allowedText = "true|false";
+            else
+                f.allowedText = std::to_string(f.min) + ".." + std::to_string(f.max);
+        }
+        f.allowed = f.allowedText.c_str(); // the vector is never resized again: the pointer stays valid
+    }
+    return rows;
+}
+
+} // namespace
+
+const std::vector<FieldInfo> &fields()
+{
+    static const std::vector<FieldInfo> kFields = finish({
+        choice("runtime", {"native", "python"}, number<&RunConfig::runtime>(),
+               "which worker runs the step (torch.compile needs python)"),
+        [] {
+            FieldInfo f = row("device", FieldKind::Device, text<&RunConfig::device>(), "where the step runs");
+            f.max = 63; // cuda:0 .. cuda:63
+            f.allowedText = "cpu|cuda|cuda:N";
+            return f;
+        }(),
+        // The knobs, in ledger order.
+        flag("tf32", number<&RunConfig::tf32>(), "TF32 matmuls and convolutions (CUDA)"),
+        flag("cudnn_benchmark", number<&RunConfig::cudnnBenchmark>(), "cuDNN autotuning (CUDA)"),
+        choice("autocast", {"off", "bf16", "fp16"}, number<&RunConfig::autocast>(),
+               "mixed precision; fp16 uses dynamic loss scaling (CUDA)"),
+        flag("channels_last", number<&RunConfig::channelsLast>(), "NHWC memory format for inputs and 4-D parameters"),
+        flag("cuda_graph", number<&RunConfig::cudaGraph>(),
+             "capture the whole step in a CUDA graph and replay it (CUDA)"),
+        choice("optimizer", {"per-parameter", "foreach", "fused"}, number<&RunConfig::optimizer>(),
+               "SGD implementation"),
+        choice("compile", {"none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"},
+               number<&RunConfig::compile>(),
+               "torch.compile mode (python runtime); reduce-overhead and max-autotune use CUDA graphs"),
+        choice("compile_backend", {"inductor", "cudagraphs", "aot_eager"}, number<&RunConfig::compileBackend>(),
+               "torch.compile backend; cudagraphs needs CUDA, aot_eager is a debugging backend (no generated kernels)"),
+        choice("compile_target", {"model", "step"}, number<&RunConfig::compileTarget>(),
+               "compile the model alone, or the whole training step"),
+        choice("compile_cache", {"cold", "warm"}, number<&RunConfig::compileCache>(),
+               "cold: fresh inductor/Triton caches per run; warm: kept caches, primed by a previous run"),
+        // The shape of the run.
+        integer("batch", 1, 4096, number<&RunConfig::batch>(), "images per step"),
+        integer("image_size", 32, 1024, number<&RunConfig::imageSize>(), "square image side in pixels",
+                "ResNet18 halves the image five times"),
+        integer("classes", 1, 100000, number<&RunConfig::classes>(), "output classes of the final layer"),
+        integer("warmup_steps", 0, 100000, number<&RunConfig::warmupSteps>(), "steps run before measuring"),
+        integer("steps", 1, 1000000, number<&RunConfig::steps>(), "measured steps"),
+        integer("seed", 0, std::numeric_limits<long long>::max(), number<&RunConfig::seed>(),
+                "seed of weights and synthetic data"),
+        [] {
+            FieldInfo f = row("cpu_affinity", FieldKind::CoreList, text<&RunConfig::cpuAffinity>(),
+                              "pin the worker to CPU cores before CUDA starts: one (a core the worker picks) or a "
+                              "list like 2,3 or 4-7; helps launch-bound steps (wall time well above GPU time), "
+                              "e.g. on VMs");
+            f.choices = {"none", "one"};
+            f.max = kMaxCpuCores - 1;
+            f.allowedText = "none|one|CORES";
+            return f;
+        }(),
+        integer("threads", 0, 256, number<&RunConfig::threads>(),
+                "intra-op CPU threads (at::set_num_threads); 0 keeps the library default"),
+    });
+    return kFields;
+}
+
+namespace
+{
+FieldCondition is(const char *field, std::vector<std::string> values)
+{
+    return {field, false, std::move(values)};
+}
+FieldCondition isNot(const char *field, std::vector<std::string> values)
+{
+    return {field, true, std::move(values)};
+}
+} // namespace
+
+const std::vector<FieldRule> &rules()
+{
+    // A valid device is cpu or cuda[:N], so "device is cpu" reads "not on CUDA".
+    static const std::vector<FieldRule> kRules = {
+        {"tf32",
+         {is("device", {"cpu"}), is("tf32", {"true"})},
+         "TF32 exists only on CUDA devices; untick it or use --device cuda"},
+        {"cudnn_benchmark",
+         {is("device", {"cpu"}), is("cudnn_benchmark", {"true"})},
+         "cuDNN autotuning exists only on CUDA devices; untick it or use --device cuda"},
+        {"cuda_graph",
+         {is("device", {"cpu"}), is("cuda_graph", {"true"})},
+         "CUDA graphs need a CUDA device; untick it or use --device cuda"},
+        {"autocast",
+         {is("device", {"cpu"}), is("autocast", {"fp16"})},
+         "fp16 autocast is a CUDA feature here; use bf16 on the CPU"},
+        // Training-mode batch norm needs more than one value per channel after the last stage. The
+        // five stride-2 layers each round up, so the last stage is ceil(image_size/32) wide: 1x1 only
+        // at 32 px, the smallest image_size allowed.
+        {"batch",
+         {is("batch", {"1"}), is("image_size", {"32"})},
+         "batch 1 at image_size {image_size} leaves one value per channel for batch norm; use batch >= 2 or "
+         "image_size >= 33"},
+
+        // torch.compile. Its backend, target and cache mean nothing without a mode.
+        {"compile_backend",
+         {is("compile", {"none"}), isNot("compile_backend", {"inductor"})},
+         "compile_backend {compile_backend} applies only with a compile mode; set compile or drop compile_backend"},
+        {"compile_target",
+         {is("compile", {"none"}), isNot("compile_target", {"model"})},
+         "compile_target {compile_target} applies only with a compile mode; set compile or drop compile_target"},
+        {"compile_cache",
+         {is("compile", {"none"}), isNot("compile_cache", {"cold"})},
+         "compile_cache {compile_cache} applies only with a compile mode; set compile or drop compile_cache"},
+        {"compile",
+         {isNot("compile", {"none"}), isNot("runtime", {"python"})},
+         "torch.compile has no C++ training path; set runtime to python"},
+        {"cuda_graph",
+         {isNot("compile", {"none"}), is("cuda_graph", {"true"})},
+         "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph"},
+        {"compile_backend",
+         {isNot("compile", {"none"}), is("compile_backend", {"cudagraphs"}), is("device", {"cpu"})},
+         "backend cudagraphs needs a CUDA device; use --device cuda or another backend"},
+        // Modes are options of inductor: another backend would ignore them silently.
+        {"compile",
+         {isNot("compile", {"none", "default"}), isNot("compile_backend", {"inductor"})},
+         "mode {compile} is an inductor mode; use compile default with backend {compile_backend}"},
+        {"compile",
+         {is("compile", {"reduce-overhead", "max-autotune"}), is("device", {"cpu"})},
+         "mode {compile} uses CUDA graphs; on the CPU use default or max-autotune-no-cudagraphs"},
+
+        {"optimizer",
+         {is("cuda_graph", {"true"}), is("autocast", {"fp16"}), isNot("optimizer", {"fused"})},
+         "fp16 under a CUDA graph needs optimizer fused: skipping a step on overflow must stay on the GPU"},
+    };
+    return kRules;
+}
+
+const FieldInfo *findField(const std::string &key)
+{
+    const auto &all = fields();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const FieldInfo &f) { return key == f.key; });
+    return it == all.end() ? nullptr : &*it;
+}
+
+std::string valueText(const RunConfig &config, const FieldInfo &field)
+{
+    const FieldValue v = field.get(config);
+    switch (field.kind) {
+    case FieldKind::Choice:
+        return v.number >= 0 && v.number < static_cast<long long>(field.choices.size())
+                   ? field.choices[static_cast<std::size_t>(v.number)]
+                   : "?";
+    case FieldKind::Flag:
+        return v.number ? "true" : "false";
+    case FieldKind::Integer:
+        return std::to_string(v.number);
+    case FieldKind::Device:
+    case FieldKind::CoreList:
+        break;
+    }
+    return v.text;
+}
+
+std::string allowedPhrase(const FieldInfo &field)
+{
+    switch (field.kind) {
+    case FieldKind::Choice:
+        return joined(field.choices, ", ");
+    case FieldKind::Flag:
+        return "true, false";
+    case FieldKind::Integer:
+        return "an integer from " + std::to_string(field.min) + " to " + std::to_string(field.max);
+    case FieldKind::Device:
+        return "cpu, cuda, cuda:N";
+    case FieldKind::CoreList:
+        break;
+    }
+    return joined(field.choices, ", ") + " or a core list";
+}
+
+} // namespace stepscope
