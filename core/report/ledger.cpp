@@ -145,7 +145,8 @@ RunConfig storedConfig(const std::string &configJson)
     return config;
 }
 
-Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
+Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
+                   stats::CancelToken cancel)
 {
     Ledger ledger;
     const auto sweep = reader.sweep(sweepId);
@@ -270,7 +271,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.steadyMs = row.steady.median;
             row.steadyMinMs = *std::min_element(medians.begin(), medians.end());
             row.steadyMaxMs = *std::max_element(medians.begin(), medians.end());
-            row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
+            row.steadyCI = stats::medianOfRuns(row.runSamplesMs, stats::kResamples, stats::kSeed, cancel);
             row.noise = stats::noiseOf(row.steady);
             // Spread between cold processes counts as noise too: it is what a user meets.
             if (medians.size() > 1)
@@ -329,7 +330,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             continue;
         }
         row.speedup = *base.steadyMs / *row.steadyMs;
-        row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
+        row.timeRatio =
+            stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
         row.breakEvenSteps =
             stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
         if (!row.breakEvenSteps)
@@ -338,10 +340,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.breakEven = "immediately";
         else
             row.breakEven = std::to_string(std::llround(*row.breakEvenSteps));
-        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
+        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries, stats::kResamples,
+                                                   stats::kSeed, cancel);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
-    recommendFor(ledger, ledger.plannedSteps);
+    recommendFor(ledger, ledger.plannedSteps, cancel);
     return ledger;
 }
 
@@ -450,7 +453,7 @@ namespace
 // The crossing of two candidates' total-time lines, from the faster-per-step one's side, with the
 // same interval a row gets against the baseline (so the two agree when one of them is the baseline).
 std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> &rows, std::size_t best,
-                                                   std::size_t runnerUp)
+                                                   std::size_t runnerUp, stats::CancelToken cancel)
 {
     const LedgerRow &a = rows[best], &b = rows[runnerUp];
     const double stepA = *a.steadyMs / 1000.0, stepB = *b.steadyMs / 1000.0;
@@ -467,14 +470,15 @@ std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> 
         return std::nullopt;
     crossing.steps = *steps;
     crossing.ci =
-        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]));
+        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]),
+                                 stats::kResamples, stats::kSeed, cancel);
     crossing.range = breakEvenRangeText(crossing.ci);
     return crossing;
 }
 
 } // namespace
 
-void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
     ledger.plannedSteps = plannedSteps;
     ledger.recommendation.reset();
@@ -506,8 +510,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
         const LedgerRow &second = ledger.rows[*rec->runnerUp];
         text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
                 fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-        const auto ci =
-            stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second), ledger.plannedSteps);
+        const auto ci = stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second),
+                                                   ledger.plannedSteps, stats::kResamples, stats::kSeed, cancel);
         ledger.recommendationCI = ci;
         ledger.recommendationTied = !ci.significant;
         if (!ci.hasInterval)
@@ -523,7 +527,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
                                        (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
             text += "; the simpler is " + (secondSimpler ? second.label : best.label);
         }
-        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp);
+        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp, cancel);
         if (const auto &crossing = ledger.decidingCrossing) {
             const std::string &faster = ledger.rows[crossing->faster].label;
             const std::string &slower = ledger.rows[crossing->slower].label;
