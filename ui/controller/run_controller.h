@@ -121,16 +121,16 @@ class RunController : public QObject
     void databaseRefused(const QString &path, const QString &error);
 
   private:
-    struct Guard;
+    struct WriterSide;
     void install(std::shared_ptr<store::Database> db, const QString &path);
     void onProgress(int finishedRuns, int totalRuns, int step, int steps);
     void onFinished(bool cancelled);
 
     QString path_;
     QString python_, compileCacheRoot_;
-    // Shared with writeAsync's threads, which may finish after another file was opened.
+    // Shared with writeAsync's work, which may finish after another file was opened.
     std::shared_ptr<store::Database> db_;
-    std::shared_ptr<Guard> guard_; // lets those threads reach this object only while it lives
+    std::unique_ptr<WriterSide> writerSide_; // the thread of openDatabaseAsync and writeAsync
     qint64 openingSeq_ = 0, openSeq_ = 0;
     QThread thread_;
     supervisor::SweepRunner *runner_ = nullptr; // lives in thread_
