@@ -209,7 +209,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
 }
 
 // The row's figures from what its runs gave: medians, spreads, noise, intervals over processes.
-void takeFigures(LedgerRow &row, const RowRuns &acc)
+void takeFigures(LedgerRow &row, const RowRuns &acc, stats::CancelToken cancel)
 {
     if (!acc.cachesRecorded)
         row.machineColdFirsts = -1;
@@ -232,7 +232,7 @@ void takeFigures(LedgerRow &row, const RowRuns &acc)
     row.steadyMs = row.steady.median;
     row.steadyMinMs = *std::min_element(acc.medians.begin(), acc.medians.end());
     row.steadyMaxMs = *std::max_element(acc.medians.begin(), acc.medians.end());
-    row.steadyCI = stats::medianOfRuns(row.runSamplesMs);
+    row.steadyCI = stats::medianOfRuns(row.runSamplesMs, stats::kResamples, stats::kSeed, cancel);
     row.noise = stats::noiseOf(row.steady);
     // Spread between cold processes counts as noise too: it is what a user meets.
     if (acc.medians.size() > 1)
@@ -270,7 +270,7 @@ std::string axisLabelOf(const std::string &label, const std::string *previous)
 }
 
 // Speed-up, break-even and their intervals of every row against the baseline (rows[0]).
-void compareWithBaseline(Ledger &ledger)
+void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
 {
     if (ledger.rows.empty())
         return;
@@ -280,17 +280,20 @@ void compareWithBaseline(Ledger &ledger)
         if (!row.steadyMs || !row.firstStepS || !base.steadyMs || !base.firstStepS)
             continue; // no break-even: breakEvenText says "-"
         row.speedup = *base.steadyMs / *row.steadyMs;
-        row.timeRatio = stats::ratioOfMedians(row.processSummaries, base.processSummaries);
+        row.timeRatio =
+            stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
         row.breakEvenSteps =
             stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
-        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries);
+        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries, stats::kResamples,
+                                                   stats::kSeed, cancel);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
 }
 
 } // namespace
 
-Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
+Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
+                   stats::CancelToken cancel)
 {
     Ledger ledger;
     const auto sweep = reader.sweep(sweepId);
@@ -325,7 +328,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         RowRuns acc;
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
-        takeFigures(row, acc);
+        takeFigures(row, acc, cancel);
         const bool isBaseline = ledger.rows.empty();
         if (isBaseline)
             baselineLosses = acc.losses;
@@ -333,9 +336,9 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         row.axisLabel = axisLabelOf(row.label, isBaseline ? nullptr : &ledger.rows.back().label);
         ledger.rows.push_back(std::move(row));
     }
-    compareWithBaseline(ledger);
+    compareWithBaseline(ledger, cancel);
     if (!ledger.rows.empty())
-        recommendFor(ledger, ledger.plannedSteps);
+        recommendFor(ledger, ledger.plannedSteps, cancel);
     return ledger;
 }
 
@@ -498,7 +501,7 @@ namespace
 // The crossing of two candidates' total-time lines, from the faster-per-step one's side, with the
 // same interval a row gets against the baseline (so the two agree when one of them is the baseline).
 std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> &rows, std::size_t best,
-                                                   std::size_t runnerUp)
+                                                   std::size_t runnerUp, stats::CancelToken cancel)
 {
     const LedgerRow &a = rows[best], &b = rows[runnerUp];
     const double stepA = *a.steadyMs / 1000.0, stepB = *b.steadyMs / 1000.0;
@@ -515,14 +518,15 @@ std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> 
         return std::nullopt;
     crossing.steps = *steps;
     crossing.ci =
-        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]));
+        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]),
+                                 stats::kResamples, stats::kSeed, cancel);
     crossing.range = breakEvenRangeText(crossing.ci);
     return crossing;
 }
 
 } // namespace
 
-void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
     ledger.plannedSteps = plannedSteps;
     ledger.recommendation.reset();
@@ -554,8 +558,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
         const LedgerRow &second = ledger.rows[*rec->runnerUp];
         text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
                 fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-        const auto ci =
-            stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second), ledger.plannedSteps);
+        const auto ci = stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second),
+                                                   ledger.plannedSteps, stats::kResamples, stats::kSeed, cancel);
         ledger.recommendationCI = ci;
         ledger.recommendationTied = !ci.significant;
         if (!ci.hasInterval)
@@ -571,7 +575,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps)
                                        (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
             text += "; the simpler is " + (secondSimpler ? second.label : best.label);
         }
-        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp);
+        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp, cancel);
         if (const auto &crossing = ledger.decidingCrossing) {
             const std::string &faster = ledger.rows[crossing->faster].label;
             const std::string &slower = ledger.rows[crossing->slower].label;

@@ -109,8 +109,10 @@ struct Ledger {
     } firstStepCaches;
 };
 
-// Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length.
-Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+// Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length. Once
+// `cancel` is raised the intervals are left out (stats::CancelToken): the caller drops that ledger.
+Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
+                   stats::CancelToken cancel = {});
 
 // A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
 // or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
@@ -126,8 +128,8 @@ std::string breakEvenText(const LedgerRow &row);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 
-// Recomputes the recommendation (and its text) for another planned run length.
-void recommendFor(Ledger &ledger, std::int64_t plannedSteps);
+// Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});
 
 // Tolerance of the accuracy gate for a configuration's precision (fp16 or bf16 autocast, TF32,
 // fp32), at least TF32's for a compiled configuration.

@@ -19,15 +19,6 @@ namespace
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The innermost CancelScope's question on this thread, or none.
-thread_local const std::function<bool()> *cancelQuestion = nullptr;
-
-void throwIfCancelled()
-{
-    if (cancelQuestion && (*cancelQuestion)())
-        throw Cancelled();
-}
-
 // Quantile of an already sorted sample, numpy's default ("linear") method: the position
 // q * (n - 1) between order statistics, interpolated linearly. Shared by summarize() so the
 // sample is sorted once for all its quantiles.
@@ -396,7 +387,9 @@ double withinTerm(const std::vector<ProcessSummary> &side)
 // not redrawn: their uncertainty enters through withinTerm, computed once from blocks. So a resample
 // costs O(processes x log steps) instead of O(steps) as in method 1, and a resample that draws the
 // same processes as an earlier one (only 10 different ones exist for 3 processes) is looked up.
-std::vector<Level> bootstrapLevels(const std::vector<ProcessSummary> &side, int resamples, std::mt19937_64 &rng)
+// Nothing (no replicates) once `cancel` is raised: the token is read before every resample.
+std::optional<std::vector<Level>> bootstrapLevels(const std::vector<ProcessSummary> &side, int resamples,
+                                                  std::mt19937_64 &rng, CancelToken cancel)
 {
     std::vector<Level> out;
     out.reserve(static_cast<std::size_t>(resamples));
@@ -404,7 +397,8 @@ std::vector<Level> bootstrapLevels(const std::vector<ProcessSummary> &side, int 
     std::vector<std::uint32_t> copies(side.size());
     std::vector<double> firsts;
     for (int r = 0; r < resamples; ++r) {
-        throwIfCancelled();
+        if (cancel.cancelled())
+            return std::nullopt;
         std::fill(copies.begin(), copies.end(), 0);
         firsts.clear();
         for (std::size_t k = 0; k < side.size(); ++k) {
@@ -527,20 +521,16 @@ double standardNormal(std::mt19937_64 &rng)
 std::vector<ProcessSummary> summaries(const Runs &runs)
 {
     std::vector<ProcessSummary> out;
-    for (const auto &r : runs) {
-        throwIfCancelled();
+    for (const auto &r : runs)
         out.push_back(summarizeProcess(r));
-    }
     return out;
 }
 
 std::vector<ProcessSummary> summaries(const std::vector<Process> &side)
 {
     std::vector<ProcessSummary> out;
-    for (const auto &p : side) {
-        throwIfCancelled();
+    for (const auto &p : side)
         out.push_back(summarizeProcess(p.steps, p.first));
-    }
     return out;
 }
 
@@ -567,13 +557,14 @@ double studentT975(double df)
     return kZ975 + (kZ975 * kZ975 * kZ975 + kZ975) / (4.0 * static_cast<double>(whole));
 }
 
-RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples, std::uint64_t seed)
+RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples, std::uint64_t seed,
+                       CancelToken cancel)
 {
-    return ratioOfMedians(summaries(candidateRuns), summaries(baselineRuns), resamples, seed);
+    return ratioOfMedians(summaries(candidateRuns), summaries(baselineRuns), resamples, seed, cancel);
 }
 
 RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
-                       int resamples, std::uint64_t seed)
+                       int resamples, std::uint64_t seed, CancelToken cancel)
 {
     RatioCI ci;
     ci.ratio = ci.low = ci.high = kNaN;
@@ -587,8 +578,14 @@ RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::
     if (c.size() < 2 || b.size() < 2 || resamples < 2)
         return ci; // one process: no interval
     std::mt19937_64 rng(seed);
-    const SideVariance vc = sideVariance(steadyLogs(bootstrapLevels(c, resamples, rng)), c.size(), withinTerm(c));
-    const SideVariance vb = sideVariance(steadyLogs(bootstrapLevels(b, resamples, rng)), b.size(), withinTerm(b));
+    const auto dc = bootstrapLevels(c, resamples, rng, cancel);
+    const auto db = dc ? bootstrapLevels(b, resamples, rng, cancel) : std::nullopt;
+    if (!db) {
+        ci.cancelled = true;
+        return ci;
+    }
+    const SideVariance vc = sideVariance(steadyLogs(*dc), c.size(), withinTerm(c));
+    const SideVariance vb = sideVariance(steadyLogs(*db), b.size(), withinTerm(b));
     // On the log scale, so the interval of a ratio is symmetric in "faster" and "slower".
     const double half = welchHalfWidth(vc, vb);
     ci.low = std::exp(logRatio - half);
@@ -599,12 +596,13 @@ RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::
     return ci;
 }
 
-MedianCI medianOfRuns(const Runs &runs, int resamples, std::uint64_t seed)
+MedianCI medianOfRuns(const Runs &runs, int resamples, std::uint64_t seed, CancelToken cancel)
 {
-    return medianOfRuns(summaries(runs), resamples, seed);
+    return medianOfRuns(summaries(runs), resamples, seed, cancel);
 }
 
-MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples, std::uint64_t seed)
+MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples, std::uint64_t seed,
+                      CancelToken cancel)
 {
     MedianCI ci;
     ci.median = ci.low = ci.high = kNaN;
@@ -617,8 +615,12 @@ MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resample
     if (side.size() < 2 || resamples < 2)
         return ci;
     std::mt19937_64 rng(seed);
-    const SideVariance v =
-        sideVariance(steadyLogs(bootstrapLevels(side, resamples, rng)), side.size(), withinTerm(side));
+    const auto draws = bootstrapLevels(side, resamples, rng, cancel);
+    if (!draws) {
+        ci.cancelled = true;
+        return ci;
+    }
+    const SideVariance v = sideVariance(steadyLogs(*draws), side.size(), withinTerm(side));
     const double half = studentT975(static_cast<double>(side.size() - 1)) * std::sqrt(v.total());
     ci.low = std::exp(logMedian - half);
     ci.high = std::exp(logMedian + half);
@@ -627,13 +629,13 @@ MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resample
 }
 
 BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::vector<Process> &baseline,
-                              int resamples, std::uint64_t seed)
+                              int resamples, std::uint64_t seed, CancelToken cancel)
 {
-    return breakEvenInterval(summaries(candidate), summaries(baseline), resamples, seed);
+    return breakEvenInterval(summaries(candidate), summaries(baseline), resamples, seed, cancel);
 }
 
 BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
-                              int resamples, std::uint64_t seed)
+                              int resamples, std::uint64_t seed, CancelToken cancel)
 {
     BreakEvenCI ci;
     const auto c = usable(candidate, true);
@@ -642,8 +644,13 @@ BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, cons
         return ci;
     std::mt19937_64 rng(seed);
     const Level ec = levelOf(c), eb = levelOf(b);
-    const auto dc = bootstrapLevels(c, resamples, rng);
-    const auto db = bootstrapLevels(b, resamples, rng);
+    const auto drawsC = bootstrapLevels(c, resamples, rng, cancel);
+    const auto drawsB = drawsC ? bootstrapLevels(b, resamples, rng, cancel) : std::nullopt;
+    if (!drawsB) {
+        ci.cancelled = true;
+        return ci;
+    }
+    const std::vector<Level> &dc = *drawsC, &db = *drawsB;
     const double wc = withinTerm(c), wb = withinTerm(b);
     // Each part's widening takes Student's t with Welch's degrees of freedom for that part, from the
     // two sides' own variances and process counts. (Method 1 took n_C + n_B - 2, the pooled df,
@@ -686,13 +693,13 @@ BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, cons
 }
 
 DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::vector<Process> &other,
-                                 std::int64_t plannedSteps, int resamples, std::uint64_t seed)
+                                 std::int64_t plannedSteps, int resamples, std::uint64_t seed, CancelToken cancel)
 {
-    return totalTimeDifference(summaries(best), summaries(other), plannedSteps, resamples, seed);
+    return totalTimeDifference(summaries(best), summaries(other), plannedSteps, resamples, seed, cancel);
 }
 
 DifferenceCI totalTimeDifference(const std::vector<ProcessSummary> &best, const std::vector<ProcessSummary> &other,
-                                 std::int64_t plannedSteps, int resamples, std::uint64_t seed)
+                                 std::int64_t plannedSteps, int resamples, std::uint64_t seed, CancelToken cancel)
 {
     DifferenceCI ci;
     ci.difference = ci.low = ci.high = kNaN;
@@ -706,17 +713,25 @@ DifferenceCI totalTimeDifference(const std::vector<ProcessSummary> &best, const 
     if (a.size() < 2 || o.size() < 2 || resamples < 2)
         return ci;
     std::mt19937_64 rng(seed);
-    const auto totals = [&](const std::vector<ProcessSummary> &side, const Level &estimate) {
+    const auto totals = [&](const std::vector<ProcessSummary> &side,
+                            const Level &estimate) -> std::optional<SideVariance> {
+        const auto draws = bootstrapLevels(side, resamples, rng, cancel);
+        if (!draws)
+            return std::nullopt;
         std::vector<double> out;
-        for (const auto &l : bootstrapLevels(side, resamples, rng))
+        for (const auto &l : *draws)
             out.push_back(total(l));
         // The within term is on the log scale of the step time: (N - 1) * t * d(log t) in seconds.
         const double scale = static_cast<double>(plannedSteps - 1) * estimate.steady;
         return sideVariance(out, side.size(), scale * scale * withinTerm(side));
     };
-    const SideVariance va = totals(a, ea);
-    const SideVariance vo = totals(o, eo);
-    const double half = welchHalfWidth(va, vo);
+    const auto va = totals(a, ea);
+    const auto vo = va ? totals(o, eo) : std::nullopt;
+    if (!vo) {
+        ci.cancelled = true;
+        return ci;
+    }
+    const double half = welchHalfWidth(*va, *vo);
     ci.low = ci.difference - half;
     ci.high = ci.difference + half;
     ci.hasInterval = std::isfinite(ci.low) && std::isfinite(ci.high);
@@ -783,16 +798,6 @@ std::optional<Recommendation> recommend(const std::vector<Candidate> &candidates
         r.margin = r.runnerUpTotal - r.bestTotal;
     }
     return r;
-}
-
-CancelScope::CancelScope(std::function<bool()> cancelled) : cancelled_(std::move(cancelled)), previous_(cancelQuestion)
-{
-    cancelQuestion = &cancelled_;
-}
-
-CancelScope::~CancelScope()
-{
-    cancelQuestion = previous_;
 }
 
 } // namespace stepscope::stats

@@ -3,9 +3,8 @@
 // dashboard show comes from here, so the rules of DESIGN.md ("Measurement rules") live in one place.
 #include "common/steady_problem.h"
 
+#include <atomic>
 #include <cstdint>
-#include <exception>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +46,25 @@ struct SteadyWindow {
 };
 SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
 
+// ---- Stopping a computation nobody waits for -----------------------------------------------------
+//
+// A bootstrap over many processes takes a while, and a dashboard whose user moved on to another
+// sweep no longer wants it. Its caller passes a token over a flag it owns and raises the flag from
+// any thread; the bootstraps read it between resamples and, once it is up, stop and return their
+// result marked `cancelled` (the point estimate, no interval). Nothing is thrown: a caller that does
+// not know about tokens passes none (the default, never raised) and gets the figures as ever.
+class CancelToken
+{
+  public:
+    CancelToken() = default;
+    // `flag` must outlive every call that is given the token.
+    explicit CancelToken(const std::atomic<bool> &flag) : flag_(&flag) {}
+    bool cancelled() const { return flag_ && flag_->load(std::memory_order_relaxed); }
+
+  private:
+    const std::atomic<bool> *flag_ = nullptr;
+};
+
 // ---- Intervals at the level that varies ---------------------------------------------------------
 //
 // The step time of a launch-bound configuration moves more between cold processes than between the
@@ -58,7 +76,11 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst);
 // same at 100 steps a process as at 100,000 (docs/decisions.md, "Intervals from process summaries").
 // One process per side says nothing about the spread between processes: no interval then. Two give
 // one, wide by design (t with 1 degree of freedom is 12.7).
+// Each takes a CancelToken last: once it is raised, the result comes back `cancelled` and without an
+// interval.
 using Runs = std::vector<std::vector<double>>;
+constexpr int kResamples = 2000;       // the default of every bootstrap below
+constexpr std::uint64_t kSeed = 12345; // its default seed
 
 // Ratio of medians median(pooled candidate) / median(pooled baseline) with a 95% CI.
 // `hasInterval` is false (low/high NaN, not significant) when either side has fewer than 2
@@ -68,12 +90,13 @@ struct RatioCI {
     bool significant = false; // false when [low, high] contains 1: "no significant difference"
     bool hasInterval = false;
     std::size_t processes = 0; // the fewer processes of the two sides
+    bool cancelled = false;    // the token was raised: the ratio without its interval
 };
-RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples = 2000,
-                       std::uint64_t seed = 12345);
+RatioCI ratioOfMedians(const Runs &candidateRuns, const Runs &baselineRuns, int resamples = kResamples,
+                       std::uint64_t seed = kSeed, CancelToken cancel = {});
 // The same over processes summarised already (a caller that asks several intervals of one side).
 RatioCI ratioOfMedians(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
-                       int resamples = 2000, std::uint64_t seed = 12345);
+                       int resamples = kResamples, std::uint64_t seed = kSeed, CancelToken cancel = {});
 
 // Median of the pooled steps of a configuration's runs with a 95% CI at process level (same method
 // as ratioOfMedians, one side). No interval with fewer than 2 processes.
@@ -81,9 +104,12 @@ struct MedianCI {
     double median = 0, low = 0, high = 0;
     bool hasInterval = false;
     std::size_t processes = 0;
+    bool cancelled = false; // the token was raised: the median without its interval
 };
-MedianCI medianOfRuns(const Runs &runs, int resamples = 2000, std::uint64_t seed = 12345);
-MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples = 2000, std::uint64_t seed = 12345);
+MedianCI medianOfRuns(const Runs &runs, int resamples = kResamples, std::uint64_t seed = kSeed,
+                      CancelToken cancel = {});
+MedianCI medianOfRuns(const std::vector<ProcessSummary> &processes, int resamples = kResamples,
+                      std::uint64_t seed = kSeed, CancelToken cancel = {});
 
 // One cold process: its first-step time and its steady steps, in the unit the caller compares in.
 struct Process {
@@ -99,11 +125,12 @@ struct BreakEvenCI {
     double low = 0, high = 0; // high is +inf when highNever
     bool lowNever = false;    // even the lower bound is "never": C is not faster in most resamples
     bool highNever = false;
+    bool cancelled = false; // the token was raised: no interval
 };
 BreakEvenCI breakEvenInterval(const std::vector<Process> &candidate, const std::vector<Process> &baseline,
-                              int resamples = 2000, std::uint64_t seed = 12345);
+                              int resamples = kResamples, std::uint64_t seed = kSeed, CancelToken cancel = {});
 BreakEvenCI breakEvenInterval(const std::vector<ProcessSummary> &candidate, const std::vector<ProcessSummary> &baseline,
-                              int resamples = 2000, std::uint64_t seed = 12345);
+                              int resamples = kResamples, std::uint64_t seed = kSeed, CancelToken cancel = {});
 
 // Difference of total times for N steps, other - best (first + (N - 1) * steady of each side, the
 // first step's median over processes and the median of the pooled steady steps), with a 95% CI.
@@ -112,14 +139,17 @@ struct DifferenceCI {
     double difference = 0, low = 0, high = 0;
     bool significant = false;
     bool hasInterval = false;
+    bool cancelled = false; // the token was raised: the difference without its interval
 };
 DifferenceCI totalTimeDifference(const std::vector<Process> &best, const std::vector<Process> &other,
-                                 std::int64_t plannedSteps, int resamples = 2000, std::uint64_t seed = 12345);
+                                 std::int64_t plannedSteps, int resamples = kResamples, std::uint64_t seed = kSeed,
+                                 CancelToken cancel = {});
 DifferenceCI totalTimeDifference(const std::vector<ProcessSummary> &best, const std::vector<ProcessSummary> &other,
-                                 std::int64_t plannedSteps, int resamples = 2000, std::uint64_t seed = 12345);
+                                 std::int64_t plannedSteps, int resamples = kResamples, std::uint64_t seed = kSeed,
+                                 CancelToken cancel = {});
 
-// Every process of a side summarised (summarizeProcess), in order; checks for a CancelScope's
-// question between processes.
+// Every process of a side summarised (summarizeProcess), in order. Not cancellable: a process is
+// sorted and cut into blocks once, milliseconds even at 100,000 steps.
 std::vector<ProcessSummary> summarizeProcesses(const Runs &runs);
 std::vector<ProcessSummary> summarizeProcesses(const std::vector<Process> &processes);
 
@@ -151,26 +181,5 @@ struct Recommendation {
     double margin = 0; // runnerUpTotal - bestTotal (same unit), 0 without a runner-up
 };
 std::optional<Recommendation> recommend(const std::vector<Candidate> &candidates, std::int64_t plannedSteps);
-
-// ---- Stopping a computation nobody waits for -----------------------------------------------------
-//
-// A bootstrap over millions of steps runs for minutes. While a CancelScope is alive on a thread,
-// the bootstraps on that thread ask `cancelled` between resamples and throw Cancelled once it says
-// yes (a dashboard whose user moved on to another sweep). Without a scope nothing changes.
-struct Cancelled : std::exception {
-    const char *what() const noexcept override { return "cancelled"; }
-};
-class CancelScope
-{
-  public:
-    explicit CancelScope(std::function<bool()> cancelled);
-    ~CancelScope();
-    CancelScope(const CancelScope &) = delete;
-    CancelScope &operator=(const CancelScope &) = delete;
-
-  private:
-    std::function<bool()> cancelled_;
-    const std::function<bool()> *previous_;
-};
 
 } // namespace stepscope::stats

@@ -621,25 +621,4 @@ TEST(StatsRecommend, EdgeCases)
     EXPECT_FALSE(withNaN->runnerUp.has_value());
 }
 
-TEST(StatsCancel, ABootstrapStopsWhenItsScopeSaysSoAndNotOtherwise)
-{
-    const Runs runs{std::vector<double>(200, 9.0), std::vector<double>(200, 10.0), std::vector<double>(200, 11.0)};
-    const MedianCI plain = medianOfRuns(runs);
-    int asked = 0;
-    {
-        CancelScope scope([&] { return ++asked > 5; });
-        EXPECT_THROW(medianOfRuns(runs), Cancelled);
-        EXPECT_EQ(asked, 6); // asked between resamples, stopped at the first yes
-        {
-            CancelScope never([] { return false; }); // an inner scope takes over, then hands back
-            EXPECT_NO_THROW(medianOfRuns(runs));
-        }
-        EXPECT_THROW(ratioOfMedians(runs, runs), Cancelled);
-    }
-    // Out of scope: the same figures as before, untouched by the question.
-    const MedianCI again = medianOfRuns(runs);
-    EXPECT_DOUBLE_EQ(again.low, plain.low);
-    EXPECT_DOUBLE_EQ(again.high, plain.high);
-}
-
 } // namespace

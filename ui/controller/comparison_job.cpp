@@ -79,47 +79,48 @@ void ComparisonJob::request(ComparisonSide a, ComparisonSide b, qint64 plannedSt
         a.path = database;
     if (b.path.isEmpty())
         b.path = database;
-    post(supersede(Compare),
-         [this, a, b, plannedSteps, database](const store::Reader &reader, const Deliver &) -> std::function<void()> {
-             struct Result {
-                 report::Ledger a, b;
-                 ComparisonModel::Comparison comparison;
-             };
-             auto result = std::make_shared<Result>();
-             Readers readers(reader, database);
-             for (const auto &pair : {std::pair{&a, &result->a}, std::pair{&b, &result->b}}) {
-                 const ComparisonSide *side = pair.first;
-                 report::Ledger *ledger = pair.second;
-                 try {
-                     *ledger = report::buildLedger(readers.of(side->path), side->sweep, plannedSteps);
-                 } catch (const store::StoreError &e) {
-                     if (sameFile(side->path, database))
-                         throw; // the open database went bad: the job's failed()
-                     return [this, path = side->path, message = QString::fromUtf8(e.what())] {
-                         Q_EMIT unreadable(path, message);
-                     };
-                 }
-             }
-             if (result->a.rows.empty() || result->b.rows.empty())
-                 return [this, a, b] { Q_EMIT empty(a.sweep, b.sweep); };
-             result->comparison = ComparisonModel::compare(result->a, result->b);
-             return [this, a, b, result] {
-                 const QString nameA = sideName(a.path, result->a), nameB = sideName(b.path, result->b);
-                 model_->setComparison(std::move(result->a), std::move(result->b), std::move(result->comparison), nameA,
-                                       nameB);
-                 Q_EMIT ready(a.sweep, b.sweep);
-             };
-         });
+    post(Compare, [this, a, b, plannedSteps, database](const Context &context) -> Deliver {
+        struct Result {
+            report::Ledger a, b;
+            ComparisonModel::Comparison comparison;
+        };
+        auto result = std::make_shared<Result>();
+        Readers readers(context.reader, database);
+        for (const auto &pair : {std::pair{&a, &result->a}, std::pair{&b, &result->b}}) {
+            const ComparisonSide *side = pair.first;
+            report::Ledger *ledger = pair.second;
+            try {
+                *ledger = report::buildLedger(readers.of(side->path), side->sweep, plannedSteps, context.cancel);
+            } catch (const store::StoreError &e) {
+                if (sameFile(side->path, database))
+                    throw; // the open database went bad: the job's failed()
+                return [this, path = side->path, message = QString::fromUtf8(e.what())] {
+                    Q_EMIT unreadable(path, message);
+                };
+            }
+        }
+        if (context.cancel.cancelled())
+            return {}; // a newer pair was asked for while these were built
+        if (result->a.rows.empty() || result->b.rows.empty())
+            return [this, a, b] { Q_EMIT empty(a.sweep, b.sweep); };
+        result->comparison = ComparisonModel::compare(result->a, result->b);
+        return [this, a, b, result] {
+            const QString nameA = sideName(a.path, result->a), nameB = sideName(b.path, result->b);
+            model_->setComparison(std::move(result->a), std::move(result->b), std::move(result->comparison), nameA,
+                                  nameB);
+            Q_EMIT ready(a.sweep, b.sweep);
+        };
+    });
 }
 
 void ComparisonJob::listSweeps(const QString &path)
 {
     const QString database = this->database();
     const QString file = path.isEmpty() ? database : path;
-    post(standalone(), [this, file, database](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+    postStandalone([this, file, database](const Context &context) -> Deliver {
         QList<SweepChoice> choices;
         try {
-            Readers readers(reader, database);
+            Readers readers(context.reader, database);
             for (const auto &s : readers.of(file).sweeps()) {
                 const QDateTime created = QDateTime::fromString(QString::fromStdString(s.created), Qt::ISODateWithMs);
                 choices.append({s.id, QStringLiteral("#%1 %2 (%3)")
@@ -141,7 +142,7 @@ void ComparisonJob::listSweeps(const QString &path)
 void ComparisonJob::writeReport(const ComparisonReport &report, const QString &path)
 {
     auto shared = std::make_shared<ComparisonReport>(report);
-    post(standalone(), [this, shared, path](const store::Reader &, const Deliver &) -> std::function<void()> {
+    postStandalone([this, shared, path](const Context &) -> Deliver {
         QString error;
         const auto format = ReportJob::formatOf(path, &error);
         const bool ok = format && writeComparisonReport(*shared, path, *format, &error);

@@ -1,8 +1,8 @@
 #pragma once
 // Two sweeps compared off the UI thread: both ledgers and the ratio of each configuration's
 // steady medians with its bootstrap interval. Each side may come from its own file: the open
-// database's sweeps are read through the job's reader, another file is opened read-only on the
-// job's thread for the comparison alone (the dashboard keeps recording into its own database).
+// database's sweeps are read through its reader thread's reader (ReaderPool), another file is
+// opened read-only there for the comparison alone (the dashboard keeps recording into its own).
 // A request supersedes the one before; the ComparisonModel adopts the result on the UI thread,
 // then the job says so.
 #include "controller/reader_job.h"
@@ -40,7 +40,7 @@ class ComparisonJob : public ReaderJob
     void request(qint64 sweepA, qint64 sweepB, qint64 plannedSteps);
     // Reads which sweeps `path` holds (empty: the job's database): sweepsListed() or unreadable().
     void listSweeps(const QString &path);
-    // Writes the report (format from the suffix, ReportJob::formatOf) on the job's thread:
+    // Writes the report (format from the suffix, ReportJob::formatOf) on the reader thread:
     // reportWritten() or reportRefused(). Reports never supersede each other.
     void writeReport(const ComparisonReport &report, const QString &path);
 

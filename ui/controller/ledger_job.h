@@ -3,9 +3,9 @@
 // every steady step of every cold process (minutes for a 7 x 3 sweep at 100,000 steps a run), and a
 // new planned run length recomputes the recommendation's interval: neither may stall the window.
 //
-// A request supersedes every earlier one (ReaderJob): work not yet started is skipped, the result
-// of work already running is dropped. The LedgerModel adopts results on the UI thread; then the
-// job says so.
+// A request supersedes every earlier one (ReaderJob): work not yet started is skipped, work already
+// running stops at its bootstrap's next resample and its result is dropped. The LedgerModel adopts
+// results on the UI thread; then the job says so.
 #include "controller/reader_job.h"
 #include "models/environment_assessment.h"
 #include "store/store.h"
@@ -59,7 +59,7 @@ class LedgerJob : public ReaderJob
     struct Copy;
 
     LedgerModel *model_;
-    std::shared_ptr<Copy> copy_; // the worker's copy of the last ledger built (worker thread only)
+    std::shared_ptr<Copy> copy_; // the reader threads' copy of the last ledger built
     qint64 sweepId_ = 0;
     std::thread::id lastBuildThread_;
 };

@@ -12,8 +12,8 @@ QueryJob::QueryJob(HistoryModel *history, QObject *parent) : ReaderJob(KindCount
 
 void QueryJob::requestHistory()
 {
-    post(supersede(History), [this](const store::Reader &reader, const Deliver &) -> std::function<void()> {
-        auto sweeps = std::make_shared<HistoryModel::Sweeps>(HistoryModel::read(reader));
+    post(History, [this](const Context &context) -> Deliver {
+        auto sweeps = std::make_shared<HistoryModel::Sweeps>(HistoryModel::read(context.reader));
         return [this, sweeps] {
             history_->setSweeps(std::move(*sweeps));
             Q_EMIT historyReady();
@@ -23,7 +23,8 @@ void QueryJob::requestHistory()
 
 void QueryJob::requestRunSteps(qint64 runId)
 {
-    post(supersede(Steps), [this, runId](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+    post(Steps, [this, runId](const Context &context) -> Deliver {
+        const store::Reader &reader = context.reader;
         const auto run = reader.run(runId);
         if (!run)
             return {};
@@ -46,10 +47,13 @@ void QueryJob::requestRunSteps(qint64 runId)
 
 void QueryJob::requestRunSeries(const QVector<StepsPage::Wanted> &runs)
 {
-    post(supersede(Series), [this, runs](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+    post(Series, [this, runs](const Context &context) -> Deliver {
         QVector<RunSeries> series;
-        for (const auto &run : runs)
-            series.append(runSeriesOf(reader, run.runId, run.name, run.colorIndex));
+        for (const auto &run : runs) {
+            if (context.cancel.cancelled())
+                return {}; // a newer choice of runs: the rest is not read
+            series.append(runSeriesOf(context.reader, run.runId, run.name, run.colorIndex));
+        }
         auto prepared = std::make_shared<OverlayRuns>(prepareOverlay(std::move(series)));
         return [this, prepared] { Q_EMIT runSeriesReady(*prepared); };
     });

@@ -1,133 +1,122 @@
 #include "controller/reader_job.h"
 
-#include "controller/reader_worker.h"
-#include "stats/stats.h"
+#include "controller/reader_pool.h"
+#include "store/store.h"
 
+#include <QFutureWatcher>
+#include <QPromise>
 #include <QThread>
-
-#include <atomic>
-#include <vector>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace stepscope::ui
 {
 
-struct ReaderJob::Shared {
-    explicit Shared(int kinds) : latest(static_cast<std::size_t>(kinds)) {}
-    // Per kind, the one request whose results are wanted; read by the worker to skip stale work.
-    std::vector<std::atomic<qint64>> latest;
-    std::atomic<qint64> epoch{0};
-    qint64 seq = 0; // UI thread only
-
-    bool wanted(const Ticket &t) const
-    {
-        return t.epoch == epoch.load() && (t.kind < 0 || latest[static_cast<std::size_t>(t.kind)].load() == t.seq);
-    }
-};
-
-ReaderJob::ReaderJob(int kinds, QObject *parent)
-    : QObject(parent), worker_(std::make_unique<ReaderWorker>(this)), shared_(std::make_shared<Shared>(kinds))
-{
-}
+ReaderJob::ReaderJob(int kinds, QObject *parent) : QObject(parent), latest_(static_cast<std::size_t>(kinds)) {}
 
 ReaderJob::~ReaderJob()
 {
-    // A bootstrap under way stops at its next resample, so the worker thread ends with the job.
+    // Work under way stops at its next check; its watchers go with this object, so it delivers to
+    // nobody, and the pool (if this was its last holder) closes after it without being waited for.
     cancel();
 }
 
 void ReaderJob::setDatabase(const QString &path)
 {
     cancel();
-    worker_->setDatabase(path);
-}
-
-QString ReaderJob::database() const
-{
-    return worker_->database();
+    path_ = path;
+    pool_ = path.isEmpty() ? nullptr : ReaderPool::of(path);
 }
 
 void ReaderJob::cancel()
 {
-    ++shared_->epoch;
+    for (auto &[request, flag] : inFlight_)
+        *flag = true;
+    for (Flag &flag : latest_)
+        flag.reset();
 }
 
-std::thread::id ReaderJob::workerThread() const
-{
-    return worker_->threadId();
-}
-
-ReaderJob::Ticket ReaderJob::supersede(int kind)
+void ReaderJob::post(int kind, Work work)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    const Ticket ticket{kind, ++shared_->seq, shared_->epoch.load()};
-    shared_->latest[static_cast<std::size_t>(kind)] = ticket.seq;
-    return ticket;
+    Flag &latest = latest_.at(static_cast<std::size_t>(kind));
+    if (latest)
+        *latest = true;
+    latest = std::make_shared<std::atomic<bool>>(false);
+    start(latest, std::move(work));
 }
 
-ReaderJob::Ticket ReaderJob::standalone() const
+void ReaderJob::postStandalone(Work work)
 {
-    return {-1, 0, shared_->epoch.load()};
+    Q_ASSERT(QThread::currentThread() == thread());
+    start(std::make_shared<std::atomic<bool>>(false), std::move(work));
 }
 
 void ReaderJob::drop(int kind)
 {
-    shared_->latest[static_cast<std::size_t>(kind)] = ++shared_->seq;
+    Flag &latest = latest_.at(static_cast<std::size_t>(kind));
+    if (latest)
+        *latest = true;
+    latest.reset();
 }
 
-bool ReaderJob::wanted(const Ticket &ticket) const
+void ReaderJob::start(Flag flag, Work work)
 {
-    return shared_->wanted(ticket);
-}
-
-void ReaderJob::finishOne()
-{
-    if (--inFlight_ == 0)
-        Q_EMIT busyChanged(false);
-}
-
-void ReaderJob::post(const Ticket &ticket, Work work)
-{
-    Q_ASSERT(QThread::currentThread() == thread());
-    if (inFlight_++ == 0)
+    const quint64 request = ++requests_;
+    const bool wasIdle = inFlight_.empty();
+    inFlight_.emplace(request, flag);
+    if (wasIdle)
         Q_EMIT busyChanged(true);
-    const ReaderWorker::Deliver deliver = worker_->deliverer();
-    // Everything the worker touches is captured by value: the job may be gone when it runs.
-    const auto shared = shared_;
-    worker_->post(
-        [this, ticket, work = std::move(work), deliver, shared](const store::Reader &reader) {
-            if (!shared->wanted(ticket)) {
-                deliver([this] { finishOne(); });
-                return;
-            }
-            const Deliver early = [deliver, shared, ticket](std::function<void()> f) {
-                if (shared->wanted(ticket))
-                    deliver([shared, ticket, f = std::move(f)] {
-                        if (shared->wanted(ticket))
-                            f();
-                    });
+
+    auto *watcher = new QFutureWatcher<Deliver>(this);
+    connect(watcher, &QFutureWatcherBase::resultReadyAt, this, [watcher, flag](int index) {
+        if (flag->load())
+            return; // made stale while the result was on its way
+        if (const Deliver deliver = watcher->resultAt(index))
+            deliver();
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
+        watcher->deleteLater();
+        settle(request);
+    });
+
+    if (!pool_) {
+        // Said the same way as a refused file, and as late: after the request returned.
+        QPromise<Deliver> refused;
+        refused.start();
+        refused.addResult([this] { Q_EMIT failed(tr("no database is open")); });
+        refused.finish();
+        watcher->setFuture(refused.future());
+        return;
+    }
+    // Everything the work touches is captured by value: the job may be gone when it runs.
+    watcher->setFuture(QtConcurrent::run(
+        pool_->threads(), [this, path = pool_->path(), flag, work = std::move(work)](QPromise<Deliver> &promise) {
+            if (flag->load())
+                return; // stale before it started
+            const auto early = [&promise](Deliver deliver) {
+                if (deliver)
+                    promise.addResult(std::move(deliver));
             };
-            std::function<void()> result;
+            QString error;
             try {
-                // A bootstrap of minutes stops as soon as a newer request makes this one stale.
-                const stats::CancelScope scope([shared, ticket] { return !shared->wanted(ticket); });
-                result = work(reader, early);
-            } catch (const stats::Cancelled &) {
-                deliver([this] { finishOne(); });
+                early(work(Context{ReaderPool::readerOnThisThread(path), stats::CancelToken(*flag), early}));
                 return;
+            } catch (const store::StoreError &e) {
+                ReaderPool::dropReaderOnThisThread(); // a file that went bad is opened afresh next time
+                error = QString::fromUtf8(e.what());
+            } catch (const std::exception &e) {
+                error = QString::fromUtf8(e.what());
             }
-            deliver([this, ticket, result = std::move(result)] {
-                if (result && wanted(ticket))
-                    result();
-                finishOne();
-            });
-        },
-        [this, ticket, deliver](const QString &message) {
-            deliver([this, ticket, message] {
-                if (wanted(ticket))
-                    Q_EMIT failed(message);
-                finishOne();
-            });
-        });
+            // `this` is reached on the UI thread only, through the watcher that lives and dies with it.
+            promise.addResult([this, error] { Q_EMIT failed(error); });
+        }));
+}
+
+void ReaderJob::settle(quint64 request)
+{
+    inFlight_.erase(request);
+    if (inFlight_.empty())
+        Q_EMIT busyChanged(false);
 }
 
 } // namespace stepscope::ui

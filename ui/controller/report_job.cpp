@@ -28,11 +28,10 @@ ReportJob::ReportJob(QObject *parent) : ReaderJob(0, parent) {}
 void ReportJob::request(ReportInput input, const QString &path, Format format)
 {
     // Every report is wanted: one request never makes another stale.
-    const Ticket ticket = standalone();
     auto shared = std::make_shared<ReportInput>(std::move(input));
-    post(ticket, [this, shared, path, format](const store::Reader &reader, const Deliver &) -> std::function<void()> {
+    postStandalone([this, shared, path, format](const Context &context) -> Deliver {
         try {
-            shared->compile = compileReportRows(reader, shared->ledger);
+            shared->compile = compileReportRows(context.reader, shared->ledger);
         } catch (const store::StoreError &) {
             // The report still has the ledger; only the torch.compile section needs the runs.
         }

@@ -1,48 +1,70 @@
 #include "controller/run_controller.h"
 
-#include "platform/platform.h"
+#include "controller/reader_pool.h"
 #include "report/run_summary.h"
 #include "store/database_files.h"
 #include "supervisor/sweep_service.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMetaObject>
 #include <QMutexLocker>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
-#include <mutex>
-#include <thread>
+#include <atomic>
 
 namespace stepscope::ui
 {
 
-// Threads of openDatabaseAsync and writeAsync deliver through this: never to a controller that
-// has gone (the destructor clears `owner` under the lock).
-struct RunController::Guard {
-    std::mutex mutex;
-    QObject *owner = nullptr;
+// The writer side of openDatabaseAsync and writeAsync: one thread, so writes reach the store in the
+// order they were asked for. It is never niced: the store's writer thread, which an open starts
+// here, inherits its nice value, and a writer at nice 10 starved behind other processes' work (a
+// 2-configuration sweep took over 120 s at a load of 6-8). Idle, the thread ends after a moment;
+// the controller's destructor waits for work under way (a write is committed, not cut off).
+struct RunController::WriterSide {
+    std::atomic<qint64> latestOpen{0}; // an open queued behind a later one is skipped
+    QThreadPool pool;
 
-    void deliver(std::function<void()> f)
+    WriterSide()
     {
-        std::lock_guard lock(mutex);
-        if (owner)
-            QMetaObject::invokeMethod(owner, std::move(f), Qt::QueuedConnection);
+        pool.setMaxThreadCount(1);
+        pool.setExpiryTimeout(1000);
     }
 };
 
-RunController::RunController(QObject *parent) : QObject(parent), guard_(std::make_shared<Guard>())
+namespace
 {
-    guard_->owner = this;
+
+// Runs `then(result)` on `context`'s thread once `future` has finished; never once `context` has
+// gone (the watcher is its child).
+template <typename T, typename Then> void whenDone(QObject *context, QFuture<T> future, Then then)
+{
+    auto *watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, then = std::move(then)]() mutable {
+        watcher->deleteLater();
+        then(watcher->result());
+    });
+    watcher->setFuture(std::move(future));
+}
+
+// A database as the writer side opened it, or why it refused the file.
+struct Opened {
+    std::shared_ptr<store::Database> db;
+    QString error;
+};
+
+} // namespace
+
+RunController::RunController(QObject *parent) : QObject(parent), writerSide_(std::make_unique<WriterSide>())
+{
     thread_.setObjectName("stepscope-supervisor");
     thread_.start();
 }
 
 RunController::~RunController()
 {
-    {
-        std::lock_guard lock(guard_->mutex);
-        guard_->owner = nullptr;
-    }
     deleteService(); // the runner's destructor kills a live worker and marks its run cancelled
     thread_.quit();
     thread_.wait();
@@ -97,39 +119,59 @@ bool RunController::openDatabaseAsync(const QString &path, QString *error)
     }
     const qint64 seq = ++openSeq_;
     openingSeq_ = seq;
+    writerSide_->latestOpen = seq;
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    std::thread([guard = guard_, absolute, seq, this] {
-        std::shared_ptr<store::Database> db;
-        QString message;
+    // First the file's check and the store's writer thread, on the writer side at normal priority.
+    auto open = [side = writerSide_.get(), absolute, seq]() -> Opened {
+        if (side->latestOpen != seq)
+            return {}; // superseded before it started
         try {
             QDir().mkpath(QFileInfo(absolute).absolutePath());
-            // Opened at the normal priority: the store's writer thread starts here and inherits this
-            // thread's nice value, and a writer at nice 10 starved behind other processes' work
-            // (a 2-configuration sweep took over 120 s at a load of 6-8). The file's check runs
-            // in one thread and leaves the UI thread the other core.
-            db = store::Database::open(absolute.toStdString());
-            platform::lowerCurrentThreadPriority(); // the summaries may read every step of the file
-            report::refreshSummaries(*db);
+            return {store::Database::open(absolute.toStdString()), {}};
         } catch (const store::StoreError &e) {
-            db.reset();
-            message = QString::fromUtf8(e.what());
+            return {nullptr, QString::fromUtf8(e.what())};
         }
-        guard->deliver([this, db, absolute, seq, message] {
-            if (seq != openingSeq_)
-                return; // superseded by a later open; `db` closes with the last copy
-            openingSeq_ = 0;
-            if (!db) {
-                Q_EMIT databaseRefused(absolute, message);
-                return;
-            }
-            if (running_) { // cannot happen: start() refuses while opening; kept for safety
-                Q_EMIT databaseRefused(absolute, tr("Stop the running sweep before opening another database."));
-                return;
-            }
-            install(db, absolute);
-            Q_EMIT databaseOpened(absolute);
-        });
-    }).detach();
+    };
+    // Then the summaries, which may read every step of the file: on its reader thread, below the UI
+    // thread, with that thread's reader (the jobs read the file there next).
+    auto refresh = [](std::shared_ptr<store::Database> db, QString file) -> Opened {
+        try {
+            report::refreshSummaries(*db, ReaderPool::readerOnThisThread(file));
+            return {std::move(db), {}};
+        } catch (const store::StoreError &e) {
+            ReaderPool::dropReaderOnThisThread();
+            return {nullptr, QString::fromUtf8(e.what())};
+        }
+    };
+    // On this thread after each stage; `db` closes with its last copy when an open was superseded.
+    auto deliver = [this, absolute, seq](const Opened &opened) {
+        openingSeq_ = 0;
+        if (!opened.db) {
+            Q_EMIT databaseRefused(absolute, opened.error);
+            return;
+        }
+        if (running_) { // cannot happen: start() refuses while opening; kept for safety
+            Q_EMIT databaseRefused(absolute, tr("Stop the running sweep before opening another database."));
+            return;
+        }
+        install(opened.db, absolute);
+        Q_EMIT databaseOpened(absolute);
+    };
+    whenDone(this, QtConcurrent::run(&writerSide_->pool, std::move(open)),
+             [this, seq, absolute, refresh, deliver](const Opened &opened) {
+                 if (seq != openingSeq_)
+                     return;
+                 if (!opened.db) {
+                     deliver(opened);
+                     return;
+                 }
+                 const auto pool = ReaderPool::of(absolute);
+                 whenDone(this, QtConcurrent::run(pool->threads(), refresh, opened.db, pool->path()),
+                          [this, seq, deliver, pool](const Opened &refreshed) {
+                              if (seq == openingSeq_)
+                                  deliver(refreshed);
+                          });
+             });
     return true;
 }
 
@@ -141,20 +183,21 @@ bool RunController::writeAsync(std::function<void(store::Database &)> write,
             *error = tr("No database is open.");
         return false;
     }
-    std::thread([guard = guard_, db = db_, write = std::move(write), done = std::move(done)] {
-        platform::lowerCurrentThreadPriority();
-        QString message;
+    // The write itself runs on the store's writer thread; the writer side only waits for its commit.
+    auto commit = [db = db_, write = std::move(write)]() -> QString {
         try {
             write(*db);
             db->flush();
+            return {};
         } catch (const store::StoreError &e) {
-            message = QString::fromUtf8(e.what());
+            return QString::fromUtf8(e.what());
         }
-        guard->deliver([done, message] {
-            if (done)
-                done(message);
-        });
-    }).detach();
+    };
+    whenDone(this, QtConcurrent::run(&writerSide_->pool, std::move(commit)),
+             [done = std::move(done)](const QString &message) {
+                 if (done)
+                     done(message);
+             });
     return true;
 }
 

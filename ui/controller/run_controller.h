@@ -106,7 +106,7 @@ class RunController : public QObject
     void databaseRefused(const QString &path, const QString &error);
 
   private:
-    struct Guard;
+    struct WriterSide;
     void install(std::shared_ptr<store::Database> db, const QString &path);
     // The service's events as this controller's signals (the window's API).
     void onEvent(const supervisor::SweepEvent &e);
@@ -114,9 +114,9 @@ class RunController : public QObject
 
     QString path_;
     QString python_, compileCacheRoot_;
-    // Shared with writeAsync's threads, which may finish after another file was opened.
+    // Shared with writeAsync's work, which may finish after another file was opened.
     std::shared_ptr<store::Database> db_;
-    std::shared_ptr<Guard> guard_; // lets those threads reach this object only while it lives
+    std::unique_ptr<WriterSide> writerSide_; // the thread of openDatabaseAsync and writeAsync
     qint64 openingSeq_ = 0, openSeq_ = 0;
     QThread thread_;
     supervisor::SweepService *service_ = nullptr; // lives in thread_

@@ -48,10 +48,11 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.decidingCrossing = decidingCrossing;
 }
 
-LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps)
+LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
+                             stats::CancelToken cancel)
 {
     LedgerData data;
-    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0);
+    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel);
     data.runs.resize(data.ledger.rows.size());
     // The ledger keeps a failure's one-line message; the log or trace behind it stays in the run
     // row, and the user needs it to act on a crash. Same run as the ledger picks: the first one
