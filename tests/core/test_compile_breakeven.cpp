@@ -1,12 +1,12 @@
 // Compile break-even against eager (core/report/compile_breakeven.h): each compiled row, cold and
 // warm, against the same knobs run eager in the same runtime, with its process-level interval, and
 // the exports that carry it.
-#include "figures_fixture.h"
 #include "report/compile_breakeven.h"
 #include "report/ledger.h"
 #include "report/number_text.h"
 #include "report/sweep_export.h"
 #include "stats/stats.h"
+#include "stored_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -48,7 +48,7 @@ class CompileBreakEvenTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("c.db").toStdString();
         auto db = store::Database::open(path_);
-        sweepId_ = test::addFinishedSweep(*db, "compile");
+        sweepId_ = test::addSweep(*db, {"compile"});
         int position = 0;
         test::addRepeats(*db, sweepId_, position, test::cpuRun(RunConfig{}, 0.5, 10.0), 3);
         test::addRepeats(*db, sweepId_, position, test::cpuRun(python(), 0.6, 10.5), 3);

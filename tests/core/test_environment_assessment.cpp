@@ -1,11 +1,11 @@
 // The environment assessment of core/report: each rule of the environment record, and the timing
 // rules (launch-bound steps, what pinning did) over a stored CUDA sweep, with the words and the
 // exports both front-ends print.
-#include "figures_fixture.h"
 #include "report/assessment_text.h"
 #include "report/environment_assessment.h"
 #include "report/ledger.h"
 #include "report/sweep_export.h"
+#include "stored_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -93,7 +93,7 @@ class TimingAssessmentTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("t.db").toStdString();
         auto db = store::Database::open(path_);
-        sweepId_ = test::addFinishedSweep(*db, "pinning");
+        sweepId_ = test::addSweep(*db, {"pinning"});
         store::EnvironmentRecord env;
         env.gpu = "NVIDIA H200";
         env.json = R"j({"gpu":"NVIDIA H200","cuda_cache_path":"unset (default)"})j";

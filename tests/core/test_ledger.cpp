@@ -5,6 +5,7 @@
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "store/store.h"
+#include "stored_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -38,38 +39,6 @@ QJsonObject jsonOf(const std::string &text)
     return doc.object();
 }
 
-// A finished sweep row for a fixture to hang its runs on; `baseline` names its stored baseline.
-std::int64_t addSweep(store::Database &db, const std::string &name, std::int64_t plannedSteps,
-                      const std::string &baseline = "")
-{
-    store::SweepRecord sweep;
-    sweep.name = name;
-    sweep.preset = "ledger";
-    sweep.plannedSteps = plannedSteps;
-    sweep.status = "complete";
-    sweep.baselineConfig = baseline;
-    return db.createSweep(sweep);
-}
-
-// A run of `name` at `position` with 60 steps about `levelMs` and its first step; left unfinished,
-// so a fixture can add its compile record before it finishes the run.
-std::int64_t addRunWithSteps(store::Database &db, std::int64_t sweepId, const std::string &name, int position,
-                             double levelMs, double firstStepS)
-{
-    store::RunRecord run;
-    run.sweepId = sweepId;
-    run.position = position;
-    run.configName = name;
-    run.configJson = "{}";
-    const auto id = db.createRun(run);
-    std::vector<store::StepRow> steps;
-    for (int i = 1; i <= 60; ++i)
-        steps.push_back({i, std::nullopt, levelMs + (i % 3) * 0.01});
-    db.appendSteps(id, steps);
-    db.setFirstStep(id, firstStepS);
-    return id;
-}
-
 class LedgerCompileTest : public ::testing::Test
 {
   protected:
@@ -78,7 +47,7 @@ class LedgerCompileTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("l.db").toStdString();
         auto db = store::Database::open(path_);
-        sweepId_ = addSweep(*db, "compile ledger", 1000);
+        sweepId_ = test::addSweep(*db, {"compile ledger", "ledger", 1000});
         addRun(*db, "native cuda b32 224px c1000 tf32", "", "", 0);
         addRun(*db, "python cuda b32 224px c1000 tf32", "", "", 1);
         addRun(*db, "python cuda b32 224px c1000 tf32+compile-default", "cold", R"({"compile_s":40,"graphs":1})", 2);
@@ -91,12 +60,15 @@ class LedgerCompileTest : public ::testing::Test
     void addRun(store::Database &db, const std::string &name, const std::string &cache, const std::string &info,
                 int position)
     {
-        const auto id = addRunWithSteps(db, sweepId_, name, position, 10.0 - position, 1.0 + position);
-        if (!cache.empty())
-            db.setCompileCache(id, cache, R"({"TORCHINDUCTOR_CACHE_DIR":"/x"})");
-        if (!info.empty())
-            db.setCompileInfo(id, info);
-        db.finishRun(id, RunStatus::Complete);
+        test::RunSpec run = test::runNamed(name, position);
+        run.steps = test::stepsAt(10.0 - position);
+        run.firstS = 1.0 + position;
+        if (!cache.empty()) {
+            run.compileCache = cache;
+            run.cacheDirs = R"({"TORCHINDUCTOR_CACHE_DIR":"/x"})";
+        }
+        run.compileJson = info;
+        test::addRun(db, sweepId_, run);
     }
 
     QTemporaryDir dir_;
@@ -165,7 +137,7 @@ class LedgerProcessesTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("p.db").toStdString();
         auto db = store::Database::open(path_);
-        sweepId_ = addSweep(*db, "processes", 10000);
+        sweepId_ = test::addSweep(*db, {"processes", "ledger", 10000});
         int position = 0;
         for (double level : {10.0, 10.4, 9.6})
             addRun(*db, "native cuda b32 224px c1000 baseline", level, position++);
@@ -178,18 +150,15 @@ class LedgerProcessesTest : public ::testing::Test
 
     void addRun(store::Database &db, const std::string &name, double levelMs, int position)
     {
+        test::RunSpec run = test::runNamed(name, position);
         if (levelMs <= 0) {
-            store::RunRecord run;
-            run.sweepId = sweepId_;
-            run.position = position;
-            run.configName = name;
-            run.configJson = "{}";
-            db.finishRun(db.createRun(run), RunStatus::Failed,
-                         Failure{FailureCategory::OutOfMemory, "out of memory", ""});
-            return;
+            run.status = RunStatus::Failed;
+            run.failure = Failure{FailureCategory::OutOfMemory, "out of memory", ""};
+        } else {
+            run.steps = test::stepsAt(levelMs);
+            run.firstS = 1.0 + 0.01 * position;
         }
-        db.finishRun(addRunWithSteps(db, sweepId_, name, position, levelMs, 1.0 + 0.01 * position),
-                     RunStatus::Complete);
+        test::addRun(db, sweepId_, run);
     }
 
     QTemporaryDir dir_;
@@ -252,27 +221,19 @@ TEST(LedgerFirstStepCaches, TheMachineColdFirstProcessIsMarked)
         const auto first = store::MachineWarmup::FirstProcess, later = store::MachineWarmup::AfterOthers,
                    warmed = store::MachineWarmup::WarmedUp;
         auto addRun = [&](std::int64_t sweep, const std::string &name, int position, store::MachineWarmup warmup) {
-            store::RunRecord run;
-            run.sweepId = sweep;
-            run.position = position;
-            run.configName = name;
-            run.configJson = "{}";
-            const auto id = db->createRun(run);
-            std::vector<store::StepRow> steps;
-            for (int i = 1; i <= 60; ++i)
-                steps.push_back({i, std::nullopt, 10.0 + position * 0.1 + (i % 3) * 0.01});
-            db->appendSteps(id, steps);
-            db->setFirstStep(id, 1.0);
-            db->setEnvironment(id, env);
-            db->setMachineWarmup(id, warmup);
-            db->finishRun(id, RunStatus::Complete);
+            test::RunSpec run = test::runNamed(name, position);
+            run.steps = test::stepsAt(10.0 + position * 0.1);
+            run.firstS = 1.0;
+            run.environmentId = env;
+            run.warmup = warmup;
+            test::addRun(*db, sweep, run);
         };
-        cold = addSweep(*db, "no warm-up", 1000);
+        cold = test::addSweep(*db, {"no warm-up", "ledger", 1000});
         addRun(cold, "native cpu b2 32px c10 baseline", 0, first);
         addRun(cold, "native cpu b2 32px c10 bf16", 1, later);
         addRun(cold, "native cpu b2 32px c10 baseline", 2, later);
         addRun(cold, "native cpu b2 32px c10 bf16", 3, later);
-        warm = addSweep(*db, "warm-up", 1000);
+        warm = test::addSweep(*db, {"warm-up", "ledger", 1000});
         addRun(warm, "native cpu b2 32px c10 baseline", 0, warmed);
         addRun(warm, "native cpu b2 32px c10 bf16", 1, warmed);
         db->flush();
@@ -330,7 +291,7 @@ class LedgerBaselineTest : public ::testing::Test
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("b.db").toStdString();
         auto db = store::Database::open(path_);
-        sweepId_ = addSweep(*db, "baseline second", 10000, kTf32);
+        sweepId_ = test::addSweep(*db, {"baseline second", "ledger", 10000, kTf32});
         // Losses: tf32's are 10% above fp32's, bf16's 1% above tf32's. Against tf32, bf16 is
         // within its tolerance (0.10) and fp32 is not within its own (0.005); against fp32, bf16
         // (11.1%) would be the diverged one.
@@ -346,22 +307,12 @@ class LedgerBaselineTest : public ::testing::Test
     void addRun(store::Database &db, const std::string &name, const std::string &json, double levelMs, double firstS,
                 double lossScale, int position)
     {
-        store::RunRecord run;
-        run.sweepId = sweepId_;
-        run.position = position;
-        run.configName = name;
-        run.configJson = json;
-        const auto id = db.createRun(run);
-        std::vector<store::StepRow> steps;
+        test::RunSpec run = test::runNamed(name, position, json);
         for (int i = 1; i <= 60; ++i)
-            steps.push_back({i, levelMs + (i % 3) * 0.01, levelMs + 1});
-        db.appendSteps(id, steps);
-        db.setFirstStep(id, firstS);
-        std::vector<double> losses;
-        for (int i = 0; i < 10; ++i)
-            losses.push_back((6.9 - 0.1 * i) * lossScale);
-        db.setCheckLosses(id, losses);
-        db.finishRun(id, RunStatus::Complete);
+            run.steps.push_back({i, levelMs + (i % 3) * 0.01, levelMs + 1});
+        run.firstS = firstS;
+        run.checkLosses = test::checkLossesScaled(lossScale);
+        test::addRun(db, sweepId_, run);
     }
 
     QTemporaryDir dir_;
@@ -428,16 +379,12 @@ TEST_F(LedgerBaselineTest, WithoutAStoredBaselineTheFirstConfigurationIsIt)
 {
     // The same runs under a sweep that names no baseline (a file older than schema 5 reads so).
     auto db = store::Database::open(path_);
-    const auto other = addSweep(*db, "no baseline", 10000);
-    store::RunRecord a;
-    a.sweepId = other;
-    a.configName = kTf32;
-    a.configJson = "{}";
-    store::RunRecord b = a;
-    b.configName = kFp32;
-    b.position = 1;
-    db->createRun(a);
-    db->createRun(b);
+    const auto other = test::addSweep(*db, {"no baseline", "ledger", 10000});
+    for (const auto &[name, position] : {std::pair{kTf32, 0}, std::pair{kFp32, 1}}) {
+        test::RunSpec run = test::runNamed(name, position);
+        run.started = run.finished = false; // queued
+        test::addRun(*db, other, run);
+    }
     db->flush();
     auto reader = store::Reader::open(path_);
     const Ledger l = buildLedger(*reader, other);
@@ -453,16 +400,13 @@ TEST(LedgerBaselineRuntime, LabelsNameTheRuntimeThatDiffersFromTheBaselines)
     std::int64_t sweepId = 0;
     {
         auto db = store::Database::open(path);
-        sweepId = addSweep(*db, "python baseline", 1000, "python cuda b32 224px c1000 baseline");
+        sweepId = test::addSweep(*db, {"python baseline", "ledger", 1000, "python cuda b32 224px c1000 baseline"});
         int position = 0;
         for (const char *name : {"native cuda b32 224px c1000 baseline", "python cuda b32 224px c1000 baseline",
                                  "python cuda b32 224px c1000 compile-default"}) {
-            store::RunRecord run;
-            run.sweepId = sweepId;
-            run.position = position++;
-            run.configName = name;
-            run.configJson = "{}";
-            db->createRun(run);
+            test::RunSpec run = test::runNamed(name, position++);
+            run.started = run.finished = false; // queued
+            test::addRun(*db, sweepId, run);
         }
         db->flush();
     }
@@ -498,16 +442,12 @@ TEST(LedgerStoredSummary, OneProcessRowShowsTheStoredMedian)
     std::int64_t sweepId = 0;
     {
         auto db = store::Database::open(path);
-        sweepId = addSweep(*db, "stored", 1000);
-        store::RunRecord run;
-        run.sweepId = sweepId;
-        run.configName = "native cpu b8 64px c1000 baseline";
-        run.configJson = "{}";
-        const auto id = db->createRun(run);
-        db->appendSteps(id, steps);
-        db->setFirstStep(id, 1.0);
-        db->setSummary(id, stored);
-        db->finishRun(id, RunStatus::Complete);
+        sweepId = test::addSweep(*db, {"stored", "ledger", 1000});
+        test::RunSpec run = test::runNamed("native cpu b8 64px c1000 baseline");
+        run.steps = steps;
+        run.firstS = 1.0;
+        run.summary = stored;
+        test::addRun(*db, sweepId, run);
     }
     auto reader = store::Reader::open(path);
     const Ledger l = buildLedger(*reader, sweepId);
@@ -528,25 +468,16 @@ TEST(LedgerStoppedSweep, CancelledRowsSayWhatTheyRecorded)
     std::int64_t sweepId = 0;
     {
         auto db = store::Database::open(path);
-        sweepId = addSweep(*db, "stopped", 1000);
+        sweepId = test::addSweep(*db, {"stopped", "ledger", 1000});
         const auto addRun = [&](const std::string &knobs, int position, int steps, RunStatus status) {
-            store::RunRecord run;
-            run.sweepId = sweepId;
-            run.position = position;
-            run.configName = "native cpu b2 32px c10 " + knobs;
-            run.configJson = "{}";
-            const auto id = db->createRun(run);
-            std::vector<store::StepRow> rows;
-            for (int i = 1; i <= steps; ++i)
-                rows.push_back({i, std::nullopt, 10.0 + (i % 3) * 0.01});
-            if (!rows.empty())
-                db->appendSteps(id, rows);
-            if (status == RunStatus::Complete) {
-                db->setFirstStep(id, 1.0);
-                db->finishRun(id, status);
-            } else {
-                db->finishRun(id, status, Failure{FailureCategory::Cancelled, "stopped by the user", ""});
-            }
+            test::RunSpec run = test::runNamed("native cpu b2 32px c10 " + knobs, position);
+            run.steps = test::stepsAt(10.0, steps);
+            run.status = status;
+            if (status == RunStatus::Complete)
+                run.firstS = 1.0;
+            else
+                run.failure = Failure{FailureCategory::Cancelled, "stopped by the user", ""};
+            test::addRun(*db, sweepId, run);
         };
         addRun("baseline", 0, 60, RunStatus::Complete);
         addRun("tf32", 1, 60, RunStatus::Complete);
@@ -612,23 +543,15 @@ TEST(LossTolerance, TheGateReadsTheStoredFieldsNotTheName)
     std::int64_t sweepId = 0;
     {
         auto db = store::Database::open(path);
-        sweepId = addSweep(*db, "gate", 1000);
+        sweepId = test::addSweep(*db, {"gate", "ledger", 1000});
         int position = 0;
         for (const auto &[name, json, scale] : std::vector<std::tuple<std::string, std::string, double>>{
                  {"native cuda b32 224px c1000 baseline", R"({"autocast":"off"})", 1.0},
                  {"native cuda b32 224px c1000 fp16", R"({"autocast": "off", "device": "cuda"})", 1.02},
                  {"native cuda b32 224px c1000 fp16-real", R"({"autocast": "fp16"})", 1.02}}) {
-            store::RunRecord run;
-            run.sweepId = sweepId;
-            run.position = position++;
-            run.configName = name;
-            run.configJson = json;
-            const auto id = db->createRun(run);
-            std::vector<double> losses;
-            for (int i = 0; i < 10; ++i)
-                losses.push_back((6.9 - 0.1 * i) * scale);
-            db->setCheckLosses(id, losses);
-            db->finishRun(id, RunStatus::Complete);
+            test::RunSpec run = test::runNamed(name, position++, json);
+            run.checkLosses = test::checkLossesScaled(scale);
+            test::addRun(*db, sweepId, run);
         }
     }
     auto reader = store::Reader::open(path);

@@ -3,6 +3,7 @@
 #include "report/run_summary.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "stored_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -84,23 +85,20 @@ TEST(RunSummary, RefreshFillsMissingAndOutdatedSummariesOnce)
         store::OpenOptions options;
         options.migrateUpTo = 4;
         auto db = store::Database::open(path, options);
-        store::SweepRecord sweep;
-        sweep.name = "old";
-        sweep.preset = "ledger";
-        const auto sweepId = db->createSweep(sweep);
+        test::SweepSpec sweep("old", "ledger", 0);
+        sweep.status = "";
+        const auto sweepId = test::addSweep(*db, sweep);
         for (int i = 0; i < 4; ++i) {
-            store::RunRecord run;
-            run.sweepId = sweepId;
-            run.position = i;
-            run.configName = i == 0 ? "native cpu b8 64px c1000 baseline" : "native cpu b8 64px c1000 bf16";
-            const auto id = db->createRun(run);
-            db->appendSteps(id, runSteps(60, 10.0 + i, i % 2 == 0));
+            test::RunSpec run =
+                test::runNamed(i == 0 ? "native cpu b8 64px c1000 baseline" : "native cpu b8 64px c1000 bf16", i, "");
+            run.started = false; // as the older file's rows were written
+            run.steps = runSteps(60, 10.0 + i, i % 2 == 0);
             if (i == 3) {
-                db->finishRun(id, RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, "crashed", ""});
-                failed = id;
+                run.status = RunStatus::Failed;
+                run.failure = Failure{FailureCategory::WorkerCrashed, "crashed", ""};
+                failed = test::addRun(*db, sweepId, run);
             } else {
-                db->finishRun(id, RunStatus::Complete);
-                complete.push_back(id);
+                complete.push_back(test::addRun(*db, sweepId, run));
             }
         }
         store::RunSummary wrong; // what an older rule left: another window, another median
@@ -139,18 +137,17 @@ TEST(RunSummary, SummaryOfPrefersTheStoredOneOfTheCurrentRule)
     ASSERT_TRUE(dir.isValid());
     const std::string path = dir.filePath("s.sqlite").toStdString();
     auto db = store::Database::open(path);
-    store::SweepRecord sweep;
-    sweep.name = "s";
-    const auto sweepId = db->createSweep(sweep);
-    store::RunRecord record;
-    record.sweepId = sweepId;
-    record.configName = "native cpu b8 64px c1000 baseline";
-    const auto stored = db->createRun(record);
-    const auto running = db->createRun(record);
-    db->appendSteps(stored, runSteps(60, 10.0, true));
-    db->appendSteps(running, runSteps(60, 20.0, true));
-    db->finishRun(stored, RunStatus::Complete);
-    db->markRunning(running);
+    test::SweepSpec sweep("s", "", 0);
+    sweep.status = "";
+    const auto sweepId = test::addSweep(*db, sweep);
+    test::RunSpec run = test::runNamed("native cpu b8 64px c1000 baseline", 0, "");
+    run.started = false; // written as the test always wrote it: never marked running
+    run.steps = runSteps(60, 10.0, true);
+    const auto stored = test::addRun(*db, sweepId, run);
+    run.started = true;
+    run.finished = false; // still running
+    run.steps = runSteps(60, 20.0, true);
+    const auto running = test::addRun(*db, sweepId, run);
     store::RunSummary s = summarizeSteps(runSteps(60, 10.0, true));
     s.medianMs = 42.0; // a figure the rule would not give: only the stored summary has it
     db->setSummary(stored, s);

@@ -2,10 +2,10 @@
 // rows matched across two stored sweeps, ratios with intervals over cold processes, the verdicts
 // "faster", "no significant difference" and "1 repeat: no interval", per-image figures across
 // batches, and the Markdown, JSON and CSV that `stepscope-cli compare` prints.
-#include "figures_fixture.h"
 #include "report/comparison_text.h"
 #include "report/ledger.h"
 #include "report/sweep_comparison.h"
+#include "stored_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -54,19 +54,19 @@ class SweepComparisonTest : public ::testing::Test
         path_ = dir_.filePath("s.db").toStdString();
         auto db = store::Database::open(path_);
         int position = 0;
-        a_ = test::addFinishedSweep(*db, "A");
+        a_ = test::addSweep(*db, {"A"});
         test::addRepeats(*db, a_, position, test::cpuRun(shape(8), 0.5, 10.0), 3);
         test::addRepeats(*db, a_, position, test::cpuRun(withKnob(shape(8), true), 0.6, 8.0), 3);
         test::addRepeats(*db, a_, position, test::cpuRun(withKnob(shape(8), false, Autocast::BF16), 0.7, 6.0), 3);
         test::addStoredRun(*db, a_, position++, test::cpuRun(withKnob(shape(8), true, Autocast::BF16), 0.7, 5.0));
-        b_ = test::addFinishedSweep(*db, "B");
+        b_ = test::addSweep(*db, {"B"});
         test::addRepeats(*db, b_, position, test::cpuRun(shape(8), 0.5, 10.0), 3);
         test::addRepeats(*db, b_, position, test::cpuRun(withKnob(shape(8), true), 0.6, 4.0), 3);
         test::addStoredRun(*db, b_, position++, test::cpuRun(withKnob(shape(8), true, Autocast::BF16), 0.7, 5.1));
         RunConfig threads = shape(8);
         threads.threads = 2;
         test::addRepeats(*db, b_, position, test::cpuRun(threads, 0.5, 9.0), 2);
-        c_ = test::addFinishedSweep(*db, "C");
+        c_ = test::addSweep(*db, {"C"});
         test::addRepeats(*db, c_, position, test::cpuRun(shape(16), 1.0, 20.0), 3);
         test::addRepeats(*db, c_, position, test::cpuRun(withKnob(shape(16), true), 1.2, 16.0), 3);
         db->flush();

@@ -8,8 +8,7 @@
 //   compile warm     first 3 s,   steady 8 ms  -> 1 + 2.5 / 0.002 = 1251
 #include "config/config_json.h"
 #include "store/store.h"
-
-#include <QJsonDocument>
+#include "stored_sweep.h"
 
 #include <optional>
 #include <string>
@@ -97,34 +96,25 @@ inline std::vector<CompiledSpec> compiledSpecs()
 
 inline std::int64_t writeCompileSweep(store::Database &db)
 {
-    store::SweepRecord sweep;
-    sweep.name = "compile sweep";
-    sweep.preset = "ledger";
-    sweep.plannedSteps = 10000;
+    SweepSpec sweep("compile sweep", "ledger", 10000);
     sweep.settingsJson = R"j({"device":"cpu","batch":8,"image_size":64,"steps":60,"warmup_steps":5,"repeats":1})j";
     sweep.status = "running";
-    const auto sweepId = db.createSweep(sweep);
+    const auto sweepId = addSweep(db, sweep);
     std::int64_t position = 0;
     for (const auto &spec : compiledSpecs()) {
-        store::RunRecord run;
-        run.sweepId = sweepId;
-        run.position = position++;
-        run.configName = canonicalName(spec.config);
-        run.configJson = QJsonDocument(toJson(spec.config)).toJson(QJsonDocument::Compact).toStdString();
-        const auto id = db.createRun(run);
-        db.markRunning(id);
-        db.setSetup(id, 2.5);
-        if (!spec.cacheState.empty())
-            db.setCompileCache(id, spec.cacheState, spec.cacheDirs);
-        if (!spec.compileJson.empty())
-            db.setCompileInfo(id, spec.compileJson);
+        RunSpec run = runOf(spec.config, position++);
+        run.setupS = 2.5;
+        run.compileCache = spec.cacheState;
+        run.cacheDirs = spec.cacheDirs;
+        run.compileJson = spec.compileJson;
         if (spec.failure) {
-            db.finishRun(id, RunStatus::Failed, spec.failure);
-            continue;
+            run.status = RunStatus::Failed;
+            run.failure = spec.failure;
+        } else {
+            run.firstS = spec.firstS;
+            run.steps = compiledSteps(spec.firstS, spec.steadyMs);
         }
-        db.setFirstStep(id, spec.firstS);
-        db.appendSteps(id, compiledSteps(spec.firstS, spec.steadyMs));
-        db.finishRun(id, RunStatus::Complete);
+        addRun(db, sweepId, run);
     }
     db.finishSweep(sweepId, "complete");
     db.flush();

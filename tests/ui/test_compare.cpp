@@ -10,6 +10,7 @@
 #include "store/store.h"
 
 #include "ledger_rows.h"
+#include "stored_sweep.h"
 #include "tiny_config.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -55,10 +56,7 @@ std::int64_t writeSweep(const QString &path, const std::string &name, const Shap
     env.torch = shape.torch;
     env.json = R"({"device":"cpu","worker":"native","cpu":"Test CPU","torch":")" + shape.torch + "\"}";
     const auto envId = db->addEnvironment(env);
-    store::SweepRecord sweep;
-    sweep.name = name;
-    sweep.preset = "custom";
-    sweep.plannedSteps = 1000;
+    test::SweepSpec sweep{name};
     sweep.settingsJson = QJsonDocument(QJsonObject{{"device", "cpu"},
                                                    {"batch", shape.batch},
                                                    {"image_size", shape.imageSize},
@@ -66,7 +64,7 @@ std::int64_t writeSweep(const QString &path, const std::string &name, const Shap
                              .toJson(QJsonDocument::Compact)
                              .toStdString();
     sweep.status = "running";
-    const auto sweepId = db->createSweep(sweep);
+    const auto sweepId = test::addSweep(*db, sweep);
     std::int64_t position = 0;
     for (int r = 0; r < repeats; ++r)
         for (const Planned &p : configs) {
@@ -75,22 +73,15 @@ std::int64_t writeSweep(const QString &path, const std::string &name, const Shap
             c.imageSize = shape.imageSize;
             c.channelsLast = p.channelsLast;
             c.optimizer = p.optimizer;
-            store::RunRecord run;
-            run.sweepId = sweepId;
-            run.position = position++;
+            test::RunSpec run = test::runOf(c, position++);
             run.repeatIndex = r;
-            run.configName = canonicalName(c);
-            run.configJson = QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString();
-            const auto id = db->createRun(run);
-            db->markRunning(id);
-            db->setEnvironment(id, envId);
-            db->setFirstStep(id, 0.2);
-            std::vector<store::StepRow> steps{{1, std::nullopt, 200.0}};
+            run.environmentId = envId;
+            run.firstS = 0.2;
+            run.steps = {{1, std::nullopt, 200.0}};
             const double level = p.steadyMs * (1.0 + 0.01 * r);
             for (std::int64_t i = 2; i <= 51; ++i)
-                steps.push_back({i, std::nullopt, level * (1.0 + 0.02 * std::sin(double(i) * 1.7))});
-            db->appendSteps(id, steps);
-            db->finishRun(id, RunStatus::Complete);
+                run.steps.push_back({i, std::nullopt, level * (1.0 + 0.02 * std::sin(double(i) * 1.7))});
+            test::addRun(*db, sweepId, run);
         }
     db->finishSweep(sweepId, "complete");
     db->flush();

@@ -11,6 +11,8 @@
 #include "config/config_json.h"
 #include "store/store.h"
 
+#include "stored_sweep.h"
+
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QFile>
@@ -93,38 +95,30 @@ std::vector<store::StepRow> stepsFor(const ConfigSpec &c, int repeat, std::vecto
 WrittenSweep writeSweep(store::Database &db, const std::string &name, const std::vector<ConfigSpec> &configs,
                         int repeats, std::int64_t environmentId)
 {
-    store::SweepRecord sweep;
-    sweep.name = name;
-    sweep.preset = "ledger";
-    sweep.plannedSteps = 10000;
+    WrittenSweep written;
+    test::SweepSpec sweep(name, "ledger", 10000);
     sweep.settingsJson = R"j({"device":"cuda","batch":8,"image_size":64,"steps":60,"warmup_steps":5,"repeats":2})j";
     sweep.status = "running";
-    WrittenSweep written;
-    written.id = db.createSweep(sweep);
+    written.id = test::addSweep(db, sweep);
     // Interleaved as the supervisor runs them (A B C A B C).
     for (int r = 0; r < repeats; ++r) {
         for (std::size_t i = 0; i < configs.size(); ++i) {
             const ConfigSpec &c = configs[i];
-            store::RunRecord run;
-            run.sweepId = written.id;
-            run.position = static_cast<std::int64_t>(r * configs.size() + i);
+            test::RunSpec run = test::runNamed(c.name, static_cast<std::int64_t>(r * configs.size() + i), c.json);
             run.repeatIndex = r;
-            run.configName = c.name;
-            run.configJson = c.json;
-            const auto id = db.createRun(run);
-            ++written.runs;
-            db.markRunning(id);
-            db.setEnvironment(id, environmentId);
-            db.setSetup(id, 1.2);
+            run.environmentId = environmentId;
+            run.setupS = 1.2;
             if (c.failure) {
-                db.finishRun(id, RunStatus::Failed, c.failure);
-                continue;
+                run.status = RunStatus::Failed;
+                run.failure = c.failure;
+            } else {
+                run.firstS = c.firstS;
+                run.steps = stepsFor(c, r, &written.steadyMs[c.name]);
+                run.checkLosses = c.losses;
+                run.memory = {512ll << 20, 600ll << 20};
             }
-            db.setFirstStep(id, c.firstS);
-            db.appendSteps(id, stepsFor(c, r, &written.steadyMs[c.name]));
-            db.setCheckLosses(id, c.losses);
-            db.setMemory(id, 512ll << 20, 600ll << 20);
-            db.finishRun(id, RunStatus::Complete);
+            test::addRun(db, written.id, run);
+            ++written.runs;
         }
     }
     db.finishSweep(written.id, "complete");
