@@ -1,8 +1,6 @@
 #include "supervisor/sweep_runner.h"
 
 #include "config/config_json.h"
-#include "platform/platform.h"
-#include "report/run_summary.h"
 #include "stats/stats.h"
 
 #include <QCoreApplication>
@@ -21,24 +19,11 @@ namespace stepscope::supervisor
 namespace
 {
 
-constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kept as failure detail
 constexpr const char *kPrimingFailed = "priming the warm compile cache failed: ";
 
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-// QTimer counts milliseconds in an int: seconds beyond the cap would wrap round to a timeout of a
-// fraction of a second, or to none.
-int silenceLimitMs(int seconds)
-{
-    return std::clamp(seconds, 1, kMaxTimeoutSeconds) * 1000;
-}
-
-std::string mib(std::int64_t kib)
-{
-    return std::to_string((kib + 512) / 1024) + " MiB";
 }
 
 } // namespace
@@ -47,12 +32,9 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
     : QObject(parent), db_(db), options_(std::move(options))
 {
     qRegisterMetaType<SweepPlan>();
-    // Parented so that moveToThread() takes the timer along to the runner's thread.
-    timeout_.setParent(this);
-    timeout_.setSingleShot(true);
-    connect(&timeout_, &QTimer::timeout, this, &SweepRunner::onTimeout);
     // A first step (autotuning, a compile) or a CPU step can take minutes without a `steps` line;
     // the heartbeat keeps other openers of the file from taking the run for a crashed one.
+    // Parented so that moveToThread() takes the timer along to the runner's thread.
     heartbeat_.setParent(this);
     heartbeat_.setInterval(30000);
     connect(&heartbeat_, &QTimer::timeout, this, [this] {
@@ -60,24 +42,13 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
             db_.heartbeat(runId_);
         storeHealthy();
     });
-    // The OOM killer leaves nothing behind but a SIGKILL: what the worker had grown to is read
-    // while it lives.
-    memoryWatch_.setParent(this);
-    memoryWatch_.setInterval(500);
-    connect(&memoryWatch_, &QTimer::timeout, this, [this] {
-        if (process_)
-            workerPeakKiB_ = std::max(workerPeakKiB_, peakResidentKiB(process_->processId()));
-    });
 }
 
 SweepRunner::~SweepRunner()
 {
     // Closed mid-sweep (the window closes, the CLI quits): nothing may stay `running` or `queued`.
-    if (process_) {
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(3000);
-    }
+    if (worker_)
+        worker_->abort();
     removeRunDirs();
     if (!running_)
         return;
@@ -127,20 +98,10 @@ void SweepRunner::cancel()
     if (!running_)
         return;
     cancelRequested_ = true;
-    if (process_)
-        killWorker(); // onExited records the run as cancelled and moves on
+    if (worker_)
+        worker_->stop(); // onWorkerExited records the run as cancelled and moves on
     else
         startNext();
-}
-
-void SweepRunner::killWorker()
-{
-    // SIGTERM lets the worker stop between steps and say so; SIGKILL follows if it does not.
-    process_->terminate();
-    QTimer::singleShot(3000, process_.data(), [p = process_] {
-        if (p && p->state() != QProcess::NotRunning)
-            p->kill();
-    });
 }
 
 void SweepRunner::startNext()
@@ -172,7 +133,15 @@ void SweepRunner::startNext()
     const PlannedRun &run = plan_.runs[next_];
     runId_ = run.runId;
     stage_ = Stage::Timed;
-    resetRunState();
+    recorder_ = std::make_unique<RunRecorder>(db_, runId_, static_cast<int>(next_), total, run.config.totalSteps(),
+                                              storedEnvironment_);
+    connect(recorder_.get(), &RunRecorder::environment, this, &SweepRunner::environment);
+    connect(recorder_.get(), &RunRecorder::firstStep, this, &SweepRunner::firstStep);
+    connect(recorder_.get(), &RunRecorder::stepsArrived, this, &SweepRunner::stepsArrived);
+    connect(recorder_.get(), &RunRecorder::progress, this, &SweepRunner::progress);
+    connect(recorder_.get(), &RunRecorder::phase, this, &SweepRunner::phase);
+    connect(recorder_.get(), &RunRecorder::compileInfo, this, &SweepRunner::compileInfo);
+    connect(recorder_.get(), &RunRecorder::storageFailed, this, &SweepRunner::storeFailed);
 
     const bool python = run.config.runtime == Runtime::Python;
     const WorkerCommand &worker = python ? options_.python : options_.native;
@@ -230,19 +199,6 @@ RunConfig machineWarmupConfig(const RunConfig &firstRun)
     return c;
 }
 
-void SweepRunner::resetRunState()
-{
-    stepsSeen_ = 0;
-    timedOut_ = false;
-    gotDone_ = false;
-    reported_.reset();
-    protocolProblems_.clear();
-    stderrTail_.clear();
-    lines_ = protocol::LineBuffer{};
-    helloEnvironment_ = QJsonObject{};
-    steps_.clear();
-}
-
 bool SweepRunner::prepareCaches(const RunConfig &config)
 {
     QJsonObject dirs;
@@ -270,8 +226,8 @@ bool SweepRunner::prepareCaches(const RunConfig &config)
 void SweepRunner::startWorker(const RunConfig &config)
 {
     const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
-    auto *p = new QProcess(this);
-    process_ = p;
+    auto *w = new WorkerProcess(options_.timeoutSeconds, options_.oomCounterFiles, this);
+    worker_ = w;
     ++workersStarted_;
     QProcessEnvironment env = workerEnvironment();
     // Priming fills the compile caches only: the measured run's CUDA cache stays fresh. The
@@ -288,165 +244,43 @@ void SweepRunner::startWorker(const RunConfig &config)
         env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
         env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
     }
-    p->setProcessEnvironment(env);
-    connect(p, &QProcess::readyReadStandardOutput, this, &SweepRunner::onStdout);
-    connect(p, &QProcess::readyReadStandardError, this, &SweepRunner::onStderr);
-    connect(p, &QProcess::finished, this, &SweepRunner::onExited);
-    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart && process_ == p) {
-            const bool python = plan_.runs[next_ - 1].config.runtime == Runtime::Python;
-            process_ = nullptr;
-            p->deleteLater();
-            timeout_.stop();
-            heartbeat_.stop();
-            memoryWatch_.stop();
-            finishCurrent(RunStatus::Failed,
-                          Failure{python ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
-                                  std::string(stage_ == Stage::Priming ? kPrimingFailed : "") +
-                                      "could not start the worker " + p->program().toStdString() + ": " +
-                                      p->errorString().toStdString(),
-                                  {}});
-        }
-    });
-    QStringList args = worker.arguments;
-    args << "--config" << QString::fromUtf8(QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact));
-    timeout_.start(silenceLimitMs(options_.timeoutSeconds));
+    if (stage_ == Stage::Timed)
+        recorder_->setMachineWarmup(warmup_ == Warmup::Completed ? store::MachineWarmup::WarmedUp
+                                    : workersStarted_ == 1       ? store::MachineWarmup::FirstProcess
+                                                                 : store::MachineWarmup::AfterOthers);
+    connect(w, &WorkerProcess::message, this, &SweepRunner::onMessage);
+    connect(w, &WorkerProcess::stdoutRead, this, &SweepRunner::storeHealthy);
+    connect(w, &WorkerProcess::logLine, this, &SweepRunner::logLine);
+    connect(w, &WorkerProcess::exited, this, &SweepRunner::onWorkerExited);
+    connect(w, &WorkerProcess::failedToStart, this, &SweepRunner::onWorkerFailedToStart);
     heartbeat_.start();
-    workerPeakKiB_ = -1;
-    oomKillsAtStart_ = oomKillCount(options_.oomCounterFiles);
-    memoryWatch_.start();
-    p->start(worker.program, args);
+    w->start(worker, config, env);
 }
 
-void SweepRunner::onStdout()
+void SweepRunner::onMessage(const protocol::Message &m)
 {
-    if (!process_)
-        return;
-    // The timeout watches for silence, not total time: a long run that keeps reporting steps is
-    // alive; a worker stuck in a driver call is not.
-    timeout_.start(silenceLimitMs(options_.timeoutSeconds));
-    for (const auto &line : lines_.append(process_->readAllStandardOutput())) {
-        handle(protocol::parseLine(line));
-        if (!process_)
-            return; // the store refused a write: the sweep has stopped
-    }
-    storeHealthy();
-}
-
-void SweepRunner::onStderr()
-{
-    if (!process_)
-        return;
-    const QByteArray bytes = process_->readAllStandardError();
-    stderrTail_ += bytes;
-    if (stderrTail_.size() > kStderrKeep)
-        stderrTail_ = stderrTail_.right(kStderrKeep);
-    for (const auto &l : bytes.split('\n'))
-        if (!l.trimmed().isEmpty())
-            Q_EMIT logLine(QString::fromUtf8(l));
-}
-
-void SweepRunner::handle(const protocol::Message &m)
-{
-    using T = protocol::Message::Type;
-    if (stage_ != Stage::Timed) {
-        handlePriming(m);
+    if (stage_ == Stage::Timed) {
+        recorder_->handle(m);
+        if (worker_)
+            worker_->setLastStep(recorder_->lastStep());
         return;
     }
-    switch (m.type) {
-    case T::Hello:
-        helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
-        // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
-        // process pays for the CUDA JIT cache and cuDNN's engines), as data of the run.
-        db_.setMachineWarmup(runId_, warmup_ == Warmup::Completed ? store::MachineWarmup::WarmedUp
-                                     : workersStarted_ == 1       ? store::MachineWarmup::FirstProcess
-                                                                  : store::MachineWarmup::AfterOthers);
-        recordEnvironment(helloEnvironment_);
-        break;
-    case T::GpuState: {
-        // The state after the timed steps joins the run's environment as after_* keys.
-        QJsonObject merged = helloEnvironment_;
-        for (const auto &[k, v] : m.environment)
-            if (k != "nvidia_driver" && k != "sm_clock_max_mhz") // fixed facts, already in hello
-                merged.insert("after_" + QString::fromStdString(k), QString::fromStdString(v));
-        recordEnvironment(merged);
-        break;
-    }
-    case T::Ready:
-        db_.setSetup(runId_, m.seconds);
-        break;
-    case T::FirstStep:
-        db_.setFirstStep(runId_, m.seconds);
-        Q_EMIT firstStep(runId_, m.seconds);
-        break;
-    case T::Steps: {
-        std::vector<store::StepRow> rows;
-        rows.reserve(m.wallMs.size());
-        for (std::size_t i = 0; i < m.wallMs.size(); ++i) {
-            store::StepRow row;
-            row.index = m.firstIndex + static_cast<std::int64_t>(i);
-            row.wallMs = m.wallMs[i];
-            if (!m.gpuMs.empty())
-                row.gpuMs = m.gpuMs[i];
-            rows.push_back(row);
-        }
-        db_.appendSteps(runId_, rows);
-        steps_.insert(steps_.end(), rows.begin(), rows.end());
-        stepsSeen_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;
-        Q_EMIT stepsArrived(runId_, m.firstIndex, QVector<double>(m.gpuMs.begin(), m.gpuMs.end()),
-                            QVector<double>(m.wallMs.begin(), m.wallMs.end()));
-        const auto &config = plan_.runs[next_ - 1].config;
-        Q_EMIT progress(static_cast<int>(next_ - 1), static_cast<int>(plan_.runs.size()), stepsSeen_,
-                        config.totalSteps());
-        break;
-    }
-    case T::Memory:
-        db_.setMemory(runId_, m.peakAllocated, m.peakReserved);
-        break;
-    case T::Check:
-        db_.setCheckLosses(runId_, m.losses);
-        break;
-    case T::Phase:
-        // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
-        db_.heartbeat(runId_);
-        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, false);
-        break;
-    case T::Compile:
-        db_.setCompileInfo(runId_, m.compileJson.toStdString());
-        Q_EMIT compileInfo(runId_, QString::fromUtf8(m.compileJson));
-        break;
-    case T::Done:
-        gotDone_ = true;
-        if (m.meanWallMs > 0)
-            db_.setBlockWall(runId_, m.meanWallMs);
-        break;
-    case T::Error:
-        reported_ = m.failure;
-        break;
-    case T::Invalid:
-        // Garbage on stdout (a stray print in a library) is logged, not fatal: the run is judged
-        // by whether `done` arrives.
-        protocolProblems_ += QString::fromStdString(m.problem) + '\n';
-        Q_EMIT logLine("protocol: " + QString::fromStdString(m.problem));
-        break;
-    }
-}
-
-void SweepRunner::handlePriming(const protocol::Message &m)
-{
-    // Only whether it worked matters, and that it is alive; its figures are not the run's.
-    using T = protocol::Message::Type;
-    if (m.type == T::Phase) {
+    // The warm-up and priming processes: only whether they worked matters (their judgement), and
+    // that they are alive; their figures are not the run's.
+    if (m.type == protocol::Message::Type::Phase) {
         db_.heartbeat(runId_);
         Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, true);
-    } else if (m.type == T::Error) {
-        reported_ = m.failure;
-    } else if (m.type == T::Done) {
-        gotDone_ = true;
-    } else if (m.type == T::Invalid) {
-        protocolProblems_ += QString::fromStdString(m.problem) + '\n';
-        Q_EMIT logLine("protocol: " + QString::fromStdString(m.problem));
     }
+}
+
+void SweepRunner::onWorkerFailedToStart(Failure failure)
+{
+    worker_->deleteLater();
+    worker_ = nullptr;
+    heartbeat_.stop();
+    if (stage_ == Stage::Priming)
+        failure.message = kPrimingFailed + failure.message;
+    finishCurrent(RunStatus::Failed, failure);
 }
 
 void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure)
@@ -468,7 +302,6 @@ void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure
     QFile marker(primedMarker(options_.compileCacheRoot, config));
     if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
         marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
-    resetRunState();
     startWorker(config);
 }
 
@@ -538,137 +371,38 @@ void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &f
                        "] " + QString::fromStdString(failure->message) + "; the timed runs go on");
         Q_EMIT warmupFailed(*failure);
     }
-    resetRunState();
     startPrimingOrRun(plan_.runs[next_ - 1].config);
 }
 
-void SweepRunner::onExited(int exitCode, QProcess::ExitStatus status)
+void SweepRunner::onWorkerExited(RunStatus status, std::optional<Failure> failure)
 {
-    if (!process_)
-        return;
-    timeout_.stop();
     heartbeat_.stop();
-    memoryWatch_.stop();
-    onStdout();
-    if (!process_)
-        return;
-    onStderr();
-    const QByteArray rest = lines_.takeRest();
-    if (!rest.isEmpty()) {
-        const auto m = protocol::parseLine(rest);
-        if (m.type != protocol::Message::Type::Invalid)
-            handle(m);
-        else
-            protocolProblems_ += "truncated last line: " + QString::fromUtf8(rest.left(200)) + '\n';
-    }
-    if (!process_)
-        return;
-    process_->deleteLater();
-    process_ = nullptr;
-
-    auto [outcome, failure] = judgeExit(exitCode, status);
+    worker_->deleteLater();
+    worker_ = nullptr;
     switch (stage_) {
     case Stage::WarmingUp:
-        warmupExited(outcome, failure);
+        warmupExited(status, failure);
         break;
     case Stage::Priming:
-        primingExited(outcome, std::move(failure));
+        primingExited(status, std::move(failure));
         break;
     case Stage::Timed:
-        finishCurrent(outcome, failure);
+        finishCurrent(status, failure);
         break;
     }
-}
-
-std::pair<RunStatus, std::optional<Failure>> SweepRunner::judgeExit(int exitCode, QProcess::ExitStatus status) const
-{
-    const std::string log = stderrTail_.toStdString() +
-                            (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
-    const bool completed = gotDone_ && !reported_ && status == QProcess::NormalExit && exitCode == 0;
-    // Checked first: a Stop that lands after `done` must not throw a whole measurement away.
-    if (completed)
-        return {RunStatus::Complete, std::nullopt};
-    if (timedOut_)
-        return {RunStatus::Failed,
-                Failure{FailureCategory::Timeout,
-                        "the worker said nothing for " + std::to_string(options_.timeoutSeconds) + " s", log}};
-    if (cancelRequested_)
-        return {RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log}};
-    if (reported_) {
-        Failure f = *reported_;
-        if (!log.empty())
-            f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
-        return {RunStatus::Failed, f};
-    }
-    if (const auto kill = platform::killSignal(); status == QProcess::CrashExit && kill && exitCode == *kill)
-        return {RunStatus::Failed, judgeUnexplainedKill(log)};
-    const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal " + std::to_string(exitCode) +
-                                                                ": " + platform::signalName(exitCode) + ")"
-                            : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
-                                       : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
-                                             ", last step " + std::to_string(stepsSeen_) + ")";
-    return {RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log}};
-}
-
-Failure SweepRunner::judgeUnexplainedKill(const std::string &log) const
-{
-    // Stepscope sends SIGKILL only after its own timeout or a cancel, both judged before this. The
-    // kernel's OOM killer sends it and says nothing else: its count of kills, or a worker that had
-    // grown to most of the memory there is, gives it away. Neither is proof, hence "probably".
-    const std::int64_t limitKiB = memoryLimitKiB();
-    std::string peak;
-    if (workerPeakKiB_ > 0)
-        peak = "its peak resident memory was " + mib(workerPeakKiB_) +
-               (limitKiB > 0 ? " of " + mib(limitKiB) + " there is" : std::string());
-    const std::int64_t oomKills = oomKillCount(options_.oomCounterFiles);
-    const bool oomCounted = oomKillsAtStart_ >= 0 && oomKills > oomKillsAtStart_;
-    const bool nearLimit = workerPeakKiB_ > 0 && limitKiB > 0 && workerPeakKiB_ * 10 >= limitKiB * 8;
-    const std::string where = " at step " + std::to_string(stepsSeen_);
-    if (oomCounted || nearLimit) {
-        const std::string why = oomCounted ? "the kernel counted an out-of-memory kill while it ran"
-                                           : "it had grown to most of the memory there is";
-        return Failure{FailureCategory::OutOfMemory,
-                       "out of memory: the worker was killed (SIGKILL)" + where +
-                           ", probably by the kernel's out-of-memory killer (" + why +
-                           ", and Stepscope sent no signal)" + (peak.empty() ? "" : "; " + peak),
-                       log};
-    }
-    return Failure{FailureCategory::WorkerCrashed,
-                   "the worker was killed (SIGKILL)" + where +
-                       " by something other than Stepscope: another program, or the kernel (the kernel counted no "
-                       "out-of-memory kill)" +
-                       (peak.empty() ? "" : "; " + peak),
-                   log};
-}
-
-void SweepRunner::onTimeout()
-{
-    if (!process_)
-        return;
-    timedOut_ = true;
-    killWorker();
 }
 
 void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
 {
     stage_ = Stage::Timed;
     removeRunDirs(); // the worker has gone: its cold caches go too
-    // The run's one reading (report/run_summary.h), stored with it: every view reads this summary,
-    // and adaptive repeats take the steps inside its window.
-    const report::StepSeries series = report::stepSeries(steps_);
-    const store::RunSummary summary = report::summarizeSeries(series);
-    if (runId_ && next_ > 0) {
-        const std::string name = canonicalName(plan_.runs[next_ - 1].config);
-        if (status == RunStatus::Complete) {
-            if (auto steady = report::steadySamples(series, summary); !steady.empty())
-                steadyRuns_[name].push_back(std::move(steady));
-        } else if (status == RunStatus::Failed) {
-            failedConfigs_.insert(name);
-        }
-    }
-    if (status == RunStatus::Complete)
-        db_.setSummary(runId_, summary);
-    db_.finishRun(runId_, status, failure);
+    std::vector<double> steady = recorder_->finish(status, failure);
+    recorder_.reset();
+    const std::string name = canonicalName(plan_.runs[next_ - 1].config);
+    if (!steady.empty())
+        steadyRuns_[name].push_back(std::move(steady));
+    else if (status == RunStatus::Failed)
+        failedConfigs_.insert(name);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;
     Q_EMIT runFinished(runId_, static_cast<int>(status), failure ? qs(toString(failure->category)) : QString(),
@@ -676,33 +410,6 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
     runId_ = 0;
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
     QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);
-}
-
-void SweepRunner::recordEnvironment(const QJsonObject &object)
-{
-    const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
-    store::EnvironmentRecord env;
-    env.json = json.toStdString();
-    auto field = [&](const char *key) { return object.value(key).toVariant().toString().toStdString(); };
-    env.gpu = field("gpu");
-    env.driver = object.contains("driver") ? field("driver") : field("cuda_driver_api");
-    env.cuda = field("cuda_runtime");
-    env.cudnn = field("cudnn");
-    env.torch = field("torch");
-    env.python = field("python");
-    env.host = field("host");
-    try {
-        // Every run of a sweep often reports the same machine: keep one row for it.
-        if (json != lastEnvironmentJson_) {
-            lastEnvironmentId_ = db_.addEnvironment(env);
-            lastEnvironmentJson_ = json;
-        }
-        db_.setEnvironment(runId_, lastEnvironmentId_);
-    } catch (const store::StoreError &e) {
-        storeFailed(e.what());
-        return;
-    }
-    Q_EMIT environment(runId_, QString::fromUtf8(json));
 }
 
 bool SweepRunner::flushed(bool wait)
@@ -730,19 +437,15 @@ void SweepRunner::storeFailed(const QString &message)
 {
     // Measuring on without a place to keep the figures would waste the user's time: stop the
     // sweep and say why. What was committed before stays (the store never loses a commit).
-    if (!running_ && !process_)
+    if (!running_ && !worker_)
         return;
     running_ = false;
-    if (process_) {
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(3000); // reaped here, not left running past the sweep's end
-        process_->deleteLater();
-        process_ = nullptr;
+    if (worker_) {
+        worker_->abort(); // reaped here, not left running past the sweep's end
+        worker_->deleteLater();
+        worker_ = nullptr;
     }
-    timeout_.stop();
     heartbeat_.stop();
-    memoryWatch_.stop();
     removeRunDirs();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);

@@ -5,9 +5,11 @@
 // thread of its own, the CLI runs it in the main event loop.
 #include "protocol/protocol.h"
 #include "supervisor/compile_cache.h"
+#include "supervisor/run_recorder.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/worker_command.h"
 #include "supervisor/worker_memory.h"
+#include "supervisor/worker_process.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -19,6 +21,7 @@
 #include <QVector>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -49,8 +52,7 @@ struct RunnerOptions {
     std::vector<std::string> oomCounterFiles = defaultOomCounterFiles();
 };
 
-// The longest --timeout: a week. Qt's timers count milliseconds in an int (24.8 days at most).
-constexpr int kMaxTimeoutSeconds = 7 * 24 * 3600;
+// kMaxTimeoutSeconds, the longest --timeout, is worker_process.h's.
 
 // The configuration of the discarded warm-up process: the first run's eager part, one step. It
 // compiles nothing, so a cold compile cache stays cold.
@@ -101,27 +103,19 @@ class SweepRunner : public QObject
     void startNext();
     bool prepareCaches(const RunConfig &config);
     void startWorker(const RunConfig &config);
-    void resetRunState();
-    void onStdout();
-    void onStderr();
-    void onExited(int exitCode, QProcess::ExitStatus status);
-    void onTimeout();
-    void handle(const protocol::Message &m);
-    void handlePriming(const protocol::Message &m);
-    std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
-    Failure judgeUnexplainedKill(const std::string &log) const;
+    void onMessage(const protocol::Message &m);
+    void onWorkerExited(RunStatus status, std::optional<Failure> failure);
+    void onWorkerFailedToStart(Failure failure);
     void primingExited(RunStatus status, std::optional<Failure> failure);
     void warmupExited(RunStatus status, const std::optional<Failure> &failure);
     bool planAnotherRound();
     void startPrimingOrRun(const RunConfig &config);
     void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
-    void killWorker();
     // Whether the store took every write so far, after waiting for their commit (flush) or from what
     // it has committed by now (check); when not, the sweep stops (storeFailed).
     bool flushed(bool wait = true);
     bool storeHealthy();
     void removeRunDirs();
-    void recordEnvironment(const QJsonObject &environment);
     void storeFailed(const QString &message);
 
     store::Database &db_;
@@ -132,20 +126,10 @@ class SweepRunner : public QObject
     bool cancelRequested_ = false;
 
     // The current run.
-    QPointer<QProcess> process_;
-    QTimer timeout_;
+    QPointer<WorkerProcess> worker_;        // the worker process now running, of any stage
+    std::unique_ptr<RunRecorder> recorder_; // the run's figures into the store
     QTimer heartbeat_;
-    QTimer memoryWatch_;                // samples the worker's peak resident memory
-    std::int64_t workerPeakKiB_ = -1;   // the running worker's VmHWM as last seen; -1 unknown
-    std::int64_t oomKillsAtStart_ = -1; // the kernel's OOM-kill count when the worker started
-    protocol::LineBuffer lines_;
-    QByteArray stderrTail_;
     std::int64_t runId_ = 0;
-    int stepsSeen_ = 0;
-    bool timedOut_ = false;
-    bool gotDone_ = false;
-    std::optional<Failure> reported_; // an `error` line from the worker
-    QString protocolProblems_;
     QString cacheDir_;               // the run's fresh CUDA_CACHE_PATH
     CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
     // What the worker now running is: the sweep's discarded warm-up, the unstored process that fills
@@ -162,10 +146,7 @@ class SweepRunner : public QObject
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;
     std::set<std::string> failedConfigs_;
     QElapsedTimer sweepClock_;
-    QJsonObject helloEnvironment_;
-    std::vector<store::StepRow> steps_; // this run's steps as stored, for its summary
-    QByteArray lastEnvironmentJson_;
-    std::int64_t lastEnvironmentId_ = 0;
+    StoredEnvironment storedEnvironment_; // shared by the runs' recorders
 };
 
 } // namespace stepscope::supervisor

@@ -1,0 +1,130 @@
+#include "supervisor/run_recorder.h"
+
+#include "report/run_summary.h"
+
+#include <QJsonDocument>
+#include <QVariant>
+
+namespace stepscope::supervisor
+{
+
+RunRecorder::RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun,
+                         StoredEnvironment &stored, QObject *parent)
+    : QObject(parent), db_(db), runId_(runId), index_(index), total_(total), stepsInRun_(stepsInRun), stored_(stored)
+{
+}
+
+void RunRecorder::handle(const protocol::Message &m)
+{
+    using T = protocol::Message::Type;
+    switch (m.type) {
+    case T::Hello:
+        helloEnvironment_ = QJsonDocument::fromJson(m.environmentJson).object();
+        // Which machine-wide caches this run's first step found warm (DESIGN.md: a machine's first
+        // process pays for the CUDA JIT cache and cuDNN's engines), as data of the run.
+        db_.setMachineWarmup(runId_, machineWarmup_);
+        recordEnvironment(helloEnvironment_);
+        break;
+    case T::GpuState: {
+        // The state after the timed steps joins the run's environment as after_* keys.
+        QJsonObject merged = helloEnvironment_;
+        for (const auto &[k, v] : m.environment)
+            if (k != "nvidia_driver" && k != "sm_clock_max_mhz") // fixed facts, already in hello
+                merged.insert("after_" + QString::fromStdString(k), QString::fromStdString(v));
+        recordEnvironment(merged);
+        break;
+    }
+    case T::Ready:
+        db_.setSetup(runId_, m.seconds);
+        break;
+    case T::FirstStep:
+        db_.setFirstStep(runId_, m.seconds);
+        Q_EMIT firstStep(runId_, m.seconds);
+        break;
+    case T::Steps: {
+        std::vector<store::StepRow> rows;
+        rows.reserve(m.wallMs.size());
+        for (std::size_t i = 0; i < m.wallMs.size(); ++i) {
+            store::StepRow row;
+            row.index = m.firstIndex + static_cast<std::int64_t>(i);
+            row.wallMs = m.wallMs[i];
+            if (!m.gpuMs.empty())
+                row.gpuMs = m.gpuMs[i];
+            rows.push_back(row);
+        }
+        db_.appendSteps(runId_, rows);
+        steps_.insert(steps_.end(), rows.begin(), rows.end());
+        lastStep_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;
+        Q_EMIT stepsArrived(runId_, m.firstIndex, QVector<double>(m.gpuMs.begin(), m.gpuMs.end()),
+                            QVector<double>(m.wallMs.begin(), m.wallMs.end()));
+        Q_EMIT progress(index_, total_, lastStep_, stepsInRun_);
+        break;
+    }
+    case T::Memory:
+        db_.setMemory(runId_, m.peakAllocated, m.peakReserved);
+        break;
+    case T::Check:
+        db_.setCheckLosses(runId_, m.losses);
+        break;
+    case T::Phase:
+        // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
+        db_.heartbeat(runId_);
+        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, false);
+        break;
+    case T::Compile:
+        db_.setCompileInfo(runId_, m.compileJson.toStdString());
+        Q_EMIT compileInfo(runId_, QString::fromUtf8(m.compileJson));
+        break;
+    case T::Done:
+        if (m.meanWallMs > 0)
+            db_.setBlockWall(runId_, m.meanWallMs);
+        break;
+    case T::Error:
+    case T::Invalid:
+        break; // they judge the worker's end (worker_process.h), and hold no figure of the run
+    }
+}
+
+std::vector<double> RunRecorder::finish(RunStatus status, const std::optional<Failure> &failure)
+{
+    // The run's one reading (report/run_summary.h), stored with it: every view reads this summary,
+    // and adaptive repeats take the steps inside its window.
+    const report::StepSeries series = report::stepSeries(steps_);
+    const store::RunSummary summary = report::summarizeSeries(series);
+    std::vector<double> steady;
+    if (status == RunStatus::Complete) {
+        steady = report::steadySamples(series, summary);
+        db_.setSummary(runId_, summary);
+    }
+    db_.finishRun(runId_, status, failure);
+    return steady;
+}
+
+void RunRecorder::recordEnvironment(const QJsonObject &object)
+{
+    const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    store::EnvironmentRecord env;
+    env.json = json.toStdString();
+    auto field = [&](const char *key) { return object.value(key).toVariant().toString().toStdString(); };
+    env.gpu = field("gpu");
+    env.driver = object.contains("driver") ? field("driver") : field("cuda_driver_api");
+    env.cuda = field("cuda_runtime");
+    env.cudnn = field("cudnn");
+    env.torch = field("torch");
+    env.python = field("python");
+    env.host = field("host");
+    try {
+        // Every run of a sweep often reports the same machine: keep one row for it.
+        if (json != stored_.json) {
+            stored_.id = db_.addEnvironment(env);
+            stored_.json = json;
+        }
+        db_.setEnvironment(runId_, stored_.id);
+    } catch (const store::StoreError &e) {
+        Q_EMIT storageFailed(QString::fromUtf8(e.what()));
+        return;
+    }
+    Q_EMIT environment(runId_, QString::fromUtf8(json));
+}
+
+} // namespace stepscope::supervisor

@@ -1,0 +1,72 @@
+#pragma once
+// One timed run into the store: what its worker's protocol lines say (environment, setup, first
+// step, steps, memory, losses, compile info), and how the run ended, with its summary. Its signals
+// are SweepRunner's, for the same run; which process runs when is SweepRunner's business.
+#include "common/failure.h"
+#include "protocol/protocol.h"
+#include "store/store.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace stepscope::supervisor
+{
+
+// The environment row stored last. Every run of a sweep often reports the same machine: the runs
+// of one runner share one row for it.
+struct StoredEnvironment {
+    QByteArray json;
+    std::int64_t id = 0;
+};
+
+class RunRecorder : public QObject
+{
+    Q_OBJECT
+  public:
+    // Run `runId` is run `index` of `total` in its sweep and has `stepsInRun` steps (progress);
+    // `stored` outlives the recorder.
+    RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun,
+                StoredEnvironment &stored, QObject *parent = nullptr);
+
+    // Which machine-wide caches the run's first step found warm, stored when the worker says hello.
+    void setMachineWarmup(store::MachineWarmup warmup) { machineWarmup_ = warmup; }
+    // One protocol line of the run's timed worker. A refused write says storageFailed().
+    void handle(const protocol::Message &m);
+    // The last step stored so far (0: none).
+    int lastStep() const { return lastStep_; }
+    // Ends the run in the store (with its summary when complete). Returns the steady steps of a
+    // complete run (report/run_summary.h); empty otherwise.
+    std::vector<double> finish(RunStatus status, const std::optional<Failure> &failure);
+
+  Q_SIGNALS:
+    void environment(qint64 runId, const QString &json);
+    void firstStep(qint64 runId, double seconds);
+    void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
+    void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
+    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
+    void compileInfo(qint64 runId, const QString &json);
+    void storageFailed(const QString &message);
+
+  private:
+    void recordEnvironment(const QJsonObject &environment);
+
+    store::Database &db_;
+    const std::int64_t runId_;
+    const int index_;
+    const int total_;
+    const int stepsInRun_;
+    StoredEnvironment &stored_;
+    store::MachineWarmup machineWarmup_ = store::MachineWarmup::Unrecorded;
+    QJsonObject helloEnvironment_;
+    std::vector<store::StepRow> steps_; // the run's steps as stored, for its summary
+    int lastStep_ = 0;
+};
+
+} // namespace stepscope::supervisor

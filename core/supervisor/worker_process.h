@@ -1,0 +1,94 @@
+#pragma once
+// One worker process, from its start to the judgement of its end: it reads the worker's protocol
+// lines (stdout) and log (stderr), kills a worker that falls silent, watches its memory, and judges
+// how it ended (complete, failed with a category, cancelled). What its lines mean for the store is
+// for others to say (run_recorder.h); SweepRunner decides which process runs when.
+#include "common/failure.h"
+#include "config/run_config.h"
+#include "protocol/protocol.h"
+#include "supervisor/worker_command.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QTimer>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stepscope::supervisor
+{
+
+// The longest --timeout: a week. Qt's timers count milliseconds in an int (24.8 days at most).
+constexpr int kMaxTimeoutSeconds = 7 * 24 * 3600;
+
+class WorkerProcess : public QObject
+{
+    Q_OBJECT
+  public:
+    // timeoutSeconds: a worker silent this long (no protocol line) is killed (capped at
+    // kMaxTimeoutSeconds); oomCounterFiles: where the kernel counts its OOM kills (worker_memory.h).
+    WorkerProcess(int timeoutSeconds, std::vector<std::string> oomCounterFiles, QObject *parent = nullptr);
+    // A worker still running is killed and reaped, not left behind.
+    ~WorkerProcess() override;
+
+    // Starts `worker` with `env` and `--config <config as JSON>`; returns at once. exited() or
+    // failedToStart() follows (failedToStart() may come before start() returns).
+    void start(const WorkerCommand &worker, const RunConfig &config, const QProcessEnvironment &env);
+    // SIGTERM, then SIGKILL after 3 s; the worker is judged cancelled unless it had finished.
+    void stop();
+    // Kills the worker now and waits for it; nothing more is signalled. Safe from any slot of it.
+    void abort();
+    // The last step the run stored, named when a crash is judged.
+    void setLastStep(int step) { lastStep_ = step; }
+
+  Q_SIGNALS:
+    // Each protocol line, in order (a malformed one as Type::Invalid, also said on logLine).
+    void message(const stepscope::protocol::Message &message);
+    // The lines of one read of stdout have all been signalled: a moment to check the store once
+    // rather than at every line.
+    void stdoutRead();
+    // Non-empty stderr lines, and the protocol's complaints.
+    void logLine(const QString &line);
+    void exited(stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
+    // The program could not be started at all (a missing interpreter, a bad path).
+    void failedToStart(const stepscope::Failure &failure);
+
+  private:
+    void onStdout();
+    void onStderr();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onError(QProcess::ProcessError error);
+    void take(const protocol::Message &m);
+    // SIGTERM, then SIGKILL after 3 s, with `reason` set: stopped_ or timedOut_.
+    void terminateThenKill(bool &reason);
+    std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
+    Failure judgeUnexplainedKill(const std::string &log) const;
+
+    const int timeoutSeconds_;
+    const std::vector<std::string> oomCounterFiles_;
+    QProcess *process_ = nullptr; // null once it has ended, failed to start or been aborted
+    bool python_ = false;
+    QTimer timeout_;
+    QTimer memoryWatch_;                // samples the worker's peak resident memory
+    std::int64_t workerPeakKiB_ = -1;   // the worker's VmHWM as last seen; -1 unknown
+    std::int64_t oomKillsAtStart_ = -1; // the kernel's OOM-kill count when the worker started
+    protocol::LineBuffer lines_;
+    QByteArray stderrTail_;
+    int lastStep_ = 0;
+    bool timedOut_ = false;
+    bool stopped_ = false;
+    bool gotDone_ = false;
+    std::optional<Failure> reported_; // an `error` line from the worker
+    QString protocolProblems_;
+};
+
+} // namespace stepscope::supervisor
+
+Q_DECLARE_METATYPE(stepscope::protocol::Message)
