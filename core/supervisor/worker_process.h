@@ -6,6 +6,7 @@
 #include "common/failure.h"
 #include "config/run_config.h"
 #include "protocol/protocol.h"
+#include "supervisor/sweep_request.h"
 #include "supervisor/worker_command.h"
 
 #include <QByteArray>
@@ -26,7 +27,7 @@ namespace stepscope::supervisor
 {
 
 // The longest --timeout: a week. Qt's timers count milliseconds in an int (24.8 days at most).
-constexpr int kMaxTimeoutSeconds = 7 * 24 * 3600;
+constexpr int kMaxTimeoutSeconds = static_cast<int>(kTimeoutLimit.max); // the request table's cap
 
 class WorkerProcess : public QObject
 {
