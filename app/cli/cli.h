@@ -48,6 +48,9 @@ using supervisor::probeNativeWorker;
 // CLI says how (--db PATH); the dashboard names its menu instead.
 QString storeMessage(const std::string &message);
 
+// One line on standard error: every command's errors and notes go through here.
+void printError(const QString &line); // commands.cpp
+
 // `show`'s compile part: the cache state and directories, then the worker's compile info.
 void printCompileSection(const store::RunRecord &run);
 

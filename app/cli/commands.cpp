@@ -33,18 +33,18 @@
 
 namespace stepscope::cli
 {
+
+void printError(const QString &line)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(line));
+}
 namespace
 {
-
-void err(const QString &s)
-{
-    std::fprintf(stderr, "%s\n", qPrintable(s));
-}
 
 std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
 {
     if (!QFileInfo::exists(path)) {
-        err("stepscope-cli: no database at " + path + "; run 'stepscope-cli run' first or pass --db FILE");
+        printError("stepscope-cli: no database at " + path + "; run 'stepscope-cli run' first or pass --db FILE");
         exitCode = kDatabase;
         return nullptr;
     }
@@ -67,7 +67,7 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
             report::refreshSummaries(*db, *reader);
         return reader;
     } catch (const store::StoreError &e) {
-        err("stepscope-cli: " + storeMessage(e.what()));
+        printError("stepscope-cli: " + storeMessage(e.what()));
         exitCode = kDatabase;
         return nullptr;
     }
@@ -150,7 +150,7 @@ bool positiveOption(const CommandLine &line, const QString &what, const QString 
     const QString v = line.value(name);
     const long long n = v.toLongLong(&ok);
     if (!ok || n < 1) {
-        err("stepscope-cli " + line.spec().name + ": --" + name + " '" + v + "' is not allowed; give " + what);
+        printError("stepscope-cli " + line.spec().name + ": --" + name + " '" + v + "' is not allowed; give " + what);
         return false;
     }
     out = n;
@@ -169,7 +169,7 @@ int listCommand(const Options &options, const CommandLine &line)
     if (!reader)
         return code;
     if (sweepId != 0 && !reader->sweep(sweepId)) {
-        err("stepscope-cli list: no sweep " + QString::number(sweepId) + " in " + options.db);
+        printError("stepscope-cli list: no sweep " + QString::number(sweepId) + " in " + options.db);
         return kUsage;
     }
     const auto sweeps = reader->sweeps();
@@ -201,7 +201,7 @@ int showCommand(const Options &options, const CommandLine &line)
     if (!positiveOption(line, "a sweep id (see 'stepscope-cli list')", "sweep", sweepId))
         return kUsage;
     if (sweepId != 0 && !arguments.isEmpty()) {
-        err("stepscope-cli show: give a run id or --sweep ID, not both");
+        printError("stepscope-cli show: give a run id or --sweep ID, not both");
         return kUsage;
     }
     if (sweepId != 0) {
@@ -210,20 +210,20 @@ int showCommand(const Options &options, const CommandLine &line)
         if (!reader)
             return code;
         if (!reader->sweep(sweepId)) {
-            err("stepscope-cli show: no sweep " + QString::number(sweepId) + " in " + options.db);
+            printError("stepscope-cli show: no sweep " + QString::number(sweepId) + " in " + options.db);
             return kUsage;
         }
         printSweepFigures(*reader, sweepId);
         return kOk;
     }
     if (arguments.isEmpty()) {
-        err("stepscope-cli show: give a run id, or --sweep ID (see 'stepscope-cli list')");
+        printError("stepscope-cli show: give a run id, or --sweep ID (see 'stepscope-cli list')");
         return kUsage;
     }
     bool ok = false;
     const qint64 id = arguments.first().toLongLong(&ok);
     if (!ok) {
-        err("stepscope-cli show: '" + arguments.first() + "' is not a run id");
+        printError("stepscope-cli show: '" + arguments.first() + "' is not a run id");
         return kUsage;
     }
     int code = kOk;
@@ -232,7 +232,7 @@ int showCommand(const Options &options, const CommandLine &line)
         return code;
     const auto run = reader->run(id);
     if (!run) {
-        err("stepscope-cli show: no run " + QString::number(id) + " in " + options.db);
+        printError("stepscope-cli show: no run " + QString::number(id) + " in " + options.db);
         return kUsage;
     }
     std::printf("run %lld (sweep %lld, repeat %lld)\n", static_cast<long long>(run->id),
@@ -291,15 +291,15 @@ int exportCommand(const Options &options, const CommandLine &line)
         !positiveOption(line, "a positive number of steps", "planned-steps", planned))
         return kUsage;
     if (format != "csv" && format != "json" && format != "markdown") {
-        err("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
+        printError("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
         return kUsage;
     }
     if (!out.isEmpty()) {
         if (const QString clash =
                 QString::fromStdString(store::databaseFileBehind(out.toStdString(), options.db.toStdString()));
             !clash.isEmpty()) {
-            err("stepscope-cli export: refusing to write " + out + ": it is " + clash +
-                ", and writing the export there would destroy the measurements. Choose another --out.");
+            printError("stepscope-cli export: refusing to write " + out + ": it is " + clash +
+                       ", and writing the export there would destroy the measurements. Choose another --out.");
             return kUsage;
         }
     }
@@ -310,12 +310,12 @@ int exportCommand(const Options &options, const CommandLine &line)
     if (sweepId == 0) {
         const auto sweeps = reader->sweeps();
         if (sweeps.empty()) {
-            err("stepscope-cli export: no sweeps in " + options.db);
+            printError("stepscope-cli export: no sweeps in " + options.db);
             return kUsage;
         }
         sweepId = sweeps.front().id;
     } else if (!reader->sweep(sweepId)) {
-        err("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
+        printError("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
         return kUsage;
     }
     const auto ledger = report::buildLedger(*reader, sweepId, planned);
@@ -329,10 +329,10 @@ int exportCommand(const Options &options, const CommandLine &line)
     }
     QString error;
     if (!writeWhole(out, text, error)) {
-        err("stepscope-cli export: cannot write " + out + ": " + error);
+        printError("stepscope-cli export: cannot write " + out + ": " + error);
         return kDatabase;
     }
-    err("stepscope-cli: wrote " + out);
+    printError("stepscope-cli: wrote " + out);
     return kOk;
 }
 

@@ -20,7 +20,7 @@ namespace
 
 void err(const QString &s)
 {
-    std::fprintf(stderr, "stepscope-cli compare: %s\n", qPrintable(s));
+    printError("stepscope-cli compare: " + s);
 }
 
 std::unique_ptr<store::Reader> openForReading(const QString &path, int &exitCode)

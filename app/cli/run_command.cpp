@@ -40,11 +40,6 @@ void onInterrupt(int)
     g_interrupted.store(true);
 }
 
-void err(const QString &s)
-{
-    std::fprintf(stderr, "%s\n", qPrintable(s));
-}
-
 bool isConfigField(const QString &key)
 {
     for (const auto &f : fields())
@@ -214,7 +209,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
     }
     if (errors.empty())
         return true;
-    err("stepscope-cli run: nothing was run:\n  " + QString::fromStdString(describe(errors)).replace("\n", "\n  "));
+    printError("stepscope-cli run: nothing was run:\n  " +
+               QString::fromStdString(describe(errors)).replace("\n", "\n  "));
     return false;
 }
 
@@ -226,7 +222,8 @@ bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
     if (f.deviceGiven && base.onCuda()) {
         const int gpus = cudaDevices();
         if (base.cudaIndex() >= gpus) {
-            err(QString("stepscope-cli run: nothing was run: %1 is not available; LibTorch sees %2 CUDA device(s) "
+            printError(
+                QString("stepscope-cli run: nothing was run: %1 is not available; LibTorch sees %2 CUDA device(s) "
                         "here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or use --device cpu.")
                     .arg(QString::fromStdString(base.device))
                     .arg(gpus));
@@ -238,7 +235,7 @@ bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
     const int gpus = cudaDevices();
     if (gpus > 0) {
         base.device = "cuda";
-        err(QString("stepscope-cli: %1 CUDA device(s) found: running on cuda").arg(gpus));
+        printError(QString("stepscope-cli: %1 CUDA device(s) found: running on cuda").arg(gpus));
         return true;
     }
     base.device = "cpu";
@@ -251,13 +248,13 @@ bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
     // Only a preset is the ledger; a file or --single runs what it names.
     const QString shape = QString("%1x%1 images, batch %2").arg(base.imageSize).arg(base.batch);
     if (!f.configFile.isEmpty())
-        err("stepscope-cli: no CUDA device found: configurations that name no device run on the cpu (" + shape +
-            " where they name no shape)");
+        printError("stepscope-cli: no CUDA device found: configurations that name no device run on the cpu (" + shape +
+                   " where they name no shape)");
     else if (f.single)
-        err("stepscope-cli: no CUDA device found: running on the cpu (" + shape + ")");
+        printError("stepscope-cli: no CUDA device found: running on the cpu (" + shape + ")");
     else
-        err("stepscope-cli: no CUDA device found: running the small CPU ledger (" + shape +
-            "); CUDA-only knobs are skipped");
+        printError("stepscope-cli: no CUDA device found: running the small CPU ledger (" + shape +
+                   "); CUDA-only knobs are skipped");
     return true;
 }
 
@@ -266,21 +263,22 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
 {
     supervisor::SweepRequest &r = f.request;
     const auto refuse = [](const std::vector<ConfigError> &problems) {
-        err("stepscope-cli run: nothing was run:\n  " +
-            QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+        printError("stepscope-cli run: nothing was run:\n  " +
+                   QString::fromStdString(describe(problems)).replace("\n", "\n  "));
         return false;
     };
     if (!f.configFile.isEmpty()) {
         QString error;
         if (!readConfigFile(f.configFile, f.base, r.configs, r.baseline, error)) {
-            err("stepscope-cli run: nothing was run: " + error);
+            printError("stepscope-cli run: nothing was run: " + error);
             return false;
         }
         // A CUDA device the file names that is not there is refused as the flag is, before anything
         // is written (a sweep of runs that can only fail helps nobody).
         for (std::size_t k = 0; k < r.configs.size(); ++k) {
             if (r.configs[k].onCuda() && r.configs[k].cudaIndex() >= cudaDevices()) {
-                err(QString("stepscope-cli run: nothing was run: %1, configuration %2: %3 is not available; "
+                printError(
+                    QString("stepscope-cli run: nothing was run: %1, configuration %2: %3 is not available; "
                             "LibTorch sees %4 CUDA device(s) here. Check nvidia-smi and CUDA_VISIBLE_DEVICES, or "
                             "use \"device\": \"cpu\".")
                         .arg(f.configFile)
@@ -304,18 +302,18 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
         Sweep sweep;
         std::string error;
         if (!buildPreset(r.preset.toStdString(), f.base, sweep, error)) {
-            err("stepscope-cli run: " + QString::fromStdString(error));
+            printError("stepscope-cli run: " + QString::fromStdString(error));
             return false;
         }
         for (const auto &s : sweep.skipped)
-            err("stepscope-cli: skipped " + QString::fromStdString(s));
+            printError("stepscope-cli: skipped " + QString::fromStdString(s));
         r.configs = sweep.configs;
     }
     if (f.baselineChoice) {
         std::string error;
         r.baseline = findBaseline(r.configs, f.baselineChoice->toStdString(), error);
         if (!r.baseline) {
-            err("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
+            printError("stepscope-cli run: nothing was run: --baseline " + QString::fromStdString(error));
             return false;
         }
     }
@@ -467,7 +465,7 @@ int runCommand(const Options &options, const CommandLine &line)
     try {
         db = store::Database::open(options.db.toStdString());
     } catch (const store::StoreError &e) {
-        err("stepscope-cli: " + storeMessage(e.what()));
+        printError("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
     std::optional<supervisor::PreparedSweep> sweep;
@@ -475,26 +473,26 @@ int runCommand(const Options &options, const CommandLine &line)
         std::vector<ConfigError> problems;
         sweep = supervisor::SweepService::prepare(*db, flags.request, problems);
         if (!sweep) {
-            err("stepscope-cli run: nothing was run:\n  " +
-                QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+            printError("stepscope-cli run: nothing was run:\n  " +
+                       QString::fromStdString(describe(problems)).replace("\n", "\n  "));
             return kUsage;
         }
     } catch (const store::StoreError &e) {
-        err("stepscope-cli: " + storeMessage(e.what()));
+        printError("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
-    err(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
-            .arg(sweep->plan.sweepId)
-            .arg(sweep->request.configs.size())
-            .arg(sweep->request.repeats)
-            .arg(options.db));
+    printError(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
+                   .arg(sweep->plan.sweepId)
+                   .arg(sweep->request.configs.size())
+                   .arg(sweep->request.repeats)
+                   .arg(options.db));
     if (sweep->hasPythonRuns) {
         // Said once up front; each python run then fails python-not-found with the same words.
         const supervisor::WorkerCommand &python = sweep->options.python;
         if (python.program.isEmpty())
-            err("stepscope-cli: python runs will fail: " + python.origin);
+            printError("stepscope-cli: python runs will fail: " + python.origin);
         else
-            err("stepscope-cli: python runs use " + python.program + " (" + python.origin + ")");
+            printError("stepscope-cli: python runs use " + python.program + " (" + python.origin + ")");
     }
 
     supervisor::SweepService service(*db);
@@ -523,7 +521,7 @@ int runCommand(const Options &options, const CommandLine &line)
     try {
         db->flush();
     } catch (const store::StoreError &e) {
-        err("stepscope-cli: " + storeMessage(e.what()));
+        printError("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
 

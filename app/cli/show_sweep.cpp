@@ -26,7 +26,7 @@ std::string shown(std::string text)
 // Why a compiled row has no break-even against its eager row.
 std::string missingFigure(const report::LedgerRow &row)
 {
-    if (row.steadyMs && row.firstStepS)
+    if (row.steadyMs && row.firstStepMs)
         return "the eager row has none";
     return row.failureCategory.empty() ? "no steady state" : report::statusText(row);
 }

@@ -34,7 +34,7 @@ RunConfig withoutCompile(RunConfig c)
 
 bool hasFigures(const LedgerRow &row)
 {
-    return row.steadyMs && row.firstStepS;
+    return row.steadyMs && row.firstStepMs;
 }
 
 std::string stepsText(double steps)
@@ -71,8 +71,7 @@ std::vector<CompileBreakEven> compileBreakEvens(const Ledger &ledger)
         if (b.eagerRow && hasFigures(row) && hasFigures(ledger.rows[*b.eagerRow])) {
             const LedgerRow &e = ledger.rows[*b.eagerRow];
             b.measured = true;
-            b.steps =
-                stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *e.firstStepS, *e.steadyMs / 1000.0);
+            b.steps = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *e.firstStepMs, *e.steadyMs);
             // Against the eager row as the ledger's rows are against the baseline: processes resampled.
             b.ci = stats::breakEvenInterval(processSummariesOf(row), processSummariesOf(e));
         }
@@ -102,10 +101,10 @@ std::string compileBreakEvenMarkdown(const Ledger &ledger, const std::vector<Com
            "vs baseline (steps) |\n|---|---|---:|---:|---|---:|---:|\n";
     for (const CompileBreakEven &b : breakEvens) {
         const LedgerRow &row = ledger.rows[b.row];
-        out << "| " << markdownCell(row.label) << " | " << toString(b.cache) << " | " << secondsOrDash(row.firstStepS)
-            << " | " << (row.steadyMs ? formatMs(*row.steadyMs) : "-") << " | "
-            << (b.eagerRow ? markdownCell(ledger.rows[*b.eagerRow].label) : std::string("none in this sweep")) << " | "
-            << compileBreakEvenText(b) << " | " << breakEvenText(row) << " |\n";
+        out << "| " << markdownCell(row.label) << " | " << toString(b.cache) << " | "
+            << secondsOrDash(msToSeconds(row.firstStepMs)) << " | " << (row.steadyMs ? formatMs(*row.steadyMs) : "-")
+            << " | " << (b.eagerRow ? markdownCell(ledger.rows[*b.eagerRow].label) : std::string("none in this sweep"))
+            << " | " << compileBreakEvenText(b) << " | " << breakEvenText(row) << " |\n";
     }
     out << "\nvs eager: steps after which the compiled row's slower first step is paid back against the same knobs "
            "run eager in the same runtime (what compile alone buys); 95% CIs resample cold processes.\n";

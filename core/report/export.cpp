@@ -61,11 +61,11 @@ std::string machineColdText(const LedgerRow &row)
 
 std::string firstStepText(const LedgerRow &row)
 {
-    if (!row.firstStepS)
+    if (!row.firstStepMs)
         return "-";
     const bool flagged = row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok;
-    return formatSeconds(*row.firstStepS) + (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") +
-           machineColdText(row);
+    return formatSeconds(*row.firstStepMs / 1000.0) +
+           (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") + machineColdText(row);
 }
 
 std::string spreadText(const std::optional<double> &lo, const std::optional<double> &hi, const char *f)
@@ -97,9 +97,10 @@ std::string toCsv(const Ledger &l)
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(completionText(r)) << ','
-            << r.failureCategory << ',' << r.repeats << ',' << r.completed << ',' << num(r.firstStepS, "%.6g") << ','
-            << num(r.firstStepMinS, "%.6g") << ',' << num(r.firstStepMaxS, "%.6g") << ',' << num(r.steadyMs, "%.6g")
-            << ',' << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
+            << r.failureCategory << ',' << r.repeats << ',' << r.completed << ','
+            << num(msToSeconds(r.firstStepMs), "%.6g") << ',' << num(msToSeconds(r.firstStepMinMs), "%.6g") << ','
+            << num(msToSeconds(r.firstStepMaxMs), "%.6g") << ',' << num(r.steadyMs, "%.6g") << ','
+            << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
             << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.p90, "%.6g") : "")
             << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << r.timing << ','
             << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f")
@@ -109,8 +110,8 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(breakEvenText(r))
             << ',' << csvField(accuracyText(r.accuracy)) << ',' << num(r.peakAllocatedMiB, "%.1f") << ','
-            << num(r.blockWallMs, "%.6g") << ',' << r.compileCache << ',' << num(r.compileS, "%.6g") << ','
-            << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
+            << num(r.blockWallMs, "%.6g") << ',' << r.compileCache << ',' << num(msToSeconds(r.compileMs), "%.6g")
+            << ',' << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
             << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << '\n';
     }
     return out.str();
@@ -162,7 +163,7 @@ std::string toJson(const Ledger &l)
                       {"repeats", r.repeats},
                       {"completed", r.completed},
                       {"processes", r.processes},
-                      {"first_step_s", number(r.firstStepS)},
+                      {"first_step_s", number(msToSeconds(r.firstStepMs))},
                       {"first_step_noise", text(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")},
                       {"steady_ms", number(r.steadyMs)},
                       {"steady_min_ms", number(r.steadyMinMs)},
@@ -177,7 +178,7 @@ std::string toJson(const Ledger &l)
                       {"accuracy", text(accuracyText(r.accuracy))},
                       {"steady_problem", text(r.steadyProblem ? "no steady state: " + describe(*r.steadyProblem) : "")},
                       {"compile_cache", text(r.compileCache)},
-                      {"compile_s", number(r.compileS)}};
+                      {"compile_s", number(msToSeconds(r.compileMs))}};
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
         o["speedup_ci"] = r.timeRatio
                               ? QJsonValue(QJsonArray{number(1.0 / r.timeRatio->high), number(1.0 / r.timeRatio->low)})
@@ -220,7 +221,7 @@ std::string toMarkdown(const Ledger &l)
             << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenWithRange(r) << " | "
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << accuracyText(r.accuracy) << " |";
         if (compiles)
-            out << ' ' << r.compileCache << (r.compileS ? ", " + formatSeconds(*r.compileS) : "") << " |";
+            out << ' ' << r.compileCache << (r.compileMs ? ", " + formatSeconds(*r.compileMs / 1000.0) : "") << " |";
         out << '\n';
     }
     out << "\nSteady state: median of the detected steady window ("

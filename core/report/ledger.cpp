@@ -176,7 +176,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     }
     ++row.completed;
     if (run.firstStepSeconds)
-        acc.firsts.push_back(*run.firstStepSeconds);
+        acc.firsts.push_back(*run.firstStepSeconds * 1000.0);
     if (run.machineWarmup != store::MachineWarmup::Unrecorded) {
         const bool machineCold = run.machineWarmup == store::MachineWarmup::FirstProcess;
         acc.cachesRecorded = true;
@@ -190,7 +190,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     if (run.blockWallMs)
         acc.blockWalls.push_back(*run.blockWallMs);
     if (const auto compile = numberMember(run.compileJson, "compile_s"))
-        acc.compiles.push_back(*compile);
+        acc.compiles.push_back(*compile * 1000.0);
     if (run.peakAllocatedBytes)
         row.peakAllocatedMiB = static_cast<double>(*run.peakAllocatedBytes) / 1048576.0;
     if (acc.losses.empty())
@@ -205,7 +205,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     acc.medians.push_back(*reading.summary.medianMs);
     row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
     row.runSamplesMs.push_back(std::move(reading.steady));
-    row.runFirstS.push_back(run.firstStepSeconds ? *run.firstStepSeconds : kNaN);
+    row.runFirstMs.push_back(run.firstStepSeconds ? *run.firstStepSeconds * 1000.0 : kNaN);
 }
 
 // The row's figures from what its runs gave: medians, spreads, noise, intervals over processes.
@@ -217,11 +217,11 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, stats::CancelToken cancel)
     if (!acc.blockWalls.empty())
         row.blockWallMs = stats::median(acc.blockWalls);
     if (!acc.compiles.empty())
-        row.compileS = stats::median(acc.compiles);
+        row.compileMs = stats::median(acc.compiles);
     if (!acc.firsts.empty()) {
-        row.firstStepS = stats::median(acc.firsts);
-        row.firstStepMinS = *std::min_element(acc.firsts.begin(), acc.firsts.end());
-        row.firstStepMaxS = *std::max_element(acc.firsts.begin(), acc.firsts.end());
+        row.firstStepMs = stats::median(acc.firsts);
+        row.firstStepMinMs = *std::min_element(acc.firsts.begin(), acc.firsts.end());
+        row.firstStepMaxMs = *std::max_element(acc.firsts.begin(), acc.firsts.end());
         row.firstStepNoise = stats::firstStepNoise(acc.firsts);
     }
     row.processes = static_cast<int>(row.runSamplesMs.size());
@@ -277,13 +277,12 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
     const LedgerRow &base = ledger.rows.front();
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         LedgerRow &row = ledger.rows[i];
-        if (!row.steadyMs || !row.firstStepS || !base.steadyMs || !base.firstStepS)
+        if (!row.steadyMs || !row.firstStepMs || !base.steadyMs || !base.firstStepMs)
             continue; // no break-even: breakEvenText says "-"
         row.speedup = *base.steadyMs / *row.steadyMs;
         row.timeRatio =
             stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
-        row.breakEvenSteps =
-            stats::breakEvenSteps(*row.firstStepS, *row.steadyMs / 1000.0, *base.firstStepS, *base.steadyMs / 1000.0);
+        row.breakEvenSteps = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *base.firstStepMs, *base.steadyMs);
         row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries, stats::kResamples,
                                                    stats::kSeed, cancel);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
@@ -408,7 +407,7 @@ std::vector<stats::Process> processesOf(const LedgerRow &row)
 {
     std::vector<stats::Process> out;
     for (std::size_t i = 0; i < row.runSamplesMs.size(); ++i) {
-        stats::Process p{i < row.runFirstS.size() ? row.runFirstS[i] : kNaN, row.runSamplesMs[i]};
+        stats::Process p{i < row.runFirstMs.size() ? row.runFirstMs[i] / 1000.0 : kNaN, row.runSamplesMs[i]};
         for (double &ms : p.steps)
             ms /= 1000.0;
         out.push_back(std::move(p));
@@ -504,13 +503,13 @@ std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> 
                                                    std::size_t runnerUp, stats::CancelToken cancel)
 {
     const LedgerRow &a = rows[best], &b = rows[runnerUp];
-    const double stepA = *a.steadyMs / 1000.0, stepB = *b.steadyMs / 1000.0;
+    const double stepA = *a.steadyMs, stepB = *b.steadyMs; // a ratio of differences: ms as good as s
     Ledger::Crossing crossing;
-    std::optional<double> steps = stats::breakEvenSteps(*a.firstStepS, stepA, *b.firstStepS, stepB);
+    std::optional<double> steps = stats::breakEvenSteps(*a.firstStepMs, stepA, *b.firstStepMs, stepB);
     crossing.faster = best;
     crossing.slower = runnerUp;
     if (!steps) {
-        steps = stats::breakEvenSteps(*b.firstStepS, stepB, *a.firstStepS, stepA);
+        steps = stats::breakEvenSteps(*b.firstStepMs, stepB, *a.firstStepMs, stepA);
         std::swap(crossing.faster, crossing.slower);
     }
     // Equal steady steps never cross; at one step or less the faster leads from the start: no crossing.
@@ -539,8 +538,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     std::vector<std::size_t> candidateRows;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         const LedgerRow &row = ledger.rows[i];
-        if (row.steadyMs && row.firstStepS && !row.accuracy.diverged()) {
-            candidates.push_back({row.label, *row.firstStepS, *row.steadyMs / 1000.0});
+        if (row.steadyMs && row.firstStepMs && !row.accuracy.diverged()) {
+            candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
             candidateRows.push_back(i);
         }
     }

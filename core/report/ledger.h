@@ -13,6 +13,8 @@
 namespace stepscope::report
 {
 
+// Every time in a row is in milliseconds (first steps and compiles too), so no figure mixes units;
+// the stats library takes seconds and processesOf converts once. Exports keep their *_s columns.
 struct LedgerRow {
     std::string configName; // canonical name
     std::string label; // knobs: "baseline", "tf32+bf16", ...; "python tf32+..." when its runtime is not the baseline's
@@ -27,8 +29,8 @@ struct LedgerRow {
     int cancelled = 0;
     std::int64_t cancelledSteps = 0;
 
-    std::optional<double> firstStepS; // median over completed repeats
-    std::optional<double> firstStepMinS, firstStepMaxS;
+    std::optional<double> firstStepMs; // median over completed repeats
+    std::optional<double> firstStepMinMs, firstStepMaxMs;
     std::optional<stats::Noise> firstStepNoise; // spread across processes; none with one process
     // Completed processes whose first step paid for the machine's caches (CUDA JIT, cuDNN engines,
     // library files): the sweep's first process when no warm-up process ran (store::MachineWarmup).
@@ -44,8 +46,8 @@ struct LedgerRow {
     stats::Noise noise = stats::Noise::Ok;
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
     std::optional<double> peakAllocatedMiB;
-    std::string compileCache;       // "cold", "warm" or "" (no torch.compile)
-    std::optional<double> compileS; // median compile_s the worker reported, over completed repeats
+    std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
+    std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 
     // Against the baseline (rows[0], the sweep's stored baseline).
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
@@ -69,7 +71,7 @@ struct LedgerRow {
 
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
     std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
-    std::vector<double> runFirstS;                 // first step per process, aligned with runSamplesMs (NaN: none)
+    std::vector<double> runFirstMs;                // first step per process, aligned with runSamplesMs (NaN: none)
     // processesOf(this) read once for the intervals against other rows (speed-up, break-even, margin),
     // filled by buildLedger; a row built otherwise leaves it empty and is read when asked.
     std::vector<stats::ProcessSummary> processSummaries;
@@ -144,6 +146,11 @@ std::string toMarkdown(const Ledger &ledger);
 
 std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
 std::string formatMs(double ms);     // "7.16 ms"
+// A row's milliseconds in seconds, for the figures people and exports read in seconds.
+inline std::optional<double> msToSeconds(std::optional<double> ms)
+{
+    return ms ? std::optional<double>(*ms / 1000.0) : std::nullopt;
+}
 
 // The spread of a process-level interval in tables; "n=1, no CI" when only one process ran.
 extern const char *const kNoInterval;                         // "1 repeat: no interval"

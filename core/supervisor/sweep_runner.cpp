@@ -21,11 +21,6 @@ namespace
 
 constexpr const char *kPrimingFailed = "priming the warm compile cache failed: ";
 
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 } // namespace
 
 SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *parent)
@@ -405,8 +400,7 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
         failedConfigs_.insert(name);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;
-    Q_EMIT runFinished(runId_, static_cast<int>(status), failure ? qs(toString(failure->category)) : QString(),
-                       failure ? QString::fromStdString(failure->message) : QString());
+    Q_EMIT runFinished(runId_, status, failure);
     runId_ = 0;
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
     QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);

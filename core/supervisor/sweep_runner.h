@@ -76,7 +76,7 @@ class SweepRunner : public QObject
     void environment(qint64 runId, const QString &json);
     void firstStep(qint64 runId, double seconds);
     void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
-    void runFinished(qint64 runId, int status, const QString &category, const QString &message);
+    void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
     void logLine(const QString &line);
     // A long stretch without steps: the worker's word for it ("compiling", "capturing") and the

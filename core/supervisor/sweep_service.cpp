@@ -175,14 +175,13 @@ void SweepService::connectRunner()
     });
     connect(r, &SweepRunner::progress, this, &SweepService::onProgress);
     connect(r, &SweepRunner::runFinished, this,
-            [this](qint64 runId, int status, const QString &category, const QString &message) {
+            [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {
                 ++runsDone_;
                 secondsPerFinishedRun_ = static_cast<double>(sweepClock_.elapsed()) / 1000.0 / runsDone_;
                 SweepEvent e = SweepEvent::of(K::RunFinished);
                 e.runId = runId;
-                e.status = static_cast<RunStatus>(status);
-                if (const auto c = failureCategoryFromString(category.toStdString()))
-                    e.failure = Failure{*c, message.toStdString(), {}};
+                e.status = status;
+                e.failure = failure;
                 emitEvent(e);
             });
     connect(r, &SweepRunner::adaptiveRunAdded, this,

@@ -16,7 +16,7 @@ inline report::LedgerRow rowOfProcesses(const std::string &label, double firstS,
     report::LedgerRow row;
     row.label = label;
     row.configName = "resnet18 " + label;
-    row.firstStepS = firstS;
+    row.firstStepMs = firstS * 1000.0;
     row.steadyMs = steadyMs;
     row.steadyMinMs = steadyMs * 0.99;
     row.steadyMaxMs = steadyMs * 1.01;
@@ -24,7 +24,7 @@ inline report::LedgerRow rowOfProcesses(const std::string &label, double firstS,
     row.repeats = row.completed = row.processes = processes;
     for (int p = 0; p < processes; ++p) {
         const double off = 1.0 + 0.01 * (p - (processes - 1) / 2.0);
-        row.runFirstS.push_back(firstS * off);
+        row.runFirstMs.push_back(firstS * 1000.0 * off);
         std::vector<double> steps;
         for (int i = 0; i < 50; ++i)
             steps.push_back(steadyMs * off * (1.0 + 0.002 * (i % 5)));

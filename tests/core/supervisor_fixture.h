@@ -151,8 +151,9 @@ class SupervisorTest : public ::testing::Test
         QObject::connect(&runner, &SweepRunner::runStarted, &loop,
                          [&](qint64 id, int, int, const QString &) { out.started.push_back(id); });
         QObject::connect(&runner, &SweepRunner::runFinished, &loop,
-                         [&](qint64 id, int, const QString &category, const QString &) {
-                             out.runFinished.emplace_back(id, category);
+                         [&](qint64 id, RunStatus, const std::optional<Failure> &failure) {
+                             out.runFinished.emplace_back(
+                                 id, failure ? QString::fromUtf8(toString(failure->category).data()) : QString());
                          });
         QObject::connect(&runner, &SweepRunner::stepsArrived, &loop,
                          [&](qint64, int first, const QVector<double> &, const QVector<double> &wall) {

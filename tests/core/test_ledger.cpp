@@ -88,13 +88,13 @@ TEST_F(LedgerCompileTest, RowsCarryCompileCacheAndMedianCompileTime)
     EXPECT_EQ(l.rows[3].label, "python tf32+compile-default+warm-cache");
 
     EXPECT_EQ(l.rows[0].compileCache, "");
-    EXPECT_FALSE(l.rows[0].compileS);
+    EXPECT_FALSE(l.rows[0].compileMs);
     EXPECT_EQ(l.rows[1].compileCache, "");
     EXPECT_EQ(l.rows[2].compileCache, "cold");
-    ASSERT_TRUE(l.rows[2].compileS);
-    EXPECT_DOUBLE_EQ(*l.rows[2].compileS, 35.25) << "median of the repeats that reported it";
+    ASSERT_TRUE(l.rows[2].compileMs);
+    EXPECT_DOUBLE_EQ(*l.rows[2].compileMs, 35250.0) << "median of the repeats that reported it";
     EXPECT_EQ(l.rows[3].compileCache, "warm");
-    EXPECT_EQ(l.rows[3].compileS, std::optional<double>(2.5));
+    EXPECT_EQ(l.rows[3].compileMs, std::optional<double>(2500.0));
 
     const std::string csv = toCsv(l);
     EXPECT_TRUE(

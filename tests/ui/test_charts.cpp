@@ -34,7 +34,7 @@ report::LedgerRow row(const char *label, std::optional<double> firstS, std::opti
     report::LedgerRow r;
     r.label = label;
     r.configName = std::string("resnet18 ") + label;
-    r.firstStepS = firstS;
+    r.firstStepMs = firstS ? std::optional<double>(*firstS * 1000.0) : std::nullopt;
     r.steadyMs = steadyMs;
     if (steadyMs) {
         r.steadyMinMs = *steadyMs * 0.99;
@@ -67,11 +67,10 @@ report::Ledger sampleLedger()
     const auto &base = ledger.rows[0];
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         auto &r = ledger.rows[i];
-        if (!r.firstStepS || !r.steadyMs)
+        if (!r.firstStepMs || !r.steadyMs)
             continue;
         r.speedup = *base.steadyMs / *r.steadyMs;
-        r.breakEvenSteps =
-            stats::breakEvenSteps(*r.firstStepS, *r.steadyMs / 1000, *base.firstStepS, *base.steadyMs / 1000);
+        r.breakEvenSteps = stats::breakEvenSteps(*r.firstStepMs, *r.steadyMs, *base.firstStepMs, *base.steadyMs);
     }
     return ledger;
 }
@@ -99,8 +98,8 @@ report::Ledger h200Ledger()
     for (const Figures &f : figures) {
         report::LedgerRow r = row(f.label, f.firstS, f.steadyMs);
         r.axisLabel = f.axis;
-        r.firstStepMinS = f.firstLowS;
-        r.firstStepMaxS = f.firstHighS;
+        r.firstStepMinMs = f.firstLowS * 1000.0;
+        r.firstStepMaxMs = f.firstHighS * 1000.0;
         r.steadyMinMs = f.steadyLowMs;
         r.steadyMaxMs = f.steadyHighMs;
         ledger.rows.push_back(r);
@@ -109,8 +108,7 @@ report::Ledger h200Ledger()
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         auto &r = ledger.rows[i];
         r.speedup = *base.steadyMs / *r.steadyMs;
-        r.breakEvenSteps =
-            stats::breakEvenSteps(*r.firstStepS, *r.steadyMs / 1000, *base.firstStepS, *base.steadyMs / 1000);
+        r.breakEvenSteps = stats::breakEvenSteps(*r.firstStepMs, *r.steadyMs, *base.firstStepMs, *base.steadyMs);
     }
     report::recommendFor(ledger, 10000);
     return ledger;
@@ -892,7 +890,7 @@ void TestCharts::firstVsSteadyIsAScatterOnHonestAxes()
     for (const auto &pt : chart.points()) {
         const auto *data = chart.graphForRow(pt.row)->data().data();
         QCOMPARE(data->size(), 1);
-        QCOMPARE(data->constBegin()->key, *ledger.rows[pt.row].firstStepS);
+        QCOMPARE(data->constBegin()->key, *ledger.rows[pt.row].firstStepMs / 1000.0);
         QCOMPARE(data->constBegin()->value, *ledger.rows[pt.row].steadyMs);
     }
 
@@ -967,7 +965,7 @@ void TestCharts::firstVsSteadyHasWhiskersAndLabelsThatDoNotOverlap()
     QVERIFY(std::abs(bf16Steady->data()->at(0).errorPlus - (9.54 - 7.37)) < 1e-9);
     // One process: no whisker.
     report::Ledger single = ledger;
-    single.rows[2].firstStepMinS = single.rows[2].firstStepMaxS = single.rows[2].firstStepS;
+    single.rows[2].firstStepMinMs = single.rows[2].firstStepMaxMs = single.rows[2].firstStepMs;
     single.rows[2].steadyMinMs = single.rows[2].steadyMaxMs = single.rows[2].steadyMs;
     model.setLedger(single);
     QVERIFY(!chart.firstStepWhiskers(2));

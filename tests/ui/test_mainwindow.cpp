@@ -118,7 +118,7 @@ class TestMainWindow : public QObject
         // without a steady state, and then the scatter is empty and its footnote says why.
         for (int r = 0; r < 3; ++r) {
             const report::LedgerRow &row = ledger->ledger().rows[std::size_t(r)];
-            const bool drawable = row.firstStepS && row.steadyMs;
+            const bool drawable = row.firstStepMs && row.steadyMs;
             QVERIFY2((window.findChild<FirstVsSteadyChart *>()->graphForRow(r) != nullptr) == drawable,
                      qPrintable(QString::number(r)));
         }
@@ -126,7 +126,7 @@ class TestMainWindow : public QObject
         // candidate (no steady state on a loaded machine) it says there is none yet.
         const report::Ledger &shown = ledger->ledger();
         const bool candidate = std::any_of(shown.rows.begin(), shown.rows.end(), [](const report::LedgerRow &row) {
-            return row.steadyMs && row.firstStepS && !ledgerRowDiverged(row);
+            return row.steadyMs && row.firstStepMs && !ledgerRowDiverged(row);
         });
         QCOMPARE(shown.recommendation.has_value(), candidate);
         const QString recommendation = window.pages()->ledger()->recommendationText();
@@ -205,7 +205,7 @@ class TestMainWindow : public QObject
         QCOMPARE(window.phaseStatus(), QString("priming: compiling 0:45"));
         Q_EMIT controller->phase(7, "compiling", 44.0, false);
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
-        Q_EMIT controller->runFinished(7, int(RunStatus::Complete), {}, {});
+        Q_EMIT controller->runFinished(7, RunStatus::Complete, std::nullopt);
         QVERIFY(window.phaseStatus().isEmpty());
         QVERIFY(window.pages()->live()->liveChart()->phaseText().isEmpty());
     }

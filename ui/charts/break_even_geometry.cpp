@@ -27,12 +27,12 @@ QString tr(const char *text)
 
 double cumulativeSeconds(const report::LedgerRow &row, double steps)
 {
-    return *row.firstStepS + (steps - 1) * *row.steadyMs / 1000.0;
+    return (*row.firstStepMs + (steps - 1) * *row.steadyMs) / 1000.0;
 }
 
 bool hasLine(const report::LedgerRow &row)
 {
-    return row.firstStepS && row.steadyMs && *row.firstStepS > 0 && *row.steadyMs > 0;
+    return row.firstStepMs && row.steadyMs && *row.firstStepMs > 0 && *row.steadyMs > 0;
 }
 
 QString shortName(const report::LedgerRow &row)
@@ -155,7 +155,7 @@ BreakEvenGeometry breakEvenGeometry(const report::Ledger &ledger, double planned
             continue;
         g.lines.append(line(ledger, i, g.keys));
         drawn[int(i)] = true;
-        yLow = std::min(yLow, *rows[i].firstStepS);
+        yLow = std::min(yLow, *rows[i].firstStepMs / 1000.0);
         yHigh = std::max(yHigh, g.lines.last().values.last());
     }
     if (yHigh > 0) {

@@ -25,7 +25,7 @@ constexpr int kNoteLineChars = 110; // the footnote wraps here: QCPTextElement d
 
 bool hasPoint(const report::LedgerRow &row)
 {
-    return row.firstStepS && row.steadyMs && *row.firstStepS > 0 && *row.steadyMs > 0;
+    return row.firstStepMs && row.steadyMs && *row.firstStepMs > 0 && *row.steadyMs > 0;
 }
 
 QString pointLabel(const report::LedgerRow &row)
@@ -39,10 +39,10 @@ QString whyMissing(const report::LedgerRow &row)
 {
     if (ledgerRowCancelled(row))
         return QObject::tr("cancelled");
-    if (!row.failureCategory.empty() && !row.firstStepS)
+    if (!row.failureCategory.empty() && !row.firstStepMs)
         return QObject::tr("failed: %1").arg(QString::fromStdString(row.failureCategory));
     if (!row.steadyMs)
-        return row.firstStepS ? QObject::tr("no steady state") : QObject::tr("no data");
+        return row.firstStepMs ? QObject::tr("no steady state") : QObject::tr("no data");
     return QObject::tr("no first step");
 }
 
@@ -101,12 +101,12 @@ QVector<int> paretoFrontRows(const std::vector<report::LedgerRow> &rows)
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (!candidate(i))
             continue;
-        const double f = *rows[i].firstStepS, s = *rows[i].steadyMs;
+        const double f = *rows[i].firstStepMs, s = *rows[i].steadyMs;
         bool beaten = false;
         for (std::size_t j = 0; j < rows.size() && !beaten; ++j) {
             if (j == i || !candidate(j))
                 continue;
-            const double fj = *rows[j].firstStepS, sj = *rows[j].steadyMs;
+            const double fj = *rows[j].firstStepMs, sj = *rows[j].steadyMs;
             beaten = fj <= f && sj <= s && (fj < f || sj < s);
         }
         if (!beaten)
@@ -211,11 +211,11 @@ void FirstVsSteadyChart::rebuild()
         Point pt;
         pt.row = int(i);
         pt.label = pointLabel(row);
-        pt.firstS = *row.firstStepS;
+        pt.firstS = *row.firstStepMs / 1000.0; // the axis is in seconds
         pt.steadyMs = *row.steadyMs;
         // Lowest and highest process: the spread a reader would see running it again.
-        pt.firstLowS = row.firstStepMinS ? std::min(*row.firstStepMinS, pt.firstS) : pt.firstS;
-        pt.firstHighS = row.firstStepMaxS ? std::max(*row.firstStepMaxS, pt.firstS) : pt.firstS;
+        pt.firstLowS = row.firstStepMinMs ? std::min(*row.firstStepMinMs / 1000.0, pt.firstS) : pt.firstS;
+        pt.firstHighS = row.firstStepMaxMs ? std::max(*row.firstStepMaxMs / 1000.0, pt.firstS) : pt.firstS;
         pt.steadyLowMs = row.steadyMinMs ? std::min(*row.steadyMinMs, pt.steadyMs) : pt.steadyMs;
         pt.steadyHighMs = row.steadyMaxMs ? std::max(*row.steadyMaxMs, pt.steadyMs) : pt.steadyMs;
         pt.onFront = front.contains(int(i));

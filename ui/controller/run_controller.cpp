@@ -296,9 +296,7 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         Q_EMIT progress(e.runFraction, e.sweepFraction, e.secondsLeft);
         break;
     case K::RunFinished:
-        Q_EMIT runFinished(e.runId, static_cast<int>(e.status),
-                           e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString(),
-                           e.failure ? QString::fromStdString(e.failure->message) : QString());
+        Q_EMIT runFinished(e.runId, e.status, e.failure);
         break;
     case K::Log:
         Q_EMIT logLine(e.detail);

@@ -90,7 +90,7 @@ class RunController : public QObject
     void sweepStarted(qint64 sweepId, int runs);
     void runStarted(qint64 runId, int index, int total, const QString &configName);
     void firstStep(qint64 runId, double seconds);
-    void runFinished(qint64 runId, int status, const QString &category, const QString &message);
+    void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
     // Fractions in [0, 1]; secondsLeft < 0 while unknown.
     void progress(double runFraction, double sweepFraction, qint64 secondsLeft);
     void logLine(const QString &line);

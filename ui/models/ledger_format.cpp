@@ -49,9 +49,9 @@ QString breakEvenWithRange(const report::LedgerRow &row)
 // A first step that moves between cold processes says so next to its median.
 QString firstStepText(const report::LedgerRow &row)
 {
-    if (!row.firstStepS)
+    if (!row.firstStepMs)
         return QStringLiteral("-");
-    QString s = QString::fromStdString(report::formatSeconds(*row.firstStepS));
+    QString s = QString::fromStdString(report::formatSeconds(*row.firstStepMs / 1000.0));
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
     // The sweep's first process without a warm-up process paid for the machine's caches.
@@ -166,7 +166,7 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
     case LedgerModel::Status:
         return text(report::completionText(row));
     case LedgerModel::FirstStep:
-        return number(row.firstStepS);
+        return number(report::msToSeconds(row.firstStepMs)); // the column's unit: seconds
     case LedgerModel::SteadyState:
         return number(row.steadyMs);
     case LedgerModel::Spread:
@@ -227,7 +227,7 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
 {
     switch (column) {
     case LedgerModel::FirstStep: {
-        if (!row.firstStepS)
+        if (!row.firstStepMs)
             return {};
         const QString cold =
             row.machineColdFirsts > 0
@@ -237,8 +237,8 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
         if (!row.firstStepNoise)
             return tr("1 repeat: no spread") + cold;
         return tr("Cold processes: %1 to %2 (%3)")
-                   .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinS)),
-                        QString::fromStdString(report::formatSeconds(*row.firstStepMaxS)),
+                   .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinMs / 1000.0)),
+                        QString::fromStdString(report::formatSeconds(*row.firstStepMaxMs / 1000.0)),
                         QString::fromLatin1(stats::toString(*row.firstStepNoise))) +
                cold;
     }

@@ -85,13 +85,13 @@ void LiveRun::onRunStarted(qint64 runId, int index, int total, const QString &na
     Q_EMIT logLine(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
 }
 
-void LiveRun::onRunFinished(qint64 runId, int status, const QString &category, const QString &message)
+void LiveRun::onRunFinished(qint64 runId, RunStatus runStatus, const std::optional<Failure> &failure)
 {
     assertUiThread();
     drain();
     if (runId == runId_)
         clearPhase();
-    const auto runStatus = static_cast<RunStatus>(status);
+    const QString message = failure ? QString::fromStdString(failure->message) : QString();
     runsComplete_ += runStatus == RunStatus::Complete ? 1 : 0;
     if (runStatus == RunStatus::Cancelled) {
         // A Stop ends the whole sweep: this run is cancelled, not failed, and what it recorded is
@@ -102,12 +102,12 @@ void LiveRun::onRunFinished(qint64 runId, int status, const QString &category, c
                 .arg(runId)
                 .arg(message),
             10000);
-    } else if (!category.isEmpty()) {
-        const auto cat = failureCategoryFromString(category.toStdString());
+    } else if (failure) {
+        const QString category = QString::fromUtf8(toString(failure->category).data());
         Q_EMIT logLine(tr("run %1 %2 [%3]: %4\n  fix: %5")
                            .arg(runId)
                            .arg(QString::fromUtf8(toString(runStatus).data()))
-                           .arg(category, message, cat ? QString::fromUtf8(fixFor(*cat).data()) : QString()));
+                           .arg(category, message, QString::fromUtf8(fixFor(failure->category).data())));
         Q_EMIT this->message(
             tr("Run %1 failed: %2 (%3). The sweep goes on with the next run.").arg(runId).arg(category, message), 8000);
     }

@@ -4,9 +4,13 @@
 // re-detected as they arrive (at most twice a second), the long stretches without steps (compiling,
 // capturing), the sweep's progress and what each run's end means. When nothing runs, a stored run's
 // steps read off the UI thread take its place. No widgets: the pages subscribe.
+#include "common/failure.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QVector>
+
+#include <optional>
 
 class QTimer;
 
@@ -53,7 +57,7 @@ class LiveRun : public QObject
 
   private:
     void onRunStarted(qint64 runId, int index, int total, const QString &name);
-    void onRunFinished(qint64 runId, int status, const QString &category, const QString &message);
+    void onRunFinished(qint64 runId, RunStatus status, const std::optional<Failure> &failure);
     void onFinished(qint64 sweepId, bool cancelled);
     void onPhase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
     void onCompileInfo(qint64 runId, const QString &json);

@@ -45,7 +45,7 @@ QString pairName(const QString &label)
 // What a ledger row's break-even against the baseline says, as the end of a sentence.
 QString payoff(const report::LedgerRow &row, qint64 planned)
 {
-    if (!row.steadyMs || !row.firstStepS) {
+    if (!row.steadyMs || !row.firstStepMs) {
         if (!row.failureCategory.empty())
             return tr("has no figure (%1)").arg(QString::fromStdString(report::statusText(row)));
         return tr("has no figure (no steady state)");
@@ -175,8 +175,8 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
         const report::LedgerRow &row = ledger.rows[r.ledgerRow];
         const bool failed = r.runs > 0 && r.notCompiled == r.runs;
         const QString steady = row.steadyMs ? QString::number(*row.steadyMs, 'f', 2) + QStringLiteral(" ms") : "-";
-        const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
-        figures.rows << QStringList{r.label,           r.cache, seconds(row.firstStepS),
+        const std::optional<double> compileS = row.compileMs ? report::msToSeconds(row.compileMs) : r.record.compileS;
+        figures.rows << QStringList{r.label,           r.cache, seconds(report::msToSeconds(row.firstStepMs)),
                                     seconds(compileS), steady,  QString::fromStdString(report::breakEvenText(row)),
                                     vsEager(r)};
         account.rows << QStringList{r.label, r.cache, phasesText(r.record), countsOrDash(r.record)};
@@ -227,10 +227,11 @@ QString compileReportMarkdown(const std::vector<CompileReportRow> &rows, const r
                          "baseline | vs Python eager [95% CI] |\n|---|---|---|---|---|---|---|---|\n");
     for (const auto &r : rows) {
         const report::LedgerRow &row = ledger.rows[r.ledgerRow];
-        const std::optional<double> compileS = row.compileS ? row.compileS : r.record.compileS;
+        const std::optional<double> compileS = row.compileMs ? report::msToSeconds(row.compileMs) : r.record.compileS;
         md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-                  .arg(cell(r.label), r.cache, seconds(row.firstStepS), seconds(compileS), cell(phasesText(r.record)),
-                       countsOrDash(r.record), QString::fromStdString(report::breakEvenText(row)), vsEager(r));
+                  .arg(cell(r.label), r.cache, seconds(report::msToSeconds(row.firstStepMs)), seconds(compileS),
+                       cell(phasesText(r.record)), countsOrDash(r.record),
+                       QString::fromStdString(report::breakEvenText(row)), vsEager(r));
     }
     for (const auto &r : rows)
         if (r.notCompiled > 0)
