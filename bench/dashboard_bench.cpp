@@ -366,7 +366,7 @@ int main(int argc, char **argv)
         };
         spec.runWritten = [&](std::int64_t runId, int, int) {
             QMetaObject::invokeMethod(controller, [=] {
-                Q_EMIT controller->runFinished(runId, int(stepscope::RunStatus::Complete), {}, {});
+                Q_EMIT controller->runFinished(runId, stepscope::RunStatus::Complete, std::nullopt);
             });
         };
         bool written = false;

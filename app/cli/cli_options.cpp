@@ -291,16 +291,21 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "may say \"baseline\": N next to \"configs\", or \"baseline\": true on one of them; this flag "
                  "overrides it"),
           limitOption(supervisor::kTimeoutLimit, "S", "; 604800 is 7 days"),
-          flag("fresh-cuda-cache", "a new CUDA_CACHE_PATH per run: a truly cold first step"),
+          option("caches", "cold|warm|both",
+                 "the machine caches each configuration starts with (CUDA JIT, torch's kernels, Triton): cold = "
+                 "fresh and empty folders of the run's own; warm = what a run of the same configuration left; both "
+                 "= a cold and a warm process of every configuration per repeat, side by side in the ledger "
+                 "(default: both on a GPU, cold on the CPU)",
+                 ValueKind::Choice, {"cold", "warm", "both"}),
+          flag("fresh-cuda-cache", "the same as --caches cold (kept for scripts)"),
           limitOption(supervisor::kUntilCiLimit, "PCT",
                       ": after the planned processes, cold processes are added to each configuration whose steady "
                       "figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each are "
                       "planned)"),
           limitOption(supervisor::kMaxRepeatsLimit, "K", ", with --until-ci"),
           limitOption(supervisor::kMaxMinutesLimit, "T", ", with --until-ci"),
-          flag("warmup-process", "one discarded one-step process before the timed runs, so that caches which "
-                                 "outlive a process are not charged to the first configuration (default: on for "
-                                 "presets, off for --single and --config)"),
+          flag("warmup-process", "one discarded one-step process before the timed runs: it warms what no run's "
+                                 "own caches hold (the driver, the file cache of the libraries; default: off)"),
           flag("no-warmup-process", "no such warm-up process"),
           option("python", "PATH",
                  "the Python that runs python runs (else STEPSCOPE_PYTHON, the build's environment, python3 on "
@@ -340,7 +345,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          {option("format", "csv|json|markdown", "the format (default markdown)", ValueKind::Choice,
                  {"csv", "json", "markdown"}),
           sweepId, option("out", "FILE", "write to FILE instead of standard output", ValueKind::File),
-          option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)")}}};
+          option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)"),
+          option("start", "fresh|again",
+                 "the start state the planned run assumes: a fresh machine (cold first steps, the default) or "
+                 "this machine again (warm first steps); the other state's figures are shown beside",
+                 ValueKind::Choice, {"fresh", "again"})}}};
 
     out.push_back(command("compare", "sweep B against sweep A, configuration by configuration",
                           "Compares sweep B with sweep A (ids from `stepscope-cli list`; B from another database "

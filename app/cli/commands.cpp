@@ -6,6 +6,7 @@
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
 #include "platform/platform.h"
+#include "report/cache_text.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "report/sweep_export.h"
@@ -276,6 +277,11 @@ int showCommand(const Options &options, const CommandLine &line)
         std::printf("\n");
     }
     printCompileSection(*run);
+    if (const auto caches = report::runCacheLines(*run); !caches.empty()) {
+        std::printf("machine caches: %s\n", caches.front().c_str());
+        for (std::size_t i = 1; i < caches.size(); ++i)
+            std::printf("  %s\n", caches[i].c_str());
+    }
     if (run->environmentId)
         if (auto env = reader->environment(*run->environmentId))
             std::printf("environment: %s\n", env->json.c_str());
@@ -318,7 +324,9 @@ int exportCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
         return kUsage;
     }
-    const auto ledger = report::buildLedger(*reader, sweepId, planned);
+    const auto ledger =
+        report::buildLedger(*reader, sweepId, planned, {},
+                            line.value("start") == "again" ? store::CacheStart::Warm : store::CacheStart::Cold);
     // Markdown and JSON carry the sweep's other figures too; CSV stays the ledger's one table.
     const std::string text = format == "csv"    ? report::toCsv(ledger)
                              : format == "json" ? report::toJson(ledger, report::sweepFigures(*reader, ledger))

@@ -196,7 +196,9 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         } else if (option == "warmup-process" || option == "no-warmup-process") {
             r.machineWarmup = option == "warmup-process";
         } else if (option == "fresh-cuda-cache") {
-            r.freshCudaCache = true;
+            r.caches = supervisor::CacheStates::Cold;
+        } else if (option == "caches") {
+            r.caches = supervisor::cacheStatesFromString(v); // a choice: the parser refused anything else
         } else if (const QString key = QString(option).replace('-', '_'); isConfigField(key)) {
             ConfigError e;
             if (!setField(f.base, key.toStdString(), v.toStdString(), e))
@@ -339,12 +341,14 @@ class SweepPrinter
         case K::RunStarted: {
             current_ = QString("[%1/%2] %3").arg(e.index + 1).arg(e.total).arg(e.config);
             lastPhase_.clear();
-            // The service's estimate from the pace of the runs so far; none before the first ends.
-            status_.message(
-                current_ + ": starting" +
-                (e.secondsLeft >= 0 && e.index > 0
-                     ? " (about " + QString::fromStdString(report::formatSeconds(double(e.secondsLeft))) + " left)"
-                     : QString()));
+            // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
+            // of the same configuration, or a guess from others, said to be one.
+            status_.message(current_ + ": starting" +
+                            (e.secondsLeft >= 0
+                                 ? QString(" (about %1 left%2)")
+                                       .arg(QString::fromStdString(report::formatSeconds(double(e.secondsLeft))),
+                                            e.secondsLeftGuess ? ", a guess" : "")
+                                 : QString()));
             break;
         }
         case K::Progress:
@@ -398,6 +402,9 @@ class SweepPrinter
             cancelled = e.cancelled;
             finished = true;
             QCoreApplication::quit();
+            break;
+        case K::TimeLeftReport:
+            status_.message("stepscope-cli: " + e.detail);
             break;
         case K::Environment:
         case K::CompileInfo:

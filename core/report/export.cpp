@@ -1,4 +1,5 @@
 // Text exports of a ledger: CSV for spreadsheets, JSON for scripts, Markdown for people.
+#include "report/cache_text.h"
 #include "report/ledger.h"
 #include "report/number_text.h"
 
@@ -64,8 +65,31 @@ std::string firstStepText(const LedgerRow &row)
     if (!row.firstStepMs)
         return "-";
     const bool flagged = row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok;
-    return formatSeconds(*row.firstStepMs / 1000.0) +
+    const std::string_view start = store::toString(row.firstStepStart);
+    return formatSeconds(*row.firstStepMs / 1000.0) + (start.empty() ? "" : " " + std::string(start)) +
            (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") + machineColdText(row);
+}
+
+store::CacheStart otherStart(store::CacheStart s)
+{
+    return s == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+}
+
+// The first step and break-even of the start state the ledger does not assume: "2.18 s warm, 167".
+std::string otherStartCell(const LedgerRow &row, store::CacheStart assumed)
+{
+    const store::CacheStart other = otherStart(assumed);
+    const LedgerRow::StartFigures &f = row.figuresOf(other);
+    if (!f.firstStepMs)
+        return "-";
+    std::string text = formatSeconds(*f.firstStepMs / 1000.0) + " " + std::string(store::toString(other));
+    if (row.speedup)
+        text += ", " + (!f.breakEvenSteps        ? std::string("never")
+                        : *f.breakEvenSteps <= 1 ? std::string("immediately")
+                                                 : std::to_string(std::llround(*f.breakEvenSteps)));
+    if (row.warmMissed > 0)
+        text += " (" + std::to_string(row.warmMissed) + " warm run(s) missed their caches)";
+    return text;
 }
 
 std::string spreadText(const std::optional<double> &lo, const std::optional<double> &hi, const char *f)
@@ -93,7 +117,9 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps\n";
+           "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
+           "first_step_cold_s,first_step_warm_s,break_even_cold_steps,break_even_warm_steps,cold_processes,"
+           "warm_processes,warm_missed\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(completionText(r)) << ','
@@ -112,7 +138,11 @@ std::string toCsv(const Ledger &l)
             << ',' << csvField(accuracyText(r.accuracy)) << ',' << num(r.peakAllocatedMiB, "%.1f") << ','
             << num(r.blockWallMs, "%.6g") << ',' << r.compileCache << ',' << num(msToSeconds(r.compileMs), "%.6g")
             << ',' << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
-            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << '\n';
+            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << ','
+            << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.cold.firstStepMs), "%.6g") << ','
+            << num(msToSeconds(r.warm.firstStepMs), "%.6g") << ',' << num(r.cold.breakEvenSteps, "%.1f") << ','
+            << num(r.warm.breakEvenSteps, "%.1f") << ',' << r.cold.processes << ',' << r.warm.processes << ','
+            << r.warmMissed << '\n';
     }
     return out.str();
 }
@@ -137,6 +167,8 @@ std::string toJson(const Ledger &l)
     // The row every speed-up, break-even and accuracy figure is against (rows[0]), by its configuration.
     root["baseline"] = l.rows.empty() ? QJsonValue(QJsonValue::Null) : text(l.rows.front().configName);
     root["first_step_caches"] = text(firstStepCachesText(l));
+    // The start state rows' first steps, break-evens and the recommendation assume.
+    root["start"] = text(std::string(store::toString(l.start)));
     root["recommendation"] = text(l.recommendationText);
     // Where the recommended configuration and the runner-up swap places, for tools: the faster per
     // step overtakes the slower after `steps` steps; the bounds are null without an interval and
@@ -188,6 +220,19 @@ std::string toJson(const Ledger &l)
         o["significant"] = r.timeRatio ? QJsonValue(r.timeRatio->significant) : QJsonValue(QJsonValue::Null);
         o["machine_cold_first_steps"] =
             r.machineColdFirsts >= 0 ? QJsonValue(r.machineColdFirsts) : QJsonValue(QJsonValue::Null);
+        o["first_step_start"] = text(std::string(store::toString(r.firstStepStart)));
+        for (const store::CacheStart s : {store::CacheStart::Cold, store::CacheStart::Warm}) {
+            const LedgerRow::StartFigures &f = r.figuresOf(s);
+            o[QString::fromUtf8(store::toString(s).data()) + "_start"] =
+                QJsonObject{{"processes", f.processes},
+                            {"first_step_s", number(msToSeconds(f.firstStepMs))},
+                            {"first_step_min_s", number(msToSeconds(f.minMs))},
+                            {"first_step_max_s", number(msToSeconds(f.maxMs))},
+                            {"break_even_steps", number(f.breakEvenSteps)},
+                            {"break_even_range", text(f.breakEvenRange)}};
+        }
+        o["warm_missed"] = r.warmMissed;
+        o["machine_cache_share_s"] = number(msToSeconds(r.machineCacheShareMs()));
         rows.append(o);
     }
     root["rows"] = rows;
@@ -211,8 +256,13 @@ std::string toMarkdown(const Ledger &l)
         std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return !r.compileCache.empty(); });
     out << "| configuration | status | first step | steady state | spread (n processes) | speed-up [95% CI] | "
            "break-even (steps) | noise | accuracy |"
-        << (compiles ? " compile (cache, time) |" : "") << "\n";
-    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << "\n";
+        << (compiles ? " compile (cache, time) |" : "")
+        << (l.hasColdAndWarm
+                ? " " + std::string(store::toString(otherStart(l.start))) + " start (first step, break-even) |"
+                : "")
+        << "\n";
+    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << (l.hasColdAndWarm ? "---:|" : "")
+        << "\n";
     for (const auto &r : l.rows) {
         out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
             << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
@@ -222,6 +272,8 @@ std::string toMarkdown(const Ledger &l)
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << accuracyText(r.accuracy) << " |";
         if (compiles)
             out << ' ' << r.compileCache << (r.compileMs ? ", " + formatSeconds(*r.compileMs / 1000.0) : "") << " |";
+        if (l.hasColdAndWarm)
+            out << ' ' << otherStartCell(r, l.start) << " |";
         out << '\n';
     }
     out << "\nSteady state: median of the detected steady window ("
@@ -233,6 +285,11 @@ std::string toMarkdown(const Ledger &l)
            "CI = one repeat, no interval.\n";
     if (const std::string caches = firstStepCachesText(l); !caches.empty())
         out << "First steps: " << caches << ".\n";
+    if (const auto shares = machineCacheShareLines(l); !shares.empty()) {
+        out << "\nWhat the machine's caches cost each first step (cold minus warm):\n\n";
+        for (const std::string &line : shares)
+            out << "- " << markdownCell(line) << "\n";
+    }
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";
     return out.str();

@@ -27,15 +27,6 @@ std::string knobsOf(const std::string &configName)
     return space == std::string::npos ? configName : configName.substr(space + 1);
 }
 
-// Whether a run had a fresh CUDA JIT cache of its own: the supervisor names CUDA_CACHE_PATH among
-// the run's cache directories (store::RunRecord::cacheDirs) exactly then.
-bool hadFreshCudaCache(const store::RunRecord &run)
-{
-    if (run.cacheDirs.empty())
-        return false;
-    return QJsonDocument::fromJson(QByteArray::fromStdString(run.cacheDirs)).object().contains("CUDA_CACHE_PATH");
-}
-
 std::string runtimeOf(const std::string &configName)
 {
     // ... and starts with the runtime.
@@ -155,6 +146,7 @@ Groups groupRuns(const std::vector<store::RunRecord> &runs, const std::string &b
 // What a row's completed runs add up to, gathered run by run before the row's figures are taken.
 struct RowRuns {
     std::vector<double> firsts, medians, blockWalls, compiles, losses;
+    std::vector<double> coldFirsts, warmFirsts; // by the caches the first step found
     bool cachesRecorded = false, gpu = false;
 };
 
@@ -175,15 +167,24 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
         return;
     }
     ++row.completed;
-    if (run.firstStepSeconds)
+    // A warm run whose caches missed is no warm figure (nor a cold one): flagged, left out of both.
+    const bool missed = run.caches == store::CacheStart::Warm && run.cacheRecord && run.cacheRecord->warmMissed();
+    const store::CacheStart start = missed ? store::CacheStart::Unrecorded : run.caches;
+    row.warmMissed += missed ? 1 : 0;
+    if (run.firstStepSeconds) {
         acc.firsts.push_back(*run.firstStepSeconds * 1000.0);
+        if (start == store::CacheStart::Cold)
+            acc.coldFirsts.push_back(*run.firstStepSeconds * 1000.0);
+        else if (start == store::CacheStart::Warm)
+            acc.warmFirsts.push_back(*run.firstStepSeconds * 1000.0);
+    }
+    caches.ownCaches = caches.ownCaches || run.caches != store::CacheStart::Unrecorded;
     if (run.machineWarmup != store::MachineWarmup::Unrecorded) {
         const bool machineCold = run.machineWarmup == store::MachineWarmup::FirstProcess;
         acc.cachesRecorded = true;
         row.machineColdFirsts += machineCold ? 1 : 0;
         caches.recorded = true;
         caches.warmedUp = caches.warmedUp || run.machineWarmup == store::MachineWarmup::WarmedUp;
-        caches.freshCudaCache = caches.freshCudaCache || hadFreshCudaCache(run);
         if (machineCold && caches.coldRow.empty())
             caches.coldRow = row.label;
     }
@@ -206,10 +207,41 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
     row.runSamplesMs.push_back(std::move(reading.steady));
     row.runFirstMs.push_back(run.firstStepSeconds ? *run.firstStepSeconds * 1000.0 : kNaN);
+    row.runStarts.push_back(start);
+}
+
+LedgerRow::StartFigures startFiguresOf(const std::vector<double> &firsts)
+{
+    LedgerRow::StartFigures f;
+    f.processes = static_cast<int>(firsts.size());
+    if (firsts.empty())
+        return f;
+    f.firstStepMs = stats::median(firsts);
+    f.minMs = *std::min_element(firsts.begin(), firsts.end());
+    f.maxMs = *std::max_element(firsts.begin(), firsts.end());
+    return f;
+}
+
+// The first steps the row's main figures take: the assumed start's when the row ran it, else the
+// other state's, else every completed run's (files of before cache states).
+const std::vector<double> &mainFirsts(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed)
+{
+    const store::CacheStart other =
+        assumed == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const auto &of = [&](store::CacheStart s) -> const std::vector<double> & {
+        return s == store::CacheStart::Warm ? acc.warmFirsts : acc.coldFirsts;
+    };
+    for (const store::CacheStart s : {assumed, other})
+        if (!of(s).empty()) {
+            row.firstStepStart = s;
+            return of(s);
+        }
+    row.firstStepStart = store::CacheStart::Unrecorded;
+    return acc.firsts;
 }
 
 // The row's figures from what its runs gave: medians, spreads, noise, intervals over processes.
-void takeFigures(LedgerRow &row, const RowRuns &acc, stats::CancelToken cancel)
+void takeFigures(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed, stats::CancelToken cancel)
 {
     if (!acc.cachesRecorded)
         row.machineColdFirsts = -1;
@@ -218,14 +250,20 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, stats::CancelToken cancel)
         row.blockWallMs = stats::median(acc.blockWalls);
     if (!acc.compiles.empty())
         row.compileMs = stats::median(acc.compiles);
-    if (!acc.firsts.empty()) {
-        row.firstStepMs = stats::median(acc.firsts);
-        row.firstStepMinMs = *std::min_element(acc.firsts.begin(), acc.firsts.end());
-        row.firstStepMaxMs = *std::max_element(acc.firsts.begin(), acc.firsts.end());
-        row.firstStepNoise = stats::firstStepNoise(acc.firsts);
+    row.cold = startFiguresOf(acc.coldFirsts);
+    row.warm = startFiguresOf(acc.warmFirsts);
+    const std::vector<double> &firsts = mainFirsts(row, acc, assumed);
+    if (!firsts.empty()) {
+        row.firstStepMs = stats::median(firsts);
+        row.firstStepMinMs = *std::min_element(firsts.begin(), firsts.end());
+        row.firstStepMaxMs = *std::max_element(firsts.begin(), firsts.end());
+        row.firstStepNoise = stats::firstStepNoise(firsts);
     }
     row.processes = static_cast<int>(row.runSamplesMs.size());
+    // The steady state pools every process, cold and warm (its window starts after the first step);
+    // a break-even rests on the processes of the start it is for.
     row.processSummaries = stats::summarizeProcesses(processesOf(row));
+    row.startSummaries = processSummariesOf(row, row.firstStepStart);
     if (row.samplesMs.empty())
         return;
     row.steady = stats::summarize(row.samplesMs);
@@ -283,18 +321,30 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
         row.timeRatio =
             stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
         row.breakEvenSteps = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *base.firstStepMs, *base.steadyMs);
-        row.breakEvenCI = stats::breakEvenInterval(row.processSummaries, base.processSummaries, stats::kResamples,
-                                                   stats::kSeed, cancel);
+        row.breakEvenCI = stats::breakEvenInterval(row.startSummaries, processSummariesOf(base, row.firstStepStart),
+                                                   stats::kResamples, stats::kSeed, cancel);
         row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
+        // Each start state against the baseline's own.
+        for (const store::CacheStart s : {store::CacheStart::Cold, store::CacheStart::Warm}) {
+            LedgerRow::StartFigures &f = s == store::CacheStart::Warm ? row.warm : row.cold;
+            const LedgerRow::StartFigures &b = base.figuresOf(s);
+            if (!f.firstStepMs || !b.firstStepMs)
+                continue;
+            f.breakEvenSteps = stats::breakEvenSteps(*f.firstStepMs, *row.steadyMs, *b.firstStepMs, *base.steadyMs);
+            f.breakEvenCI = stats::breakEvenInterval(processSummariesOf(row, s), processSummariesOf(base, s),
+                                                     stats::kResamples, stats::kSeed, cancel);
+            f.breakEvenRange = breakEvenRangeText(*f.breakEvenCI);
+        }
     }
 }
 
 } // namespace
 
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
-                   stats::CancelToken cancel)
+                   stats::CancelToken cancel, store::CacheStart start)
 {
     Ledger ledger;
+    ledger.start = start == store::CacheStart::Unrecorded ? store::CacheStart::Cold : start;
     const auto sweep = reader.sweep(sweepId);
     if (!sweep)
         return ledger;
@@ -327,7 +377,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         RowRuns acc;
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
-        takeFigures(row, acc, cancel);
+        takeFigures(row, acc, ledger.start, cancel);
+        ledger.hasColdAndWarm = ledger.hasColdAndWarm || (row.cold.processes > 0 && row.warm.processes > 0);
         const bool isBaseline = ledger.rows.empty();
         if (isBaseline)
             baselineLosses = acc.losses;
@@ -381,9 +432,41 @@ std::string firstStepCachesText(const Ledger &ledger)
             : "no warm-up process: " + caches.coldRow +
                   "'s first process paid for the machine's caches (CUDA JIT, cuDNN engines, library files), "
                   "marked \"machine cold\"";
-    if (caches.freshCudaCache)
-        text += "; every run had a fresh CUDA JIT cache (--fresh-cuda-cache)";
+    if (caches.ownCaches)
+        text = std::string(caches.warmedUp ? "a discarded warm-up process ran first; " : "") +
+               "every run had machine caches of its own (CUDA JIT, torch's kernels, Triton): cold ones fresh, "
+               "warm ones as a run of the same configuration left them; figures assume " +
+               startText(ledger.start);
     return text;
+}
+
+std::string startText(store::CacheStart start)
+{
+    switch (start) {
+    case store::CacheStart::Cold:
+        return "a fresh machine";
+    case store::CacheStart::Warm:
+        return "this machine again";
+    case store::CacheStart::Unrecorded:
+        break;
+    }
+    return "";
+}
+
+std::string breakEvenByStartText(const LedgerRow &row, store::CacheStart assumed)
+{
+    const LedgerRow::StartFigures &a = row.figuresOf(assumed);
+    const store::CacheStart other =
+        assumed == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const LedgerRow::StartFigures &b = row.figuresOf(other);
+    if (!row.speedup || !a.firstStepMs || !b.firstStepMs)
+        return breakEvenText(row);
+    const auto steps = [&](const LedgerRow::StartFigures &f) {
+        if (!f.breakEvenSteps)
+            return std::string("never");
+        return *f.breakEvenSteps <= 1 ? std::string("immediately") : std::to_string(std::llround(*f.breakEvenSteps));
+    };
+    return steps(a) + " on " + startText(assumed) + ", " + steps(b) + " on " + startText(other);
 }
 
 const char *const kNoInterval = "1 repeat: no interval";
@@ -422,8 +505,27 @@ std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row)
     return stats::summarizeProcesses(processesOf(row));
 }
 
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::CacheStart start)
+{
+    if (start == store::CacheStart::Unrecorded)
+        return processSummariesOf(row);
+    LedgerRow only;
+    for (std::size_t i = 0; i < row.runSamplesMs.size(); ++i)
+        if (i < row.runStarts.size() && row.runStarts[i] == start) {
+            only.runSamplesMs.push_back(row.runSamplesMs[i]);
+            only.runFirstMs.push_back(i < row.runFirstMs.size() ? row.runFirstMs[i] : kNaN);
+        }
+    return stats::summarizeProcesses(processesOf(only));
+}
+
 namespace
 {
+
+// The processes a row's first-step figures rest on (its start state's), for intervals of total time.
+std::vector<stats::ProcessSummary> startSummariesOf(const LedgerRow &row)
+{
+    return row.startSummaries.empty() ? processSummariesOf(row, row.firstStepStart) : row.startSummaries;
+}
 
 // formatSeconds for a bound of a margin, which may be negative.
 std::string signedSeconds(double s)
@@ -517,7 +619,7 @@ std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> 
         return std::nullopt;
     crossing.steps = *steps;
     crossing.ci =
-        stats::breakEvenInterval(processSummariesOf(rows[crossing.faster]), processSummariesOf(rows[crossing.slower]),
+        stats::breakEvenInterval(startSummariesOf(rows[crossing.faster]), startSummariesOf(rows[crossing.slower]),
                                  stats::kResamples, stats::kSeed, cancel);
     crossing.range = breakEvenRangeText(crossing.ci);
     return crossing;
@@ -551,13 +653,16 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
         rec->runnerUp = candidateRows[*rec->runnerUp];
     ledger.recommendation = rec;
     const LedgerRow &best = ledger.rows[rec->best];
-    std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps: " + best.label + " finishes first (" +
-                       formatSeconds(rec->bestTotal) + ")";
+    // The start state is named where the runs recorded theirs: a first step is cold or warm.
+    const bool started = best.firstStepStart != store::CacheStart::Unrecorded;
+    std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps" +
+                       (started ? " on " + startText(best.firstStepStart) : std::string()) + ": " + best.label +
+                       " finishes first (" + formatSeconds(rec->bestTotal) + ")";
     if (rec->runnerUp) {
         const LedgerRow &second = ledger.rows[*rec->runnerUp];
         text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
                 fmt("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
-        const auto ci = stats::totalTimeDifference(processSummariesOf(best), processSummariesOf(second),
+        const auto ci = stats::totalTimeDifference(startSummariesOf(best), startSummariesOf(second),
                                                    ledger.plannedSteps, stats::kResamples, stats::kSeed, cancel);
         ledger.recommendationCI = ci;
         ledger.recommendationTied = !ci.significant;
@@ -584,6 +689,9 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
                     (crossing->ci.hasInterval ? "95% CI " + crossing->range : std::string(kNoInterval)) + ")";
         }
     }
+    // What the other start state gives the recommended row, when it ran both.
+    if (ledger.hasColdAndWarm && best.speedup && best.cold.firstStepMs && best.warm.firstStepMs)
+        text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
     ledger.recommendationText = text + "." + caveatsOf(ledger);
 }
 

@@ -29,9 +29,30 @@ struct LedgerRow {
     int cancelled = 0;
     std::int64_t cancelledSteps = 0;
 
+    // The first step of the ledger's start state (Ledger::start) when the row ran it, else of the
+    // state it ran (firstStepStart says which; Unrecorded: files of before cache states, all runs).
     std::optional<double> firstStepMs; // median over completed repeats
     std::optional<double> firstStepMinMs, firstStepMaxMs;
     std::optional<stats::Noise> firstStepNoise; // spread across processes; none with one process
+    store::CacheStart firstStepStart = store::CacheStart::Unrecorded;
+    // First steps by the machine caches they found (store::CacheStart), each against the baseline's
+    // of the same state: "pays off after 474 steps on a fresh machine, 167 on this one".
+    struct StartFigures {
+        std::optional<double> firstStepMs, minMs, maxMs; // median, lowest and highest process
+        int processes = 0;                               // completed processes that started so
+        std::optional<double> breakEvenSteps;            // nullopt with a speed-up: never
+        std::optional<stats::BreakEvenCI> breakEvenCI;
+        std::string breakEvenRange;
+    };
+    StartFigures cold, warm;
+    int warmMissed = 0; // warm processes whose caches missed (store::CacheRecord): in neither state
+    const StartFigures &figuresOf(store::CacheStart s) const { return s == store::CacheStart::Warm ? warm : cold; }
+    // What the machine's caches cost the first step: cold minus warm, when the row ran both.
+    std::optional<double> machineCacheShareMs() const
+    {
+        return cold.firstStepMs && warm.firstStepMs ? std::optional<double>(*cold.firstStepMs - *warm.firstStepMs)
+                                                    : std::nullopt;
+    }
     // Completed processes whose first step paid for the machine's caches (CUDA JIT, cuDNN engines,
     // library files): the sweep's first process when no warm-up process ran (store::MachineWarmup).
     // -1: not recorded.
@@ -72,9 +93,12 @@ struct LedgerRow {
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
     std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
     std::vector<double> runFirstMs;                // first step per process, aligned with runSamplesMs (NaN: none)
+    std::vector<store::CacheStart> runStarts;      // each process's start, aligned (Unrecorded: missed or unknown)
     // processesOf(this) read once for the intervals against other rows (speed-up, break-even, margin),
     // filled by buildLedger; a row built otherwise leaves it empty and is read when asked.
     std::vector<stats::ProcessSummary> processSummaries;
+    // The same, of the processes whose start is firstStepStart: what the break-even's interval rests on.
+    std::vector<stats::ProcessSummary> startSummaries;
 };
 
 struct Ledger {
@@ -83,6 +107,10 @@ struct Ledger {
     // the others follow in the sweep's order. Speed-ups, break-even, the accuracy gate and the
     // recommendation's ties are against it.
     std::vector<LedgerRow> rows;
+    // The start state the planned run is assumed to have, which rows' first steps, break-evens and
+    // the recommendation take: a fresh machine (Cold) or one that has run the configuration (Warm).
+    store::CacheStart start = store::CacheStart::Cold;
+    bool hasColdAndWarm = false; // some row ran both: the other state's figures are there too
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
     std::int64_t plannedSteps = 0;
@@ -104,17 +132,22 @@ struct Ledger {
     // Which caches the first steps found (firstStepCachesText words it): the machine warm-up, a
     // fresh CUDA JIT cache per run. `recorded` is false for files of before the warm-up process.
     struct FirstStepCaches {
-        bool recorded = false;       // some completed run recorded its machine warm-up state
-        bool warmedUp = false;       // a discarded warm-up process ran first
-        bool freshCudaCache = false; // runs had a fresh CUDA JIT cache of their own
-        std::string coldRow;         // the row whose first process paid for the machine's caches
+        bool recorded = false;  // some completed run recorded its machine warm-up state
+        bool warmedUp = false;  // a discarded warm-up process ran first
+        bool ownCaches = false; // runs had machine caches of their own, cold or warm (schema 7)
+        std::string coldRow;    // the row whose first process paid for the machine's caches
     } firstStepCaches;
 };
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length. Once
 // `cancel` is raised the intervals are left out (stats::CancelToken): the caller drops that ledger.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
-                   stats::CancelToken cancel = {});
+                   stats::CancelToken cancel = {}, store::CacheStart start = store::CacheStart::Cold);
+// "a fresh machine" (cold), "this machine again" (warm), "" (unrecorded).
+std::string startText(store::CacheStart start);
+// A row's break-even in both states when it has them, the assumed one first:
+// "474 on a fresh machine, 167 on this machine again"; breakEvenText(row) otherwise.
+std::string breakEvenByStartText(const LedgerRow &row, store::CacheStart assumed);
 
 // A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
 // or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
@@ -160,5 +193,7 @@ std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "imme
 std::vector<stats::Process> processesOf(const LedgerRow &row);
 // The same, summarised for the intervals: the row's processSummaries, or computed now when it has none.
 std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row);
+// Of the processes that started `start` only (all of them for Unrecorded).
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::CacheStart start);
 
 } // namespace stepscope::report

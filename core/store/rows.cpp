@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonValue>
 
 #include <cmath>
@@ -48,6 +49,69 @@ MachineWarmup machineWarmupFromString(std::string_view s)
         if (toString(m) == s)
             return m;
     return MachineWarmup::Unrecorded;
+}
+
+std::string_view toString(CacheStart s)
+{
+    switch (s) {
+    case CacheStart::Cold:
+        return "cold";
+    case CacheStart::Warm:
+        return "warm";
+    case CacheStart::Unrecorded:
+        break;
+    }
+    return "";
+}
+
+CacheStart cacheStartFromString(std::string_view s)
+{
+    return s == "cold" ? CacheStart::Cold : s == "warm" ? CacheStart::Warm : CacheStart::Unrecorded;
+}
+
+std::string_view toString(CacheUse::State s)
+{
+    return s == CacheUse::State::Primed ? "primed" : "fresh";
+}
+
+std::string toJson(const CacheRecord &record)
+{
+    QJsonArray caches;
+    for (const CacheUse &c : record.caches)
+        caches.append(QJsonObject{{"variable", QString::fromStdString(c.variable)},
+                                  {"path", QString::fromStdString(c.path)},
+                                  {"state", QString::fromUtf8(toString(c.state).data())},
+                                  {"bytes_before", static_cast<double>(c.bytesBefore)},
+                                  {"bytes_after", static_cast<double>(c.bytesAfter)}});
+    QJsonArray missed;
+    for (const std::string &m : record.missed)
+        missed.append(QString::fromStdString(m));
+    return QJsonDocument(QJsonObject{{"caches", caches}, {"missed", missed}})
+        .toJson(QJsonDocument::Compact)
+        .toStdString();
+}
+
+std::optional<CacheRecord> cacheRecordFromJson(const std::string &json)
+{
+    if (json.empty())
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+    if (!doc.isObject())
+        return std::nullopt;
+    CacheRecord r;
+    for (const QJsonValue &v : doc.object().value("caches").toArray()) {
+        const QJsonObject o = v.toObject();
+        CacheUse c;
+        c.variable = o.value("variable").toString().toStdString();
+        c.path = o.value("path").toString().toStdString();
+        c.state = o.value("state").toString() == "primed" ? CacheUse::State::Primed : CacheUse::State::Fresh;
+        c.bytesBefore = static_cast<std::int64_t>(o.value("bytes_before").toDouble());
+        c.bytesAfter = static_cast<std::int64_t>(o.value("bytes_after").toDouble(-1));
+        r.caches.push_back(c);
+    }
+    for (const QJsonValue &v : doc.object().value("missed").toArray())
+        r.missed.push_back(v.toString().toStdString());
+    return r;
 }
 
 std::string nowUtc()
@@ -94,7 +158,8 @@ std::string runColumns(int schemaVersion)
                        "(SELECT count(*) FROM steps WHERE steps.run_id = runs.id), ") +
            (schemaVersion >= 3 ? "block_wall_ms, " : "NULL, ") +
            (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs, " : "NULL, NULL, NULL, ") +
-           (schemaVersion >= 6 ? "machine_warmup" : STEPSCOPE_LEGACY_MACHINE_WARMUP) + " FROM runs ";
+           (schemaVersion >= 6 ? "machine_warmup, " : STEPSCOPE_LEGACY_MACHINE_WARMUP ", ") +
+           (schemaVersion >= 7 ? "caches, cache_record" : "NULL, NULL") + " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -127,6 +192,8 @@ RunRecord readRun(const Statement &st)
     r.compileCache = st.text(22);
     r.cacheDirs = st.text(23);
     r.machineWarmup = machineWarmupFromString(st.text(24));
+    r.caches = cacheStartFromString(st.text(25));
+    r.cacheRecord = cacheRecordFromJson(st.text(26));
     return r;
 }
 

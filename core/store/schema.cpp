@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 6> kMigrations{{
+constexpr std::array<const char *, 7> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -119,6 +119,12 @@ ALTER TABLE runs ADD COLUMN machine_warmup TEXT;
 UPDATE runs SET machine_warmup = )sql" STEPSCOPE_LEGACY_MACHINE_WARMUP R"sql(;
 ALTER TABLE summaries ADD COLUMN steady_problem TEXT;
 DELETE FROM summaries WHERE median_ms IS NULL OR steady_count = 0;
+)sql",
+    // 7: machine caches as a dimension of a run (issue 16): which caches its first step found, cold
+    // or warm, planned with the run, and what each cache held before and after it (JSON).
+    R"sql(
+ALTER TABLE runs ADD COLUMN caches TEXT;
+ALTER TABLE runs ADD COLUMN cache_record TEXT;
 )sql",
 }};
 

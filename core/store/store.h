@@ -68,6 +68,39 @@ enum class MachineWarmup {
 std::string_view toString(MachineWarmup m); // "" for Unrecorded
 MachineWarmup machineWarmupFromString(std::string_view s);
 
+// Which machine caches a run's first step found (supervisor/machine_caches.h): folders of its own,
+// fresh and empty ("cold"), or the folders a run of the same configuration left in the sweep
+// ("warm"). Planned with the run (schema 7); Unrecorded in older files.
+enum class CacheStart { Unrecorded, Cold, Warm };
+std::string_view toString(CacheStart s); // "cold", "warm"; "" for Unrecorded
+CacheStart cacheStartFromString(std::string_view s);
+
+// One cache a run had, and what it held before and after.
+struct CacheUse {
+    enum class State {
+        Fresh,  // an empty folder of the run's own
+        Primed, // filled by an earlier process of the same configuration in this sweep
+    };
+    std::string variable; // CUDA_CACHE_PATH, PYTORCH_KERNEL_CACHE_PATH, ...
+    std::string path;
+    State state = State::Fresh;
+    std::int64_t bytesBefore = 0;
+    std::int64_t bytesAfter = -1; // -1: not measured (the run never ended under its supervisor)
+};
+std::string_view toString(CacheUse::State s); // "fresh", "primed"
+
+// A warm cache that grew by more than this compiled what it lacked: its first step was not warm.
+// (The CUDA JIT cache of a ResNet18 step holds some MiB; a hit rewrites no entry.)
+constexpr std::int64_t kWarmCacheGrowthBytes = 64 * 1024;
+
+struct CacheRecord {
+    std::vector<CacheUse> caches;
+    std::vector<std::string> missed; // variables of warm caches that grew (kWarmCacheGrowthBytes)
+    bool warmMissed() const { return !missed.empty(); }
+};
+std::string toJson(const CacheRecord &record);
+std::optional<CacheRecord> cacheRecordFromJson(const std::string &json); // nullopt: empty or unreadable
+
 struct RunRecord {
     std::int64_t id = 0;
     std::int64_t sweepId = 0;
@@ -90,6 +123,8 @@ struct RunRecord {
     std::string compileCache; // "cold", "warm" or ""
     std::string cacheDirs;    // JSON object: env var -> directory (TORCHINDUCTOR_CACHE_DIR, ...)
     MachineWarmup machineWarmup = MachineWarmup::Unrecorded;
+    CacheStart caches = CacheStart::Unrecorded; // schema 7, written when the run is planned
+    std::optional<CacheRecord> cacheRecord;     // schema 7, written when the run ends
 };
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the
@@ -158,6 +193,7 @@ class Database
     // state "cold" or "warm"; dirsJson: {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ..., ...}
     void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
     void setMachineWarmup(std::int64_t runId, MachineWarmup state);
+    void setCacheRecord(std::int64_t runId, const CacheRecord &record);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
     void finishSweep(std::int64_t sweepId, const std::string &status);
     void renameSweep(std::int64_t sweepId, const std::string &name);

@@ -41,7 +41,7 @@ std::int64_t insertSweep(sqlite3 *db, const SweepRecord &sweep, bool hasBaseline
     return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
 }
 
-std::int64_t insertRun(sqlite3 *db, const RunRecord &run)
+std::int64_t insertRun(sqlite3 *db, const RunRecord &run, bool hasCaches)
 {
     Statement st(db, "INSERT INTO runs (sweep_id, position, repeat_index, config_name, config_json, status, "
                      "category, message, detail, environment_id, setup_s, first_step_s, peak_allocated, "
@@ -59,7 +59,12 @@ std::int64_t insertRun(sqlite3 *db, const RunRecord &run)
     st.bind(15, lossesToJson(run.checkLosses));
     st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
     st.run();
-    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+    const auto id = static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
+    if (hasCaches && run.caches != CacheStart::Unrecorded) {
+        Statement caches(db, "UPDATE runs SET caches = ? WHERE id = ?");
+        caches.bind(1, std::string(toString(run.caches))).bind(2, id).run();
+    }
+    return id;
 }
 
 } // namespace
@@ -72,20 +77,21 @@ std::int64_t Database::createSweep(const SweepRecord &sweep)
 
 std::int64_t Database::createRun(const RunRecord &run)
 {
-    return d->call([run](sqlite3 *db) { return insertRun(db, run); });
+    const bool hasCaches = d->version >= 7;
+    return d->call([run, hasCaches](sqlite3 *db) { return insertRun(db, run, hasCaches); });
 }
 
 std::int64_t Database::createSweepWithRuns(const SweepRecord &sweep, const std::vector<RunRecord> &runs,
                                            std::vector<std::int64_t> &runIds)
 {
-    const bool hasBaseline = d->version >= 5;
+    const bool hasBaseline = d->version >= 5, hasCaches = d->version >= 7;
     auto ids = std::make_shared<std::vector<std::int64_t>>();
-    const std::int64_t sweepId = d->call([sweep, runs, hasBaseline, ids](sqlite3 *db) {
+    const std::int64_t sweepId = d->call([sweep, runs, hasBaseline, hasCaches, ids](sqlite3 *db) {
         ids->clear(); // a batch that failed for another write's sake is replayed: start afresh
         const std::int64_t id = insertSweep(db, sweep, hasBaseline);
         for (RunRecord run : runs) {
             run.sweepId = id;
-            ids->push_back(insertRun(db, run));
+            ids->push_back(insertRun(db, run, hasCaches));
         }
         return id;
     });
@@ -192,6 +198,16 @@ void Database::setMachineWarmup(std::int64_t runId, MachineWarmup state)
     d->enqueue([runId, token = std::string(toString(state))](sqlite3 *db) {
         Statement st(db, "UPDATE runs SET machine_warmup = ? WHERE id = ?");
         st.bindTextOrNull(1, token).bind(2, runId).run();
+    });
+}
+
+void Database::setCacheRecord(std::int64_t runId, const CacheRecord &record)
+{
+    if (d->version < 7)
+        return; // older files (tests of migrations) lack the column
+    d->enqueue([runId, json = toJson(record)](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET cache_record = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
     });
 }
 

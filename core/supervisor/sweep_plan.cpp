@@ -12,7 +12,7 @@ namespace stepscope::supervisor
 namespace
 {
 
-store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int repeatIndex)
+store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int repeatIndex, store::CacheStart caches)
 {
     store::RunRecord run;
     run.position = position;
@@ -20,6 +20,7 @@ store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int r
     run.configName = canonicalName(config);
     run.configJson = QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact).toStdString();
     run.status = RunStatus::Queued;
+    run.caches = caches;
     return run;
 }
 
@@ -27,7 +28,7 @@ store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int r
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline)
+                    std::optional<std::size_t> baseline, CacheStates caches)
 {
     SweepPlan plan;
     store::SweepRecord sweep;
@@ -39,6 +40,7 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         QJsonObject settings = toJson(configs.front());
         settings.insert("repeats", repeats);
         settings.insert("configurations", static_cast<int>(configs.size()));
+        settings.insert("caches", toString(caches));
         sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
         // Callers check a user's choice against the list (findBaseline); one past it is a bug.
         if (baseline && *baseline >= configs.size())
@@ -46,22 +48,33 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         sweep.baselineConfig = canonicalName(configs[baseline ? *baseline : defaultBaseline(configs)]);
     }
     // One transaction: a kill while planning leaves either the whole sweep or nothing.
+    std::vector<store::CacheStart> states;
+    if (caches != CacheStates::Warm)
+        states.push_back(store::CacheStart::Cold);
+    if (caches != CacheStates::Cold)
+        states.push_back(store::CacheStart::Warm);
     std::vector<store::RunRecord> runs;
+    std::vector<PlannedRun> planned;
     for (int r = 0; r < repeats; ++r)
-        for (const auto &config : configs)
-            runs.push_back(queuedRun(config, static_cast<std::int64_t>(runs.size()), r));
+        for (const store::CacheStart state : states)
+            for (const auto &config : configs) {
+                runs.push_back(queuedRun(config, static_cast<std::int64_t>(runs.size()), r, state));
+                planned.push_back({0, config, state});
+            }
     std::vector<std::int64_t> runIds;
     plan.sweepId = db.createSweepWithRuns(sweep, runs, runIds);
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        plan.runs.push_back({runIds[i], configs[i % configs.size()]});
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        planned[i].runId = runIds[i];
+        plan.runs.push_back(planned[i]);
+    }
     return plan;
 }
 
-void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex)
+void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex, store::CacheStart caches)
 {
-    store::RunRecord run = queuedRun(config, static_cast<std::int64_t>(plan.runs.size()), repeatIndex);
+    store::RunRecord run = queuedRun(config, static_cast<std::int64_t>(plan.runs.size()), repeatIndex, caches);
     run.sweepId = plan.sweepId;
-    plan.runs.push_back({db.createRun(run), config});
+    plan.runs.push_back({db.createRun(run), config, caches});
 }
 
 } // namespace stepscope::supervisor

@@ -3,6 +3,7 @@
 // configurations (A B C A B C), so drift over the sweep hits every configuration alike.
 #include "config/run_config.h"
 #include "store/store.h"
+#include "supervisor/sweep_request.h"
 
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@ namespace stepscope::supervisor
 struct PlannedRun {
     std::int64_t runId = 0;
     RunConfig config;
+    store::CacheStart caches = store::CacheStart::Cold; // machine_caches.h
 };
 
 struct SweepPlan {
@@ -21,13 +23,17 @@ struct SweepPlan {
     std::vector<PlannedRun> runs; // in execution order
 };
 
+// Under CacheStates::Both each repeat is a round of cold runs, then a round of warm ones (the first
+// cold run of a configuration primes what its warm runs read), so every configuration has a cold
+// and a warm process per repeat and no extra one.
 // `baseline` is the index in `configs` of the configuration the others are compared with; without
 // it, defaultBaseline(configs) (config/sweep_baseline.h). The sweep stores it by canonical name.
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline = std::nullopt);
+                    std::optional<std::size_t> baseline = std::nullopt, CacheStates caches = CacheStates::Cold);
 
 // Queues one more cold process of `config` at the end of the plan (adaptive repeats).
-void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex);
+void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex,
+               store::CacheStart caches = store::CacheStart::Cold);
 
 } // namespace stepscope::supervisor

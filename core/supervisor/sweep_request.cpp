@@ -67,10 +67,27 @@ std::vector<ConfigError> validate(const SweepRequest &r)
     return errors;
 }
 
+const char *toString(CacheStates c)
+{
+    return c == CacheStates::Cold ? "cold" : c == CacheStates::Warm ? "warm" : "both";
+}
+
+std::optional<CacheStates> cacheStatesFromString(const QString &s)
+{
+    for (const CacheStates c : {CacheStates::Cold, CacheStates::Warm, CacheStates::Both})
+        if (s == QLatin1String(toString(c)))
+            return c;
+    return std::nullopt;
+}
+
 SweepRequest withDefaults(SweepRequest r)
 {
     if (!r.machineWarmup)
-        r.machineWarmup = r.preset != "single" && r.preset != "custom";
+        r.machineWarmup = false;
+    if (!r.caches)
+        r.caches = std::any_of(r.configs.begin(), r.configs.end(), [](const RunConfig &c) { return c.onCuda(); })
+                       ? CacheStates::Both
+                       : CacheStates::Cold;
     if (r.adaptive)
         r.repeats = std::min(std::max(r.repeats, 2), r.adaptiveMaxProcesses);
     if (r.name.isEmpty() && !r.configs.empty())

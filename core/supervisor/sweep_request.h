@@ -52,6 +52,13 @@ std::string limitHint(const SweepLimit &limit);
 // "from 1 to 100, default 1", for --help and tooltips.
 std::string limitRange(const SweepLimit &limit);
 
+// Which machine caches the configurations start with (machine_caches.h): cold runs only, warm runs
+// only (each configuration primed once by an unstored process), or both: for every repeat a cold run
+// (the first one primes its configuration's warm caches) and a warm run, both stored.
+enum class CacheStates { Cold, Warm, Both };
+const char *toString(CacheStates c); // "cold", "warm", "both"
+std::optional<CacheStates> cacheStatesFromString(const QString &s);
+
 struct SweepRequest {
     std::vector<RunConfig> configs;
     int repeats = static_cast<int>(kRepeatLimit.defaultValue);
@@ -60,11 +67,13 @@ struct SweepRequest {
     QString preset = "ledger";
     QString name; // empty: "<preset> <device> b<batch> <size>px"
     int timeoutSeconds = static_cast<int>(kTimeoutLimit.defaultValue);
-    bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run
+    // Unset: both for a sweep with CUDA configurations (their first steps differ by seconds between
+    // the two), cold elsewhere (a CPU first step has no machine cache worth a second process).
+    std::optional<CacheStates> caches;
     // Index in `configs` of the baseline; unset: defaultBaseline's rule (config/sweep_baseline.h).
     std::optional<std::size_t> baseline;
-    // One discarded process before the timed runs (RunnerOptions::machineWarmup). Unset: on for
-    // built sweeps, off for a single configuration or a custom list.
+    // One discarded process before the timed runs (RunnerOptions::machineWarmup). Off unless asked:
+    // every run's caches are its own now (docs/decisions.md "Machine caches").
     std::optional<bool> machineWarmup;
     // Adaptive repeats (RunnerOptions::Adaptive): more cold processes for every configuration whose
     // steady CI is wider than +-halfWidth of its median, up to the caps. An interval needs two

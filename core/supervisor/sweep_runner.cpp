@@ -62,11 +62,12 @@ SweepRunner::~SweepRunner()
 
 void SweepRunner::removeRunDirs()
 {
-    for (const QString &dir : {cacheDir_, compileCaches_.removeAfterRun})
-        if (!dir.isEmpty())
-            QDir(dir).removeRecursively();
-    cacheDir_.clear();
+    if (!compileCaches_.removeAfterRun.isEmpty())
+        QDir(compileCaches_.removeAfterRun).removeRecursively();
     compileCaches_ = {};
+    if (machineDirs_ && !primingCaches_.dir.isEmpty())
+        machineDirs_->finish(primingCaches_, plan_.runs[next_ - 1].config, false);
+    primingCaches_ = {};
 }
 
 void SweepRunner::start(const SweepPlan &plan)
@@ -80,6 +81,9 @@ void SweepRunner::start(const SweepPlan &plan)
     workersStarted_ = 0;
     steadyRuns_.clear();
     failedConfigs_.clear();
+    const bool warmRuns = std::any_of(plan_.runs.begin(), plan_.runs.end(),
+                                      [](const PlannedRun &r) { return r.caches == store::CacheStart::Warm; });
+    machineDirs_ = std::make_unique<MachineCacheDirs>(options_.machineCacheRoot, warmRuns);
     sweepClock_.start();
     startNext();
 }
@@ -118,6 +122,7 @@ void SweepRunner::startNext()
     const int total = static_cast<int>(plan_.runs.size());
     if (next_ >= plan_.runs.size()) {
         db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
+        machineDirs_.reset(); // the sweep's warm caches go with it
         if (!flushed())
             return; // storeFailed() has said finished()
         running_ = false;
@@ -153,7 +158,7 @@ void SweepRunner::startNext()
                       Failure{python ? FailureCategory::PythonNotFound : FailureCategory::Internal, why, {}});
         return;
     }
-    if (!prepareCaches(run.config))
+    if (!prepareCaches(run))
         return;
     if (options_.machineWarmup && warmup_ == Warmup::NotRun) {
         stage_ = Stage::WarmingUp;
@@ -170,11 +175,26 @@ void SweepRunner::startNext()
 
 void SweepRunner::startPrimingOrRun(const RunConfig &config)
 {
-    // A warm run measures a cache some earlier run of this configuration filled. When none has,
-    // a one-step run of it fills the cache first; nothing of that run is stored as steps.
-    if (compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config))) {
+    // A warm run measures caches some earlier run of this configuration filled. When none has,
+    // a one-step run of it fills them first; nothing of that run is stored as steps.
+    const bool compileCold =
+        compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config));
+    const bool machineCold = runCaches_.start == store::CacheStart::Warm && !machineDirs_->primed(config);
+    if (compileCold || machineCold) {
+        // The priming process fills this configuration's warm machine caches when they are what is
+        // missing, else folders of its own: a cold run's fresh folders stay empty for it.
+        Failure failure;
+        const bool made = machineCold ? machineDirs_->preparePriming(config, primingCaches_, failure)
+                                      : machineDirs_->prepareScratch(runId_, primingCaches_, failure);
+        if (!made) {
+            finishCurrent(RunStatus::Failed, failure);
+            return;
+        }
         stage_ = Stage::Priming;
-        Q_EMIT logLine("priming the warm compile cache for " + QString::fromStdString(canonicalName(config)));
+        const QString what = compileCold && machineCold ? "the warm compile and machine caches"
+                             : compileCold              ? "the warm compile cache"
+                                                        : "the warm machine caches";
+        Q_EMIT logLine("priming " + what + " for " + QString::fromStdString(canonicalName(config)));
         Q_EMIT primingStarted(runId_, QString::fromStdString(canonicalName(config)));
         startWorker(primingConfig(config));
         return;
@@ -194,8 +214,9 @@ RunConfig machineWarmupConfig(const RunConfig &firstRun)
     return c;
 }
 
-bool SweepRunner::prepareCaches(const RunConfig &config)
+bool SweepRunner::prepareCaches(const PlannedRun &run)
 {
+    const RunConfig &config = run.config;
     QJsonObject dirs;
     if (config.runtime == Runtime::Python && config.compile != CompileMode::None) {
         Failure failure;
@@ -205,16 +226,18 @@ bool SweepRunner::prepareCaches(const RunConfig &config)
         }
         dirs = compileCaches_.env();
     }
-    if (options_.freshCudaCache) {
-        QTemporaryDir dir(QDir::tempPath() + "/stepscope-cuda-cache-XXXXXX");
-        dir.setAutoRemove(false);
-        cacheDir_ = dir.path();
-        dirs.insert("CUDA_CACHE_PATH", cacheDir_);
+    Failure failure;
+    if (!machineDirs_->prepare(runId_, config, run.caches, runCaches_, failure)) {
+        finishCurrent(RunStatus::Failed, failure);
+        return false;
     }
+    QProcessEnvironment machine;
+    runCaches_.apply(machine);
+    for (const QString &variable : machine.keys())
+        dirs.insert(variable, machine.value(variable));
     // Which caches the run had is part of its data (DESIGN.md: cold and warm are labelled).
-    if (!dirs.isEmpty())
-        db_.setCompileCache(runId_, compileCaches_.state.toStdString(),
-                            QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
+    db_.setCompileCache(runId_, compileCaches_.state.toStdString(),
+                        QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
     return true;
 }
 
@@ -225,10 +248,12 @@ void SweepRunner::startWorker(const RunConfig &config)
     worker_ = w;
     ++workersStarted_;
     QProcessEnvironment env = workerEnvironment();
-    // Priming fills the compile caches only: the measured run's CUDA cache stays fresh. The
-    // machine warm-up touches neither.
-    if (!cacheDir_.isEmpty() && stage_ == Stage::Timed)
-        env.insert("CUDA_CACHE_PATH", cacheDir_);
+    // The timed run gets its own machine caches, the priming process the ones it fills; the
+    // machine warm-up, the user's (it warms what no run reads now: the driver and the file cache).
+    if (stage_ == Stage::Timed)
+        runCaches_.apply(env);
+    else if (stage_ == Stage::Priming)
+        primingCaches_.apply(env);
     // The priming worker fills the warm cache, so it compiles cold by design: the worker's check
     // that a warm run found its graphs does not apply to it.
     if (stage_ == Stage::Priming)
@@ -294,9 +319,20 @@ void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure
         return;
     }
     const RunConfig &config = plan_.runs[next_ - 1].config;
-    QFile marker(primedMarker(options_.compileCacheRoot, config));
-    if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
+    if (compileCaches_.state == "warm") {
+        QFile marker(primedMarker(options_.compileCacheRoot, config));
+        if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
+    }
+    machineDirs_->finish(primingCaches_, config, true);
+    primingCaches_ = {};
+    // What a warm run finds is measured now that the priming process has filled it.
+    Failure notMade;
+    if (runCaches_.start == store::CacheStart::Warm &&
+        !machineDirs_->prepare(runId_, config, store::CacheStart::Warm, runCaches_, notMade)) {
+        finishCurrent(RunStatus::Failed, notMade);
+        return;
+    }
     startWorker(config);
 }
 
@@ -309,6 +345,8 @@ bool SweepRunner::planAnotherRound()
         Q_EMIT adaptiveTimeSpent(a.maxMinutes);
         return false;
     }
+    const bool sweepHasWarm = std::any_of(plan_.runs.begin(), plan_.runs.end(),
+                                          [](const PlannedRun &r) { return r.caches == store::CacheStart::Warm; });
     // Configurations in plan order, each once, with the processes already planned for it.
     std::vector<std::pair<RunConfig, int>> configs;
     for (const auto &run : plan_.runs) {
@@ -339,7 +377,8 @@ bool SweepRunner::planAnotherRound()
                       .arg(a.halfWidth * 100, 0, 'f', 1);
         }
         try {
-            appendRun(db_, plan_, config, planned);
+            // Warm when the sweep runs warm ones: primed already, so no process is spent priming.
+            appendRun(db_, plan_, config, planned, sweepHasWarm ? store::CacheStart::Warm : store::CacheStart::Cold);
         } catch (const store::StoreError &e) {
             storeFailed(e.what());
             return false;
@@ -391,6 +430,11 @@ void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &
 {
     stage_ = Stage::Timed;
     removeRunDirs(); // the worker has gone: its cold caches go too
+    if (!runCaches_.dir.isEmpty()) {
+        machineDirs_->finish(runCaches_, plan_.runs[next_ - 1].config, status == RunStatus::Complete);
+        db_.setCacheRecord(runId_, runCaches_.record);
+        runCaches_ = {};
+    }
     std::vector<double> steady = recorder_->finish(status, failure);
     recorder_.reset();
     const std::string name = canonicalName(plan_.runs[next_ - 1].config);

@@ -5,6 +5,7 @@
 // thread of its own, the CLI runs it in the main event loop.
 #include "protocol/protocol.h"
 #include "supervisor/compile_cache.h"
+#include "supervisor/machine_caches.h"
 #include "supervisor/run_recorder.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/worker_command.h"
@@ -30,9 +31,10 @@ namespace stepscope::supervisor
 
 struct RunnerOptions {
     WorkerCommand native;
-    WorkerCommand python;        // empty program: python runs fail with python-not-found (its origin says why)
-    int timeoutSeconds = 900;    // a worker silent this long (no protocol line) is killed; at most kMaxTimeoutSeconds
-    bool freshCudaCache = false; // a new CUDA_CACHE_PATH per run: a truly cold first step
+    WorkerCommand python;     // empty program: python runs fail with python-not-found (its origin says why)
+    int timeoutSeconds = 900; // a worker silent this long (no protocol line) is killed; at most kMaxTimeoutSeconds
+    // Where the sweep's machine cache folders go (machine_caches.h); empty: a temporary folder.
+    QString machineCacheRoot;
     QString compileCacheRoot = defaultCompileCacheRoot(); // torch.compile caches (compile_cache.h)
     // One discarded one-step process before the sweep's first run: caches that outlive a process
     // (CUDA JIT, cuDNN's compiled engines, the file cache of the libraries) are paid for there,
@@ -101,7 +103,7 @@ class SweepRunner : public QObject
 
   private:
     void startNext();
-    bool prepareCaches(const RunConfig &config);
+    bool prepareCaches(const PlannedRun &run);
     void startWorker(const RunConfig &config);
     void onMessage(const protocol::Message &m);
     void onWorkerExited(RunStatus status, std::optional<Failure> failure);
@@ -130,8 +132,10 @@ class SweepRunner : public QObject
     std::unique_ptr<RunRecorder> recorder_; // the run's figures into the store
     QTimer heartbeat_;
     std::int64_t runId_ = 0;
-    QString cacheDir_;               // the run's fresh CUDA_CACHE_PATH
     CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
+    // The sweep's machine cache folders, the timed run's and the priming process's.
+    std::unique_ptr<MachineCacheDirs> machineDirs_;
+    RunCaches runCaches_, primingCaches_;
     // What the worker now running is: the sweep's discarded warm-up, the unstored process that fills
     // the run's warm compile cache, or the timed run itself.
     enum class Stage { Timed, WarmingUp, Priming };

@@ -1,9 +1,14 @@
 #include "supervisor/sweep_service.h"
 
+#include "platform/platform.h"
+#include "stats/stats.h"
+
 #include <QDir>
 #include <QThread>
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace stepscope::supervisor
 {
@@ -38,6 +43,8 @@ const char *toString(SweepEvent::Kind kind)
         return "adaptive-time-spent";
     case K::Log:
         return "log";
+    case K::TimeLeftReport:
+        return "time-left-report";
     case K::StorageFailed:
         return "storage-failed";
     case K::Finished:
@@ -75,7 +82,6 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
         p.options.python = defaultPythonWorker(r.python);
     }
     p.options.timeoutSeconds = r.timeoutSeconds;
-    p.options.freshCudaCache = r.freshCudaCache;
     p.options.machineWarmup = r.machineWarmup.value_or(false);
     p.options.adaptive.enabled = r.adaptive;
     p.options.adaptive.halfWidth = r.adaptiveHalfWidth;
@@ -83,8 +89,8 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     p.options.adaptive.maxMinutes = r.adaptiveMaxMinutes;
     if (!r.compileCacheRoot.isEmpty())
         p.options.compileCacheRoot = QDir(r.compileCacheRoot).absolutePath();
-    p.plan =
-        planSweep(db, r.name.toStdString(), r.preset.toStdString(), r.configs, r.repeats, r.plannedSteps, r.baseline);
+    p.plan = planSweep(db, r.name.toStdString(), r.preset.toStdString(), r.configs, r.repeats, r.plannedSteps,
+                       r.baseline, *r.caches);
     return p;
 }
 
@@ -108,7 +114,28 @@ void SweepService::start(const PreparedSweep &sweep)
     delete runner_; // the last sweep's, finished
     runner_ = new SweepRunner(db_, sweep.options, this);
     runsDone_ = 0;
-    secondsPerFinishedRun_ = 0;
+    // What each run should cost, from this database's earlier runs on this host (time_left.h).
+    timeLeft_ = TimeLeft();
+    try {
+        if (const auto reader = store::Reader::open(db_.path()))
+            addDatabaseHistory(timeLeft_, *reader, platform::hostName());
+    } catch (const store::StoreError &) {
+        // No history: the estimate starts from this sweep's own runs.
+    }
+    keys_.clear();
+    configs_.clear();
+    predictions_.clear();
+    currentRun_ = -1;
+    warmRuns_ = false;
+    std::set<std::string> primed; // configurations some earlier run of the plan primes
+    for (const PlannedRun &run : sweep.plan.runs) {
+        RunKey key = runKey(run.config, run.caches);
+        key.primes = run.caches == store::CacheStart::Warm && !primed.count(key.name);
+        primed.insert(key.name);
+        warmRuns_ = warmRuns_ || run.caches == store::CacheStart::Warm;
+        configs_[QString::fromStdString(key.name)] = run.config;
+        keys_.push_back(key);
+    }
     sweepClock_.start();
     runClock_.start();
     connectRunner();
@@ -122,12 +149,16 @@ void SweepService::connectRunner()
     connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
     connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
         runClock_.start();
+        currentRun_ = index;
         SweepEvent e = SweepEvent::of(K::RunStarted);
         e.runId = runId;
         e.index = index;
         e.total = total;
         e.config = name;
-        e.secondsLeft = secondsLeft(index, total, 0);
+        fillSecondsLeft(e, index);
+        if (e.secondsLeft >= 0)
+            predictions_.push_back({static_cast<double>(sweepClock_.elapsed()) / 1000.0,
+                                    static_cast<double>(e.secondsLeft), e.secondsLeftGuess});
         emitEvent(e);
     });
     connect(r, &SweepRunner::warmupStarted, this, [this](const QString &warmup, const QString &before) {
@@ -177,7 +208,8 @@ void SweepService::connectRunner()
     connect(r, &SweepRunner::runFinished, this,
             [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {
                 ++runsDone_;
-                secondsPerFinishedRun_ = static_cast<double>(sweepClock_.elapsed()) / 1000.0 / runsDone_;
+                if (currentRun_ >= 0 && currentRun_ < static_cast<int>(keys_.size()))
+                    timeLeft_.addFinished(keys_[currentRun_], static_cast<double>(runClock_.elapsed()) / 1000.0);
                 SweepEvent e = SweepEvent::of(K::RunFinished);
                 e.runId = runId;
                 e.status = status;
@@ -186,6 +218,8 @@ void SweepService::connectRunner()
             });
     connect(r, &SweepRunner::adaptiveRunAdded, this,
             [this](const QString &name, int processes, double halfWidth, double target) {
+                if (const auto it = configs_.find(name); it != configs_.end())
+                    keys_.push_back(runKey(it->second, warmRuns_ ? store::CacheStart::Warm : store::CacheStart::Cold));
                 SweepEvent e = SweepEvent::of(K::AdaptiveRunAdded);
                 e.config = name;
                 e.processes = processes;
@@ -209,6 +243,8 @@ void SweepService::connectRunner()
         emitEvent(e);
     });
     connect(r, &SweepRunner::finished, this, [this](bool cancelled) {
+        if (!cancelled)
+            reportTimeLeftError();
         SweepEvent e = SweepEvent::of(K::Finished);
         e.cancelled = cancelled;
         emitEvent(e);
@@ -224,19 +260,48 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
     e.steps = steps;
     e.runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
     e.sweepFraction = totalRuns > 0 ? (finishedRuns + e.runFraction) / totalRuns : 1.0;
-    e.secondsLeft = secondsLeft(finishedRuns, totalRuns, e.runFraction);
+    fillSecondsLeft(e, finishedRuns);
     emitEvent(e);
 }
 
-qint64 SweepService::secondsLeft(int finishedRuns, int totalRuns, double runFraction) const
+void SweepService::fillSecondsLeft(SweepEvent &e, int currentRun) const
 {
-    // From the pace so far: whole runs once one has finished, else this run's steps.
-    if (runsDone_ > 0)
-        return static_cast<qint64>(secondsPerFinishedRun_ * (totalRuns - finishedRuns - runFraction));
-    if (runFraction > 0.05)
-        return static_cast<qint64>(static_cast<double>(runClock_.elapsed()) / 1000.0 / runFraction *
-                                   (totalRuns - runFraction));
-    return -1;
+    e.secondsLeft = -1;
+    if (currentRun < 0 || currentRun >= static_cast<int>(keys_.size()))
+        return;
+    const std::vector<RunKey> queued(keys_.begin() + currentRun + 1, keys_.end());
+    const double elapsed = static_cast<double>(runClock_.elapsed()) / 1000.0;
+    if (const auto left = timeLeft_.left(keys_[currentRun], elapsed, queued)) {
+        e.secondsLeft = static_cast<qint64>(left->seconds);
+        e.secondsLeftGuess = left->guess;
+    }
+}
+
+void SweepService::reportTimeLeftError()
+{
+    const double end = static_cast<double>(sweepClock_.elapsed()) / 1000.0;
+    std::vector<double> errors;
+    QStringList each;
+    for (const Prediction &p : predictions_) {
+        const double actual = end - p.at;
+        if (actual < 1)
+            continue;
+        errors.push_back(std::abs(p.left - actual) / actual);
+        each << QString("%1 s for %2 s%3").arg(p.left, 0, 'f', 0).arg(actual, 0, 'f', 0).arg(p.guess ? " (guess)" : "");
+    }
+    if (errors.empty())
+        return;
+    SweepEvent e = SweepEvent::of(SweepEvent::Kind::TimeLeftReport);
+    e.seconds = stats::median(errors);
+    e.target = *std::max_element(errors.begin(), errors.end());
+    e.processes = static_cast<int>(errors.size());
+    e.detail = QString("time left, predicted at %1 run starts against the time the rest took: median error %2%, "
+                       "worst %3% (%4)")
+                   .arg(errors.size())
+                   .arg(stats::median(errors) * 100, 0, 'f', 0)
+                   .arg(*std::max_element(errors.begin(), errors.end()) * 100, 0, 'f', 0)
+                   .arg(each.join(", "));
+    emitEvent(e);
 }
 
 } // namespace stepscope::supervisor

@@ -10,11 +10,13 @@
 #include "supervisor/sweep_plan.h"
 #include "supervisor/sweep_request.h"
 #include "supervisor/sweep_runner.h"
+#include "supervisor/time_left.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QVector>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +40,8 @@ struct SweepEvent {
         AdaptiveRunAdded,  // config, processes, halfWidth (< 0: no interval yet), target
         AdaptiveTimeSpent, // minutes
         Log,               // detail: a line of a worker's log or of the supervisor's, for people only
+        TimeLeftReport,    // the estimates at each run start against the time the rest took: seconds =
+                           // median relative error, target = the worst, processes = run starts; detail words it
         StorageFailed,     // detail: the store's message; Finished(cancelled) follows
         Finished,          // cancelled
     };
@@ -56,7 +60,8 @@ struct SweepEvent {
     double halfWidth = 0, target = 0;
     int minutes = 0;
     double runFraction = 0, sweepFraction = 0;
-    qint64 secondsLeft = -1; // Progress: < 0 while unknown
+    qint64 secondsLeft = -1;       // Progress: < 0 while unknown (time_left.h)
+    bool secondsLeftGuess = false; // some run of the rest was predicted from another kind: a guess
     bool cancelled = false;
 
     static SweepEvent of(Kind kind)
@@ -109,15 +114,29 @@ class SweepService : public QObject
   private:
     void emitEvent(SweepEvent e) { Q_EMIT sweepEvent(e); }
     void onProgress(int finishedRuns, int totalRuns, int step, int steps);
-    // The time the rest of the sweep should take; -1 while there is nothing to go on.
-    qint64 secondsLeft(int finishedRuns, int totalRuns, double runFraction) const;
+    // The time the rest of the sweep should take (time_left.h), into the event; -1 while there is
+    // nothing to go on.
+    void fillSecondsLeft(SweepEvent &e, int currentRun) const;
     void connectRunner();
+    // How the predictions made at each run start compare with the time the sweep really took: a
+    // Log event at its end (docs/results cite it).
+    void reportTimeLeftError();
 
     store::Database &db_;
     SweepRunner *runner_ = nullptr; // a child: it moves with the service to the service's thread
     QElapsedTimer sweepClock_, runClock_;
     int runsDone_ = 0;
-    double secondsPerFinishedRun_ = 0;
+    TimeLeft timeLeft_;
+    std::vector<RunKey> keys_;             // the plan's runs, in order (adaptive ones appended)
+    std::map<QString, RunConfig> configs_; // by canonical name, for the runs adaptive repeats add
+    bool warmRuns_ = false;
+    int currentRun_ = -1;
+    // At each run start: seconds into the sweep, the predicted rest, whether it was a guess.
+    struct Prediction {
+        double at = 0, left = 0;
+        bool guess = false;
+    };
+    std::vector<Prediction> predictions_;
 };
 
 } // namespace stepscope::supervisor

@@ -67,6 +67,8 @@ struct RunSpec {
     std::optional<Failure> failure;
     std::optional<std::int64_t> environmentId;
     store::MachineWarmup warmup = store::MachineWarmup::Unrecorded;
+    store::CacheStart caches = store::CacheStart::Unrecorded; // planned with the run
+    std::optional<store::CacheRecord> cacheRecord;            // written when it ends
     std::optional<double> setupS;
     std::string compileCache, cacheDirs, compileJson;
     std::vector<double> checkLosses;
@@ -126,6 +128,7 @@ inline std::int64_t addRun(store::Database &db, std::int64_t sweepId, const RunS
     run.repeatIndex = spec.repeatIndex;
     run.configName = spec.configName;
     run.configJson = spec.configJson;
+    run.caches = spec.caches;
     const auto id = db.createRun(run);
     if (spec.started)
         db.markRunning(id);
@@ -151,6 +154,8 @@ inline std::int64_t addRun(store::Database &db, std::int64_t sweepId, const RunS
         db.setBlockWall(id, *spec.blockWallMs);
     if (spec.summary)
         db.setSummary(id, *spec.summary);
+    if (spec.cacheRecord)
+        db.setCacheRecord(id, *spec.cacheRecord);
     if (spec.finished)
         db.finishRun(id, spec.status, spec.failure);
     return id;

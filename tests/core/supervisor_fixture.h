@@ -60,6 +60,15 @@ inline WorkerCommand sleeper(int seconds)
     return fakeWorker({"--stderr", "worker: sleeping", "--sleep", QString::number(seconds)});
 }
 
+// The lines of a file (a fake worker's --record or --count file); none when it is missing.
+inline QStringList linesOf(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
 // Writes `lines` to `path` as a stream for the fake worker to replay; returns `path`.
 inline QString writeStream(const QString &path, const QStringList &lines)
 {
@@ -131,9 +140,9 @@ class SupervisorTest : public ::testing::Test
         db_ = store::Database::open(path_);
     }
 
-    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1)
+    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1, CacheStates caches = CacheStates::Cold)
     {
-        return planSweep(*db_, "test", "custom", configs, repeats, 6);
+        return planSweep(*db_, "test", "custom", configs, repeats, 6, std::nullopt, caches);
     }
 
     // Runs `plan` to its end (or `limitMs`), with `during` called on the runner once it has started.
@@ -205,7 +214,8 @@ class SupervisorTest : public ::testing::Test
         o.native = std::move(native);
         o.python = std::move(python);
         o.timeoutSeconds = timeoutSeconds;
-        o.compileCacheRoot = compileRoot(); // never the user's own cache
+        o.compileCacheRoot = compileRoot();                   // never the user's own cache
+        o.machineCacheRoot = dir_.filePath("machine-caches"); // seen by the tests, removed with dir_
         return o;
     }
 

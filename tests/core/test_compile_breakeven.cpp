@@ -92,8 +92,7 @@ TEST_F(CompileBreakEvenTest, ColdAndWarmAgainstTheirEagerRowWithAnInterval)
         const LedgerRow &row = ledger.rows[b->row], &e = ledger.rows[eagerRow];
         ASSERT_TRUE(b->measured);
         // The point figure is the ledger's rule against another row: 1 + (T1_C - T1_E) / (t_E - t_C).
-        const auto expected =
-            stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *e.firstStepMs, *e.steadyMs);
+        const auto expected = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *e.firstStepMs, *e.steadyMs);
         ASSERT_TRUE(b->steps && expected);
         EXPECT_DOUBLE_EQ(*b->steps, *expected);
         // Three processes a side: an interval around it.

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -97,11 +98,10 @@ TEST_F(LedgerCompileTest, RowsCarryCompileCacheAndMedianCompileTime)
     EXPECT_EQ(l.rows[3].compileMs, std::optional<double>(2500.0));
 
     const std::string csv = toCsv(l);
-    EXPECT_TRUE(
-        contains(csv, ",wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps\n"))
+    EXPECT_TRUE(contains(csv, ",wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,"))
         << csv;
-    EXPECT_TRUE(contains(csv, ",cold,35.25,,3,\n")) << csv;
-    EXPECT_TRUE(contains(csv, ",warm,2.5,,1,\n")) << csv;
+    EXPECT_TRUE(contains(csv, ",cold,35.25,,3,,")) << csv;
+    EXPECT_TRUE(contains(csv, ",warm,2.5,,1,,")) << csv;
     const QJsonArray rows = jsonOf(toJson(l)).value("rows").toArray();
     ASSERT_EQ(rows.size(), 4);
     EXPECT_EQ(rows[2].toObject().value("compile_cache").toString(), "cold");
@@ -641,4 +641,100 @@ TEST(LedgerDecidingCrossing, AgreesWithTheBaselineBreakEvenAndSaysWhenThereIsNon
 }
 
 } // namespace
+} // namespace stepscope::report
+
+namespace stepscope::report
+{
+
+// Issue 16: each row's cold and warm first steps and break-evens come from the runs' typed cache
+// state, side by side; the ledger's start state picks the main figures; a warm run that missed its
+// caches counts in neither.
+TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("l.db").toStdString();
+    RunConfig base, bf16;
+    base.batch = bf16.batch = 2;
+    base.imageSize = bf16.imageSize = 32;
+    bf16.autocast = Autocast::BF16;
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = test::addSweep(*db, {"caches", "custom", 1000});
+        int position = 0;
+        const auto add = [&](const RunConfig &c, store::CacheStart start, double firstS, double levelMs,
+                             bool missed = false) {
+            test::RunSpec run = test::runOf(c, position++);
+            run.caches = start;
+            run.firstS = firstS;
+            run.steps.push_back({1, std::nullopt, firstS * 1000});
+            for (int i = 2; i <= 61; ++i)
+                run.steps.push_back({i, std::nullopt, levelMs * (1.0 + 0.001 * (i % 3))});
+            store::CacheRecord record;
+            record.caches.push_back({"CUDA_CACHE_PATH", "/tmp/x", store::CacheUse::State::Primed, 100, 200000});
+            if (missed)
+                record.missed.push_back("CUDA_CACHE_PATH");
+            run.cacheRecord = record;
+            test::addRun(*db, sweepId, run);
+        };
+        add(base, store::CacheStart::Cold, 1.00, 10);
+        add(bf16, store::CacheStart::Cold, 5.00, 5);
+        add(base, store::CacheStart::Warm, 0.40, 10);
+        add(bf16, store::CacheStart::Warm, 1.00, 5);
+        add(base, store::CacheStart::Cold, 1.02, 10);
+        add(bf16, store::CacheStart::Cold, 5.10, 5);
+        add(base, store::CacheStart::Warm, 0.41, 10);
+        add(bf16, store::CacheStart::Warm, 1.02, 5);
+        add(bf16, store::CacheStart::Warm, 4.00, 5, true); // compiled what it lacked: not warm
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger fresh = buildLedger(*reader, sweepId);
+    ASSERT_EQ(fresh.rows.size(), 2u);
+    EXPECT_EQ(fresh.start, store::CacheStart::Cold);
+    EXPECT_TRUE(fresh.hasColdAndWarm);
+    const LedgerRow &b = fresh.rows[0], &r = fresh.rows[1];
+    EXPECT_EQ(r.firstStepStart, store::CacheStart::Cold);
+    ASSERT_TRUE(r.cold.firstStepMs && r.warm.firstStepMs && r.firstStepMs);
+    EXPECT_DOUBLE_EQ(*r.cold.firstStepMs, 5050.0);
+    EXPECT_DOUBLE_EQ(*r.warm.firstStepMs, 1010.0) << "the missed warm run is not a warm figure";
+    EXPECT_EQ(r.warm.processes, 2);
+    EXPECT_EQ(r.warmMissed, 1);
+    EXPECT_DOUBLE_EQ(*r.firstStepMs, *r.cold.firstStepMs);
+    EXPECT_EQ(r.processes, 5) << "the steady state pools every process, the missed one too";
+    ASSERT_TRUE(r.machineCacheShareMs());
+    EXPECT_DOUBLE_EQ(*r.machineCacheShareMs(), 4040.0);
+    // Each state's break-even against the baseline's first step of the same state.
+    ASSERT_TRUE(r.cold.breakEvenSteps && r.warm.breakEvenSteps && r.breakEvenSteps);
+    EXPECT_DOUBLE_EQ(*r.cold.breakEvenSteps,
+                     *stats::breakEvenSteps(*r.cold.firstStepMs, *r.steadyMs, *b.cold.firstStepMs, *b.steadyMs));
+    EXPECT_DOUBLE_EQ(*r.warm.breakEvenSteps,
+                     *stats::breakEvenSteps(*r.warm.firstStepMs, *r.steadyMs, *b.warm.firstStepMs, *b.steadyMs));
+    EXPECT_DOUBLE_EQ(*r.breakEvenSteps, *r.cold.breakEvenSteps);
+    EXPECT_GT(*r.cold.breakEvenSteps, *r.warm.breakEvenSteps);
+    EXPECT_TRUE(r.cold.breakEvenCI && r.cold.breakEvenCI->hasInterval) << "two cold processes on each side";
+    EXPECT_TRUE(contains(fresh.recommendationText, "on a fresh machine")) << fresh.recommendationText;
+
+    // The same sweep read for "this machine again": the warm figures lead.
+    const Ledger again = buildLedger(*reader, sweepId, 0, {}, store::CacheStart::Warm);
+    const LedgerRow &w = again.rows[1];
+    EXPECT_EQ(w.firstStepStart, store::CacheStart::Warm);
+    EXPECT_DOUBLE_EQ(*w.firstStepMs, 1010.0);
+    EXPECT_DOUBLE_EQ(*w.breakEvenSteps, *w.warm.breakEvenSteps);
+    EXPECT_TRUE(contains(again.recommendationText, "on this machine again")) << again.recommendationText;
+
+    // Every export says which state each first step is.
+    const std::string md = toMarkdown(fresh);
+    EXPECT_TRUE(contains(md, "5.05 s cold")) << md;
+    EXPECT_TRUE(contains(md, "warm start (first step, break-even) |")) << md;
+    EXPECT_TRUE(contains(md, "1.01 s warm, " + std::to_string(std::llround(*r.warm.breakEvenSteps)))) << md;
+    EXPECT_TRUE(contains(md, "(1 warm run(s) missed their caches)")) << md;
+    EXPECT_TRUE(contains(md, "What the machine's caches cost each first step")) << md;
+    const QJsonObject row = jsonOf(toJson(fresh)).value("rows").toArray()[1].toObject();
+    EXPECT_EQ(row.value("first_step_start").toString(), "cold");
+    EXPECT_DOUBLE_EQ(row.value("warm_start").toObject().value("first_step_s").toDouble(), 1.01);
+    EXPECT_EQ(row.value("warm_missed").toInt(), 1);
+    EXPECT_TRUE(contains(toCsv(fresh), ",cold,5.05,1.01,")) << toCsv(fresh);
+}
+
 } // namespace stepscope::report

@@ -345,13 +345,15 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 6);
-        EXPECT_EQ(Database::latestSchemaVersion(), 6);
+        EXPECT_EQ(db->schemaVersion(), 7);
+        EXPECT_EQ(Database::latestSchemaVersion(), 7);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 6);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 7);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('caches', 'cache_record')"),
+                  2);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
                              "('compile_json', 'compile_cache', 'cache_dirs')"),
                   3);
@@ -462,7 +464,7 @@ TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
     expectStates(); // read as schema 5
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 6);
+        EXPECT_EQ(db->schemaVersion(), 7);
         db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
         db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
         db->flush();

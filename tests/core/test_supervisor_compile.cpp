@@ -23,14 +23,6 @@ RunConfig compileConfig(CompileCache cache = CompileCache::Cold, int batch = 8)
     return c;
 }
 
-QStringList linesOf(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
 QJsonObject objectOf(const std::string &json)
 {
     return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
@@ -91,7 +83,7 @@ TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
 
     EXPECT_EQ(run->compileCache, "cold");
     const QJsonObject dirs = objectOf(run->cacheDirs);
-    ASSERT_EQ(dirs.size(), 2) << run->cacheDirs;
+    ASSERT_EQ(dirs.size(), 2 + static_cast<int>(machineCaches().size())) << run->cacheDirs; // and the machine's
     const QString inductor = dirs.value("TORCHINDUCTOR_CACHE_DIR").toString();
     const QString triton = dirs.value("TRITON_CACHE_DIR").toString();
     EXPECT_TRUE(inductor.startsWith(compileRoot() + "/cold-")) << inductor.toStdString();
@@ -122,27 +114,32 @@ TEST_F(SupervisorTest, EagerPythonRunHasNoCompileCache)
     ASSERT_TRUE(run);
     EXPECT_EQ(run->status, RunStatus::Complete);
     EXPECT_EQ(run->compileCache, "");
-    EXPECT_EQ(run->cacheDirs, "");
+    // Its machine caches only: no inductor or Triton folder.
+    const QJsonObject dirs = objectOf(run->cacheDirs);
+    EXPECT_EQ(dirs.size(), static_cast<int>(machineCaches().size())) << run->cacheDirs;
+    EXPECT_FALSE(dirs.contains("TORCHINDUCTOR_CACHE_DIR") || dirs.contains("TRITON_CACHE_DIR")) << run->cacheDirs;
     EXPECT_FALSE(QFileInfo::exists(compileRoot()));
 }
 
-TEST_F(SupervisorTest, FreshCudaCacheIsRecordedWithTheCompileCaches)
+TEST_F(SupervisorTest, MachineCachesAreRecordedWithTheCompileCaches)
 {
     RunnerOptions o = options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl"));
-    o.freshCudaCache = true;
     const SweepPlan p = plan({compileConfig(), smallConfig(16)});
     const Outcome out = run(p, o);
     ASSERT_EQ(out.runFinished.size(), 2u);
     auto r = reader();
     const QJsonObject compiled = objectOf(r->run(p.runs[0].runId)->cacheDirs);
-    EXPECT_EQ(compiled.size(), 3);
+    EXPECT_EQ(compiled.size(), 2 + static_cast<int>(machineCaches().size()));
     const QString cuda = compiled.value("CUDA_CACHE_PATH").toString();
-    EXPECT_FALSE(cuda.isEmpty());
-    EXPECT_FALSE(QFileInfo::exists(cuda)) << "removed after the run";
-    // A native run says which CUDA cache it had too, with no compile cache state.
+    EXPECT_TRUE(cuda.startsWith(o.machineCacheRoot)) << cuda.toStdString();
+    // A native run says which machine caches it had too, with no compile cache state.
     const auto native = r->run(p.runs[1].runId);
     EXPECT_EQ(native->compileCache, "");
-    EXPECT_EQ(objectOf(native->cacheDirs).keys(), QStringList{"CUDA_CACHE_PATH"});
+    QStringList expected;
+    for (const MachineCache &c : machineCaches())
+        expected << c.variable;
+    expected.sort();
+    EXPECT_EQ(objectOf(native->cacheDirs).keys(), expected);
 }
 
 TEST_F(SupervisorTest, WarmRunsArePrimedOnce)

@@ -126,7 +126,8 @@ TEST_F(SweepServiceTest, ARequestOutsideTheTableIsRefusedBeforeAnythingIsPlanned
 }
 
 // The defaults that drifted between the two front-ends are decided once: adaptive sweeps start with
-// two processes of each configuration, built sweeps get the warm-up process, lists do not.
+// two processes of each configuration, no sweep gets the warm-up process unless asked, and CUDA
+// sweeps run cold and warm.
 TEST_F(SweepServiceTest, DefaultsAreTheServicesWhoeverAsks)
 {
     SweepRequest r = request();
@@ -144,8 +145,27 @@ TEST_F(SweepServiceTest, DefaultsAreTheServicesWhoeverAsks)
     r.preset = "ledger";
     p = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
     ASSERT_TRUE(p);
-    EXPECT_TRUE(p->options.machineWarmup) << "a built sweep starts with the warm-up process";
+    EXPECT_FALSE(p->options.machineWarmup) << "every run has caches of its own: no warm-up process unless asked";
     EXPECT_EQ(p->options.timeoutSeconds, static_cast<int>(kTimeoutLimit.defaultValue));
+    EXPECT_EQ(p->request.caches, std::optional<CacheStates>(CacheStates::Cold)) << "a CPU sweep runs cold";
+    for (const PlannedRun &run : p->plan.runs)
+        EXPECT_EQ(run.caches, store::CacheStart::Cold);
+
+    // A CUDA sweep runs every configuration cold and warm: a round of each per repeat.
+    r = request();
+    for (RunConfig &c : r.configs)
+        c.device = "cuda";
+    p = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
+    ASSERT_TRUE(p) << describe(errors);
+    EXPECT_EQ(p->request.caches, std::optional<CacheStates>(CacheStates::Both));
+    ASSERT_EQ(p->plan.runs.size(), 2 * r.configs.size());
+    for (std::size_t i = 0; i < p->plan.runs.size(); ++i) {
+        EXPECT_EQ(p->plan.runs[i].caches, i < r.configs.size() ? store::CacheStart::Cold : store::CacheStart::Warm);
+        EXPECT_TRUE(p->plan.runs[i].config == r.configs[i % r.configs.size()]);
+    }
+    const auto stored = store::Reader::open(db_->path())->runs(p->plan.sweepId);
+    ASSERT_EQ(stored.size(), p->plan.runs.size());
+    EXPECT_EQ(stored.back().caches, store::CacheStart::Warm) << "the state is planned with the run";
 }
 
 TEST(SweepLimits, RangesAndHintsComeFromTheTable)

@@ -10,6 +10,10 @@
 //   --stderr TEXT      write TEXT and a newline to stderr
 //   --env NAME         write "NAME=[value]" to stderr ("NAME unset" when it is not set), followed
 //                      by " (a folder)" when the value names an existing folder
+//   --bytes NAME       write "NAME holds N bytes" to stderr (the files under the folder NAME names;
+//                      0 when it names none), kept for --record as --env's echoes are
+//   --fill NAME BYTES  write a new file of BYTES bytes into the folder NAME names, as a worker fills
+//                      a cache (each call a file of its own, so the folder grows)
 //   --echo-config      write the --config JSON to stderr
 //   --record FILE      append a line to FILE: the --config JSON, then a tab and what each earlier
 //                      --env wrote, so a test learns what every worker process was given
@@ -52,10 +56,10 @@ int arity(const std::string &name)
 {
     if (name == "--echo-config" || name == "--killed")
         return 0;
-    if (name == "--alternate")
+    if (name == "--alternate" || name == "--fill")
         return 2;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
-        name == "--env" || name == "--record" || name == "--sleep" || name == "--exit")
+        name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes")
         return 1;
     return -1;
 }
@@ -121,6 +125,36 @@ std::string envEcho(const std::string &name)
     return name + "=[" + value + "]" + (folder ? " (a folder)" : "");
 }
 
+std::uintmax_t folderBytes(const char *folder)
+{
+    std::uintmax_t bytes = 0;
+    std::error_code ec;
+    if (!folder || !std::filesystem::is_directory(folder, ec))
+        return 0;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(folder, ec))
+        if (entry.is_regular_file(ec))
+            bytes += entry.file_size(ec);
+    return bytes;
+}
+
+void fill(const std::string &name, long bytes)
+{
+    const char *folder = std::getenv(name.c_str());
+    std::error_code ec;
+    if (!folder || !std::filesystem::is_directory(folder, ec))
+        fail(2, "--fill: " + name + " names no folder");
+    for (int i = 0;; ++i) {
+        const std::filesystem::path file = std::filesystem::path(folder) / ("entry-" + std::to_string(i));
+        if (std::filesystem::exists(file, ec))
+            continue;
+        std::ofstream out(file, std::ios::binary);
+        out << std::string(static_cast<std::size_t>(bytes), 'x');
+        if (!out)
+            fail(2, "cannot write " + file.string());
+        return;
+    }
+}
+
 int toInt(const std::string &text)
 {
     try {
@@ -163,6 +197,13 @@ void perform(const Action &a, State &s)
         const std::string echo = envEcho(a.values[0]);
         std::cerr << echo << std::endl;
         s.envEchoes += '\t' + echo;
+    } else if (n == "--bytes") {
+        const std::string echo =
+            a.values[0] + " holds " + std::to_string(folderBytes(std::getenv(a.values[0].c_str()))) + " bytes";
+        std::cerr << echo << std::endl;
+        s.envEchoes += '\t' + echo;
+    } else if (n == "--fill") {
+        fill(a.values[0], toInt(a.values[1]));
     } else if (n == "--echo-config") {
         std::cerr << config(s) << std::endl;
     } else if (n == "--record") {

@@ -289,7 +289,7 @@ class TestConfigPanel : public QObject
         QStringList expected{
             "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth", "compileBackend", "compileCold",
             "compileMode",     "compileTarget", "compileWarm",  "cpuAffinity", "cpuCores",       "cudnn",
-            "custom",          "device",        "batch",        "freshCache",  "graph",          "imageSize",
+            "custom",          "device",        "batch",        "caches",      "graph",          "imageSize",
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",   "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",   "tf32",           "threads",
             "untilCi",         "warmup"};
@@ -312,7 +312,7 @@ class TestConfigPanel : public QObject
         QCOMPARE(request.adaptiveHalfWidth, 0.035);
         QCOMPARE(request.adaptiveMaxProcesses, 7);
         QCOMPARE(request.adaptiveMaxMinutes, 45);
-        QVERIFY(!request.freshCudaCache); // a CPU sweep has no CUDA cache to empty
+        QVERIFY(!request.caches); // automatic: cold on the CPU, both on a GPU (withDefaults)
         const RunConfig base = again.baseConfig();
         QCOMPARE(base.batch, 4);
         QCOMPARE(base.imageSize, 48);
@@ -478,7 +478,8 @@ class TestConfigPanel : public QObject
             QString error;
             QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
             QVERIFY(!request.adaptive);
-            QVERIFY(request.machineWarmup.has_value() && *request.machineWarmup);
+            QVERIFY(request.machineWarmup.has_value() && !*request.machineWarmup); // off unless asked
+            QVERIFY(!request.caches);
             QVERIFY(!panel.maxProcessesBox()->isEnabled());
 
             panel.untilCiBox()->setChecked(true);
@@ -486,13 +487,15 @@ class TestConfigPanel : public QObject
             panel.ciHalfWidthBox()->setValue(5);
             panel.maxProcessesBox()->setValue(4);
             panel.maxMinutesBox()->setValue(7);
-            panel.machineWarmupBox()->setChecked(false);
+            panel.machineWarmupBox()->setChecked(true);
+            panel.cachesBox()->setCurrentIndex(panel.cachesBox()->findData(QStringLiteral("warm")));
             QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
             QVERIFY(request.adaptive);
+            QCOMPARE(request.caches, std::optional<supervisor::CacheStates>(supervisor::CacheStates::Warm));
             QCOMPARE(request.adaptiveHalfWidth, 0.05);
             QCOMPARE(request.adaptiveMaxProcesses, 4);
             QCOMPARE(request.adaptiveMaxMinutes, 7);
-            QVERIFY(request.machineWarmup.has_value() && !*request.machineWarmup);
+            QVERIFY(request.machineWarmup.has_value() && *request.machineWarmup);
             panel.saveSettings(settings);
         }
         ConfigPanel again;
@@ -500,7 +503,8 @@ class TestConfigPanel : public QObject
         again.loadSettings(settings);
         QVERIFY(again.untilCiBox()->isChecked());
         QCOMPARE(again.maxProcessesBox()->value(), 4);
-        QVERIFY(!again.machineWarmupBox()->isChecked());
+        QVERIFY(again.machineWarmupBox()->isChecked());
+        QCOMPARE(again.cachesBox()->currentData().toString(), QString("warm"));
     }
 };
 

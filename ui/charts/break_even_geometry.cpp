@@ -30,6 +30,22 @@ double cumulativeSeconds(const report::LedgerRow &row, double steps)
     return (*row.firstStepMs + (steps - 1) * *row.steadyMs) / 1000.0;
 }
 
+// "167 warm": the row's break-even in the start state its line is not drawn for; "" without one.
+QString otherStartText(const report::LedgerRow &row)
+{
+    if (row.firstStepStart == store::CacheStart::Unrecorded)
+        return {};
+    const store::CacheStart other =
+        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const report::LedgerRow::StartFigures &f = row.figuresOf(other);
+    if (!f.firstStepMs)
+        return {};
+    const QString steps = !f.breakEvenSteps        ? tr("never")
+                          : *f.breakEvenSteps <= 1 ? tr("immediately")
+                                                   : formatStepCount(*f.breakEvenSteps);
+    return steps + QLatin1Char(' ') + QString::fromLatin1(store::toString(other).data());
+}
+
 bool hasLine(const report::LedgerRow &row)
 {
     return row.firstStepMs && row.steadyMs && *row.firstStepMs > 0 && *row.steadyMs > 0;
@@ -190,6 +206,10 @@ BreakEvenGeometry breakEvenGeometry(const report::Ledger &ledger, double planned
                 if (ci && ci->hasInterval)
                     c.text += QStringLiteral(" [%1]").arg(QString::fromStdString(rows[i].breakEvenRange));
             }
+            // The lines are the assumed start state's; the other state's crossing is named beside.
+            c.otherText = otherStartText(rows[i]);
+            if (!c.decides && !c.otherText.isEmpty())
+                c.text += QStringLiteral(" \u00b7 ") + c.otherText;
             g.crossings.append(c);
         }
     }

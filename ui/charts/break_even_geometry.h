@@ -40,7 +40,9 @@ struct BreakEvenGeometry {
         int interval = -1; // into intervals, -1 without one
         // The crossing is the deciding one too: its marker and label are the deciding crossing's.
         bool decides = false;
-        QString text; // the label ("1,234 steps [80-150]"), unused when it decides
+        QString text; // the label ("1,234 steps [80-150] · 167 warm"), unused when it decides
+        // The break-even in the start state the lines are not drawn for ("167 warm"); "" without one.
+        QString otherText;
     };
     // The crossing of the recommended configuration's line with the runner-up's.
     struct DecidingCrossing {

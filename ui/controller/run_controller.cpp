@@ -299,6 +299,7 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         Q_EMIT runFinished(e.runId, e.status, e.failure);
         break;
     case K::Log:
+    case K::TimeLeftReport:
         Q_EMIT logLine(e.detail);
         break;
     case K::StorageFailed:

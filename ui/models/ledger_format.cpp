@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 
+#include <cmath>
 #include <limits>
 
 namespace stepscope::ui
@@ -38,12 +39,24 @@ QString speedupText(const report::LedgerRow &row)
 QString breakEvenWithRange(const report::LedgerRow &row)
 {
     const std::string steps = report::breakEvenText(row);
-    const QString count = QString::fromStdString(steps);
+    QString count = QString::fromStdString(steps);
+    // The other start state's break-even beside it: "474 [400-560] / 167 warm".
+    const store::CacheStart other =
+        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const report::LedgerRow::StartFigures &o = row.figuresOf(other);
+    QString otherText;
+    if (row.speedup && row.firstStepStart != store::CacheStart::Unrecorded && o.firstStepMs)
+        otherText = QStringLiteral(" / %1 %2")
+                        .arg(!o.breakEvenSteps        ? QStringLiteral("never")
+                             : *o.breakEvenSteps <= 1 ? QStringLiteral("immediately")
+                                                      : QString::number(std::llround(*o.breakEvenSteps)),
+                             QString::fromLatin1(store::toString(other).data()));
     if (row.breakEvenRange.empty() || row.breakEvenRange == steps)
-        return count;
+        return count + otherText;
     const QString range = QString::fromStdString(row.breakEvenRange);
-    return row.breakEvenCI && !row.breakEvenCI->hasInterval ? count + QStringLiteral(" (%1)").arg(range)
-                                                            : count + QStringLiteral(" [%1]").arg(range);
+    return (row.breakEvenCI && !row.breakEvenCI->hasInterval ? count + QStringLiteral(" (%1)").arg(range)
+                                                             : count + QStringLiteral(" [%1]").arg(range)) +
+           otherText;
 }
 
 // A first step that moves between cold processes says so next to its median.
@@ -52,8 +65,21 @@ QString firstStepText(const report::LedgerRow &row)
     if (!row.firstStepMs)
         return QStringLiteral("-");
     QString s = QString::fromStdString(report::formatSeconds(*row.firstStepMs / 1000.0));
+    // Every first step says which caches it found.
+    if (const std::string_view start = store::toString(row.firstStepStart); !start.empty())
+        s += QLatin1Char(' ') + QString::fromLatin1(start.data(), qsizetype(start.size()));
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
+    // The other start state beside it, when the row ran both.
+    const store::CacheStart other =
+        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    if (row.firstStepStart != store::CacheStart::Unrecorded && row.figuresOf(other).firstStepMs)
+        s += QStringLiteral(" / %1 %2")
+                 .arg(QString::fromStdString(report::formatSeconds(*row.figuresOf(other).firstStepMs / 1000.0)),
+                      QString::fromLatin1(store::toString(other).data()));
+    if (row.warmMissed > 0)
+        s += QCoreApplication::translate("LedgerModel", " (%n warm run(s) missed their caches)", nullptr,
+                                         row.warmMissed);
     // The sweep's first process without a warm-up process paid for the machine's caches.
     if (row.machineColdFirsts > 0)
         s += row.completed > 1 ? QStringLiteral(" machine cold %1/%2").arg(row.machineColdFirsts).arg(row.completed)
@@ -229,14 +255,25 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
     case LedgerModel::FirstStep: {
         if (!row.firstStepMs)
             return {};
-        const QString cold =
+        QString cold =
             row.machineColdFirsts > 0
                 ? tr("\nMachine cold: no warm-up process ran, and this configuration had the sweep's first "
                      "process, which paid for the machine's caches (CUDA JIT, cuDNN engines, library files).")
                 : QString();
+        QString start;
+        if (row.firstStepStart == store::CacheStart::Cold)
+            start = tr("\nCold: each process had fresh, empty caches of its own (CUDA JIT, torch's kernels, "
+                       "Triton): what a new machine, a container or a driver upgrade pays.");
+        else if (row.firstStepStart == store::CacheStart::Warm)
+            start = tr("\nWarm: each process found the caches a run of this configuration left: what this "
+                       "machine pays once it has run it.");
+        if (const auto share = row.machineCacheShareMs())
+            start += tr("\nThe machine's caches cost this first step %1 (cold minus warm).")
+                         .arg(QString::fromStdString(report::formatSeconds(*share / 1000.0)));
+        cold += start;
         if (!row.firstStepNoise)
             return tr("1 repeat: no spread") + cold;
-        return tr("Cold processes: %1 to %2 (%3)")
+        return tr("Processes: %1 to %2 (%3)")
                    .arg(QString::fromStdString(report::formatSeconds(*row.firstStepMinMs / 1000.0)),
                         QString::fromStdString(report::formatSeconds(*row.firstStepMaxMs / 1000.0)),
                         QString::fromLatin1(stats::toString(*row.firstStepNoise))) +

@@ -4,6 +4,7 @@
 #include "models/status_colors.h"
 
 #include "common/failure.h"
+#include "report/cache_text.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -138,6 +139,18 @@ QString runChoiceText(const store::RunRecord &run)
         .arg(QString::fromUtf8(toString(run.status).data()));
 }
 
+QString machineCachesHtml(const store::RunRecord &run)
+{
+    const std::vector<std::string> lines = report::runCacheLines(run);
+    if (lines.empty())
+        return {};
+    QString html = QStringLiteral("<h3>%1</h3>\n<p>%2</p>\n<ul>\n")
+                       .arg(esc(tr("Machine caches")), esc(QString::fromStdString(lines.front())));
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        html += QStringLiteral("<li>%1</li>\n").arg(esc(QString::fromStdString(lines[i])));
+    return html + QStringLiteral("</ul>\n");
+}
+
 QString compileSectionHtml(const store::RunRecord &run)
 {
     if (!runIsCompiled(run))
@@ -196,6 +209,7 @@ QString runDetailHtml(const store::RunRecord &run)
     html += QStringLiteral("</table>\n");
 
     html += compileSectionHtml(run);
+    html += machineCachesHtml(run);
 
     if (!run.detail.empty())
         html += QStringLiteral("<h3>%1</h3>\n<pre>%2</pre>\n").arg(esc(tr("Worker log")), esc(run.detail));

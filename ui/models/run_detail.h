@@ -21,6 +21,8 @@ bool runNotCompiled(const store::RunRecord &run, QString *text = nullptr);
 QString runDetailHtml(const store::RunRecord &run);
 // The torch.compile section alone (empty for a run without compile).
 QString compileSectionHtml(const store::RunRecord &run);
+// Which machine caches the run's first step found, and what each held before and after it.
+QString machineCachesHtml(const store::RunRecord &run);
 // "#12, repeat 2, complete": one line to pick the run in a list of repeats.
 QString runChoiceText(const store::RunRecord &run);
 

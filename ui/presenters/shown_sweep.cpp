@@ -215,6 +215,7 @@ ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, SweepRequest 
     }
     const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
     request.repeats = settings.value("repeats").toInt(1);
+    request.caches = supervisor::cacheStatesFromString(settings.value("caches").toString()); // unset: automatic
     request.preset = QString::fromStdString(info.sweep.preset);
     request.plannedSteps = plannedSteps_;
     request.name = tr("%1 (again)").arg(QString::fromStdString(info.sweep.name));

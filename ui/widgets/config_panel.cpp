@@ -203,7 +203,16 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     steps_ = spin(1, 1000000, 100);
     repeats_ = spin(1, 100, 1);
     repeats_->setToolTip(tr("Cold processes per configuration, interleaved A B C A B C"));
-    freshCache_ = new QCheckBox(tr("Fresh CUDA JIT cache per run (truly cold first step)"));
+    // The machine caches each configuration starts with (supervisor/machine_caches.h). Data: "" =
+    // automatic (both on a GPU, cold on the CPU), else supervisor::toString(CacheStates).
+    caches_ = new QComboBox;
+    caches_->addItem(tr("Automatic (cold and warm on a GPU)"), QString());
+    caches_->addItem(tr("Cold: fresh caches per run (a new machine)"), QStringLiteral("cold"));
+    caches_->addItem(tr("Warm: as a run of the same configuration left them"), QStringLiteral("warm"));
+    caches_->addItem(tr("Both: a cold and a warm process of each"), QStringLiteral("both"));
+    caches_->setToolTip(tr("Every run gets caches of its own (CUDA JIT, torch's kernels, Triton). Cold first steps "
+                           "are what a fresh machine, container or driver upgrade pays; warm ones what this machine "
+                           "pays once it has run the configuration. Both puts them side by side in the ledger."));
     shapeForm->addRow(tr("Batch"), batch_);
     shapeForm->addRow(tr("Image size"), imageSize_);
     shapeForm->addRow(tr("Warm-up steps"), warmup_);
@@ -233,12 +242,11 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     shapeForm->addRow(tr("At most"), maxProcesses_);
     shapeForm->addRow(tr("Stop adding after"), maxMinutes_);
     machineWarmup_ = new QCheckBox(tr("Discard one warm-up process first"));
-    machineWarmup_->setChecked(true);
-    machineWarmup_->setToolTip(tr("One unstored one-step process before the timed runs: caches that outlive a process "
-                                  "(CUDA JIT, cuDNN engines, the libraries' file cache) are paid there, not by "
-                                  "whichever configuration runs first"));
+    machineWarmup_->setChecked(false);
+    machineWarmup_->setToolTip(tr("One unstored one-step process before the timed runs: it warms what no run's own "
+                                  "caches hold (the driver, the libraries' file cache)"));
     shapeForm->addRow(machineWarmup_);
-    shapeForm->addRow(freshCache_);
+    shapeForm->addRow(tr("Machine caches"), caches_);
     layout->addWidget(shape);
 
     auto *sweep = new QGroupBox(tr("Sweep"));
@@ -407,9 +415,9 @@ void ConfigPanel::buildSettingsTable()
                      return V(kind);
              return std::nullopt;
          }},
-        {"freshCache", freshCache_, false,
-         [](const V &v, RunConfig &c, SweepRequest &r) { r.freshCudaCache = v.toBool() && c.onCuda(); }},
-        {"machineWarmup", machineWarmup_, true,
+        {"caches", caches_, QString(),
+         [](const V &v, RunConfig &, SweepRequest &r) { r.caches = supervisor::cacheStatesFromString(v.toString()); }},
+        {"machineWarmup", machineWarmup_, false,
          [](const V &v, RunConfig &, SweepRequest &r) { r.machineWarmup = v.toBool(); }},
         {"untilCi", untilCi_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.adaptive = v.toBool(); }},
         {"ciHalfWidth", ciHalfWidth_, 2.0,
@@ -476,7 +484,7 @@ void ConfigPanel::setCudaDevices(int count)
 void ConfigPanel::updateEnabled()
 {
     const bool cuda = device_->currentText().startsWith("cuda");
-    for (auto *b : {tf32_, cudnn_, graph_, freshCache_})
+    for (auto *b : {tf32_, cudnn_, graph_})
         b->setEnabled(cuda);
     autocastDtype_->setEnabled(autocast_->isChecked());
     if (!cuda)

@@ -72,6 +72,7 @@ class ConfigPanel : public QWidget
     QSpinBox *maxProcessesBox() const { return maxProcesses_; }
     QSpinBox *maxMinutesBox() const { return maxMinutes_; }
     QCheckBox *machineWarmupBox() const { return machineWarmup_; }
+    QComboBox *cachesBox() const { return caches_; } // data: "", "cold", "warm", "both"
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);
@@ -121,7 +122,8 @@ class ConfigPanel : public QWidget
     int cudaDevices_ = 0;
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
-    QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_, *freshCache_;
+    QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_;
+    QComboBox *caches_ = nullptr;
     QComboBox *optimizer_ = nullptr, *baseline_ = nullptr;
     QCheckBox *untilCi_, *machineWarmup_;
     QDoubleSpinBox *ciHalfWidth_;

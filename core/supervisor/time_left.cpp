@@ -1,0 +1,134 @@
+#include "supervisor/time_left.h"
+
+#include "config/config_json.h"
+#include "stats/stats.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+
+#include <numeric>
+
+namespace stepscope::supervisor
+{
+
+RunKey runKey(const RunConfig &config, store::CacheStart start)
+{
+    RunKey k;
+    k.name = canonicalName(config);
+    k.start = start;
+    k.steps = config.totalSteps();
+    // What makes a first step long: the runtime, compiling (and its cache), autotuning, a graph.
+    k.kind = toString(config.runtime) + "|" + toString(config.compile) + "|" +
+             (config.compile == CompileMode::None ? std::string() : toString(config.compileCache)) + "|" +
+             (config.cudnnBenchmark ? "bench" : "") + "|" + (config.cudaGraph ? "graph" : "") + "|" +
+             std::string(store::toString(start)) + "|" + config.device.substr(0, 4);
+    return k;
+}
+
+std::string TimeLeft::exact(const RunKey &key)
+{
+    return key.name + "|" + std::string(store::toString(key.start)) + "|" + std::to_string(key.steps);
+}
+
+void TimeLeft::addHistory(const RunKey &key, double seconds)
+{
+    history_[exact(key)].push_back(seconds);
+    historyKinds_[key.kind + "|" + std::to_string(key.steps)].push_back(seconds);
+}
+
+void TimeLeft::addFinished(const RunKey &key, double seconds)
+{
+    sweep_[exact(key)].push_back(seconds);
+    kinds_[key.kind + "|" + std::to_string(key.steps)].push_back(seconds);
+    all_.push_back(seconds);
+}
+
+std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
+{
+    std::optional<TimeEstimate> run;
+    const auto from = [](const std::map<std::string, std::vector<double>> &m, const std::string &k) {
+        const auto it = m.find(k);
+        return it == m.end() || it->second.empty() ? std::nullopt : std::optional<double>(stats::median(it->second));
+    };
+    RunKey otherState = key;
+    otherState.start = key.start == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const std::string kind = key.kind + "|" + std::to_string(key.steps);
+    if (const auto s = from(sweep_, exact(key)))
+        run = TimeEstimate{*s, false};
+    else if (const auto h = from(history_, exact(key)))
+        run = TimeEstimate{*h, false};
+    else if (const auto o = key.start == store::CacheStart::Warm ? from(sweep_, exact(otherState)) : std::nullopt)
+        run = TimeEstimate{*o, true};
+    else if (const auto k = from(kinds_, kind))
+        run = TimeEstimate{*k, true};
+    else if (const auto hk = from(historyKinds_, kind))
+        run = TimeEstimate{*hk, true};
+    else if (!all_.empty())
+        run = TimeEstimate{std::accumulate(all_.begin(), all_.end(), 0.0) / static_cast<double>(all_.size()), true};
+    if (!run || !key.primes)
+        return run;
+    // The priming process is a one-step run of the same configuration that pays the cold first step:
+    // close to what the cold run costs.
+    RunKey cold = key;
+    cold.start = store::CacheStart::Cold;
+    cold.primes = false;
+    cold.kind.replace(cold.kind.rfind("|warm|"), 6, "|cold|");
+    const auto priming = predict(cold);
+    if (!priming)
+        return TimeEstimate{run->seconds * 2, true};
+    return TimeEstimate{run->seconds + priming->seconds, run->guess || priming->guess};
+}
+
+std::optional<TimeEstimate> TimeLeft::left(const RunKey &current, double elapsed,
+                                           const std::vector<RunKey> &queued) const
+{
+    const auto now = predict(current);
+    if (!now)
+        return std::nullopt;
+    // A run that outlives its prediction is taken to end soon: its overrun is not added to the rest.
+    TimeEstimate total{std::max(0.0, now->seconds - elapsed), now->guess};
+    for (const RunKey &k : queued) {
+        const auto next = predict(k);
+        if (!next)
+            return std::nullopt;
+        total.seconds += next->seconds;
+        total.guess = total.guess || next->guess;
+    }
+    return total;
+}
+
+void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std::string &host, int maxSweeps)
+{
+    std::map<std::int64_t, bool> sameHost; // environment id -> recorded on `host`
+    int seen = 0;
+    for (const store::SweepRecord &sweep : reader.sweeps()) {
+        if (++seen > maxSweeps)
+            break;
+        for (const store::RunRecord &run : reader.runs(sweep.id)) {
+            if (run.status != RunStatus::Complete || !run.environmentId || run.started.empty() || run.finished.empty())
+                continue;
+            auto known = sameHost.find(*run.environmentId);
+            if (known == sameHost.end()) {
+                const auto env = reader.environment(*run.environmentId);
+                known = sameHost.emplace(*run.environmentId, env && env->host == host).first;
+            }
+            if (!known->second)
+                continue;
+            RunConfig config;
+            std::vector<ConfigError> errors;
+            if (!parseConfig(QByteArray::fromStdString(run.configJson), config, errors))
+                continue;
+            const QDateTime started = QDateTime::fromString(QString::fromStdString(run.started), Qt::ISODateWithMs);
+            const QDateTime finished = QDateTime::fromString(QString::fromStdString(run.finished), Qt::ISODateWithMs);
+            if (!started.isValid() || !finished.isValid() || finished < started)
+                continue;
+            // Files of before cache states ran cold (a run's own caches were never warm then) or
+            // against the user's caches: taken as cold, the safer guess.
+            const store::CacheStart start =
+                run.caches == store::CacheStart::Unrecorded ? store::CacheStart::Cold : run.caches;
+            model.addHistory(runKey(config, start), static_cast<double>(started.msecsTo(finished)) / 1000.0);
+        }
+    }
+}
+
+} // namespace stepscope::supervisor

@@ -1,0 +1,58 @@
+#pragma once
+// How long the rest of a sweep takes, from what each run costs (issue 16.4): a run's wall time is
+// mostly its first step (cudnn autotuning, a cold compile, priming), so the pace of the runs so far
+// says little about the next. Each queued run is predicted from, in this order:
+//   1. runs of the same configuration, cache start and step count in this sweep,
+//   2. such runs of this database on this host (earlier sweeps),
+//   3. a guess, said to be one: the same configuration in the other cache state (a warm run costs
+//      at most what its cold run did), else runs of the same kind and step count (runtime, compile
+//      mode and cache, cudnn autotuning, CUDA graph, cache start) in this sweep, then in the
+//      database, else every finished run of this sweep.
+// Measured on the H200 (docs/results/h200-caches.md) before the first guess of step 3 existed.
+// A warm run whose caches are not primed yet adds a priming process (predicted as its cold run).
+#include "config/run_config.h"
+#include "store/store.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::supervisor
+{
+
+struct RunKey {
+    std::string name; // canonical configuration name
+    store::CacheStart start = store::CacheStart::Cold;
+    std::int64_t steps = 0; // warm-up and measured steps
+    std::string kind;       // the fallback's grouping (see above)
+    bool primes = false;    // a warm run that pays for its priming process first
+};
+RunKey runKey(const RunConfig &config, store::CacheStart start);
+
+struct TimeEstimate {
+    double seconds = 0;
+    bool guess = false; // some run of it was predicted from another kind or the sweep's mean
+};
+
+class TimeLeft
+{
+  public:
+    void addHistory(const RunKey &key, double seconds);  // a complete run of this database and host
+    void addFinished(const RunKey &key, double seconds); // a run of this sweep (any status)
+    std::optional<TimeEstimate> predict(const RunKey &key) const;
+    // The current run's rest (`elapsed` seconds into it) and the queued runs'; nullopt while nothing
+    // is known about some of them.
+    std::optional<TimeEstimate> left(const RunKey &current, double elapsed, const std::vector<RunKey> &queued) const;
+
+  private:
+    static std::string exact(const RunKey &key);
+    std::map<std::string, std::vector<double>> sweep_, history_;
+    std::map<std::string, std::vector<double>> kinds_, historyKinds_; // kind and steps -> seconds
+    std::vector<double> all_;
+};
+
+// The complete runs of `reader`'s newest `maxSweeps` sweeps that ran on `host`, into `model`.
+void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std::string &host, int maxSweeps = 50);
+
+} // namespace stepscope::supervisor

@@ -1,0 +1,103 @@
+// Time left from what each run costs (issue 16.4): the same configuration in this sweep, else in
+// this database on this host, else the same kind (a guess), with a priming process where one runs.
+#include "supervisor_fixture.h"
+
+#include "platform/platform.h"
+#include "supervisor/time_left.h"
+
+namespace stepscope::supervisor
+{
+using namespace test;
+
+namespace
+{
+
+RunConfig benchConfig()
+{
+    RunConfig c = smallConfig(8);
+    c.device = "cuda";
+    c.cudnnBenchmark = true;
+    return c;
+}
+
+} // namespace
+
+TEST(TimeLeft, PredictsFromTheSameConfigurationThenItsKindAndSaysWhenItGuesses)
+{
+    TimeLeft model;
+    const RunKey fp32 = runKey(smallConfig(8), store::CacheStart::Cold);
+    const RunKey bench = runKey(benchConfig(), store::CacheStart::Cold);
+    EXPECT_FALSE(model.predict(fp32)) << "nothing to go on yet";
+
+    model.addFinished(fp32, 4.0);
+    const auto same = model.predict(fp32);
+    ASSERT_TRUE(same);
+    EXPECT_DOUBLE_EQ(same->seconds, 4.0);
+    EXPECT_FALSE(same->guess);
+    // Another kind (cudnn autotuning) has only the sweep's mean to go on: a guess.
+    const auto other = model.predict(bench);
+    ASSERT_TRUE(other);
+    EXPECT_TRUE(other->guess);
+
+    // A run of the same kind in this sweep beats the mean, still a guess; history of the same
+    // configuration is a measurement.
+    RunConfig bench16 = benchConfig();
+    bench16.batch = 16;
+    model.addFinished(runKey(bench16, store::CacheStart::Cold), 20.0);
+    const auto kind = model.predict(bench);
+    ASSERT_TRUE(kind);
+    EXPECT_DOUBLE_EQ(kind->seconds, 20.0);
+    EXPECT_TRUE(kind->guess);
+    model.addHistory(bench, 9.0);
+    const auto stored = model.predict(bench);
+    ASSERT_TRUE(stored);
+    EXPECT_DOUBLE_EQ(stored->seconds, 9.0);
+    EXPECT_FALSE(stored->guess);
+
+    // A warm run that primes first costs its own time and the cold run's.
+    RunKey warm = runKey(benchConfig(), store::CacheStart::Warm);
+    model.addHistory(warm, 3.0);
+    warm.primes = true;
+    const auto primed = model.predict(warm);
+    ASSERT_TRUE(primed);
+    EXPECT_DOUBLE_EQ(primed->seconds, 3.0 + 9.0);
+
+    // The rest of a sweep: what is left of the current run, then every queued one.
+    const auto left = model.left(fp32, 1.5, {bench, fp32});
+    ASSERT_TRUE(left);
+    EXPECT_DOUBLE_EQ(left->seconds, 2.5 + 9.0 + 4.0);
+    EXPECT_FALSE(left->guess);
+    const auto overrun = model.left(fp32, 10.0, {});
+    ASSERT_TRUE(overrun);
+    EXPECT_DOUBLE_EQ(overrun->seconds, 0.0) << "an overrun is not added to the rest";
+}
+
+TEST_F(SupervisorTest, TimeLeftReadsCompleteRunsOfThisHostFromTheDatabase)
+{
+    const RunConfig c = smallConfig(8);
+    // Two earlier sweeps of the same configuration: one recorded on this host, one elsewhere.
+    for (const std::string &host : {platform::hostName(), std::string("another-host")}) {
+        const SweepPlan p = plan({c});
+        store::EnvironmentRecord env;
+        env.host = host;
+        const std::int64_t envId = db_->addEnvironment(env);
+        db_->markRunning(p.runs[0].runId);
+        db_->setEnvironment(p.runs[0].runId, envId);
+        db_->finishRun(p.runs[0].runId, RunStatus::Complete);
+        db_->flush();
+    }
+    TimeLeft model;
+    addDatabaseHistory(model, *reader(), platform::hostName());
+    const auto predicted = model.predict(runKey(c, store::CacheStart::Cold));
+    ASSERT_TRUE(predicted) << "the run of this host is history";
+    EXPECT_FALSE(predicted->guess);
+    EXPECT_GE(predicted->seconds, 0.0);
+    EXPECT_LT(predicted->seconds, 60.0);
+
+    TimeLeft elsewhere;
+    addDatabaseHistory(elsewhere, *reader(), "a-third-host");
+    EXPECT_FALSE(elsewhere.predict(runKey(c, store::CacheStart::Cold))) << "another host's runs say nothing here";
+    EXPECT_FALSE(model.predict(runKey(c, store::CacheStart::Warm))) << "a warm run is not a cold one";
+}
+
+} // namespace stepscope::supervisor
