@@ -198,7 +198,9 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         } else if (option == "fresh-cuda-cache") {
             r.caches = supervisor::CacheStates::Cold;
         } else if (option == "caches") {
-            r.caches = supervisor::cacheStatesFromString(v); // a choice: the parser refused anything else
+            r.caches = supervisor::cacheStatesFromString(v);
+            if (!r.caches)
+                errors.push_back({flag, "'" + v.toStdString() + "' is not a cache state: give cold, warm or both"});
         } else if (const QString key = QString(option).replace('-', '_'); isConfigField(key)) {
             ConfigError e;
             if (!setField(f.base, key.toStdString(), v.toStdString(), e))

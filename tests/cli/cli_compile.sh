@@ -29,6 +29,9 @@ grep -qi "priming" "$work/run.err" || fail "the warm run was not primed by a run
 cold=$(q "SELECT id FROM runs WHERE compile_cache='cold'")
 warm=$(q "SELECT id FROM runs WHERE compile_cache='warm'")
 [ -n "$cold" ] && [ -n "$warm" ] || fail "runs are not labelled cold and warm: $(q 'SELECT id, compile_cache FROM runs')"
+# Their machine caches are a state of their own (a CPU sweep runs cold), recorded for every run.
+[ "$(q "SELECT COUNT(*) FROM runs WHERE caches='cold' AND cache_record IS NOT NULL")" = "$(q "SELECT COUNT(*) FROM runs")" ] \
+  || fail "every run has a cold machine-cache record: $(q 'SELECT id, caches, cache_record FROM runs')"
 [ "$(q "SELECT COUNT(*) FROM runs WHERE compile_cache IS NULL OR compile_cache=''")" = 2 ] \
   || fail "eager runs must carry no compile cache label"
 

@@ -178,6 +178,7 @@ class TestCharts : public QObject
     void breakEvenMarksTheDecidingCrossing();
     void breakEvenDrawsCrossingIntervals();
     void breakEvenGeometryComesFromTheLedgerAlone();
+    void breakEvenNamesTheOtherStartStatesCrossing();
     void overlayDrawsEachRunWithItsSteadyWindow();
     void hiddenChartReplotsOnceShown();
     void chartsFollowModelReset();
@@ -560,6 +561,39 @@ void TestCharts::breakEvenDrawsCrossingIntervals()
     for (const QCPItemText *label : chart.crossingLabels())
         labelled = labelled || label->text().contains(QStringLiteral("[138-2536]"));
     QVERIFY(labelled);
+}
+
+// Lines are drawn for the ledger's start state; a row that ran cold and warm names the other
+// state's crossing beside its own (issue 16): "501 steps cold · 101 warm".
+void TestCharts::breakEvenNamesTheOtherStartStatesCrossing()
+{
+    report::Ledger ledger;
+    ledger.rows.push_back(row("baseline", 1.0, 10.0));
+    ledger.rows.push_back(row("fast", 3.0, 5.0));
+    ledger.rows.push_back(row("mid", 2.0, 8.0));
+    for (auto &r : ledger.rows)
+        r.firstStepStart = store::CacheStart::Cold;
+    ledger.rows[0].warm.firstStepMs = 1000.0; // the baseline pays nothing for the caches
+    ledger.rows[1].speedup = 2.0;
+    ledger.rows[1].breakEvenSteps = stats::breakEvenSteps(3000, 5, 1000, 10);
+    report::LedgerRow &mid = ledger.rows[2];
+    mid.speedup = 1.25;
+    mid.breakEvenSteps = stats::breakEvenSteps(2000, 8, 1000, 10);
+    mid.warm.firstStepMs = 1200.0;
+    mid.warm.breakEvenSteps = stats::breakEvenSteps(1200, 8, 1000, 10);
+    report::recommendFor(ledger, 10000);
+    const BreakEvenGeometry g = breakEvenGeometry(ledger, 10000);
+    const auto crossing = std::find_if(g.crossings.begin(), g.crossings.end(),
+                                       [](const BreakEvenGeometry::Crossing &c) { return c.row == 2; });
+    QVERIFY(crossing != g.crossings.end());
+    QCOMPARE(crossing->otherText, QStringLiteral("101 warm"));
+    if (!crossing->decides)
+        QCOMPARE(crossing->text, QStringLiteral("501 steps cold \u00b7 101 warm"));
+    // A row without the other state's first step says nothing more.
+    const auto fast = std::find_if(g.crossings.begin(), g.crossings.end(),
+                                   [](const BreakEvenGeometry::Crossing &c) { return c.row == 1; });
+    QVERIFY(fast != g.crossings.end());
+    QVERIFY(fast->otherText.isEmpty());
 }
 
 // The geometry without a plot: a baseline of 1 s then 10 ms a step against a configuration of 3 s

@@ -200,16 +200,18 @@ BreakEvenGeometry breakEvenGeometry(const report::Ledger &ledger, double planned
             // The crossing that decides, when the baseline is one of its two: its own marker says it.
             c.decides = g.deciding && ((g.deciding->best == c.row && g.deciding->runnerUp == 0) ||
                                        (g.deciding->runnerUp == c.row && g.deciding->best == 0));
+            // The lines are the assumed start state's; the other state's crossing is named beside.
+            c.otherText = otherStartText(rows[i]);
             if (!c.decides) {
                 // With its process-level interval where there is one; a single run has none to show.
                 c.text = tr("%1 steps").arg(formatStepCount(*n));
+                if (!c.otherText.isEmpty())
+                    c.text += QLatin1Char(' ') + QString::fromLatin1(store::toString(rows[i].firstStepStart).data());
                 if (ci && ci->hasInterval)
                     c.text += QStringLiteral(" [%1]").arg(QString::fromStdString(rows[i].breakEvenRange));
+                if (!c.otherText.isEmpty())
+                    c.text += QStringLiteral(" \u00b7 ") + c.otherText;
             }
-            // The lines are the assumed start state's; the other state's crossing is named beside.
-            c.otherText = otherStartText(rows[i]);
-            if (!c.decides && !c.otherText.isEmpty())
-                c.text += QStringLiteral(" \u00b7 ") + c.otherText;
             g.crossings.append(c);
         }
     }

@@ -293,7 +293,7 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         Q_EMIT compileInfo(e.runId, e.detail);
         break;
     case K::Progress:
-        Q_EMIT progress(e.runFraction, e.sweepFraction, e.secondsLeft);
+        Q_EMIT progress(e.runFraction, e.sweepFraction, e.secondsLeft, e.secondsLeftGuess);
         break;
     case K::RunFinished:
         Q_EMIT runFinished(e.runId, e.status, e.failure);

@@ -91,8 +91,9 @@ class RunController : public QObject
     void runStarted(qint64 runId, int index, int total, const QString &configName);
     void firstStep(qint64 runId, double seconds);
     void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
-    // Fractions in [0, 1]; secondsLeft < 0 while unknown.
-    void progress(double runFraction, double sweepFraction, qint64 secondsLeft);
+    // Fractions in [0, 1]; secondsLeft < 0 while unknown; guess: predicted partly from runs of
+    // another kind (supervisor/time_left.h).
+    void progress(double runFraction, double sweepFraction, qint64 secondsLeft, bool guess);
     void logLine(const QString &line);
     void environment(qint64 runId, const QString &json);
     // A long stretch without steps ("compiling", "capturing", "priming: compiling") and the seconds

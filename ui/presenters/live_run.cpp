@@ -19,15 +19,17 @@ namespace stepscope::ui
 namespace
 {
 
-QString timeLeft(qint64 seconds)
+QString timeLeft(qint64 seconds, bool guess)
 {
     if (seconds < 0)
         return LiveRun::tr("estimating time left");
+    // A guess (some run predicted from runs of another kind, supervisor/time_left.h) says so.
+    const QString about = guess ? LiveRun::tr("about ") : QString();
     if (seconds < 90)
-        return LiveRun::tr("%1 s left").arg(seconds);
+        return about + LiveRun::tr("%1 s left").arg(seconds);
     if (seconds < 5400)
-        return LiveRun::tr("%1 min left").arg((seconds + 30) / 60);
-    return LiveRun::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
+        return about + LiveRun::tr("%1 min left").arg((seconds + 30) / 60);
+    return about + LiveRun::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
 }
 
 // The controller's signals arrive on the UI thread; one reached from elsewhere is a wiring bug.
@@ -52,13 +54,13 @@ LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
         drain_->start();
     });
     connect(controller_, &RunController::runStarted, this, &LiveRun::onRunStarted);
-    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left) {
+    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left, bool guess) {
         Q_EMIT progressed(sweep, tr("Run %1 of %2: %3% · sweep %4% · %5")
                                      .arg(runIndex_ + 1)
                                      .arg(runTotal_)
                                      .arg(static_cast<int>(run * 100))
                                      .arg(static_cast<int>(sweep * 100))
-                                     .arg(timeLeft(left)));
+                                     .arg(timeLeft(left, guess)));
     });
     connect(controller_, &RunController::runFinished, this, &LiveRun::onRunFinished);
     connect(controller_, &RunController::phase, this, &LiveRun::onPhase);
