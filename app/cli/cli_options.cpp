@@ -295,7 +295,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "the machine caches each configuration starts with (CUDA JIT, torch's kernels, Triton): cold = "
                  "fresh and empty folders of the run's own; warm = what a run of the same configuration left; both "
                  "= a cold and a warm process of every configuration per repeat, side by side in the ledger "
-                 "(default: both on a GPU, cold on the CPU)",
+                 "(default: both on a GPU, cold on the CPU). A --config file may say \"caches\": \"both\" next "
+                 "to \"configs\"; this flag overrides it",
                  ValueKind::Choice, {"cold", "warm", "both"}),
           flag("fresh-cuda-cache", "the same as --caches cold (kept for scripts)"),
           limitOption(supervisor::kUntilCiLimit, "PCT",

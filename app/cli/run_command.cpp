@@ -55,9 +55,10 @@ int cudaDevicesSeenByWorker()
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
 // The baseline, when the file names one: {"configs": [...], "baseline": N} (1-based) or
-// "baseline": true on one configuration.
+// "baseline": true on one configuration; the machine caches, when it says {"caches": "both"}.
 bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out,
-                    std::optional<std::size_t> &baseline, QString &error)
+                    std::optional<std::size_t> &baseline, std::optional<supervisor::CacheStates> &caches,
+                    QString &error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -129,6 +130,13 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
             return false;
         }
         baseline = static_cast<std::size_t>(n) - 1;
+    }
+    if (doc.isObject() && doc.object().contains("caches")) {
+        caches = supervisor::cacheStatesFromString(doc.object().value("caches").toString());
+        if (!caches) {
+            error = path + ": \"caches\" must be \"cold\", \"warm\" or \"both\"";
+            return false;
+        }
     }
     return true;
 }
@@ -273,10 +281,13 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
     };
     if (!f.configFile.isEmpty()) {
         QString error;
-        if (!readConfigFile(f.configFile, f.base, r.configs, r.baseline, error)) {
+        std::optional<supervisor::CacheStates> fileCaches;
+        if (!readConfigFile(f.configFile, f.base, r.configs, r.baseline, fileCaches, error)) {
             printError("stepscope-cli run: nothing was run: " + error);
             return false;
         }
+        if (!r.caches) // --caches overrides the file's
+            r.caches = fileCaches;
         // A CUDA device the file names that is not there is refused as the flag is, before anything
         // is written (a sweep of runs that can only fail helps nobody).
         for (std::size_t k = 0; k < r.configs.size(); ++k) {

@@ -18,8 +18,15 @@ set -e
 grep -q "cold" "$work/bad.err" && grep -q "both" "$work/bad.err" || fail "the choices are named: $(cat "$work/bad.err")"
 [ ! -e "$db" ] || fail "a refused run created the database"
 
-echo '{"configs": [{}, {"channels_last": true}]}' > "$work/two.json"
-cli --db "$db" run "${shape[@]}" --config "$work/two.json" --caches both > "$work/run.md" 2> "$work/run.err" \
+echo '{"configs": [{}], "caches": "tepid"}' > "$work/bad.json"
+set +e
+cli --db "$db" run "${shape[@]}" --config "$work/bad.json" 2> "$work/bad.err"; rc=$?
+set -e
+[ $rc = 2 ] && grep -q '"caches" must be' "$work/bad.err" || fail "a file's bad caches: $rc $(cat "$work/bad.err")"
+[ ! -e "$db" ] || fail "a refused file created the database"
+# The file says which caches; no flag needed.
+echo '{"configs": [{}, {"channels_last": true}], "caches": "both"}' > "$work/two.json"
+cli --db "$db" run "${shape[@]}" --config "$work/two.json" > "$work/run.md" 2> "$work/run.err" \
   || fail "the sweep failed: $(tail -5 "$work/run.err")"
 [ "$(count "$db" "SELECT count(*) FROM runs")" = 4 ] || fail "both: two processes of each configuration"
 [ "$(count "$db" "SELECT count(*) FROM runs WHERE caches = 'cold' AND status = 'complete'")" = 2 ] || fail "two cold runs"
