@@ -48,6 +48,12 @@ using supervisor::probeNativeWorker;
 // CLI says how (--db PATH); the dashboard names its menu instead.
 QString storeMessage(const std::string &message);
 
+// A number as every option and argument takes it: decimal digits, a leading '-' and one '.' at
+// most, nothing else (no spaces, no '+', no exponent), as configuration fields are read
+// (config/run_config.cpp). Whole: no '.'. False when the text is not one.
+bool parseNumber(const QString &text, double &out); // commands.cpp
+bool parseWhole(const QString &text, long long &out);
+
 // One line on standard error: every command's errors and notes go through here.
 void printError(const QString &line); // commands.cpp
 

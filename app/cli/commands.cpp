@@ -21,6 +21,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
 
@@ -34,6 +35,26 @@
 
 namespace stepscope::cli
 {
+
+bool parseNumber(const QString &text, double &out)
+{
+    static const QRegularExpression number(QStringLiteral("^-?[0-9]+(\\.[0-9]+)?$"));
+    if (!number.match(text).hasMatch())
+        return false;
+    bool ok = false;
+    out = text.toDouble(&ok);
+    return ok;
+}
+
+bool parseWhole(const QString &text, long long &out)
+{
+    static const QRegularExpression whole(QStringLiteral("^-?[0-9]+$"));
+    if (!whole.match(text).hasMatch())
+        return false;
+    bool ok = false;
+    out = text.toLongLong(&ok);
+    return ok;
+}
 
 void printError(const QString &line)
 {
@@ -147,10 +168,9 @@ bool positiveOption(const CommandLine &line, const QString &what, const QString 
 {
     if (!line.isSet(name))
         return true;
-    bool ok = false;
     const QString v = line.value(name);
-    const long long n = v.toLongLong(&ok);
-    if (!ok || n < 1) {
+    long long n = 0;
+    if (!parseWhole(v, n) || n < 1) {
         printError("stepscope-cli " + line.spec().name + ": --" + name + " '" + v + "' is not allowed; give " + what);
         return false;
     }
@@ -221,9 +241,8 @@ int showCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli show: give a run id, or --sweep ID (see 'stepscope-cli list')");
         return kUsage;
     }
-    bool ok = false;
-    const qint64 id = arguments.first().toLongLong(&ok);
-    if (!ok) {
+    long long id = 0;
+    if (!parseWhole(arguments.first(), id)) {
         printError("stepscope-cli show: '" + arguments.first() + "' is not a run id");
         return kUsage;
     }

@@ -42,10 +42,11 @@ std::unique_ptr<store::Reader> openForReading(const QString &path, int &exitCode
 // A sweep id as given on the command line: a whole number above 0.
 bool sweepIdOf(const QString &text, const char *side, std::int64_t &id)
 {
-    bool ok = false;
-    id = text.toLongLong(&ok);
-    if (ok && id > 0)
+    long long n = 0;
+    if (parseWhole(text, n) && n > 0) {
+        id = n;
         return true;
+    }
     err(QString("sweep %1 '%2' is not a sweep id (see 'stepscope-cli list')").arg(side, text));
     return false;
 }

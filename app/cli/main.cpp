@@ -7,8 +7,11 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cerrno>
 #include <clocale>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 
 using namespace stepscope::cli;
 
@@ -52,11 +55,30 @@ int printCommand(const QString &command, const CommandLine &line, const std::vec
     return kOk;
 }
 
+// What was printed must have reached standard output: a full disk or /dev/full fails a write (or
+// the last flush) without a word, and an export that is cut short must not exit 0.
+int finishStandardOutput(int code)
+{
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+        return code;
+    const int error = errno;
+    std::fprintf(stderr, "stepscope-cli: could not write to standard output (%s): what it holds is incomplete%s\n",
+                 error ? std::strerror(error) : "a write failed",
+                 error == ENOSPC ? "; free some space or write with --out FILE elsewhere" : "");
+    return kDatabase;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+#ifdef SIGXFSZ
+    // Past a file-size limit (ulimit -f) a write fails with EFBIG, which the store names, instead of
+    // the kernel ending the process without a word.
+    std::signal(SIGXFSZ, SIG_IGN);
+#endif
     // Qt sets the C library's locale from the environment; printf would then write decimal commas
     // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
     std::setlocale(LC_NUMERIC, "C");
@@ -98,6 +120,10 @@ int main(int argc, char **argv)
     options.db = line.isSet("db")      ? line.value("db")
                  : program.isSet("db") ? program.value("db")
                                        : QString::fromStdString(stepscope::store::defaultDatabasePath());
+    if (options.db.isEmpty() && spec->needsDatabase && (line.isSet("db") || program.isSet("db"))) {
+        std::fprintf(stderr, "stepscope-cli: --db is empty; give the path of a database file\n");
+        return kUsage;
+    }
     if (options.db.isEmpty() && spec->needsDatabase) {
         std::fprintf(stderr, "stepscope-cli: no database path: HOME is not set (nor XDG_DATA_HOME), so there is no "
                              "default; pass --db FILE\n");
@@ -105,22 +131,25 @@ int main(int argc, char **argv)
     }
     // Each command turns the store's refusals into exit 3 where it can say more; one that escapes
     // (the file deleted between two reads, say) still ends as a refusal, never as an abort.
-    try {
-        if (options.command == "run")
-            return runCommand(options, line);
-        if (options.command == "list")
-            return listCommand(options, line);
-        if (options.command == "show")
-            return showCommand(options, line);
-        if (options.command == "export")
-            return exportCommand(options, line);
-        if (options.command == "compare")
-            return compareCommand(options, line);
-        if (options.command == "doctor")
-            return doctorCommand(options, line);
-    } catch (const stepscope::store::StoreError &e) {
-        std::fprintf(stderr, "stepscope-cli: %s\n", qPrintable(storeMessage(e.what())));
-        return kDatabase;
-    }
-    return printCommand(options.command, line, commands, defaults);
+    const auto dispatch = [&]() -> int {
+        try {
+            if (options.command == "run")
+                return runCommand(options, line);
+            if (options.command == "list")
+                return listCommand(options, line);
+            if (options.command == "show")
+                return showCommand(options, line);
+            if (options.command == "export")
+                return exportCommand(options, line);
+            if (options.command == "compare")
+                return compareCommand(options, line);
+            if (options.command == "doctor")
+                return doctorCommand(options, line);
+        } catch (const stepscope::store::StoreError &e) {
+            std::fprintf(stderr, "stepscope-cli: %s\n", qPrintable(storeMessage(e.what())));
+            return kDatabase;
+        }
+        return printCommand(options.command, line, commands, defaults);
+    };
+    return finishStandardOutput(dispatch());
 }

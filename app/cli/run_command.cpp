@@ -80,12 +80,21 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
         return false;
     }
     QJsonArray items;
-    if (doc.isArray())
+    if (doc.isArray()) {
         items = doc.array();
-    else if (doc.object().contains("configs"))
+    } else if (doc.object().contains("configs")) {
+        // Beside "configs" only the sweep's own keys: a typo ("basline") is refused, not ignored.
+        const QStringList known{"configs", "baseline", "caches"};
+        for (const QString &key : doc.object().keys())
+            if (!known.contains(key)) {
+                error =
+                    path + ": unknown key \"" + key + "\" beside \"configs\"; the known ones are " + known.join(", ");
+                return false;
+            }
         items = doc.object().value("configs").toArray();
-    else
+    } else {
         items.append(doc.object());
+    }
     int i = 0;
     for (const auto &item : items) {
         RunConfig c;
@@ -168,9 +177,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
     for (const auto &[option, v] : line.given()) {
         const std::string flag = "--" + option.toStdString();
         if (const supervisor::SweepLimit *limit = limitOf(option)) {
-            bool ok = false;
-            const double n = v.toDouble(&ok);
-            if (!ok || !supervisor::withinLimit(*limit, n)) {
+            double n = 0;
+            if (!parseNumber(v, n) || !supervisor::withinLimit(*limit, n)) {
                 errors.push_back({flag, "'" + v.toStdString() + "' is not allowed; " + supervisor::limitHint(*limit)});
                 continue;
             }
@@ -219,6 +227,11 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         }
         // --db is the program's, read before the command runs.
     }
+    // What to run is said once: a preset, a file, or --single, never two of them.
+    const int sources = (r.preset.isEmpty() ? 0 : 1) + (f.configFile.isEmpty() ? 0 : 1) + (f.single ? 1 : 0);
+    if (sources > 1)
+        errors.push_back({"--preset/--config/--single",
+                          "give one of --preset, --config and --single: each names the whole sweep on its own"});
     if (errors.empty())
         return true;
     printError("stepscope-cli run: nothing was run:\n  " +
@@ -522,9 +535,16 @@ int runCommand(const Options &options, const CommandLine &line)
     QObject::connect(&service, &supervisor::SweepService::sweepEvent,
                      [&printer](const supervisor::SweepEvent &e) { printer.print(e); });
 
-    // Ctrl-C: the running worker is stopped and its run marked cancelled; finished runs stay.
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
+    // Ctrl-C, kill, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT) all end a sweep the same way:
+    // the running worker is stopped and its run marked cancelled; finished runs stay.
+    for (const int s : {SIGINT, SIGTERM})
+        std::signal(s, onInterrupt);
+#ifdef SIGHUP
+    std::signal(SIGHUP, onInterrupt);
+#endif
+#ifdef SIGQUIT
+    std::signal(SIGQUIT, onInterrupt);
+#endif
     QTimer interruptPoll;
     QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
         if (g_interrupted.exchange(false)) {

@@ -90,6 +90,14 @@ std::optional<std::int64_t> fileSize(const std::string &path);
 std::optional<std::uint64_t> freeBytes(const std::string &folder);
 // Whether two paths name the same file (links included); none where either does not exist.
 std::optional<bool> sameFile(const std::string &a, const std::string &b);
+// Gives the file `from` the name `to` unless `to` exists: 0, or the system's error (EEXIST when
+// `to` is there; the file then keeps its old name). Atomic where the system offers it.
+int renameNoReplace(const std::string &from, const std::string &to);
+// How many names (hard links) the file at `path` has; none where it does not exist.
+std::optional<std::uint64_t> hardLinkCount(const std::string &path);
+// What kind of file `path` is, following symbolic links (Missing when nothing is there).
+enum class FileKind { Missing, Regular, Directory, Fifo, Device, Socket, Other };
+FileKind fileKind(const std::string &path);
 // Flushes an open file (a descriptor on POSIX, QFileDevice::handle()) to the disk. Returns an empty
 // string or the system's reason.
 std::string syncFile(int handle);
@@ -100,6 +108,8 @@ void syncFolder(const std::string &folder);
 // file reached a size limit, or none of these.
 enum class NoSpace { None, DiskFull, QuotaExceeded, FileTooLarge };
 NoSpace noSpaceCause(int systemError);
+// The largest file this process may write (ulimit -f, RLIMIT_FSIZE) in bytes; none without a limit.
+std::optional<std::uint64_t> fileSizeLimit();
 // The system's words for an OS error (strerror, FormatMessage).
 std::string errorText(int systemError);
 

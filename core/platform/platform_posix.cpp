@@ -326,6 +326,58 @@ std::optional<bool> sameFile(const std::string &a, const std::string &b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+int renameNoReplace(const std::string &from, const std::string &to)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+    // renameat2(RENAME_NOREPLACE = 1): one step, so no one ever sees the file under two names.
+    if (::syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), 1u) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS) // a file system without it falls back below
+        return errno;
+#endif
+    if (::link(from.c_str(), to.c_str()) != 0)
+        return errno;
+    ::unlink(from.c_str());
+    return 0;
+}
+
+std::optional<std::uint64_t> fileSizeLimit()
+{
+    struct rlimit limit {
+    };
+    if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(limit.rlim_cur);
+}
+
+std::optional<std::uint64_t> hardLinkCount(const std::string &path)
+{
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(st.st_nlink);
+}
+
+FileKind fileKind(const std::string &path)
+{
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return FileKind::Missing;
+    if (S_ISREG(st.st_mode))
+        return FileKind::Regular;
+    if (S_ISDIR(st.st_mode))
+        return FileKind::Directory;
+    if (S_ISFIFO(st.st_mode))
+        return FileKind::Fifo;
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return FileKind::Device;
+    if (S_ISSOCK(st.st_mode))
+        return FileKind::Socket;
+    return FileKind::Other;
+}
+
 std::string syncFile(int handle)
 {
     if (::fsync(handle) != 0)

@@ -17,6 +17,8 @@
 #endif
 #include <windows.h>
 
+#include <cerrno>
+
 #include <io.h>
 #include <psapi.h>
 
@@ -310,6 +312,41 @@ std::optional<bool> sameFile(const std::string &a, const std::string &b)
         return std::nullopt;
     return ia->dwVolumeSerialNumber == ib->dwVolumeSerialNumber && ia->nFileIndexHigh == ib->nFileIndexHigh &&
            ia->nFileIndexLow == ib->nFileIndexLow;
+}
+
+std::optional<std::uint64_t> fileSizeLimit()
+{
+    return std::nullopt; // Windows has no per-process file-size limit
+}
+
+int renameNoReplace(const std::string &from, const std::string &to)
+{
+    // Without MOVEFILE_REPLACE_EXISTING the move fails when `to` exists.
+    if (MoveFileExW(wide(from).c_str(), wide(to).c_str(), 0))
+        return 0;
+    return GetLastError() == ERROR_ALREADY_EXISTS || GetLastError() == ERROR_FILE_EXISTS ? EEXIST : EIO;
+}
+
+std::optional<std::uint64_t> hardLinkCount(const std::string &path)
+{
+    Handle file(CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                            OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
+    BY_HANDLE_FILE_INFORMATION info{};
+    if (!file.valid() || !GetFileInformationByHandle(file.get(), &info))
+        return std::nullopt;
+    return static_cast<std::uint64_t>(info.nNumberOfLinks);
+}
+
+FileKind fileKind(const std::string &path)
+{
+    const DWORD attributes = GetFileAttributesW(wide(path).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES)
+        return FileKind::Missing;
+    if (attributes & FILE_ATTRIBUTE_DIRECTORY)
+        return FileKind::Directory;
+    if (attributes & FILE_ATTRIBUTE_DEVICE)
+        return FileKind::Device;
+    return FileKind::Regular;
 }
 
 std::string syncFile(int handle)

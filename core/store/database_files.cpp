@@ -30,15 +30,22 @@ std::string databaseFileBehind(const std::string &path, const std::string &datab
         const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
         return (dir.isEmpty() ? info.absolutePath() : dir) + "/" + info.fileName();
     };
-    for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
-        const QString file = db + suffix;
-        // By identity where both exist (the seam says; empty when either does not), else by path.
-        const std::optional<bool> sameIdentity = platform::sameFile(path, file.toStdString());
-        const bool same = sameIdentity ? *sameIdentity : pathKey(out) == pathKey(file);
-        if (same)
-            return (*suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
-                            : "the database " + db + " itself (or a link to it)")
-                .toStdString();
+    // SQLite names the side files after the database's real path, symbolic links resolved: a --db
+    // that is a link has its -wal and -shm beside the target, so both names' side files are checked.
+    const QString real = QFileInfo(db).canonicalFilePath();
+    for (const QString &base : {db, real}) {
+        if (base.isEmpty())
+            continue;
+        for (const char *suffix : {"", "-wal", "-shm", "-journal"}) {
+            const QString file = base + suffix;
+            // By identity where both exist (the seam says; empty when either does not), else by path.
+            const std::optional<bool> sameIdentity = platform::sameFile(path, file.toStdString());
+            const bool same = sameIdentity ? *sameIdentity : pathKey(out) == pathKey(file);
+            if (same)
+                return (*suffix ? "the database's " + QString(suffix + 1) + " file (" + file + ")"
+                                : "the database " + db + " itself (or a link to it)")
+                    .toStdString();
+        }
     }
     return {};
 }

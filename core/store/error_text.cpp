@@ -4,6 +4,10 @@
 
 #include "platform/platform.h"
 
+#include <QFileInfo>
+
+#include <filesystem>
+
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -26,7 +30,7 @@ bool startsWithSqliteMagic(const std::string &path)
 // Why a write could not find room, in words, or empty when it was not that. SQLite says SQLITE_FULL
 // for ENOSPC on its own writes, but a failure to grow the -shm or a sync comes back as a plain I/O
 // error whose errno may already be gone: then a file system with no space left gives it away.
-std::string noSpaceCause(const std::string &path, int primary, int sys)
+std::string noSpaceCause(const std::string &path, int primary, int sys, bool *sizeLimit = nullptr)
 {
     using platform::NoSpace;
     const NoSpace os = platform::noSpaceCause(sys);
@@ -34,6 +38,20 @@ std::string noSpaceCause(const std::string &path, int primary, int sys)
         return os == NoSpace::QuotaExceeded ? "the disk quota is used up" : "the disk is full";
     if (os == NoSpace::FileTooLarge)
         return "the file reached a size limit";
+    // Past RLIMIT_FSIZE a write fails (SIGXFSZ is ignored, see the CLI's main), and SQLite may report
+    // the short write without its errno: the sizes of the file and its log tell.
+    if (const auto limit = platform::fileSizeLimit(); limit && (primary == SQLITE_IOERR || primary == SQLITE_FULL)) {
+        std::error_code error;
+        for (const std::string &file : {path, path + "-wal", path + "-journal"}) {
+            const auto size = std::filesystem::file_size(file, error);
+            if (!error && size + 64 * 1024 >= *limit) {
+                if (sizeLimit)
+                    *sizeLimit = true;
+                return "the file reached this process's file-size limit (ulimit -f: " + std::to_string(*limit) +
+                       " bytes)";
+            }
+        }
+    }
     if (primary == SQLITE_IOERR)
         if (const auto room = platform::freeBytes(folderOf(path)); room && *room < 64 * 1024)
             return "the disk is full";
@@ -85,12 +103,13 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
     // A full disk reaches us as SQLITE_FULL, or as a plain I/O error whose errno says it (ENOSPC on
     // some file systems, EFBIG/EDQUOT at a size limit or a quota).
     const int sys = e.systemErrno();
-    const std::string noSpace = noSpaceCause(path, e.primary(), sys);
+    bool sizeLimit = false;
+    const std::string noSpace = noSpaceCause(path, e.primary(), sys, &sizeLimit);
     if (!noSpace.empty()) {
         std::string cause = e.what();
         if (sys != 0)
             cause += ": " + platform::errorText(sys);
-        const char *fix = platform::noSpaceCause(sys) == platform::NoSpace::FileTooLarge
+        const char *fix = platform::noSpaceCause(sys) == platform::NoSpace::FileTooLarge || sizeLimit
                               ? " Raise the limit (ulimit -f) or choose another database file."
                               : " Free some space and run again.";
         return StoreError(StoreError::Kind::Io,
@@ -102,6 +121,16 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e)
         return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) +
                                                     ": another process held the database for too long (" + e.what() +
                                                     ")." + safe);
+    case SQLITE_CONSTRAINT:
+        // The one constraint a Stepscope writer meets: the run's sweep is gone, deleted by another
+        // process while this one ran it (the store refuses that when it can see the owner alive).
+        if (e.code() == SQLITE_CONSTRAINT_FOREIGNKEY)
+            return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) +
+                                                        ": the sweep being run was deleted by another process (" +
+                                                        e.what() +
+                                                        "); the sweep stops, and what it had measured "
+                                                        "went with the deletion.");
+        [[fallthrough]];
     default: {
         std::string cause = e.what();
         if (sys != 0)
@@ -120,6 +149,47 @@ std::string readOnlyFileText(const std::string &path)
 {
     return quoted(path) + " is read-only; Stepscope needs to write to it. Check its permissions or " +
            kChooseAnotherFile + ".";
+}
+
+std::string notADatabasePathText(const std::string &path)
+{
+    if (path.empty())
+        return std::string("no database file was named (an empty path); ") + kChooseAnotherFile + ".";
+    // SQLite's limit on a full path name (SQLITE_MAX_PATHNAME, 512), less its longest side file's suffix.
+    constexpr std::size_t kMaxPathBytes = 512 - std::strlen("-journal");
+    const std::string absolute = QFileInfo(QString::fromStdString(path)).absoluteFilePath().toStdString();
+    if (absolute.size() > kMaxPathBytes)
+        return quoted(path) + " is " + std::to_string(absolute.size()) + " bytes long as a full path; SQLite takes " +
+               std::to_string(kMaxPathBytes) + " at most. Move it to a shorter path or " + kChooseAnotherFile + ".";
+    switch (platform::fileKind(path)) {
+    case platform::FileKind::Missing:
+    case platform::FileKind::Regular:
+        return {};
+    case platform::FileKind::Directory:
+        return quoted(path) + " is a folder, not a database file: name a file in it (" + path +
+               "/measurements.sqlite) or " + kChooseAnotherFile + ".";
+    case platform::FileKind::Fifo:
+        return quoted(path) + " is a named pipe (FIFO), not a database file; " + kChooseAnotherFile + ".";
+    case platform::FileKind::Device:
+        return quoted(path) + " is a device, not a database file (nothing written there is kept); " +
+               kChooseAnotherFile + ".";
+    case platform::FileKind::Socket:
+    case platform::FileKind::Other:
+        break;
+    }
+    return quoted(path) + " is not a regular file; " + kChooseAnotherFile + ".";
+}
+
+std::string moreThanOneNameText(const std::string &path)
+{
+    const auto links = platform::hardLinkCount(path);
+    if (!links || *links <= 1)
+        return {};
+    return quoted(path) + " has " + std::to_string(*links) +
+           " names (hard links). SQLite keeps its lock and write-ahead log beside the name it is given, so a "
+           "second name is a second, unsynchronised database over the same file, and a sweep written through "
+           "each would lose one. Write through one name: remove the other links (find / -samefile '" +
+           path + "' lists them), or copy the file (cp '" + path + "' copy.sqlite) and use the copy.";
 }
 
 std::string withFileChoiceHint(const std::string &message, const std::string &how)

@@ -14,6 +14,8 @@ Reader::~Reader() = default;
 std::unique_ptr<Reader> Reader::open(const std::string &path)
 {
     using Kind = StoreError::Kind;
+    if (const std::string why = notADatabasePathText(path); !why.empty())
+        throw StoreError(Kind::Io, why);
     // Without this check SQLite would report "unable to open" for a plain typo; say it plainly.
     if (!fileExists(path))
         throw StoreError(Kind::Io, missingFileText(path));

@@ -47,16 +47,39 @@ bool ownerAlive(std::int64_t pid, const std::string &started)
 // running is over when the process that ran its runs is gone, or (none started) when it is older
 // than the heartbeat's limit; its runs still queued then never will run. Steps stay: they were
 // measured and committed.
+namespace
+{
+
+// The owner of a row lives: on this host by its process, elsewhere by a recent sign of life.
+bool rowOwnerAlive(const Statement &st, int pidCol, int hostCol, int startedCol, int lastSignCol)
+{
+    static const std::string host = platform::hostName();
+    const std::string cutoff = isoUtc(std::chrono::system_clock::now() - kStaleAfter);
+    if (!host.empty() && !st.isNull(pidCol) && st.text(hostCol) == host)
+        return ownerAlive(st.int64(pidCol), st.text(startedCol));
+    return !st.isNull(lastSignCol) && st.text(lastSignCol) >= cutoff;
+}
+
+} // namespace
+
+std::string liveSweepOwner(sqlite3 *db, std::int64_t sweepId)
+{
+    // The process driving a running sweep owns its running run, else its latest started one.
+    Statement st(db, "SELECT r.owner_pid, r.owner_host, r.started, "
+                     "max(s.created, coalesce(r.heartbeat, ''), coalesce(r.finished, '')) "
+                     "FROM sweeps s LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE sweep_id = s.id AND "
+                     "started IS NOT NULL ORDER BY status = 'running' DESC, started DESC, id DESC LIMIT 1) "
+                     "WHERE s.id = ? AND s.status = 'running'");
+    st.bind(1, sweepId);
+    if (!st.step() || !rowOwnerAlive(st, 0, 1, 2, 3))
+        return {};
+    return st.isNull(0) ? std::string("a process that has not started a run yet")
+                        : "process " + std::to_string(st.int64(0)) + " on " + st.text(1);
+}
+
 void interruptStaleRuns(sqlite3 *db)
 {
-    const std::string host = platform::hostName();
-    const std::string cutoff = isoUtc(std::chrono::system_clock::now() - kStaleAfter);
-    // The owner of a row lives: on this host by its process, elsewhere by a recent sign of life.
-    const auto alive = [&](const Statement &st, int pidCol, int hostCol, int startedCol, int lastSignCol) {
-        if (!host.empty() && !st.isNull(pidCol) && st.text(hostCol) == host)
-            return ownerAlive(st.int64(pidCol), st.text(startedCol));
-        return !st.isNull(lastSignCol) && st.text(lastSignCol) >= cutoff;
-    };
+    const auto alive = rowOwnerAlive;
     inTransaction(db, [&] {
         const std::string now = nowUtc();
         std::vector<std::int64_t> staleRuns;

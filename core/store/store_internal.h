@@ -241,10 +241,22 @@ StoreError describeWriteFailure(const std::string &path, const SqlFailure &e);
 // a front end adds how its user chooses one (withFileChoiceHint).
 std::string missingFileText(const std::string &path);  // "'x' does not exist; check its path or ..."
 std::string readOnlyFileText(const std::string &path); // "'x' is read-only; Stepscope needs to write ..."
+// Why `path` can be no database file at all, before SQLite sees it (a FIFO would block the open for
+// good, a folder or a device gives "disk I/O error" and /dev/null grows a /dev/null-journal, a path
+// past SQLite's length limit reads as a missing folder); empty when it may be one. Both the reader
+// and the writer refuse these.
+std::string notADatabasePathText(const std::string &path);
+// Why a writer must not open `path`: a file with more than one name (hard link). SQLite keeps its
+// lock and write-ahead log beside the name it is given, so two names are two unsynchronised
+// databases over one file (docs/decisions.md "One file, one lock"). Empty when it has one name.
+std::string moreThanOneNameText(const std::string &path);
 
 // Runs left behind (recovery.cpp).
 // Runs and sweeps left `running` by an owner that is gone become `interrupted`.
 void interruptStaleRuns(sqlite3 *db);
+// Who runs sweep `sweepId` now ("process 4242 on host"), or empty when nobody does: the owner rule
+// above, for a sweep still marked running.
+std::string liveSweepOwner(sqlite3 *db, std::int64_t sweepId);
 
 // The writer thread (writer.cpp) and what queues work on it (sweep_lifecycle.cpp, summaries.cpp).
 struct Database::Impl {

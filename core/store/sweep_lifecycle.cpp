@@ -255,6 +255,11 @@ void Database::deleteSweep(std::int64_t sweepId)
 {
     const bool hasSummaries = d->version >= 2;
     d->enqueue([sweepId, hasSummaries](sqlite3 *db) {
+        // A sweep that some process is running now is its: deleting it would fail that process's next
+        // write (a run of no sweep) and take what it measures. Checked in the deleting transaction.
+        if (const std::string owner = liveSweepOwner(db, sweepId); !owner.empty())
+            throw StoreError(StoreError::Kind::Io, "sweep " + std::to_string(sweepId) + " is being run now by " +
+                                                       owner + "; stop it there first. Nothing was deleted.");
         // Children first: the foreign keys refuse orphans rather than cascade, so a stray delete
         // elsewhere can never silently take measurements with it.
         if (hasSummaries) {

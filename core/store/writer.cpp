@@ -2,8 +2,13 @@
 // IMMEDIATE transaction per drain; opening a database for writing, and flushing it.
 #include "store/store_internal.h"
 
+#include "platform/platform.h"
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <iterator>
 #include <memory>
@@ -60,7 +65,7 @@ std::optional<StoreError> Database::Impl::checkStillThere(sqlite3 *conn)
     int moved = 0;
     if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
         lost = StoreError(StoreError::Kind::Io,
-                          quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
+                          store::quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
                                          "folder went away): nothing written since can be found there. What the "
                                          "file held is gone with it unless it was moved or has another link; run "
                                          "the sweep again, and leave the database where it is until it ends.");
@@ -144,9 +149,9 @@ StoreError Database::Impl::toStoreError(std::exception_ptr error) const
     } catch (const StoreError &e) {
         return e;
     } catch (const std::exception &e) {
-        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": " + e.what());
+        return StoreError(StoreError::Kind::Io, "could not save to " + store::quoted(path) + ": " + e.what());
     } catch (...) {
-        return StoreError(StoreError::Kind::Io, "could not save to " + quoted(path) + ": unknown error");
+        return StoreError(StoreError::Kind::Io, "could not save to " + store::quoted(path) + ": unknown error");
     }
 }
 
@@ -185,19 +190,71 @@ void Database::Impl::stop()
 
 Database::Database(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 
+namespace
+{
+
+// A new database appears whole or not at all: its schema is written into a file of its own beside
+// it, then that file takes the database's name by a rename that fails rather than replaces when
+// another process got there first. A kill in the first milliseconds leaves at most the temporary
+// file, never an empty database that readers refuse and writers reuse. False where that cannot be
+// done (a folder that is not there, ...): the caller creates it in place and says why it failed.
+bool createWhole(const std::string &path, int schemaVersion)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path temporary =
+        target.parent_path() /
+        ("." + target.filename().string() + ".creating-" + std::to_string(platform::currentProcessId()) + "-" +
+         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::error_code error;
+    {
+        sqlite3 *raw = nullptr;
+        const int rc =
+            sqlite3_open_v2(temporary.string().c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+        Connection db(raw);
+        if (rc != SQLITE_OK) {
+            fs::remove(temporary, error);
+            return false;
+        }
+        try {
+            migrate(db.get(), schemaVersion); // rollback journal: nothing beside it once closed
+        } catch (const SqlFailure &) {
+            db = Connection();
+            fs::remove(temporary, error);
+            return false;
+        }
+    }
+    const int renamed = platform::renameNoReplace(temporary.string(), path);
+    if (renamed != 0)
+        fs::remove(temporary, error); // EEXIST: another process created it first, and that one stays
+    return renamed == 0 || renamed == EEXIST;
+}
+
+} // namespace
+
 std::unique_ptr<Database> Database::open(const std::string &path, const OpenOptions &options)
 {
     using Kind = StoreError::Kind;
-    const bool exists = fileExists(path);
+    if (const std::string why = notADatabasePathText(path); !why.empty())
+        throw StoreError(Kind::Io, why);
+    bool exists = fileExists(path);
     if (!exists && !options.create)
         throw StoreError(Kind::Io, missingFileText(path));
+    // One file, one lock: a file with a second name is refused before anything opens it.
+    if (const std::string why = moreThanOneNameText(path); exists && !why.empty())
+        throw StoreError(Kind::Io, why);
+    if (!exists) {
+        const int target = options.migrateUpTo < 0 ? kLatestVersion : std::min(options.migrateUpTo, kLatestVersion);
+        if (createWhole(path, target))
+            exists = fileExists(path);
+    }
 
     // Refused before SQLite opens it: even a connection that only inspects a WAL file would create
     // its -wal and -shm beside it, and those, owned by whoever opened it, can lock its owner out.
     if (exists && !mayWrite(path))
         throw StoreError(Kind::Io, readOnlyFileText(path));
     if (exists && !mayWrite(folderOf(path)))
-        throw StoreError(Kind::Io, "the folder of " + quoted(path) +
+        throw StoreError(Kind::Io, "the folder of " + store::quoted(path) +
                                        " is read-only; Stepscope needs to create its write-ahead log beside it. "
                                        "Check the folder's permissions or choose another database file.");
 
@@ -214,7 +271,7 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     if (sqlite3_db_readonly(conn, "main") == 1)
         refuse(Kind::Io, readOnlyFileText(path));
     if (inspection.empty && exists && !options.create)
-        refuse(Kind::NotStepscope, quoted(path) + " is empty, not a Stepscope database; choose another database file.");
+        refuse(Kind::NotStepscope, store::quoted(path) + " is empty, not a Stepscope database; choose another database file.");
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;

@@ -1,3 +1,4 @@
+#include "store/database_files.h"
 #include "store/store.h"
 
 #include "child_process.h"
@@ -973,6 +974,7 @@ TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
     db->appendSteps(doomedRun1, makeSteps(1, 40));
     db->appendSteps(doomedRun2, makeSteps(1, 40));
     db->appendSteps(keptRun, makeSteps(1, 40));
+    db->finishSweep(doomed, "complete"); // a running one is its owner's (below)
     db->deleteSweep(doomed);
     db->flush();
 
@@ -987,6 +989,35 @@ TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
     RawDb raw(path_);
     EXPECT_EQ(raw.scalar("SELECT count(*) FROM steps"), 40);
     EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), 1);
+}
+
+// A sweep some live process is running is that process's: another process's delete is refused
+// (the running writer would fail "FOREIGN KEY constraint failed" and its measurements go), and
+// nothing is deleted. Once the sweep is over, it goes.
+TEST_F(StoreTest, ARunningSweepOfALiveOwnerIsNotDeleted)
+{
+    auto db = Database::open(path_);
+    const std::int64_t sweep = addSweep(*db, "running");
+    const std::int64_t run = addRun(*db, sweep, 0);
+    db->markRunning(run); // owned by this process, which is alive
+    db->appendSteps(run, makeSteps(1, 10));
+    db->flush();
+    db->deleteSweep(sweep);
+    try {
+        db->flush();
+        ADD_FAILURE() << "the delete of a running sweep was not refused";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find("is being run now by process"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("Nothing was deleted"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(Reader::open(path_)->sweep(sweep));
+    EXPECT_EQ(Reader::open(path_)->steps(run).size(), 10u);
+    // The store goes on: the owner's next writes land, and a finished sweep can be deleted.
+    db->finishRun(run, RunStatus::Complete);
+    db->finishSweep(sweep, "complete");
+    db->deleteSweep(sweep);
+    db->flush();
+    EXPECT_FALSE(Reader::open(path_)->sweep(sweep));
 }
 
 TEST_F(StoreTest, RenameSweepPersistsAndTouchesNothingElse)
@@ -1380,4 +1411,121 @@ TEST_F(StoreTest, DeletedOrReplacedFileIsNoticedAndEveryLaterWriteFails)
 }
 
 } // namespace
+} // namespace stepscope::store
+
+// Issue 17: one file, one lock, whatever name reaches it; special files refused before SQLite sees
+// them; a new file appears whole.
+namespace stepscope::store
+{
+
+#ifndef _WIN32
+// Two names of one file would be two unsynchronised databases (SQLite's lock and WAL go by name):
+// a writer through either name is refused, with what to do; a reader may still read it.
+TEST_F(StoreTest, AHardLinkedDatabaseIsRefusedForWriting)
+{
+    {
+        auto db = Database::open(path_);
+        addSweep(*db, "one");
+        db->flush();
+    }
+    const std::string second = dir_ + "/second-name.db";
+    ASSERT_EQ(::link(path_.c_str(), second.c_str()), 0);
+    for (const std::string &name : {path_, second}) {
+        try {
+            Database::open(name);
+            ADD_FAILURE() << "a writer through " << name << " was let in";
+        } catch (const StoreError &e) {
+            EXPECT_NE(std::string(e.what()).find("has 2 names (hard links)"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("copy the file"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(Reader::open(second)->sweeps().size(), 1u) << "reading through a second name loses nothing";
+    ASSERT_EQ(::unlink(second.c_str()), 0);
+    auto db = Database::open(path_); // one name again: writable
+    addSweep(*db, "two");
+    db->flush();
+    EXPECT_EQ(Reader::open(path_)->sweeps().size(), 2u);
+}
+
+// export --out through a symbolic link: SQLite keeps the side files beside the link's target, and
+// those are what an output must never replace.
+TEST_F(StoreTest, TheSideFilesOfALinkedDatabaseAreTheTargets)
+{
+    auto db = Database::open(path_);
+    addSweep(*db, "live");
+    db->flush();
+    const std::string link = dir_ + "/link.db";
+    ASSERT_EQ(::symlink(path_.c_str(), link.c_str()), 0);
+    ASSERT_TRUE(std::filesystem::exists(path_ + "-wal")) << "a writer keeps its write-ahead log open";
+    EXPECT_FALSE(databaseFileBehind(path_ + "-wal", link).empty());
+    EXPECT_FALSE(databaseFileBehind(path_ + "-shm", link).empty());
+    EXPECT_FALSE(databaseFileBehind(path_, link).empty());
+    EXPECT_TRUE(databaseFileBehind(dir_ + "/report.md", link).empty());
+}
+
+// A FIFO would block the open for good; a folder or a device gives "disk I/O error" (and /dev/null
+// a /dev/null-journal); a path past SQLite's limit reads as a missing folder. Each is refused at
+// once, by the reader and the writer, with its real reason.
+TEST_F(StoreTest, SpecialFilesAndOverlongPathsAreRefusedUpFront)
+{
+    const std::string fifo = dir_ + "/pipe.db";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string longPath = dir_ + "/" + std::string(600, 'x') + ".db";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {fifo, "is a named pipe (FIFO)"},
+        {dir_, "is a folder, not a database file"},
+        {"/dev/null", "is a device"},
+        {longPath, "bytes long as a full path"},
+        {"", "an empty path"},
+    };
+    for (const auto &[path, why] : cases) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int side = 0; side < 2; ++side) {
+            try {
+                if (side == 0)
+                    Database::open(path);
+                else
+                    Reader::open(path);
+                ADD_FAILURE() << (side ? "a reader" : "a writer") << " opened " << path;
+            } catch (const StoreError &e) {
+                EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+            }
+        }
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5)) << "refused at once: " << path;
+    }
+    EXPECT_FALSE(std::filesystem::exists("/dev/null-journal"));
+}
+
+// A writer killed in its first milliseconds leaves no database that readers call empty: the file
+// appears with its schema or not at all. The child creates new files one after another until it is
+// killed, so the kill falls inside some creation.
+TEST_F(StoreTest, ACreationKilledEarlyLeavesNoEmptyDatabase)
+{
+    if (childRole() == "creator") {
+        char go = 0;
+        std::cin.get(go);
+        for (int i = 0;; ++i)
+            Database::open(childArgument() + "/early-" + std::to_string(i) + ".db");
+    }
+    int files = 0;
+    for (int trial = 0; trial < 4; ++trial) {
+        const std::string folder = dir_ + "/trial-" + std::to_string(trial);
+        std::filesystem::create_directories(folder);
+        const auto child = startChild("creator", folder);
+        child->closeWriteChannel();
+        std::this_thread::sleep_for(std::chrono::milliseconds(150 + 37 * trial));
+        ::kill(static_cast<pid_t>(child->processId()), SIGKILL);
+        child->waitForFinished(30000);
+        for (const auto &entry : std::filesystem::directory_iterator(folder)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("early-", 0) != 0 || name.size() < 3 || name.substr(name.size() - 3) != ".db")
+                continue; // its side files, and a creation's temporary file
+            ++files;
+            EXPECT_NO_THROW(Reader::open(entry.path().string())) << name << " of trial " << trial;
+        }
+    }
+    EXPECT_GT(files, 0) << "the child created nothing before it was killed: the test checked nothing";
+}
+#endif
+
 } // namespace stepscope::store
