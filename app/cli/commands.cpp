@@ -58,7 +58,17 @@ bool parseWhole(const QString &text, long long &out)
 
 void printError(const QString &line)
 {
-    std::fprintf(stderr, "%s\n", qPrintable(line));
+    // Values and paths a user gave are echoed here: a control character in one (an escape sequence,
+    // a carriage return) is shown as \xNN, never sent to the terminal, as `list` does for names.
+    QString shown;
+    shown.reserve(line.size());
+    for (const QChar c : line) {
+        if ((c.unicode() < 0x20 && c != QLatin1Char('\n') && c != QLatin1Char('\t')) || c.unicode() == 0x7f)
+            shown += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            shown += c;
+    }
+    std::fprintf(stderr, "%s\n", qPrintable(shown));
 }
 namespace
 {

@@ -176,9 +176,9 @@ bool walModeHeader(const std::string &path)
 // removes it), and a writer that starts later writes into its own -wal; the main file changes only
 // at a checkpoint, which a short read will not meet. A -wal with frames in it means a writer may be
 // at work, or commits are not yet in the file: SQLite reads them through the existing -shm.
-std::string readOnlyUri(const std::string &path)
+std::string readOnlyUri(const std::string &path, bool asIfReadOnly)
 {
-    if (mayWrite(path) && mayWrite(folderOf(path)))
+    if (!asIfReadOnly && mayWrite(path) && mayWrite(folderOf(path)))
         return {};
     // An empty -wal holds no commit the file lacks (a reader that could not checkpoint leaves one).
     const auto walSize = platform::fileSize(path + "-wal");

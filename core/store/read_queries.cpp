@@ -2,6 +2,8 @@
 // sweeps, runs, steps and environments.
 #include "store/store_internal.h"
 
+#include "platform/platform.h"
+
 #include <string>
 #include <vector>
 
@@ -22,9 +24,23 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
     Inspection inspection;
     const std::string uri = readOnlyUri(path);
     Connection db;
+    const auto open = [&](const std::string &name) {
+        return openChecked(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (name.empty() ? 0 : SQLITE_OPEN_URI),
+                           inspection, name);
+    };
     try {
-        db = openChecked(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (uri.empty() ? 0 : SQLITE_OPEN_URI),
-                         inspection, uri);
+        try {
+            db = open(uri);
+        } catch (const StoreError &e) {
+            // Reading needs no space: on a full disk the -shm a WAL reader wants cannot be made, and a
+            // file whose commits are all in it reads as immutable instead (no live writer can be
+            // adding any there without room either).
+            const auto room = platform::freeBytes(folderOf(path));
+            const std::string immutable = readOnlyUri(path, true);
+            if (e.kind() != Kind::Io || !uri.empty() || immutable.empty() || !room || *room >= 64 * 1024)
+                throw;
+            db = open(immutable);
+        }
     } catch (const StoreError &e) {
         // The one case left that a read-only folder cannot read: commits still in the -wal, and no
         // -shm beside it to read them through.

@@ -232,7 +232,9 @@ struct Inspection {
 // `sqliteName` is what SQLite opens when it differs from the path the user named (a URI).
 Connection openChecked(const std::string &path, int flags, Inspection &inspection, const std::string &sqliteName = {});
 // The URI a Reader opens instead of the plain path, or empty for the path itself.
-std::string readOnlyUri(const std::string &path);
+// `asIfReadOnly`: the same for a file that could be written, where nothing beside it can be made
+// (a full disk has no room for the -shm a reader of a WAL file needs).
+std::string readOnlyUri(const std::string &path, bool asIfReadOnly = false);
 
 // The sentences a user sees when SQLite fails (error_text.cpp): opening or reading, and writing.
 StoreError describeOpenFailure(const std::string &path, const SqlFailure &e);

@@ -64,11 +64,12 @@ std::optional<StoreError> Database::Impl::checkStillThere(sqlite3 *conn)
         return lost;
     int moved = 0;
     if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
-        lost = StoreError(StoreError::Kind::Io,
-                          store::quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
-                                         "folder went away): nothing written since can be found there. What the "
-                                         "file held is gone with it unless it was moved or has another link; run "
-                                         "the sweep again, and leave the database where it is until it ends.");
+        lost =
+            StoreError(StoreError::Kind::Io,
+                       store::quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
+                                             "folder went away): nothing written since can be found there. What the "
+                                             "file held is gone with it unless it was moved or has another link; run "
+                                             "the sweep again, and leave the database where it is until it ends.");
     return lost;
 }
 
@@ -271,7 +272,8 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     if (sqlite3_db_readonly(conn, "main") == 1)
         refuse(Kind::Io, readOnlyFileText(path));
     if (inspection.empty && exists && !options.create)
-        refuse(Kind::NotStepscope, store::quoted(path) + " is empty, not a Stepscope database; choose another database file.");
+        refuse(Kind::NotStepscope,
+               store::quoted(path) + " is empty, not a Stepscope database; choose another database file.");
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;

@@ -91,4 +91,8 @@ done
 cli --db "$work/c.sqlite" run "${shape[@]}" --preset ledger > /dev/null 2> "$work/two.err"; rc=$?
 [ $rc = 2 ] && grep -q "give one of --preset, --config and --single" "$work/two.err" || fail "--single --preset: $rc"
 [ ! -e "$work/c.sqlite" ] || fail "a refused run created its database"
+# A control character in an echoed value reaches the terminal escaped.
+cli --db "$work/c.sqlite" run "${shape[@]}" --batch $'2\e[2J' > /dev/null 2> "$work/ctl.err"; rc=$?
+[ $rc = 2 ] && grep -qF '\x1b[2J' "$work/ctl.err" && ! grep -q $'\e' "$work/ctl.err" \
+  || fail "an escape in a value is echoed raw: $(od -c "$work/ctl.err" | head -3)"
 echo "ok: links, outputs, signals, special files, limits and configurations"

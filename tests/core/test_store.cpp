@@ -1,3 +1,4 @@
+#include "platform/platform.h"
 #include "store/database_files.h"
 #include "store/store.h"
 
@@ -1525,6 +1526,38 @@ TEST_F(StoreTest, ACreationKilledEarlyLeavesNoEmptyDatabase)
         }
     }
     EXPECT_GT(files, 0) << "the child created nothing before it was killed: the test checked nothing";
+}
+
+// Reading needs no space: a database on a full disk is still listed and exported (issue 17.8).
+// Needs a small tmpfs of its own: skipped, and said, where this process may not mount one.
+TEST_F(StoreTest, ADatabaseOnAFullDiskCanStillBeRead)
+{
+    const std::string mount = dir_ + "/small";
+    std::filesystem::create_directories(mount);
+    if (std::system(("mount -t tmpfs -o size=1m tmpfs '" + mount + "' 2> /dev/null").c_str()) != 0)
+        GTEST_SKIP() << "cannot mount a tmpfs here (not root): the full-disk read is not checked";
+    const std::string path = mount + "/m.db";
+    {
+        auto db = Database::open(path);
+        const auto sweep = addSweep(*db, "on a small disk");
+        db->appendSteps(addRun(*db, sweep, 0), makeSteps(1, 50));
+    } // closed: every commit is in the file, the -wal gone
+    {
+        std::ofstream fill(mount + "/fill", std::ios::binary);
+        const std::string block(4096, 'x');
+        while (fill.write(block.data(), static_cast<std::streamsize>(block.size())))
+            ;
+    }
+    std::filesystem::remove(path + "-shm");
+    ASSERT_LT(platform::freeBytes(mount).value_or(0), 64u * 1024) << "the disk did not fill";
+    try {
+        auto reader = Reader::open(path);
+        ASSERT_EQ(reader->sweeps().size(), 1u);
+        EXPECT_EQ(reader->steps(reader->runs(reader->sweeps().front().id).front().id).size(), 50u);
+    } catch (const StoreError &e) {
+        ADD_FAILURE() << "a full disk refused a reader: " << e.what();
+    }
+    std::system(("umount '" + mount + "'").c_str());
 }
 #endif
 
