@@ -50,14 +50,16 @@ std::string breakEvenWithRange(const LedgerRow &row)
 }
 
 // " machine cold" (" machine cold 1/3" over several processes) when a first step paid for the
-// machine's caches: the sweep's first process without a warm-up process.
+// machine's caches: the sweep's first process without a warm-up process. Where runs had caches of
+// their own (cold or warm), that process paid only for what no cache folder holds (the libraries'
+// file cache, the driver): " first process".
 std::string machineColdText(const LedgerRow &row)
 {
     if (row.machineColdFirsts <= 0)
         return "";
-    return row.completed > 1
-               ? " machine cold " + std::to_string(row.machineColdFirsts) + "/" + std::to_string(row.completed)
-               : std::string(" machine cold");
+    const std::string label = row.firstStepStart == store::CacheStart::Unrecorded ? " machine cold" : " first process";
+    return row.completed > 1 ? label + " " + std::to_string(row.machineColdFirsts) + "/" + std::to_string(row.completed)
+                             : label;
 }
 
 std::string firstStepText(const LedgerRow &row)

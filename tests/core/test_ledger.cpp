@@ -664,7 +664,8 @@ TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
         int position = 0;
         const auto add = [&](const RunConfig &c, store::CacheStart start, double firstS, double levelMs,
                              bool missed = false) {
-            test::RunSpec run = test::runOf(c, position++);
+            test::RunSpec run = test::runOf(c, position);
+            run.warmup = position++ == 0 ? store::MachineWarmup::FirstProcess : store::MachineWarmup::AfterOthers;
             run.caches = start;
             run.firstS = firstS;
             run.steps.push_back({1, std::nullopt, firstS * 1000});
@@ -730,6 +731,9 @@ TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
     EXPECT_TRUE(contains(md, "1.01 s warm, " + std::to_string(std::llround(*r.warm.breakEvenSteps)))) << md;
     EXPECT_TRUE(contains(md, "(1 warm run(s) missed their caches)")) << md;
     EXPECT_TRUE(contains(md, "What the machine's caches cost each first step")) << md;
+    // The sweep's first process paid only for what no cache folder holds: not "machine cold".
+    EXPECT_TRUE(contains(md, "1.01 s cold first process 1/4")) << md;
+    EXPECT_FALSE(contains(md, "machine cold")) << md;
     const QJsonObject row = jsonOf(toJson(fresh)).value("rows").toArray()[1].toObject();
     EXPECT_EQ(row.value("first_step_start").toString(), "cold");
     EXPECT_DOUBLE_EQ(row.value("warm_start").toObject().value("first_step_s").toDouble(), 1.01);

@@ -80,10 +80,13 @@ QString firstStepText(const report::LedgerRow &row)
     if (row.warmMissed > 0)
         s += QCoreApplication::translate("LedgerModel", " (%n warm run(s) missed their caches)", nullptr,
                                          row.warmMissed);
-    // The sweep's first process without a warm-up process paid for the machine's caches.
-    if (row.machineColdFirsts > 0)
-        s += row.completed > 1 ? QStringLiteral(" machine cold %1/%2").arg(row.machineColdFirsts).arg(row.completed)
-                               : QStringLiteral(" machine cold");
+    // The sweep's first process without a warm-up process paid for the machine's caches; where runs
+    // had caches of their own, only for what none holds (the libraries' file cache, the driver).
+    if (row.machineColdFirsts > 0) {
+        const QString label = row.firstStepStart == store::CacheStart::Unrecorded ? QStringLiteral(" machine cold")
+                                                                                  : QStringLiteral(" first process");
+        s += row.completed > 1 ? label + QStringLiteral(" %1/%2").arg(row.machineColdFirsts).arg(row.completed) : label;
+    }
     return s;
 }
 
