@@ -121,7 +121,7 @@ std::string toCsv(const Ledger &l)
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
            "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
            "first_step_cold_s,first_step_warm_s,break_even_cold_steps,break_even_warm_steps,cold_processes,"
-           "warm_processes,warm_missed\n";
+           "warm_processes,warm_missed,gflop_per_step,tflops,peak_share\n";
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(completionText(r)) << ','
@@ -144,7 +144,8 @@ std::string toCsv(const Ledger &l)
             << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.cold.firstStepMs), "%.6g") << ','
             << num(msToSeconds(r.warm.firstStepMs), "%.6g") << ',' << num(r.cold.breakEvenSteps, "%.1f") << ','
             << num(r.warm.breakEvenSteps, "%.1f") << ',' << r.cold.processes << ',' << r.warm.processes << ','
-            << r.warmMissed << '\n';
+            << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ',' << num(r.compute.tflops, "%.4g") << ','
+            << num(r.compute.peakShare, "%.4f") << '\n';
     }
     return out.str();
 }
@@ -234,6 +235,10 @@ std::string toJson(const Ledger &l)
                             {"break_even_range", text(f.breakEvenRange)}};
         }
         o["warm_missed"] = r.warmMissed;
+        o["compute"] = QJsonObject{{"precision", toString(r.compute.precision)},
+                                   {"gflop_per_step", r.compute.gflopPerStep},
+                                   {"tflops", number(r.compute.tflops)},
+                                   {"peak_share", number(r.compute.peakShare)}};
         o["machine_cache_share_s"] = number(msToSeconds(r.machineCacheShareMs()));
         rows.append(o);
     }
@@ -287,6 +292,21 @@ std::string toMarkdown(const Ledger &l)
            "CI = one repeat, no interval.\n";
     if (const std::string caches = firstStepCachesText(l); !caches.empty())
         out << "First steps: " << caches << ".\n";
+    // What each steady step computes, against the GPU's dense peak for its precision.
+    if (std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return r.compute.tflops.has_value(); })) {
+        out << "\nCompute per steady step (ResNet18 training FLOPs: convolutions and classifier, backward "
+               "twice the forward):\n\n";
+        for (const LedgerRow &r : l.rows)
+            if (r.compute.tflops)
+                out << "- " << markdownCell(r.label) << ": " << num(r.compute.gflopPerStep, "%.1f") << " GFLOP, "
+                    << num(r.compute.tflops, "%.1f") << " TFLOP/s"
+                    << (r.compute.peakShare
+                            ? ", " + num(*r.compute.peakShare * 100, "%.1f") + "% of the dense " +
+                                  toString(r.compute.precision) + " peak"
+                            : std::string(l.environment && !l.environment->gpu.empty() ? " (no peak known for this GPU)"
+                                                                                       : ""))
+                    << "\n";
+    }
     if (const auto shares = machineCacheShareLines(l); !shares.empty()) {
         out << "\nWhat the machine's caches cost each first step (cold minus warm):\n\n";
         for (const std::string &line : shares)

@@ -378,6 +378,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
         takeFigures(row, acc, ledger.start, cancel);
+        row.compute = computeFigures(storedConfig(row.configJson), row.steadyMs,
+                                     ledger.environment ? ledger.environment->gpu : std::string());
         ledger.hasColdAndWarm = ledger.hasColdAndWarm || (row.cold.processes > 0 && row.warm.processes > 0);
         const bool isBaseline = ledger.rows.empty();
         if (isBaseline)

@@ -3,6 +3,7 @@
 // Plain C++ over the store and stats; the CLI's export, the dashboard's table and the report all
 // read this one computation.
 #include "config/run_config.h"
+#include "report/compute.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -67,6 +68,9 @@ struct LedgerRow {
     stats::Noise noise = stats::Noise::Ok;
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
     std::optional<double> peakAllocatedMiB;
+    // FLOPs of one training step at the row's shape, the TFLOP/s its steady step achieves and the
+    // share of the GPU's dense peak for its precision (report/compute.h).
+    ComputeFigures compute;
     std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 
