@@ -424,6 +424,11 @@ void TestModels::ledgerOnH200Database()
     QVERIFY(bf16 >= 0);
     QCOMPARE(model.index(bf16, LedgerModel::SteadyState).data().toString(), QStringLiteral("7.37 ms"));
     QVERIFY(model.index(bf16, LedgerModel::Speedup).data().toString().startsWith(QStringLiteral("1.92x [")));
+    // The steady figure's tip says what the step computes against the H200's bf16 peak: 340.7 GFLOP
+    // a step at 7.37 ms is 46.2 TFLOP/s, 4.7% of 989.4.
+    const QString tip = model.index(bf16, LedgerModel::SteadyState).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("340.7 GFLOP a step: 46.2 TFLOP/s, 4.7% of the GPU's dense bf16 peak")),
+             qPrintable(tip));
 
     const QString tenThousand = model.recommendation();
     QVERIFY2(tenThousand.contains(QStringLiteral("cuda-graph+sgd-fused finishes first")), qPrintable(tenThousand));

@@ -282,14 +282,26 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
                         QString::fromLatin1(stats::toString(*row.firstStepNoise))) +
                cold;
     }
-    case LedgerModel::SteadyState:
+    case LedgerModel::SteadyState: {
         if (!row.steadyCI)
             return {};
+        // What the step computes, against the GPU's peak for its precision (report/compute.h).
+        QString compute;
+        if (row.compute.tflops)
+            compute = tr("\n%1 GFLOP a step: %2 TFLOP/s")
+                          .arg(row.compute.gflopPerStep, 0, 'f', 1)
+                          .arg(*row.compute.tflops, 0, 'f', 1) +
+                      (row.compute.peakShare ? tr(", %1% of the GPU's dense %2 peak")
+                                                   .arg(*row.compute.peakShare * 100, 0, 'f', 1)
+                                                   .arg(QString::fromLatin1(report::toString(row.compute.precision)))
+                                             : QString());
         if (!row.steadyCI->hasInterval)
-            return tr(report::kNoInterval);
+            return tr(report::kNoInterval) + compute;
         return tr("95% CI %1-%2 ms over %3 cold processes")
-            .arg(fixed(row.steadyCI->low), fixed(row.steadyCI->high))
-            .arg(row.steadyCI->processes);
+                   .arg(fixed(row.steadyCI->low), fixed(row.steadyCI->high))
+                   .arg(row.steadyCI->processes) +
+               compute;
+    }
     case LedgerModel::Speedup:
     case LedgerModel::BreakEven:
         if ((row.timeRatio && !row.timeRatio->hasInterval) || (row.breakEvenCI && !row.breakEvenCI->hasInterval))
