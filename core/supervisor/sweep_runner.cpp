@@ -16,12 +16,6 @@
 
 namespace stepscope::supervisor
 {
-namespace
-{
-
-constexpr const char *kPrimingFailed = "priming the warm compile cache failed: ";
-
-} // namespace
 
 SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *parent)
     : QObject(parent), db_(db), options_(std::move(options))
@@ -194,6 +188,7 @@ void SweepRunner::startPrimingOrRun(const RunConfig &config)
         const QString what = compileCold && machineCold ? "the warm compile and machine caches"
                              : compileCold              ? "the warm compile cache"
                                                         : "the warm machine caches";
+        primingWhat_ = what.toStdString();
         Q_EMIT logLine("priming " + what + " for " + QString::fromStdString(canonicalName(config)));
         Q_EMIT primingStarted(runId_, QString::fromStdString(canonicalName(config)));
         startWorker(primingConfig(config));
@@ -299,7 +294,7 @@ void SweepRunner::onWorkerFailedToStart(Failure failure)
     worker_ = nullptr;
     heartbeat_.stop();
     if (stage_ == Stage::Priming)
-        failure.message = kPrimingFailed + failure.message;
+        failure.message = "priming " + primingWhat_ + " failed: " + failure.message;
     finishCurrent(RunStatus::Failed, failure);
 }
 
@@ -314,7 +309,7 @@ void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure
     }
     if (status != RunStatus::Complete) {
         if (failure)
-            failure->message = kPrimingFailed + failure->message;
+            failure->message = "priming " + primingWhat_ + " failed: " + failure->message;
         finishCurrent(status, failure);
         return;
     }

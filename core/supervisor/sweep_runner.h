@@ -136,6 +136,7 @@ class SweepRunner : public QObject
     // The sweep's machine cache folders, the timed run's and the priming process's.
     std::unique_ptr<MachineCacheDirs> machineDirs_;
     RunCaches runCaches_, primingCaches_;
+    std::string primingWhat_; // "the warm compile cache", "the warm machine caches", ...: its failure says which
     // What the worker now running is: the sweep's discarded warm-up, the unstored process that fills
     // the run's warm compile cache, or the timed run itself.
     enum class Stage { Timed, WarmingUp, Priming };

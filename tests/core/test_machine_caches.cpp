@@ -170,6 +170,24 @@ TEST_F(SupervisorTest, UnderBothTheColdRunPrimesAndNoExtraProcessRuns)
     EXPECT_FALSE(QFileInfo::exists(given[0].cudaCache));
 }
 
+// A priming process that fails fails its warm run, saying which caches it was filling, and leaves
+// no half-filled warm folders for the next run to take as warm.
+TEST_F(SupervisorTest, AFailedPrimingFailsTheWarmRunAndSaysWhatItPrimed)
+{
+    const QString counter = dir_.filePath("count.txt");
+    const WorkerCommand worker =
+        fakeWorker({"--count", counter, "--first-exit", "3", "--replay", dataFile("worker-ok.jsonl")});
+    const SweepPlan p = plan({smallConfig(8)}, 1, CacheStates::Warm);
+    const Outcome out = run(p, options(worker));
+    ASSERT_EQ(out.runFinished.size(), 1u);
+    const auto failed = reader()->run(p.runs[0].runId);
+    ASSERT_TRUE(failed);
+    EXPECT_EQ(failed->status, RunStatus::Failed);
+    EXPECT_EQ(failed->message.rfind("priming the warm machine caches failed: ", 0), 0u) << failed->message;
+    EXPECT_TRUE(QDir(dir_.filePath("machine-caches")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+        << "the half-filled warm folders are gone";
+}
+
 TEST(MachineCaches, FolderBytesCountsEveryFileBelow)
 {
     QTemporaryDir dir;
