@@ -72,7 +72,8 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
     RunKey cold = key;
     cold.start = store::CacheStart::Cold;
     cold.primes = false;
-    cold.kind.replace(cold.kind.rfind("|warm|"), 6, "|cold|");
+    if (const auto at = cold.kind.rfind("|warm|"); at != std::string::npos)
+        cold.kind.replace(at, 6, "|cold|");
     const auto priming = predict(cold);
     if (!priming)
         return TimeEstimate{run->seconds * 2, true};
