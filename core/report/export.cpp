@@ -72,23 +72,16 @@ std::string firstStepText(const LedgerRow &row)
            (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") + machineColdText(row);
 }
 
-store::CacheStart otherStart(store::CacheStart s)
-{
-    return s == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
-}
-
 // The first step and break-even of the start state the ledger does not assume: "2.18 s warm, 167".
 std::string otherStartCell(const LedgerRow &row, store::CacheStart assumed)
 {
-    const store::CacheStart other = otherStart(assumed);
+    const store::CacheStart other = store::otherState(assumed);
     const LedgerRow::StartFigures &f = row.figuresOf(other);
     if (!f.firstStepMs)
         return "-";
     std::string text = formatSeconds(*f.firstStepMs / 1000.0) + " " + std::string(store::toString(other));
     if (row.speedup)
-        text += ", " + (!f.breakEvenSteps        ? std::string("never")
-                        : *f.breakEvenSteps <= 1 ? std::string("immediately")
-                                                 : std::to_string(std::llround(*f.breakEvenSteps)));
+        text += ", " + breakEvenStepsText(f.breakEvenSteps);
     if (row.warmMissed > 0)
         text += " (" + std::to_string(row.warmMissed) + " warm run(s) missed their caches)";
     return text;
@@ -265,7 +258,7 @@ std::string toMarkdown(const Ledger &l)
            "break-even (steps) | noise | accuracy |"
         << (compiles ? " compile (cache, time) |" : "")
         << (l.hasColdAndWarm
-                ? " " + std::string(store::toString(otherStart(l.start))) + " start (first step, break-even) |"
+                ? " " + std::string(store::toString(store::otherState(l.start))) + " start (first step, break-even) |"
                 : "")
         << "\n";
     out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << (l.hasColdAndWarm ? "---:|" : "")

@@ -226,8 +226,7 @@ LedgerRow::StartFigures startFiguresOf(const std::vector<double> &firsts)
 // other state's, else every completed run's (files of before cache states).
 const std::vector<double> &mainFirsts(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed)
 {
-    const store::CacheStart other =
-        assumed == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const store::CacheStart other = store::otherState(assumed);
     const auto &of = [&](store::CacheStart s) -> const std::vector<double> & {
         return s == store::CacheStart::Warm ? acc.warmFirsts : acc.coldFirsts;
     };
@@ -313,6 +312,14 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
     if (ledger.rows.empty())
         return;
     const LedgerRow &base = ledger.rows.front();
+    // The baseline's processes of each start state, summarised once for every row's intervals.
+    const std::vector<stats::ProcessSummary> baseCold = processSummariesOf(base, store::CacheStart::Cold),
+                                             baseWarm = processSummariesOf(base, store::CacheStart::Warm);
+    const auto baseOf = [&](store::CacheStart s) -> std::vector<stats::ProcessSummary> {
+        return s == store::CacheStart::Cold   ? baseCold
+               : s == store::CacheStart::Warm ? baseWarm
+                                              : processSummariesOf(base);
+    };
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         LedgerRow &row = ledger.rows[i];
         if (!row.steadyMs || !row.firstStepMs || !base.steadyMs || !base.firstStepMs)
@@ -320,10 +327,6 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
         row.speedup = *base.steadyMs / *row.steadyMs;
         row.timeRatio =
             stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
-        row.breakEvenSteps = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *base.firstStepMs, *base.steadyMs);
-        row.breakEvenCI = stats::breakEvenInterval(row.startSummaries, processSummariesOf(base, row.firstStepStart),
-                                                   stats::kResamples, stats::kSeed, cancel);
-        row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
         // Each start state against the baseline's own.
         for (const store::CacheStart s : {store::CacheStart::Cold, store::CacheStart::Warm}) {
             LedgerRow::StartFigures &f = s == store::CacheStart::Warm ? row.warm : row.cold;
@@ -331,10 +334,27 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
             if (!f.firstStepMs || !b.firstStepMs)
                 continue;
             f.breakEvenSteps = stats::breakEvenSteps(*f.firstStepMs, *row.steadyMs, *b.firstStepMs, *base.steadyMs);
-            f.breakEvenCI = stats::breakEvenInterval(processSummariesOf(row, s), processSummariesOf(base, s),
-                                                     stats::kResamples, stats::kSeed, cancel);
+            f.breakEvenCI =
+                stats::breakEvenInterval(s == row.firstStepStart ? row.startSummaries : processSummariesOf(row, s),
+                                         baseOf(s), stats::kResamples, stats::kSeed, cancel);
             f.breakEvenRange = breakEvenRangeText(*f.breakEvenCI);
         }
+        // The row's own figures are its start state's; where the baseline has that state too they
+        // are the figures just taken (one bootstrap, not two).
+        const LedgerRow::StartFigures *same =
+            row.firstStepStart == store::CacheStart::Unrecorded || base.firstStepStart != row.firstStepStart
+                ? nullptr
+                : &row.figuresOf(row.firstStepStart);
+        if (same && same->breakEvenCI) {
+            row.breakEvenSteps = same->breakEvenSteps;
+            row.breakEvenCI = same->breakEvenCI;
+        } else {
+            row.breakEvenSteps =
+                stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *base.firstStepMs, *base.steadyMs);
+            row.breakEvenCI = stats::breakEvenInterval(row.startSummaries, baseOf(row.firstStepStart),
+                                                       stats::kResamples, stats::kSeed, cancel);
+        }
+        row.breakEvenRange = breakEvenRangeText(*row.breakEvenCI);
     }
 }
 
@@ -394,15 +414,20 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     return ledger;
 }
 
+std::string breakEvenStepsText(const std::optional<double> &steps)
+{
+    if (!steps)
+        return "never";
+    if (*steps <= 1)
+        return "immediately";
+    return std::to_string(std::llround(*steps));
+}
+
 std::string breakEvenText(const LedgerRow &row)
 {
     if (!row.speedup)
         return "-"; // the baseline, or a side without figures
-    if (!row.breakEvenSteps)
-        return "never";
-    if (*row.breakEvenSteps <= 1)
-        return "immediately";
-    return std::to_string(std::llround(*row.breakEvenSteps));
+    return breakEvenStepsText(row.breakEvenSteps);
 }
 
 std::string accuracyText(const LedgerRow::Accuracy &accuracy)
@@ -458,17 +483,12 @@ std::string startText(store::CacheStart start)
 std::string breakEvenByStartText(const LedgerRow &row, store::CacheStart assumed)
 {
     const LedgerRow::StartFigures &a = row.figuresOf(assumed);
-    const store::CacheStart other =
-        assumed == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const store::CacheStart other = store::otherState(assumed);
     const LedgerRow::StartFigures &b = row.figuresOf(other);
     if (!row.speedup || !a.firstStepMs || !b.firstStepMs)
         return breakEvenText(row);
-    const auto steps = [&](const LedgerRow::StartFigures &f) {
-        if (!f.breakEvenSteps)
-            return std::string("never");
-        return *f.breakEvenSteps <= 1 ? std::string("immediately") : std::to_string(std::llround(*f.breakEvenSteps));
-    };
-    return steps(a) + " on " + startText(assumed) + ", " + steps(b) + " on " + startText(other);
+    return breakEvenStepsText(a.breakEvenSteps) + " on " + startText(assumed) + ", " +
+           breakEvenStepsText(b.breakEvenSteps) + " on " + startText(other);
 }
 
 const char *const kNoInterval = "1 repeat: no interval";

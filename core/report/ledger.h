@@ -164,6 +164,8 @@ std::string accuracyText(const LedgerRow::Accuracy &accuracy);
 // A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
 // "immediately", "1234".
 std::string breakEvenText(const LedgerRow &row);
+// A break-even step count alone: "never" (none), "immediately" (at one step or less), "1234".
+std::string breakEvenStepsText(const std::optional<double> &steps);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 

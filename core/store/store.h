@@ -74,6 +74,11 @@ MachineWarmup machineWarmupFromString(std::string_view s);
 enum class CacheStart { Unrecorded, Cold, Warm };
 std::string_view toString(CacheStart s); // "cold", "warm"; "" for Unrecorded
 CacheStart cacheStartFromString(std::string_view s);
+// The state a figure of `s` is shown beside: warm for cold, cold for warm (and for Unrecorded).
+inline CacheStart otherState(CacheStart s)
+{
+    return s == CacheStart::Warm ? CacheStart::Cold : CacheStart::Warm;
+}
 
 // One cache a run had, and what it held before and after.
 struct CacheUse {

@@ -267,11 +267,10 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
 void SweepService::fillSecondsLeft(SweepEvent &e, int currentRun) const
 {
     e.secondsLeft = -1;
-    if (currentRun < 0 || currentRun >= static_cast<int>(keys_.size()))
+    if (currentRun < 0)
         return;
-    const std::vector<RunKey> queued(keys_.begin() + currentRun + 1, keys_.end());
     const double elapsed = static_cast<double>(runClock_.elapsed()) / 1000.0;
-    if (const auto left = timeLeft_.left(keys_[currentRun], elapsed, queued)) {
+    if (const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed)) {
         e.secondsLeft = static_cast<qint64>(left->seconds);
         e.secondsLeftGuess = left->guess;
     }
@@ -298,8 +297,8 @@ void SweepService::reportTimeLeftError()
     e.detail = QString("time left, predicted at %1 run starts against the time the rest took: median error %2%, "
                        "worst %3% (%4)")
                    .arg(errors.size())
-                   .arg(stats::median(errors) * 100, 0, 'f', 0)
-                   .arg(*std::max_element(errors.begin(), errors.end()) * 100, 0, 'f', 0)
+                   .arg(e.seconds * 100, 0, 'f', 0)
+                   .arg(e.target * 100, 0, 'f', 0)
                    .arg(each.join(", "));
     emitEvent(e);
 }

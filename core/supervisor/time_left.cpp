@@ -51,7 +51,7 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
         return it == m.end() || it->second.empty() ? std::nullopt : std::optional<double>(stats::median(it->second));
     };
     RunKey otherState = key;
-    otherState.start = key.start == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    otherState.start = store::otherState(key.start);
     const std::string kind = key.kind + "|" + std::to_string(key.steps);
     if (const auto s = from(sweep_, exact(key)))
         run = TimeEstimate{*s, false};
@@ -80,16 +80,17 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
     return TimeEstimate{run->seconds + priming->seconds, run->guess || priming->guess};
 }
 
-std::optional<TimeEstimate> TimeLeft::left(const RunKey &current, double elapsed,
-                                           const std::vector<RunKey> &queued) const
+std::optional<TimeEstimate> TimeLeft::left(const std::vector<RunKey> &plan, std::size_t current, double elapsed) const
 {
-    const auto now = predict(current);
+    if (current >= plan.size())
+        return std::nullopt;
+    const auto now = predict(plan[current]);
     if (!now)
         return std::nullopt;
     // A run that outlives its prediction is taken to end soon: its overrun is not added to the rest.
     TimeEstimate total{std::max(0.0, now->seconds - elapsed), now->guess};
-    for (const RunKey &k : queued) {
-        const auto next = predict(k);
+    for (std::size_t k = current + 1; k < plan.size(); ++k) {
+        const auto next = predict(plan[k]);
         if (!next)
             return std::nullopt;
         total.seconds += next->seconds;

@@ -41,9 +41,9 @@ class TimeLeft
     void addHistory(const RunKey &key, double seconds);  // a complete run of this database and host
     void addFinished(const RunKey &key, double seconds); // a run of this sweep (any status)
     std::optional<TimeEstimate> predict(const RunKey &key) const;
-    // The current run's rest (`elapsed` seconds into it) and the queued runs'; nullopt while nothing
-    // is known about some of them.
-    std::optional<TimeEstimate> left(const RunKey &current, double elapsed, const std::vector<RunKey> &queued) const;
+    // The rest of run `current` of `plan` (`elapsed` seconds into it) and of every run after it;
+    // nullopt while nothing is known about some of them.
+    std::optional<TimeEstimate> left(const std::vector<RunKey> &plan, std::size_t current, double elapsed) const;
 
   private:
     static std::string exact(const RunKey &key);

@@ -63,11 +63,11 @@ TEST(TimeLeft, PredictsFromTheSameConfigurationThenItsKindAndSaysWhenItGuesses)
     EXPECT_DOUBLE_EQ(primed->seconds, 3.0 + 9.0);
 
     // The rest of a sweep: what is left of the current run, then every queued one.
-    const auto left = model.left(fp32, 1.5, {bench, fp32});
+    const auto left = model.left({fp32, bench, fp32}, 0, 1.5);
     ASSERT_TRUE(left);
     EXPECT_DOUBLE_EQ(left->seconds, 2.5 + 9.0 + 4.0);
     EXPECT_FALSE(left->guess);
-    const auto overrun = model.left(fp32, 10.0, {});
+    const auto overrun = model.left({fp32}, 0, 10.0);
     ASSERT_TRUE(overrun);
     EXPECT_DOUBLE_EQ(overrun->seconds, 0.0) << "an overrun is not added to the rest";
 }

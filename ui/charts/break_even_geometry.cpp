@@ -35,8 +35,7 @@ QString otherStartText(const report::LedgerRow &row)
 {
     if (row.firstStepStart == store::CacheStart::Unrecorded)
         return {};
-    const store::CacheStart other =
-        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const store::CacheStart other = store::otherState(row.firstStepStart);
     const report::LedgerRow::StartFigures &f = row.figuresOf(other);
     if (!f.firstStepMs)
         return {};

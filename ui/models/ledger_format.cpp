@@ -6,7 +6,6 @@
 
 #include <QCoreApplication>
 
-#include <cmath>
 #include <limits>
 
 namespace stepscope::ui
@@ -41,15 +40,12 @@ QString breakEvenWithRange(const report::LedgerRow &row)
     const std::string steps = report::breakEvenText(row);
     QString count = QString::fromStdString(steps);
     // The other start state's break-even beside it: "474 [400-560] / 167 warm".
-    const store::CacheStart other =
-        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const store::CacheStart other = store::otherState(row.firstStepStart);
     const report::LedgerRow::StartFigures &o = row.figuresOf(other);
     QString otherText;
     if (row.speedup && row.firstStepStart != store::CacheStart::Unrecorded && o.firstStepMs)
         otherText = QStringLiteral(" / %1 %2")
-                        .arg(!o.breakEvenSteps        ? QStringLiteral("never")
-                             : *o.breakEvenSteps <= 1 ? QStringLiteral("immediately")
-                                                      : QString::number(std::llround(*o.breakEvenSteps)),
+                        .arg(QString::fromStdString(report::breakEvenStepsText(o.breakEvenSteps)),
                              QString::fromLatin1(store::toString(other).data()));
     if (row.breakEvenRange.empty() || row.breakEvenRange == steps)
         return count + otherText;
@@ -71,8 +67,7 @@ QString firstStepText(const report::LedgerRow &row)
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
     // The other start state beside it, when the row ran both.
-    const store::CacheStart other =
-        row.firstStepStart == store::CacheStart::Warm ? store::CacheStart::Cold : store::CacheStart::Warm;
+    const store::CacheStart other = store::otherState(row.firstStepStart);
     if (row.firstStepStart != store::CacheStart::Unrecorded && row.figuresOf(other).firstStepMs)
         s += QStringLiteral(" / %1 %2")
                  .arg(QString::fromStdString(report::formatSeconds(*row.figuresOf(other).firstStepMs / 1000.0)),
