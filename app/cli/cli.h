@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace stepscope::store
@@ -39,6 +40,14 @@ int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
 int compareCommand(const Options &options, const CommandLine &line); // compare_command.cpp
 int doctorCommand(const Options &options, const CommandLine &line);
+int whyCommand(const Options &options, const CommandLine &line); // why_command.cpp
+
+// The database for reading (summaries refreshed first where the file is writable); null, with the
+// error said and `exitCode` set, when it cannot be read.
+std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode);
+// A whole number above 0 given to --`name` of the running command, into `out`; false, said, when
+// it is not one (left as it is when the option is not given).
+bool positiveOption(const CommandLine &line, const QString &what, const QString &name, long long &out);
 
 // `stepscope-worker --cuda-devices`, asked the way the dashboard asks it (supervisor/device_probe.h).
 using supervisor::NativeProbe;

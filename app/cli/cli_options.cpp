@@ -305,6 +305,10 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       "planned)"),
           limitOption(supervisor::kMaxRepeatsLimit, "K", ", with --until-ci"),
           limitOption(supervisor::kMaxMinutesLimit, "T", ", with --until-ci"),
+          limitOption(supervisor::kProfileStepsLimit, "K",
+                      ": Kineto (native) or torch.profiler (Python) over K more steps after the timed ones, never "
+                      "during them; the summary is stored with the run and the trace kept beside the database"),
+          flag("no-profile", "no profile (the same as --profile-steps 0)"),
           flag("warmup-process", "one discarded one-step process before the timed runs: it warms what no run's "
                                  "own caches hold (the driver, the file cache of the libraries; default: off)"),
           flag("no-warmup-process", "no such warm-up process"),
@@ -364,6 +368,19 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          {option("db-b", "FILE", "the database of sweep B (default: the one of A, --db)", ValueKind::File),
           option("format", "csv|json|markdown", "the format (default markdown)", ValueKind::Choice,
                  {"csv", "json", "markdown"})}}};
+
+    out.push_back(command("why", "where each configuration's step goes, or the kernel diff of two runs",
+                          "Without arguments: for each configuration of a sweep (by default the latest), its "
+                          "profile against its timed steady step: GPU busy and waiting, kernels and launches per "
+                          "step, whether it is launch-bound or GPU-bound and the knobs that address that, TFLOP/s "
+                          "and the share of the GPU's peak, its top kernels and the path of its trace. With two "
+                          "run ids (see `stepscope-cli list`): run B against run A kernel by kernel (added, "
+                          "removed, faster, slower), by family, and how much of their steady difference is GPU "
+                          "work and how much is waiting.",
+                          readExitCodes(), true, "[RUN RUN]", 2));
+    out.back().groups = {
+        {"why options",
+         {sweepId, option("kernels", "N", "top kernels shown per configuration (default 3) or in a diff (15)")}}};
 
     out.push_back(command(
         "doctor", "can this machine run the native and Python workers and torch.compile?",

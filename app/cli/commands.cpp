@@ -70,8 +70,6 @@ void printError(const QString &line)
     }
     std::fprintf(stderr, "%s\n", qPrintable(shown));
 }
-namespace
-{
 
 std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
 {
@@ -104,8 +102,6 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
         return nullptr;
     }
 }
-
-} // namespace
 
 QString storeMessage(const std::string &message)
 {
@@ -171,6 +167,8 @@ std::string printable(const std::string &text)
     return out;
 }
 
+} // namespace
+
 // A whole number above 0 given to --`name` of the running command, into `out` (left as it is when
 // the option is not given): "abc" must not read as 0, which means "the latest sweep" (or "the
 // sweep's own N"). False, said, when it is not one.
@@ -187,8 +185,6 @@ bool positiveOption(const CommandLine &line, const QString &what, const QString 
     out = n;
     return true;
 }
-
-} // namespace
 
 int listCommand(const Options &options, const CommandLine &line)
 {

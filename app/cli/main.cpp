@@ -145,6 +145,8 @@ int main(int argc, char **argv)
                 return compareCommand(options, line);
             if (options.command == "doctor")
                 return doctorCommand(options, line);
+            if (options.command == "why")
+                return whyCommand(options, line);
         } catch (const stepscope::store::StoreError &e) {
             std::fprintf(stderr, "stepscope-cli: %s\n", qPrintable(storeMessage(e.what())));
             return kDatabase;

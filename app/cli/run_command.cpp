@@ -193,6 +193,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                 r.adaptiveHalfWidth = n / 100.0;
             } else if (limit == &supervisor::kMaxRepeatsLimit)
                 r.adaptiveMaxProcesses = static_cast<int>(n);
+            else if (limit == &supervisor::kProfileStepsLimit)
+                r.profileSteps = static_cast<int>(n);
             else
                 r.adaptiveMaxMinutes = static_cast<int>(n);
         } else if (option == "preset") {
@@ -211,6 +213,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             f.single = true;
         } else if (option == "warmup-process" || option == "no-warmup-process") {
             r.machineWarmup = option == "warmup-process";
+        } else if (option == "no-profile") {
+            r.profileSteps = 0;
         } else if (option == "fresh-cuda-cache") {
             r.caches = supervisor::CacheStates::Cold;
         } else if (option == "caches") {

@@ -1,7 +1,7 @@
 // stepscope-worker: runs ONE configuration in this process and speaks the JSON-lines protocol on
 // stdout. The supervisor starts one per configuration (cold first steps, process-global flags).
 //
-//   stepscope-worker --config '{"device":"cuda","batch":32,...}'
+//   stepscope-worker [--profile-steps K --trace PATH] --config '{"device":"cuda","batch":32,...}'
 #include "config/config_json.h"
 #include "engine/cpu_affinity.h"
 #include "engine/engine.h"
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -44,6 +45,14 @@ class ProtocolListener : public stepscope::engine::Listener
     }
     void memory(std::int64_t a, std::int64_t r) override { emit(stepscope::protocol::memoryLine(a, r)); }
     void check(const std::vector<double> &l) override { emit(stepscope::protocol::checkLine(l)); }
+    void phase(const std::string &name, double elapsed) override
+    {
+        emit(stepscope::protocol::phaseLine(name, elapsed));
+    }
+    void profile(const stepscope::engine::ProfileOutcome &p) override
+    {
+        emit(stepscope::protocol::profileLine(p.steps, p.wallMs, p.tracePath, p.profilerGflop, p.problem));
+    }
     void done(int steps, double meanWallMs) override { emit(stepscope::protocol::doneLine(steps, meanWallMs)); }
 };
 
@@ -56,9 +65,19 @@ int main(int argc, char **argv)
     using stepscope::FailureCategory;
 
     QByteArray configJson;
+    stepscope::engine::ProfileRequest profile;
+    std::string argumentProblem;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc)
             configJson = argv[++i];
+        else if (std::strcmp(argv[i], "--profile-steps") == 0 && i + 1 < argc) {
+            char *end = nullptr;
+            const long steps = std::strtol(argv[++i], &end, 10);
+            if (*end != '\0' || steps < 0 || steps > 10000)
+                argumentProblem = std::string("--profile-steps: '") + argv[i] + "' is not a step count 0..10000";
+            profile.steps = static_cast<int>(steps);
+        } else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
+            profile.tracePath = argv[++i];
         else if (std::strcmp(argv[i], "--cuda-devices") == 0) {
             // Lets front-ends that link no torch pick a default device the way LibTorch sees it.
             std::printf("%d\n", stepscope::engine::cudaDeviceCount());
@@ -72,13 +91,18 @@ int main(int argc, char **argv)
             return 0;
         } else if (std::strcmp(argv[i], "--help") == 0) {
             std::puts(
-                "usage: stepscope-worker --config JSON | --cuda-devices | --probe DEVICE\nRuns one configuration; "
-                "JSON lines on stdout.");
+                "usage: stepscope-worker [--profile-steps K --trace PATH] --config JSON | --cuda-devices | --probe "
+                "DEVICE\nRuns one configuration; JSON lines on stdout. With --profile-steps, K more steps after the "
+                "timed ones run under the profiler and their Chrome trace goes to PATH.");
             return 0;
         }
     }
     stepscope::RunConfig config;
     std::vector<stepscope::ConfigError> errors;
+    if (!argumentProblem.empty())
+        errors.push_back({"arguments", argumentProblem});
+    if (profile.steps > 0 && profile.tracePath.empty())
+        errors.push_back({"arguments", "--profile-steps needs --trace PATH"});
     if (configJson.isEmpty())
         errors.push_back({"config", "missing --config JSON"});
     if (errors.empty())
@@ -104,7 +128,7 @@ int main(int argc, char **argv)
     stepscope::engine::applyThreads(config); // before hello, which reports the count
     emit(stepscope::protocol::helloLine(stepscope::engine::probeEnvironment(config)));
     ProtocolListener listener;
-    const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart);
+    const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart, profile);
     if (failure) {
         emit(stepscope::protocol::errorLine(*failure));
         std::fprintf(stderr, "stepscope-worker: %s\n", failure->message.c_str());

@@ -19,8 +19,23 @@ namespace stepscope::engine
 using Environment = std::vector<std::pair<std::string, std::string>>;
 Environment probeEnvironment(const RunConfig &config);
 
+// K steady steps profiled after the timed ones (issue 18.1), written as a Chrome trace to
+// `tracePath`; steps 0 profiles nothing.
+struct ProfileRequest {
+    int steps = 0;
+    std::string tracePath;
+};
+struct ProfileOutcome {
+    int steps = 0;
+    double wallMs = 0;                   // the profiled steps and the synchronize after them
+    std::optional<double> profilerGflop; // the profiler's FLOP counters over those steps, per step
+    std::string tracePath;               // written (empty when the profile failed)
+    std::string problem;                 // why it failed (empty when it did not)
+};
+
 // What a run reports as it goes. Called on the engine's thread, in this order:
-// ready, firstStep, steps (batched, repeatedly), gpuState, memory, check, done.
+// ready, firstStep, steps (batched, repeatedly), gpuState, memory, check, phase and profile (when
+// asked), done.
 class Listener
 {
   public:
@@ -34,6 +49,10 @@ class Listener
     virtual void gpuState(const Environment &state) { (void)state; }
     virtual void memory(std::int64_t peakAllocated, std::int64_t peakReserved) = 0;
     virtual void check(const std::vector<double> &losses) = 0;
+    // The profile after the timed steps (ProfileRequest): a phase line before it starts, then the
+    // trace's facts, or why there is none. A failed profile never fails the run.
+    virtual void phase(const std::string &name, double elapsedSeconds) { (void)name, (void)elapsedSeconds; }
+    virtual void profile(const ProfileOutcome &outcome) { (void)outcome; }
     virtual void done(int steps, double meanWallMsOverTimedBlock) = 0;
 };
 
@@ -42,7 +61,7 @@ using Clock = std::chrono::steady_clock;
 // Runs one configuration: setup, the first step, warm-up and measured steps. Returns the failure,
 // if any (cancel is checked between steps). `processStart` anchors the setup time.
 std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
-                           Clock::time_point processStart);
+                           Clock::time_point processStart, const ProfileRequest &profile = {});
 
 // Number of losses kept for the accuracy gate.
 constexpr int kCheckSteps = 10;

@@ -4,6 +4,7 @@
 // (resources/python/stepscope_py/runner.py), in docs/decisions.md, "Timing rules of both workers".
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
+#include "engine/step_profile.h"
 #include "engine/training_step.h"
 #include "platform/platform.h"
 
@@ -188,7 +189,7 @@ void applyGlobalFlags(const RunConfig &config)
 } // namespace
 
 std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
-                           Clock::time_point processStart)
+                           Clock::time_point processStart, const ProfileRequest &profile)
 {
     const auto problems = validate(config);
     if (!problems.empty())
@@ -272,6 +273,12 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         auto cpuLosses = losses.cpu();
         std::vector<double> lossValues(cpuLosses.data_ptr<float>(), cpuLosses.data_ptr<float>() + checkSteps);
         listener.check(lossValues);
+        // After the timed steps and every reading of them, never during: the profiler's cost lands
+        // on steps no figure reads, and a worker that dies in the profiler has said all its run is.
+        if (profile.steps > 0 && !profile.tracePath.empty()) {
+            listener.phase("profiling", 0.0);
+            listener.profile(profileSteps(step, device, profile));
+        }
         const int timedSteps = total - timedFrom + 1;
         listener.done(total, timedSteps > 0 ? blockMs / timedSteps : 0.0);
         return std::nullopt;

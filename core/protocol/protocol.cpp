@@ -108,6 +108,18 @@ Message parseLine(const QByteArray &text)
             return invalid("compile needs an info object");
         m.type = Message::Type::Compile;
         m.compileJson = QJsonDocument(o.value("info").toObject()).toJson(QJsonDocument::Compact);
+    } else if (type == "profile") {
+        m.type = Message::Type::Profile;
+        m.steps = o.value("steps").toInt();
+        m.profileProblem = o.value("problem").toString().toStdString();
+        m.tracePath = o.value("trace").toString().toStdString();
+        if (m.profileProblem.empty()) {
+            if (m.steps < 1 || m.tracePath.empty() || !finiteNonNegative(o.value("wall_ms")))
+                return invalid("profile needs steps >= 1, a trace path and a non-negative wall_ms, or a problem");
+            m.profileWallMs = o.value("wall_ms").toDouble();
+            if (o.value("profiler_gflop").isDouble())
+                m.profilerGflop = o.value("profiler_gflop").toDouble();
+        }
     } else if (type == "done") {
         m.type = Message::Type::Done;
         m.steps = o.value("steps").toInt();
@@ -176,6 +188,21 @@ QByteArray phaseLine(const std::string &phase, double elapsedSeconds)
 QByteArray compileLine(const QByteArray &infoJson)
 {
     return line({{"type", "compile"}, {"info", QJsonDocument::fromJson(infoJson).object()}});
+}
+
+QByteArray profileLine(int steps, double wallMs, const std::string &tracePath, std::optional<double> profilerGflop,
+                       const std::string &problem)
+{
+    QJsonObject o{{"type", "profile"}, {"steps", steps}};
+    if (!problem.empty()) {
+        o.insert("problem", QString::fromStdString(problem));
+    } else {
+        o.insert("wall_ms", wallMs);
+        o.insert("trace", QString::fromStdString(tracePath));
+        if (profilerGflop)
+            o.insert("profiler_gflop", *profilerGflop);
+    }
+    return line(o);
 }
 
 QByteArray doneLine(int steps, double meanWallMs)

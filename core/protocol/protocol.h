@@ -11,12 +11,15 @@
 //   {"type":"check","losses":[6.9,6.8,...]}
 //   {"type":"phase","phase":"compiling","elapsed_s":12.0}   (life during a long first step)
 //   {"type":"compile","info":{"mode":"default","graphs":1,...}}   (python worker, after compiling)
+//   {"type":"profile","steps":20,"wall_ms":98.1,"trace":"/path/run-7.json","profiler_gflop":109.2}
+//   {"type":"profile","steps":20,"problem":"the profiler failed: ..."}   (after the timed steps)
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
 //   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
 #include "common/failure.h"
 
 #include <QByteArray>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +30,21 @@ namespace stepscope::protocol
 constexpr int kVersion = 1;
 
 struct Message {
-    enum class Type { Hello, Ready, FirstStep, Steps, GpuState, Memory, Check, Phase, Compile, Done, Error, Invalid };
+    enum class Type {
+        Hello,
+        Ready,
+        FirstStep,
+        Steps,
+        GpuState,
+        Memory,
+        Check,
+        Phase,
+        Compile,
+        Profile,
+        Done,
+        Error,
+        Invalid
+    };
     Type type = Type::Invalid;
     int protocolVersion = 0;
     std::vector<std::pair<std::string, std::string>> environment; // hello; gpu_state: the state
@@ -39,7 +56,11 @@ struct Message {
     std::vector<double> gpuMs, wallMs;                            // steps
     std::int64_t peakAllocated = 0, peakReserved = 0;             // memory
     std::vector<double> losses;                                   // check
-    int steps = 0;                                                // done
+    int steps = 0;                                                // done; profile: profiled steps
+    double profileWallMs = 0;                                     // profile: the profiled steps' wall time
+    std::string tracePath;                                        // profile: the trace written
+    std::optional<double> profilerGflop;                          // profile: FLOP counters per step
+    std::string profileProblem;                                   // profile: why there is none
     double meanWallMs = 0;                                        // done
     Failure failure;                                              // error
     std::string problem;                                          // invalid: why the line was refused
@@ -58,6 +79,8 @@ QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
 QByteArray checkLine(const std::vector<double> &losses);
 QByteArray phaseLine(const std::string &phase, double elapsedSeconds);
 QByteArray compileLine(const QByteArray &infoJson); // infoJson: a JSON object
+QByteArray profileLine(int steps, double wallMs, const std::string &tracePath, std::optional<double> profilerGflop,
+                       const std::string &problem);
 QByteArray doneLine(int steps, double meanWallMs);
 QByteArray errorLine(const Failure &failure);
 

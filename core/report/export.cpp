@@ -2,6 +2,7 @@
 #include "report/cache_text.h"
 #include "report/ledger.h"
 #include "report/number_text.h"
+#include "report/why_table.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -114,7 +115,9 @@ std::string toCsv(const Ledger &l)
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
            "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
            "first_step_cold_s,first_step_warm_s,break_even_cold_steps,break_even_warm_steps,cold_processes,"
-           "warm_processes,warm_missed,gflop_per_step,tflops,peak_share\n";
+           "warm_processes,warm_missed,gflop_per_step,tflops,peak_share,bound,gpu_busy_ms,busy_share,kernels_per_step,"
+           "launches_per_step,launch_cpu_ms,profiled_step_ms,profiler_gflop,profile_problem\n";
+    const std::vector<WhyRow> why = whyRows(l);
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
         out << csvField(r.configName) << ',' << csvField(r.label) << ',' << csvField(completionText(r)) << ','
@@ -138,7 +141,18 @@ std::string toCsv(const Ledger &l)
             << num(msToSeconds(r.warm.firstStepMs), "%.6g") << ',' << num(r.cold.breakEvenSteps, "%.1f") << ','
             << num(r.warm.breakEvenSteps, "%.1f") << ',' << r.cold.processes << ',' << r.warm.processes << ','
             << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ',' << num(r.compute.tflops, "%.4g") << ','
-            << num(r.compute.peakShare, "%.4f") << '\n';
+            << num(r.compute.peakShare, "%.4f") << ',';
+        // The profile's figures (why_table.h): empty for a row without one, whose problem says why.
+        const WhyRow &w = why[static_cast<std::size_t>(&r - &l.rows.front())];
+        if (w.verdict) {
+            const auto &p = *w.profile;
+            out << csvField(profile::toString(w.verdict->bound)) << ',' << num(p.busyMs, "%.6g") << ','
+                << num(w.verdict->busyShare, "%.4f") << ',' << num(p.kernelsPerStep, "%.6g") << ','
+                << num(p.launchesPerStep, "%.6g") << ',' << num(p.launchCpuMs, "%.6g") << ','
+                << num(p.profiledStepMs, "%.6g") << ',' << num(p.profilerGflop, "%.6g") << ",\n";
+        } else {
+            out << ",,,,,,,," << csvField(w.problem) << '\n';
+        }
     }
     return out.str();
 }
@@ -233,6 +247,26 @@ std::string toJson(const Ledger &l)
                                    {"tflops", number(r.compute.tflops)},
                                    {"peak_share", number(r.compute.peakShare)}};
         o["machine_cache_share_s"] = number(msToSeconds(r.machineCacheShareMs()));
+        // The row's profile summary as stored, with its verdict (why_table.h).
+        if (r.profile) {
+            profile::StoredProfile stored;
+            stored.summary = r.profile;
+            stored.traceFile = r.profileTrace;
+            QJsonObject p = QJsonDocument::fromJson(QByteArray::fromStdString(profile::toJson(stored))).object();
+            p["run_id"] = static_cast<qint64>(r.profileRunId);
+            const profile::Verdict v = profile::verdict(*r.profile, r.steadyMs, storedConfig(r.configJson));
+            QJsonArray knobs;
+            for (const auto &k : v.knobs)
+                knobs.append(QString::fromStdString(k));
+            p["verdict"] = QJsonObject{{"bound", profile::toString(v.bound)},
+                                       {"busy_share", v.busyShare},
+                                       {"against_timed_step", v.againstTimed},
+                                       {"knobs", knobs},
+                                       {"text", QString::fromStdString(v.text)}};
+            o["profile"] = p;
+        } else {
+            o["profile"] = QJsonObject{{"problem", text(r.profileProblem.empty() ? "not profiled" : r.profileProblem)}};
+        }
         rows.append(o);
     }
     root["rows"] = rows;
@@ -307,6 +341,7 @@ std::string toMarkdown(const Ledger &l)
     }
     if (!l.recommendationText.empty())
         out << "\n**Recommendation.** " << l.recommendationText << "\n";
+    out << whyMarkdown(l);
     return out.str();
 }
 

@@ -148,7 +148,37 @@ struct RowRuns {
     std::vector<double> firsts, medians, blockWalls, compiles, losses;
     std::vector<double> coldFirsts, warmFirsts; // by the caches the first step found
     bool cachesRecorded = false, gpu = false;
+    struct Profiled {
+        std::int64_t runId = 0;
+        std::optional<double> medianMs;
+        profile::StoredProfile stored;
+    };
+    std::vector<Profiled> profiles; // completed runs' stored profiles
 };
+
+// The row's profile: the run nearest the row's steady median speaks for it.
+void takeProfile(LedgerRow &row, const RowRuns &acc)
+{
+    const RowRuns::Profiled *best = nullptr;
+    for (const auto &p : acc.profiles) {
+        if (!p.stored.summary) {
+            if (row.profileProblem.empty())
+                row.profileProblem = p.stored.problem;
+            continue;
+        }
+        const auto distance = [&](const RowRuns::Profiled &q) {
+            return q.medianMs && row.steadyMs ? std::fabs(*q.medianMs - *row.steadyMs) : 1e300;
+        };
+        if (!best || distance(p) < distance(*best))
+            best = &p;
+    }
+    if (!best)
+        return;
+    row.profile = best->stored.summary;
+    row.profileRunId = best->runId;
+    row.profileTrace = best->stored.traceFile;
+    row.profileProblem.clear();
+}
 
 // One run into its row: failures and Stops counted, a completed run's figures gathered, its machine
 // warm-up state into the row and the sweep's first-step caches.
@@ -198,6 +228,8 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
         acc.losses = run.checkLosses;
     // The run's one reading: its stored summary's window and median (readRun).
     RunReading reading = readRun(reader, run);
+    if (auto stored = profile::profileFromJson(run.profileJson))
+        acc.profiles.push_back({run.id, reading.summary.medianMs, std::move(*stored)});
     acc.gpu = acc.gpu || reading.summary.timing == "gpu";
     if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
         row.steadyProblem = reading.summary.problem.value_or(SteadyProblem{SteadyProblem::Kind::WindowMismatch});
@@ -398,6 +430,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
         takeFigures(row, acc, ledger.start, cancel);
+        takeProfile(row, acc);
         row.compute = computeFigures(storedConfig(row.configJson), row.steadyMs,
                                      ledger.environment ? ledger.environment->gpu : std::string());
         ledger.hasColdAndWarm = ledger.hasColdAndWarm || (row.cold.processes > 0 && row.warm.processes > 0);

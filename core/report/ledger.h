@@ -3,6 +3,7 @@
 // Plain C++ over the store and stats; the CLI's export, the dashboard's table and the report all
 // read this one computation.
 #include "config/run_config.h"
+#include "profile/profile_summary.h"
 #include "report/compute.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -71,6 +72,13 @@ struct LedgerRow {
     // FLOPs of one training step at the row's shape, the TFLOP/s its steady step achieves and the
     // share of the GPU's dense peak for its precision (report/compute.h).
     ComputeFigures compute;
+    // The profile of the row's steps (issue 18): the one of its completed runs whose steady median
+    // is nearest the row's (the first profiled one without steady figures); why there is none when
+    // no run of the row has one ("" for a row never profiled, such as files of before profiles).
+    std::optional<profile::ProfileSummary> profile;
+    std::int64_t profileRunId = 0;
+    std::string profileTrace; // the kept trace's stored name (run_profile.h), "" when not kept
+    std::string profileProblem;
     std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 

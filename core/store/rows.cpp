@@ -159,7 +159,8 @@ std::string runColumns(int schemaVersion)
            (schemaVersion >= 3 ? "block_wall_ms, " : "NULL, ") +
            (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs, " : "NULL, NULL, NULL, ") +
            (schemaVersion >= 6 ? "machine_warmup, " : STEPSCOPE_LEGACY_MACHINE_WARMUP ", ") +
-           (schemaVersion >= 7 ? "caches, cache_record" : "NULL, NULL") + " FROM runs ";
+           (schemaVersion >= 7 ? "caches, cache_record, " : "NULL, NULL, ") +
+           (schemaVersion >= 8 ? "profile" : "NULL") + " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -194,6 +195,7 @@ RunRecord readRun(const Statement &st)
     r.machineWarmup = machineWarmupFromString(st.text(24));
     r.caches = cacheStartFromString(st.text(25));
     r.cacheRecord = cacheRecordFromJson(st.text(26));
+    r.profileJson = st.text(27);
     return r;
 }
 

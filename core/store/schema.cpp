@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 7> kMigrations{{
+constexpr std::array<const char *, 8> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -125,6 +125,11 @@ DELETE FROM summaries WHERE median_ms IS NULL OR steady_count = 0;
     R"sql(
 ALTER TABLE runs ADD COLUMN caches TEXT;
 ALTER TABLE runs ADD COLUMN cache_record TEXT;
+)sql",
+    // 8: a run's profile (issue 18): the summary of the steps profiled after its timed ones, or why
+    // there is none, and the name of its trace file beside the database (JSON, profile/profile_summary.h).
+    R"sql(
+ALTER TABLE runs ADD COLUMN profile TEXT;
 )sql",
 }};
 

@@ -130,6 +130,9 @@ struct RunRecord {
     MachineWarmup machineWarmup = MachineWarmup::Unrecorded;
     CacheStart caches = CacheStart::Unrecorded; // schema 7, written when the run is planned
     std::optional<CacheRecord> cacheRecord;     // schema 7, written when the run ends
+    // The profile of the steps after the timed ones, or why there is none (schema 8; JSON that
+    // profile/profile_summary.h reads; empty: not profiled, or an older file).
+    std::string profileJson;
 };
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the
@@ -195,6 +198,7 @@ class Database
     void setBlockWall(std::int64_t runId, double meanWallMs);
     void setSummary(std::int64_t runId, const RunSummary &summary);
     void setCompileInfo(std::int64_t runId, const std::string &json);
+    void setProfile(std::int64_t runId, const std::string &json); // profile/profile_summary.h's JSON
     // state "cold" or "warm"; dirsJson: {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ..., ...}
     void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
     void setMachineWarmup(std::int64_t runId, MachineWarmup state);

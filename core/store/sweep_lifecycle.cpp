@@ -183,6 +183,16 @@ void Database::setCompileInfo(std::int64_t runId, const std::string &json)
     });
 }
 
+void Database::setProfile(std::int64_t runId, const std::string &json)
+{
+    if (d->version < 8)
+        return; // older files (tests of migrations) lack the column
+    d->enqueue([runId, json](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET profile = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
+    });
+}
+
 void Database::setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson)
 {
     d->enqueue([runId, state, dirsJson](sqlite3 *db) {

@@ -1,6 +1,7 @@
 #include "supervisor/run_recorder.h"
 
 #include "report/run_summary.h"
+#include "supervisor/run_profile.h"
 
 #include <QJsonDocument>
 #include <QVariant>
@@ -65,8 +66,18 @@ void RunRecorder::handle(const protocol::Message &m)
         break;
     case T::Check:
         db_.setCheckLosses(runId_, m.losses);
+        checked_ = true;
         break;
+    case T::Profile: {
+        // Read here, in the supervisor's thread, between the run's last step and the next run.
+        const profile::StoredProfile stored = recordProfile(m, QString::fromStdString(db_.path()), runId_);
+        db_.setProfile(runId_, profile::toJson(stored));
+        profiled_ = true;
+        break;
+    }
     case T::Phase:
+        if (m.phase == "profiling" && checked_)
+            profiling_ = true;
         // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
         db_.heartbeat(runId_);
         Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, false);
@@ -83,6 +94,14 @@ void RunRecorder::handle(const protocol::Message &m)
     case T::Invalid:
         break; // they judge the worker's end (worker_process.h), and hold no figure of the run
     }
+}
+
+void RunRecorder::recordProfileLoss(const std::string &why)
+{
+    profile::StoredProfile stored;
+    stored.problem = why;
+    db_.setProfile(runId_, profile::toJson(stored));
+    profiled_ = true;
 }
 
 std::vector<double> RunRecorder::finish(RunStatus status, const std::optional<Failure> &failure)

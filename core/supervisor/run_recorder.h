@@ -41,6 +41,11 @@ class RunRecorder : public QObject
     void handle(const protocol::Message &m);
     // The last step stored so far (0: none).
     int lastStep() const { return lastStep_; }
+    // The worker had said all of its timed run (its losses) and was profiling when it ended: a
+    // worker that dies in the profiler leaves a complete run with a profile problem (takeOverProfile).
+    bool diedProfiling() const { return profiling_ && !profiled_; }
+    // Stores the profile's problem for a worker that ended while profiling.
+    void recordProfileLoss(const std::string &why);
     // Ends the run in the store (with its summary when complete). Returns the steady steps of a
     // complete run (report/run_summary.h); empty otherwise.
     std::vector<double> finish(RunStatus status, const std::optional<Failure> &failure);
@@ -67,6 +72,9 @@ class RunRecorder : public QObject
     QJsonObject helloEnvironment_;
     std::vector<store::StepRow> steps_; // the run's steps as stored, for its summary
     int lastStep_ = 0;
+    bool checked_ = false;   // the worker sent its losses: every timed figure is in
+    bool profiling_ = false; // then it said it was profiling
+    bool profiled_ = false;  // and its profile arrived
 };
 
 } // namespace stepscope::supervisor

@@ -53,6 +53,7 @@ std::vector<ConfigError> validate(const SweepRequest &r)
     check(kRepeatLimit, r.repeats);
     check(kTimeoutLimit, r.timeoutSeconds);
     check(kPlannedStepsLimit, static_cast<double>(r.plannedSteps));
+    check(kProfileStepsLimit, r.profileSteps);
     if (r.adaptive) {
         check(kUntilCiLimit, r.adaptiveHalfWidth * 100.0);
         check(kMaxRepeatsLimit, r.adaptiveMaxProcesses);

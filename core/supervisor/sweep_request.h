@@ -43,8 +43,12 @@ inline constexpr SweepLimit kMaxRepeatsLimit{
     "max-repeats", 1, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
 inline constexpr SweepLimit kMaxMinutesLimit{
     "max-minutes", 1, 1000, 0, true, false, "adaptive repeats: no new process after this many minutes of the sweep"};
-inline constexpr const SweepLimit *kSweepLimits[] = {&kRepeatLimit,  &kTimeoutLimit,    &kPlannedStepsLimit,
-                                                     &kUntilCiLimit, &kMaxRepeatsLimit, &kMaxMinutesLimit};
+// Steady steps profiled after each run's timed ones (issue 18.1); 0 profiles nothing (--no-profile).
+inline constexpr SweepLimit kProfileStepsLimit{
+    "profile-steps", 0, 1000, 20, true, false, "steady steps profiled after each run's timed ones (0: none)"};
+inline constexpr const SweepLimit *kSweepLimits[] = {&kRepeatLimit,      &kTimeoutLimit,    &kPlannedStepsLimit,
+                                                     &kUntilCiLimit,     &kMaxRepeatsLimit, &kMaxMinutesLimit,
+                                                     &kProfileStepsLimit};
 
 // Whether `value` is allowed, and the words of the refusal when not ("give a whole number from 1 to 100").
 bool withinLimit(const SweepLimit &limit, double value);
@@ -82,8 +86,10 @@ struct SweepRequest {
     double adaptiveHalfWidth = kUntilCiLimit.defaultValue / 100.0;
     int adaptiveMaxProcesses = static_cast<int>(kMaxRepeatsLimit.defaultValue);
     int adaptiveMaxMinutes = 0; // 0: no time cap
-    QString python;             // interpreter of Python runs; empty: automatic (defaultPythonWorker)
-    QString compileCacheRoot;   // empty: defaultCompileCacheRoot()
+    // Steady steps each run profiles after its timed ones; 0: no profile (kProfileStepsLimit).
+    int profileSteps = static_cast<int>(kProfileStepsLimit.defaultValue);
+    QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
+    QString compileCacheRoot; // empty: defaultCompileCacheRoot()
 };
 
 // Every problem of the request, configurations included ("repeat: give a whole number from 1 to

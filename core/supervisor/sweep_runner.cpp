@@ -2,6 +2,7 @@
 
 #include "config/config_json.h"
 #include "stats/stats.h"
+#include "supervisor/run_profile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -263,13 +264,26 @@ void SweepRunner::startWorker(const RunConfig &config)
         recorder_->setMachineWarmup(warmup_ == Warmup::Completed ? store::MachineWarmup::WarmedUp
                                     : workersStarted_ == 1       ? store::MachineWarmup::FirstProcess
                                                                  : store::MachineWarmup::AfterOthers);
+    WorkerCommand command = worker;
+    if (stage_ == Stage::Timed && options_.profileSteps > 0) {
+        // The timed worker profiles its last steps (issue 18.1) into the folder beside the database.
+        const QString folder = traceFolderFor(QString::fromStdString(db_.path()));
+        if (QDir().mkpath(folder)) {
+            command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace"
+                              << rawTracePath(folder, runId_);
+        } else {
+            profile::StoredProfile none;
+            none.problem = "cannot create the trace folder " + folder.toStdString();
+            db_.setProfile(runId_, profile::toJson(none));
+        }
+    }
     connect(w, &WorkerProcess::message, this, &SweepRunner::onMessage);
     connect(w, &WorkerProcess::stdoutRead, this, &SweepRunner::storeHealthy);
     connect(w, &WorkerProcess::logLine, this, &SweepRunner::logLine);
     connect(w, &WorkerProcess::exited, this, &SweepRunner::onWorkerExited);
     connect(w, &WorkerProcess::failedToStart, this, &SweepRunner::onWorkerFailedToStart);
     heartbeat_.start();
-    w->start(worker, config, env);
+    w->start(command, config, env);
 }
 
 void SweepRunner::onMessage(const protocol::Message &m)
@@ -416,6 +430,15 @@ void SweepRunner::onWorkerExited(RunStatus status, std::optional<Failure> failur
         primingExited(status, std::move(failure));
         break;
     case Stage::Timed:
+        if (status == RunStatus::Failed && failure && recorder_ && recorder_->diedProfiling() &&
+            failure->category != FailureCategory::Cancelled) {
+            // Every timed figure was in before the profiler started: the run is complete, its
+            // profile is what failed (issue 18: a failed profile never fails the timed run).
+            recorder_->recordProfileLoss("the worker ended while profiling: " + failure->message);
+            QFile::remove(rawTracePath(traceFolderFor(QString::fromStdString(db_.path())), runId_));
+            finishCurrent(RunStatus::Complete, std::nullopt);
+            break;
+        }
         finishCurrent(status, failure);
         break;
     }

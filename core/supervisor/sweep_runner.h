@@ -52,6 +52,9 @@ struct RunnerOptions {
     // Where the kernel counts its OOM kills (worker_memory.h); a SIGKILL that Stepscope did not send
     // while the count rose is named out-of-memory. Tests point it at a file of their own.
     std::vector<std::string> oomCounterFiles = defaultOomCounterFiles();
+    // Steady steps each timed worker profiles after its timed ones (issue 18.1; 0: none). Their
+    // traces go beside the database (run_profile.h).
+    int profileSteps = 0;
 };
 
 // kMaxTimeoutSeconds, the longest --timeout, is worker_process.h's.

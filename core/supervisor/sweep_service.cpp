@@ -83,6 +83,7 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     }
     p.options.timeoutSeconds = r.timeoutSeconds;
     p.options.machineWarmup = r.machineWarmup.value_or(false);
+    p.options.profileSteps = r.profileSteps;
     p.options.adaptive.enabled = r.adaptive;
     p.options.adaptive.halfWidth = r.adaptiveHalfWidth;
     p.options.adaptive.maxProcesses = r.adaptiveMaxProcesses;

@@ -347,13 +347,14 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 7);
-        EXPECT_EQ(Database::latestSchemaVersion(), 7);
+        EXPECT_EQ(db->schemaVersion(), 8);
+        EXPECT_EQ(Database::latestSchemaVersion(), 8);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 7);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 8);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'profile'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('caches', 'cache_record')"),
                   2);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
@@ -466,7 +467,7 @@ TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
     expectStates(); // read as schema 5
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 7);
+        EXPECT_EQ(db->schemaVersion(), 8);
         db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
         db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
         db->flush();

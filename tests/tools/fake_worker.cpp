@@ -19,13 +19,15 @@
 //                      --env wrote, so a test learns what every worker process was given
 //   --sleep SECONDS    sleep (fractions allowed); a kill or timeout test stops it here
 //   --exit CODE        exit at once with CODE (without it the worker exits 0 after its last action)
+//   --write-trace FILE copy FILE to the --trace path the supervisor gave and say so in a `profile`
+//                      line, as a worker does after profiling (nothing when no --trace was given)
 //   --killed           end by SIGKILL, as the kernel's out-of-memory killer ends a worker (systems
 //                      without SIGKILL abort instead; tests of it skip there)
 //
 // The real workers' own arguments, which the supervisor and the doctor append, are accepted
 // wherever they stand: `--config JSON` (echoed or recorded above; an action that needs it fails with
-// exit code 9 when it is missing, the way a worker refuses to start without it), `--doctor` and
-// `--device NAME`. Anything else is a mistake in the test: exit code 2.
+// exit code 9 when it is missing, the way a worker refuses to start without it), `--doctor`,
+// `--device NAME`, `--profile-steps K` and `--trace PATH`. Anything else is a mistake in the test: exit code 2.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -59,7 +61,8 @@ int arity(const std::string &name)
     if (name == "--alternate" || name == "--fill")
         return 2;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
-        name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes")
+        name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes" ||
+        name == "--write-trace")
         return 1;
     return -1;
 }
@@ -75,6 +78,7 @@ struct State {
     int paceMs = 0;
     long invocation = 0; // set by --count
     std::string envEchoes;
+    std::string profileSteps, tracePath; // the supervisor's --profile-steps and --trace
 };
 
 const std::string &config(const State &s)
@@ -204,6 +208,17 @@ void perform(const Action &a, State &s)
         s.envEchoes += '\t' + echo;
     } else if (n == "--fill") {
         fill(a.values[0], toInt(a.values[1]));
+    } else if (n == "--write-trace") {
+        if (s.tracePath.empty())
+            return; // profiling is off for this run
+        std::error_code error;
+        std::filesystem::copy_file(a.values[0], s.tracePath, std::filesystem::copy_options::overwrite_existing, error);
+        if (error)
+            fail(2, "--write-trace: cannot copy " + a.values[0] + " to " + s.tracePath + ": " + error.message());
+        const std::string line = R"({"type":"profile","steps":)" + s.profileSteps + R"(,"wall_ms":10.0,"trace":")" +
+                                 s.tracePath + R"(","profiler_gflop":1.5})" + "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
     } else if (n == "--echo-config") {
         std::cerr << config(s) << std::endl;
     } else if (n == "--record") {
@@ -236,11 +251,15 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         // The real workers' arguments, in whatever place the caller appends them.
-        if (arg == "--config" || arg == "--device") {
+        if (arg == "--config" || arg == "--device" || arg == "--profile-steps" || arg == "--trace") {
             if (i + 1 >= argc)
                 fail(2, arg + " needs a value");
             if (arg == "--config")
                 state.config = argv[++i];
+            else if (arg == "--profile-steps")
+                state.profileSteps = argv[++i];
+            else if (arg == "--trace")
+                state.tracePath = argv[++i];
             else
                 ++i;
             continue;

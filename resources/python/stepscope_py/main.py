@@ -8,8 +8,9 @@ import time
 from . import protocol
 from .failure import WorkerFailure
 
-USAGE = """usage: stepscope_worker.py --config JSON | --doctor [--device cpu|cuda]
-Runs one configuration (JSON lines on stdout, the log on stderr), or checks this environment."""
+USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] --config JSON | --doctor [--device cpu|cuda]
+Runs one configuration (JSON lines on stdout, the log on stderr), or checks this environment. With
+--profile-steps, K more steps after the timed ones run under the profiler, their trace to PATH."""
 
 
 def _report(failure):
@@ -35,11 +36,19 @@ def _main(argv):
     process_start = time.perf_counter()
     protocol.claim_stdout()
     config_json, doctor, device = None, False, "cpu"
+    profile_steps, trace = 0, ""
     args = list(argv)
     while args:
         arg = args.pop(0)
         if arg == "--config" and args:
             config_json = args.pop(0)
+        elif arg == "--profile-steps" and args:
+            value = args.pop(0)
+            if not value.isdigit() or int(value) > 10000:
+                return _report(WorkerFailure("invalid-config", f"--profile-steps: '{value}' is not a step count 0..10000"))
+            profile_steps = int(value)
+        elif arg == "--trace" and args:
+            trace = args.pop(0)
         elif arg == "--doctor":
             doctor = True
         elif arg == "--device" and args:
@@ -53,6 +62,8 @@ def _main(argv):
         from . import doctor as doctor_mod
 
         return doctor_mod.run(device)
+    if profile_steps > 0 and not trace:
+        return _report(WorkerFailure("invalid-config", "--profile-steps needs --trace PATH", USAGE))
     if config_json is None:
         return _report(WorkerFailure("invalid-config", "config: missing --config JSON", USAGE))
 
@@ -92,7 +103,7 @@ def _main(argv):
     signal.signal(signal.SIGTERM, lambda *_: cancel.set())
     signal.signal(signal.SIGINT, lambda *_: cancel.set())
 
-    failure = run(config, cancel, process_start)
+    failure = run(config, cancel, process_start, (profile_steps, trace))
     if failure is not None:
         return _report(failure)
     return 0

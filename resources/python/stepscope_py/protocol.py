@@ -67,6 +67,17 @@ def check(losses):
     emit({"type": "check", "losses": list(losses)})
 
 
+def profile(steps_run, wall_ms=0.0, trace="", profiler_gflop=None, problem=""):
+    message = {"type": "profile", "steps": steps_run}
+    if problem:
+        message["problem"] = problem
+    else:
+        message.update({"wall_ms": wall_ms, "trace": trace})
+        if profiler_gflop is not None:
+            message["profiler_gflop"] = profiler_gflop
+    emit(message)
+
+
 def done(steps_run, mean_wall_ms):
     emit({"type": "done", "steps": steps_run, "mean_wall_ms": mean_wall_ms})
 

@@ -191,7 +191,8 @@ def _check_compiled(config, skips, when):
     return info
 
 
-def run(config, cancel, process_start):
+def run(config, cancel, process_start, profile=(0, "")):
+    """`profile`: (steps, trace path) profiled after the timed steps; 0 steps profiles nothing."""
     during = "setup"
     try:
         device = _device(config)
@@ -259,6 +260,14 @@ def run(config, cancel, process_start):
                 protocol.gpu_state(state)
             protocol.memory(torch.cuda.max_memory_allocated(device), torch.cuda.max_memory_reserved(device))
         protocol.check(losses.cpu().tolist())
+        # After every reading of the timed steps: a worker that dies in the profiler has said all
+        # its run is (core/engine/runner.cpp does the same).
+        if profile[0] > 0 and profile[1]:
+            from .profiling import profile_steps
+
+            during = "the profile"
+            protocol.phase("profiling", 0.0)
+            profile_steps(step, device, profile[0], profile[1])
         timed = total - timed_from + 1
         protocol.done(total, block_ms / timed if timed > 0 else 0.0)
         return None

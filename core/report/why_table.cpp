@@ -1,0 +1,158 @@
+#include "report/why_table.h"
+
+#include "report/number_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace stepscope::report
+{
+namespace
+{
+
+std::string fmt(double v, const char *format)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string pct(double share)
+{
+    return fmt(share * 100, "%.0f%%");
+}
+
+std::string shortKernel(const std::string &name, std::size_t max = 70)
+{
+    return name.size() <= max ? name : name.substr(0, max - 1) + "…";
+}
+
+std::string computeCell(const LedgerRow &r)
+{
+    if (!r.compute.tflops)
+        return "-";
+    std::string out = fmt(*r.compute.tflops, "%.1f") + " TFLOP/s";
+    if (r.compute.peakShare)
+        out += " (" + fmt(*r.compute.peakShare * 100, "%.1f") + "% of " + toString(r.compute.precision) + " peak)";
+    return out;
+}
+
+} // namespace
+
+std::vector<WhyRow> whyRows(const Ledger &ledger)
+{
+    std::vector<WhyRow> out;
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        const LedgerRow &r = ledger.rows[i];
+        WhyRow w;
+        w.row = i;
+        w.label = r.label;
+        if (r.profile) {
+            w.profile = &*r.profile;
+            w.verdict = profile::verdict(*r.profile, r.steadyMs, storedConfig(r.configJson));
+            const RunConfig config = storedConfig(r.configJson);
+            if (r.profile->profilerGflop && r.compute.gflopPerStep > 0) {
+                const double forward =
+                    resnet18ForwardFlops(config.imageSize, config.classes) * config.batch / 1e9; // GFLOP
+                if (forward > 0)
+                    w.flopCheckRatio = *r.profile->profilerGflop / forward;
+            }
+        } else {
+            w.problem = r.profileProblem.empty() ? "not profiled" : r.profileProblem;
+        }
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+std::string whyText(const Ledger &ledger, std::size_t topKernels)
+{
+    std::ostringstream out;
+    const auto rows = whyRows(ledger);
+    for (const WhyRow &w : rows) {
+        const LedgerRow &r = ledger.rows[w.row];
+        out << w.label << "\n";
+        if (!w.verdict) {
+            out << "  no profile: " << w.problem << "\n\n";
+            continue;
+        }
+        const profile::ProfileSummary &p = *w.profile;
+        const profile::Verdict &v = *w.verdict;
+        const bool gpu = p.device != "cpu";
+        out << "  " << v.text << "\n";
+        out << "  " << (gpu ? "GPU busy " : "inside ATen ") << fmt(p.busyMs, "%.2f") << " ms of "
+            << fmt(v.stepMs, "%.2f") << " ms" << (v.againstTimed ? " (timed steady step)" : " (profiled step)") << "; "
+            << fmt(p.kernelsPerStep, "%.0f") << (gpu ? " kernels" : " ATen ops") << " per step";
+        if (gpu)
+            out << ", " << fmt(p.launchesPerStep, "%.0f") << " launches taking " << fmt(p.launchCpuMs, "%.2f")
+                << " ms of CPU";
+        out << "\n  compute: " << computeCell(r);
+        if (w.flopCheckRatio)
+            out << "; the profiler's FLOP counters give " << fmt(*w.flopCheckRatio * 100, "%.0f")
+                << "% of the counted forward FLOPs";
+        out << "\n";
+        std::size_t shown = 0;
+        for (const auto &k : p.kernels) {
+            if (shown++ >= topKernels)
+                break;
+            out << "    " << fmt(k.msPerStep, "%7.3f") << " ms  x" << fmt(k.countPerStep, "%-4.0f") << " "
+                << shortKernel(k.name) << " [" << profile::displayName(k.family) << "]\n";
+        }
+        if (!p.note.empty())
+            out << "  note: " << p.note << "\n";
+        out << "\n";
+    }
+    out << "Busy time is the union of the profile's GPU activity (on the CPU: time inside ATen ops), set "
+           "against the timed steady step where the row has one; the profiler slows launches, so its own "
+           "step is longer.\n";
+    return out.str();
+}
+
+std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels)
+{
+    std::ostringstream out;
+    const auto rows = whyRows(ledger);
+    bool any = false;
+    for (const auto &w : rows)
+        any = any || w.verdict.has_value();
+    if (!any)
+        return {};
+    out << "\n### Why: where each step goes\n\n";
+    out << "| configuration | verdict | busy / step | kernels per step | launch CPU | compute | top kernel |\n";
+    out << "|---|---|---:|---:|---:|---:|---|\n";
+    for (const WhyRow &w : rows) {
+        const LedgerRow &r = ledger.rows[w.row];
+        if (!w.verdict) {
+            out << "| " << markdownCell(w.label) << " | no profile: " << markdownCell(w.problem) << " | | | | | |\n";
+            continue;
+        }
+        const auto &p = *w.profile;
+        out << "| " << markdownCell(w.label) << " | " << markdownCell(w.verdict->text) << " | " << fmt(p.busyMs, "%.2f")
+            << " / " << fmt(w.verdict->stepMs, "%.2f") << " ms (" << pct(w.verdict->busyShare) << ") | "
+            << fmt(p.kernelsPerStep, "%.0f") << " | "
+            << (p.device == "cpu" ? std::string("-") : fmt(p.launchCpuMs, "%.2f") + " ms") << " | " << computeCell(r)
+            << " | "
+            << (p.kernels.empty() ? std::string("-")
+                                  : markdownCell(shortKernel(p.kernels.front().name, 60)) + " (" +
+                                        fmt(p.kernels.front().msPerStep, "%.3f") + " ms)")
+            << " |\n";
+    }
+    out << "\nBusy: the union of GPU activity in the profile (CPU runs: time inside ATen ops) over the timed "
+           "steady step. Profiles are taken after the timed steps, never during them.\n";
+    for (const WhyRow &w : rows) {
+        if (!w.verdict || topKernels == 0)
+            continue;
+        out << "\n" << markdownCell(w.label) << ", top kernels:\n\n";
+        std::size_t shown = 0;
+        for (const auto &k : w.profile->kernels) {
+            if (shown++ >= topKernels)
+                break;
+            out << "- " << fmt(k.msPerStep, "%.3f") << " ms, " << fmt(k.countPerStep, "%.0f") << " per step, "
+                << profile::displayName(k.family) << ": `" << shortKernel(k.name, 100) << "`\n";
+        }
+    }
+    return out.str();
+}
+
+} // namespace stepscope::report
