@@ -351,6 +351,7 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  {"csv", "json", "markdown"}),
           sweepId, option("out", "FILE", "write to FILE instead of standard output", ValueKind::File),
           option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)"),
+          option("batch", "N", "of a batch scan: that batch's rows (default: the baseline's batch)"),
           option("start", "fresh|again",
                  "the start state the planned run assumes: a fresh machine (cold first steps, the default) or "
                  "this machine again (warm first steps); the other state's figures are shown beside",
@@ -380,7 +381,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                           readExitCodes(), true, "[RUN RUN]", 2));
     out.back().groups = {
         {"why options",
-         {sweepId, option("kernels", "N", "top kernels shown per configuration (default 3) or in a diff (15)")}}};
+         {sweepId, option("kernels", "N", "top kernels shown per configuration (default 3) or in a diff (15)"),
+          option("batch", "N", "of a batch scan: that batch's rows (default: the baseline's batch)")}}};
 
     out.push_back(command(
         "doctor", "can this machine run the native and Python workers and torch.compile?",

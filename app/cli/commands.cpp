@@ -349,9 +349,17 @@ int exportCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
         return kUsage;
     }
-    const auto ledger =
-        report::buildLedger(*reader, sweepId, planned, {},
-                            line.value("start") == "again" ? store::CacheStart::Warm : store::CacheStart::Cold);
+    long long batch = 0;
+    if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
+        return kUsage;
+    const auto ledger = report::buildLedger(
+        *reader, sweepId, planned, {},
+        line.value("start") == "again" ? store::CacheStart::Warm : store::CacheStart::Cold, static_cast<int>(batch));
+    if (batch != 0 && std::find(ledger.batches.begin(), ledger.batches.end(), batch) == ledger.batches.end()) {
+        printError("stepscope-cli export: sweep " + QString::number(sweepId) + " ran no batch " +
+                   QString::number(batch));
+        return kUsage;
+    }
     // Markdown and JSON carry the sweep's other figures too; CSV stays the ledger's one table.
     const std::string text = format == "csv"    ? report::toCsv(ledger)
                              : format == "json" ? report::toJson(ledger, report::sweepFigures(*reader, ledger))

@@ -9,6 +9,7 @@
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
 #include "report/ledger.h"
+#include "report/why_table.h"
 #include "store/store.h"
 #include "supervisor/sweep_service.h"
 
@@ -221,6 +222,23 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.caches = supervisor::cacheStatesFromString(v);
             if (!r.caches)
                 errors.push_back({flag, "'" + v.toStdString() + "' is not a cache state: give cold, warm or both"});
+        } else if (option == "batch" && v.contains(',')) {
+            // A batch scan: every configuration at each size (SweepRequest::batches).
+            r.batches.clear();
+            for (const QString &part : v.split(',')) {
+                long long n = 0;
+                if (!parseWhole(part, n) || n < 1 || n > 4096) {
+                    errors.push_back({flag, "'" + part.toStdString() +
+                                                "' is not a batch size: give whole numbers from 1 to 4096, "
+                                                "separated by commas (16,32,64,128)"});
+                    r.batches.clear();
+                    break;
+                }
+                r.batches.push_back(static_cast<int>(n));
+            }
+            if (!r.batches.empty())
+                f.base.batch = r.batches.front();
+            f.shapeGiven = true;
         } else if (const QString key = QString(option).replace('-', '_'); isConfigField(key)) {
             ConfigError e;
             if (!setField(f.base, key.toStdString(), v.toStdString(), e))
@@ -572,6 +590,16 @@ int runCommand(const Options &options, const CommandLine &line)
     auto reader = store::Reader::open(options.db.toStdString());
     const auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
     std::printf("%s", report::toMarkdown(ledger).c_str());
+    // A batch scan: the other batches' ledgers, then the verdict across them.
+    for (const int batch : ledger.batches)
+        if (batch != ledger.batch)
+            std::printf("\n%s",
+                        report::toMarkdown(report::buildLedger(*reader, sweep->plan.sweepId,
+                                                               sweep->request.plannedSteps, {}, ledger.start, batch))
+                            .c_str());
+    std::printf(
+        "%s",
+        report::batchScanText(report::batchScan(*reader, sweep->plan.sweepId, sweep->request.plannedSteps)).c_str());
     if (printer.cancelled)
         return kCancelled;
     return printer.failed > 0 ? kRunsFailed : kOk;

@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "supervisor/run_profile.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace stepscope::cli
@@ -112,9 +113,21 @@ int whyCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli why: no sweep " + QString::number(sweepId) + " in " + options.db);
         return kUsage;
     }
-    const report::Ledger ledger = report::buildLedger(*reader, sweepId, 0);
-    std::string text = "Sweep " + std::to_string(sweepId) + ": " + ledger.sweep.name + "\n\n" +
-                       report::whyText(ledger, static_cast<std::size_t>(top));
+    long long batch = 0;
+    if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
+        return kUsage;
+    const report::Ledger ledger =
+        report::buildLedger(*reader, sweepId, 0, {}, store::CacheStart::Cold, static_cast<int>(batch));
+    if (batch != 0 && std::find(ledger.batches.begin(), ledger.batches.end(), batch) == ledger.batches.end()) {
+        printError("stepscope-cli why: sweep " + QString::number(sweepId) + " ran no batch " + QString::number(batch));
+        return kUsage;
+    }
+    std::string text =
+        "Sweep " + std::to_string(sweepId) + ": " + ledger.sweep.name +
+        (ledger.batches.size() > 1 ? " (batch " + std::to_string(ledger.batch) + "; --batch N for another)"
+                                   : std::string()) +
+        "\n\n" + report::whyText(ledger, static_cast<std::size_t>(top)) +
+        report::batchScanText(report::batchScan(*reader, sweepId));
     bool traces = false;
     for (const auto &r : ledger.rows)
         if (!r.profileTrace.empty()) {

@@ -201,9 +201,19 @@ const std::vector<FieldRule> &rules()
         {"compile",
          {isNot("compile", {"none"}), isNot("runtime", {"python"})},
          "torch.compile has no C++ training path; set runtime to python"},
+        // Inductor's kernels inside Stepscope's whole-step graph (issue 18.6) need a mode that
+        // captures no graphs of its own, and the model compiled: a compiled whole step breaks its
+        // graph at the optimizer, which a capture cannot hold.
         {"cuda_graph",
-         {isNot("compile", {"none"}), is("cuda_graph", {"true"})},
-         "combine torch.compile with CUDA graphs through compile mode reduce-overhead, not cuda_graph"},
+         {is("compile", {"reduce-overhead", "max-autotune"}), is("cuda_graph", {"true"})},
+         "compile mode {compile} captures CUDA graphs of its own; under cuda_graph use compile default or "
+         "max-autotune-no-cudagraphs"},
+        {"cuda_graph",
+         {isNot("compile", {"none"}), is("compile_target", {"step"}), is("cuda_graph", {"true"})},
+         "cuda_graph captures the whole step around a compiled model; use compile_target model"},
+        {"cuda_graph",
+         {isNot("compile", {"none"}), is("compile_backend", {"cudagraphs"}), is("cuda_graph", {"true"})},
+         "backend cudagraphs captures graphs of its own; under cuda_graph use backend inductor"},
         {"compile_backend",
          {isNot("compile", {"none"}), is("compile_backend", {"cudagraphs"}), is("device", {"cpu"})},
          "backend cudagraphs needs a CUDA device; use --device cuda or another backend"},

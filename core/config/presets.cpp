@@ -176,6 +176,14 @@ Sweep ledgerSweep(const RunConfig &base)
     }
     compiled.compileCache = CompileCache::Warm; // reduce-overhead once its caches are warm
     addIfValid(sweep, compiled, "python " + knobLabel(compiled));
+    // The fastest step within reach (issue 18.6): inductor's fused kernels (mode default, no graphs
+    // of its own) inside the whole-step CUDA graph with fused SGD, so that neither launches nor
+    // unfused work are left.
+    RunConfig fastest = eager;
+    fastest.compile = CompileMode::Default;
+    fastest.cudaGraph = true;
+    fastest.optimizer = Optimizer::Fused;
+    addIfValid(sweep, fastest, "python " + knobLabel(fastest));
     return sweep;
 }
 

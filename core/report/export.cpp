@@ -278,6 +278,12 @@ std::string toMarkdown(const Ledger &l)
     std::ostringstream out;
     out << "## Sweep " << l.sweep.id << ": " << l.sweep.name << " (" << l.sweep.preset << ", " << l.sweep.created
         << ")\n\n";
+    if (l.batches.size() > 1) {
+        out << "Batch " << l.batch << " of a scan over batches";
+        for (const int b : l.batches)
+            out << ' ' << b;
+        out << ": the rows below are all at batch " << l.batch << ".\n\n";
+    }
     if (l.environment)
         out << "GPU: " << (l.environment->gpu.empty() ? "none" : l.environment->gpu) << "; torch "
             << l.environment->torch << "; CUDA " << (l.environment->cuda.empty() ? "-" : l.environment->cuda)

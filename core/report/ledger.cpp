@@ -393,7 +393,7 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
 } // namespace
 
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
-                   stats::CancelToken cancel, store::CacheStart start)
+                   stats::CancelToken cancel, store::CacheStart start, int batch)
 {
     Ledger ledger;
     ledger.start = start == store::CacheStart::Unrecorded ? store::CacheStart::Cold : start;
@@ -404,14 +404,43 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     ledger.plannedSteps =
         plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : kDefaultPlannedSteps);
 
-    const auto runs = reader.runs(sweepId);
+    auto runs = reader.runs(sweepId);
     for (const auto &r : runs)
         if (r.environmentId && (ledger.environment = reader.environment(*r.environmentId)))
             break;
     if (ledger.environment)
         ledger.environmentJson = ledger.environment->json;
 
-    const Groups groups = groupRuns(runs, sweep->baselineConfig);
+    // The batch sizes, and the rows of the one asked for (the baseline's by default).
+    std::string baselineName = sweep->baselineConfig;
+    int baselineBatch = 0;
+    for (const auto &r : runs) {
+        const int b = storedConfig(r.configJson).batch;
+        if (std::find(ledger.batches.begin(), ledger.batches.end(), b) == ledger.batches.end())
+            ledger.batches.push_back(b);
+        if (r.configName == baselineName && baselineBatch == 0)
+            baselineBatch = b;
+    }
+    std::sort(ledger.batches.begin(), ledger.batches.end());
+    ledger.batch = batch > 0                ? batch
+                   : baselineBatch > 0      ? baselineBatch
+                   : ledger.batches.empty() ? 0
+                                            : ledger.batches[0];
+    if (ledger.batches.size() > 1) {
+        for (const auto &r : runs)
+            if (r.configName == sweep->baselineConfig) {
+                RunConfig base = storedConfig(r.configJson);
+                base.batch = ledger.batch;
+                baselineName = canonicalName(base);
+                break;
+            }
+        runs.erase(
+            std::remove_if(runs.begin(), runs.end(),
+                           [&](const store::RunRecord &r) { return storedConfig(r.configJson).batch != ledger.batch; }),
+            runs.end());
+    }
+
+    const Groups groups = groupRuns(runs, baselineName);
     std::vector<double> baselineLosses;
     for (const auto &name : groups.order) {
         const auto &group = groups.runs.at(name);

@@ -126,6 +126,9 @@ struct Ledger {
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
     std::int64_t plannedSteps = 0;
+    // The batch sizes the sweep ran, ascending (one for most sweeps), and the one these rows are of.
+    std::vector<int> batches;
+    int batch = 0;
     std::optional<stats::Recommendation> recommendation; // indices into rows
     std::string recommendationText;
     std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
@@ -153,8 +156,12 @@ struct Ledger {
 
 // Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length. Once
 // `cancel` is raised the intervals are left out (stats::CancelToken): the caller drops that ledger.
+//
+// A sweep that scanned batch sizes (issue 18.5: --batch 16,32,64,128) is one ledger per batch: step
+// times, break-evens and the recommendation only make sense between steps of the same size. `batch`
+// picks one (0: the baseline's); its baseline is the sweep's baseline configuration at that batch.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
-                   stats::CancelToken cancel = {}, store::CacheStart start = store::CacheStart::Cold);
+                   stats::CancelToken cancel = {}, store::CacheStart start = store::CacheStart::Cold, int batch = 0);
 // "a fresh machine" (cold), "this machine again" (warm), "" (unrecorded).
 std::string startText(store::CacheStart start);
 // A row's break-even in both states when it has them, the assumed one first:

@@ -2,6 +2,7 @@
 
 #include "report/number_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -152,6 +153,71 @@ std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels)
                 << profile::displayName(k.family) << ": `" << shortKernel(k.name, 100) << "`\n";
         }
     }
+    return out.str();
+}
+
+BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
+{
+    BatchScan scan;
+    const Ledger first = buildLedger(reader, sweepId, plannedSteps);
+    if (first.batches.size() < 2)
+        return scan;
+    scan.batches = first.batches;
+    for (std::size_t b = 0; b < scan.batches.size(); ++b) {
+        const int batch = scan.batches[b];
+        const Ledger ledger =
+            batch == first.batch ? first : buildLedger(reader, sweepId, plannedSteps, {}, first.start, batch);
+        scan.recommended.push_back(ledger.recommendationText);
+        const auto why = whyRows(ledger);
+        for (const WhyRow &w : why) {
+            const LedgerRow &r = ledger.rows[w.row];
+            auto row = std::find_if(scan.rows.begin(), scan.rows.end(),
+                                    [&](const BatchScan::Row &x) { return x.label == r.label; });
+            if (row == scan.rows.end()) {
+                scan.rows.push_back({r.label, std::vector<BatchScan::Cell>(scan.batches.size())});
+                row = scan.rows.end() - 1;
+                for (std::size_t k = 0; k < scan.batches.size(); ++k)
+                    row->cells[k].batch = scan.batches[k];
+            }
+            BatchScan::Cell &cell = row->cells[b];
+            cell.stepMs = r.steadyMs;
+            if (r.steadyMs)
+                cell.perImageMs = *r.steadyMs / batch;
+            if (w.verdict) {
+                cell.busyShare = w.verdict->busyShare;
+                cell.bound = w.verdict->bound;
+            }
+        }
+    }
+    return scan;
+}
+
+std::string batchScanText(const BatchScan &scan)
+{
+    if (scan.batches.empty())
+        return {};
+    std::ostringstream out;
+    out << "\n### Across batch sizes: step time per image (busy share)\n\n| configuration |";
+    for (const int b : scan.batches)
+        out << " b" << b << " |";
+    out << "\n|---|";
+    for (std::size_t i = 0; i < scan.batches.size(); ++i)
+        out << "---:|";
+    out << "\n";
+    for (const auto &row : scan.rows) {
+        out << "| " << markdownCell(row.label) << " |";
+        for (const auto &c : row.cells) {
+            out << ' ' << (c.perImageMs ? fmt(*c.perImageMs * 1000, "%.1f") + " us" : std::string("-"));
+            if (c.busyShare)
+                out << " (" << pct(*c.busyShare) << ")";
+            out << " |";
+        }
+        out << "\n";
+    }
+    out << "\nPer image: the steady step over the batch. Busy: the profile's GPU busy time over the timed step.\n";
+    for (std::size_t i = 0; i < scan.batches.size(); ++i)
+        if (!scan.recommended[i].empty())
+            out << "\n- b" << scan.batches[i] << ": " << markdownCell(scan.recommended[i]) << "\n";
     return out.str();
 }
 

@@ -31,4 +31,25 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels = 3);
 // Markdown: one table, then each row's top kernels.
 std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels = 3);
 
+// The verdict across batch sizes (issue 18.5): a sweep of several batches, one ledger per batch,
+// read side by side: for each configuration (by its knobs) the step time per image and the GPU's
+// busy share at each batch, and each batch's recommendation, so a user sees where launch-bound ends.
+struct BatchScan {
+    struct Cell {
+        int batch = 0;
+        std::optional<double> stepMs, perImageMs, busyShare;
+        std::optional<profile::Bound> bound;
+    };
+    struct Row {
+        std::string label;
+        std::vector<Cell> cells; // one per batch, in `batches` order
+    };
+    std::vector<int> batches;
+    std::vector<Row> rows;
+    std::vector<std::string> recommended; // per batch: the recommendation's text, "" without one
+};
+// Empty `batches` for a sweep of one batch.
+BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+std::string batchScanText(const BatchScan &scan); // a table for a terminal or Markdown
+
 } // namespace stepscope::report

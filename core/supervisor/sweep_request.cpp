@@ -1,5 +1,7 @@
 #include "supervisor/sweep_request.h"
 
+#include <QStringList>
+
 #include <cmath>
 #include <cstdio>
 
@@ -60,6 +62,10 @@ std::vector<ConfigError> validate(const SweepRequest &r)
         if (r.adaptiveMaxMinutes != 0)
             check(kMaxMinutesLimit, r.adaptiveMaxMinutes);
     }
+    for (const int b : r.batches)
+        if (b < 1 || b > 4096)
+            errors.push_back(
+                {"batch", "'" + std::to_string(b) + "' is not a batch size: give whole numbers from 1 to 4096"});
     if (r.baseline && *r.baseline >= r.configs.size())
         errors.push_back({"baseline", "the baseline is not one of the sweep's configurations"});
     for (const RunConfig &c : r.configs)
@@ -91,10 +97,26 @@ SweepRequest withDefaults(SweepRequest r)
                        : CacheStates::Cold;
     if (r.adaptive)
         r.repeats = std::min(std::max(r.repeats, 2), r.adaptiveMaxProcesses);
+    QString batchText = r.configs.empty() ? QString() : QString::number(r.configs.front().batch);
+    if (!r.batches.empty()) {
+        // The baseline's index keeps pointing into the first batch's block.
+        std::vector<RunConfig> scan;
+        QStringList sizes;
+        for (const int b : r.batches) {
+            sizes << QString::number(b);
+            for (RunConfig c : r.configs) {
+                c.batch = b;
+                scan.push_back(c);
+            }
+        }
+        r.configs = std::move(scan);
+        r.batches.clear();
+        batchText = sizes.join(',');
+    }
     if (r.name.isEmpty() && !r.configs.empty())
         r.name = QString("%1 %2 b%3 %4px")
                      .arg(r.preset, QString::fromStdString(r.configs.front().device))
-                     .arg(r.configs.front().batch)
+                     .arg(batchText)
                      .arg(r.configs.front().imageSize);
     return r;
 }

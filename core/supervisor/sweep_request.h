@@ -88,6 +88,9 @@ struct SweepRequest {
     int adaptiveMaxMinutes = 0; // 0: no time cap
     // Steady steps each run profiles after its timed ones; 0: no profile (kProfileStepsLimit).
     int profileSteps = static_cast<int>(kProfileStepsLimit.defaultValue);
+    // A batch scan (issue 18.5): every configuration at each of these batch sizes, in one sweep (the
+    // ledger shows one batch at a time, report/ledger.h). Empty: each configuration's own batch.
+    std::vector<int> batches;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
     QString compileCacheRoot; // empty: defaultCompileCacheRoot()
 };
@@ -97,7 +100,8 @@ struct SweepRequest {
 std::vector<ConfigError> validate(const SweepRequest &request);
 
 // The defaults that depend on the rest of the request, applied: the warm-up process, at least two
-// processes of each configuration for adaptive repeats, the sweep's name.
+// processes of each configuration for adaptive repeats, the configurations of a batch scan (every
+// configuration at each batch, the batches in the order given), the sweep's name.
 SweepRequest withDefaults(SweepRequest request);
 
 } // namespace stepscope::supervisor

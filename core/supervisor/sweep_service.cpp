@@ -70,6 +70,9 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
         return std::nullopt;
     PreparedSweep p;
     p.request = withDefaults(request);
+    // A batch scan makes configurations of its own: each is held to the rules too (batch 1 at 32 px).
+    if (!request.batches.empty() && !(errors = validate(p.request)).empty())
+        return std::nullopt;
     const SweepRequest &r = p.request;
     p.hasPythonRuns = std::any_of(r.configs.begin(), r.configs.end(),
                                   [](const RunConfig &c) { return c.runtime == Runtime::Python; });

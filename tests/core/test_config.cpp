@@ -218,11 +218,18 @@ TEST(ConfigValidate, CompileNeedsPythonRuntime)
     c.runtime = Runtime::Python;
     EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
 
-    // compile and cuda_graph together: told to use reduce-overhead instead.
+    // A compiled model inside the whole-step graph (issue 18.6) is valid with a mode that captures
+    // no graphs of its own; reduce-overhead does, and a compiled whole step cannot be captured.
     c.cudaGraph = true;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    c.compile = CompileMode::ReduceOverhead;
     const auto both = errorsFor(c, "cuda_graph");
     ASSERT_EQ(both.size(), 1u) << describe(validate(c));
-    EXPECT_TRUE(contains(both[0].message, "reduce-overhead")) << both[0].message;
+    EXPECT_TRUE(contains(both[0].message, "captures CUDA graphs of its own")) << both[0].message;
+    c.compile = CompileMode::MaxAutotuneNoCudagraphs;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    c.compileTarget = CompileTarget::Step;
+    ASSERT_EQ(errorsFor(c, "cuda_graph").size(), 1u) << describe(validate(c));
 }
 
 // A python CUDA configuration with a compile mode, otherwise the defaults.
@@ -735,6 +742,8 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
         "tf32+cudnn-bench+bf16+channels-last+compile-default",
         "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead",
         "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache",
+        // The fastest step within reach: inductor's kernels inside the whole-step graph, fused SGD.
+        "tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default",
     };
     EXPECT_EQ(labels(s), expected);
     std::set<std::string> names;
@@ -751,8 +760,9 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
     EXPECT_TRUE(s.configs.front() == baselineOf(base));
     for (std::size_t i = 8; i < s.configs.size(); ++i) {
         const RunConfig &c = s.configs[i];
-        EXPECT_FALSE(c.cudaGraph) << i;
-        EXPECT_EQ(c.optimizer, Optimizer::Foreach) << i;
+        const bool fastest = i + 1 == s.configs.size();
+        EXPECT_EQ(c.cudaGraph, fastest) << i;
+        EXPECT_EQ(c.optimizer, fastest ? Optimizer::Fused : Optimizer::Foreach) << i;
         EXPECT_EQ(c.compileBackend, CompileBackend::Inductor) << i;
         EXPECT_EQ(c.compileTarget, CompileTarget::Model) << i;
     }
@@ -763,6 +773,8 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
     EXPECT_EQ(s.configs[10].compileCache, CompileCache::Cold);
     EXPECT_EQ(s.configs[11].compile, CompileMode::ReduceOverhead);
     EXPECT_EQ(s.configs[11].compileCache, CompileCache::Warm);
+    EXPECT_EQ(s.configs[12].compile, CompileMode::Default);
+    EXPECT_EQ(s.configs[12].compileCache, CompileCache::Cold);
     // The native part of the ledger knobs is unchanged.
     std::vector<std::string> native;
     for (const auto &k : ledgerKnobs())
@@ -901,18 +913,19 @@ TEST(ConfigPresets, CumulativeAddsCompileModifiersAfterTheMode)
 TEST(ConfigPresets, CombinationsOfCompileModesSkipClashesAndRepeats)
 {
     const Sweep s = combinationSweep(cudaConfig(), {"compile-default", "compile-max-autotune", "cuda-graph"});
-    // baseline, default, max-autotune, cuda-graph; default+max-autotune is max-autotune again;
-    // compile with cuda-graph is invalid.
-    EXPECT_EQ(labels(s),
-              (std::vector<std::string>{"baseline", "compile-default", "compile-max-autotune", "cuda-graph"}));
-    ASSERT_EQ(s.skipped.size(), 4u);
+    // baseline, default, max-autotune, cuda-graph, and default inside the whole-step graph;
+    // default+max-autotune is max-autotune again; max-autotune captures graphs of its own, so it
+    // does not go under cuda-graph.
+    EXPECT_EQ(labels(s), (std::vector<std::string>{"baseline", "compile-default", "compile-max-autotune", "cuda-graph",
+                                                   "cuda-graph+compile-default"}));
+    ASSERT_EQ(s.skipped.size(), 3u);
     int again = 0, clash = 0;
     for (const auto &why : s.skipped) {
         again += contains(why, "same setting");
-        clash += contains(why, "reduce-overhead, not cuda_graph");
+        clash += contains(why, "captures CUDA graphs of its own");
     }
     EXPECT_EQ(again, 1) << s.skipped[0];
-    EXPECT_EQ(clash, 3) << s.skipped[0];
+    EXPECT_EQ(clash, 2) << s.skipped[0];
 }
 
 TEST(ConfigPresets, WithShapeOfKeepsPythonForCompile)
