@@ -5,8 +5,11 @@
 
 #include <ATen/record_function.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <set>
+#include <vector>
 
 namespace stepscope::engine
 {
@@ -41,14 +44,30 @@ ProfileOutcome profileSteps(TrainingStep &step, const torch::Device &device, con
         out.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         auto result = prof::disableProfiler();
         enabled = false;
-        double flops = 0;
-        bool counted = false;
+        // An op with FLOPs inside another on its thread is the same work counted again (autocast
+        // dispatches aten::conv2d to aten::conv2d): only the outermost counts.
+        struct Counted {
+            std::uint64_t thread, start, end, flops;
+        };
+        std::vector<Counted> counted;
         for (const auto &event : result->events())
-            if (event.flops() > 0) {
-                flops += static_cast<double>(event.flops());
-                counted = true;
-            }
-        if (counted && request.steps > 0)
+            if (event.flops() > 0)
+                counted.push_back({event.startThreadId(), event.startNs(), event.endNs(), event.flops()});
+        std::sort(counted.begin(), counted.end(), [](const Counted &a, const Counted &b) {
+            return a.thread != b.thread ? a.thread < b.thread : a.start != b.start ? a.start < b.start : a.end > b.end;
+        });
+        double flops = 0;
+        std::uint64_t coveredThread = 0, coveredEnd = 0;
+        bool covering = false;
+        for (const Counted &c : counted) {
+            if (covering && c.thread == coveredThread && c.start < coveredEnd)
+                continue;
+            flops += static_cast<double>(c.flops);
+            covering = true;
+            coveredThread = c.thread;
+            coveredEnd = c.end;
+        }
+        if (flops > 0 && request.steps > 0)
             out.profilerGflop = flops / request.steps / 1e9;
         result->save(request.tracePath);
         out.tracePath = request.tracePath;

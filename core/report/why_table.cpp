@@ -81,6 +81,7 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels)
         const profile::ProfileSummary &p = *w.profile;
         const profile::Verdict &v = *w.verdict;
         const bool gpu = p.device != "cpu";
+        const RunConfig config = storedConfig(r.configJson);
         out << "  " << v.text << "\n";
         out << "  " << (gpu ? "GPU busy " : "inside ATen ") << fmt(p.busyMs, "%.2f") << " ms of "
             << fmt(v.stepMs, "%.2f") << " ms" << (v.againstTimed ? " (timed steady step)" : " (profiled step)") << "; "
@@ -89,9 +90,11 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels)
             out << ", " << fmt(p.launchesPerStep, "%.0f") << " launches taking " << fmt(p.launchCpuMs, "%.2f")
                 << " ms of CPU";
         out << "\n  compute: " << computeCell(r);
-        if (w.flopCheckRatio)
+        if (w.flopCheckRatio && *w.flopCheckRatio >= 0.5)
             out << "; the profiler's FLOP counters give " << fmt(*w.flopCheckRatio * 100, "%.0f")
                 << "% of the counted forward FLOPs";
+        else if (w.flopCheckRatio || config.compile != CompileMode::None)
+            out << "; the profiler counts too few FLOPs to check against (compiled kernels carry no counters)";
         out << "\n";
         std::size_t shown = 0;
         for (const auto &k : p.kernels) {

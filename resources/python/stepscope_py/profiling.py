@@ -11,6 +11,20 @@ from . import protocol
 ANNOTATION = "stepscope::profiled_steps"
 
 
+def _outermost_flops(events):
+    """FLOPs of ops not inside another counted op of their thread: autocast dispatches aten::conv2d
+    to aten::conv2d, the same work twice (core/engine/step_profile.cpp does the same)."""
+    counted = sorted(((e.thread, e.time_range.start, -e.time_range.end, e.flops) for e in events
+                      if getattr(e, "flops", 0)))
+    total, covered = 0, None
+    for thread, start, neg_end, flops in counted:
+        if covered and covered[0] == thread and start < covered[1]:
+            continue
+        total += flops
+        covered = (thread, -neg_end)
+    return total
+
+
 def profile_steps(step, device, steps, trace_path):
     from torch.profiler import ProfilerActivity, profile, record_function
 
@@ -27,7 +41,7 @@ def profile_steps(step, device, steps, trace_path):
                 if device.type == "cuda":
                     torch.cuda.synchronize(device)
             wall_ms = (time.perf_counter() - t0) * 1000.0
-        flops = sum(e.flops for e in prof.events() if getattr(e, "flops", 0))
+        flops = _outermost_flops(prof.events())
         prof.export_chrome_trace(trace_path)
     except Exception as exc:  # noqa: BLE001: a profile never fails the timed run
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
