@@ -11,6 +11,7 @@
 #include "pages/live_page.h"
 #include "pages/log_page.h"
 #include "pages/steps_page.h"
+#include "pages/why_page.h"
 #include "presenters/live_run.h"
 #include "presenters/shown_sweep.h"
 #include "widgets/environment_page.h"
@@ -36,6 +37,7 @@ SweepPages::SweepPages(const Sources &s, QWidget *parent) : QTabWidget(parent)
     chart(new FirstVsSteadyChart, tr("&First step vs steady"), QStringLiteral("first-vs-steady"));
     chart(new BreakEvenChart, tr("&Break-even"), QStringLiteral("break-even"));
     chart(new WaterfallChart, tr("&Waterfall"), QStringLiteral("waterfall"));
+    why_ = add(new WhyPage(s.shown->ledger()));
     steps_ = add(new StepsPage(s.shown->ledger(), s.query));
     history_ = add(new HistoryPage(s.history, s.query, s.controller));
     compare_ = add(new ComparePage(s.comparison, s.comparisonJob));

@@ -24,6 +24,7 @@ class QueryJob;
 class RunController;
 class ShownSweep;
 class StepsPage;
+class WhyPage;
 
 class SweepPages : public QTabWidget
 {
@@ -53,6 +54,7 @@ class SweepPages : public QTabWidget
     ComparePage *compare() const { return compare_; }
     EnvironmentPage *environment() const { return environment_; }
     LogPage *log() const { return log_; }
+    WhyPage *why() const { return why_; }
 
   private:
     template <typename P> P *add(P *page);
@@ -65,6 +67,7 @@ class SweepPages : public QTabWidget
     ComparePage *compare_;
     EnvironmentPage *environment_;
     LogPage *log_;
+    WhyPage *why_;
 };
 
 } // namespace stepscope::ui

@@ -1,0 +1,132 @@
+#include "pages/why_page.h"
+
+#include "charts/why_chart.h"
+#include "models/ledger_model.h"
+#include "models/why_model.h"
+#include "profile/kernel_diff.h"
+
+#include "charts/qcustomplot_compat.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace stepscope::ui
+{
+
+WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
+    : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart),
+      view_(new QTableView), a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit)
+{
+    chart_->setModel(ledger);
+    view_->setModel(model_);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setWordWrap(false);
+    view_->verticalHeader()->hide();
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setSectionResizeMode(WhyModel::Verdict, QHeaderView::Interactive);
+    diff_->setReadOnly(true);
+    diff_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    diff_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+    auto *diffBox = new QWidget;
+    auto *diffLayout = new QVBoxLayout(diffBox);
+    diffLayout->setContentsMargins(0, 0, 0, 0);
+    auto *pick = new QHBoxLayout;
+    pick->addWidget(new QLabel(tr("Kernel diff: A")));
+    pick->addWidget(a_, 1);
+    pick->addWidget(new QLabel(tr("B")));
+    pick->addWidget(b_, 1);
+    diffLayout->addLayout(pick);
+    diffLayout->addWidget(diff_);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(chart_);
+    split->addWidget(view_);
+    split->addWidget(diffBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::fillChoices);
+    connect(a_, &QComboBox::currentIndexChanged, this, &WhyPage::showDiff);
+    connect(b_, &QComboBox::currentIndexChanged, this, &WhyPage::showDiff);
+    // Selecting rows in the table picks them for the diff: the first two selected.
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const auto rows = view_->selectionModel()->selectedRows();
+        if (rows.size() == 2)
+            setDiffRows(int(model_->whyRow(rows[0].row()).row), int(model_->whyRow(rows[1].row()).row));
+    });
+    fillChoices();
+}
+
+QCustomPlot *WhyPage::chart() const
+{
+    return chart_->plot();
+}
+
+void WhyPage::fillChoices()
+{
+    const QSignalBlocker blockA(a_), blockB(b_);
+    a_->clear();
+    b_->clear();
+    const report::Ledger &ledger = model_->ledger();
+    for (int i = 0; i < model_->rowCount(); ++i) {
+        const report::WhyRow &w = model_->whyRow(i);
+        if (!w.verdict)
+            continue; // no profile, nothing to diff
+        const QString label = QString::fromStdString(ledger.rows[w.row].label);
+        a_->addItem(label, int(w.row));
+        b_->addItem(label, int(w.row));
+    }
+    // Default: the baseline against the recommended row (else the last profiled one).
+    int recommended = b_->count() - 1;
+    if (ledger.recommendation)
+        if (const int at = b_->findData(int(ledger.recommendation->best)); at >= 0)
+            recommended = at;
+    a_->setCurrentIndex(a_->count() > 0 ? 0 : -1);
+    b_->setCurrentIndex(recommended);
+    showDiff();
+}
+
+void WhyPage::setDiffRows(int a, int b)
+{
+    const int ia = a_->findData(a), ib = b_->findData(b);
+    if (ia >= 0)
+        a_->setCurrentIndex(ia);
+    if (ib >= 0)
+        b_->setCurrentIndex(ib);
+    showDiff();
+}
+
+QString WhyPage::diffText() const
+{
+    return diff_->toPlainText();
+}
+
+void WhyPage::showDiff()
+{
+    const report::Ledger &ledger = model_->ledger();
+    if (a_->currentIndex() < 0 || b_->currentIndex() < 0) {
+        diff_->setPlainText(ledger.rows.empty() ? QString()
+                                                : tr("No row of this sweep has a profile: run it with profiling on "
+                                                     "(the default; --profile-steps in the CLI)."));
+        return;
+    }
+    const auto side = [&](const QComboBox *box) {
+        const report::LedgerRow &r = ledger.rows[static_cast<std::size_t>(box->currentData().toInt())];
+        return profile::DiffSide{&*r.profile, r.steadyMs, r.firstStepMs, r.label};
+    };
+    const profile::DiffSide a = side(a_), b = side(b_);
+    diff_->setPlainText(QString::fromStdString(profile::diffText(profile::diffProfiles(a, b), a, b)));
+}
+
+} // namespace stepscope::ui
