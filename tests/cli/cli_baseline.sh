@@ -40,7 +40,7 @@ cli --db "$db" run "${shape[@]}" --config "$work/marked.json" > "$work/marked.md
   || fail "run exited $? $(cat "$work/run.err")"
 [ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 1")" = "$cl" ] || fail "stored baseline (marked)"
 grep -q "^Baseline: channels-last " "$work/marked.md" || fail "the ledger names its baseline: $(cat "$work/marked.md")"
-first=$(grep -A1 "^|---" "$work/marked.md" | tail -1)
+first=$(grep -m1 -A1 "^|---" "$work/marked.md" | tail -1)
 case "$first" in "| channels-last | complete"*) ;; *) fail "the baseline is the first row: $first" ;; esac
 cli --db "$db" export --format json > "$work/l.json"
 python3 - "$work/l.json" "$cl" <<'PY' || fail "json export names the baseline"

@@ -219,13 +219,13 @@ class TestWindowViews : public QObject
             QVERIFY(!page->title().isEmpty());
             keys << page->key();
         }
-        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "steps", "history",
-                                    "compare", "environment", "log"}));
+        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "why", "steps",
+                                    "history", "compare", "environment", "log"}));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         int charts = 0;
         for (Page *page : window.pages()->pages())
             charts += page->chart() ? 1 : 0;
-        QCOMPARE(charts, 6); // five ledger charts and the comparison
+        QCOMPARE(charts, 7); // five ledger charts, the Why page's and the comparison
     }
 
     // File › Export writes a report, never over the measurements: the open database, its -wal and
