@@ -1,0 +1,82 @@
+// The Why page (issue 18.2, 18.3) over the H200 b32 ledger with profiles (docs/results/
+// h200-profiles.md): the chart's bars split each timed step into GPU busy and waiting, the table
+// gives each row's verdict, and the kernel diff follows the two rows picked.
+#include "charts/why_chart.h"
+#include "models/ledger_model.h"
+#include "models/why_model.h"
+#include "pages/why_page.h"
+#include "store/store.h"
+
+#include "window_fixture.h"
+
+#include <QComboBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace stepscope;
+using namespace stepscope::ui;
+using namespace stepscope::test;
+
+class TestWhy : public QObject
+{
+    Q_OBJECT
+  private Q_SLOTS:
+    void initTestCase() { useTestSettings("test_why"); }
+
+    void whyPageShowsVerdictsBarsAndADiff()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-profile-b32.sqlite"), dir);
+        LedgerModel ledger;
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+        WhyPage page(&ledger);
+        page.resize(1200, 900);
+        page.show();
+
+        // Thirteen rows, each profiled: eager with bf16 and channels_last is launch-bound at b32,
+        // the whole-step graph GPU-bound.
+        WhyModel *model = page.model();
+        QCOMPARE(model->rowCount(), 13);
+        const auto verdict = [&](int row) { return model->index(row, WhyModel::Verdict).data().toString(); };
+        QVERIFY2(verdict(4).startsWith("launch-bound: the GPU waits 56% of the step"), qPrintable(verdict(4)));
+        QVERIFY2(verdict(4).contains("CUDA graph"), qPrintable(verdict(4)));
+        QVERIFY2(verdict(7).startsWith("GPU-bound"), qPrintable(verdict(7)));
+        QVERIFY(model->index(7, WhyModel::Busy).data().toString().startsWith("3.41 / 3.53 ms (97%)"));
+        QCOMPARE(model->index(0, WhyModel::Kernels).data().toString(), QString("317"));
+        QVERIFY(model->index(0, WhyModel::Compute).data().toString().contains("of peak"));
+
+        // The bars: busy plus waiting is the timed step.
+        auto *chart = page.findChild<WhyChart *>();
+        QVERIFY(chart);
+        QCOMPARE(chart->busyMs().size(), 13);
+        QVERIFY(std::fabs(chart->busyMs()[4] + chart->waitingMs()[4] - 7.94) < 0.01);
+        QVERIFY(chart->waitingMs()[4] > chart->busyMs()[4]);  // launch-bound: waiting is the longer part
+        QVERIFY(chart->waitingMs()[7] < chart->busyMs()[7] / 10); // graph: hardly any
+
+        // The diff defaults to the baseline against the recommended row, and follows a new pick.
+        QVERIFY(page.diffText().startsWith("A: baseline"));
+        page.setDiffRows(4, 7);
+        const QString diff = page.diffText();
+        QVERIFY2(diff.contains("Most of the change is waiting"), qPrintable(diff));
+        QVERIFY2(diff.contains("Steady step: 7.94 ms -> 3.53 ms"), qPrintable(diff));
+
+        // Selecting two rows in the table picks them too: the native graph against the compiled
+        // model inside the graph, a change of GPU work.
+        page.view()->selectRow(7);
+        page.view()->selectionModel()->select(model->index(12, 0),
+                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QVERIFY2(page.diffText().contains("B: python tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default"),
+                 qPrintable(page.diffText().left(300)));
+        QVERIFY(page.diffText().contains("Most of the change is GPU work"));
+
+        // A sweep without profiles says how to get them.
+        ledger.clear();
+        QVERIFY(page.diffText().isEmpty() || page.diffText().contains("profile"));
+    }
+};
+
+QTEST_MAIN(TestWhy)
+#include "test_why.moc"
