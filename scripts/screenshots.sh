@@ -30,6 +30,8 @@ cp "$work/each/stepscope-ledger.png" "$out/h200-each-ledger.png"
 shots compile h200-compile-b32.sqlite --sweep 1
 cp "$work/compile/stepscope-break-even.png" "$out/h200-compile-break-even.png"
 cp "$work/compile/stepscope-run-detail.png" "$out/h200-compile-run-detail.png"
+shots profile h200-profile-b32.sqlite --sweep 1
+cp "$work/profile/stepscope-why.png" "$out/h200-why.png"
 shots compare h200-ledger.sqlite --compare 1,2
 cp "$work/compare/stepscope-compare.png" "$out/h200-compare.png"
 echo "screenshots: $out/h200-*.png"

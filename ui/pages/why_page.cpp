@@ -30,7 +30,10 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     view_->setWordWrap(false);
     view_->verticalHeader()->hide();
     view_->horizontalHeader()->setStretchLastSection(true);
-    view_->horizontalHeader()->setSectionResizeMode(WhyModel::Verdict, QHeaderView::Interactive);
+    // The verdict is the sentence the page is for: it gets the room, the figures what they need.
+    const int widths[WhyModel::ColumnCount] = {200, 430, 150, 95, 150, 200, 300};
+    for (int c = 0; c < WhyModel::ColumnCount; ++c)
+        view_->setColumnWidth(c, widths[c]);
     diff_->setReadOnly(true);
     diff_->setLineWrapMode(QPlainTextEdit::NoWrap);
     diff_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
