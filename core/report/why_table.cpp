@@ -159,17 +159,18 @@ std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels)
     return out.str();
 }
 
-BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps)
+BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
+                    stats::CancelToken cancel)
 {
     BatchScan scan;
-    const Ledger first = buildLedger(reader, sweepId, plannedSteps);
+    const Ledger first = buildLedger(reader, sweepId, plannedSteps, cancel);
     if (first.batches.size() < 2)
         return scan;
     scan.batches = first.batches;
     for (std::size_t b = 0; b < scan.batches.size(); ++b) {
         const int batch = scan.batches[b];
         const Ledger ledger =
-            batch == first.batch ? first : buildLedger(reader, sweepId, plannedSteps, {}, first.start, batch);
+            batch == first.batch ? first : buildLedger(reader, sweepId, plannedSteps, cancel, first.start, batch);
         scan.recommended.push_back(ledger.recommendationText);
         const auto why = whyRows(ledger);
         for (const WhyRow &w : why) {

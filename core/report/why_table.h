@@ -49,7 +49,8 @@ struct BatchScan {
     std::vector<std::string> recommended; // per batch: the recommendation's text, "" without one
 };
 // Empty `batches` for a sweep of one batch.
-BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0);
+BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
+                    stats::CancelToken cancel = {});
 std::string batchScanText(const BatchScan &scan); // a table for a terminal or Markdown
 
 } // namespace stepscope::report

@@ -1,6 +1,7 @@
 // The Why page (issue 18.2, 18.3) over the H200 b32 ledger with profiles (docs/results/
 // h200-profiles.md): the chart's bars split each timed step into GPU busy and waiting, the table
 // gives each row's verdict, and the kernel diff follows the two rows picked.
+#include "charts/batch_scan_chart.h"
 #include "charts/why_chart.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
@@ -53,7 +54,7 @@ class TestWhy : public QObject
         QVERIFY(chart);
         QCOMPARE(chart->busyMs().size(), 13);
         QVERIFY(std::fabs(chart->busyMs()[4] + chart->waitingMs()[4] - 7.94) < 0.01);
-        QVERIFY(chart->waitingMs()[4] > chart->busyMs()[4]);  // launch-bound: waiting is the longer part
+        QVERIFY(chart->waitingMs()[4] > chart->busyMs()[4]);      // launch-bound: waiting is the longer part
         QVERIFY(chart->waitingMs()[7] < chart->busyMs()[7] / 10); // graph: hardly any
 
         // The diff defaults to the baseline against the recommended row, and follows a new pick.
@@ -68,13 +69,40 @@ class TestWhy : public QObject
         page.view()->selectRow(7);
         page.view()->selectionModel()->select(model->index(12, 0),
                                               QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        QVERIFY2(page.diffText().contains("B: python tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default"),
+        QVERIFY2(page.diffText().contains(
+                     "B: python tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default"),
                  qPrintable(page.diffText().left(300)));
         QVERIFY(page.diffText().contains("Most of the change is GPU work"));
 
         // A sweep without profiles says how to get them.
         ledger.clear();
         QVERIFY(page.diffText().isEmpty() || page.diffText().contains("profile"));
+    }
+
+    // A batch scan's verdict across batches: one line per configuration, shown only for a scan.
+    void batchScanChartShowsOnlyForAScan()
+    {
+        LedgerModel ledger;
+        WhyPage page(&ledger);
+        page.show();
+        auto *chart = page.findChild<BatchScanChart *>();
+        QVERIFY(chart);
+        QVERIFY(!chart->isVisible());
+        LedgerData data;
+        data.ledger.sweep.id = 3;
+        data.ledger.batches = {16, 32};
+        data.ledger.batch = 16;
+        data.scan.batches = {16, 32};
+        report::BatchScan::Row eager{"eager",
+                                     {{16, 5.0, 5.0 / 16, 0.4, std::nullopt}, {32, 6.0, 6.0 / 32, 0.7, std::nullopt}}};
+        report::BatchScan::Row graph{
+            "graph", {{16, 2.0, 2.0 / 16, 0.97, std::nullopt}, {32, 3.5, 3.5 / 32, 0.97, std::nullopt}}};
+        data.scan.rows = {eager, graph};
+        ledger.setData(std::move(data));
+        QTRY_VERIFY(chart->isVisible());
+        QCOMPARE(chart->lineCount(), 2);
+        ledger.clear();
+        QVERIFY(!chart->isVisible());
     }
 };
 

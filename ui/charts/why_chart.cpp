@@ -45,7 +45,8 @@ void WhyChart::rebuild()
     double widest = 0;
     for (const auto &w : rows) {
         const auto &r = ledger.rows[w.row];
-        ticker->addTick(double(w.row), shortAxisLabel(QString::fromStdString(r.axisLabel.empty() ? r.label : r.axisLabel)));
+        ticker->addTick(double(w.row),
+                        shortAxisLabel(QString::fromStdString(r.axisLabel.empty() ? r.label : r.axisLabel)));
         if (!w.verdict) {
             busy_ << nan;
             waiting_ << nan;

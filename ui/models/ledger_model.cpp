@@ -59,6 +59,9 @@ LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64
     // (by position) that did not complete and has a category. A stopped sweep's runs did not fail
     // (the ledger counts them and their steps): the first with steps is the one to show.
     data.records = reader.runs(sweepId);
+    // A batch scan: every batch's ledger, read here on the worker thread like the shown one.
+    if (data.ledger.batches.size() > 1 && !cancel.cancelled())
+        data.scan = report::batchScan(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel);
     const auto &runs = data.records;
     for (std::size_t i = 0; i < data.ledger.rows.size(); ++i) {
         LedgerRowRuns &out = data.runs[i];
@@ -101,6 +104,7 @@ void LedgerModel::adopt(LedgerData data, bool recommend)
     runs_ = std::move(data.runs);
     runs_.resize(ledger_.rows.size());
     records_ = std::move(data.records);
+    scan_ = std::move(data.scan);
     if (recommend && plannedStepsChosen_ && ledger_.plannedSteps != plannedSteps_)
         report::recommendFor(ledger_, plannedSteps_);
     else if (ledger_.plannedSteps > 0)
@@ -146,6 +150,7 @@ void LedgerModel::clear()
     ledger_ = report::Ledger{};
     runs_.clear();
     records_.clear();
+    scan_ = {};
     endResetModel();
     Q_EMIT recommendationChanged(QString());
 }

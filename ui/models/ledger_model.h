@@ -3,6 +3,7 @@
 // report::Ledger; the ledger table view and every comparison chart read it from here.
 #include "common/measurement_defaults.h"
 #include "report/ledger.h"
+#include "report/why_table.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -25,6 +26,7 @@ struct LedgerData {
     report::Ledger ledger;
     std::vector<LedgerRowRuns> runs;       // per ledger row
     std::vector<store::RunRecord> records; // every run of the sweep, by position
+    report::BatchScan scan;                // a sweep of several batches: the verdict across them
 };
 
 // The recommendation for another planned run length (report::recommendFor's fields), computed
@@ -90,6 +92,8 @@ class LedgerModel : public QAbstractTableModel
     qint64 plannedSteps() const { return plannedSteps_; }
 
     const report::Ledger &ledger() const { return ledger_; }
+    // A batch scan's figures across its batches (empty batches for a sweep of one batch).
+    const report::BatchScan &batchScan() const { return scan_; }
     // The runs behind a row (model row), or an empty record.
     LedgerRowRuns rowRuns(int row) const;
     // Every run of the sweep as read with the ledger (read() and load() only), by position.
@@ -113,6 +117,7 @@ class LedgerModel : public QAbstractTableModel
     report::Ledger ledger_;
     std::vector<LedgerRowRuns> runs_; // per row
     std::vector<store::RunRecord> records_;
+    report::BatchScan scan_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
     bool plannedStepsChosen_ = false; // set by setPlannedSteps, else each sweep's own length
 };

@@ -103,8 +103,9 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
     case Kernels:
         return p ? QString::number(std::lround(p->kernelsPerStep)) : QString();
     case Launches:
-        return p && p->device != "cpu" ? tr("%1 launches, %2 ms").arg(std::lround(p->launchesPerStep)).arg(p->launchCpuMs, 0, 'f', 2)
-                                       : QString();
+        return p && p->device != "cpu"
+                   ? tr("%1 launches, %2 ms").arg(std::lround(p->launchesPerStep)).arg(p->launchCpuMs, 0, 'f', 2)
+                   : QString();
     case Compute:
         if (!r.compute.tflops)
             return QString();
@@ -115,7 +116,9 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
     case TopKernel:
         if (!p || p->kernels.empty())
             return QString();
-        return tr("%1 ms  %2").arg(p->kernels.front().msPerStep, 0, 'f', 3).arg(QString::fromStdString(p->kernels.front().name).left(60));
+        return tr("%1 ms  %2")
+            .arg(p->kernels.front().msPerStep, 0, 'f', 3)
+            .arg(QString::fromStdString(p->kernels.front().name).left(60));
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "pages/why_page.h"
 
+#include "charts/batch_scan_chart.h"
 #include "charts/why_chart.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
@@ -21,8 +22,8 @@ namespace stepscope::ui
 {
 
 WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
-    : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart),
-      view_(new QTableView), a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit)
+    : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart), view_(new QTableView),
+      a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit)
 {
     chart_->setModel(ledger);
     view_->setModel(model_);
@@ -49,8 +50,17 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     diffLayout->addLayout(pick);
     diffLayout->addWidget(diff_);
 
+    // A batch scan's verdict across batches beside the bars; hidden for a sweep of one batch.
+    auto *scan = new BatchScanChart;
+    scan->setModel(ledger);
+    scan->setVisible(false);
+    connect(ledger, &QAbstractItemModel::modelReset, scan,
+            [scan, ledger] { scan->setVisible(ledger->batchScan().batches.size() > 1); });
+    auto *charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(chart_);
+    charts->addWidget(scan);
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(chart_);
+    split->addWidget(charts);
     split->addWidget(view_);
     split->addWidget(diffBox);
     split->setStretchFactor(0, 3);

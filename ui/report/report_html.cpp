@@ -7,6 +7,7 @@
 
 #include "common/failure.h"
 #include "report/number_text.h"
+#include "report/why_table.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -16,6 +17,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 namespace stepscope::ui
@@ -218,6 +220,46 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
                             "repeat, no interval. "
                             "Break-even: steps after which a slower first step is paid back, with its interval.")
                              .arg(gpu ? tr("CUDA-event time") : tr("wall time"))));
+}
+
+// Where each configuration's step goes (report/why_table.h), where the sweep was profiled.
+void why(QString &html, const report::Ledger &l, ReportMedium medium, int printTextWidth)
+{
+    const auto rows = report::whyRows(l);
+    if (std::none_of(rows.begin(), rows.end(), [](const report::WhyRow &w) { return w.verdict.has_value(); }))
+        return;
+    ReportTable t;
+    t.headers << tr("Configuration") << tr("Verdict") << tr("GPU busy / step") << tr("Kernels / step") << tr("Compute");
+    t.numeric << false << false << true << true << true;
+    for (const report::WhyRow &w : rows) {
+        const report::LedgerRow &r = l.rows[w.row];
+        if (!w.verdict) {
+            t.rows << QStringList{QString::fromStdString(r.label),
+                                  tr("no profile: %1").arg(QString::fromStdString(w.problem)),
+                                  {},
+                                  {},
+                                  {}};
+            t.rowClasses << QString();
+            continue;
+        }
+        const QString compute = !r.compute.tflops     ? QString()
+                                : r.compute.peakShare ? tr("%1 TFLOP/s (%2% of peak)")
+                                                            .arg(*r.compute.tflops, 0, 'f', 1)
+                                                            .arg(*r.compute.peakShare * 100, 0, 'f', 1)
+                                                      : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
+        t.rows << QStringList{QString::fromStdString(r.label), QString::fromStdString(w.verdict->text),
+                              QStringLiteral("%1 / %2 ms (%3%)")
+                                  .arg(w.profile->busyMs, 0, 'f', 2)
+                                  .arg(w.verdict->stepMs, 0, 'f', 2)
+                                  .arg(std::lround(w.verdict->busyShare * 100)),
+                              QString::number(std::lround(w.profile->kernelsPerStep)), compute};
+        t.rowClasses << QString();
+    }
+    html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Why: where each step goes")));
+    html += tableHtml(t, medium, printTextWidth);
+    html += QStringLiteral("<p class=\"note\">%1</p>\n")
+                .arg(esc(tr("GPU busy: the union of the GPU activity of steps profiled after the timed ones, over "
+                            "the timed steady step; launch-bound rows wait for the CPU that launches their work.")));
 }
 
 void problems(QString &html, const report::Ledger &l)
@@ -443,6 +485,7 @@ QString reportHtml(const ReportInput &input, ReportMedium medium, int printTextW
     settings(html, l);
     recommendation(html, l, medium);
     ledgerTables(html, l, medium, printTextWidth);
+    why(html, l, medium, printTextWidth);
     html += compileReportHtml(input.compile, l, medium, printTextWidth);
     problems(html, l);
     environment(html, envJson);

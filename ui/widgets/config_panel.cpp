@@ -218,6 +218,18 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     shapeForm->addRow(tr("Warm-up steps"), warmup_);
     shapeForm->addRow(tr("Measured steps"), steps_);
     shapeForm->addRow(tr("Repeats"), repeats_);
+    batches_ = new QLineEdit;
+    batches_->setPlaceholderText(tr("e.g. 16,32,64,128"));
+    batches_->setToolTip(tr("A batch scan: every configuration at each of these batch sizes, in one sweep. The "
+                            "ledger compares rows of one batch; the Why page shows the verdict across them. Empty: "
+                            "the batch above."));
+    shapeForm->addRow(tr("Batch scan"), batches_);
+    profileSteps_ = spin(int(supervisor::kProfileStepsLimit.min), int(supervisor::kProfileStepsLimit.max),
+                         int(supervisor::kProfileStepsLimit.defaultValue));
+    profileSteps_->setSpecialValueText(tr("off"));
+    profileSteps_->setToolTip(tr("Steps profiled after each run's timed steps (never during them), for the Why page: "
+                                 "GPU busy and waiting, kernels, the kernel diff. 0: no profile."));
+    shapeForm->addRow(tr("Profile steps"), profileSteps_);
     // Adaptive repeats, as the CLI's --until-ci/--max-repeats/--max-minutes: a launch-bound step
     // moves between cold processes, so the figure needs processes, not steps.
     untilCi_ = new QCheckBox(tr("Until the 95% CI is within"));
@@ -448,6 +460,18 @@ void ConfigPanel::buildSettingsTable()
                  c.cpuAffinity = cores;
          }},
         {"threads", threads_, 0, intField(&RunConfig::threads)},
+        {"batches", batches_, QString(),
+         [](const V &v, RunConfig &, SweepRequest &r) {
+             // A part that is no number stays in the list as 0: validate() names it with the range.
+             r.batches.clear();
+             for (const QString &part : v.toString().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                 bool ok = false;
+                 const int b = part.trimmed().toInt(&ok);
+                 r.batches.push_back(ok ? b : 0);
+             }
+         }},
+        {"profileSteps", profileSteps_, int(supervisor::kProfileStepsLimit.defaultValue),
+         [](const V &v, RunConfig &, SweepRequest &r) { r.profileSteps = v.toInt(); }},
     };
 }
 

@@ -72,6 +72,8 @@ class ConfigPanel : public QWidget
     QSpinBox *maxProcessesBox() const { return maxProcesses_; }
     QSpinBox *maxMinutesBox() const { return maxMinutes_; }
     QCheckBox *machineWarmupBox() const { return machineWarmup_; }
+    QLineEdit *batchesEdit() const { return batches_; }
+    QSpinBox *profileStepsBox() const { return profileSteps_; }
     QComboBox *cachesBox() const { return caches_; } // data: "", "cold", "warm", "both"
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
@@ -130,6 +132,9 @@ class ConfigPanel : public QWidget
     QSpinBox *maxProcesses_, *maxMinutes_;
     QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_, *threads_;
     QLineEdit *python_, *cores_;
+    // A batch scan (issue 18.5): "16,32,64,128" runs every configuration at each batch; empty: Batch.
+    QLineEdit *batches_ = nullptr;
+    QSpinBox *profileSteps_ = nullptr; // steps profiled after the timed ones; 0: none
     QListWidget *custom_;
     QPushButton *addCustom_, *removeCustom_, *start_, *stop_;
     QLabel *deviceNote_, *pythonNote_;
