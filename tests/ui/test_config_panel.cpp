@@ -280,6 +280,8 @@ class TestConfigPanel : public QObject
             panel.maxMinutesBox()->setValue(45);
             panel.setOptimizer(Optimizer::PerParameter);
             panel.threadsBox()->setValue(3);
+            panel.batchesEdit()->setText("2, 4,8");
+            panel.profileStepsBox()->setValue(7);
             panel.saveSettings(settings);
         }
         settings.beginGroup("config");
@@ -292,7 +294,7 @@ class TestConfigPanel : public QObject
             "custom",          "device",        "batch",        "caches",      "graph",          "imageSize",
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",   "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",   "tf32",           "threads",
-            "untilCi",         "warmup"};
+            "untilCi",         "warmup",        "batches",      "profileSteps"};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));
@@ -313,6 +315,8 @@ class TestConfigPanel : public QObject
         QCOMPARE(request.adaptiveMaxProcesses, 7);
         QCOMPARE(request.adaptiveMaxMinutes, 45);
         QVERIFY(!request.caches); // automatic: cold on the CPU, both on a GPU (withDefaults)
+        QCOMPARE(request.batches, (std::vector<int>{2, 4, 8})); // a batch scan
+        QCOMPARE(request.profileSteps, 7);
         const RunConfig base = again.baseConfig();
         QCOMPARE(base.batch, 4);
         QCOMPARE(base.imageSize, 48);
