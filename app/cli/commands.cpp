@@ -10,6 +10,7 @@
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "report/sweep_export.h"
+#include "report/why_table.h"
 #include "store/database_files.h"
 #include "store/store.h"
 #include "supervisor/sweep_runner.h"
@@ -306,6 +307,11 @@ int showCommand(const Options &options, const CommandLine &line)
         std::printf("machine caches: %s\n", caches.front().c_str());
         for (std::size_t i = 1; i < caches.size(); ++i)
             std::printf("  %s\n", caches[i].c_str());
+    }
+    if (const auto profile = report::runProfileLines(*run); !profile.empty()) {
+        std::printf("profile: %s\n", profile.front().substr(9).c_str());
+        for (std::size_t i = 1; i < profile.size(); ++i)
+            std::printf("  %s\n", profile[i].c_str());
     }
     if (run->environmentId)
         if (auto env = reader->environment(*run->environmentId))

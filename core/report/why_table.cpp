@@ -159,6 +159,37 @@ std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels)
     return out.str();
 }
 
+std::vector<std::string> runProfileLines(const store::RunRecord &run, std::size_t topKernels)
+{
+    const auto stored = profile::profileFromJson(run.profileJson);
+    if (!stored)
+        return {};
+    if (!stored->summary)
+        return {"Profile: none (" + stored->problem + "); the timed figures are complete"};
+    const profile::ProfileSummary &p = *stored->summary;
+    const bool gpu = p.device != "cpu";
+    std::vector<std::string> lines;
+    lines.push_back("Profile: " + std::to_string(p.steps) + " steps after the timed ones (" +
+                    (gpu ? "Kineto/CUPTI kernels" : "ATen ops on the CPU") + ")");
+    lines.push_back(std::string(gpu ? "GPU busy " : "inside ATen ") + fmt(p.busyMs, "%.3f") + " ms per step of " +
+                    fmt(p.profiledStepMs, "%.3f") + " ms profiled (" + pct(p.busyShare()) + ")");
+    lines.push_back(fmt(p.kernelsPerStep, "%.0f") +
+                    (gpu ? " kernels, " + fmt(p.launchesPerStep, "%.0f") + " launches taking " +
+                               fmt(p.launchCpuMs, "%.3f") + " ms of CPU per step"
+                         : std::string(" ATen ops per step")));
+    lines.push_back("Trace: " + (stored->traceFile.empty()
+                                     ? std::string("not kept") + (p.note.empty() ? "" : " (" + p.note + ")")
+                                     : stored->traceFile + " beside the database"));
+    std::size_t shown = 0;
+    for (const auto &k : p.kernels) {
+        if (shown++ >= topKernels)
+            break;
+        lines.push_back(fmt(k.msPerStep, "%.3f") + " ms x" + fmt(k.countPerStep, "%.0f") + "  " +
+                        shortKernel(k.name, 90) + " [" + profile::displayName(k.family) + "]");
+    }
+    return lines;
+}
+
 BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
                     stats::CancelToken cancel)
 {

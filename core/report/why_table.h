@@ -31,6 +31,11 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels = 3);
 // Markdown: one table, then each row's top kernels.
 std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels = 3);
 
+// A run's profile for `show RUN` and the run detail: a heading line, then facts (steps profiled,
+// busy, kernels, launches, the trace's stored name beside the database, the top kernels), or why
+// there is none; empty for a run never profiled.
+std::vector<std::string> runProfileLines(const store::RunRecord &run, std::size_t topKernels = 5);
+
 // The verdict across batch sizes (issue 18.5): a sweep of several batches, one ledger per batch,
 // read side by side: for each configuration (by its knobs) the step time per image and the GPU's
 // busy share at each batch, and each batch's recommendation, so a user sees where launch-bound ends.

@@ -38,6 +38,11 @@ grep -qE "(compute|framework)-bound: " "$work/why.txt" || fail "why gives a verd
 grep -q "ATen ops per step" "$work/why.txt" || fail "why counts ops: $(cat "$work/why.txt")"
 grep -q "$trace" "$work/why.txt" || fail "why names the trace: $(cat "$work/why.txt")"
 
+cli --db "$db" show 1 > "$work/show.txt" || fail "show 1 exited $?"
+grep -q "^profile: 3 steps after the timed ones (ATen ops on the CPU)" "$work/show.txt" \
+  && grep -q "Trace: m.sqlite.traces/run-1.trace.json.gz beside the database" "$work/show.txt" \
+  || fail "show names the profile and its trace: $(cat "$work/show.txt")"
+
 cli --db "$db" why 1 2 > "$work/diff.txt" || fail "why 1 2 exited $?"
 grep -q "^A: baseline (run 1" "$work/diff.txt" && grep -q "^B: channels-last (run 2" "$work/diff.txt" || fail "diff sides"
 grep -q "By family" "$work/diff.txt" && grep -qE "^Kernels: [0-9]+ added, [0-9]+ removed" "$work/diff.txt" \

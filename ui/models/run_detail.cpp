@@ -1,4 +1,5 @@
 #include "models/run_detail.h"
+#include "report/why_table.h"
 
 #include "charts/chart_format.h"
 #include "models/status_colors.h"
@@ -210,6 +211,14 @@ QString runDetailHtml(const store::RunRecord &run)
 
     html += compileSectionHtml(run);
     html += machineCachesHtml(run);
+    // The profile of the steps after the timed ones (issue 18): its facts, or why there is none.
+    if (const auto lines = report::runProfileLines(run); !lines.empty()) {
+        html += QStringLiteral("<h3>%1</h3>\n<ul>\n").arg(esc(tr("Profile")));
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            html += QStringLiteral("<li>%1</li>\n")
+                        .arg(esc(QString::fromStdString(i == 0 ? lines[i].substr(9) : lines[i])));
+        html += QStringLiteral("</ul>\n");
+    }
 
     if (!run.detail.empty())
         html += QStringLiteral("<h3>%1</h3>\n<pre>%2</pre>\n").arg(esc(tr("Worker log")), esc(run.detail));
