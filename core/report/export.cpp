@@ -116,7 +116,7 @@ std::string toCsv(const Ledger &l)
            "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
            "first_step_cold_s,first_step_warm_s,break_even_cold_steps,break_even_warm_steps,cold_processes,"
            "warm_processes,warm_missed,gflop_per_step,tflops,peak_share,bound,gpu_busy_ms,busy_share,kernels_per_step,"
-           "launches_per_step,launch_cpu_ms,profiled_step_ms,profiler_gflop,profile_problem\n";
+           "launches_per_step,launch_cpu_ms,profiled_step_ms,profiler_gflop,profile_problem,recommended\n";
     const std::vector<WhyRow> why = whyRows(l);
     for (const auto &r : l.rows) {
         const bool haveSteady = r.steadyMs.has_value();
@@ -149,10 +149,11 @@ std::string toCsv(const Ledger &l)
             out << csvField(profile::toString(w.verdict->bound)) << ',' << num(p.busyMs, "%.6g") << ','
                 << num(w.verdict->busyShare, "%.4f") << ',' << num(p.kernelsPerStep, "%.6g") << ','
                 << num(p.launchesPerStep, "%.6g") << ',' << num(p.launchCpuMs, "%.6g") << ','
-                << num(p.profiledStepMs, "%.6g") << ',' << num(p.profilerGflop, "%.6g") << ",\n";
+                << num(p.profiledStepMs, "%.6g") << ',' << num(p.profilerGflop, "%.6g") << ",";
         } else {
-            out << ",,,,,,,," << csvField(w.problem) << '\n';
+            out << ",,,,,,,," << csvField(w.problem) << ',';
         }
+        out << (l.recommended && &l.rows[*l.recommended] == &r ? "yes" : "") << '\n';
     }
     return out.str();
 }
@@ -180,6 +181,10 @@ std::string toJson(const Ledger &l)
     // The start state rows' first steps, break-evens and the recommendation assume.
     root["start"] = text(std::string(store::toString(l.start)));
     root["recommendation"] = text(l.recommendationText);
+    // The one configuration every view recommends (Ledger::recommended), and why.
+    root["recommended"] = l.recommended ? text(l.rows[*l.recommended].configName) : QJsonValue(QJsonValue::Null);
+    root["recommended_reason"] = text(l.recommendedReason);
+    root["headline"] = text(recommendationHeadline(l));
     // Where the recommended configuration and the runner-up swap places, for tools: the faster per
     // step overtakes the slower after `steps` steps; the bounds are null without an interval and
     // for "never".
@@ -346,7 +351,7 @@ std::string toMarkdown(const Ledger &l)
             out << "- " << markdownCell(line) << "\n";
     }
     if (!l.recommendationText.empty())
-        out << "\n**Recommendation.** " << l.recommendationText << "\n";
+        out << "\n**Recommendation: " << markdownCell(recommendationHeadline(l)) << ".**\n\n" << l.recommendationText << "\n";
     out << whyMarkdown(l);
     return out.str();
 }

@@ -476,6 +476,27 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     return ledger;
 }
 
+std::string recommendationHeadline(const Ledger &ledger)
+{
+    if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
+        return {};
+    const LedgerRow &row = ledger.rows[*ledger.recommended];
+    std::string line = "Use " + row.label;
+    if (row.speedup && &row != &ledger.rows.front()) {
+        line += ": " + fmt("%.2fx", *row.speedup) + " against " + ledger.rows.front().label;
+        line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1
+                                          ? ", pays off at once"
+                                          : ", pays off after " + breakEvenStepsText(row.breakEvenSteps) + " steps")
+                                   : std::string(", never pays off");
+    }
+    if (ledger.recommendationTied && ledger.recommendation && ledger.recommendation->runnerUp) {
+        const std::size_t other = *ledger.recommended == ledger.recommendation->best ? *ledger.recommendation->runnerUp
+                                                                                     : ledger.recommendation->best;
+        line += "; " + ledger.rows[other].label + " is within noise of it";
+    }
+    return line;
+}
+
 std::string breakEvenStepsText(const std::optional<double> &steps)
 {
     if (!steps)
@@ -717,6 +738,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     ledger.recommendation.reset();
     ledger.recommendationCI.reset();
     ledger.recommendationTied = false;
+    ledger.recommended.reset();
+    ledger.recommendedReason.clear();
     ledger.decidingCrossing.reset();
     ledger.recommendationText.clear();
     // A configuration that broke training is no candidate, however fast.
@@ -736,6 +759,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     if (rec->runnerUp)
         rec->runnerUp = candidateRows[*rec->runnerUp];
     ledger.recommendation = rec;
+    ledger.recommended = rec->best;
+    ledger.recommendedReason = "finishes " + std::to_string(ledger.plannedSteps) + " steps first";
     const LedgerRow &best = ledger.rows[rec->best];
     // The start state is named where the runs recorded theirs: a first step is cold or warm.
     const bool started = best.firstStepStart != store::CacheStart::Unrecorded;
@@ -762,6 +787,9 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
             const bool secondSimpler = knobCount(second) < knobCount(best) ||
                                        (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
             text += "; the simpler is " + (secondSimpler ? second.label : best.label);
+            ledger.recommended = secondSimpler ? *rec->runnerUp : rec->best;
+            ledger.recommendedReason =
+                "the simpler of two that cannot be told apart (" + best.label + ", " + second.label + ")";
         }
         ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp, cancel);
         if (const auto &crossing = ledger.decidingCrossing) {

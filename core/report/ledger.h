@@ -133,6 +133,10 @@ struct Ledger {
     std::string recommendationText;
     std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
     bool recommendationTied = false;                     // best and runner-up cannot be told apart
+    // The one configuration every view recommends (issue 19.1): the best, or the simpler of the two
+    // when the best cannot be told apart from the runner-up. Why, in a few words.
+    std::optional<std::size_t> recommended;
+    std::string recommendedReason;
     // Where the recommended row's line of total time meets the runner-up's: the one of the two that is
     // faster per step overtakes the other after `steps` steps (past the planned run when the faster is
     // the runner-up). The crossing that decides the recommendation, so it carries its own
@@ -183,6 +187,10 @@ std::string breakEvenText(const LedgerRow &row);
 std::string breakEvenStepsText(const std::optional<double> &steps);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
+
+// The verdict in one line for the top of every view: "Use +cuda-graph: 3.77x, pays off after 170
+// steps", with the runner-up's standing when it cannot be told apart; "" without a recommendation.
+std::string recommendationHeadline(const Ledger &ledger);
 
 // Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});

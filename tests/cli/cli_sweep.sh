@@ -60,6 +60,7 @@ cmp -s "$work/foreign.sqlite" "$work/foreign.copy" || fail "a refused file must 
 set -e
 after=$(sqlite3 "$db" "SELECT COUNT(*) FROM runs")
 [ "$before" = "$after" ] || fail "refused runs must write nothing"
-cli --help | grep -q -- "--image-size" || fail "--help lists the flags"
+cli --help > "$work/help.txt"
+grep -q -- "--image-size" "$work/help.txt" || fail "--help lists the flags"
 cli --version | grep -q "stepscope-cli" || fail "--version"
 echo "cli sweep: ok"

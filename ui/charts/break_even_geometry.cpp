@@ -96,12 +96,16 @@ BreakEvenGeometry::Line line(const report::Ledger &ledger, std::size_t i, const 
         tags << tr("never pays off");
     else if (row.breakEvenSteps && *row.breakEvenSteps <= 1)
         tags << tr("ahead from step 1");
-    line.recommended = recommendation && recommendation->best == i;
-    if (!line.recommended && recommendation && recommendation->runnerUp && *recommendation->runnerUp == i)
-        tags << tr("runner-up");
+    // The star goes where every view's recommendation is (report::Ledger::recommended): the simpler of
+    // two that cannot be told apart, not the point estimate's winner.
+    line.recommended = ledger.recommended && *ledger.recommended == i;
+    const bool other =
+        recommendation && (recommendation->best == i || (recommendation->runnerUp && *recommendation->runnerUp == i));
+    if (!line.recommended && other)
+        tags << (ledger.recommendationTied ? tr("within noise of the recommended") : tr("runner-up"));
     line.suffix = tags.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(tags.join(QStringLiteral(", ")));
     if (line.recommended)
-        line.suffix += tr(" \u2605 best for N");
+        line.suffix += tr(" \u2605 recommended for N");
     line.shortName = shortName(row);
     line.fullName = label + line.suffix;
     return line;

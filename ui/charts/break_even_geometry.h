@@ -22,7 +22,7 @@ struct BreakEvenGeometry {
         int row = 0;            // ledger row
         QVector<double> values; // seconds, one per key
         QString shortName;      // the legend's name before eliding ("+bf16")
-        QString suffix;         // its tags: " (baseline)", " (runner-up)", " ★ best for N"
+        QString suffix;         // its tags: " (baseline)", " (runner-up)", " ★ recommended for N"
         QString fullName;       // the full label with the suffix (the legend entry's tooltip)
         bool recommended = false;
     };

@@ -6,6 +6,7 @@
 #include "common/failure.h"
 
 #include <QBrush>
+#include <QFont>
 
 namespace stepscope::ui
 {
@@ -179,6 +180,11 @@ QString LedgerModel::recommendation() const
     return QString::fromStdString(ledger_.recommendationText);
 }
 
+QString LedgerModel::headline() const
+{
+    return QString::fromStdString(report::recommendationHeadline(ledger_));
+}
+
 int LedgerModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(ledger_.rows.size());
@@ -266,6 +272,14 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return QBrush(failureBackground());
         if (noisy && r.noise == stats::Noise::Unreliable && isNoiseColumn(column))
             return QBrush(warningBackground());
+        return {};
+    case Qt::FontRole:
+        // The recommended row (report::Ledger::recommended) stands out, as its headline names it.
+        if (ledger_.recommended && *ledger_.recommended == static_cast<std::size_t>(index.row())) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
         return {};
     case Qt::TextAlignmentRole:
         // An int, not Qt::Alignment: Qt 6.4's default delegate reads the role with toInt().

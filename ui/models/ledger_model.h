@@ -102,6 +102,8 @@ class LedgerModel : public QAbstractTableModel
     std::vector<store::RunRecord> runRecordsOf(int row) const;
     qint64 sweepId() const { return ledger_.sweep.id; }
     QString recommendation() const;
+    // The recommendation in one line (report::recommendationHeadline); "" without one.
+    QString headline() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

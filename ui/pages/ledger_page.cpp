@@ -20,10 +20,16 @@ namespace stepscope::ui
 
 LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model_(shown->ledger())
 {
+    // The verdict in one line, then the recommendation's full text with its caveats, smaller.
+    headline_ = new QLabel;
+    headline_->setWordWrap(true);
+    headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    headline_->setStyleSheet("QLabel { font-weight: bold; font-size: 115%; padding: 6px 6px 0 6px; }");
+    headline_->setVisible(false);
     recommendation_ = new QLabel;
     recommendation_->setWordWrap(true);
     recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    recommendation_->setStyleSheet("QLabel { font-weight: bold; padding: 6px; }");
+    recommendation_->setStyleSheet("QLabel { padding: 2px 6px 6px 6px; }");
     status_ = new QLabel;
     status_->setWordWrap(true);
     status_->setStyleSheet("QLabel { padding: 0 6px 6px 6px; font-style: italic; }");
@@ -53,6 +59,7 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     connect(view_, &QTableView::doubleClicked, this,
             [this](const QModelIndex &index) { activate(proxy_->mapToSource(index).row()); });
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(headline_);
     layout->addWidget(recommendation_);
     layout->addWidget(status_);
     layout->addWidget(view_);
@@ -73,6 +80,9 @@ void LedgerPage::clear()
 void LedgerPage::showRecommendation()
 {
     const QString text = model_->recommendation();
+    const QString headline = model_->headline();
+    headline_->setText(breakableAtPlus(headline));
+    headline_->setVisible(!headline.isEmpty());
     if (!text.isEmpty())
         recommendation_->setText(breakableAtPlus(text));
     else if (model_->rowCount() > 0)
@@ -113,6 +123,11 @@ void LedgerPage::showEvent(QShowEvent *event)
     Page::showEvent(event);
     if (fitWhenShown_)
         fitColumns();
+}
+
+QString LedgerPage::headlineText() const
+{
+    return headline_->text().remove(QChar(0x200B));
 }
 
 QString LedgerPage::recommendationText() const

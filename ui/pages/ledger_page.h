@@ -29,6 +29,8 @@ class LedgerPage : public Page
 
     // The model's recommendation, or why there is none; follows the model by itself.
     QString recommendationText() const;
+    // Its one-line headline ("Use +cuda-graph: 3.77x ..."); "" without a recommendation.
+    QString headlineText() const;
     // The line under the recommendation while the ledger is computed or recomputed; empty when not.
     QString status() const;
     QTableView *view() const { return view_; }
@@ -53,6 +55,7 @@ class LedgerPage : public Page
     void modelChanged();
 
     LedgerModel *model_;
+    QLabel *headline_;
     QLabel *recommendation_;
     QLabel *status_;
     QSortFilterProxyModel *proxy_;
