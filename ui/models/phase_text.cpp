@@ -29,6 +29,8 @@ QString phaseExplanation(const QString &phase, bool priming)
                   "The worker is alive; steps follow.");
     if (phase == QLatin1String("capturing"))
         return tr("Recording the CUDA graph; steps follow.");
+    if (phase == QLatin1String("profiling"))
+        return tr("Profiling steps after the timed ones for the Why page; every timed figure is in.");
     return tr("The worker is alive; steps follow.");
 }
 
