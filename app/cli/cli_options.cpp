@@ -13,6 +13,9 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <vector>
+
 #include <cstdio>
 
 namespace stepscope::cli
@@ -604,6 +607,45 @@ CommandLine::CommandLine(CommandSpec command, HelpDefaults defaults)
     }
 }
 
+namespace
+{
+
+// Edits (insert, delete, replace) between two names: "did you mean" for a mistyped option.
+int editDistance(const QString &a, const QString &b)
+{
+    std::vector<int> row(static_cast<std::size_t>(b.size()) + 1);
+    for (std::size_t j = 0; j < row.size(); ++j)
+        row[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        int diagonal = row[0];
+        row[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int above = row[std::size_t(j)];
+            row[std::size_t(j)] =
+                std::min({above + 1, row[std::size_t(j - 1)] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row.back();
+}
+
+} // namespace
+
+QString CommandLine::suggestion(const QString &name) const
+{
+    // Close enough to be a slip: two edits, or a third of a long name.
+    int best = std::max<int>(2, int(name.size()) / 3) + 1;
+    QString out;
+    for (const auto &o : options_) {
+        const int d = editDistance(name, o.name);
+        if (d < best) {
+            best = d;
+            out = o.name;
+        }
+    }
+    return out;
+}
+
 const OptionSpec *CommandLine::find(const QString &name) const
 {
     for (const auto &o : options_)
@@ -642,7 +684,9 @@ bool CommandLine::parse(const QStringList &arguments, int &exitCode)
         for (const QString &a : normalized)
             if (a.startsWith('-') && QString(a).remove(QRegularExpression("^--?")).section('=', 0, 0) == name)
                 given = a.section('=', 0, 0);
-        problems << "unknown option '" + given + "'";
+        const QString near = suggestion(name);
+        problems << "unknown option '" + given + "'" +
+                        (near.isEmpty() ? QString() : " (did you mean '--" + near + "'?)");
     }
     if (!parsed && parser_.unknownOptionNames().isEmpty())
         problems << parser_.errorText().remove(QRegularExpression("\\.$"));

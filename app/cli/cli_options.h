@@ -82,6 +82,8 @@ class CommandLine
     const CommandSpec &spec() const { return command_; }
 
   private:
+    // The option of this command nearest to a mistyped `name` (a few edits away), or "".
+    QString suggestion(const QString &name) const;
     const OptionSpec *find(const QString &name) const;
 
     CommandSpec command_;

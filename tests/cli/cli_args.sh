@@ -39,6 +39,14 @@ for c in "${commands[@]}"; do
   grep -q -- "unknown option '--bogus'" "$work/bad.err" && grep -q "stepscope-cli $c --help" "$work/bad.err" \
     || fail "$c --bogus names the option and the help: $(cat "$work/bad.err")"
 done
+# A slip of a few letters gets the option it was meant to be; a name far from all gets none.
+cli --db "$db" export --formt csv 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q -- "unknown option '--formt' (did you mean '--format'?)" "$work/bad.err" \
+  || fail "a mistyped option is suggested: $rc $(cat "$work/bad.err")"
+cli --db "$db" run --profile-step 3 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q -- "(did you mean '--profile-steps'?)" "$work/bad.err" || fail "--profile-step: $(cat "$work/bad.err")"
+cli --db "$db" run --zzzzzzzz 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && ! grep -q "did you mean" "$work/bad.err" || fail "no suggestion for a name far from all: $(cat "$work/bad.err")"
 cli --bogus list 2> "$work/bad.err"; rc=$?
 [ $rc = 2 ] && grep -q -- "'--bogus'" "$work/bad.err" || fail "an unknown option before the command: $rc $(cat "$work/bad.err")"
 cli --db "$db" run --device cpu --name 2> "$work/bad.err"; rc=$?
