@@ -269,14 +269,15 @@ CommandSpec programSpec(const HelpDefaults &)
 std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
 {
     std::vector<CommandSpec> out;
-    out.push_back(
-        command("run", "run a sweep (default: the ledger preset, fitted to this machine)",
-                "Runs a sweep: every configuration in its own cold worker process, repeats interleaved (A B C A B C), "
-                "each step stored in the database as it comes; then prints the ledger table and the recommendation. "
-                "Without --preset, --config or --single it runs the ledger preset fitted to this machine: the "
-                "224x224 ledger on a GPU, a small CPU ledger otherwise. Progress goes to standard error; Ctrl-C "
-                "stops the running configuration and keeps every finished run.",
-                sweepExitCodes(), true));
+    out.push_back(command(
+        "run", "run a sweep (default: the ledger preset, fitted to this machine)",
+        "Runs a sweep: every configuration in its own cold worker process, repeats interleaved (A B C A B C), "
+        "each step stored in the database as it comes; then prints the ledger table and the recommendation. "
+        "Without --preset, --config or --single it runs the ledger preset fitted to this machine: the "
+        "224x224 ledger on a GPU, a small CPU ledger otherwise. --batch takes a list too (16,32,64,128): a batch "
+        "scan, every configuration at each batch, one ledger per batch. Progress goes to standard error; Ctrl-C "
+        "stops the running configuration and keeps every finished run.",
+        sweepExitCodes(), true));
     out.back().groups = {
         {"run options",
          {option("preset", toStrings(presetNames()).join('|'),
