@@ -201,6 +201,7 @@ std::string toJson(const Ledger &l)
         root["deciding_crossing"] = QJsonValue(QJsonValue::Null);
     }
     QJsonArray rows;
+    const std::vector<WhyRow> why = whyRows(l); // the verdicts the Why table gives
     for (const auto &r : l.rows) {
         QJsonObject o{{"configuration", text(r.configName)},
                       {"knobs", text(r.label)},
@@ -259,7 +260,7 @@ std::string toJson(const Ledger &l)
             stored.traceFile = r.profileTrace;
             QJsonObject p = QJsonDocument::fromJson(QByteArray::fromStdString(profile::toJson(stored))).object();
             p["run_id"] = static_cast<qint64>(r.profileRunId);
-            const profile::Verdict v = profile::verdict(*r.profile, r.steadyMs, storedConfig(r.configJson));
+            const profile::Verdict &v = *why[static_cast<std::size_t>(&r - &l.rows.front())].verdict;
             QJsonArray knobs;
             for (const auto &k : v.knobs)
                 knobs.append(QString::fromStdString(k));
@@ -351,7 +352,8 @@ std::string toMarkdown(const Ledger &l)
             out << "- " << markdownCell(line) << "\n";
     }
     if (!l.recommendationText.empty())
-        out << "\n**Recommendation: " << markdownCell(recommendationHeadline(l)) << ".**\n\n" << l.recommendationText << "\n";
+        out << "\n**Recommendation: " << markdownCell(recommendationHeadline(l)) << ".**\n\n"
+            << l.recommendationText << "\n";
     out << whyMarkdown(l);
     return out.str();
 }

@@ -411,33 +411,37 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     if (ledger.environment)
         ledger.environmentJson = ledger.environment->json;
 
-    // The batch sizes, and the rows of the one asked for (the baseline's by default).
+    // The batch sizes, and the rows of the one asked for (the baseline's by default). Each run's
+    // configuration is parsed once here.
+    std::vector<RunConfig> configs;
+    configs.reserve(runs.size());
+    for (const auto &r : runs)
+        configs.push_back(storedConfig(r.configJson));
     std::string baselineName = sweep->baselineConfig;
-    int baselineBatch = 0;
-    for (const auto &r : runs) {
-        const int b = storedConfig(r.configJson).batch;
+    const RunConfig *baselineConfig = nullptr;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const int b = configs[i].batch;
         if (std::find(ledger.batches.begin(), ledger.batches.end(), b) == ledger.batches.end())
             ledger.batches.push_back(b);
-        if (r.configName == baselineName && baselineBatch == 0)
-            baselineBatch = b;
+        if (runs[i].configName == baselineName && !baselineConfig)
+            baselineConfig = &configs[i];
     }
     std::sort(ledger.batches.begin(), ledger.batches.end());
     ledger.batch = batch > 0                ? batch
-                   : baselineBatch > 0      ? baselineBatch
+                   : baselineConfig         ? baselineConfig->batch
                    : ledger.batches.empty() ? 0
                                             : ledger.batches[0];
     if (ledger.batches.size() > 1) {
-        for (const auto &r : runs)
-            if (r.configName == sweep->baselineConfig) {
-                RunConfig base = storedConfig(r.configJson);
-                base.batch = ledger.batch;
-                baselineName = canonicalName(base);
-                break;
-            }
-        runs.erase(
-            std::remove_if(runs.begin(), runs.end(),
-                           [&](const store::RunRecord &r) { return storedConfig(r.configJson).batch != ledger.batch; }),
-            runs.end());
+        if (baselineConfig) {
+            RunConfig base = *baselineConfig;
+            base.batch = ledger.batch;
+            baselineName = canonicalName(base);
+        }
+        std::vector<store::RunRecord> ofBatch;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (configs[i].batch == ledger.batch)
+                ofBatch.push_back(std::move(runs[i]));
+        runs = std::move(ofBatch);
     }
 
     const Groups groups = groupRuns(runs, baselineName);

@@ -51,8 +51,8 @@ std::vector<WhyRow> whyRows(const Ledger &ledger)
         w.label = r.label;
         if (r.profile) {
             w.profile = &*r.profile;
-            w.verdict = profile::verdict(*r.profile, r.steadyMs, storedConfig(r.configJson));
             const RunConfig config = storedConfig(r.configJson);
+            w.verdict = profile::verdict(*r.profile, r.steadyMs, config);
             if (r.profile->profilerGflop && r.compute.gflopPerStep > 0) {
                 const double forward =
                     resnet18ForwardFlops(config.imageSize, config.classes) * config.batch / 1e9; // GFLOP
