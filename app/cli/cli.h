@@ -45,6 +45,9 @@ int whyCommand(const Options &options, const CommandLine &line); // why_command.
 // The database for reading (summaries refreshed first where the file is writable); null, with the
 // error said and `exitCode` set, when it cannot be read.
 std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode);
+// The sweep a command reads: `sweepId`, else (0) the newest; false, said as "stepscope-cli
+// COMMAND: no sweeps in DB" or "no sweep N in DB", when there is none.
+bool resolveSweep(const store::Reader &reader, const QString &command, const QString &db, long long &sweepId);
 // A whole number above 0 given to --`name` of the running command, into `out`; false, said, when
 // it is not one (left as it is when the option is not given).
 bool positiveOption(const CommandLine &line, const QString &what, const QString &name, long long &out);

@@ -187,6 +187,22 @@ bool positiveOption(const CommandLine &line, const QString &what, const QString 
     return true;
 }
 
+bool resolveSweep(const store::Reader &reader, const QString &command, const QString &db, long long &sweepId)
+{
+    if (sweepId == 0) {
+        const auto sweeps = reader.sweeps();
+        if (sweeps.empty()) {
+            printError("stepscope-cli " + command + ": no sweeps in " + db);
+            return false;
+        }
+        sweepId = sweeps.front().id;
+    } else if (!reader.sweep(sweepId)) {
+        printError("stepscope-cli " + command + ": no sweep " + QString::number(sweepId) + " in " + db);
+        return false;
+    }
+    return true;
+}
+
 int listCommand(const Options &options, const CommandLine &line)
 {
     long long sweepId = 0;
@@ -344,17 +360,8 @@ int exportCommand(const Options &options, const CommandLine &line)
     auto reader = openReader(options.db, code);
     if (!reader)
         return code;
-    if (sweepId == 0) {
-        const auto sweeps = reader->sweeps();
-        if (sweeps.empty()) {
-            printError("stepscope-cli export: no sweeps in " + options.db);
-            return kUsage;
-        }
-        sweepId = sweeps.front().id;
-    } else if (!reader->sweep(sweepId)) {
-        printError("stepscope-cli export: no sweep " + QString::number(sweepId) + " in " + options.db);
+    if (!resolveSweep(*reader, "export", options.db, sweepId))
         return kUsage;
-    }
     long long batch = 0;
     if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
         return kUsage;

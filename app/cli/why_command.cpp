@@ -102,17 +102,8 @@ int whyCommand(const Options &options, const CommandLine &line)
         return diffRuns(*reader, arguments, line, options.db);
     if (!positiveOption(line, "a positive number of kernels", "kernels", top))
         return kUsage;
-    if (sweepId == 0) {
-        const auto sweeps = reader->sweeps();
-        if (sweeps.empty()) {
-            printError("stepscope-cli why: no sweeps in " + options.db);
-            return kUsage;
-        }
-        sweepId = sweeps.front().id;
-    } else if (!reader->sweep(sweepId)) {
-        printError("stepscope-cli why: no sweep " + QString::number(sweepId) + " in " + options.db);
+    if (!resolveSweep(*reader, "why", options.db, sweepId))
         return kUsage;
-    }
     long long batch = 0;
     if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
         return kUsage;

@@ -69,7 +69,8 @@ db2=$work/n.sqlite
 cli --db "$db2" run "${shape[@]}" --single --no-profile > /dev/null 2>&1 || fail "--no-profile run"
 [ "$(count "$db2" "SELECT COUNT(*) FROM runs WHERE profile IS NULL OR profile = ''")" = 1 ] || fail "no profile stored"
 [ ! -e "$db2.traces" ] || [ -z "$(ls -A "$db2.traces")" ] || fail "no trace written"
-cli --db "$db2" why | grep -q "no profile: not profiled" || fail "why says the row was not profiled"
+cli --db "$db2" why > "$work/why2.txt"
+grep -q "no profile: not profiled" "$work/why2.txt" || fail "why says the row was not profiled"
 
 # A batch list: one configuration per batch, one ledger per batch.
 db3=$work/b.sqlite
@@ -80,7 +81,8 @@ cli --db "$db3" run --device cpu --image-size 32 --steps 12 --warmup-steps 2 --s
 grep -q "Batch 2 of a scan over batches 2 3" "$work/scan.md" && grep -q "Batch 3 of a scan over batches 2 3" "$work/scan.md" \
   || fail "a ledger per batch: $(cat "$work/scan.md")"
 grep -q "Across batch sizes" "$work/scan.md" || fail "the verdict across batches"
-cli --db "$db3" export --batch 3 --format csv | grep -q "b3 32px" || fail "export --batch 3"
+cli --db "$db3" export --batch 3 --format csv > "$work/b3.csv"
+grep -q "b3 32px" "$work/b3.csv" || fail "export --batch 3"
 set +e
 cli --db "$db3" export --batch 5 > /dev/null 2> "$work/b5.err"; rc=$?
 cli --db "$work/x.sqlite" run "${tiny[@]}" --batch 2,zero 2> "$work/bz.err"; rc2=$?

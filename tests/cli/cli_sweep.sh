@@ -33,7 +33,8 @@ head -1 "$work/l.csv" | grep -q "^configuration,knobs,status" || fail "csv heade
 cli --db "$db" export --format json > "$work/l.json"
 python3 -c "import json,sys; d=json.load(open('$work/l.json')); r=d['rows']; assert len(r)==4, r; assert r[0]['knobs']=='baseline'; assert r[0]['steady_ms'] is None or r[0]['steady_ms']>0; assert d['planned_steps']==500, d['planned_steps']" \
   || fail "json export"
-cli --db "$db" export --format markdown | grep -q "| bf16 |" || fail "markdown export"
+cli --db "$db" export --format markdown > "$work/export.md"
+grep -q "| bf16 |" "$work/export.md" || fail "markdown export"
 
 # Bad input: exit 2, nothing written.
 before=$(sqlite3 "$db" "SELECT COUNT(*) FROM runs")
