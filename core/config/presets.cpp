@@ -70,7 +70,7 @@ bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
 // knob (withShapeOf): asking for them is not asking for an unknown knob.
 bool isCarried(const std::string &name)
 {
-    return name.rfind("threads-", 0) == 0;
+    return name.rfind("threads-", 0) == 0 || name.rfind("seed-", 0) == 0;
 }
 
 } // namespace
