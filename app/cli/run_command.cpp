@@ -391,17 +391,14 @@ class SweepPrinter
             lastPhase_.clear();
             // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
             // of the same configuration, or a guess from others, said to be one.
-            status_.message(current_ + ": starting" +
-                            (e.secondsLeft >= 0
-                                 ? QString(" (about %1 left%2)")
-                                       .arg(QString::fromStdString(report::formatSeconds(double(e.secondsLeft))),
-                                            e.secondsLeftGuess ? ", a guess" : "")
-                                 : QString()));
+            status_.message(current_ + ": starting" + (e.secondsLeft >= 0 ? " (" + timeLeft(e) + ")" : QString()));
             break;
         }
         case K::Progress:
+            // Re-estimated from the pace of this run's steps as they come (supervisor/time_left.h).
             if (e.steps > 0)
-                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps));
+                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) +
+                                 (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
             break;
         case K::WarmupStarted:
             status_.message("stepscope-cli: machine warm-up: one discarded step of " + e.config +
@@ -462,6 +459,14 @@ class SweepPrinter
     }
 
   private:
+    // "about 3 min left", rounded as far as an estimate deserves; ", a guess" where runs of another
+    // kind stood in for some of it.
+    static QString timeLeft(const supervisor::SweepEvent &e)
+    {
+        return QString::fromStdString(supervisor::roundedTimeLeft(double(e.secondsLeft))) + " left" +
+               (e.secondsLeftGuess ? ", a guess" : "");
+    }
+
     // A compile can take minutes without a step: say what the worker is doing, so that it never
     // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
     void showPhase(const supervisor::SweepEvent &e)
