@@ -1083,6 +1083,12 @@ TEST(ConfigNames, ASeedOtherThanZeroIsInTheLabelAndTheName)
     const Sweep mine = cumulativeSweep(one, knobNames(one));
     EXPECT_TRUE(mine.skipped.empty()) << mine.skipped.front();
     EXPECT_EQ(labels(mine), (std::vector<std::string>{"seed-1", "tf32+seed-1"}));
+    // Each with the base's names and no knob among them (the dashboard passes knobNames(form)) runs
+    // every knob alone, as with no names.
+    RunConfig seeded = cudaConfig();
+    seeded.seed = 1;
+    EXPECT_EQ(eachSweep(seeded, knobNames(seeded)).configs.size(), eachSweep(seeded).configs.size());
+    EXPECT_GT(eachSweep(seeded).configs.size(), 2u);
 }
 
 TEST(ConfigPresets, UnknownPresetIsAnError)
