@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <utility>
 
 namespace stepscope::report
 {
@@ -326,16 +327,60 @@ LedgerRow::Accuracy accuracyOf(const LedgerRow &row, const std::vector<double> &
     return a;
 }
 
-// In a cumulative ledger each row adds one knob to the one before: its axis label says just that.
+// A row label's runtime ("python " or "") and its knobs ("baseline" has none).
+std::pair<std::string, std::vector<std::string>> splitLabel(const std::string &label)
+{
+    const auto space = label.rfind(' ');
+    const std::string runtime = space == std::string::npos ? std::string() : label.substr(0, space + 1);
+    const std::string knobs = space == std::string::npos ? label : label.substr(space + 1);
+    std::vector<std::string> out;
+    if (knobs == "baseline")
+        return {runtime, out};
+    for (std::size_t at = 0; at <= knobs.size();) {
+        const auto plus = std::min(knobs.find('+', at), knobs.size());
+        out.push_back(knobs.substr(at, plus - at));
+        at = plus + 1;
+    }
+    return {runtime, out};
+}
+
+std::string joinedKnobs(const std::vector<std::string> &knobs)
+{
+    std::string out;
+    for (const auto &k : knobs)
+        out += (out.empty() ? "" : "+") + k;
+    return out;
+}
+
+// The knobs of `label` that `reference` lacks, and those of `reference` that `label` lacks; false
+// when their runtimes differ (then no knob says the difference).
+bool knobDifference(const std::string &label, const std::string &reference, std::vector<std::string> &added,
+                    std::vector<std::string> &removed)
+{
+    const auto [runtime, knobs] = splitLabel(label);
+    const auto [referenceRuntime, referenceKnobs] = splitLabel(reference);
+    if (runtime != referenceRuntime)
+        return false;
+    const auto lacks = [](const std::vector<std::string> &list, const std::string &k) {
+        return std::find(list.begin(), list.end(), k) == list.end();
+    };
+    for (const auto &k : knobs)
+        if (lacks(referenceKnobs, k))
+            added.push_back(k);
+    for (const auto &k : referenceKnobs)
+        if (lacks(knobs, k))
+            removed.push_back(k);
+    return true;
+}
+
+// In a cumulative ledger each row adds knobs to the one before: its axis label says just that
+// ("+bf16"); any other row keeps its label.
 std::string axisLabelOf(const std::string &label, const std::string *previous)
 {
-    if (!previous)
+    std::vector<std::string> added, removed;
+    if (!previous || !knobDifference(label, *previous, added, removed) || added.empty() || !removed.empty())
         return label;
-    if (*previous == "baseline" && label.find('+') == std::string::npos)
-        return "+" + label;
-    if (label.rfind(*previous + "+", 0) == 0 && label.find('+', previous->size() + 1) == std::string::npos)
-        return label.substr(previous->size());
-    return label;
+    return "+" + joinedKnobs(added);
 }
 
 // Speed-up, break-even and their intervals of every row against the baseline (rows[0]).
@@ -480,23 +525,48 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     return ledger;
 }
 
+std::string shortLabel(const LedgerRow &row, const LedgerRow &reference)
+{
+    std::vector<std::string> added, removed;
+    if (&row == &reference || !knobDifference(row.label, reference.label, added, removed) ||
+        (added.empty() == removed.empty()))
+        return row.label;
+    return added.empty() ? "without " + joinedKnobs(removed) : "+" + joinedKnobs(added);
+}
+
 std::string recommendationHeadline(const Ledger &ledger)
 {
     if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
         return {};
     const LedgerRow &row = ledger.rows[*ledger.recommended];
-    std::string line = "Use " + row.label;
+    // The short labels of the ledger's axis: "+cuda-graph" for the row that adds the CUDA graph to the
+    // one before it; the full label where the row adds nothing to that one alone.
+    std::string line = "Use " + (row.axisLabel.empty() ? row.label : row.axisLabel);
     if (row.speedup && &row != &ledger.rows.front()) {
-        line += ": " + fmt("%.2fx", *row.speedup) + " against " + ledger.rows.front().label;
+        line += ": " + fmt("%.2fx", *row.speedup);
         line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1
                                           ? ", pays off at once"
                                           : ", pays off after " + breakEvenStepsText(row.breakEvenSteps) + " steps")
                                    : std::string(", never pays off");
     }
     if (ledger.recommendationTied && ledger.recommendation && ledger.recommendation->runnerUp) {
-        const std::size_t other = *ledger.recommended == ledger.recommendation->best ? *ledger.recommendation->runnerUp
-                                                                                     : ledger.recommendation->best;
-        line += "; " + ledger.rows[other].label + " is within noise of it";
+        const std::size_t otherIndex = *ledger.recommended == ledger.recommendation->best
+                                           ? *ledger.recommendation->runnerUp
+                                           : ledger.recommendation->best;
+        const LedgerRow &other = ledger.rows[otherIndex];
+        // The other against the recommended, in the planned run's total time: what choosing it would
+        // change, which the interval cannot tell from nothing.
+        const auto total = [&](const LedgerRow &r) {
+            return *r.firstStepMs + static_cast<double>(ledger.plannedSteps - 1) * *r.steadyMs;
+        };
+        line += "; " + shortLabel(other, row);
+        if (other.firstStepMs && other.steadyMs && row.firstStepMs && row.steadyMs && total(row) > 0) {
+            const double change = total(other) / total(row) - 1;
+            line +=
+                " " + fmt("%.1f%%", 100 * std::abs(change)) + (change < 0 ? " faster" : " slower") + ", within noise";
+        } else {
+            line += " is within noise of it";
+        }
     }
     return line;
 }
@@ -809,6 +879,17 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     if (ledger.hasColdAndWarm && best.speedup && best.cold.firstStepMs && best.warm.firstStepMs)
         text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
     ledger.recommendationText = text + "." + caveatsOf(ledger);
+}
+
+std::string recommendationCaveats(const Ledger &ledger)
+{
+    if (!ledger.recommended)
+        return {};
+    std::string text = caveatsOf(ledger);
+    // "Within noise" of one process each is no measured noise: no interval could be taken.
+    if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
+        text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
+    return text.empty() ? text : text.substr(1); // caveatsOf's sentences each start with a space
 }
 
 } // namespace stepscope::report

@@ -188,9 +188,17 @@ std::string breakEvenStepsText(const std::optional<double> &steps);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 
-// The verdict in one line for the top of every view: "Use +cuda-graph: 3.77x, pays off after 170
-// steps", with the runner-up's standing when it cannot be told apart; "" without a recommendation.
+// The verdict in one line for the top of every view, in the short labels of the ledger's axis:
+// "Use +cuda-graph: 3.77x, pays off after 170 steps", and when the runner-up cannot be told apart,
+// its difference and the planned run's total time it changes: "; +sgd-fused 0.7% faster, within
+// noise". "" without a recommendation.
 std::string recommendationHeadline(const Ledger &ledger);
+// What the headline rests on that a reader should know, for a smaller line under it: the sweep's
+// state, rows not complete or unreliable, a tie without an interval. "" when there is nothing to say.
+std::string recommendationCaveats(const Ledger &ledger);
+// `row`'s label against `reference`'s: "+sgd-fused" when it adds knobs to it, "without cuda-graph"
+// when it only takes some away, else its own label.
+std::string shortLabel(const LedgerRow &row, const LedgerRow &reference);
 
 // Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});
