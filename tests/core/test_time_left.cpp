@@ -117,10 +117,16 @@ TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
     }
     EXPECT_EQ(orderRuns({a, b}, 3, CacheStates::Cold).size(), 6u);
 
+    // Under Both a configuration's cold run comes first and leaves its caches: no warm run primes.
     const std::vector<RunKey> keys = runKeys(runs);
     ASSERT_EQ(keys.size(), runs.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        EXPECT_EQ(keys[i].primes, i == 2 || i == 3) << "only the first warm run of each configuration primes: " << i;
+    for (const RunKey &key : keys)
+        EXPECT_FALSE(key.primes);
+    // Warm alone: the first warm run of each configuration pays for a priming process.
+    const std::vector<RunKey> warmKeys = runKeys(orderRuns({a, b}, 2, CacheStates::Warm));
+    ASSERT_EQ(warmKeys.size(), 4u);
+    for (std::size_t i = 0; i < warmKeys.size(); ++i)
+        EXPECT_EQ(warmKeys[i].primes, i < 2) << i;
 
     TimeLeft model;
     EXPECT_FALSE(model.left(keys, 0, 0)) << "nothing ran: no estimate";
@@ -131,8 +137,10 @@ TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
     const auto total = model.left(keys, 0, 0);
     ASSERT_TRUE(total);
     EXPECT_FALSE(total->guess);
-    // Two rounds of cold (2 + 3) and warm (1 + 1.5) runs, and one priming process (a cold run) of each.
-    EXPECT_DOUBLE_EQ(total->seconds, 2 * (2.0 + 3.0 + 1.0 + 1.5) + 2.0 + 3.0);
+    EXPECT_DOUBLE_EQ(total->seconds, 2 * (2.0 + 3.0 + 1.0 + 1.5)); // two rounds of cold and warm runs
+    const auto warmOnly = model.left(warmKeys, 0, 0);
+    ASSERT_TRUE(warmOnly);
+    EXPECT_DOUBLE_EQ(warmOnly->seconds, 2 * (1.0 + 1.5) + 2.0 + 3.0); // and a priming process (a cold run) each
 }
 
 } // namespace stepscope::supervisor

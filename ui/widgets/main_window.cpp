@@ -36,6 +36,7 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -122,7 +123,9 @@ void MainWindow::fitToScreen(const QRect &available)
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
-    if (std::exchange(fitted_, true) || !screen())
+    // Offscreen (tests, benchmarks) no one sees a screen, and its 800x800 one would squeeze the
+    // 1280x720 window they lay out: sized as asked there.
+    if (std::exchange(fitted_, true) || !screen() || QGuiApplication::platformName() == QLatin1String("offscreen"))
         return;
     // A window manager adds its frame after the window is mapped: fit now with a title bar's worth
     // of room kept free, and again once the real frame is known (or after a second without one).
