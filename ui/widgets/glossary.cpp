@@ -50,10 +50,11 @@ QList<GlossaryEntry> glossaryEntries()
                             "run had caches of its own, it reads \"first process\". Tick \"Discard one warm-up "
                             "process first\" to avoid it.")},
         {GlossaryDialog::tr("deciding crossing"),
-         GlossaryDialog::tr("On the break-even chart: the step count where the recommended configuration's total "
-                            "time (first step + (n - 1) x steady step) crosses the runner-up's. On one side of it "
-                            "the runner-up finishes first, on the other the recommended one; the planned run N "
-                            "lies on the recommended side. None when one leads from the first step.")},
+         GlossaryDialog::tr(
+             "On the break-even chart: the step count where the recommended configuration's total "
+             "time (first step + (n - 1) × steady step) crosses the runner-up's. On one side of it "
+             "the runner-up finishes first, on the other the recommended one; the planned run N "
+             "lies on the recommended side. None without a runner-up, or when one leads from the first step.")},
         {GlossaryDialog::tr("Pareto front"),
          GlossaryDialog::tr("On the first step vs steady chart: the rows no other row beats on both counts (none "
                             "has a first step and a steady step at least as short, one of them shorter). Rows whose "
