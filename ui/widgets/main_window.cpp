@@ -106,6 +106,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
 void MainWindow::fitToScreen(const QRect &available)
 {
+    fitToScreen(available, size());
+}
+
+void MainWindow::fitToScreen(const QRect &available, const QSize &wanted)
+{
     if (isMaximized() || isFullScreen())
         return; // the window manager fits those
     // The frame the window manager put around the window (none known before it is shown, or
@@ -113,7 +118,7 @@ void MainWindow::fitToScreen(const QRect &available)
     const QRect inner = geometry(), outer = frameGeometry();
     const QMargins frame(inner.left() - outer.left(), inner.top() - outer.top(), outer.right() - inner.right(),
                          outer.bottom() - inner.bottom());
-    const QRect fitted = fitWindow(inner, frame, available);
+    const QRect fitted = fitWindow(QRect(inner.topLeft(), wanted), frame, available);
     if (fitted.size() != inner.size())
         resize(fitted.size());
     if (fitted.topLeft() != inner.topLeft())
@@ -130,6 +135,7 @@ void MainWindow::showEvent(QShowEvent *event)
     // A window manager adds its frame after the window is mapped: fit now with a title bar's worth
     // of room kept free, and again once the real frame is known (or after a second without one).
     const QRect available = screen()->availableGeometry();
+    const QSize wanted = size();
     if (frameGeometry() == geometry()) {
         const int guess = style()->pixelMetric(QStyle::PM_TitleBarHeight) +
                           2 * style()->pixelMetric(QStyle::PM_MdiSubWindowFrameWidth);
@@ -139,12 +145,12 @@ void MainWindow::showEvent(QShowEvent *event)
     }
     auto *watch = new QTimer(this);
     watch->setInterval(50);
-    connect(watch, &QTimer::timeout, this, [this, watch, tries = 0]() mutable {
+    connect(watch, &QTimer::timeout, this, [this, watch, wanted, tries = 0]() mutable {
         if (frameGeometry() == geometry() && ++tries < 20)
             return;
         watch->deleteLater();
         if (screen())
-            fitToScreen(screen()->availableGeometry());
+            fitToScreen(screen()->availableGeometry(), wanted); // the room the guess kept back, given back
     });
     watch->start();
 }

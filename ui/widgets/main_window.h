@@ -103,6 +103,7 @@ class MainWindow : public QMainWindow
     void runAgain();
     // The geometry, the tab, the splitters and the column widths of last time (view_state.h).
     void restoreWindowState();
+    void fitToScreen(const QRect &available, const QSize &wanted);
     QList<QWidget *> arrangedViews() const; // the pages whose splitters and columns are kept
 
     RunController *controller_;
