@@ -8,7 +8,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
-#include <QScreen>
 #include <QSettings>
 #include <QTimer>
 
@@ -64,9 +63,7 @@ int main(int argc, char **argv)
         parser.isSet(db)
             ? parser.value(db)
             : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath()).toString();
-    // Never taller or wider than the screen: Start, Stop and the status bar stay in view at 1280x720.
-    const QSize screen = window.screen() ? window.screen()->availableSize() : QSize(1280, 820);
-    window.resize(QSize(1280, 820).boundedTo(screen));
+    // The window fits itself, frame included, to the screen's available area when shown.
     window.show();
     // The database opens and the devices are probed at the same time, off the UI thread; what the
     // command line asks for runs once both are done.

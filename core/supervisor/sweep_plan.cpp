@@ -26,6 +26,21 @@ store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int r
 
 } // namespace
 
+std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, CacheStates caches)
+{
+    std::vector<store::CacheStart> states;
+    if (caches != CacheStates::Warm)
+        states.push_back(store::CacheStart::Cold);
+    if (caches != CacheStates::Cold)
+        states.push_back(store::CacheStart::Warm);
+    std::vector<PlannedRun> runs;
+    for (int r = 0; r < repeats; ++r)
+        for (const store::CacheStart state : states)
+            for (const auto &config : configs)
+                runs.push_back({0, config, state, r});
+    return runs;
+}
+
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
                     std::optional<std::size_t> baseline, CacheStates caches)
@@ -48,19 +63,10 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         sweep.baselineConfig = canonicalName(configs[baseline ? *baseline : defaultBaseline(configs)]);
     }
     // One transaction: a kill while planning leaves either the whole sweep or nothing.
-    std::vector<store::CacheStart> states;
-    if (caches != CacheStates::Warm)
-        states.push_back(store::CacheStart::Cold);
-    if (caches != CacheStates::Cold)
-        states.push_back(store::CacheStart::Warm);
+    std::vector<PlannedRun> planned = orderRuns(configs, repeats, caches);
     std::vector<store::RunRecord> runs;
-    std::vector<PlannedRun> planned;
-    for (int r = 0; r < repeats; ++r)
-        for (const store::CacheStart state : states)
-            for (const auto &config : configs) {
-                runs.push_back(queuedRun(config, static_cast<std::int64_t>(runs.size()), r, state));
-                planned.push_back({0, config, state});
-            }
+    for (const PlannedRun &run : planned)
+        runs.push_back(queuedRun(run.config, static_cast<std::int64_t>(runs.size()), run.repeatIndex, run.caches));
     std::vector<std::int64_t> runIds;
     plan.sweepId = db.createSweepWithRuns(sweep, runs, runIds);
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -74,7 +80,7 @@ void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, in
 {
     store::RunRecord run = queuedRun(config, static_cast<std::int64_t>(plan.runs.size()), repeatIndex, caches);
     run.sweepId = plan.sweepId;
-    plan.runs.push_back({db.createRun(run), config, caches});
+    plan.runs.push_back({db.createRun(run), config, caches, repeatIndex});
 }
 
 } // namespace stepscope::supervisor

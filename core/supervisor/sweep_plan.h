@@ -16,12 +16,17 @@ struct PlannedRun {
     std::int64_t runId = 0;
     RunConfig config;
     store::CacheStart caches = store::CacheStart::Cold; // machine_caches.h
+    int repeatIndex = 0;
 };
 
 struct SweepPlan {
     std::int64_t sweepId = 0;
     std::vector<PlannedRun> runs; // in execution order
 };
+
+// The runs of a sweep in the order they run, before any is stored (planSweep stores them; the
+// dashboard's preview estimates them): see below for the order.
+std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, CacheStates caches);
 
 // Under CacheStates::Both each repeat is a round of cold runs, then a round of warm ones (the first
 // cold run of a configuration primes what its warm runs read), so every configuration has a cold

@@ -1,5 +1,6 @@
 #include "supervisor/sweep_service.h"
 
+#include "config/config_json.h"
 #include "platform/platform.h"
 #include "stats/stats.h"
 
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace stepscope::supervisor
 {
@@ -131,14 +131,10 @@ void SweepService::start(const PreparedSweep &sweep)
     predictions_.clear();
     currentRun_ = -1;
     warmRuns_ = false;
-    std::set<std::string> primed; // configurations some earlier run of the plan primes
+    keys_ = runKeys(sweep.plan.runs);
     for (const PlannedRun &run : sweep.plan.runs) {
-        RunKey key = runKey(run.config, run.caches);
-        key.primes = run.caches == store::CacheStart::Warm && !primed.count(key.name);
-        primed.insert(key.name);
         warmRuns_ = warmRuns_ || run.caches == store::CacheStart::Warm;
-        configs_[QString::fromStdString(key.name)] = run.config;
-        keys_.push_back(key);
+        configs_[QString::fromStdString(canonicalName(run.config))] = run.config;
     }
     sweepClock_.start();
     runClock_.start();

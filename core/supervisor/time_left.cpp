@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 
 namespace stepscope::supervisor
 {
@@ -25,6 +26,19 @@ RunKey runKey(const RunConfig &config, store::CacheStart start)
              (config.cudnnBenchmark ? "bench" : "") + "|" + (config.cudaGraph ? "graph" : "") + "|" +
              std::string(store::toString(start)) + "|" + config.device.substr(0, 4);
     return k;
+}
+
+std::vector<RunKey> runKeys(const std::vector<PlannedRun> &runs)
+{
+    std::vector<RunKey> keys;
+    std::set<std::string> primed; // configurations some earlier run primes
+    for (const PlannedRun &run : runs) {
+        RunKey key = runKey(run.config, run.caches);
+        key.primes = run.caches == store::CacheStart::Warm && !primed.count(key.name);
+        primed.insert(key.name);
+        keys.push_back(std::move(key));
+    }
+    return keys;
 }
 
 std::string TimeLeft::exact(const RunKey &key)

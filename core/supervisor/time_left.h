@@ -12,6 +12,7 @@
 // A warm run whose caches are not primed yet adds a priming process (predicted as its cold run).
 #include "config/run_config.h"
 #include "store/store.h"
+#include "supervisor/sweep_plan.h"
 
 #include <map>
 #include <optional>
@@ -29,6 +30,9 @@ struct RunKey {
     bool primes = false;    // a warm run that pays for its priming process first
 };
 RunKey runKey(const RunConfig &config, store::CacheStart start);
+// The keys of `runs` in the order they run: a warm run primes when no earlier run of its
+// configuration did.
+std::vector<RunKey> runKeys(const std::vector<PlannedRun> &runs);
 
 struct TimeEstimate {
     double seconds = 0;

@@ -100,6 +100,49 @@ TEST_F(SupervisorTest, TimeLeftReadsCompleteRunsOfThisHostFromTheDatabase)
     EXPECT_FALSE(model.predict(runKey(c, store::CacheStart::Warm))) << "a warm run is not a cold one";
 }
 
+// The dashboard estimates a sweep before it is stored (issue 19.5): the runs in planSweep's order,
+// and the warm run of each configuration that primes its caches first.
+TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
+{
+    const RunConfig a = smallConfig(8), b = smallConfig(16);
+    const std::vector<PlannedRun> runs = orderRuns({a, b}, 2, CacheStates::Both);
+    ASSERT_EQ(runs.size(), 8u);
+    // Each repeat is a round of cold runs, then a round of warm ones.
+    const store::CacheStart cold = store::CacheStart::Cold, warm = store::CacheStart::Warm;
+    const std::vector<store::CacheStart> starts = {cold, cold, warm, warm, cold, cold, warm, warm};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        EXPECT_EQ(runs[i].caches, starts[i]) << i;
+        EXPECT_EQ(runs[i].repeatIndex, int(i / 4)) << i;
+        EXPECT_EQ(runs[i].config.batch, i % 2 == 0 ? 8 : 16) << i;
+    }
+    EXPECT_EQ(orderRuns({a, b}, 3, CacheStates::Cold).size(), 6u);
+
+    // Under Both a configuration's cold run comes first and leaves its caches: no warm run primes.
+    const std::vector<RunKey> keys = runKeys(runs);
+    ASSERT_EQ(keys.size(), runs.size());
+    for (const RunKey &key : keys)
+        EXPECT_FALSE(key.primes);
+    // Warm alone: the first warm run of each configuration pays for a priming process.
+    const std::vector<RunKey> warmKeys = runKeys(orderRuns({a, b}, 2, CacheStates::Warm));
+    ASSERT_EQ(warmKeys.size(), 4u);
+    for (std::size_t i = 0; i < warmKeys.size(); ++i)
+        EXPECT_EQ(warmKeys[i].primes, i < 2) << i;
+
+    TimeLeft model;
+    EXPECT_FALSE(model.left(keys, 0, 0)) << "nothing ran: no estimate";
+    model.addHistory(runKey(a, cold), 2.0);
+    model.addHistory(runKey(b, cold), 3.0);
+    model.addHistory(runKey(a, warm), 1.0);
+    model.addHistory(runKey(b, warm), 1.5);
+    const auto total = model.left(keys, 0, 0);
+    ASSERT_TRUE(total);
+    EXPECT_FALSE(total->guess);
+    EXPECT_DOUBLE_EQ(total->seconds, 2 * (2.0 + 3.0 + 1.0 + 1.5)); // two rounds of cold and warm runs
+    const auto warmOnly = model.left(warmKeys, 0, 0);
+    ASSERT_TRUE(warmOnly);
+    EXPECT_DOUBLE_EQ(warmOnly->seconds, 2 * (1.0 + 1.5) + 2.0 + 3.0); // and a priming process (a cold run) each
+}
+
 } // namespace stepscope::supervisor
 
 namespace stepscope::supervisor

@@ -3,6 +3,8 @@
 #include "widgets/compile_options.h"
 #include "widgets/config_panel.h"
 
+#include "supervisor/time_left.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -467,6 +469,70 @@ class TestConfigPanel : public QObject
         panel.knobBox("autocast")->setChecked(false);
         QCOMPARE(panel.baselineBox()->currentIndex(), 0);
         QVERIFY(!panel.setBaseline(bf16));
+    }
+
+    // Above Start, what it would run and for how long (issue 19.5): the words follow the form, and
+    // the time is supervisor/time_left.h's estimate from this host's runs, said to be a guess when
+    // it comes from other configurations' runs.
+    void previewFollowsThePanelAndEstimatesFromRunTimes()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel); // bf16 ticked
+        panel.knobBox("channels-last")->setChecked(true);
+        panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+        panel.setRepeats(1);
+        QVERIFY2(panel.previewText().startsWith(QString::fromUtf8("ledger, 3 configurations × 1 repeat, time unknown")),
+                 qPrintable(panel.previewText()));
+        panel.setRepeats(2);
+        QVERIFY2(panel.previewText().startsWith(QString::fromUtf8("ledger, 3 configurations × 2 repeats")),
+                 qPrintable(panel.previewText()));
+        panel.setSweepKind(ConfigPanel::SweepKind::Single);
+        QVERIFY2(panel.previewText().startsWith(QString::fromUtf8("single, 1 configuration × 2 repeats")),
+                 qPrintable(panel.previewText()));
+        panel.batchesEdit()->setText("8,16");
+        QVERIFY2(
+            panel.previewText().startsWith(QString::fromUtf8("single at 2 batch sizes, 2 configurations × 2 repeats")),
+            qPrintable(panel.previewText()));
+        panel.untilCiBox()->setChecked(true);
+        QVERIFY2(panel.previewText().contains(QString::fromUtf8("× at least 2 repeats")),
+                 qPrintable(panel.previewText()));
+        panel.untilCiBox()->setChecked(false);
+
+        // This host ran both configurations for 30 s each: 2 configurations × 2 repeats, 2 min.
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        const SweepRequest planned = supervisor::withDefaults(request);
+        QCOMPARE(int(planned.configs.size()), 2);
+        auto times = std::make_shared<supervisor::TimeLeft>();
+        for (const RunConfig &c : planned.configs)
+            times->addHistory(supervisor::runKey(c, store::CacheStart::Cold), 30.0);
+        panel.setRunTimes(times);
+        QVERIFY2(panel.previewText().endsWith(QStringLiteral(", about 2 min")), qPrintable(panel.previewText()));
+        panel.setRepeats(3); // 6 runs of 30 s
+        QVERIFY2(panel.previewText().endsWith(QStringLiteral(", about 3 min")), qPrintable(panel.previewText()));
+        // Another image size: no run of these configurations, only of their kind: a guess.
+        panel.setShape(8, 48, 5, 30);
+        QVERIFY2(panel.previewText().contains(QStringLiteral("(a guess")), qPrintable(panel.previewText()));
+
+        // What Start would refuse, it says instead.
+        panel.setSweepKind(ConfigPanel::SweepKind::Custom);
+        QVERIFY2(panel.previewText().startsWith(QStringLiteral("Start would refuse: The custom list is empty")),
+                 qPrintable(panel.previewText()));
+    }
+
+    // The sweep kind and the baseline come first in the panel, above where it runs and the knobs.
+    void sweepKindAndBaselineStandAtTheTop()
+    {
+        ConfigPanel panel;
+        panel.resize(400, 2000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const int kind = panel.baselineBox()->mapTo(&panel, QPoint(0, 0)).y();
+        for (QWidget *below :
+             {static_cast<QWidget *>(panel.runtimeBox()), static_cast<QWidget *>(panel.knobBox("autocast")),
+              static_cast<QWidget *>(panel.optimizerBox())})
+            QVERIFY(below->mapTo(&panel, QPoint(0, 0)).y() > kind);
     }
 
     // Adaptive repeats and the discarded warm-up process reach the request as the user set them,

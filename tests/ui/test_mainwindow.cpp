@@ -1,11 +1,14 @@
 // The whole window over a real tiny CPU sweep: tick boxes, press Start, and check that the table,
-// the charts, the recommendation and the report got the data the database holds.
+// the charts, the recommendation and the report got the data the database holds. And the window
+// itself: it fits a 1280x720 screen with its frame, File › Open shows the newest sweep, the
+// arrangement comes back with the next window, F1 opens the glossary.
 #include "widgets/main_window.h"
 
 #include "pages/history_page.h"
 #include "pages/ledger_page.h"
 #include "pages/live_page.h"
 #include "pages/sweep_pages.h"
+#include "pages/why_page.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
 
@@ -13,6 +16,7 @@
 #include "charts/first_vs_steady_chart.h"
 #include "charts/live_step_chart.h"
 #include "charts/waterfall_chart.h"
+#include "common/measurement_defaults.h"
 #include "controller/ledger_job.h"
 #include "controller/run_controller.h"
 #include "models/doctor_model.h"
@@ -22,20 +26,28 @@
 #include "models/status_colors.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
+#include "widgets/glossary.h"
 #include "widgets/run_detail_dialog.h"
 #include "widgets/sweep_header.h"
+#include "widgets/window_fit.h"
 
 #include "compile_sweep_fixture.h"
 #include "window_fixture.h"
 
 #include <QBrush>
 #include <QCheckBox>
+#include <QHeaderView>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 #include <algorithm>
 #include <thread>
@@ -310,6 +322,162 @@ class TestMainWindow : public QObject
         QVERIFY(ledger->ledger().rows.front().cancelledSteps > 5);
         QVERIFY(ledger->rowRuns(0).cancelledRun > 0);
         QCOMPARE(ledger->ledger().rows.front().cancelled, 2);
+    }
+
+    // Issue 19.5: at 1280x720 the whole window, frame and status bar included, lies on the screen's
+    // available area. Run under Xvfb and a window manager (QT_QPA_PLATFORM=xcb) it checks the real
+    // frame; offscreen, Qt's 2 px frame; fitWindow is checked with a title bar's frame either way.
+    void windowAndStatusBarFitTheScreenWithTheirFrame()
+    {
+        // A window of 1280x820 (the first start's size), under a frame with a 30 px title bar.
+        QCOMPARE(fitWindow(QRect(0, 0, 1280, 820), QMargins(1, 30, 1, 1), QRect(0, 0, 1280, 720)),
+                 QRect(1, 30, 1278, 689));
+        // Partly off the screen: moved back the least it can, its size kept.
+        QCOMPARE(fitWindow(QRect(500, 400, 1000, 500), QMargins(4, 24, 4, 4), QRect(0, 0, 1280, 720)),
+                 QRect(276, 216, 1000, 500));
+        // A panel at the top of the screen (available area starts below it).
+        QCOMPARE(fitWindow(QRect(0, 0, 1280, 720), QMargins(0, 20, 0, 0), QRect(0, 28, 1280, 692)),
+                 QRect(0, 48, 1280, 672));
+
+        MainWindow window;
+        window.resize(1280, 820);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // A real screen (Xvfb at 1280x720) as it is; offscreen's 800x800 screen takes windows past
+        // its edges, so a 1280x720 area stands for it.
+        const bool offscreen = QGuiApplication::platformName() == QLatin1String("offscreen");
+        QRect available = offscreen ? QRect(0, 0, 1280, 720) : window.screen()->availableGeometry();
+        available.setSize(available.size().boundedTo(QSize(1280, 720)));
+        // A window manager frames the window after it is mapped (offscreen: at once).
+        const bool framed = QTest::qWaitFor([&] { return window.frameGeometry() != window.geometry(); }, 2000);
+        QVERIFY2(framed || !offscreen, "offscreen has a frame");
+        window.fitToScreen(available);
+        QTRY_VERIFY2(available.contains(window.frameGeometry()), qPrintable(QString("frame %1,%2 %3x%4")
+                                                                                .arg(window.frameGeometry().x())
+                                                                                .arg(window.frameGeometry().y())
+                                                                                .arg(window.frameGeometry().width())
+                                                                                .arg(window.frameGeometry().height())));
+        QStatusBar *bar = window.statusBar();
+        QVERIFY(bar->isVisible());
+        const QRect barOnScreen(bar->mapToGlobal(QPoint(0, 0)), bar->size());
+        QVERIFY2(available.contains(barOnScreen),
+                 qPrintable(QString("status bar at y %1..%2").arg(barOnScreen.top()).arg(barOnScreen.bottom())));
+        // The window never asks for more than a 1280x720 screen less a frame with a title bar.
+        const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(least.width() <= 1280 - 2 * 4 && least.height() <= 720 - 40,
+                 qPrintable(QString("minimum %1x%2").arg(least.width()).arg(least.height())));
+    }
+
+    // The sweep's progress and time left beside Start/Stop while it runs.
+    void progressAndTimeLeftStandBesideStartAndStop()
+    {
+        MainWindow window;
+        window.show();
+        ConfigPanel *panel = window.configPanel();
+        QVERIFY(panel->progressText().isEmpty()); // nothing runs
+        RunController *controller = window.controller();
+        Q_EMIT controller->sweepStarted(5, 4);
+        QVERIFY(panel->progressBar()->isVisible());
+        QCOMPARE(panel->progressText(), QString("0% · estimating time left"));
+        Q_EMIT controller->progress(0.5, 0.25, 150, true);
+        QCOMPARE(panel->progressText(), QString("25% · about 3 min left"));
+        QCOMPARE(panel->progressBar()->value(), 250);
+        Q_EMIT controller->progress(0.5, 0.5, 40, false);
+        QCOMPARE(panel->progressText(), QString("50% · 40 s left"));
+        // Beside the buttons, on the same row.
+        const QRect bar(panel->progressBar()->mapTo(&window, QPoint(0, 0)), panel->progressBar()->size());
+        const QRect stop(panel->stopButton()->mapTo(&window, QPoint(0, 0)), panel->stopButton()->size());
+        QVERIFY(bar.left() > stop.left() && bar.top() < stop.bottom() && bar.bottom() > stop.top());
+        panel->setRunning(false);
+        QVERIFY(panel->progressText().isEmpty());
+    }
+
+    // File › Open (and Recent) shows the newest sweep of the file; an open the command line asks
+    // for leaves the choice to it (--sweep, the last sweep shown).
+    void fileOpenShowsTheNewestSweep()
+    {
+        QTemporaryDir dir;
+        const QString path =
+            stepscope::test::copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-knobs.sqlite"), dir);
+        qint64 newest = 0;
+        {
+            const auto reader = store::Reader::open(path.toStdString());
+            const auto sweeps = reader->sweeps();
+            QVERIFY(sweeps.size() >= 2); // else "newest" would be "the only one"
+            newest = sweeps.front().id;
+            for (const auto &s : sweeps)
+                QVERIFY(s.id <= newest);
+        }
+        {
+            MainWindow window;
+            QVERIFY(openAndWait(window, path));
+            QTest::qWait(300);
+            QCOMPARE(window.shownSweep()->sweepId(), qint64(0));
+        }
+        MainWindow window;
+        window.show();
+        window.openChosenDatabase(path);
+        QTRY_COMPARE_WITH_TIMEOUT(window.shownSweep()->sweepId(), newest, 60000);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.sweepHeader()->sweepId(), newest);
+    }
+
+    // The tab, the splitters and the widths of the columns a user drags come back with the next
+    // window.
+    void tabSplittersAndColumnWidthsSurviveCloseAndReopen()
+    {
+        QSettings().remove("window");
+        QList<int> mainSizes, whySizes;
+        {
+            MainWindow window;
+            window.resize(1280, 720);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.pages()->setCurrentWidget(window.pages()->why());
+            auto *split = qobject_cast<QSplitter *>(window.centralWidget());
+            QVERIFY(split);
+            mainSizes = split->sizes();
+            mainSizes[0] += 60;
+            mainSizes[1] -= 60;
+            split->setSizes(mainSizes);
+            mainSizes = split->sizes();
+            const auto whySplitters = window.pages()->why()->findChildren<QSplitter *>();
+            QVERIFY(!whySplitters.isEmpty());
+            whySizes = whySplitters.front()->sizes();
+            QVERIFY(whySizes.size() >= 2);
+            whySizes[0] += 40;
+            whySizes[1] -= 40;
+            whySplitters.front()->setSizes(whySizes);
+            whySizes = whySplitters.front()->sizes();
+            window.pages()->history()->view()->header()->resizeSection(HistoryModel::Name, 222);
+            QVERIFY(window.close());
+        }
+        MainWindow again;
+        again.resize(1280, 720);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->why()));
+        QCOMPARE(qobject_cast<QSplitter *>(again.centralWidget())->sizes(), mainSizes);
+        QCOMPARE(again.pages()->why()->findChildren<QSplitter *>().front()->sizes(), whySizes);
+        QCOMPARE(again.pages()->history()->view()->header()->sectionSize(HistoryModel::Name), 222);
+    }
+
+    // F1 opens the glossary, whose words are the ones the views use and the thresholds they flag at.
+    void f1OpensTheGlossary()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(!window.glossary());
+        QTest::keyClick(&window, Qt::Key_F1);
+        QTRY_VERIFY(window.glossary() && window.glossary()->isVisible());
+        const QString text = window.glossary()->text();
+        for (const char *term :
+             {"noisy:", "unreliable:", "n.s.:", "machine cold:", "deciding crossing:", "Pareto front:"})
+            QVERIFY2(text.contains(QLatin1String(term)), term);
+        QVERIFY(text.contains(QStringLiteral("%1%").arg(kNoiseWarn * 100)));
+        QVERIFY(text.contains(QStringLiteral("%1%").arg(kNoiseUnreliable * 100)));
+        QVERIFY(text.contains(QLatin1String(report::kNoIntervalShort)));
     }
 
     void settingsPersistBetweenWindows()

@@ -4,6 +4,7 @@
 #include "controller/query_job.h"
 #include "controller/run_controller.h"
 #include "models/compile_record.h"
+#include "models/duration_text.h"
 #include "models/phase_text.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
@@ -18,19 +19,6 @@ namespace stepscope::ui
 {
 namespace
 {
-
-QString timeLeft(qint64 seconds, bool guess)
-{
-    if (seconds < 0)
-        return LiveRun::tr("estimating time left");
-    // A guess (some run predicted from runs of another kind, supervisor/time_left.h) says so.
-    const QString about = guess ? LiveRun::tr("about ") : QString();
-    if (seconds < 90)
-        return about + LiveRun::tr("%1 s left").arg(seconds);
-    if (seconds < 5400)
-        return about + LiveRun::tr("%1 min left").arg((seconds + 30) / 60);
-    return about + LiveRun::tr("%1 h %2 min left").arg(seconds / 3600).arg((seconds % 3600) / 60);
-}
 
 // The controller's signals arrive on the UI thread; one reached from elsewhere is a wiring bug.
 void assertUiThread()
@@ -60,7 +48,7 @@ LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
                                      .arg(runTotal_)
                                      .arg(static_cast<int>(run * 100))
                                      .arg(static_cast<int>(sweep * 100))
-                                     .arg(timeLeft(left, guess)));
+                                     .arg(timeLeftText(left, guess)));
     });
     connect(controller_, &RunController::runFinished, this, &LiveRun::onRunFinished);
     connect(controller_, &RunController::phase, this, &LiveRun::onPhase);

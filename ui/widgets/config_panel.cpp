@@ -4,7 +4,10 @@
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
 #include "controller/ledger_job.h"
+#include "models/duration_text.h"
 #include "models/status_colors.h"
+#include "supervisor/sweep_plan.h"
+#include "supervisor/time_left.h"
 #include "supervisor/worker_command.h"
 #include "widgets/compile_options.h"
 #include "widgets/panel_settings.h"
@@ -22,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -55,6 +59,12 @@ QString entryName(const RunConfig &c)
 {
     const QString knobs = QString::fromStdString(knobLabel(c));
     return c.runtime == Runtime::Python && c.compile == CompileMode::None ? QStringLiteral("python ") + knobs : knobs;
+}
+
+// "1 repeat", "3 repeats": English plurals without a translation file.
+QString counted(int n, const QString &one, const QString &many)
+{
+    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
 }
 
 // What each sweep kind is called in a stored sweep, by SweepKind.
@@ -290,15 +300,28 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     sweepLayout->addWidget(custom_);
     sweepLayout->addLayout(customButtons);
     sweepLayout->addLayout(plannedForm);
-    layout->addWidget(sweep);
+    // What runs and what it is compared with come first, under the stored sweep's banner: the rest
+    // of the form details them.
+    layout->insertWidget(layout->indexOf(sweepBanner_) + 1, sweep);
 
     start_ = new QPushButton(tr("Start"));
     stop_ = new QPushButton(tr("Stop"));
     start_->setDefault(true);
     stop_->setEnabled(false);
+    // The sweep's progress and time left beside Start/Stop, where the eye is after pressing Start.
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    progress_->setVisible(false);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(start_);
     buttons->addWidget(stop_);
+    buttons->addWidget(progress_, 1);
+    // What Start would run, and for how long, from this machine's earlier runs (setRunTimes).
+    preview_ = new QLabel;
+    preview_->setObjectName(QStringLiteral("sweepPreview"));
+    preview_->setWordWrap(true);
+    preview_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The planned run and Start/Stop in a bar of their own, which a window can pin outside a
     // scrolled panel (actionBar()).
     actions_ = new QWidget;
@@ -307,6 +330,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     auto *plannedRow = new QFormLayout;
     plannedRow->addRow(tr("Planned run"), planned_);
     actionsLayout->addLayout(plannedRow);
+    actionsLayout->addWidget(preview_);
     actionsLayout->addLayout(buttons);
     layout->addWidget(actions_);
     layout->addStretch();
@@ -340,6 +364,12 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         connect(b, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updateEnabled);
     connect(threads_, qOverload<int>(&QSpinBox::valueChanged), this, &ConfigPanel::updateBaselineChoices);
+    // The rest of what the preview counts: the shape, the repeats, the batch scan, the caches.
+    for (QSpinBox *box : {batch_, imageSize_, warmup_, steps_, repeats_, maxProcesses_})
+        connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &ConfigPanel::updatePreview);
+    connect(batches_, &QLineEdit::textChanged, this, &ConfigPanel::updatePreview);
+    connect(caches_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updatePreview);
+    connect(autocastDtype_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updatePreview);
     connect(cores_, &QLineEdit::textChanged, this, &ConfigPanel::updateBaselineChoices);
     // A wheel over the panel scrolls it: spin boxes and combo boxes change only once clicked.
     installWheelGuard(this);
@@ -697,6 +727,9 @@ void ConfigPanel::setRunning(bool running)
     start_->setEnabled(!running && !viewingSweep_);
     stop_->setEnabled(running);
     runAgain_->setEnabled(!running);
+    progress_->setVisible(running);
+    if (running)
+        setProgress(0, -1, false);
 }
 
 void ConfigPanel::addCustom()
@@ -726,6 +759,71 @@ void ConfigPanel::updateBaselineChoices()
         baseline_->addItem(entryName(c), QString::fromStdString(canonicalName(c)));
     const int index = kept.isEmpty() ? 0 : baseline_->findData(kept);
     baseline_->setCurrentIndex(index >= 0 ? index : 0);
+    updatePreview();
+}
+
+void ConfigPanel::setRunTimes(std::shared_ptr<const supervisor::TimeLeft> times)
+{
+    runTimes_ = std::move(times);
+    updatePreview();
+}
+
+QString ConfigPanel::previewText() const
+{
+    return preview_ ? preview_->text() : QString();
+}
+
+void ConfigPanel::updatePreview()
+{
+    if (!preview_ || settings_.empty())
+        return; // during construction
+    SweepRequest request;
+    QString error;
+    if (!buildRequest(request, &error)) {
+        preview_->setText(tr("Start would refuse: %1").arg(error));
+        preview_->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(failureColor().name()));
+        return;
+    }
+    preview_->setStyleSheet(QString());
+    const int batchSizes = static_cast<int>(request.batches.size());
+    // As the service will run it: automatic caches resolved, a batch scan's configurations made,
+    // adaptive repeats at their least (supervisor/sweep_request.h).
+    const SweepRequest r = supervisor::withDefaults(request);
+    const auto runs = supervisor::orderRuns(r.configs, r.repeats, r.caches.value_or(supervisor::CacheStates::Cold));
+    QString text = request.preset;
+    if (batchSizes > 0)
+        text += tr(" at %1").arg(counted(batchSizes, tr("batch size"), tr("batch sizes")));
+    text +=
+        QStringLiteral(", ") + counted(static_cast<int>(r.configs.size()), tr("configuration"), tr("configurations"));
+    const QString repeats = counted(r.repeats, tr("repeat"), tr("repeats"));
+    text += r.adaptive ? tr(" × at least %1").arg(repeats) : tr(" × %1").arg(repeats);
+    if (r.caches == supervisor::CacheStates::Both)
+        text += tr(", cold and warm (%1)").arg(counted(static_cast<int>(runs.size()), tr("run"), tr("runs")));
+    else if (r.caches == supervisor::CacheStates::Warm)
+        text += tr(", warm");
+    // The estimate the running sweep starts from: the same runs of this host, else a guess.
+    const supervisor::TimeLeft none;
+    const auto estimate = (runTimes_ ? *runTimes_ : none).left(supervisor::runKeys(runs), 0, 0);
+    if (!estimate)
+        text += tr(", time unknown: no run on this machine to go by yet");
+    else if (estimate->guess)
+        text += tr(", about %1 (a guess from runs of other configurations)")
+                    .arg(durationText(static_cast<qint64>(estimate->seconds)));
+    else
+        text += tr(", about %1").arg(durationText(static_cast<qint64>(estimate->seconds)));
+    preview_->setText(text);
+}
+
+void ConfigPanel::setProgress(double fraction, qint64 secondsLeft, bool guess)
+{
+    progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
+    progress_->setFormat(
+        QStringLiteral("%1% · %2").arg(static_cast<int>(fraction * 100)).arg(timeLeftText(secondsLeft, guess)));
+}
+
+QString ConfigPanel::progressText() const
+{
+    return progress_->isVisible() ? progress_->format() : QString();
 }
 
 bool ConfigPanel::setBaseline(const QString &canonical)

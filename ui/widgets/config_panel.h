@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -16,10 +18,16 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QProgressBar;
 class QPushButton;
 class QSettings;
 class QSpinBox;
 class QVBoxLayout;
+
+namespace stepscope::supervisor
+{
+class TimeLeft;
+}
 
 namespace stepscope::ui
 {
@@ -86,6 +94,17 @@ class ConfigPanel : public QWidget
     QWidget *actionBar() const { return actions_; }
     QSpinBox *plannedBox() const { return planned_; }
 
+    // Above Start, what it would run and for how long: "ledger, 4 configurations × 1 repeat, about
+    // 2 min". The time is supervisor/time_left.h's estimate from `times` (this host's runs of the
+    // open database), said to be a guess when it is one; or Start's refusal, when it would refuse.
+    void setRunTimes(std::shared_ptr<const supervisor::TimeLeft> times);
+    QString previewText() const;
+    // The running sweep's progress beside Start/Stop: `fraction` in [0, 1] and the time left
+    // (< 0: not known yet). Shown while setRunning(true).
+    void setProgress(double fraction, qint64 secondsLeft, bool guess);
+    QString progressText() const; // "42% · about 3 min left"; empty when hidden
+    QProgressBar *progressBar() const { return progress_; }
+
     // Shows a stored sweep's settings read-only: the shape and device of its first configuration,
     // every knob its configurations used, its repeats and kind, under a caption naming it, with
     // "Run again with these settings" (runAgainRequested), "Edit these" and "My settings"
@@ -120,6 +139,7 @@ class ConfigPanel : public QWidget
     void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
                            const QString &preset);
     void updateBaselineChoices();
+    void updatePreview();
 
     int cudaDevices_ = 0;
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
@@ -146,6 +166,9 @@ class ConfigPanel : public QWidget
     QPushButton *runAgain_ = nullptr;
     bool viewingSweep_ = false;
     PanelSettings settings_; // every setting the form holds, read and written only through it
+    QLabel *preview_ = nullptr;
+    QProgressBar *progress_ = nullptr;
+    std::shared_ptr<const supervisor::TimeLeft> runTimes_;
 };
 
 } // namespace stepscope::ui

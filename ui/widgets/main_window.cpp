@@ -6,10 +6,12 @@
 #include "controller/report_job.h"
 #include "controller/run_controller.h"
 #include "controller/store_message.h"
+#include "controller/sweep_history_job.h"
 #include "models/comparison_model.h"
 #include "models/history_model.h"
 #include "pages/compare_page.h"
 #include "pages/history_page.h"
+#include "pages/ledger_page.h"
 #include "pages/log_page.h"
 #include "pages/sweep_pages.h"
 #include "presenters/activity.h"
@@ -21,20 +23,30 @@
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
 #include "widgets/export_dialogs.h"
+#include "widgets/glossary.h"
 #include "widgets/panel_column.h"
 #include "widgets/recent_databases.h"
 #include "widgets/screenshots.h"
 #include "widgets/sweep_header.h"
 #include "widgets/sweep_status_bar.h"
+#include "widgets/view_state.h"
+#include "widgets/window_fit.h"
 
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QHeaderView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
+#include <QStyle>
+#include <QTabBar>
+#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -63,6 +75,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     comparisonJob_ = new ComparisonJob(comparison_, this);
     followOpenDatabase(controller_, comparisonJob_);
     deviceProbe_ = new DeviceProbe(this);
+    sweepHistory_ = new SweepHistoryJob(this);
+    followOpenDatabase(controller_, sweepHistory_);
     shown_ = new ShownSweep(controller_, this);
     export_ = new ReportExport(shown_, controller_, this);
     live_ = new LiveRun(controller_, query_, this);
@@ -78,15 +92,90 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     rightLayout->setSpacing(2);
     rightLayout->addWidget(header_);
     rightLayout->addWidget(tabs_, 1);
-    auto *split = new QSplitter;
-    split->addWidget(panelColumn(panel_));
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    setCentralWidget(split);
+    split_ = new QSplitter;
+    split_->addWidget(panelColumn(panel_));
+    split_->addWidget(right);
+    split_->setStretchFactor(1, 1);
+    setCentralWidget(split_);
     setStatusBar(status_);
     buildMenus();
     connectRun();
-    loadSettings();
+    restoreWindowState();
+    panel_->loadSettings(QSettings());
+}
+
+void MainWindow::fitToScreen(const QRect &available)
+{
+    fitToScreen(available, size());
+}
+
+void MainWindow::fitToScreen(const QRect &available, const QSize &wanted)
+{
+    if (isMaximized() || isFullScreen())
+        return; // the window manager fits those
+    // The frame the window manager put around the window (none known before it is shown, or
+    // without one); frameGeometry() includes it, geometry() does not.
+    const QRect inner = geometry(), outer = frameGeometry();
+    const QMargins frame(inner.left() - outer.left(), inner.top() - outer.top(), outer.right() - inner.right(),
+                         outer.bottom() - inner.bottom());
+    const QRect fitted = fitWindow(QRect(inner.topLeft(), wanted), frame, available);
+    if (fitted.size() != inner.size())
+        resize(fitted.size());
+    if (fitted.topLeft() != inner.topLeft())
+        move(fitted.topLeft() - QPoint(frame.left(), frame.top())); // move() places the frame
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    // Offscreen (tests, benchmarks) no one sees a screen, and its 800x800 one would squeeze the
+    // 1280x720 window they lay out: sized as asked there.
+    if (std::exchange(fitted_, true) || !screen() || QGuiApplication::platformName() == QLatin1String("offscreen"))
+        return;
+    // A window manager adds its frame after the window is mapped: fit now with a title bar's worth
+    // of room kept free, and again once the real frame is known (or after a second without one).
+    const QRect available = screen()->availableGeometry();
+    const QSize wanted = size();
+    if (frameGeometry() == geometry()) {
+        const int guess = style()->pixelMetric(QStyle::PM_TitleBarHeight) +
+                          2 * style()->pixelMetric(QStyle::PM_MdiSubWindowFrameWidth);
+        fitToScreen(available.adjusted(0, 0, 0, -guess));
+    } else {
+        fitToScreen(available);
+    }
+    auto *watch = new QTimer(this);
+    watch->setInterval(50);
+    connect(watch, &QTimer::timeout, this, [this, watch, wanted, tries = 0]() mutable {
+        if (frameGeometry() == geometry() && ++tries < 20)
+            return;
+        watch->deleteLater();
+        if (screen())
+            fitToScreen(screen()->availableGeometry(), wanted); // the room the guess kept back, given back
+    });
+    watch->start();
+}
+
+void MainWindow::showGlossary()
+{
+    if (!glossary_)
+        glossary_ = new GlossaryDialog(this);
+    glossary_->show();
+    glossary_->raise();
+    glossary_->activateWindow();
+}
+
+QList<QWidget *> MainWindow::arrangedViews() const
+{
+    QList<QWidget *> views;
+    for (Page *page : tabs_->pages())
+        views.append(page);
+    return views;
+}
+
+void MainWindow::openChosenDatabase(const QString &path)
+{
+    // Opened by hand, a file shows its newest sweep (sweepHistory_ reads which).
+    showNewest_ = openDatabase(path);
 }
 
 void MainWindow::buildMenus()
@@ -97,12 +186,12 @@ void MainWindow::buildMenus()
             this, tr("Open or create a measurements database"), controller_->databasePath(),
             tr("Stepscope databases (*.sqlite *.db);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
         if (!path.isEmpty())
-            openDatabase(path);
+            openChosenDatabase(path);
     });
     open->setShortcut(QKeySequence::Open);
     recent_ = new RecentDatabases(tr("Recent databases"), file);
     file->addMenu(recent_);
-    connect(recent_, &RecentDatabases::openRequested, this, &MainWindow::openDatabase);
+    connect(recent_, &RecentDatabases::openRequested, this, &MainWindow::openChosenDatabase);
     file->addSeparator();
     auto *exportReport =
         file->addAction(tr("&Export sweep report…"), this, [this] { exportSweepReport(this, export_); });
@@ -129,6 +218,9 @@ void MainWindow::buildMenus()
             a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
     }
     auto *help = menuBar()->addMenu(tr("&Help"));
+    auto *glossary = help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
+    glossary->setShortcut(QKeySequence::HelpContents);
+    glossary->setShortcutContext(Qt::ApplicationShortcut);
     help->addAction(tr("&About Stepscope"), this, [this] {
         QMessageBox::about(this, tr("About Stepscope"),
                            tr("<b>Stepscope</b> %1<br>Which PyTorch training-step optimizations pay off on this "
@@ -148,11 +240,29 @@ void MainWindow::connectRun()
     connect(shown_, &ShownSweep::storedSettingsWanted, panel_, &ConfigPanel::showStoredSweep);
     connect(activity_, &Activity::busyChanged, this, &MainWindow::busyChanged);
     connect(activity_, &Activity::message, status_, &SweepStatusBar::say);
-    connect(live_, &LiveRun::sweepBegan, this, [this] { panel_->setRunning(true); });
+    connect(live_, &LiveRun::sweepBegan, this, [this] {
+        panel_->setRunning(true);
+        restoreTab_ = -1; // the running sweep's pages come forward now
+    });
+    connect(controller_, &RunController::progress, panel_,
+            [this](double, double sweep, qint64 left, bool guess) { panel_->setProgress(sweep, left, guess); });
     connect(live_, &LiveRun::sweepEnded, this, [this](qint64 sweepId, bool cancelled) {
         panel_->setRunning(false);
+        sweepHistory_->request(); // its runs are history for the next estimate
         Q_EMIT sweepFinished(sweepId, cancelled);
     });
+    connect(sweepHistory_, &SweepHistoryJob::read, this,
+            [this](qint64 newest, std::shared_ptr<const supervisor::TimeLeft> times) {
+                panel_->setRunTimes(std::move(times));
+                if (std::exchange(showNewest_, false) && newest > 0 && !controller_->isRunning())
+                    showSweep(newest);
+            });
+    // The first sweep shown after start-up brings its ledger forward: the tab of last time stays.
+    connect(shown_, &ShownSweep::ledgerForward, this, [this] {
+        if (restoreTab_ >= 0)
+            tabs_->setCurrentIndex(std::exchange(restoreTab_, -1));
+    });
+    connect(tabs_->tabBar(), &QTabBar::tabBarClicked, this, [this] { restoreTab_ = -1; });
     HistoryPage *history = tabs_->history();
     connect(history, &HistoryPage::showRequested, this, &MainWindow::showSweep);
     connect(history, &HistoryPage::compareRequested, this, &MainWindow::compareSweeps);
@@ -170,6 +280,7 @@ void MainWindow::connectRun()
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
     connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
         startWhenOpen_ = false;
+        showNewest_ = false;
         pendingCompare_.reset();
         // The store says when another file is the remedy; the dashboard says where to choose one.
         const QString hinted = fileChoiceHint(error);
@@ -205,6 +316,7 @@ bool MainWindow::openDatabase(const QString &path)
 void MainWindow::onDatabaseOpened(const QString &path)
 {
     recent_->remember(path);
+    sweepHistory_->request();
     setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
     if (std::exchange(startWhenOpen_, false))
         QTimer::singleShot(0, this, &MainWindow::startSweep);
@@ -236,7 +348,7 @@ void MainWindow::detectDevices(std::function<void()> then)
 void MainWindow::onDevicesFound(int count)
 {
     panel_->setCudaDevices(count);
-    loadSettings();
+    panel_->loadSettings(QSettings());
     shown_->reshowStoredSettings(); // the probe reset the panel under the stored sweep
     // Said for a while, not left standing: a stored sweep on show may well have run on a GPU.
     status_->setText(tr("Ready"));
@@ -367,11 +479,20 @@ bool MainWindow::saveScreenshots(const QString &dir, QString *error)
     return ui::saveScreenshots(this, tabs_, tabs_->ledger(), dir, error);
 }
 
-void MainWindow::loadSettings()
+void MainWindow::restoreWindowState()
 {
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    panel_->loadSettings(settings);
+    // Sized for a 1280x720 screen and up the first time; showEvent fits it to the screen it is on.
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+        resize(1280, 820);
+    split_->restoreState(settings.value("window/split").toByteArray());
+    restoreViewState(settings, QStringLiteral("window/views"), arrangedViews(),
+                     {tabs_->ledger()->view()->horizontalHeader()}); // the ledger fits its columns itself
+    const int tab = settings.value("window/tab", -1).toInt();
+    if (tab >= 0 && tab < tabs_->count()) {
+        tabs_->setCurrentIndex(tab);
+        restoreTab_ = tab;
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -387,6 +508,10 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/tab", tabs_->currentIndex());
+    settings.setValue("window/split", split_->saveState());
+    saveViewState(settings, QStringLiteral("window/views"), arrangedViews(),
+                  {tabs_->ledger()->view()->horizontalHeader()});
     // While a stored sweep's settings stand in the panel, the user's own were saved when it opened.
     if (!panel_->viewingSweep())
         panel_->saveSettings(settings);

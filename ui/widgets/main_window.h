@@ -1,15 +1,19 @@
 #pragma once
 // The dashboard window. It arranges the pieces: the configuration panel on the left (scrolled,
 // with the planned run and Start/Stop pinned under it), the header naming the sweep on show, the
-// pages in tabs, the menus, and the sweep's progress and passing messages in the status bar. It
+// pages in tabs, the menus, and the sweep's progress and passing messages in the status bar; all of
+// it, frame included, on the screen's available area (fitToScreen). It
 // routes no job's results: the presenters (presenters/*.h) follow the controller and the jobs, and
 // each page subscribes itself to the presenter, model or job it shows.
+#include <QList>
 #include <QMainWindow>
 
 #include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
+
+class QSplitter;
 
 namespace stepscope::ui
 {
@@ -20,6 +24,7 @@ class ComparisonJob;
 class ComparisonModel;
 class ConfigPanel;
 class DeviceProbe;
+class GlossaryDialog;
 class HistoryModel;
 class LiveRun;
 class QueryJob;
@@ -28,6 +33,7 @@ class ReportExport;
 class RunController;
 class ShownSweep;
 class SweepHeader;
+class SweepHistoryJob;
 class SweepPages;
 class SweepStatusBar;
 
@@ -69,6 +75,16 @@ class MainWindow : public QMainWindow
     QString lastMessage() const;
     QString phaseStatus() const;
 
+    // Fits the window, its frame included, into `available` (a screen's available geometry): no
+    // larger, and moved inside it. Done on the first show for the window's screen, and again once
+    // the window manager's frame is known.
+    void fitToScreen(const QRect &available);
+    // Help › Glossary (F1): the words the views use, explained (widgets/glossary.h).
+    void showGlossary();
+    GlossaryDialog *glossary() const { return glossary_; }
+    // Opens a file the user chose (File › Open, Recent): its newest sweep is shown once read.
+    void openChosenDatabase(const QString &path);
+
   Q_SIGNALS:
     void sweepFinished(qint64 sweepId, bool cancelled);
     void databaseOpened(const QString &path);
@@ -76,6 +92,7 @@ class MainWindow : public QMainWindow
 
   protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
   private:
     void buildMenus();
@@ -84,7 +101,10 @@ class MainWindow : public QMainWindow
     void clearViews();
     void onDevicesFound(int count);
     void runAgain();
-    void loadSettings();
+    // The geometry, the tab, the splitters and the column widths of last time (view_state.h).
+    void restoreWindowState();
+    void fitToScreen(const QRect &available, const QSize &wanted);
+    QList<QWidget *> arrangedViews() const; // the pages whose splitters and columns are kept
 
     RunController *controller_;
     QueryJob *query_;
@@ -100,11 +120,17 @@ class MainWindow : public QMainWindow
     ConfigPanel *panel_;
     SweepHeader *header_;
     SweepPages *tabs_;
+    QSplitter *split_;
+    SweepHistoryJob *sweepHistory_;
+    GlossaryDialog *glossary_ = nullptr;
 
     SweepStatusBar *status_;
     RecentDatabases *recent_ = nullptr;
 
     bool startWhenOpen_ = false; // Start was pressed before any database was open
+    bool showNewest_ = false;    // a file the user chose is opening: show its newest sweep once read
+    int restoreTab_ = -1;        // the tab of last time, kept when the first sweep shown brings its ledger forward
+    bool fitted_ = false;        // fitted to its screen on the first show
     std::optional<std::pair<qint64, qint64>> pendingCompare_;
     std::vector<std::function<void()>> afterProbe_;
 };
