@@ -3,6 +3,7 @@
 #include "controller/query_job.h"
 #include "controller/run_controller.h"
 #include "models/history_model.h"
+#include "widgets/table_copy.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -48,6 +49,7 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
         if (const qint64 sweep = model_->sweepId(proxy_->mapToSource(index)); sweep > 0)
             Q_EMIT showRequested(sweep);
     });
+    installTableCopy(view_);
 
     auto *show = new QPushButton(tr("Show in ledger"));
     auto *compare = new QPushButton(tr("Compare two sweeps"));
