@@ -3,6 +3,7 @@
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
 #include "charts/label_placement.h"
+#include "charts/log_ticker.h"
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -31,7 +32,7 @@ constexpr double kDecidingRing = 18;
 void useLogScale(QCPAxis *axis, const QString &label)
 {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    auto ticker = QSharedPointer<LogTicker>::create();
     ticker->setLogBase(10);
     ticker->setSubTickCount(8);
     axis->setTicker(ticker);

@@ -9,6 +9,7 @@
 #include "report/comparison_text.h"
 #include "report/report_charts.h"
 #include "store/database_files.h"
+#include "widgets/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -114,6 +115,7 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
     view_->setTextElideMode(Qt::ElideLeft);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->verticalHeader()->setVisible(false);
+    installTableCopy(view_);
     chart_ = new ComparisonChart;
     chart_->setModel(model);
     auto *splitter = new QSplitter(Qt::Vertical);
