@@ -52,21 +52,11 @@ std::optional<double> numberMember(const std::string &json, const std::string &k
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string fmt(const char *f, double v)
 {
     return formatNumber(f, v);
-}
-
-double maxRelativeDiff(const std::vector<double> &a, const std::vector<double> &b)
-{
-    // Relative to the loss, floored at 5% of the first loss: a tiny batch is memorised within a few
-    // steps, and a relative difference between two losses near zero says nothing about training.
-    double worst = 0;
-    const double floor = b.empty() ? 1e-6 : std::max(1e-6, 0.05 * std::abs(b.front()));
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-        worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(floor, std::abs(b[i])));
-    return worst;
 }
 
 } // namespace
@@ -107,6 +97,51 @@ double lossTolerance(const RunConfig &config)
     if (config.compile != CompileMode::None)
         tolerance = std::max(tolerance, kTf32);
     return tolerance;
+}
+
+double lossAllowance(double tolerance, double baselineLoss, double baselineFirstLoss)
+{
+    // Relative to the loss where it is large; once a small batch is memorised (batch 2 reaches 1e-4
+    // within ten steps) two near-zero losses differ by any ratio and say nothing about training, so
+    // the loss the run started from sets an absolute floor of the same tolerance.
+    return tolerance * (std::abs(baselineLoss) + std::abs(baselineFirstLoss));
+}
+
+LedgerRow::Accuracy compareLosses(const std::vector<double> &losses, const std::vector<double> &baseline,
+                                  double tolerance)
+{
+    using Verdict = LedgerRow::Accuracy::Verdict;
+    LedgerRow::Accuracy a;
+    a.tolerance = tolerance;
+    if (losses.empty() || baseline.empty())
+        return a;
+    const auto finite = [](double v) { return std::isfinite(v); };
+    a.finite = std::all_of(losses.begin(), losses.end(), finite);
+    a.firstLoss = losses.front();
+    a.lastLoss = losses.back();
+    a.baselineLastLoss = baseline.back();
+    for (std::size_t i = 0; i < std::min(losses.size(), baseline.size()); ++i) {
+        if (!finite(losses[i]) || !finite(baseline[i]))
+            continue;
+        const double allowed = lossAllowance(tolerance, baseline[i], baseline.front());
+        const double diff = std::abs(losses[i] - baseline[i]);
+        const double share = allowed > 0 ? diff / allowed : (diff > 0 ? kInf : 0.0);
+        if (a.worstStep == 0 || share > a.worstShare) {
+            a.worstStep = static_cast<int>(i) + 1;
+            a.worstShare = share;
+            a.loss = losses[i];
+            a.baselineLoss = baseline[i];
+            a.allowed = allowed;
+        }
+    }
+    // A difference is not a divergence: a step that trains at another precision takes another
+    // path down. Diverged is for training that broke: a loss that is not finite, or losses that end
+    // no lower than they started while the baseline's fell.
+    const bool baselineFell =
+        std::all_of(baseline.begin(), baseline.end(), finite) && baseline.back() < baseline.front();
+    a.stalled = a.finite && baselineFell && losses.back() >= losses.front();
+    a.verdict = !a.finite || a.stalled ? Verdict::Diverged : a.worstShare > 1 ? Verdict::Differs : Verdict::Ok;
+    return a;
 }
 
 RunConfig storedConfig(const std::string &configJson)
@@ -314,17 +349,12 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed, 
 LedgerRow::Accuracy accuracyOf(const LedgerRow &row, const std::vector<double> &losses,
                                const std::vector<double> *baselineLosses)
 {
-    using Verdict = LedgerRow::Accuracy::Verdict;
-    LedgerRow::Accuracy a;
     if (!baselineLosses) {
-        a.verdict = losses.empty() ? Verdict::NotChecked : Verdict::Reference;
-    } else if (!losses.empty() && !baselineLosses->empty()) {
-        a.maxRelDiff = maxRelativeDiff(losses, *baselineLosses);
-        a.finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
-        a.verdict =
-            a.finite && a.maxRelDiff <= lossTolerance(storedConfig(row.configJson)) ? Verdict::Ok : Verdict::Diverged;
+        LedgerRow::Accuracy a;
+        a.verdict = losses.empty() ? LedgerRow::Accuracy::Verdict::NotChecked : LedgerRow::Accuracy::Verdict::Reference;
+        return a;
     }
-    return a;
+    return compareLosses(losses, *baselineLosses, lossTolerance(storedConfig(row.configJson)));
 }
 
 // A row label's runtime ("python " or "") and its knobs ("baseline" has none).
@@ -520,6 +550,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
     compareWithBaseline(ledger, cancel);
+    ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())
         recommendFor(ledger, ledger.plannedSteps, cancel);
     return ledger;
@@ -587,6 +618,28 @@ std::string breakEvenText(const LedgerRow &row)
     return breakEvenStepsText(row.breakEvenSteps);
 }
 
+namespace
+{
+
+// What broke a diverged row's training, in words.
+std::string leftOutReasonOf(const LedgerRow::Accuracy &accuracy)
+{
+    if (!accuracy.finite)
+        return "a loss is not finite";
+    return std::string(accuracy.lastLoss > accuracy.firstLoss ? "loss rose from " : "loss did not fall: ") +
+           fmt("%.3g", accuracy.firstLoss) + " to " + fmt("%.3g", accuracy.lastLoss) +
+           " while the baseline's fell to " + fmt("%.3g", accuracy.baselineLastLoss);
+}
+
+// Where a row's losses left the baseline's most: "step 4: 0.86 vs 0.52, 0.21 allowed".
+std::string differenceTextOf(const LedgerRow::Accuracy &accuracy)
+{
+    return "step " + std::to_string(accuracy.worstStep) + ": " + fmt("%.3g", accuracy.loss) + " vs " +
+           fmt("%.3g", accuracy.baselineLoss) + ", " + fmt("%.2g", accuracy.allowed) + " allowed";
+}
+
+} // namespace
+
 std::string accuracyText(const LedgerRow::Accuracy &accuracy)
 {
     using Verdict = LedgerRow::Accuracy::Verdict;
@@ -597,11 +650,17 @@ std::string accuracyText(const LedgerRow::Accuracy &accuracy)
         return "reference";
     case Verdict::Ok:
         return "ok";
+    case Verdict::Differs:
+        return "differs (" + differenceTextOf(accuracy) + ")";
     case Verdict::Diverged:
-        return accuracy.finite ? "diverged (max rel. diff " + fmt("%.3g", accuracy.maxRelDiff) + ")"
-                               : "diverged (a loss is not finite)";
+        return "diverged (" + leftOutReasonOf(accuracy) + ")";
     }
     return "n/a";
+}
+
+std::string leftOutReason(const LedgerRow &row)
+{
+    return row.accuracy.diverged() ? "training diverged: " + leftOutReasonOf(row.accuracy) : std::string();
 }
 
 std::string firstStepCachesText(const Ledger &ledger)
@@ -816,16 +875,27 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     ledger.recommendedReason.clear();
     ledger.decidingCrossing.reset();
     ledger.recommendationText.clear();
-    // A configuration that broke training is no candidate, however fast.
+    ledger.leftOut.clear();
+    // A configuration that broke training is no candidate, however fast; the text says so (a row
+    // that merely differs from the baseline stays one, and is named when it is the one to use).
     std::vector<stats::Candidate> candidates;
     std::vector<std::size_t> candidateRows;
+    std::string leftOutText;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         const LedgerRow &row = ledger.rows[i];
-        if (row.steadyMs && row.firstStepMs && !row.accuracy.diverged()) {
-            candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
-            candidateRows.push_back(i);
+        if (!row.steadyMs || !row.firstStepMs)
+            continue; // no figures: caveatsOf names the row when it failed or never settled
+        if (const std::string reason = leftOutReason(row); !reason.empty()) {
+            ledger.leftOut.push_back(i);
+            leftOutText +=
+                (leftOutText.empty() ? " Left out of the recommendation: " : "; ") + row.label + " (" + reason + ")";
+            continue;
         }
+        candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
+        candidateRows.push_back(i);
     }
+    if (!leftOutText.empty())
+        leftOutText += ".";
     auto rec = stats::recommend(candidates, ledger.plannedSteps);
     if (!rec)
         return;
@@ -878,7 +948,14 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     // What the other start state gives the recommended row, when it ran both.
     if (ledger.hasColdAndWarm && best.speedup && best.cold.firstStepMs && best.warm.firstStepMs)
         text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
-    ledger.recommendationText = text + "." + caveatsOf(ledger);
+    // The recommended row's losses took another path than the baseline's beyond its tolerance: it
+    // still trains, but that is worth a look before a long run relies on it.
+    if (ledger.recommended && ledger.rows[*ledger.recommended].accuracy.differs()) {
+        const LedgerRow &chosen = ledger.rows[*ledger.recommended];
+        leftOutText += " " + chosen.label + "'s losses differ from the baseline's beyond its tolerance (" +
+                       differenceTextOf(chosen.accuracy) + "): it trains, but check its accuracy before a long run.";
+    }
+    ledger.recommendationText = text + "." + leftOutText + caveatsOf(ledger);
 }
 
 std::string recommendationCaveats(const Ledger &ledger)
