@@ -310,6 +310,12 @@ void TestModels::ledgerMatchesDatabase()
     const int bf16 = rowOf(model, LedgerModel::ConfigNameRole, config("bf16"));
     QVERIFY(model.index(bf16, LedgerModel::Accuracy).data().toString().startsWith(QStringLiteral("diverged")));
     QCOMPARE(foreground(model.index(bf16, LedgerModel::Configuration)), ui::failureColor());
+    QVERIFY2(model.index(bf16, LedgerModel::Accuracy)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("a loss is not finite. Left out of the recommendation")),
+             qPrintable(model.index(bf16, LedgerModel::Accuracy).data(Qt::ToolTipRole).toString()));
+    QVERIFY(!model.index(cudnn, LedgerModel::Accuracy).data(Qt::ToolTipRole).isValid());
     QVERIFY(model.ledger().recommended);
     QVERIFY(model.ledger().rows[*model.ledger().recommended].label != "bf16");
     // ... and the recommendation says that it left bf16 out, and why.

@@ -262,6 +262,17 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return noisy ? tr("Interquartile range over median, or spread between repeats, is 10% or more: "
                               "treat small differences as noise")
                          : QVariant();
+        case Accuracy:
+            // What the verdict means for the recommendation: a difference is flagged, a divergence
+            // takes the row out.
+            if (r.accuracy.differs())
+                return tr("Its first losses left the baseline's by more than its precision allows (%1 of the loss "
+                          "plus the first loss): it still trains and stays a candidate")
+                    .arg(QString::number(r.accuracy.tolerance));
+            if (r.accuracy.diverged())
+                return tr("Its training broke: %1. Left out of the recommendation")
+                    .arg(QString::fromStdString(report::leftOutReason(r)));
+            return {};
         default:
             return {};
         }
