@@ -116,7 +116,8 @@ std::vector<std::string> waterfallLines(const Ledger &l)
         std::string line = changeText(*w.change);
         if (w.branch)
             line += " (from " + l.rows[*w.parent].label + ")";
-        line += ": " + num(w.deltaMs, "%+.2f") + " ms";
+        // A change that rounds to zero is "+0.00", not "-0.00".
+        line += ": " + num(std::abs(*w.deltaMs) < 0.005 ? 0.0 : *w.deltaMs, "%+.2f") + " ms";
         if (w.deltaLowMs && w.deltaHighMs)
             line += " (95% CI " + num(w.deltaLowMs, "%+.2f") + " to " + num(w.deltaHighMs, "%+.2f") +
                     (w.ratio && !w.ratio->significant ? ", n.s.)" : ")");

@@ -199,6 +199,16 @@ TEST(Waterfall, AnAddedKnobIsPreferredToAReplacementAndTheChangeHasItsInterval)
     EXPECT_LT(*steps[3].deltaHighMs, 0) << "clearly faster";
     EXPECT_TRUE(steps[3].ratio->significant);
 
+    // In words, a change that rounds to zero has no sign; an interval that contains zero says so.
+    Ledger l;
+    l.rows = {rows[0], rows[1]};
+    l.rows.push_back(test::rowOfProcesses("bf16+channels-last", 1.0, 6.749, 3));
+    l.rows.back().configName = shape + "bf16+channels-last";
+    l.waterfall = waterfallOf(l.rows);
+    const std::string md = toMarkdown(l);
+    EXPECT_TRUE(contains(md, "- +channels-last: +0.00 ms (95% CI ")) << md;
+    EXPECT_TRUE(contains(md, ", n.s.)\n")) << md;
+
     // Without the eager row, the replacement is the one change left.
     rows.erase(rows.begin() + 1);
     steps = waterfallOf(rows);

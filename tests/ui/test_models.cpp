@@ -310,7 +310,18 @@ void TestModels::ledgerMatchesDatabase()
     const int bf16 = rowOf(model, LedgerModel::ConfigNameRole, config("bf16"));
     QVERIFY(model.index(bf16, LedgerModel::Accuracy).data().toString().startsWith(QStringLiteral("diverged")));
     QCOMPARE(foreground(model.index(bf16, LedgerModel::Configuration)), ui::failureColor());
-    QVERIFY(!model.recommendation().contains(QStringLiteral("bf16")));
+    QVERIFY2(model.index(bf16, LedgerModel::Accuracy)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("a loss is not finite. Left out of the recommendation")),
+             qPrintable(model.index(bf16, LedgerModel::Accuracy).data(Qt::ToolTipRole).toString()));
+    QVERIFY(!model.index(cudnn, LedgerModel::Accuracy).data(Qt::ToolTipRole).isValid());
+    QVERIFY(model.ledger().recommended);
+    QVERIFY(model.ledger().rows[*model.ledger().recommended].label != "bf16");
+    // ... and the recommendation says that it left bf16 out, and why.
+    QVERIFY2(model.recommendation().contains(
+                 QStringLiteral("Left out of the recommendation: bf16 (training diverged: a loss is not finite)")),
+             qPrintable(model.recommendation()));
 }
 
 void TestModels::ledgerFailureRow()
@@ -403,6 +414,19 @@ void TestModels::ledgerRecommendationFollowsPlannedSteps()
              qPrintable(model.recommendation()));
     QCOMPARE(text.last().first().toString(), model.recommendation());
     QCOMPARE(model.ledger().plannedSteps, qint64(100));
+    const auto recommendedLabel = [&] { return model.ledger().rows[model.ledger().recommended.value()].label; };
+    QCOMPARE(recommendedLabel(), std::string("baseline"));
+
+    // A recommendation computed apart (the ledger job's, for another length) brings its row along:
+    // the bold row and the headline follow the text.
+    report::Ledger apart = model.ledger();
+    report::recommendFor(apart, 10000);
+    model.setRecommendation(ui::LedgerRecommendation::of(apart));
+    QVERIFY(model.recommendation().startsWith(QStringLiteral("For 10000 steps: cudnn-bench finishes first")));
+    QCOMPARE(recommendedLabel(), std::string("cudnn-bench"));
+    QVERIFY2(model.headline().startsWith(QStringLiteral("Use cudnn-bench")), qPrintable(model.headline()));
+    QCOMPARE(model.ledger().leftOut, apart.leftOut);
+    model.setPlannedSteps(100);
 
     // The chosen length holds for the next sweep loaded.
     model.load(*reader_, b_.id);

@@ -4,6 +4,7 @@
 #include "charts/chart_palette.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"
+#include "report/waterfall.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -38,17 +39,29 @@ void WaterfallChart::rebuild()
     bars_.clear();
     labels_.clear();
     whiskers_.clear();
+    stubs_.clear();
     gaps_.clear();
 
-    const std::vector<report::LedgerRow> empty;
-    const auto &rows = model() ? model()->ledger().rows : empty;
+    const report::Ledger emptyLedger;
+    const report::Ledger &ledger = model() ? model()->ledger() : emptyLedger;
+    const auto &rows = ledger.rows;
+    // buildLedger computes the parents; a ledger put together otherwise (a test's, by hand) gets
+    // them here.
+    const std::vector<report::WaterfallStep> computed =
+        ledger.waterfall.size() == rows.size() ? std::vector<report::WaterfallStep>() : report::waterfallOf(rows);
+    const std::vector<report::WaterfallStep> &parents = computed.empty() ? ledger.waterfall : computed;
+    const auto rowLabel = [&](std::size_t i) {
+        return shortAxisLabel(QString::fromStdString(rows[i].axisLabel.empty()
+                                                         ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
+                                                         : rows[i].axisLabel));
+    };
     // x positions: one slot per ledger row, so that a gap shows where the missing row stands.
     QVector<int> slotOfStep;
     QStringList slotLabels;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const QString label = shortAxisLabel(QString::fromStdString(
-            rows[i].axisLabel.empty() ? (rows[i].label.empty() ? rows[i].configName : rows[i].label)
-                                      : rows[i].axisLabel));
+        const report::WaterfallStep &w = parents[i];
+        const QString label =
+            w.change ? shortAxisLabel(QString::fromStdString(report::changeText(*w.change))) : rowLabel(i);
         slotLabels << label;
         if (!rows[i].steadyMs) {
             gaps_.append(int(i));
@@ -57,9 +70,12 @@ void WaterfallChart::rebuild()
         Step step;
         step.row = int(i);
         step.label = label;
-        step.hasFrom = i > 0 && rows[i - 1].steadyMs.has_value();
-        step.fromMs = step.hasFrom ? *rows[i - 1].steadyMs : 0.0;
+        step.parentRow = w.parent ? int(*w.parent) : -1;
+        step.branch = w.branch;
+        step.hasFrom = w.parent && rows[*w.parent].steadyMs.has_value();
+        step.fromMs = step.hasFrom ? *rows[*w.parent].steadyMs : 0.0;
         step.toMs = *rows[i].steadyMs;
+        step.significant = !w.ratio || !w.ratio->hasInterval || w.ratio->significant;
         if (rows[i].steadyCI && rows[i].steadyCI->hasInterval) {
             step.ciLowMs = rows[i].steadyCI->low;
             step.ciHighMs = rows[i].steadyCI->high;
@@ -111,19 +127,37 @@ void WaterfallChart::rebuild()
         label->position->setCoords(x, std::max(high, step.ciHighMs.value_or(high)));
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setPadding(QMargins(0, 0, 0, kLabelGap));
-        label->setText(!step.hasFrom ? formatStepMs(step.toMs)
-                                     : formatDeltaMs(step.deltaMs()) + QStringLiteral("\n") + formatStepMs(step.toMs));
+        QString text = formatStepMs(step.toMs);
+        if (step.hasFrom)
+            text = formatDeltaMs(step.deltaMs()) + (step.significant ? QString() : QStringLiteral(" n.s.")) +
+                   QStringLiteral("\n") + text;
+        // A branch names the bar it grows from: its level is not the one just before.
+        if (step.hasFrom && step.branch)
+            text = tr("from %1").arg(rowLabel(std::size_t(step.parentRow))) + QStringLiteral("\n") + text;
+        label->setText(text);
         label->setColor(!step.hasFrom ? colors.text : color);
         labels_.append(label);
 
         // The connector carries the eye from one bar's end to where the next one starts, only
-        // between neighbours: across a gap there is no step to follow.
-        if (i + 1 < steps_.size() && steps_[i + 1].hasFrom) {
+        // between a bar and the next one that stands on it: across a gap or to a branch there is no
+        // step to follow. A branch gets its own line from its parent, below.
+        if (i + 1 < steps_.size() && steps_[i + 1].hasFrom && !steps_[i + 1].branch &&
+            steps_[i + 1].parentRow == step.row) {
             auto *connector = new QCPItemLine(p);
             connector->start->setCoords(x + kBarWidth / 2, step.toMs);
             connector->end->setCoords(slotOfStep[i + 1] - kBarWidth / 2, step.toMs);
             connector->setPen(QPen(colors.grid, 1, Qt::DashLine));
         }
+        // A branch's connector runs from its parent's bar, over the bars between, at the parent's
+        // level: the eye finds where the branch grows from.
+        QCPItemLine *stub = nullptr;
+        if (step.hasFrom && step.branch) {
+            stub = new QCPItemLine(p);
+            stub->start->setCoords(step.parentRow + kBarWidth / 2, step.fromMs);
+            stub->end->setCoords(x - kBarWidth / 2, step.fromMs);
+            stub->setPen(QPen(color, 1, Qt::DotLine));
+        }
+        stubs_.append(stub);
     }
     for (int row : gaps_) {
         auto *note = new QCPItemText(p);

@@ -35,8 +35,11 @@ LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
 {
-    return {ledger.sweep.id,         ledger.plannedSteps,       ledger.recommendation,  ledger.recommendationText,
-            ledger.recommendationCI, ledger.recommendationTied, ledger.decidingCrossing};
+    return {ledger.sweep.id,          ledger.plannedSteps,
+            ledger.recommendation,    ledger.recommendationText,
+            ledger.recommendationCI,  ledger.recommendationTied,
+            ledger.decidingCrossing,  ledger.recommended,
+            ledger.recommendedReason, ledger.leftOut};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -47,6 +50,9 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.recommendationCI = ci;
     ledger.recommendationTied = tied;
     ledger.decidingCrossing = decidingCrossing;
+    ledger.recommended = recommended;
+    ledger.recommendedReason = recommendedReason;
+    ledger.leftOut = leftOut;
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
@@ -256,6 +262,17 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return noisy ? tr("Interquartile range over median, or spread between repeats, is 10% or more: "
                               "treat small differences as noise")
                          : QVariant();
+        case Accuracy:
+            // What the verdict means for the recommendation: a difference is flagged, a divergence
+            // takes the row out.
+            if (r.accuracy.differs())
+                return tr("Its first losses left the baseline's by more than its precision allows (%1 of the loss "
+                          "plus the first loss): it still trains and stays a candidate")
+                    .arg(QString::number(r.accuracy.tolerance));
+            if (r.accuracy.diverged())
+                return tr("Its training broke: %1. Left out of the recommendation")
+                    .arg(QString::fromStdString(report::leftOutReason(r)));
+            return {};
         default:
             return {};
         }
@@ -266,6 +283,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             return QBrush(warningColor()); // stopped, not broken
         if (noisy && isNoiseColumn(column))
             return QBrush(warningColor());
+        if (column == Accuracy && r.accuracy.differs())
+            return QBrush(warningColor()); // flagged, still a candidate
         return {};
     case Qt::BackgroundRole:
         if (broken)

@@ -39,6 +39,9 @@ struct LedgerRecommendation {
     std::optional<stats::DifferenceCI> ci;
     bool tied = false;
     std::optional<report::Ledger::Crossing> decidingCrossing;
+    std::optional<std::size_t> recommended; // the row every view recommends, and why
+    std::string recommendedReason;
+    std::vector<std::size_t> leftOut;
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;

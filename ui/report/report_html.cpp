@@ -287,8 +287,8 @@ void problems(QString &html, const report::Ledger &l)
         if (ledgerRowDiverged(row))
             items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span><br>%3</li>\n")
                          .arg(esc(row.label), esc(report::accuracyText(row.accuracy)),
-                              esc(tr("Its losses left the baseline's beyond the tolerance of its precision: "
-                                     "it is never recommended.")));
+                              esc(tr("Its training broke (a loss that is not finite, or losses that did not fall "
+                                     "while the baseline's did): it is left out of the recommendation.")));
         if (row.steadyProblem) {
             // With figures, the problem was one repeat's: the others still made the steady state.
             QString what = tr("no steady state: %1").arg(QString::fromStdString(describe(*row.steadyProblem)));
