@@ -35,8 +35,8 @@ LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
 {
-    return {ledger.sweep.id,         ledger.plannedSteps,       ledger.recommendation,  ledger.recommendationText,
-            ledger.recommendationCI, ledger.recommendationTied, ledger.decidingCrossing};
+    return {ledger.sweep.id,         ledger.plannedSteps,       ledger.recommendation,   ledger.recommendationText,
+            ledger.recommendationCI, ledger.recommendationTied, ledger.decidingCrossing, ledger.noRecommendationReason};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -47,6 +47,7 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.recommendationCI = ci;
     ledger.recommendationTied = tied;
     ledger.decidingCrossing = decidingCrossing;
+    ledger.noRecommendationReason = noRecommendationReason;
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,

@@ -39,6 +39,7 @@ struct LedgerRecommendation {
     std::optional<stats::DifferenceCI> ci;
     bool tied = false;
     std::optional<report::Ledger::Crossing> decidingCrossing;
+    std::string noRecommendationReason; // why there is none (report::Ledger::noRecommendationReason)
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;
@@ -104,6 +105,8 @@ class LedgerModel : public QAbstractTableModel
     QString recommendation() const;
     // The recommendation in one line (report::recommendationHeadline); "" without one.
     QString headline() const;
+    // Why there is no recommendation ("the baseline (baseline) has no steady state: ..."); "" with one.
+    QString noRecommendationReason() const { return QString::fromStdString(ledger_.noRecommendationReason); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
