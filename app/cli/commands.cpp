@@ -10,6 +10,7 @@
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "report/sweep_export.h"
+#include "report/sweep_status.h"
 #include "report/why_table.h"
 #include "store/database_files.h"
 #include "store/store.h"
@@ -225,9 +226,11 @@ int listCommand(const Options &options, const CommandLine &line)
     for (const auto &s : sweeps) {
         if (sweepId != 0 && s.id != sweepId)
             continue;
+        const auto runs = reader->runs(s.id);
         std::printf("sweep %lld  %s  %s  [%s]  %s\n", static_cast<long long>(s.id), printable(s.created).c_str(),
-                    printable(s.name).c_str(), printable(s.preset).c_str(), printable(s.status).c_str());
-        for (const auto &r : reader->runs(s.id)) {
+                    printable(s.name).c_str(), printable(s.preset).c_str(),
+                    printable(report::sweepStatusText(s, runs)).c_str());
+        for (const auto &r : runs) {
             // The run's own steady-state median, from its stored summary (completed runs only).
             const auto summary =
                 r.status == RunStatus::Complete ? std::optional(report::summaryOf(*reader, r)) : std::nullopt;
@@ -287,7 +290,7 @@ int showCommand(const Options &options, const CommandLine &line)
     std::printf("status: %s\n", std::string(toString(run->status)).c_str());
     if (run->category) {
         std::printf("failure: [%s] %s\nfix: %s\n", std::string(toString(*run->category)).c_str(), run->message.c_str(),
-                    std::string(fixFor(*run->category)).c_str());
+                    std::string(fixFor(Failure{*run->category, run->message, run->detail})).c_str());
         if (!run->detail.empty())
             std::printf("detail:\n%s\n", run->detail.c_str());
     } else if (!run->message.empty()) {

@@ -537,11 +537,10 @@ class SweepPrinter
             ++failed;
         const QString category =
             e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString("internal");
-        status_.message(
-            current_ + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
-            (e.failure ? QString::fromStdString(e.failure->message) : QString()) +
-            (e.failure ? "\n    fix: " + QString::fromUtf8(fixFor(e.failure->category).data()) : QString()) +
-            "\n    detail: stepscope-cli show " + QString::number(e.runId));
+        status_.message(current_ + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
+                        (e.failure ? QString::fromStdString(e.failure->message) : QString()) +
+                        (e.failure ? "\n    fix: " + QString::fromUtf8(fixFor(*e.failure).data()) : QString()) +
+                        "\n    detail: stepscope-cli show " + QString::number(e.runId));
     }
 
     StatusLine &status_;
@@ -640,6 +639,10 @@ int runCommand(const Options &options, const CommandLine &line)
     auto reader = store::Reader::open(options.db.toStdString());
     const auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
     std::printf("%s", report::toMarkdown(ledger).c_str());
+    // A sweep that settles nowhere (or lost its baseline) ends with why there is no verdict, not
+    // with silence after the table.
+    if (!ledger.noRecommendationReason.empty())
+        std::printf("\nNo recommendation because %s.\n", ledger.noRecommendationReason.c_str());
     // A batch scan: the other batches' ledgers, then the verdict across them.
     for (const int batch : ledger.batches)
         if (batch != ledger.batch)

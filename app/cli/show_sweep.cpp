@@ -5,6 +5,7 @@
 
 #include "report/assessment_text.h"
 #include "report/sweep_export.h"
+#include "report/sweep_status.h"
 #include "store/store.h"
 
 #include <cstdio>
@@ -74,8 +75,8 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId)
     const report::Ledger ledger = report::buildLedger(reader, sweepId);
     const report::SweepFigures figures = report::sweepFigures(reader, ledger);
     std::printf("sweep %lld: %s [%s] %s, %zu configurations\n", static_cast<long long>(sweepId),
-                shown(ledger.sweep.name).c_str(), shown(ledger.sweep.preset).c_str(), ledger.sweep.status.c_str(),
-                ledger.rows.size());
+                shown(ledger.sweep.name).c_str(), shown(ledger.sweep.preset).c_str(),
+                report::sweepStatusText(ledger.sweep, reader.runs(sweepId)).c_str(), ledger.rows.size());
     if (!ledger.recommendationText.empty())
         std::printf("recommendation: %s\n", ledger.recommendationText.c_str());
     printCompile(ledger, figures.compile);

@@ -54,6 +54,27 @@ constexpr std::array<CategoryInfo, 16> kCategories{{
      "An unexpected error inside Stepscope: the detail holds the trace; please report it."},
 }};
 
+// Errors whose cure is known and narrower than their category's: a piece of the text torch (or the
+// toolchain under it) raises, and the fix for it. Matched in the message first, then the detail.
+struct KnownError {
+    std::string_view pattern;
+    std::string_view fix;
+};
+
+constexpr std::array<KnownError, 2> kKnownErrors{{
+    // torch.compile's CUDA graph trees (reduce-overhead, max-autotune) replay the graph of each
+    // call into the same output memory; a whole step whose optimizer reads the previous step's
+    // outputs (SGD's momentum buffers) finds them overwritten.
+    {"overwritten by a subsequent run",
+     "CUDA graph trees overwrote the previous step's outputs (a whole step under reduce-overhead or max-autotune): "
+     "call torch.compiler.cudagraph_mark_step_begin() before each step, or compile the whole step with a mode "
+     "without CUDA graphs (default or max-autotune-no-cudagraphs), or compile the model alone (target model)."},
+    // Inductor's C++ backend builds against the interpreter's headers.
+    {"Python.h: No such file or directory",
+     "Inductor's C++ compile needs the Python development headers: install them for the interpreter that runs the "
+     "worker (python3-dev on Debian and Ubuntu, python3-devel on Fedora), then run again."},
+}};
+
 constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kStatuses{{
     {RunStatus::Queued, "queued"},
     {RunStatus::Running, "running"},
@@ -87,6 +108,15 @@ std::string_view fixFor(FailureCategory c)
         if (info.category == c)
             return info.fix;
     return {};
+}
+
+std::string_view fixFor(const Failure &failure)
+{
+    for (const std::string *text : {&failure.message, &failure.detail})
+        for (const auto &known : kKnownErrors)
+            if (text->find(known.pattern) != std::string::npos)
+                return known.fix;
+    return fixFor(failure.category);
 }
 
 std::string_view toString(RunStatus s)

@@ -40,6 +40,11 @@ struct Failure {
     std::string detail;
 };
 
+// The fix for this failure: a known error's own (its message or detail names it, such as the
+// cudagraph-trees "overwritten by a subsequent run" error of a compiled whole step), else its
+// category's. Views show this one wherever they have the failure itself.
+std::string_view fixFor(const Failure &failure);
+
 // Lifecycle of a run row.
 enum class RunStatus { Queued, Running, Complete, Failed, Cancelled, Interrupted };
 std::string_view toString(RunStatus s);

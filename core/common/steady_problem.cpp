@@ -112,7 +112,10 @@ std::string describe(const SteadyProblem &p)
         text = "the stored steady window does not match the stored steps";
         break;
     }
-    if (p.machineBusy()) {
+    // Load moves step times; it is no cause of a run that was too short or a damaged row.
+    const bool loadMatters =
+        p.kind != SteadyProblem::Kind::TooFewSteps && p.kind != SteadyProblem::Kind::WindowMismatch;
+    if (loadMatters && p.machineBusy()) {
         char load[64];
         std::snprintf(load, sizeof load, "%.1f on %d core%s", p.loadAverage, p.cores, p.cores == 1 ? "" : "s");
         text += std::string("; the machine was busy (load average ") + load +

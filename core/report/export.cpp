@@ -28,7 +28,8 @@ std::string num(const std::optional<double> &v, const char *f = "%.4g")
 std::string speedupText(const LedgerRow &row)
 {
     if (!row.speedup)
-        return row.steadyMs ? "1.00x" : "";
+        // The baseline is its own reference; against a baseline without a steady figure nothing is.
+        return row.baseline && row.steadyMs ? "1.00x" : "";
     std::string s = num(row.speedup, "%.2fx");
     if (row.timeRatio && !row.timeRatio->hasInterval)
         return s + " (" + kNoIntervalShort + ")";

@@ -543,6 +543,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
                                      ledger.environment ? ledger.environment->gpu : std::string());
         ledger.hasColdAndWarm = ledger.hasColdAndWarm || (row.cold.processes > 0 && row.warm.processes > 0);
         const bool isBaseline = ledger.rows.empty();
+        row.baseline = isBaseline;
         if (isBaseline)
             baselineLosses = acc.losses;
         row.accuracy = accuracyOf(row, acc.losses, isBaseline ? nullptr : &baselineLosses);
@@ -837,6 +838,28 @@ std::string statusText(const LedgerRow &row)
 namespace
 {
 
+// Why nothing is compared with a baseline that has no steady figure, in its own terms.
+std::string withoutBaselineReason(const LedgerRow &base)
+{
+    const std::string who = "the baseline (" + base.label + ")";
+    if (base.completed == 0)
+        return who + " has no completed run (" + statusText(base) + ")";
+    if (base.steadyProblem)
+        return who + " has no steady state: " + describe(*base.steadyProblem);
+    return who + " has no steady step time";
+}
+
+// Why no row is a candidate though the baseline has figures (recommendFor takes a row with a first
+// step and a steady state whose losses stayed with the baseline's).
+std::string withoutCandidatesReason(const Ledger &ledger)
+{
+    const bool anySteady =
+        std::any_of(ledger.rows.begin(), ledger.rows.end(), [](const LedgerRow &r) { return r.steadyMs.has_value(); });
+    if (!anySteady)
+        return "no configuration has a steady state";
+    return "no configuration has both a first step and a steady state whose losses kept with the baseline's";
+}
+
 // The crossing of two candidates' total-time lines, from the faster-per-step one's side, with the
 // same interval a row gets against the baseline (so the two agree when one of them is the baseline).
 std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> &rows, std::size_t best,
@@ -876,6 +899,12 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     ledger.decidingCrossing.reset();
     ledger.recommendationText.clear();
     ledger.leftOut.clear();
+    ledger.noRecommendationReason.clear();
+    // Every comparison is against the baseline: without its steady figure none is made.
+    if (!ledger.rows.empty() && !ledger.rows.front().steadyMs) {
+        ledger.noRecommendationReason = withoutBaselineReason(ledger.rows.front());
+        return;
+    }
     // A configuration that broke training is no candidate, however fast; the text says so (a row
     // that merely differs from the baseline stays one, and is named when it is the one to use).
     std::vector<stats::Candidate> candidates;
@@ -897,8 +926,10 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     if (!leftOutText.empty())
         leftOutText += ".";
     auto rec = stats::recommend(candidates, ledger.plannedSteps);
-    if (!rec)
+    if (!rec) {
+        ledger.noRecommendationReason = withoutCandidatesReason(ledger);
         return;
+    }
     rec->best = candidateRows[rec->best];
     if (rec->runnerUp)
         rec->runnerUp = candidateRows[*rec->runnerUp];

@@ -83,7 +83,9 @@ struct LedgerRow {
     std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 
-    // Against the baseline (rows[0], the sweep's stored baseline).
+    // Against the baseline (rows[0], the sweep's stored baseline). None on any row when the baseline
+    // has no steady figure: a speed-up against nothing is no 1.00x.
+    bool baseline = false;                   // this row is rows[0], the one the others compare with
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
     std::optional<double> speedup;           // baseline / steady
     std::optional<double> breakEvenSteps;    // nullopt with speedup: "never" (breakEvenText words it)
@@ -155,6 +157,9 @@ struct Ledger {
     // when the best cannot be told apart from the runner-up. Why, in a few words.
     std::optional<std::size_t> recommended;
     std::string recommendedReason;
+    // Why there is no recommendation, when there is none: "the baseline (baseline) has no steady
+    // state: step times went from ...". Empty when there is one.
+    std::string noRecommendationReason;
     // Where the recommended row's line of total time meets the runner-up's: the one of the two that is
     // faster per step overtakes the other after `steps` steps (past the planned run when the faster is
     // the runner-up). The crossing that decides the recommendation, so it carries its own

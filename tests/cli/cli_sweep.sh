@@ -19,7 +19,14 @@ gpu=$(sqlite3 "$db" "SELECT COUNT(*) FROM steps WHERE gpu_ms IS NOT NULL")
 order=$(sqlite3 "$db" "SELECT group_concat(repeat_index, '') FROM (SELECT repeat_index FROM runs ORDER BY position)")
 [ "$order" = 00001111 ] || fail "repeats must be interleaved, got $order"
 grep -q "| baseline | complete" "$work/run.md" || fail "run prints the ledger table"
-grep -q "Recommendation" "$work/run.md" || fail "run prints the recommendation"
+# A recommendation, or on a machine too busy for the baseline to settle, why there is none.
+grep -qE "Recommendation|^No recommendation because the baseline" "$work/run.md" || fail "run prints the recommendation"
+
+# A run too short to settle: no speed-up, and the reason with a step count to try (issue 19.4).
+cli --db "$work/short.sqlite" run "${tiny[@]}" --single --steps 3 --warmup-steps 0 --no-profile > "$work/short.md" 2>/dev/null \
+  || fail "a short run exited $?"
+grep -q "^No recommendation because the baseline (baseline) has no steady state: only 3 steps after the first one were timed.*try --steps 30" \
+  "$work/short.md" || fail "a short run says why there is no recommendation: $(cat "$work/short.md")"
 
 cli --db "$db" list > "$work/list.txt"
 [ "$(grep -c '^  run ' "$work/list.txt")" = 8 ] || fail "list shows 8 runs"

@@ -4,6 +4,7 @@
 #include "ledger_rows.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
+#include "report/sweep_status.h"
 #include "store/store.h"
 #include "stored_sweep.h"
 
@@ -610,6 +611,145 @@ TEST(LedgerStoppedSweep, CancelledRowsSayWhatTheyRecorded)
     const std::string md = toMarkdown(l);
     EXPECT_TRUE(contains(md, "| bf16 | cancelled after 40 recorded steps |")) << md;
     EXPECT_FALSE(contains(md, "(cancelled)")) << md;
+}
+
+// The ledger of a sweep of native CPU rows written to a fresh file, in this order (the first is the
+// baseline): each with its first step and its steps from step 1 on.
+struct StoredRow {
+    std::string knobs;
+    double firstS = 1.0;
+    std::vector<store::StepRow> steps;
+};
+Ledger ledgerOfRows(const std::vector<StoredRow> &rows)
+{
+    QTemporaryDir dir;
+    EXPECT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("r.db").toStdString();
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path);
+        sweepId = test::addSweep(*db, {"rows", "ledger", 1000});
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            test::RunSpec run = test::runNamed("native cpu b8 64px c10 " + rows[i].knobs, static_cast<int>(i));
+            run.firstS = rows[i].firstS;
+            run.steps = rows[i].steps;
+            test::addRun(*db, sweepId, run);
+        }
+        db->flush();
+    }
+    return buildLedger(*store::Reader::open(path), sweepId);
+}
+
+// A baseline that never settled (scripts/run.sh on a busy CPU): nothing is compared with it, so
+// no row shows a speed-up (it printed "1.00x" on every row before), a ratio or a break-even, and
+// the recommendation is replaced by why there is none, with the baseline's own levels.
+TEST(LedgerUnsettledBaseline, NoRowIsComparedAndTheReasonIsGiven)
+{
+    std::vector<store::StepRow> falling{{1, std::nullopt, 1000.0}};
+    for (int i = 2; i <= 61; ++i) // 39 ms falling to 9.5 ms: still falling at the end
+        falling.push_back({i, std::nullopt, 40.0 - 0.5 * i});
+    const Ledger l = ledgerOfRows(
+        {{"baseline", 1.0, falling}, {"tf32", 2.0, test::stepsAt(9.0)}, {"bf16", 2.0, test::stepsAt(6.0)}});
+    ASSERT_EQ(l.rows.size(), 3u);
+    ASSERT_FALSE(l.rows[0].steadyMs);
+    ASSERT_TRUE(l.rows[0].steadyProblem);
+    EXPECT_TRUE(l.rows[0].baseline);
+    for (const LedgerRow &row : l.rows) {
+        EXPECT_FALSE(row.speedup) << row.label;
+        EXPECT_FALSE(row.timeRatio) << row.label;
+        EXPECT_FALSE(row.breakEvenSteps) << row.label;
+        EXPECT_EQ(breakEvenText(row), "-") << row.label;
+    }
+    EXPECT_TRUE(l.rows[1].steadyMs) << "the other rows keep their own figures";
+    EXPECT_FALSE(l.recommendation);
+    EXPECT_FALSE(l.recommended);
+    EXPECT_EQ(recommendationHeadline(l), "");
+    const std::string &why = l.noRecommendationReason;
+    EXPECT_TRUE(contains(why, "the baseline (baseline) has no steady state: step times went from ")) << why;
+    EXPECT_TRUE(contains(why, "were still falling; try --steps ")) << why;
+    const std::string md = toMarkdown(l);
+    EXPECT_FALSE(contains(md, "1.00x")) << md;
+    EXPECT_FALSE(contains(md, "Recommendation")) << md;
+    EXPECT_TRUE(contains(md, "| tf32 | complete | 2.00 s | 9.01 ms | n=1 |  | - |")) << md;
+}
+
+// A baseline with a steady figure is its own reference (1.00x); the others are against it.
+TEST(LedgerUnsettledBaseline, ASettledBaselineIsTheReference)
+{
+    const Ledger l = ledgerOfRows({{"baseline", 1.0, test::stepsAt(12.0)}, {"tf32", 1.0, test::stepsAt(6.0)}});
+    ASSERT_EQ(l.rows.size(), 2u);
+    EXPECT_TRUE(l.noRecommendationReason.empty()) << l.noRecommendationReason;
+    ASSERT_TRUE(l.rows[1].speedup);
+    const std::string md = toMarkdown(l);
+    EXPECT_TRUE(contains(md, "| baseline | complete | 1.00 s | 12.01 ms | n=1 | 1.00x |")) << md;
+}
+
+// A sweep that ran to its end with a failed run "finished", it did not "complete": the words every
+// view (header, History, Live, CLI list and show) takes.
+TEST(SweepStatus, AFailedRunMakesTheSweepFinishedNotComplete)
+{
+    EXPECT_EQ(sweepStatusText("complete", 1, 1), "finished, 1 of 1 failed");
+    EXPECT_EQ(sweepStatusText("complete", 7, 2), "finished, 2 of 7 failed");
+    EXPECT_EQ(sweepStatusText("complete", 7, 0), "complete");
+    EXPECT_EQ(sweepStatusText("cancelled", 7, 0), "cancelled");
+    EXPECT_EQ(sweepStatusText("running", 3, 1), "running") << "not finished yet";
+    EXPECT_TRUE(sweepHadFailures("complete", 1));
+    EXPECT_FALSE(sweepHadFailures("interrupted", 1));
+
+    store::SweepRecord sweep;
+    sweep.status = "complete";
+    store::RunRecord failed;
+    failed.status = RunStatus::Failed;
+    failed.category = FailureCategory::CompileFailed;
+    EXPECT_EQ(sweepStatusText(sweep, {failed}), "finished, 1 of 1 failed");
+    store::RunRecord done;
+    done.status = RunStatus::Complete;
+    EXPECT_EQ(sweepStatusText(sweep, {done, done}), "complete");
+
+    // From a ledger's rows, as the HTML report has them: a Stop's run is no failure.
+    Ledger ledger;
+    ledger.sweep.status = "complete";
+    LedgerRow ok, broken;
+    ok.repeats = ok.completed = 2;
+    broken.repeats = 1;
+    ledger.rows = {ok, broken};
+    EXPECT_EQ(sweepStatusText(ledger), "finished, 1 of 3 failed");
+    ledger.rows[1].cancelled = 1;
+    EXPECT_EQ(sweepStatusText(ledger), "complete");
+}
+
+// A failed row's status names its category, as the dashboard's status cell shows it.
+TEST(SweepStatus, AFailedRowNamesItsCategory)
+{
+    LedgerRow row;
+    row.repeats = 1;
+    row.completed = 0;
+    row.lastStatus = RunStatus::Failed;
+    row.failureCategory = "compile-failed";
+    EXPECT_EQ(statusText(row), "failed: compile-failed");
+}
+
+// Known errors get their own fix rather than their category's: the cudagraph-trees error of a
+// compiled whole step (docs/results/h200-compile.md) names both ways out.
+TEST(FailureFix, KnownErrorsMapToTheirOwnFix)
+{
+    const Failure overwritten{FailureCategory::CompileFailed,
+                              "torch.compile (reduce-overhead, inductor, step) failed during the measured steps: "
+                              "Error: accessing tensor output of CUDAGraphs that has been overwritten by a subsequent "
+                              "run. Stack trace: File \"torch/optim/sgd.py\", line 127",
+                              ""};
+    const std::string fix(fixFor(overwritten));
+    EXPECT_NE(fix, fixFor(FailureCategory::CompileFailed));
+    EXPECT_TRUE(contains(fix, "torch.compiler.cudagraph_mark_step_begin()")) << fix;
+    EXPECT_TRUE(contains(fix, "a mode without CUDA graphs")) << fix;
+    // Found in the detail too, where the message is only the first line.
+    const Failure inDetail{FailureCategory::CompileFailed, "torch.compile failed during the measured steps",
+                           "Traceback ...\nRuntimeError: Error: accessing tensor output of CUDAGraphs that has been "
+                           "overwritten by a subsequent run."};
+    EXPECT_EQ(fixFor(inDetail), fixFor(overwritten));
+    // Anything else keeps its category's fix.
+    const Failure oom{FailureCategory::OutOfMemory, "CUDA out of memory. Tried to allocate 2.00 GiB", ""};
+    EXPECT_EQ(fixFor(oom), fixFor(FailureCategory::OutOfMemory));
 }
 
 TEST(LossTolerance, ComesFromTheConfigurationsFields)

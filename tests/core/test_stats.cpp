@@ -330,6 +330,11 @@ TEST(StatsSteadyState, TheProblemNamesABusyMachine)
     const std::string busy = stepscope::describe(p);
     EXPECT_NE(busy.find("try --steps 140"), std::string::npos) << busy;
     EXPECT_NE(busy.find("the machine was busy (load average 7.9 on 2 cores)"), std::string::npos) << busy;
+    // A run too short to settle is too short whatever the load: that is all it says.
+    SteadyProblem few{SteadyProblem::Kind::TooFewSteps, 3, 10};
+    few.loadAverage = p.loadAverage;
+    few.cores = p.cores;
+    EXPECT_EQ(stepscope::describe(few).find("busy"), std::string::npos) << stepscope::describe(few);
     p.loadAverage = 1.5;
     EXPECT_FALSE(p.machineBusy());
     EXPECT_EQ(stepscope::describe(p).find("busy"), std::string::npos) << stepscope::describe(p);

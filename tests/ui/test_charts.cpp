@@ -11,8 +11,10 @@
 #include "charts/waterfall_chart.h"
 #include "ledger_rows.h"
 #include "models/ledger_model.h"
+#include "presenters/live_run.h"
 #include "report/report_charts.h"
 #include "report/waterfall.h"
+#include "report/run_summary.h"
 #include "stats/stats.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace stepscope;
 using namespace stepscope::ui;
@@ -162,6 +165,7 @@ class TestCharts : public QObject
     void liveChartKeepsStepOneOffScale();
     void liveChartTakesAHundredThousandSteps();
     void liveChartShadesTheSteadyWindow();
+    void liveShadingMatchesTheFinalReading();
     void beginRunClears();
     void liveChartHoverNamesTheNearestStep();
     void breakEvenHasOneLinePerSteadyConfiguration();
@@ -268,6 +272,68 @@ void TestCharts::liveChartShadesTheSteadyWindow()
     QCOMPARE(chart.steadyWindowItem()->bottomRight->value(), 1.0);
     chart.clearSteadyWindow();
     QVERIFY(!chart.steadyWindowItem()->visible());
+}
+
+// The live chart shades what the run's one reading will say: steps arrive in batches and are shaded
+// as the Live page shades them (LiveRun: steadyShading over what arrived, then over all of them with
+// how the run ended); the chart then holds exactly the window of the stored summary, or none.
+void TestCharts::liveShadingMatchesTheFinalReading()
+{
+    const auto series = [](int count, const std::function<double(int)> &level) {
+        QVector<double> ms{900.0}; // step 1
+        for (int i = 0; i < count; ++i)
+            ms << level(i) * (1.0 + 0.004 * ((i * 7) % 5 - 2));
+        return ms;
+    };
+    // Flat for 60 steps, then falling for 80: settled early on, still falling at the end.
+    const QVector<double> falls = series(140, [](int i) { return i < 60 ? 20.0 : 20.0 - 0.15 * (i - 60); });
+    // A warm-up, then flat: settles.
+    const QVector<double> settles = series(120, [](int i) { return i < 15 ? 40.0 - i : 12.0; });
+    struct Case {
+        const char *name;
+        QVector<double> ms;
+        RunStatus ended;
+        bool shadedOnTheWay; // a window was shown while it ran
+    };
+    for (const Case &c :
+         {Case{"falls", falls, RunStatus::Complete, true}, Case{"settles", settles, RunStatus::Complete, true},
+          Case{"settles, then failed", settles, RunStatus::Failed, true}}) {
+        LiveStepChart chart;
+        chart.beginRun(QString::fromLatin1(c.name));
+        const auto shade = [&chart](const std::optional<ShadedSteps> &s) {
+            if (s)
+                chart.setSteadyWindow(s->first, s->last);
+            else
+                chart.clearSteadyWindow();
+        };
+        bool shaded = false;
+        for (int at = 0; at < c.ms.size(); at += 10) {
+            const QVector<double> batch = c.ms.mid(at, 10);
+            chart.appendSteps(at + 1, batch);
+            shade(steadyShading(c.ms.mid(0, at + batch.size())));
+            shaded = shaded || chart.steadyWindowItem()->visible();
+        }
+        QVERIFY2(shaded == c.shadedOnTheWay, c.name);
+        shade(steadyShading(c.ms, c.ended));
+
+        // The final reading, as the supervisor stores it for a completed run.
+        std::vector<store::StepRow> rows;
+        for (int i = 0; i < c.ms.size(); ++i)
+            rows.push_back({i + 1, std::nullopt, c.ms[i]});
+        const store::RunSummary reading = report::summarizeSteps(rows);
+        const bool steady = c.ended == RunStatus::Complete && report::hasSteadyState(reading);
+        QVERIFY2(chart.steadyWindowItem()->visible() == steady, c.name);
+        if (steady) {
+            QCOMPARE(chart.steadyWindowItem()->topLeft->key(), double(reading.steadyBegin));
+            QCOMPARE(chart.steadyWindowItem()->bottomRight->key(),
+                     double(reading.steadyBegin + reading.steadyCount - 1));
+        }
+        if (QByteArray(c.name) == "falls")
+            QVERIFY2(!steady && reading.problem && reading.problem->kind == SteadyProblem::Kind::StillDrifting,
+                     "a run that never settles ends without shading");
+        if (QByteArray(c.name) == "settles")
+            QVERIFY(steady);
+    }
 }
 
 void TestCharts::beginRunClears()

@@ -99,6 +99,37 @@ class TestCompileViews : public QObject
             "NOT compiled: torch._inductor: lowering failed for aten.convolution_backward"));
     }
 
+    // A whole step compiled under reduce-overhead that failed on step 2 with the cudagraph-trees
+    // error (docs/results/h200-compile.md): it was compiled, so the detail never says "NOT compiled"
+    // above "Compiled: yes"; its failure gets the error's own fix, and a long graph-break reason is
+    // shown whole.
+    void compiledThenFailedRunNeverContradictsItself()
+    {
+        const QString longReason =
+            QStringLiteral("Unsupported: call_function BuiltinVariable(print) [ConstantVariable(str)] {} ") +
+            QString(400, QLatin1Char('x')) + QStringLiteral(" at train_step.py:42");
+        store::RunRecord run = compiledRun(
+            (R"j({"mode":"reduce-overhead","backend":"inductor","target":"step","cache":"cold","compile_s":29.5,)j"
+             R"j("graphs":1,"graph_breaks":1,"break_reasons":[")j" +
+             longReason.toStdString() + R"j("],"compiled":true,"fallback_reason":""})j"));
+        run.status = RunStatus::Failed;
+        run.category = FailureCategory::CompileFailed;
+        run.message = "torch.compile (reduce-overhead, inductor, step) failed during the measured steps: Error: "
+                      "accessing tensor output of CUDAGraphs that has been overwritten by a subsequent run.";
+        run.detail = "Traceback (most recent call last):\n  File \"torch/optim/sgd.py\", line 127";
+        QVERIFY(!runNotCompiled(run));
+        const QString html = runDetailHtml(run);
+        QVERIFY2(!html.contains("NOT compiled"), qPrintable(html));
+        QVERIFY2(html.contains("yes; the run failed after compiling"), qPrintable(html));
+        QVERIFY(html.contains("compile-failed"));
+        const auto fix = fixFor(Failure{*run.category, run.message, run.detail});
+        QVERIFY(fix != fixFor(FailureCategory::CompileFailed));
+        QVERIFY2(html.contains(QString::fromUtf8(fix.data(), int(fix.size())).toHtmlEscaped()), qPrintable(html));
+        QVERIFY(html.contains("cudagraph_mark_step_begin"));
+        QVERIFY2(html.contains(longReason.toHtmlEscaped()), "the graph-break reason is shown whole");
+        QCOMPARE(parseCompileRecord(run.compileJson).breakReasons.value(0), longReason);
+    }
+
     void compiledRunShowsItsCompile()
     {
         store::RunRecord run = compiledRun(

@@ -331,7 +331,8 @@ void TestModels::ledgerFailureRow()
     const int row = rowOf(model, LedgerModel::ConfigNameRole, config("cuda-graph+sgd-fused"));
     QVERIFY(row >= 0);
     QCOMPARE(model.index(row, LedgerModel::Failure).data().toString(), QStringLiteral("out-of-memory"));
-    QCOMPARE(model.index(row, LedgerModel::Status).data().toString(), QStringLiteral("failed"));
+    // The status cell names the category: a failed run reads the same here as in the CLI and exports.
+    QCOMPARE(model.index(row, LedgerModel::Status).data().toString(), QStringLiteral("failed: out-of-memory"));
     QCOMPARE(model.index(row, LedgerModel::SteadyState).data().toString(), QStringLiteral("-"));
     QVERIFY(!model.index(row, LedgerModel::SteadyState).data(LedgerModel::SortRole).isValid());
     QCOMPARE(foreground(model.index(row, LedgerModel::SteadyState)), ui::failureColor());
@@ -520,6 +521,10 @@ void TestModels::historyTree()
             QCOMPARE(model.index(c, HistoryModel::Runs, a).data().toString(), QStringLiteral("out-of-memory"));
         }
     QCOMPARE(failed, 2);
+    // Sweep A ran to its end with those two failed: it finished, it did not "complete".
+    const QModelIndex aStatus = model.index(a.row(), HistoryModel::Status);
+    QCOMPARE(aStatus.data().toString(), QStringLiteral("finished, 2 of %1 failed").arg(a_.runs));
+    QCOMPARE(foreground(aStatus), ui::failureColor());
     // Best steady of A is bf16 (5 ms): the history does not run the accuracy gate.
     QVERIFY2(model.index(a.row(), HistoryModel::Best).data().toString().startsWith(QStringLiteral("5.0")),
              qPrintable(model.index(a.row(), HistoryModel::Best).data().toString()));

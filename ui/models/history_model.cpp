@@ -2,6 +2,7 @@
 
 #include "models/status_colors.h"
 #include "report/run_summary.h"
+#include "report/sweep_status.h"
 #include "stats/stats.h"
 
 #include <QBrush>
@@ -216,7 +217,7 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
         case Preset:
             return QString::fromStdString(s.preset);
         case Status:
-            return QString::fromStdString(s.status);
+            return QString::fromStdString(report::sweepStatusText(s, sweep.runs));
         case Runs:
             return static_cast<int>(sweep.runs.size());
         case Best:
@@ -241,7 +242,7 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
         return QStringList{QString::number(s.id),
                            QString::fromStdString(s.name),
                            QString::fromStdString(s.preset),
-                           QString::fromStdString(s.status),
+                           QString::fromStdString(report::sweepStatusText(s, sweep.runs)),
                            QString::fromStdString(s.created),
                            QString::fromStdString(s.settingsJson)}
             .join(QLatin1Char(' '));
@@ -256,7 +257,8 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
             return tr("Sweep %1: %2. Rename it with Rename… (F2).").arg(s.id).arg(QString::fromStdString(s.name));
         return {};
     case Qt::ForegroundRole: {
-        const QColor c = statusColor(s.status);
+        // A sweep that finished with failed runs reads as failed, as its words say.
+        const QColor c = report::sweepStatusText(s, sweep.runs) == s.status ? statusColor(s.status) : failureColor();
         return column == Status && c.isValid() ? QVariant(QBrush(c)) : QVariant();
     }
     default:

@@ -21,7 +21,8 @@ QString fixed(double v, int decimals = 2)
 QString speedupText(const report::LedgerRow &row)
 {
     if (!row.speedup)
-        return row.steadyMs ? QStringLiteral("1.00x") : QString();
+        // The baseline is its own reference; against a baseline without a steady figure nothing is.
+        return row.baseline && row.steadyMs ? QStringLiteral("1.00x") : QString();
     QString s = fixed(*row.speedup) + QLatin1Char('x');
     if (row.timeRatio && !row.timeRatio->hasInterval)
         return s + QStringLiteral(" (%1)").arg(QLatin1String(report::kNoIntervalShort));
@@ -156,7 +157,8 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
     case LedgerModel::Configuration:
         return QString::fromStdString(row.label);
     case LedgerModel::Status:
-        return QString::fromStdString(report::completionText(row));
+        // With the category of a failure ("failed: out-of-memory"): the cell alone tells why.
+        return QString::fromStdString(report::statusText(row));
     case LedgerModel::FirstStep:
         return firstStepText(row);
     case LedgerModel::SteadyState:
@@ -316,7 +318,7 @@ QString ledgerFailureText(const report::LedgerRow &row)
         return {};
     QString text = QString::fromStdString(row.failureMessage);
     if (const auto category = failureCategoryFromString(row.failureCategory)) {
-        const auto fix = fixFor(*category);
+        const auto fix = fixFor(Failure{*category, row.failureMessage, {}});
         text += QStringLiteral("\n\n") + tr("Fix: ") + QString::fromUtf8(fix.data(), static_cast<int>(fix.size()));
     }
     return text.trimmed();

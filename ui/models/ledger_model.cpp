@@ -39,7 +39,8 @@ LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
             ledger.recommendation,    ledger.recommendationText,
             ledger.recommendationCI,  ledger.recommendationTied,
             ledger.decidingCrossing,  ledger.recommended,
-            ledger.recommendedReason, ledger.leftOut};
+            ledger.recommendedReason, ledger.leftOut,
+            ledger.noRecommendationReason};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -53,6 +54,7 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.recommended = recommended;
     ledger.recommendedReason = recommendedReason;
     ledger.leftOut = leftOut;
+    ledger.noRecommendationReason = noRecommendationReason;
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,

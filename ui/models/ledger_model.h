@@ -42,6 +42,7 @@ struct LedgerRecommendation {
     std::optional<std::size_t> recommended; // the row every view recommends, and why
     std::string recommendedReason;
     std::vector<std::size_t> leftOut;
+    std::string noRecommendationReason; // why there is none (report::Ledger::noRecommendationReason)
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;
@@ -107,6 +108,8 @@ class LedgerModel : public QAbstractTableModel
     QString recommendation() const;
     // The recommendation in one line (report::recommendationHeadline); "" without one.
     QString headline() const;
+    // Why there is no recommendation ("the baseline (baseline) has no steady state: ..."); "" with one.
+    QString noRecommendationReason() const { return QString::fromStdString(ledger_.noRecommendationReason); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

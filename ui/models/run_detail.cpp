@@ -124,6 +124,10 @@ bool runIsCompiled(const store::RunRecord &run)
 bool runNotCompiled(const store::RunRecord &run, QString *text)
 {
     const CompileRecord c = parseCompileRecord(run.compileJson);
+    // A record that says it compiled is believed: a compile-failed run that failed after compiling
+    // (cudagraph trees overwriting a step's outputs) was compiled, and its failure says what broke.
+    if (c.compiled.value_or(false))
+        return false;
     const bool failedCompile = run.category == FailureCategory::CompileFailed;
     if (!c.notCompiled() && !failedCompile)
         return false;
@@ -175,7 +179,10 @@ QString compileSectionHtml(const store::RunRecord &run)
     factRow(html, tr("FX graph cache"), esc(cacheCountsText(c.fxGraphCache)));
     factRow(html, tr("AOT autograd cache"), esc(cacheCountsText(c.aotAutogradCache)));
     if (c.compiled && *c.compiled)
-        factRow(html, tr("Compiled"), esc(tr("yes")));
+        factRow(html, tr("Compiled"),
+                esc(run.category && run.status != RunStatus::Complete
+                        ? tr("yes; the run failed after compiling (see Failure)")
+                        : tr("yes")));
     html += QStringLiteral("</table>\n");
     cacheDirs(html, run);
     phases(html, c);
@@ -193,7 +200,7 @@ QString runDetailHtml(const store::RunRecord &run)
         html += notCompiledBox(notCompiled, run);
 
     if (run.category) {
-        const auto fix = fixFor(*run.category);
+        const auto fix = fixFor(Failure{*run.category, run.message, run.detail});
         html += QStringLiteral("<h3>%1</h3>\n<p><span style=\"color:%2\"><b>%3</b></span>: %4</p>\n<p>%5 %6</p>\n")
                     .arg(esc(tr("Failure")), failureColor().name(),
                          esc(QString::fromUtf8(toString(*run.category).data())), esc(run.message), esc(tr("Fix:")),

@@ -87,6 +87,8 @@ void LedgerPage::showRecommendation()
     headline_->setVisible(!headline.isEmpty());
     if (!text.isEmpty())
         recommendation_->setText(breakableAtPlus(text));
+    else if (const QString why = model_->noRecommendationReason(); !why.isEmpty())
+        recommendation_->setText(tr("No recommendation because %1.").arg(why)); // the CLI's words
     else if (model_->rowCount() > 0)
         recommendation_->setText(tr("No recommendation yet: no configuration has a steady state."));
     else

@@ -8,6 +8,7 @@
 #include "models/phase_text.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
+#include "report/sweep_status.h"
 
 #include <QCoreApplication>
 #include <QThread>
@@ -27,6 +28,19 @@ void assertUiThread()
 }
 
 } // namespace
+
+std::optional<ShadedSteps> steadyShading(const QVector<double> &stepsFromOne, std::optional<RunStatus> ended)
+{
+    if (ended && *ended != RunStatus::Complete)
+        return std::nullopt; // only a completed run is summarized (supervisor/run_recorder.h)
+    if (stepsFromOne.size() < 2)
+        return std::nullopt;
+    // Step 1 is the first-step figure, never part of the steady state.
+    const auto window = report::steadyWindowOf({std::vector<double>(stepsFromOne.begin() + 1, stepsFromOne.end())});
+    if (!window.found)
+        return std::nullopt;
+    return ShadedSteps{static_cast<int>(window.first), static_cast<int>(window.first + window.count - 1)};
+}
 
 LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
     : QObject(parent), controller_(controller), query_(query), drain_(new QTimer(this))
@@ -79,8 +93,13 @@ void LiveRun::onRunFinished(qint64 runId, RunStatus runStatus, const std::option
 {
     assertUiThread();
     drain();
-    if (runId == runId_)
+    if (runId == runId_) {
         clearPhase();
+        // The run's reading is taken now, from all of its steps: the chart ends on what the ledger
+        // will say (drain() may have left a window of an earlier, shorter series), and a run that
+        // failed or was stopped ends unshaded.
+        shadeSteadyWindow(runStatus);
+    }
     const QString message = failure ? QString::fromStdString(failure->message) : QString();
     runsComplete_ += runStatus == RunStatus::Complete ? 1 : 0;
     if (runStatus == RunStatus::Cancelled) {
@@ -97,7 +116,7 @@ void LiveRun::onRunFinished(qint64 runId, RunStatus runStatus, const std::option
         Q_EMIT logLine(tr("run %1 %2 [%3]: %4\n  fix: %5")
                            .arg(runId)
                            .arg(QString::fromUtf8(toString(runStatus).data()))
-                           .arg(category, message, QString::fromUtf8(fixFor(failure->category).data())));
+                           .arg(category, message, QString::fromUtf8(fixFor(*failure).data())));
         Q_EMIT this->message(
             tr("Run %1 failed: %2 (%3). The sweep goes on with the next run.").arg(runId).arg(category, message), 8000);
     }
@@ -109,12 +128,17 @@ void LiveRun::onFinished(qint64 sweepId, bool cancelled)
     drain_->stop();
     drain();
     clearPhase();
+    // A sweep whose runs failed finished, it did not complete: "finished, 1 of 1 failed".
+    const int failed = runTotal_ - runsComplete_;
     const QString summary =
         cancelled ? tr("Sweep %1 cancelled: %2 of %3 runs complete and kept; the rest did not run.")
                         .arg(sweepId)
                         .arg(runsComplete_)
                         .arg(runTotal_)
-                  : tr("Sweep %1 complete: %2 of %3 runs complete.").arg(sweepId).arg(runsComplete_).arg(runTotal_);
+        : failed > 0 ? tr("Sweep %1 %2.")
+                           .arg(sweepId)
+                           .arg(QString::fromStdString(report::sweepStatusText("complete", runTotal_, failed)))
+                     : tr("Sweep %1 complete: %2 of %3 runs complete.").arg(sweepId).arg(runsComplete_).arg(runTotal_);
     Q_EMIT logLine(summary);
     Q_EMIT sweepEnded(sweepId, cancelled, summary);
 }
@@ -174,9 +198,13 @@ void LiveRun::drain()
         return;
     steadyClock_.start();
     // The running run has no stored summary yet: the window of the same rule, over what arrived.
-    const auto window = report::steadyWindowOf({std::vector<double>(series_.begin() + 1, series_.end())});
-    if (window.found)
-        Q_EMIT steadyWindowFound(static_cast<int>(window.first), static_cast<int>(window.first + window.count - 1));
+    shadeSteadyWindow();
+}
+
+void LiveRun::shadeSteadyWindow(std::optional<RunStatus> ended)
+{
+    if (const auto shaded = steadyShading(series_, ended))
+        Q_EMIT steadyWindowFound(shaded->first, shaded->last);
     else
         Q_EMIT steadyWindowLost();
 }

@@ -17,6 +17,17 @@ class QTimer;
 namespace stepscope::ui
 {
 
+// The steps the live chart shades as steady, inclusive (1-based, as the chart counts them).
+struct ShadedSteps {
+    int first = 0, last = 0;
+};
+// What the live chart shades for a run's steps so far (stepsFromOne[0] is step 1): the window the
+// run's one reading (report::steadyWindowOf, the rule of its stored summary) finds in these very
+// steps, so that the chart never shows a window the ledger will not have. `ended`: how the run
+// ended, none while it runs; a run that did not complete gets no reading, so no shading.
+std::optional<ShadedSteps> steadyShading(const QVector<double> &stepsFromOne,
+                                         std::optional<RunStatus> ended = std::nullopt);
+
 class QueryJob;
 class RunController;
 struct RunSteps;
@@ -63,6 +74,8 @@ class LiveRun : public QObject
     void onCompileInfo(qint64 runId, const QString &json);
     void showSteps(const RunSteps &steps);
     void drain();
+    // Shades what steadyShading gives for the steps on show (steadyWindowFound / steadyWindowLost).
+    void shadeSteadyWindow(std::optional<RunStatus> ended = std::nullopt);
     void clearPhase();
 
     RunController *controller_;

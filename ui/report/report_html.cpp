@@ -7,6 +7,7 @@
 
 #include "common/failure.h"
 #include "report/number_text.h"
+#include "report/sweep_status.h"
 #include "report/why_table.h"
 
 #include <QBuffer>
@@ -113,7 +114,7 @@ void header(QString &html, const ReportInput &input, const report::Ledger &l, Re
                 .arg(esc(tr("Sweep #%1, %2 preset, measured %3, %4. Report generated %5 by Stepscope.")
                              .arg(l.sweep.id)
                              .arg(QString::fromStdString(l.sweep.preset), localTime(l.sweep.created),
-                                  QString::fromStdString(l.sweep.status),
+                                  QString::fromStdString(report::sweepStatusText(l)),
                                   generated.toString(QStringLiteral("yyyy-MM-dd HH:mm t")))));
 }
 
@@ -275,7 +276,7 @@ void problems(QString &html, const report::Ledger &l)
         } else if (!row.failureCategory.empty()) {
             QString fix;
             if (const auto category = failureCategoryFromString(row.failureCategory)) {
-                const auto f = fixFor(*category);
+                const auto f = fixFor(Failure{*category, row.failureMessage, {}});
                 fix = QString::fromUtf8(f.data(), static_cast<qsizetype>(f.size()));
             }
             items += QStringLiteral("<li><b>%1</b>: <span class=\"failed\">%2</span> (%3)")

@@ -3,6 +3,7 @@
 #include "controller/ledger_job.h"
 #include "presenters/activity.h"
 #include "presenters/shown_sweep.h"
+#include "report/sweep_status.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -76,10 +77,12 @@ void SweepHeader::setSweep(const SweepInfo &info)
     sweepId_ = s.id;
     const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(s.settingsJson)).object();
     const QLocale locale;
-    title_->setText(tr("<b>%1</b> &nbsp;·&nbsp; sweep %2 &nbsp;·&nbsp; %3")
-                        .arg(QString::fromStdString(s.name).toHtmlEscaped())
-                        .arg(s.id)
-                        .arg(QString::fromStdString(s.status).toHtmlEscaped()));
+    title_->setText(
+        tr("<b>%1</b> &nbsp;·&nbsp; sweep %2 &nbsp;·&nbsp; %3")
+            .arg(QString::fromStdString(s.name).toHtmlEscaped())
+            .arg(s.id)
+            .arg(QString::fromStdString(report::sweepStatusText(s.status, info.runs, info.runs - info.complete))
+                     .toHtmlEscaped()));
     QStringList facts;
     const QString device = settings.value("device").toString();
     if (!device.isEmpty())

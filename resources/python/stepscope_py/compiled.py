@@ -116,7 +116,8 @@ def collect(config, skips):
         "phases": phases_of(timers),
         "graphs": graphs,
         "graph_breaks": sum(breaks.values()),
-        "break_reasons": [str(r)[:300] for r in list(breaks)[:20]],
+        # Whole: a reason cut short hides the line of user code it names (the first 20 kinds).
+        "break_reasons": [str(r) for r in list(breaks)[:20]],
         "recompiles": recompiles,
         "frames_total": int(counters["frames"].get("total", 0)),
         "frames_ok": int(counters["frames"].get("ok", 0)),
