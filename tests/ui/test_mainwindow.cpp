@@ -460,6 +460,15 @@ class TestMainWindow : public QObject
         QCOMPARE(qobject_cast<QSplitter *>(again.centralWidget())->sizes(), mainSizes);
         QCOMPARE(again.pages()->why()->findChildren<QSplitter *>().front()->sizes(), whySizes);
         QCOMPARE(again.pages()->history()->view()->header()->sectionSize(HistoryModel::Name), 222);
+        // The sweep start-up shows (--sweep, the last one) keeps the tab; one the user opens later
+        // comes forward on its ledger.
+        QTemporaryDir dir;
+        const QString path = stepscope::test::copyOf(stepscope::test::h200Ledger(), dir);
+        QVERIFY(openAndShow(again, path, 1));
+        QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->why()));
+        again.showSweep(2);
+        QVERIFY(waitIdle(again));
+        QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->ledger()));
     }
 
     // F1 opens the glossary, whose words are the ones the views use and the thresholds they flag at.
