@@ -173,6 +173,15 @@ QString usageOf(const CommandSpec &command)
     return usage;
 }
 
+void appendExamples(QString &out, const CommandSpec &command)
+{
+    if (command.examples.empty())
+        return;
+    out += "\nexamples:\n";
+    for (const auto &[line, what] : command.examples)
+        out += "  " + line + "\n      " + wrapped(what, 6) + '\n';
+}
+
 void appendExitCodes(QString &out, const std::vector<std::pair<int, QString>> &codes)
 {
     out += "\nexit codes:\n";
@@ -327,6 +336,18 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  ValueKind::Directory),
           option("name", "TEXT", "a name for the sweep")}},
         {"configuration flags (also the keys of JSON configurations, with '_' for '-')", configurationFlags()}};
+    out.back().examples = {
+        {"stepscope-cli run", "the ledger preset, fitted to this machine"},
+        {"stepscope-cli run --preset each --repeat 3", "every knob alone against the baseline, 3 cold processes each"},
+        {"stepscope-cli run --until-ci 2 --max-repeats 10",
+         "more processes until each steady figure is known to +-2%, 10 at most"},
+        {"stepscope-cli run --single --device cuda --tf32 --autocast bf16 --channels-last --cuda-graph",
+         "one configuration, as the flags give it (knob flags need --single or a --config file)"},
+        {"stepscope-cli run --config sweep.json --baseline tf32",
+         "the configurations of a file, compared with its tf32 row"},
+        {"stepscope-cli run --batch 16,32,64,128",
+         "a batch scan: every configuration at four batch sizes, a ledger each"},
+    };
 
     const OptionSpec sweepId = option("sweep", "ID", "that sweep (see `stepscope-cli list`) instead of the latest");
     out.push_back(command("list", "list sweeps and their runs",
@@ -334,6 +355,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                           "category, steps recorded and the steady-state median.",
                           readExitCodes(), true));
     out.back().groups = {{"list options", {option("sweep", "ID", "that sweep alone")}}};
+    out.back().examples = {{"stepscope-cli list", "every sweep, newest first, with its runs"},
+                           {"stepscope-cli list --sweep 3", "sweep 3 alone"}};
 
     out.push_back(command("show", "one run: status, failure with its fix, timings, compile caches and breakdown",
                           "Shows run RUN (an id from `stepscope-cli list`): its configuration, status, the failure "
@@ -344,6 +367,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                           "clocks, caches).",
                           readExitCodes(), true, "[RUN]", 1));
     out.back().groups = {{"show options", {option("sweep", "ID", "that sweep's figures instead of a run")}}};
+    out.back().examples = {{"stepscope-cli show 12", "run 12: its status, failure and fix, timings and log"},
+                           {"stepscope-cli show --sweep 3", "sweep 3's figures, compile break-even and caveats"}};
 
     out.push_back(command("export", "the ledger table of a sweep as CSV, JSON or Markdown",
                           "Writes the ledger table of a sweep (by default the latest) to standard output, or to a "
@@ -360,6 +385,10 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "the start state the planned run assumes: a fresh machine (cold first steps, the default) or "
                  "this machine again (warm first steps); the other state's figures are shown beside",
                  ValueKind::Choice, {"fresh", "again"})}}};
+    out.back().examples = {
+        {"stepscope-cli export --format csv --sweep 3 --out ledger.csv", "sweep 3's ledger into ledger.csv"},
+        {"stepscope-cli export --planned-steps 100000 --start again",
+         "the latest ledger for a run of 100000 steps on a machine that ran it before"}};
 
     out.push_back(command("compare", "sweep B against sweep A, configuration by configuration",
                           "Compares sweep B with sweep A (ids from `stepscope-cli list`; B from another database "
@@ -373,6 +402,9 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          {option("db-b", "FILE", "the database of sweep B (default: the one of A, --db)", ValueKind::File),
           option("format", "csv|json|markdown", "the format (default markdown)", ValueKind::Choice,
                  {"csv", "json", "markdown"})}}};
+    out.back().examples = {{"stepscope-cli compare 3 4", "sweep 4 against sweep 3 of the same database"},
+                           {"stepscope-cli --db a100.sqlite compare 1 2 --db-b h200.sqlite",
+                            "sweep 2 of another machine's database against sweep 1"}};
 
     out.push_back(command("why", "where each configuration's step goes, or the kernel diff of two runs",
                           "Without arguments: for each configuration of a sweep (by default the latest), its "
@@ -387,6 +419,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
         {"why options",
          {sweepId, option("kernels", "N", "top kernels shown per configuration (default 3) or in a diff (15)"),
           option("batch", "N", "of a batch scan: that batch's rows (default: the baseline's batch)")}}};
+    out.back().examples = {{"stepscope-cli why", "where each configuration's step goes, in the latest sweep"},
+                           {"stepscope-cli why 12 15", "run 15 against run 12, kernel by kernel"}};
 
     out.push_back(command(
         "doctor", "can this machine run the native and Python workers and torch.compile?",
@@ -399,6 +433,9 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          {option("device", "cpu|cuda", "the device to check (default: cuda where the native worker sees one, else cpu)",
                  ValueKind::Choice, {"cpu", "cuda"}),
           option("python", "PATH", "the Python to check (as run's --python)", ValueKind::File)}}};
+    out.back().examples = {{"stepscope-cli doctor", "every item, on the device run would pick"},
+                           {"stepscope-cli doctor --device cuda --python ~/venv/bin/python",
+                            "the GPU, and another Python's torch and torch.compile"}};
 
     const std::vector<std::pair<int, QString>> printed{{kOk, "printed"}, {kUsage, "bad arguments"}};
     out.push_back(command("help", "this overview, or a command's help",
@@ -429,6 +466,7 @@ QString programHelp(const HelpDefaults &defaults)
     for (const auto &o : commonOptions(defaults))
         appendEntry(out, spelled(o), o.help);
     appendGroups(out, program);
+    appendExamples(out, commands.front()); // run's: where everyone starts
     appendExitCodes(out, program.exitCodes);
     return out;
 }
@@ -442,6 +480,7 @@ QString commandHelp(const CommandSpec &command, const HelpDefaults &defaults)
     out += "\noptions of every command:\n";
     for (const auto &o : commonOptions(defaults))
         appendEntry(out, spelled(o), o.help);
+    appendExamples(out, command);
     appendExitCodes(out, command.exitCodes);
     return out;
 }
@@ -575,20 +614,11 @@ QString manPage()
     };
     for (const auto &[name, meaning] : environment)
         page += ".TP\n.B " + name + '\n' + roff(meaning) + '\n';
-    page += ".SH EXAMPLES\n.nf\n";
-    for (const char *example : {
-             "stepscope-cli run",
-             "stepscope-cli run --preset each --repeat 3",
-             "stepscope-cli run --until-ci 2 --max-repeats 10",
-             "stepscope-cli run --single --device cuda --tf32 --autocast bf16 --channels-last --cuda-graph",
-             "stepscope-cli run --config sweep.json --baseline tf32",
-             "stepscope-cli doctor --device cuda",
-             "stepscope-cli list --sweep 3",
-             "stepscope-cli show 12",
-             "stepscope-cli export --format csv --sweep 3 --out ledger.csv",
-         })
-        page += roff(example) + '\n';
-    page += ".fi\n.SH SEE ALSO\n" + roff("stepscope-cli COMMAND --help, and the README of Stepscope.") + '\n';
+    page += ".SH EXAMPLES\n";
+    for (const auto &c : commandSpecs(defaults))
+        for (const auto &[line, what] : c.examples)
+            page += ".TP\n.B " + roff(line) + '\n' + roff(what) + '\n';
+    page += ".SH SEE ALSO\n" + roff("stepscope-cli COMMAND --help, and the README of Stepscope.") + '\n';
     return page;
 }
 

@@ -40,6 +40,8 @@ struct CommandSpec {
     QString description;             // a paragraph, for its --help and the manual
     std::vector<OptionGroup> groups; // its own options
     std::vector<std::pair<int, QString>> exitCodes;
+    // Command lines to copy, each with what it does: its --help ends with them, the manual lists all.
+    std::vector<std::pair<QString, QString>> examples;
 };
 
 // The defaults that help texts name: this machine's paths for --help, or the rule that gives them

@@ -84,19 +84,22 @@ std::unique_ptr<store::Reader> openReader(const QString &path, int &exitCode)
         // list/show/export tell the truth, and stores the summary of every completed run that has
         // none or one of an older rule. A read-only file is still readable: that case is skipped,
         // and its runs are read on the fly by the same rule.
-        std::unique_ptr<store::Database> db;
-        try {
-            store::OpenOptions openOptions;
-            openOptions.create = false;
-            db = store::Database::open(path.toStdString(), openOptions);
-        } catch (const store::StoreError &e) {
-            if (e.kind() != store::StoreError::Kind::Io)
-                throw;
+        {
+            std::unique_ptr<store::Database> db;
+            try {
+                store::OpenOptions openOptions;
+                openOptions.create = false;
+                db = store::Database::open(path.toStdString(), openOptions);
+            } catch (const store::StoreError &e) {
+                if (e.kind() != store::StoreError::Kind::Io)
+                    throw;
+            }
+            if (db)
+                report::refreshSummaries(*db, *store::Reader::open(path.toStdString()));
+            // The writer closes here, after that reader: the last connection, it removes the -wal
+            // and -shm (unless a sweep has the file open), and the reader below leaves none either.
         }
-        auto reader = store::Reader::open(path.toStdString());
-        if (db)
-            report::refreshSummaries(*db, *reader);
-        return reader;
+        return store::Reader::open(path.toStdString());
     } catch (const store::StoreError &e) {
         printError("stepscope-cli: " + storeMessage(e.what()));
         exitCode = kDatabase;

@@ -10,6 +10,7 @@
 #include "supervisor/doctor_items.h"
 #include "supervisor/worker_command.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -172,11 +173,16 @@ int doctorCommand(const Options &, const CommandLine &line)
                               "Rebuild (the build copies stepscope_worker.py beside the binaries) or point "
                               "STEPSCOPE_PYTHON_WORKER at it."});
         else {
+            // Said before the wait, so that a silent minute does not look like a hang, and after it.
             std::fprintf(stderr,
-                         "stepscope-cli doctor: asking the Python worker on %s (a tiny torch.compile "
-                         "takes a few seconds)...\n",
-                         qPrintable(device));
+                         "stepscope-cli doctor: asking the Python worker on %s: it imports torch and times a tiny "
+                         "torch.compile, 5 s to a minute or two on a cold start (stopped after %d min)...\n",
+                         qPrintable(device), supervisor::kDoctorLimitMs / 60000);
+            QElapsedTimer clock;
+            clock.start();
             pythonDoctor(worker, device, checks);
+            std::fprintf(stderr, "stepscope-cli doctor: the Python worker answered in %.1f s\n",
+                         static_cast<double>(clock.elapsed()) / 1000.0);
         }
     }
     printTable(checks);

@@ -28,6 +28,7 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace stepscope::cli
@@ -158,6 +159,7 @@ struct RunFlags {
     QString configFile;
     bool single = false, deviceGiven = false, shapeGiven = false;
     std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
+    QStringList configKeys; // the configuration fields the flags set ("compile", "tf32"), in order, once each
 };
 
 // The limit a numeric flag of `run` checks against (the service's table); null for other flags.
@@ -243,6 +245,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             ConfigError e;
             if (!setField(f.base, key.toStdString(), v.toStdString(), e))
                 errors.push_back({flag, e.message});
+            else if (!f.configKeys.contains(key))
+                f.configKeys << key;
             f.deviceGiven = f.deviceGiven || key == "device";
             f.shapeGiven =
                 f.shapeGiven || key == "batch" || key == "image_size" || key == "steps" || key == "warmup_steps";
@@ -259,6 +263,23 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
     printError("stepscope-cli run: nothing was run:\n  " +
                QString::fromStdString(describe(errors)).replace("\n", "\n  "));
     return false;
+}
+
+// The configuration flags whose value `config` does not have, as they were given ("--compile
+// default", "--tf32"): what a preset or a --config file decided instead. A flag is never dropped
+// without a word (issue 19.9).
+QStringList overriddenFlags(const RunFlags &f, const RunConfig &config)
+{
+    QStringList out;
+    for (const QString &key : f.configKeys) {
+        const FieldInfo *field = findField(key.toStdString());
+        const std::string given = field ? valueText(f.base, *field) : std::string();
+        if (!field || valueText(config, *field) == given)
+            continue;
+        const QString name = "--" + QString(key).replace('_', '-');
+        out << (field->isFlag && given == "true" ? name : name + " " + QString::fromStdString(given));
+    }
+    return out;
 }
 
 // A CUDA device that is not there fails every run the same way: say so once, run nothing. Without
@@ -323,6 +344,20 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
         }
         if (!r.caches) // --caches overrides the file's
             r.caches = fileCaches;
+        // Flags are the defaults of the file's configurations; where one names the field itself, it
+        // wins, and that is said.
+        std::map<QString, QStringList> overridden; // flag -> the configurations that set another value
+        QStringList order;
+        for (std::size_t k = 0; k < r.configs.size(); ++k)
+            for (const QString &flag : overriddenFlags(f, r.configs[k])) {
+                if (!overridden.count(flag))
+                    order << flag;
+                overridden[flag] << QString::number(k + 1);
+            }
+        for (const QString &flag : order)
+            printError("stepscope-cli: " + flag + " is overridden by " + f.configFile + ": configuration" +
+                       (overridden[flag].size() == 1 ? " " : "s ") + overridden[flag].join(", ") +
+                       (overridden[flag].size() == 1 ? " sets" : " set") + " it otherwise");
         // A CUDA device the file names that is not there is refused as the flag is, before anything
         // is written (a sweep of runs that can only fail helps nobody).
         for (std::size_t k = 0; k < r.configs.size(); ++k) {
@@ -347,6 +382,16 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
     } else {
         if (r.preset.isEmpty())
             r.preset = "ledger";
+        // A preset builds every row from its baseline, which keeps the shape and none of the knobs:
+        // a knob flag would do nothing, so nothing runs rather than a sweep without it.
+        if (const QStringList dropped = overriddenFlags(f, baselineOf(f.base)); !dropped.isEmpty()) {
+            printError("stepscope-cli run: nothing was run: the " + r.preset +
+                       " preset chooses every row's knobs itself, so " + dropped.join(", ") +
+                       " would be dropped. To run one configuration with " + (dropped.size() == 1 ? "it" : "them") +
+                       ", add --single; for several, list them in a --config file (see 'stepscope-cli run "
+                       "--help').");
+            return false;
+        }
         if (const auto problems = validate(baselineOf(f.base)); !problems.empty())
             return refuse(problems);
         Sweep sweep;
@@ -391,17 +436,14 @@ class SweepPrinter
             lastPhase_.clear();
             // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
             // of the same configuration, or a guess from others, said to be one.
-            status_.message(current_ + ": starting" +
-                            (e.secondsLeft >= 0
-                                 ? QString(" (about %1 left%2)")
-                                       .arg(QString::fromStdString(report::formatSeconds(double(e.secondsLeft))),
-                                            e.secondsLeftGuess ? ", a guess" : "")
-                                 : QString()));
+            status_.message(current_ + ": starting" + (e.secondsLeft >= 0 ? " (" + timeLeft(e) + ")" : QString()));
             break;
         }
         case K::Progress:
+            // Re-estimated from the pace of this run's steps as they come (supervisor/time_left.h).
             if (e.steps > 0)
-                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps));
+                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) +
+                                 (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
             break;
         case K::WarmupStarted:
             status_.message("stepscope-cli: machine warm-up: one discarded step of " + e.config +
@@ -462,6 +504,14 @@ class SweepPrinter
     }
 
   private:
+    // "about 3 min left", rounded as far as an estimate deserves; ", a guess" where runs of another
+    // kind stood in for some of it.
+    static QString timeLeft(const supervisor::SweepEvent &e)
+    {
+        return QString::fromStdString(supervisor::roundedTimeLeft(double(e.secondsLeft))) + " left" +
+               (e.secondsLeftGuess ? ", a guess" : "");
+    }
+
     // A compile can take minutes without a step: say what the worker is doing, so that it never
     // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
     void showPhase(const supervisor::SweepEvent &e)

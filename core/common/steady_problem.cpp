@@ -1,5 +1,6 @@
 #include "common/steady_problem.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,15 @@ std::string level(double ms)
     return buffer;
 }
 
+// Up to two significant digits: 4936 -> 5000, 140 -> 140, 123 -> 130. A step count to type.
+std::int64_t roundUpTwoDigits(std::int64_t n)
+{
+    std::int64_t scale = 1;
+    while (n / scale >= 100)
+        scale *= 10;
+    return (n + scale - 1) / scale * scale;
+}
+
 } // namespace
 
 std::string_view toString(SteadyProblem::Kind kind)
@@ -46,25 +56,69 @@ std::optional<SteadyProblem::Kind> steadyProblemKindFromString(std::string_view 
     return std::nullopt;
 }
 
-std::string describe(const SteadyProblem &p)
+std::optional<std::int64_t> suggestedSteps(const SteadyProblem &p)
 {
+    std::int64_t steps = 0;
     switch (p.kind) {
     case SteadyProblem::Kind::TooFewSteps:
-        return "only " + std::to_string(p.steps) + " steps after the first one were timed; at least " +
-               std::to_string(p.needed) + " are needed to find a steady state";
+        // Three times the minimum leaves room for a warm-up before the window.
+        steps = std::max<std::int64_t>(3 * std::max<std::int64_t>(p.needed, 10), 2 * p.steps);
+        break;
     case SteadyProblem::Kind::StillDrifting:
-        return std::string("step times still ") + (p.lateMs > p.earlyMs ? "rise" : "fall") + " from " +
-               level(p.earlyMs) + " to " + level(p.lateMs) +
-               " over the last half of the run; run more steps or check for throttling";
     case SteadyProblem::Kind::NeverSettles:
-        return "the steps of the run do not settle at one step time; run more steps";
+        // The last half still moved, so the warm-up took more than half the run: four times as many
+        // steps leave it a quarter of the next run at most.
+        steps = 4 * p.runSteps;
+        break;
     case SteadyProblem::Kind::TooFewAfterWarmup:
-        return "only " + std::to_string(p.steps) + " steps remain after warm-up; at least " + std::to_string(p.needed) +
-               " are needed, run more steps";
+        // The warm-up it had, and the window it lacked, twice over.
+        if (p.runSteps > 0)
+            steps = std::max(2 * p.runSteps, 2 * (p.runSteps - p.steps + p.needed));
+        break;
     case SteadyProblem::Kind::WindowMismatch:
-        return "the stored steady window does not match the stored steps";
+        break;
     }
-    return "no steady state";
+    if (steps <= 0)
+        return std::nullopt;
+    return roundUpTwoDigits(steps);
+}
+
+std::string describe(const SteadyProblem &p)
+{
+    const auto suggested = suggestedSteps(p);
+    const std::string advice =
+        suggested ? "; try --steps " + std::to_string(*suggested) : std::string("; run more steps");
+    std::string text;
+    switch (p.kind) {
+    case SteadyProblem::Kind::TooFewSteps:
+        text = "only " + std::to_string(p.steps) + " steps after the first one were timed, and finding a steady " +
+               "state needs at least " + std::to_string(p.needed) + advice;
+        break;
+    case SteadyProblem::Kind::StillDrifting:
+        text = "step times went from " + level(p.earlyMs) + " to " + level(p.lateMs) +
+               " over the last half of the run and were still " +
+               (p.lateMs > p.earlyMs ? "rising (throttling, or a cache that keeps growing?)" : "falling") + advice;
+        break;
+    case SteadyProblem::Kind::NeverSettles:
+        text = "step times did not stay at one level anywhere in the run" +
+               (p.runSteps > 0 ? "'s " + std::to_string(p.runSteps) + " steps after the first" : std::string()) +
+               advice;
+        break;
+    case SteadyProblem::Kind::TooFewAfterWarmup:
+        text = "only " + std::to_string(p.steps) + " steps remained after warm-up, and a steady state needs at least " +
+               std::to_string(p.needed) + advice;
+        break;
+    case SteadyProblem::Kind::WindowMismatch:
+        text = "the stored steady window does not match the stored steps";
+        break;
+    }
+    if (p.machineBusy()) {
+        char load[64];
+        std::snprintf(load, sizeof load, "%.1f on %d core%s", p.loadAverage, p.cores, p.cores == 1 ? "" : "s");
+        text += std::string("; the machine was busy (load average ") + load +
+                "): other work on its cores moves step times, so run it on an idle machine";
+    }
+    return text.empty() ? "no steady state" : text;
 }
 
 } // namespace stepscope

@@ -22,10 +22,22 @@ struct SteadyProblem {
     std::int64_t steps = 0;         // TooFewSteps, TooFewAfterWarmup: the steps there were
     std::int64_t needed = 0;        // ... and the steps detection needs
     double earlyMs = 0, lateMs = 0; // StillDrifting: the level at the start and at the end of the last half
+    // The steps after the first one that detection was given (warm-up included), so that a view can
+    // name a run length to try; 0 where unknown (summaries stored before it was kept).
+    std::int64_t runSteps = 0;
+    // The machine's 1-minute load average when the run ended and the cores it counts against, as
+    // the supervisor read them (platform::machineLoad); cores 0: not recorded. Other work on the
+    // cores moves step times, most of all on the CPU, where the step itself needs every core.
+    double loadAverage = 0;
+    int cores = 0;
+
+    // More runnable tasks than cores: something else competed with the run for them.
+    bool machineBusy() const { return cores > 0 && loadAverage > cores; }
 
     bool operator==(const SteadyProblem &o) const
     {
-        return kind == o.kind && steps == o.steps && needed == o.needed && earlyMs == o.earlyMs && lateMs == o.lateMs;
+        return kind == o.kind && steps == o.steps && needed == o.needed && earlyMs == o.earlyMs && lateMs == o.lateMs &&
+               runSteps == o.runSteps && loadAverage == o.loadAverage && cores == o.cores;
     }
 };
 
@@ -33,8 +45,14 @@ struct SteadyProblem {
 std::string_view toString(SteadyProblem::Kind kind);
 std::optional<SteadyProblem::Kind> steadyProblemKindFromString(std::string_view token);
 
-// For people: "step times still fall from 12.4 ms to 0.71 ms over the last half of the run; run
-// more steps or check for throttling".
+// A run length (--steps, the measured steps after warm-up) that should give the detector what it
+// lacked; none where the problem is no matter of length (a damaged row) or the run's length is not
+// known. Rounded up to two significant digits.
+std::optional<std::int64_t> suggestedSteps(const SteadyProblem &problem);
+
+// For people, with the levels and what to do: "step times went from 12.4 ms to 0.712 ms over the
+// last half of the run and were still falling; try --steps 400", and the machine's load when it
+// was busy.
 std::string describe(const SteadyProblem &problem);
 
 } // namespace stepscope

@@ -70,7 +70,7 @@ bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
 // knob (withShapeOf): asking for them is not asking for an unknown knob.
 bool isCarried(const std::string &name)
 {
-    return name.rfind("threads-", 0) == 0;
+    return name.rfind("threads-", 0) == 0 || name.rfind("seed-", 0) == 0;
 }
 
 } // namespace
@@ -192,9 +192,13 @@ Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames
     Sweep sweep;
     const RunConfig baseline = baselineOf(base);
     sweep.configs.push_back(baseline);
+    // Names of what every row carries (the base's threads, its seed) name no knob: with only those,
+    // every knob runs alone, as with none.
+    const bool anyKnobNamed =
+        std::any_of(knobNames.begin(), knobNames.end(), [](const std::string &name) { return !isCarried(name); });
     for (const auto &knob : allKnobs()) {
         const bool named = std::find(knobNames.begin(), knobNames.end(), knob.name) != knobNames.end();
-        if (knobNames.empty() ? !inDefaultEach(knob, base) : !named)
+        if (!anyKnobNamed ? !inDefaultEach(knob, base) : !named)
             continue;
         RunConfig next = baseline;
         knob.apply(next);

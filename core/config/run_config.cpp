@@ -289,6 +289,10 @@ std::vector<std::string> knobNames(const RunConfig &c)
     }
     if (c.threads > 0)
         knobs.push_back("threads-" + std::to_string(c.threads));
+    // Not a knob, but a run the label must tell apart: the same configuration at seeds 0 and 1 is an
+    // A/A check, two rows, not one row of pooled repeats. Seed 0, every sweep's default, says nothing.
+    if (c.seed != 0)
+        knobs.push_back("seed-" + std::to_string(c.seed));
     return knobs;
 }
 

@@ -77,8 +77,8 @@ bool setField(RunConfig &config, const std::string &key, const std::string &valu
 
 // The enabled knobs in ledger order, named as config/presets.h names them ("tf32", "bf16", ...).
 // CPU pinning is "pin-one-core" or "pin-<cores>" ("pin-2-3") after channels-last, and a thread
-// count other than the default ends the list as "threads-N", so that labels and canonical names
-// tell such runs apart.
+// count other than the default ends the list as "threads-N", then a seed other than 0 as "seed-N",
+// so that labels and canonical names tell such runs apart.
 std::vector<std::string> knobNames(const RunConfig &config);
 // "baseline" or the enabled knobs in ledger order, e.g. "tf32+cudnn-bench+bf16+channels-last".
 std::string knobLabel(const RunConfig &config);

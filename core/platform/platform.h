@@ -75,6 +75,14 @@ std::vector<int> allowedCores();
 std::string pinToCores(const std::vector<int> &cores);
 // Whether pinToCores can work here at all.
 bool canPinCores();
+// How busy the machine is: its 1-minute load average (runnable and waiting tasks) and the cores
+// that average counts against (online processors, not this process's affinity: the load is the
+// machine's). None where the system keeps no load average (Windows).
+struct MachineLoad {
+    double oneMinute = 0;
+    int cores = 0;
+};
+std::optional<MachineLoad> machineLoad();
 // Lowers the calling thread's scheduling priority below the default (a nice value of 10 on Linux,
 // THREAD_PRIORITY_BELOW_NORMAL on Windows), so that it leaves a busy core to the UI thread.
 void lowerCurrentThreadPriority();

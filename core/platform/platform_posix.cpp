@@ -240,6 +240,15 @@ std::vector<int> allowedCores()
     return cores;
 }
 
+std::optional<MachineLoad> machineLoad()
+{
+    double load[1] = {0};
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (getloadavg(load, 1) != 1 || cores <= 0)
+        return std::nullopt;
+    return MachineLoad{load[0], static_cast<int>(cores)};
+}
+
 bool canPinCores()
 {
 #ifdef __linux__

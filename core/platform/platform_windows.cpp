@@ -234,6 +234,12 @@ std::vector<int> allowedCores()
     return cores;
 }
 
+// Windows keeps no load average; processor queue length counters would need PDH. None.
+std::optional<MachineLoad> machineLoad()
+{
+    return std::nullopt;
+}
+
 bool canPinCores()
 {
     return true;

@@ -1,9 +1,11 @@
 #include "report/comparison_text.h"
 
+#include "report/environment_pair.h"
 #include "report/number_text.h"
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -106,6 +108,72 @@ const char *comparisonOutcomeId(ComparisonOutcome outcome)
     return "";
 }
 
+std::string comparisonVerdict(const SweepComparison &comparison)
+{
+    int faster = 0, slower = 0, same = 0, noInterval = 0, notComparable = 0, onlyA = 0, onlyB = 0;
+    double fastLow = 0, fastHigh = 0, slowLow = 0, slowHigh = 0;
+    const auto widen = [](int count, double ratio, double &low, double &high) {
+        low = count == 1 ? ratio : std::min(low, ratio);
+        high = count == 1 ? ratio : std::max(high, ratio);
+    };
+    for (const ComparisonRow &row : comparison.rows) {
+        switch (row.outcome) {
+        case ComparisonOutcome::Faster:
+            widen(++faster, row.ratio->ratio, fastLow, fastHigh);
+            break;
+        case ComparisonOutcome::Slower:
+            widen(++slower, row.ratio->ratio, slowLow, slowHigh);
+            break;
+        case ComparisonOutcome::NoSignificantDifference:
+            ++same;
+            noInterval += row.ratio && !row.ratio->hasInterval;
+            break;
+        case ComparisonOutcome::NotComparable:
+            ++notComparable;
+            break;
+        case ComparisonOutcome::OnlyInA:
+            ++onlyA;
+            break;
+        case ComparisonOutcome::OnlyInB:
+            ++onlyB;
+            break;
+        }
+    }
+    const int both = faster + slower + same;
+    const auto range = [](int n, double low, double high) {
+        return n == 1 ? " (" + ratioNumber(low) + "x)" : " (" + ratioNumber(low) + "x-" + ratioNumber(high) + "x)";
+    };
+    // "3", or "all 5" when every configuration falls in one class.
+    const auto count = [both](int n) { return (n == both && n > 1 ? "all " : "") + std::to_string(n); };
+    std::vector<std::string> parts;
+    if (faster)
+        parts.push_back("faster on " + count(faster) + range(faster, fastLow, fastHigh));
+    if (slower)
+        parts.push_back("slower on " + count(slower) + range(slower, slowLow, slowHigh));
+    if (same)
+        parts.push_back("not significantly different on " + count(same) +
+                        (noInterval ? " (" + std::to_string(noInterval) + " with one repeat: no interval)" : ""));
+    std::string text;
+    if (both == 0) {
+        text = "Nothing to compare: no configuration has a steady figure on both sides";
+    } else {
+        text = "Of " + std::to_string(both) + (both == 1 ? " configuration" : " configurations") +
+               " measured on both sides, B is ";
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    }
+    std::vector<std::string> rest;
+    if (notComparable)
+        rest.push_back(std::to_string(notComparable) + " not comparable");
+    if (onlyA)
+        rest.push_back(std::to_string(onlyA) + " only in A");
+    if (onlyB)
+        rest.push_back(std::to_string(onlyB) + " only in B");
+    for (std::size_t i = 0; i < rest.size(); ++i)
+        text += (i == 0 ? "; " : ", ") + rest[i];
+    return text + ".";
+}
+
 std::string comparisonUnit(const SweepComparison &comparison)
 {
     return comparison.setup.perImage ? "ms per image" : "ms per step";
@@ -123,7 +191,8 @@ std::string comparisonMarkdown(const ComparisonSides &sides, const SweepComparis
     const bool perImage = comparison.setup.perImage;
     std::ostringstream out;
     out << "## Comparison: B " << nameOf(sides.nameB, sides.b) << " against A " << nameOf(sides.nameA, sides.a)
-        << "\n\n";
+        << "\n\n"
+        << comparisonVerdict(comparison) << "\n\n";
     if (!comparison.setup.differences.empty()) {
         out << "A and B did not run alike, read the ratios with that in mind:\n\n";
         for (const SetupDifference &d : comparison.setup.differences)
@@ -145,6 +214,17 @@ std::string comparisonMarkdown(const ComparisonSides &sides, const SweepComparis
            "resample cold processes (never narrower than each process's own steps allow); one that spans 1 is no "
            "significant difference; "
         << kNoIntervalShort << " = one repeat, no interval: run 3 or more repeats.\n";
+    const auto environments = environmentPairs(sides.a.environmentJson, sides.b.environmentJson);
+    if (!environments.empty()) {
+        out << "\n### Environments\n\nWhat each side ran with; facts that differ are in bold.\n\n"
+               "| fact | A | B |\n|---|---|---|\n";
+        for (const EnvironmentPair &e : environments) {
+            const std::string mark = e.differs() ? "**" : "";
+            out << "| " << mark << markdownCell(e.label) << mark << " | "
+                << markdownCell(environmentValueText(e.valueA, e.recordedA)) << " | "
+                << markdownCell(environmentValueText(e.valueB, e.recordedB)) << " |\n";
+        }
+    }
     return out.str();
 }
 
@@ -179,11 +259,19 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
                                 {"outcome", comparisonOutcomeId(row.outcome)},
                                 {"verdict", text(comparisonOutcomeText(row))}});
     }
+    QJsonArray environments;
+    for (const EnvironmentPair &e : environmentPairs(sides.a.environmentJson, sides.b.environmentJson))
+        environments.append(QJsonObject{{"key", text(e.key)},
+                                        {"a", e.recordedA ? text(e.valueA) : null},
+                                        {"b", e.recordedB ? text(e.valueB) : null},
+                                        {"differs", e.differs()}});
     return QJsonObject{{"a", side(sides.a, sides.nameA)},
                        {"b", side(sides.b, sides.nameB)},
                        {"unit", text(comparisonUnit(comparison))},
                        {"per_image", comparison.setup.perImage},
+                       {"summary", text(comparisonVerdict(comparison))},
                        {"differences", differences},
+                       {"environments", environments},
                        {"rows", rows}};
 }
 

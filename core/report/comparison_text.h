@@ -22,6 +22,13 @@ std::string comparisonRatioText(const std::optional<stats::RatioCI> &ratio);
 // interval", "not comparable: no steady state in A", "only in B", ...
 std::string comparisonOutcomeText(const ComparisonRow &row);
 const char *comparisonOutcomeId(ComparisonOutcome outcome); // "faster", "no_significant_difference", ...
+// The comparison in one line, for the top of the Compare page, the reports and the CLI: of the
+// configurations measured on both sides, how many B is faster or slower on (with the range of those
+// ratios) and how many cannot be told apart, then what could not be compared: "Of 3 configurations
+// measured on both sides, B is faster on 1 (0.50x) and not significantly different on 2 (1 with one
+// repeat: no interval); 1 only in A, 1 only in B." Never more certain than the rows: a ratio
+// without an interval (one repeat) counts as no difference, whatever its point estimate.
+std::string comparisonVerdict(const SweepComparison &comparison);
 // "ms per step" or "ms per image".
 std::string comparisonUnit(const SweepComparison &comparison);
 // "#2 H200 ledger b128": how a side is named when its caller gives no other name.

@@ -105,6 +105,28 @@ std::string spreadCell(const LedgerRow &row)
     return spread.empty() ? n : spread + " (" + n + ")";
 }
 
+// "+bf16: -0.30 ms (95% CI -0.41 to -0.19)", with "from <parent>" for a branch; rows without a
+// parent or without both steady states say nothing.
+std::vector<std::string> waterfallLines(const Ledger &l)
+{
+    std::vector<std::string> lines;
+    for (const WaterfallStep &w : l.waterfall) {
+        if (!w.parent || !w.change || !w.deltaMs || w.row >= l.rows.size())
+            continue;
+        std::string line = changeText(*w.change);
+        if (w.branch)
+            line += " (from " + l.rows[*w.parent].label + ")";
+        line += ": " + num(w.deltaMs, "%+.2f") + " ms";
+        if (w.deltaLowMs && w.deltaHighMs)
+            line += " (95% CI " + num(w.deltaLowMs, "%+.2f") + " to " + num(w.deltaHighMs, "%+.2f") +
+                    (w.ratio && !w.ratio->significant ? ", n.s.)" : ")");
+        else
+            line += std::string(" (") + kNoIntervalShort + ")";
+        lines.push_back(line);
+    }
+    return lines;
+}
+
 } // namespace
 
 std::string toCsv(const Ledger &l)
@@ -273,6 +295,19 @@ std::string toJson(const Ledger &l)
         } else {
             o["profile"] = QJsonObject{{"problem", text(r.profileProblem.empty() ? "not profiled" : r.profileProblem)}};
         }
+        // The row it stands on in the waterfall (report/waterfall.h) and what it changes.
+        const std::size_t index = static_cast<std::size_t>(&r - &l.rows.front());
+        if (index < l.waterfall.size()) {
+            const WaterfallStep &w = l.waterfall[index];
+            o["waterfall"] =
+                QJsonObject{{"parent", w.parent ? text(l.rows[*w.parent].configName) : QJsonValue(QJsonValue::Null)},
+                            {"change", text(w.change ? changeText(*w.change) : "")},
+                            {"branch", w.branch},
+                            {"delta_ms", number(w.deltaMs)},
+                            {"delta_ci_ms", w.deltaLowMs && w.deltaHighMs
+                                                ? QJsonValue(QJsonArray{number(w.deltaLowMs), number(w.deltaHighMs)})
+                                                : QJsonValue(QJsonValue::Null)}};
+        }
         rows.append(o);
     }
     root["rows"] = rows;
@@ -345,6 +380,12 @@ std::string toMarkdown(const Ledger &l)
                             : std::string(l.environment && !l.environment->gpu.empty() ? " (no peak known for this GPU)"
                                                                                        : ""))
                     << "\n";
+    }
+    // What each change did, against the row it changes (report/waterfall.h): the waterfall in words.
+    if (const auto changes = waterfallLines(l); !changes.empty()) {
+        out << "\nWhat each change did (each row against the earlier row it differs from by one change):\n\n";
+        for (const std::string &line : changes)
+            out << "- " << markdownCell(line) << "\n";
     }
     if (const auto shares = machineCacheShareLines(l); !shares.empty()) {
         out << "\nWhat the machine's caches cost each first step (cold minus warm):\n\n";

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <utility>
 
 namespace stepscope::report
 {
@@ -51,21 +52,11 @@ std::optional<double> numberMember(const std::string &json, const std::string &k
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string fmt(const char *f, double v)
 {
     return formatNumber(f, v);
-}
-
-double maxRelativeDiff(const std::vector<double> &a, const std::vector<double> &b)
-{
-    // Relative to the loss, floored at 5% of the first loss: a tiny batch is memorised within a few
-    // steps, and a relative difference between two losses near zero says nothing about training.
-    double worst = 0;
-    const double floor = b.empty() ? 1e-6 : std::max(1e-6, 0.05 * std::abs(b.front()));
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-        worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(floor, std::abs(b[i])));
-    return worst;
 }
 
 } // namespace
@@ -106,6 +97,51 @@ double lossTolerance(const RunConfig &config)
     if (config.compile != CompileMode::None)
         tolerance = std::max(tolerance, kTf32);
     return tolerance;
+}
+
+double lossAllowance(double tolerance, double baselineLoss, double baselineFirstLoss)
+{
+    // Relative to the loss where it is large; once a small batch is memorised (batch 2 reaches 1e-4
+    // within ten steps) two near-zero losses differ by any ratio and say nothing about training, so
+    // the loss the run started from sets an absolute floor of the same tolerance.
+    return tolerance * (std::abs(baselineLoss) + std::abs(baselineFirstLoss));
+}
+
+LedgerRow::Accuracy compareLosses(const std::vector<double> &losses, const std::vector<double> &baseline,
+                                  double tolerance)
+{
+    using Verdict = LedgerRow::Accuracy::Verdict;
+    LedgerRow::Accuracy a;
+    a.tolerance = tolerance;
+    if (losses.empty() || baseline.empty())
+        return a;
+    const auto finite = [](double v) { return std::isfinite(v); };
+    a.finite = std::all_of(losses.begin(), losses.end(), finite);
+    a.firstLoss = losses.front();
+    a.lastLoss = losses.back();
+    a.baselineLastLoss = baseline.back();
+    for (std::size_t i = 0; i < std::min(losses.size(), baseline.size()); ++i) {
+        if (!finite(losses[i]) || !finite(baseline[i]))
+            continue;
+        const double allowed = lossAllowance(tolerance, baseline[i], baseline.front());
+        const double diff = std::abs(losses[i] - baseline[i]);
+        const double share = allowed > 0 ? diff / allowed : (diff > 0 ? kInf : 0.0);
+        if (a.worstStep == 0 || share > a.worstShare) {
+            a.worstStep = static_cast<int>(i) + 1;
+            a.worstShare = share;
+            a.loss = losses[i];
+            a.baselineLoss = baseline[i];
+            a.allowed = allowed;
+        }
+    }
+    // A difference is not a divergence: a step that trains at another precision takes another
+    // path down. Diverged is for training that broke: a loss that is not finite, or losses that end
+    // no lower than they started while the baseline's fell.
+    const bool baselineFell =
+        std::all_of(baseline.begin(), baseline.end(), finite) && baseline.back() < baseline.front();
+    a.stalled = a.finite && baselineFell && losses.back() >= losses.front();
+    a.verdict = !a.finite || a.stalled ? Verdict::Diverged : a.worstShare > 1 ? Verdict::Differs : Verdict::Ok;
+    return a;
 }
 
 RunConfig storedConfig(const std::string &configJson)
@@ -313,29 +349,68 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed, 
 LedgerRow::Accuracy accuracyOf(const LedgerRow &row, const std::vector<double> &losses,
                                const std::vector<double> *baselineLosses)
 {
-    using Verdict = LedgerRow::Accuracy::Verdict;
-    LedgerRow::Accuracy a;
     if (!baselineLosses) {
-        a.verdict = losses.empty() ? Verdict::NotChecked : Verdict::Reference;
-    } else if (!losses.empty() && !baselineLosses->empty()) {
-        a.maxRelDiff = maxRelativeDiff(losses, *baselineLosses);
-        a.finite = std::all_of(losses.begin(), losses.end(), [](double v) { return std::isfinite(v); });
-        a.verdict =
-            a.finite && a.maxRelDiff <= lossTolerance(storedConfig(row.configJson)) ? Verdict::Ok : Verdict::Diverged;
+        LedgerRow::Accuracy a;
+        a.verdict = losses.empty() ? LedgerRow::Accuracy::Verdict::NotChecked : LedgerRow::Accuracy::Verdict::Reference;
+        return a;
     }
-    return a;
+    return compareLosses(losses, *baselineLosses, lossTolerance(storedConfig(row.configJson)));
 }
 
-// In a cumulative ledger each row adds one knob to the one before: its axis label says just that.
+// A row label's runtime ("python " or "") and its knobs ("baseline" has none).
+std::pair<std::string, std::vector<std::string>> splitLabel(const std::string &label)
+{
+    const auto space = label.rfind(' ');
+    const std::string runtime = space == std::string::npos ? std::string() : label.substr(0, space + 1);
+    const std::string knobs = space == std::string::npos ? label : label.substr(space + 1);
+    std::vector<std::string> out;
+    if (knobs == "baseline")
+        return {runtime, out};
+    for (std::size_t at = 0; at <= knobs.size();) {
+        const auto plus = std::min(knobs.find('+', at), knobs.size());
+        out.push_back(knobs.substr(at, plus - at));
+        at = plus + 1;
+    }
+    return {runtime, out};
+}
+
+std::string joinedKnobs(const std::vector<std::string> &knobs)
+{
+    std::string out;
+    for (const auto &k : knobs)
+        out += (out.empty() ? "" : "+") + k;
+    return out;
+}
+
+// The knobs of `label` that `reference` lacks, and those of `reference` that `label` lacks; false
+// when their runtimes differ (then no knob says the difference).
+bool knobDifference(const std::string &label, const std::string &reference, std::vector<std::string> &added,
+                    std::vector<std::string> &removed)
+{
+    const auto [runtime, knobs] = splitLabel(label);
+    const auto [referenceRuntime, referenceKnobs] = splitLabel(reference);
+    if (runtime != referenceRuntime)
+        return false;
+    const auto lacks = [](const std::vector<std::string> &list, const std::string &k) {
+        return std::find(list.begin(), list.end(), k) == list.end();
+    };
+    for (const auto &k : knobs)
+        if (lacks(referenceKnobs, k))
+            added.push_back(k);
+    for (const auto &k : referenceKnobs)
+        if (lacks(knobs, k))
+            removed.push_back(k);
+    return true;
+}
+
+// In a cumulative ledger each row adds knobs to the one before: its axis label says just that
+// ("+bf16"); any other row keeps its label.
 std::string axisLabelOf(const std::string &label, const std::string *previous)
 {
-    if (!previous)
+    std::vector<std::string> added, removed;
+    if (!previous || !knobDifference(label, *previous, added, removed) || added.empty() || !removed.empty())
         return label;
-    if (*previous == "baseline" && label.find('+') == std::string::npos)
-        return "+" + label;
-    if (label.rfind(*previous + "+", 0) == 0 && label.find('+', previous->size() + 1) == std::string::npos)
-        return label.substr(previous->size());
-    return label;
+    return "+" + joinedKnobs(added);
 }
 
 // Speed-up, break-even and their intervals of every row against the baseline (rows[0]).
@@ -475,9 +550,19 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
     compareWithBaseline(ledger, cancel);
+    ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())
         recommendFor(ledger, ledger.plannedSteps, cancel);
     return ledger;
+}
+
+std::string shortLabel(const LedgerRow &row, const LedgerRow &reference)
+{
+    std::vector<std::string> added, removed;
+    if (&row == &reference || !knobDifference(row.label, reference.label, added, removed) ||
+        (added.empty() == removed.empty()))
+        return row.label;
+    return added.empty() ? "without " + joinedKnobs(removed) : "+" + joinedKnobs(added);
 }
 
 std::string recommendationHeadline(const Ledger &ledger)
@@ -485,18 +570,34 @@ std::string recommendationHeadline(const Ledger &ledger)
     if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
         return {};
     const LedgerRow &row = ledger.rows[*ledger.recommended];
-    std::string line = "Use " + row.label;
+    // The short labels of the ledger's axis: "+cuda-graph" for the row that adds the CUDA graph to the
+    // one before it; the full label where the row adds nothing to that one alone.
+    std::string line = "Use " + (row.axisLabel.empty() ? row.label : row.axisLabel);
     if (row.speedup && &row != &ledger.rows.front()) {
-        line += ": " + fmt("%.2fx", *row.speedup) + " against " + ledger.rows.front().label;
+        line += ": " + fmt("%.2fx", *row.speedup);
         line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1
                                           ? ", pays off at once"
                                           : ", pays off after " + breakEvenStepsText(row.breakEvenSteps) + " steps")
                                    : std::string(", never pays off");
     }
     if (ledger.recommendationTied && ledger.recommendation && ledger.recommendation->runnerUp) {
-        const std::size_t other = *ledger.recommended == ledger.recommendation->best ? *ledger.recommendation->runnerUp
-                                                                                     : ledger.recommendation->best;
-        line += "; " + ledger.rows[other].label + " is within noise of it";
+        const std::size_t otherIndex = *ledger.recommended == ledger.recommendation->best
+                                           ? *ledger.recommendation->runnerUp
+                                           : ledger.recommendation->best;
+        const LedgerRow &other = ledger.rows[otherIndex];
+        // The other against the recommended, in the planned run's total time: what choosing it would
+        // change, which the interval cannot tell from nothing.
+        const auto total = [&](const LedgerRow &r) {
+            return *r.firstStepMs + static_cast<double>(ledger.plannedSteps - 1) * *r.steadyMs;
+        };
+        line += "; " + shortLabel(other, row);
+        if (other.firstStepMs && other.steadyMs && row.firstStepMs && row.steadyMs && total(row) > 0) {
+            const double change = total(other) / total(row) - 1;
+            line +=
+                " " + fmt("%.1f%%", 100 * std::abs(change)) + (change < 0 ? " faster" : " slower") + ", within noise";
+        } else {
+            line += " is within noise of it";
+        }
     }
     return line;
 }
@@ -517,6 +618,28 @@ std::string breakEvenText(const LedgerRow &row)
     return breakEvenStepsText(row.breakEvenSteps);
 }
 
+namespace
+{
+
+// What broke a diverged row's training, in words.
+std::string leftOutReasonOf(const LedgerRow::Accuracy &accuracy)
+{
+    if (!accuracy.finite)
+        return "a loss is not finite";
+    return std::string(accuracy.lastLoss > accuracy.firstLoss ? "loss rose from " : "loss did not fall: ") +
+           fmt("%.3g", accuracy.firstLoss) + " to " + fmt("%.3g", accuracy.lastLoss) +
+           " while the baseline's fell to " + fmt("%.3g", accuracy.baselineLastLoss);
+}
+
+// Where a row's losses left the baseline's most: "step 4: 0.86 vs 0.52, 0.21 allowed".
+std::string differenceTextOf(const LedgerRow::Accuracy &accuracy)
+{
+    return "step " + std::to_string(accuracy.worstStep) + ": " + fmt("%.3g", accuracy.loss) + " vs " +
+           fmt("%.3g", accuracy.baselineLoss) + ", " + fmt("%.2g", accuracy.allowed) + " allowed";
+}
+
+} // namespace
+
 std::string accuracyText(const LedgerRow::Accuracy &accuracy)
 {
     using Verdict = LedgerRow::Accuracy::Verdict;
@@ -527,11 +650,17 @@ std::string accuracyText(const LedgerRow::Accuracy &accuracy)
         return "reference";
     case Verdict::Ok:
         return "ok";
+    case Verdict::Differs:
+        return "differs (" + differenceTextOf(accuracy) + ")";
     case Verdict::Diverged:
-        return accuracy.finite ? "diverged (max rel. diff " + fmt("%.3g", accuracy.maxRelDiff) + ")"
-                               : "diverged (a loss is not finite)";
+        return "diverged (" + leftOutReasonOf(accuracy) + ")";
     }
     return "n/a";
+}
+
+std::string leftOutReason(const LedgerRow &row)
+{
+    return row.accuracy.diverged() ? "training diverged: " + leftOutReasonOf(row.accuracy) : std::string();
 }
 
 std::string firstStepCachesText(const Ledger &ledger)
@@ -746,16 +875,27 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     ledger.recommendedReason.clear();
     ledger.decidingCrossing.reset();
     ledger.recommendationText.clear();
-    // A configuration that broke training is no candidate, however fast.
+    ledger.leftOut.clear();
+    // A configuration that broke training is no candidate, however fast; the text says so (a row
+    // that merely differs from the baseline stays one, and is named when it is the one to use).
     std::vector<stats::Candidate> candidates;
     std::vector<std::size_t> candidateRows;
+    std::string leftOutText;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         const LedgerRow &row = ledger.rows[i];
-        if (row.steadyMs && row.firstStepMs && !row.accuracy.diverged()) {
-            candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
-            candidateRows.push_back(i);
+        if (!row.steadyMs || !row.firstStepMs)
+            continue; // no figures: caveatsOf names the row when it failed or never settled
+        if (const std::string reason = leftOutReason(row); !reason.empty()) {
+            ledger.leftOut.push_back(i);
+            leftOutText +=
+                (leftOutText.empty() ? " Left out of the recommendation: " : "; ") + row.label + " (" + reason + ")";
+            continue;
         }
+        candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
+        candidateRows.push_back(i);
     }
+    if (!leftOutText.empty())
+        leftOutText += ".";
     auto rec = stats::recommend(candidates, ledger.plannedSteps);
     if (!rec)
         return;
@@ -808,7 +948,25 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     // What the other start state gives the recommended row, when it ran both.
     if (ledger.hasColdAndWarm && best.speedup && best.cold.firstStepMs && best.warm.firstStepMs)
         text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
-    ledger.recommendationText = text + "." + caveatsOf(ledger);
+    // The recommended row's losses took another path than the baseline's beyond its tolerance: it
+    // still trains, but that is worth a look before a long run relies on it.
+    if (ledger.recommended && ledger.rows[*ledger.recommended].accuracy.differs()) {
+        const LedgerRow &chosen = ledger.rows[*ledger.recommended];
+        leftOutText += " " + chosen.label + "'s losses differ from the baseline's beyond its tolerance (" +
+                       differenceTextOf(chosen.accuracy) + "): it trains, but check its accuracy before a long run.";
+    }
+    ledger.recommendationText = text + "." + leftOutText + caveatsOf(ledger);
+}
+
+std::string recommendationCaveats(const Ledger &ledger)
+{
+    if (!ledger.recommended)
+        return {};
+    std::string text = caveatsOf(ledger);
+    // "Within noise" of one process each is no measured noise: no interval could be taken.
+    if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
+        text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
+    return text.empty() ? text : text.substr(1); // caveatsOf's sentences each start with a space
 }
 
 } // namespace stepscope::report

@@ -5,6 +5,7 @@
 #include "config/run_config.h"
 #include "profile/profile_summary.h"
 #include "report/compute.h"
+#include "report/waterfall.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -88,18 +89,30 @@ struct LedgerRow {
     std::optional<double> breakEvenSteps;    // nullopt with speedup: "never" (breakEvenText words it)
     std::optional<stats::BreakEvenCI> breakEvenCI;
     std::string breakEvenRange; // "80-150", "immediately to never", "n=1, no CI"; "" without a break-even
-    // The accuracy gate: this row's losses over the first steps against the baseline's.
+    // The accuracy gate: this row's losses over the first steps against the baseline's. A step's
+    // difference is allowed tolerance x (the baseline's loss at that step + its first loss): relative
+    // while the loss is large, absolute once a small batch has memorised its data and both losses
+    // are near zero, where a relative difference says nothing about training (lossAllowance).
     struct Accuracy {
         enum class Verdict {
             NotChecked, // no losses on one side
             Reference,  // the baseline itself
-            Ok,         // within lossTolerance of the baseline
-            Diverged,   // beyond it, or a loss that is not finite
+            Ok,         // within the allowance at every step
+            Differs,    // beyond it at some step while still training: flagged, still a candidate
+            Diverged,   // a loss that is not finite, or losses that end no lower than they started
+                        // while the baseline's fell: left out of the recommendation
         };
         Verdict verdict = Verdict::NotChecked;
-        double maxRelDiff = 0; // Ok, Diverged: the largest relative difference (floored, see ledger.cpp)
-        bool finite = true;    // every loss finite
+        double tolerance = 0; // lossTolerance of the row's configuration
+        // The step (1-based) where the difference used most of its allowance, and the figures there;
+        // worstShare > 1 is beyond the allowance.
+        int worstStep = 0;
+        double worstShare = 0, loss = 0, baselineLoss = 0, allowed = 0;
+        double firstLoss = 0, lastLoss = 0, baselineLastLoss = 0; // where the row's and the baseline's losses ended
+        bool finite = true;                                       // every loss finite
+        bool stalled = false; // the row's losses ended no lower than they started while the baseline's fell
         bool diverged() const { return verdict == Verdict::Diverged; }
+        bool differs() const { return verdict == Verdict::Differs; }
     } accuracy;
 
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
@@ -129,7 +142,12 @@ struct Ledger {
     // The batch sizes the sweep ran, ascending (one for most sweeps), and the one these rows are of.
     std::vector<int> batches;
     int batch = 0;
+    // Each row against the earlier row it differs from by one change (report/waterfall.h), in row order.
+    std::vector<WaterfallStep> waterfall;
     std::optional<stats::Recommendation> recommendation; // indices into rows
+    // Rows with figures that the recommendation left out, in row order (leftOutReason says why;
+    // recommendationText names them).
+    std::vector<std::size_t> leftOut;
     std::string recommendationText;
     std::optional<stats::DifferenceCI> recommendationCI; // runner-up's minus best's total time for N steps (s)
     bool recommendationTied = false;                     // best and runner-up cannot be told apart
@@ -178,8 +196,11 @@ std::string statusText(const LedgerRow &row);
 // How many of the row's runs completed, alone: "complete", "2/3 complete", or how the last run
 // ended when none did ("failed", "cancelled").
 std::string completionText(const LedgerRow &row);
-// "ok", "reference", "n/a", "diverged (max rel. diff 0.3)".
+// "ok", "reference", "n/a", "differs (step 4: 0.86 vs 0.52, 0.21 allowed)", "diverged (loss rose from
+// 6.91 to 9.30)", "diverged (a loss is not finite)".
 std::string accuracyText(const LedgerRow::Accuracy &accuracy);
+// Why the recommendation left a row out, or "" for a candidate (its accuracy verdict: Diverged).
+std::string leftOutReason(const LedgerRow &row);
 // A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
 // "immediately", "1234".
 std::string breakEvenText(const LedgerRow &row);
@@ -188,9 +209,17 @@ std::string breakEvenStepsText(const std::optional<double> &steps);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 
-// The verdict in one line for the top of every view: "Use +cuda-graph: 3.77x, pays off after 170
-// steps", with the runner-up's standing when it cannot be told apart; "" without a recommendation.
+// The verdict in one line for the top of every view, in the short labels of the ledger's axis:
+// "Use +cuda-graph: 3.77x, pays off after 170 steps", and when the runner-up cannot be told apart,
+// its difference and the planned run's total time it changes: "; +sgd-fused 0.7% faster, within
+// noise". "" without a recommendation.
 std::string recommendationHeadline(const Ledger &ledger);
+// What the headline rests on that a reader should know, for a smaller line under it: the sweep's
+// state, rows not complete or unreliable, a tie without an interval. "" when there is nothing to say.
+std::string recommendationCaveats(const Ledger &ledger);
+// `row`'s label against `reference`'s: "+sgd-fused" when it adds knobs to it, "without cuda-graph"
+// when it only takes some away, else its own label.
+std::string shortLabel(const LedgerRow &row, const LedgerRow &reference);
 
 // Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});
@@ -198,6 +227,12 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
 // Tolerance of the accuracy gate for a configuration's precision (fp16 or bf16 autocast, TF32,
 // fp32), at least TF32's for a compiled configuration.
 double lossTolerance(const RunConfig &config);
+// The difference allowed between a loss and the baseline's at the same step: tolerance x (|the
+// baseline's loss| + |the baseline's first loss|).
+double lossAllowance(double tolerance, double baselineLoss, double baselineFirstLoss);
+// The gate itself, on two loss curves (`losses` the row's, `baseline` the reference's).
+LedgerRow::Accuracy compareLosses(const std::vector<double> &losses, const std::vector<double> &baseline,
+                                  double tolerance);
 // The configuration a run row stored (RunRecord::configJson) as RunConfig fields; members it cannot
 // read keep their defaults, so an unreadable precision gets fp32's tolerance, the strictest.
 RunConfig storedConfig(const std::string &configJson);

@@ -189,11 +189,13 @@ constexpr double kRelativeTolerance = 0.05;
 constexpr double kMadSigmas = 3.0;
 constexpr double kMadToSigma = 1.4826;
 
-// Not found leaves the window empty (begin == end == 0), so no caller can time a slice of it.
-SteadyWindow notFound(SteadyProblem::Kind kind, std::size_t steps = 0, std::size_t needed = 0)
+// Not found leaves the window empty (begin == end == 0), so no caller can time a slice of it. The
+// problem keeps the run's length `runSteps`, from which a view suggests a longer one.
+SteadyWindow notFound(SteadyProblem::Kind kind, std::size_t runSteps, std::size_t steps = 0, std::size_t needed = 0)
 {
     SteadyWindow w;
     w.problem = SteadyProblem{kind, static_cast<std::int64_t>(steps), static_cast<std::int64_t>(needed)};
+    w.problem->runSteps = static_cast<std::int64_t>(runSteps);
     return w;
 }
 
@@ -256,7 +258,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
     const auto &x = stepsAfterFirst;
     const std::size_t n = x.size();
     if (n < kMinSteadySteps)
-        return notFound(SteadyProblem::Kind::TooFewSteps, n, kMinSteadySteps);
+        return notFound(SteadyProblem::Kind::TooFewSteps, n, n, kMinSteadySteps);
 
     std::vector<double> tail = slice(x, n / 2, n);
     if (const auto drift = tailDrift(tail, median(tail))) {
@@ -264,7 +266,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         // the level from there. If it still trends, nothing can be trusted yet.
         std::vector<double> lastQuarter = slice(x, n - n / 4, n);
         if (lastQuarter.size() < kMinSteadySteps || std::abs(kendallTau(lastQuarter)) >= kTrendTau) {
-            SteadyWindow w = notFound(SteadyProblem::Kind::StillDrifting);
+            SteadyWindow w = notFound(SteadyProblem::Kind::StillDrifting, n);
             w.problem->earlyMs = drift->early;
             w.problem->lateMs = drift->late;
             return w;
@@ -293,7 +295,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
             firstSteady = k;
     }
     if (firstSteady == blocks.count)
-        return notFound(SteadyProblem::Kind::NeverSettles);
+        return notFound(SteadyProblem::Kind::NeverSettles, n);
 
     std::size_t begin = blocks.begin(firstSteady);
     const std::size_t blockEnd = blocks.end(firstSteady, n);
@@ -301,7 +303,7 @@ SteadyWindow detectSteadyState(const std::vector<double> &stepsAfterFirst)
         ++begin;
 
     if (n - begin < kMinSteadySteps)
-        return notFound(SteadyProblem::Kind::TooFewAfterWarmup, n - begin, kMinSteadySteps);
+        return notFound(SteadyProblem::Kind::TooFewAfterWarmup, n, n - begin, kMinSteadySteps);
 
     SteadyWindow w;
     w.found = true;

@@ -188,4 +188,12 @@ std::string readOnlyUri(const std::string &path, bool asIfReadOnly)
     return fileUri(path, "immutable=1");
 }
 
+bool readsWithOwnSideFiles(const std::string &path)
+{
+    // A -wal present means another connection may be at work (a sweep writing): read-only, as ever,
+    // and it sees the live data through the -shm that is there. A file in rollback mode gets no side
+    // files from a reader at all.
+    return mayWrite(path) && mayWrite(folderOf(path)) && !fileExists(path + "-wal") && walModeHeader(path);
+}
+
 } // namespace stepscope::store

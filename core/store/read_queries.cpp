@@ -23,14 +23,26 @@ std::unique_ptr<Reader> Reader::open(const std::string &path)
         throw StoreError(Kind::Io, missingFileText(path));
     Inspection inspection;
     const std::string uri = readOnlyUri(path);
+    const bool ownSideFiles = uri.empty() && readsWithOwnSideFiles(path);
     Connection db;
-    const auto open = [&](const std::string &name) {
-        return openChecked(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | (name.empty() ? 0 : SQLITE_OPEN_URI),
+    const auto open = [&](const std::string &name, bool mayWriteSideFiles = false) {
+        return openChecked(path,
+                           (mayWriteSideFiles ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX |
+                               (name.empty() ? 0 : SQLITE_OPEN_URI),
                            inspection, name);
     };
     try {
         try {
-            db = open(uri);
+            db = open(uri, ownSideFiles);
+            // It may write only what closing it removes: query_only refuses every statement that
+            // would change the file.
+            if (ownSideFiles) {
+                try {
+                    exec(db.get(), "PRAGMA query_only = 1");
+                } catch (const SqlFailure &e) {
+                    throw describeOpenFailure(path, e);
+                }
+            }
         } catch (const StoreError &e) {
             // Reading needs no space: on a full disk the -shm a WAL reader wants cannot be made, and a
             // file whose commits are all in it reads as immutable instead (no live writer can be

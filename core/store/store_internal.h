@@ -235,6 +235,11 @@ Connection openChecked(const std::string &path, int flags, Inspection &inspectio
 // `asIfReadOnly`: the same for a file that could be written, where nothing beside it can be made
 // (a full disk has no room for the -shm a reader of a WAL file needs).
 std::string readOnlyUri(const std::string &path, bool asIfReadOnly = false);
+// Whether a Reader of `path` should open it on a connection that may write (made read-only by
+// query_only): a WAL file we may write that no connection has open, no -wal beside it. SQLite lets
+// only such a connection, the last to close, remove the -wal and -shm its reads create; a read-only
+// one leaves them behind (issue 19.9: `list`, `show`, `export` leave the folder as they found it).
+bool readsWithOwnSideFiles(const std::string &path);
 
 // The sentences a user sees when SQLite fails (error_text.cpp): opening or reading, and writing.
 StoreError describeOpenFailure(const std::string &path, const SqlFailure &e);

@@ -22,7 +22,13 @@ std::string problemToJson(const std::optional<SteadyProblem> &p)
                   {"steps", static_cast<double>(p->steps)},
                   {"needed", static_cast<double>(p->needed)},
                   {"early_ms", p->earlyMs},
-                  {"late_ms", p->lateMs}};
+                  {"late_ms", p->lateMs},
+                  {"run_steps", static_cast<double>(p->runSteps)}};
+    // The machine's load only where the supervisor read it.
+    if (p->cores > 0) {
+        o.insert("load_1m", p->loadAverage);
+        o.insert("cores", p->cores);
+    }
     return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }
 
@@ -39,6 +45,9 @@ std::optional<SteadyProblem> problemFromJson(const std::string &json)
     p.needed = static_cast<std::int64_t>(o.value("needed").toDouble());
     p.earlyMs = o.value("early_ms").toDouble();
     p.lateMs = o.value("late_ms").toDouble();
+    p.runSteps = static_cast<std::int64_t>(o.value("run_steps").toDouble());
+    p.loadAverage = o.value("load_1m").toDouble();
+    p.cores = o.value("cores").toInt();
     return p;
 }
 

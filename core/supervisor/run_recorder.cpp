@@ -1,5 +1,6 @@
 #include "supervisor/run_recorder.h"
 
+#include "platform/platform.h"
 #include "report/run_summary.h"
 #include "supervisor/run_profile.h"
 
@@ -109,7 +110,14 @@ std::vector<double> RunRecorder::finish(RunStatus status, const std::optional<Fa
     // The run's one reading (report/run_summary.h), stored with it: every view reads this summary,
     // and adaptive repeats take the steps inside its window.
     const report::StepSeries series = report::stepSeries(steps_);
-    const store::RunSummary summary = report::summarizeSeries(series);
+    store::RunSummary summary = report::summarizeSeries(series);
+    // A run that found no steady state keeps how busy the machine was as it ended: other work on
+    // the cores is a cause the steps alone cannot show, and only now can it be read.
+    if (summary.problem)
+        if (const auto load = platform::machineLoad()) {
+            summary.problem->loadAverage = load->oneMinute;
+            summary.problem->cores = load->cores;
+        }
     std::vector<double> steady;
     if (status == RunStatus::Complete) {
         steady = report::steadySamples(series, summary);

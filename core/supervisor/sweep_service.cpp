@@ -149,6 +149,7 @@ void SweepService::connectRunner()
     connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
     connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
         runClock_.start();
+        pace_.restart();
         currentRun_ = index;
         SweepEvent e = SweepEvent::of(K::RunStarted);
         e.runId = runId;
@@ -260,6 +261,7 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
     e.steps = steps;
     e.runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
     e.sweepFraction = totalRuns > 0 ? (finishedRuns + e.runFraction) / totalRuns : 1.0;
+    pace_.observe(step, steps, static_cast<double>(runClock_.elapsed()) / 1000.0);
     fillSecondsLeft(e, finishedRuns);
     emitEvent(e);
 }
@@ -270,7 +272,9 @@ void SweepService::fillSecondsLeft(SweepEvent &e, int currentRun) const
     if (currentRun < 0)
         return;
     const double elapsed = static_cast<double>(runClock_.elapsed()) / 1000.0;
-    if (const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed)) {
+    // The pace is the running run's only while it runs: at its start (RunStarted) there is none yet.
+    const auto pace = currentRun == currentRun_ ? pace_.pace() : std::nullopt;
+    if (const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed, pace)) {
         e.secondsLeft = static_cast<qint64>(left->seconds);
         e.secondsLeftGuess = left->guess;
     }

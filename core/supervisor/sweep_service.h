@@ -127,6 +127,7 @@ class SweepService : public QObject
     QElapsedTimer sweepClock_, runClock_;
     int runsDone_ = 0;
     TimeLeft timeLeft_;
+    PaceMeter pace_;                       // the running run's steps per second, for its time left
     std::vector<RunKey> keys_;             // the plan's runs, in order (adaptive ones appended)
     std::map<QString, RunConfig> configs_; // by canonical name, for the runs adaptive repeats add
     bool warmRuns_ = false;

@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QJsonDocument>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -94,23 +96,79 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
     return TimeEstimate{run->seconds + priming->seconds, run->guess || priming->guess};
 }
 
-std::optional<TimeEstimate> TimeLeft::left(const std::vector<RunKey> &plan, std::size_t current, double elapsed) const
+std::optional<TimeEstimate> TimeLeft::left(const std::vector<RunKey> &plan, std::size_t current, double elapsed,
+                                           const std::optional<RunPace> &pace) const
 {
     if (current >= plan.size())
         return std::nullopt;
-    const auto now = predict(plan[current]);
-    if (!now)
+    std::optional<TimeEstimate> now = predict(plan[current]);
+    // The steps still to come at the pace this run is keeping: better than any other run's time,
+    // whose first step and pace may be another machine state's.
+    std::optional<double> paced;
+    if (pace && pace->steps > 0 && pace->secondsPerStep > 0)
+        paced = std::max(0, pace->steps - pace->step) * pace->secondsPerStep;
+    if (!now && !paced)
         return std::nullopt;
     // A run that outlives its prediction is taken to end soon: its overrun is not added to the rest.
-    TimeEstimate total{std::max(0.0, now->seconds - elapsed), now->guess};
+    TimeEstimate total =
+        paced ? TimeEstimate{*paced, false} : TimeEstimate{std::max(0.0, now->seconds - elapsed), now->guess};
     for (std::size_t k = current + 1; k < plan.size(); ++k) {
-        const auto next = predict(plan[k]);
+        auto next = predict(plan[k]);
+        // Nothing known of it: the running run's own projected length, the only figure there is.
+        if (!next && paced)
+            next = TimeEstimate{elapsed + *paced, true};
         if (!next)
             return std::nullopt;
         total.seconds += next->seconds;
         total.guess = total.guess || next->guess;
     }
     return total;
+}
+
+void PaceMeter::restart()
+{
+    *this = PaceMeter();
+}
+
+void PaceMeter::observe(int step, int steps, double seconds)
+{
+    steps_ = steps;
+    if (step <= 0)
+        return; // the run's start: no step measured yet
+    if (firstStep_ < 0) {
+        firstStep_ = step;
+        firstSeconds_ = seconds;
+    }
+    lastStep_ = step;
+    lastSeconds_ = seconds;
+}
+
+std::optional<RunPace> PaceMeter::pace() const
+{
+    // A few steps past the first report: one batch of steps alone is too few to time.
+    constexpr int kMinSteps = 3;
+    if (firstStep_ < 0 || lastStep_ - firstStep_ < kMinSteps || lastSeconds_ <= firstSeconds_)
+        return std::nullopt;
+    return RunPace{lastStep_, steps_, (lastSeconds_ - firstSeconds_) / (lastStep_ - firstStep_)};
+}
+
+std::string roundedTimeLeft(double seconds)
+{
+    const long long s = std::llround(std::max(0.0, seconds));
+    const auto roundTo = [](long long v, long long unit) { return std::max(unit, (v + unit / 2) / unit * unit); };
+    if (s < 55) {
+        const long long r = roundTo(s, s < 20 ? 5 : 10);
+        if (r < 60)
+            return "about " + std::to_string(r) + " s";
+    }
+    const long long minutes = std::max(1LL, (s + 30) / 60);
+    if (minutes < 20)
+        return "about " + std::to_string(minutes) + " min";
+    if (minutes < 90)
+        return "about " + std::to_string(roundTo(minutes, 5)) + " min";
+    const long long tens = roundTo(minutes, 10);
+    const long long h = tens / 60, m = tens % 60;
+    return "about " + std::to_string(h) + " h" + (m ? " " + std::to_string(m) + " min" : std::string());
 }
 
 void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std::string &host, int maxSweeps)

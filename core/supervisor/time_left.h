@@ -39,6 +39,29 @@ struct TimeEstimate {
     bool guess = false; // some run of it was predicted from another kind or the sweep's mean
 };
 
+// How the running run is going: its step `step` of `steps` (warm-up and measured steps), at
+// `secondsPerStep` over the steps seen since the first batch arrived (the first step, which may be a
+// compile, is behind it by then).
+struct RunPace {
+    int step = 0;
+    int steps = 0;
+    double secondsPerStep = 0;
+};
+
+// Measures a run's pace from the progress it reports: the step and the time of each report. Known
+// once a few steps have come in after the first report, so that the first step is not in it.
+class PaceMeter
+{
+  public:
+    void restart(); // a new run
+    void observe(int step, int steps, double seconds);
+    std::optional<RunPace> pace() const;
+
+  private:
+    int firstStep_ = -1, lastStep_ = -1, steps_ = 0;
+    double firstSeconds_ = 0, lastSeconds_ = 0;
+};
+
 class TimeLeft
 {
   public:
@@ -47,7 +70,11 @@ class TimeLeft
     std::optional<TimeEstimate> predict(const RunKey &key) const;
     // The rest of run `current` of `plan` (`elapsed` seconds into it) and of every run after it;
     // nullopt while nothing is known about some of them.
-    std::optional<TimeEstimate> left(const std::vector<RunKey> &plan, std::size_t current, double elapsed) const;
+    // With `pace`, the running run's rest is its steps left at the pace seen (issue 19.9): a prediction
+    // from other runs is replaced by what this one is doing, and a run of which nothing was known
+    // (the sweep's first) gets an estimate, said to be a guess for runs after it.
+    std::optional<TimeEstimate> left(const std::vector<RunKey> &plan, std::size_t current, double elapsed,
+                                     const std::optional<RunPace> &pace = std::nullopt) const;
 
   private:
     static std::string exact(const RunKey &key);
@@ -55,6 +82,11 @@ class TimeLeft
     std::map<std::string, std::vector<double>> kinds_, historyKinds_; // kind and steps -> seconds
     std::vector<double> all_;
 };
+
+// A time left for people, rounded as far as an estimate deserves: "about 40 s", "about 3 min",
+// "about 1 h 20 min". Under a minute to the nearest 5 s (10 s above 20 s); under 20 min to the
+// minute; then to 5 min; from 90 min to 10 min.
+std::string roundedTimeLeft(double seconds);
 
 // The complete runs of `reader`'s newest `maxSweeps` sweeps that ran on `host`, into `model`.
 void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std::string &host, int maxSweeps = 50);

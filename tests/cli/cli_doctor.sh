@@ -32,6 +32,12 @@ grep -Eq "^warn +gpu clocks +SM 1410 of 1980 MHz, 87 C, throttle reasons: sw-the
   || fail "a throttled GPU must warn: $(cat "$work/hot.txt")"
 grep -q "fix: The GPU is held back" "$work/hot.txt" || fail "the throttle warning carries its fix"
 grep -Eq "^ok +torch +2\.11\.0\+cu130" "$work/hot.txt" || fail "the Python worker's lines are in the table"
+# How long the Python side (its tiny torch.compile) may take is said before the wait, and how long it
+# took after it (issue 19.9).
+grep -q "tiny torch.compile, 5 s to a minute or two on a cold start (stopped after 3 min)" "$work/hot.txt" \
+  || fail "doctor says up front how long its compile check takes: $(cat "$work/hot.txt")"
+grep -Eq "the Python worker answered in [0-9]+\.[0-9] s$" "$work/hot.txt" \
+  || fail "doctor says how long its compile check took: $(cat "$work/hot.txt")"
 
 native idle
 STEPSCOPE_NATIVE_WORKER=$work/native "$bin/stepscope-cli" doctor --device cuda --python "$work/python" > "$work/idle.txt" 2>&1 \

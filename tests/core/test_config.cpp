@@ -1064,6 +1064,33 @@ TEST(ConfigAffinity, SweepsCarryThreadsAndTreatThePinAsAKnob)
               (std::vector<std::string>{"baseline", "pin-one-core"}));
 }
 
+// Issue 19.9: the same configuration at two seeds is an A/A check, two rows that say how they
+// differ, not one row of pooled repeats. Seed 0 (every sweep's default) leaves names as they were.
+TEST(ConfigNames, ASeedOtherThanZeroIsInTheLabelAndTheName)
+{
+    RunConfig zero = cudaConfig(), one = cudaConfig();
+    zero.tf32 = one.tf32 = true;
+    one.seed = 1;
+    EXPECT_EQ(knobLabel(zero), "tf32");
+    EXPECT_EQ(knobLabel(one), "tf32+seed-1");
+    EXPECT_NE(canonicalName(zero), canonicalName(one));
+    EXPECT_EQ(canonicalName(zero), "native cuda b32 224px c1000 tf32");
+    RunConfig baselineAtSeven = cudaConfig();
+    baselineAtSeven.seed = 7;
+    baselineAtSeven.threads = 2;
+    EXPECT_EQ(knobLabel(baselineAtSeven), "threads-2+seed-7");
+    // The seed comes with the shape into every row, and asking for it is no unknown knob.
+    const Sweep mine = cumulativeSweep(one, knobNames(one));
+    EXPECT_TRUE(mine.skipped.empty()) << mine.skipped.front();
+    EXPECT_EQ(labels(mine), (std::vector<std::string>{"seed-1", "tf32+seed-1"}));
+    // Each with the base's names and no knob among them (the dashboard passes knobNames(form)) runs
+    // every knob alone, as with no names.
+    RunConfig seeded = cudaConfig();
+    seeded.seed = 1;
+    EXPECT_EQ(eachSweep(seeded, knobNames(seeded)).configs.size(), eachSweep(seeded).configs.size());
+    EXPECT_GT(eachSweep(seeded).configs.size(), 2u);
+}
+
 TEST(ConfigPresets, UnknownPresetIsAnError)
 {
     Sweep s;

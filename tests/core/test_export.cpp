@@ -107,7 +107,10 @@ Ledger handMadeLedger()
     odd.timeRatio = ratio;
     odd.breakEvenSteps = 110;
     odd.accuracy.verdict = LedgerRow::Accuracy::Verdict::Diverged;
-    odd.accuracy.maxRelDiff = 0.3;
+    odd.accuracy.stalled = true;
+    odd.accuracy.firstLoss = 6.9;
+    odd.accuracy.lastLoss = 7.25;
+    odd.accuracy.baselineLastLoss = 1.9;
     l.rows = {base, odd};
     return l;
 }
@@ -125,7 +128,8 @@ TEST(ExportCsv, EveryRecordHasTheHeadersColumnsWhateverTheNamesHold)
     EXPECT_EQ(odd[column(header, "configuration")], "custom, \"quoted\"\nname");
     EXPECT_EQ(odd[column(header, "status")], "2/3 complete");
     EXPECT_EQ(odd[column(header, "failure_category")], "out-of-memory");
-    EXPECT_EQ(odd[column(header, "accuracy")], "diverged (max rel. diff 0.3)");
+    EXPECT_EQ(odd[column(header, "accuracy")],
+              "diverged (loss rose from 6.9 to 7.25 while the baseline's fell to 1.9)");
     // A steady figure that is not finite is an empty field, never "nan".
     EXPECT_EQ(odd[column(header, "steady_ms")], "");
     // The speed-up's interval is the time ratio's, inverted: [1/0.9, 1/0.7].

@@ -109,6 +109,22 @@ TEST_F(PlatformTest, OomCountsAddUpAcrossFiles)
     EXPECT_EQ(platform::oomKillCount({}), -1);
 }
 
+#ifdef __linux__
+// The load a run without a steady state records: /proc/loadavg's first figure, against the
+// machine's online cores.
+TEST_F(PlatformTest, MachineLoadIsTheLoadAverageOverOnlineCores)
+{
+    const auto load = platform::machineLoad();
+    ASSERT_TRUE(load);
+    EXPECT_GE(load->oneMinute, 0.0);
+    EXPECT_GT(load->cores, 0);
+    std::ifstream in("/proc/loadavg");
+    double first = -1;
+    ASSERT_TRUE(in >> first);
+    EXPECT_NEAR(load->oneMinute, first, 0.5) << "the same 1-minute average, read moments apart";
+}
+#endif
+
 TEST_F(PlatformTest, ErrorsAreNamed)
 {
     EXPECT_EQ(platform::noSpaceCause(ENOSPC), platform::NoSpace::DiskFull);

@@ -189,7 +189,8 @@ TEST(StatsSteadyState, RampNeverSettles)
     // The two levels are the quarters' medians, so a view can say "from 21.2 ms to 28.7 ms".
     EXPECT_NEAR(w.problem->earlyMs, 21.2, 0.1);
     EXPECT_NEAR(w.problem->lateMs, 28.7, 0.1);
-    EXPECT_NE(stepscope::describe(*w.problem).find("rise from 21.2 ms to 28.7 ms"), std::string::npos) << whyNot(w);
+    EXPECT_NE(stepscope::describe(*w.problem).find("went from 21.2 ms to 28.7 ms"), std::string::npos) << whyNot(w);
+    EXPECT_EQ(w.problem->runSteps, 200);
 }
 
 TEST(StatsSteadyState, ExcursionInsideARunIsNoiseNotWarmup)
@@ -272,7 +273,66 @@ TEST(StatsSteadyState, WindowLeftTooShort)
     ASSERT_TRUE(w.problem);
     EXPECT_EQ(w.problem->kind, SteadyProblem::Kind::TooFewAfterWarmup);
     EXPECT_EQ(w.problem->steps, 7);
-    EXPECT_NE(stepscope::describe(*w.problem).find("only 7 steps remain"), std::string::npos) << whyNot(w);
+    EXPECT_NE(stepscope::describe(*w.problem).find("only 7 steps remained after warm-up"), std::string::npos)
+        << whyNot(w);
+    // The warm-up took 5 of the 12 steps; 5 + 10 needed, twice over.
+    EXPECT_EQ(stepscope::suggestedSteps(*w.problem), std::optional<std::int64_t>(30)) << whyNot(w);
+}
+
+// A run that never settled says it in levels and with a run length to try, never as a percentage
+// ("step times fall by 1676%" before): a falling 100-step run had its levels and "try --steps 400".
+TEST(StatsSteadyState, TheProblemSaysTheLevelsAndAStepCount)
+{
+    std::vector<double> v;
+    for (int i = 0; i < 100; ++i) // 12.3 ms falling to about 0.7 ms, still falling at the end
+        v.push_back(12.3 * std::pow(0.97, i) + 0.1);
+    const SteadyWindow w = detectSteadyState(v);
+    ASSERT_FALSE(w.found);
+    ASSERT_TRUE(w.problem);
+    ASSERT_EQ(w.problem->kind, SteadyProblem::Kind::StillDrifting);
+    const std::string text = stepscope::describe(*w.problem);
+    char early[32], late[32];
+    std::snprintf(early, sizeof early, "%.3g ms", w.problem->earlyMs);
+    std::snprintf(late, sizeof late, "%.3g ms", w.problem->lateMs);
+    EXPECT_NE(text.find(std::string("step times went from ") + early + " to " + late), std::string::npos) << text;
+    EXPECT_NE(text.find("were still falling; try --steps 400"), std::string::npos) << text;
+    EXPECT_EQ(text.find('%'), std::string::npos) << text;
+    EXPECT_EQ(text.find("busy"), std::string::npos) << "no load recorded: nothing said of it: " << text;
+
+    // Too few steps: three times the minimum; a rising drift names its usual causes.
+    SteadyProblem few{SteadyProblem::Kind::TooFewSteps, 7, 10};
+    few.runSteps = 7;
+    EXPECT_NE(stepscope::describe(few).find("only 7 steps after the first one were timed"), std::string::npos);
+    EXPECT_NE(stepscope::describe(few).find("try --steps 30"), std::string::npos) << stepscope::describe(few);
+    SteadyProblem rising{SteadyProblem::Kind::StillDrifting};
+    rising.earlyMs = 7.25;
+    rising.lateMs = 9.5;
+    rising.runSteps = 1234; // 4936, up to two significant digits
+    EXPECT_NE(stepscope::describe(rising).find("went from 7.25 ms to 9.5 ms"), std::string::npos);
+    EXPECT_NE(stepscope::describe(rising).find("still rising (throttling"), std::string::npos);
+    EXPECT_NE(stepscope::describe(rising).find("try --steps 5000"), std::string::npos) << stepscope::describe(rising);
+    // A stored problem of before the run's length was kept: no number invented.
+    SteadyProblem old{SteadyProblem::Kind::NeverSettles};
+    EXPECT_FALSE(stepscope::suggestedSteps(old));
+    EXPECT_NE(stepscope::describe(old).find("run more steps"), std::string::npos) << stepscope::describe(old);
+    EXPECT_FALSE(stepscope::suggestedSteps(SteadyProblem{SteadyProblem::Kind::WindowMismatch}));
+}
+
+// The machine's load, where the supervisor recorded it, is named when other work competed for the
+// cores (more runnable tasks than cores), and left out on a quiet machine.
+TEST(StatsSteadyState, TheProblemNamesABusyMachine)
+{
+    SteadyProblem p{SteadyProblem::Kind::NeverSettles};
+    p.runSteps = 35;
+    p.loadAverage = 7.94;
+    p.cores = 2;
+    EXPECT_TRUE(p.machineBusy());
+    const std::string busy = stepscope::describe(p);
+    EXPECT_NE(busy.find("try --steps 140"), std::string::npos) << busy;
+    EXPECT_NE(busy.find("the machine was busy (load average 7.9 on 2 cores)"), std::string::npos) << busy;
+    p.loadAverage = 1.5;
+    EXPECT_FALSE(p.machineBusy());
+    EXPECT_EQ(stepscope::describe(p).find("busy"), std::string::npos) << stepscope::describe(p);
 }
 
 // ---- Bootstrap ratio of medians ----------------------------------------------------------------

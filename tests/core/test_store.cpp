@@ -489,6 +489,9 @@ TEST_F(StoreTest, SummaryKeepsTheSteadyProblemAsData)
     SteadyProblem problem{SteadyProblem::Kind::StillDrifting};
     problem.earlyMs = 12.5;
     problem.lateMs = 0.75;
+    problem.runSteps = 35;
+    problem.loadAverage = 7.5; // the machine's load as the supervisor read it
+    problem.cores = 2;
     {
         auto db = Database::open(path_);
         runId = addRun(*db, addSweep(*db), 0);

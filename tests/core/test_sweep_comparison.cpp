@@ -3,6 +3,7 @@
 // "faster", "no significant difference" and "1 repeat: no interval", per-image figures across
 // batches, and the Markdown, JSON and CSV that `stepscope-cli compare` prints.
 #include "report/comparison_text.h"
+#include "report/environment_pair.h"
 #include "report/ledger.h"
 #include "report/sweep_comparison.h"
 #include "stored_sweep.h"
@@ -13,6 +14,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -124,6 +126,21 @@ TEST_F(SweepComparisonTest, RowsMatchAndSayWhatBIs)
 
     EXPECT_EQ(onlyB.outcome, ComparisonOutcome::OnlyInB);
     EXPECT_EQ(comparisonLabel(a, b, onlyB), b.rows[*onlyB.b].label);
+
+    // The one-line verdict counts what the rows say, the one-repeat row among the undecided.
+    EXPECT_EQ(comparisonVerdict(comparison),
+              "Of 3 configurations measured on both sides, B is faster on 1 (0.50x) and not significantly different "
+              "on 2 (1 with one repeat: no interval); 1 only in A, 1 only in B.");
+    // B against itself: nothing faster or slower, every configuration undecided.
+    EXPECT_EQ(comparisonVerdict(compareSweeps(b, b))
+                  .rfind("Of 4 configurations measured on both sides, B is not "
+                         "significantly different on all 4",
+                         0),
+              0u)
+        << comparisonVerdict(compareSweeps(b, b));
+    // Swapped: A is the faster one, so B is slower.
+    EXPECT_NE(comparisonVerdict(compareSweeps(b, a)).find("slower on 1 (2.00x)"), std::string::npos)
+        << comparisonVerdict(compareSweeps(b, a));
 }
 
 TEST_F(SweepComparisonTest, OtherBatchesCompareStepsPerImage)
@@ -156,6 +173,7 @@ TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)
 
     const std::string md = comparisonMarkdown(sides, comparison);
     EXPECT_TRUE(contains(md, "## Comparison: B other.sqlite, #2 B against A #1 A")) << md;
+    EXPECT_TRUE(contains(md, comparisonVerdict(comparison))) << md;
     EXPECT_TRUE(contains(md, "| configuration | steady A [95% CI] | steady B [95% CI] | B/A [95% CI] | B is |")) << md;
     for (const char *verdict : {"| faster |", "| no significant difference (interval spans 1) |",
                                 "| 1 repeat: no interval |", "| only in A |", "| only in B |"})
@@ -165,6 +183,7 @@ TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)
     const QJsonObject json = comparisonJson(sides, comparison);
     EXPECT_EQ(json["b"].toObject()["name"].toString(), "other.sqlite, #2 B");
     EXPECT_EQ(json["a"].toObject()["sweep"].toInt(), a_);
+    EXPECT_EQ(json["summary"].toString().toStdString(), comparisonVerdict(comparison));
     const QJsonArray rows = json["rows"].toArray();
     ASSERT_EQ(rows.size(), 5);
     EXPECT_EQ(rows[1].toObject()["outcome"].toString(), "faster");
@@ -182,6 +201,40 @@ TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)
         EXPECT_EQ(std::count(line.begin(), line.end(), ','), std::count(header.begin(), header.end(), ',')) << line;
     }
     EXPECT_EQ(lines, 5);
+}
+
+} // namespace
+} // namespace stepscope::report
+
+namespace stepscope::report
+{
+namespace
+{
+
+// Both sides' environments travel with a comparison: one row per fact either recorded, in the
+// order people read them, the ones that differ marked.
+TEST(EnvironmentPairs, RowsOfBothRecordsMarkWhatDiffers)
+{
+    const auto pairs = environmentPairs(R"j({"gpu":"NVIDIA H200","torch":"2.11.0+cu130","driver":"580.159.04"})j",
+                                        R"j({"gpu":"NVIDIA H100","torch":"2.11.0+cu130","host":"b"})j");
+    const auto find = [&](const std::string &key) {
+        const auto it =
+            std::find_if(pairs.begin(), pairs.end(), [&](const EnvironmentPair &p) { return p.key == key; });
+        EXPECT_NE(it, pairs.end()) << key;
+        return it == pairs.end() ? EnvironmentPair{} : *it;
+    };
+    ASSERT_FALSE(pairs.empty());
+    EXPECT_EQ(pairs.front().key, "gpu"); // the GPU first, as the environment view has it
+    EXPECT_TRUE(find("gpu").differs());
+    EXPECT_EQ(find("gpu").valueB, "NVIDIA H100");
+    EXPECT_FALSE(find("torch").differs());
+    const EnvironmentPair driver = find("driver");
+    EXPECT_TRUE(driver.recordedA);
+    EXPECT_FALSE(driver.recordedB);
+    EXPECT_TRUE(driver.differs());
+    EXPECT_EQ(environmentValueText(driver.valueB, driver.recordedB), "-");
+    EXPECT_TRUE(find("host").recordedB);
+    EXPECT_TRUE(environmentPairs("", "not json").empty());
 }
 
 } // namespace

@@ -144,3 +144,68 @@ TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
 }
 
 } // namespace stepscope::supervisor
+
+namespace stepscope::supervisor
+{
+using namespace test;
+
+// Issue 19.9: the running run's rest is its steps left at the pace it keeps, which replaces what
+// other runs predicted, and gives a figure where nothing else could (the sweep's first run).
+TEST(TimeLeft, ReestimatesTheRunningRunFromItsObservedStepRate)
+{
+    PaceMeter meter;
+    meter.observe(0, 100, 0.1); // the run's start: no step yet
+    EXPECT_FALSE(meter.pace());
+    meter.observe(10, 100, 5.0); // the first batch, after the first step (a compile, say)
+    meter.observe(12, 100, 5.2);
+    EXPECT_FALSE(meter.pace()) << "two steps are too few to time";
+    meter.observe(20, 100, 6.0);
+    const auto pace = meter.pace();
+    ASSERT_TRUE(pace);
+    EXPECT_EQ(pace->step, 20);
+    EXPECT_EQ(pace->steps, 100);
+    EXPECT_DOUBLE_EQ(pace->secondsPerStep, 0.1) << "the first step is not in the pace";
+    meter.restart();
+    EXPECT_FALSE(meter.pace());
+
+    TimeLeft model;
+    const RunKey fp32 = runKey(smallConfig(8), store::CacheStart::Cold);
+    const RunKey bench = runKey(benchConfig(), store::CacheStart::Cold);
+    model.addHistory(fp32, 10.0);
+    const std::vector<RunKey> plan{fp32, fp32};
+    const auto predicted = model.left(plan, 0, 2.0);
+    ASSERT_TRUE(predicted);
+    EXPECT_DOUBLE_EQ(predicted->seconds, 8.0 + 10.0);
+    // Half-way at 0.5 s a step: 25 s more of this run, whatever the other runs took.
+    const auto paced = model.left(plan, 0, 30.0, RunPace{50, 100, 0.5});
+    ASSERT_TRUE(paced);
+    EXPECT_DOUBLE_EQ(paced->seconds, 25.0 + 10.0);
+    EXPECT_FALSE(paced->guess);
+
+    // Nothing known of a run after it: the running run's projected length stands in, a guess.
+    TimeLeft fresh;
+    const std::vector<RunKey> first{fp32, bench};
+    EXPECT_FALSE(fresh.left(first, 0, 6.0));
+    const auto guessed = fresh.left(first, 0, 6.0, RunPace{20, 100, 0.1});
+    ASSERT_TRUE(guessed);
+    EXPECT_DOUBLE_EQ(guessed->seconds, 8.0 + (6.0 + 8.0));
+    EXPECT_TRUE(guessed->guess);
+}
+
+TEST(TimeLeft, IsRoundedAsFarAsAnEstimateDeserves)
+{
+    EXPECT_EQ(roundedTimeLeft(0.4), "about 5 s");
+    EXPECT_EQ(roundedTimeLeft(13), "about 15 s");
+    EXPECT_EQ(roundedTimeLeft(42), "about 40 s");
+    EXPECT_EQ(roundedTimeLeft(47), "about 50 s");
+    EXPECT_EQ(roundedTimeLeft(58), "about 1 min");
+    EXPECT_EQ(roundedTimeLeft(170), "about 3 min");
+    EXPECT_EQ(roundedTimeLeft(19 * 60 + 10), "about 19 min");
+    EXPECT_EQ(roundedTimeLeft(27 * 60), "about 25 min");
+    EXPECT_EQ(roundedTimeLeft(80 * 60 + 50), "about 80 min");
+    EXPECT_EQ(roundedTimeLeft(88 * 60), "about 90 min");
+    EXPECT_EQ(roundedTimeLeft(97 * 60), "about 1 h 40 min");
+    EXPECT_EQ(roundedTimeLeft(121 * 60), "about 2 h");
+}
+
+} // namespace stepscope::supervisor

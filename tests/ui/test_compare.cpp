@@ -7,6 +7,7 @@
 #include "models/comparison_model.h"
 #include "pages/compare_page.h"
 #include "report/comparison_report.h"
+#include "report/comparison_text.h"
 #include "store/store.h"
 
 #include "ledger_rows.h"
@@ -16,6 +17,7 @@
 #include "charts/qcustomplot_compat.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -114,6 +116,8 @@ class TestCompare : public QObject
     void chartTurnsLogarithmicAcrossMachines();
     void pageComparesAcrossDatabases();
     void badDatabaseLosesNothing();
+    void changedSidesNeverShowStaleFigures();
+    void bDefaultsToAnotherSweep();
     void reportHoldsTheComparison();
     void reportRefusesDatabaseFiles();
 
@@ -310,6 +314,50 @@ void TestCompare::badDatabaseLosesNothing()
     QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("missing.sqlite"))));
 }
 
+// Issue 19.6: a pick of A or B after a comparison compares the new pair; meanwhile the old figures
+// are greyed out and cannot be exported as the new pair's.
+void TestCompare::changedSidesNeverShowStaleFigures()
+{
+    Compare c(dbA_);
+    auto &page = c.page;
+    page.show();
+    compareAcross(page);
+    QVERIFY(page.showsPickedSides());
+    QCOMPARE(page.verdictText(), QString::fromStdString(report::comparisonVerdict(c.model.comparison())));
+    QVERIFY(page.verdictText().startsWith(QStringLiteral("Of ")));
+    QVERIFY(page.view()->isEnabled());
+
+    QSignalSpy shown(&page, &ui::ComparePage::comparisonShown);
+    QComboBox *a = page.sweepPickerA();
+    const int again = a->findData(QVariant(qint64(sweepA2_)));
+    QVERIFY(again >= 0);
+    a->setCurrentIndex(again); // as a user picks it
+    QVERIFY(!page.showsPickedSides());
+    QVERIFY(!page.view()->isEnabled()); // greyed out while the new pair is computed
+    QString error;
+    QVERIFY(!page.exportReport(dir_.filePath(QStringLiteral("stale.html")), &error));
+    QVERIFY2(error.contains(QStringLiteral("still being compared")), qPrintable(error));
+    QVERIFY(shown.wait(60000));
+    QVERIFY(page.showsPickedSides());
+    QVERIFY(page.view()->isEnabled());
+    QVERIFY2(c.model.nameA().contains(QStringLiteral("cpu b2 again")), qPrintable(c.model.nameA()));
+    QCOMPARE(c.model.ledgerA().sweep.id, sweepA2_);
+    QCOMPARE(page.view()->model()->rowCount(), 3); // A2's two configurations, then B's fused SGD
+    QCOMPARE(page.verdictText(), QString::fromStdString(report::comparisonVerdict(c.model.comparison())));
+}
+
+// B's default is another sweep than A's: comparing a sweep with itself is a request, not a default.
+void TestCompare::bDefaultsToAnotherSweep()
+{
+    Compare c(dbA_);
+    c.page.setShownSweep(sweepA2_);
+    QTRY_COMPARE_WITH_TIMEOUT(c.page.sweepPickerA()->currentData().toLongLong(), qint64(sweepA2_), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.page.sweepPickerB()->currentData().toLongLong(), qint64(sweepA_), 30000);
+    c.page.setShownSweep(sweepA_);
+    QTRY_COMPARE_WITH_TIMEOUT(c.page.sweepPickerA()->currentData().toLongLong(), qint64(sweepA_), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.page.sweepPickerB()->currentData().toLongLong(), qint64(sweepA2_), 30000);
+}
+
 void TestCompare::reportHoldsTheComparison()
 {
     Compare c(dbA_);
@@ -336,7 +384,12 @@ void TestCompare::reportHoldsTheComparison()
     QVERIFY(html.contains(QStringLiteral("Batch: A 2, B 4")));
     QVERIFY(html.contains(QStringLiteral("per image")));
     QVERIFY(html.contains(QStringLiteral("only in B")));
-    QVERIFY(html.contains(QStringLiteral("data:image/png;base64,")));
+    // The chart as vectors (SVG), the one-line verdict, both sides' environments with their torch.
+    QVERIFY(html.contains(QStringLiteral("data:image/svg+xml;base64,")));
+    QVERIFY(!html.contains(QStringLiteral("data:image/png;base64,")));
+    QVERIFY(html.contains(page.verdictText().toHtmlEscaped()));
+    QVERIFY(html.contains(QStringLiteral("Environments")));
+    QVERIFY(html.contains(QStringLiteral("2.5.0")) && html.contains(QStringLiteral("2.6.0")));
     QVERIFY(!html.contains(QStringLiteral("Stepscope report:")));
     // Each cell as the page's table shows it.
     const QString ratioCell = page.view()->model()->index(0, ComparisonModel::Ratio).data().toString();
@@ -347,7 +400,17 @@ void TestCompare::reportHoldsTheComparison()
     const QString csv = read("comparison.csv");
     QVERIFY(csv.contains(QStringLiteral("# differs: Batch: A 2, B 4")));
     QCOMPARE(csv.count(QLatin1Char('\n')) - csv.count(QStringLiteral("# ")), 1 + 4); // header and four rows
-    QVERIFY(read("comparison.pdf").startsWith(QStringLiteral("%PDF")));
+    QVERIFY(md.contains(page.verdictText()));
+    QVERIFY2(md.contains(QStringLiteral("| **torch** | 2.5.0 | 2.6.0 |")), qPrintable(md)); // differs: bold
+    QVERIFY2(md.contains(QStringLiteral("| CPU | Test CPU | Test CPU |")), qPrintable(md)); // alike: plain
+    QVERIFY(csv.contains(QStringLiteral("# environment differs:")));
+    // The PDF draws the chart as paths and text: no raster image in it (a PNG chart would be one).
+    QFile pdfFile(out.filePath(QStringLiteral("comparison.pdf")));
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    const QByteArray pdf = pdfFile.readAll();
+    QVERIFY(pdf.startsWith("%PDF"));
+    QVERIFY(!pdf.contains("/Subtype /Image"));
+    QVERIFY(pdf.size() > 20000);
 
     // A name typed without a suffix takes the chosen filter's.
     QCOMPARE(ui::ComparePage::withSuffix(QStringLiteral("/tmp/x"), QStringLiteral("PDF (*.pdf)")),

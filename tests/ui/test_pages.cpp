@@ -6,21 +6,80 @@
 #include "controller/run_controller.h"
 #include "models/history_model.h"
 #include "models/ledger_model.h"
+#include "pages/history_page.h"
 #include "pages/ledger_page.h"
 #include "pages/steps_page.h"
 #include "presenters/open_database.h"
 #include "presenters/shown_sweep.h"
+#include "store/store.h"
 
 #include "window_fixture.h"
 
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+#include <memory>
 
 using namespace stepscope;
 using namespace stepscope::ui;
 using namespace stepscope::test;
+
+namespace
+{
+
+// What the History page's delete dialog said, and answers it with `button` once it shows.
+struct DeleteDialog {
+    QString text;
+    bool noByDefault = false;
+    bool shown = false;
+
+    void answer(QMessageBox::StandardButton button)
+    {
+        shown = false;
+        QTimer::singleShot(0, [this, button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            shown = true;
+            text = box->text();
+            noByDefault = box->defaultButton() == box->button(QMessageBox::No);
+            box->button(button)->click();
+        });
+    }
+};
+
+// Every step row of a sweep's runs, as a fresh read of the file finds them (0 once it is gone).
+std::size_t stepsOfSweep(const QString &path, qint64 sweep)
+{
+    const auto reader = store::Reader::open(path.toStdString());
+    std::size_t steps = 0;
+    for (const auto &run : reader->runs(sweep))
+        steps += reader->steps(run.id).size();
+    return steps;
+}
+
+bool sweepInFile(const QString &path, qint64 sweep)
+{
+    return store::Reader::open(path.toStdString())->sweep(sweep).has_value();
+}
+
+bool openAndList(RunController &controller, HistoryModel &history, const QString &path)
+{
+    QSignalSpy opened(&controller, &RunController::databaseOpened);
+    QString error;
+    if (!controller.openDatabaseAsync(path, &error) || (!opened.wait(60000) && opened.isEmpty()))
+        return false;
+    return QTest::qWaitFor([&] { return history.indexOfSweep(1).isValid(); }, 60000);
+}
+
+} // namespace
 
 class TestPages : public QObject
 {
@@ -65,6 +124,106 @@ class TestPages : public QObject
         // The Steps page asked the query job for one run per configuration, and drew them.
         QTRY_COMPARE_WITH_TIMEOUT(steps.overlay()->runCount(), 7, 60000);
         QCOMPARE(steps.overlay()->runs().front().name, QString("baseline"));
+    }
+
+    // The delete asks (No by default, naming the sweep), hides the sweep at once, and writes nothing
+    // until its undo window ends: undone, every step is there; not undone, the sweep is gone.
+    void deleteAsksAndCanBeUndone()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        RunController controller;
+        HistoryModel history;
+        QueryJob query(&history);
+        followOpenDatabase(&controller, &query);
+        HistoryPage page(&history, &query, &controller);
+        QSignalSpy messages(&page, &HistoryPage::message);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        QVERIFY(openAndList(controller, history, path));
+        const QString name = history.indexOfSweep(1).data().toString();
+        QVERIFY(!name.isEmpty());
+        const std::size_t steps = stepsOfSweep(path, 1);
+        QVERIFY(steps > 0);
+
+        // No (the default) keeps it.
+        DeleteDialog dialog;
+        dialog.answer(QMessageBox::No);
+        page.deleteSweep(1);
+        QVERIFY(dialog.shown);
+        QVERIFY(dialog.noByDefault);
+        QVERIFY2(dialog.text.contains(QStringLiteral("sweep 1 \"%1\"").arg(name)), qPrintable(dialog.text));
+        QCOMPARE(page.pendingDelete(), qint64(0));
+        QVERIFY(history.indexOfSweep(1).isValid());
+
+        // Delete, then Ctrl+Z within the window: the sweep is back, and nothing is deleted later.
+        page.setUndoWindow(400);
+        dialog.answer(QMessageBox::Yes);
+        page.deleteSweep(1);
+        QVERIFY(dialog.shown);
+        QCOMPARE(page.pendingDelete(), qint64(1));
+        QVERIFY(!history.indexOfSweep(1).isValid());
+        QVERIFY(page.undoBar()->isVisible());
+        page.activateWindow(); // back from the dialog
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.view()->setFocus();
+        QTest::keyClick(page.view(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(page.pendingDelete(), qint64(0));
+        QVERIFY(!page.undoBar()->isVisible());
+        QVERIFY(history.indexOfSweep(1).isValid());
+        QTest::qWait(1000); // past the window
+        QVERIFY(sweepInFile(path, 1));
+        QCOMPARE(stepsOfSweep(path, 1), steps);
+        QVERIFY(history.indexOfSweep(1).isValid());
+
+        // The Undo button does the same.
+        dialog.answer(QMessageBox::Yes);
+        page.deleteSweep(1);
+        QVERIFY(!history.indexOfSweep(1).isValid());
+        page.undoButton()->click();
+        QVERIFY(history.indexOfSweep(1).isValid());
+        QTest::qWait(1000);
+        QCOMPARE(stepsOfSweep(path, 1), steps);
+
+        // Not undone: carried out when the window ends, with its runs and steps.
+        const auto runs = store::Reader::open(path.toStdString())->runs(1);
+        dialog.answer(QMessageBox::Yes);
+        page.deleteSweep(1);
+        QVERIFY(sweepInFile(path, 1)); // not yet
+        QTRY_VERIFY_WITH_TIMEOUT(!sweepInFile(path, 1), 30000);
+        const auto reader = store::Reader::open(path.toStdString());
+        for (const auto &run : runs) {
+            QVERIFY(!reader->run(run.id));
+            QVERIFY(reader->steps(run.id).empty());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(messages.size() > 0 && messages.last().first().toString() ==
+                                                            QStringLiteral("Sweep 1 \"%1\" deleted.").arg(name),
+                                 30000);
+        QVERIFY(!page.undoBar()->isVisible());
+        QVERIFY(!history.indexOfSweep(1).isValid());
+    }
+
+    // Quitting while a delete waits carries it out, whole: the window's controller ends before its
+    // pages, and lets the page write first.
+    void aDeleteWaitingAtQuitIsCarriedOut()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        auto controller = std::make_unique<RunController>();
+        HistoryModel history;
+        QueryJob query(&history);
+        followOpenDatabase(controller.get(), &query);
+        HistoryPage page(&history, &query, controller.get());
+        QVERIFY(openAndList(*controller, history, path));
+        DeleteDialog dialog;
+        dialog.answer(QMessageBox::Yes);
+        page.deleteSweep(1); // a 10 s window
+        QCOMPARE(page.pendingDelete(), qint64(1));
+        QVERIFY(sweepInFile(path, 1));
+        controller.reset(); // waits for the writer side
+        QCOMPARE(page.pendingDelete(), qint64(0));
+        QVERIFY(!sweepInFile(path, 1));
+        QCOMPARE(stepsOfSweep(path, 1), std::size_t(0));
     }
 };
 

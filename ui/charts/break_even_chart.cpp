@@ -3,6 +3,7 @@
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
 #include "charts/label_placement.h"
+#include "charts/log_ticker.h"
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -22,8 +23,8 @@ namespace
 
 // A legend entry names its line as the other charts' axes do (the knob a row adds to the one before,
 // "+bf16"), at most this wide: compiled configurations are named by every knob, and a legend of
-// full names took a third of the chart. Elided in the middle, so the distinguishing tail (the
-// compile mode, the cache state) stays; the full name is the entry's tooltip.
+// full names took a third of the chart. Elided at the front, so the distinguishing tail (the knob
+// added last, the compile mode, the cache state) stays; the full name is the entry's tooltip.
 constexpr int kLegendNamePixels = 220;
 constexpr double kDot = 8;
 constexpr double kDecidingRing = 18;
@@ -31,7 +32,7 @@ constexpr double kDecidingRing = 18;
 void useLogScale(QCPAxis *axis, const QString &label)
 {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    auto ticker = QSharedPointer<LogTicker>::create();
     ticker->setLogBase(10);
     ticker->setSubTickCount(8);
     axis->setTicker(ticker);
@@ -164,7 +165,7 @@ void BreakEvenChart::draw()
     for (const BreakEvenGeometry::Line &line : g.lines) {
         QCPGraph *graph = p->addGraph();
         graph->setData(g.keys, line.values, true);
-        graph->setName(legendMetrics.elidedText(line.shortName, Qt::ElideMiddle, kLegendNamePixels) + line.suffix);
+        graph->setName(legendMetrics.elidedText(line.shortName, Qt::ElideLeft, kLegendNamePixels) + line.suffix);
         // Row index, not line index, picks the colour: a configuration keeps it across charts and sweeps.
         // Past the palette's ten hues a colour comes round again: the second round is dashed.
         graph->setPen(QPen(chartSeriesColor(line.row, pal), line.recommended ? 3.0 : 1.8,

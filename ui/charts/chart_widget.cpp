@@ -6,16 +6,65 @@
 
 #include <QEvent>
 #include <QFontMetrics>
-
+#include <QKeyEvent>
+#include <QScopedValueRollback>
 #include <QThread>
 #include <QVBoxLayout>
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace stepscope::ui
 {
+namespace
+{
 
-ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new QCustomPlot(this))
+// A QCustomPlot that tells the ranges the user changes (wheel, drag) from those the chart's code
+// sets: QCPAxis::rangeChanged says neither. And Home, with the plot focused, resets the zoom.
+class Plot : public QCustomPlot
+{
+  public:
+    Plot(QWidget *parent, std::function<void()> home) : QCustomPlot(parent), home_(std::move(home))
+    {
+        setFocusPolicy(Qt::StrongFocus); // Home needs the focus; a click or Tab gives it
+    }
+    bool userInput() const { return userInput_; }
+
+  protected:
+    bool event(QEvent *event) override
+    {
+        switch (event->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseMove:
+        case QEvent::MouseButtonRelease:
+        case QEvent::Wheel: {
+            // Whatever the plot does to a range while it handles these is the user's doing.
+            const QScopedValueRollback<bool> user(userInput_, true);
+            return QCustomPlot::event(event);
+        }
+        default:
+            return QCustomPlot::event(event);
+        }
+    }
+    void keyPressEvent(QKeyEvent *event) override
+    {
+        if (event->key() == Qt::Key_Home && (event->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier) {
+            home_();
+            event->accept();
+            return;
+        }
+        QCustomPlot::keyPressEvent(event);
+    }
+
+  private:
+    std::function<void()> home_;
+    bool userInput_ = false;
+};
+
+} // namespace
+
+ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new Plot(this, [this] { resetZoom(); }))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -25,7 +74,37 @@ ChartWidget::ChartWidget(QWidget *parent) : QWidget(parent), plot_(new QCustomPl
     plot_->setMinimumSize(240, 180);
     // Any replot (the plot's own on a resize, or an export's) draws what a deferred one would.
     connect(plot_, &QCustomPlot::afterReplot, this, [this] { replotWhenShown_ = false; });
+    // Virtual: a chart that follows its data resumes following.
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    watchRanges();
     restyle();
+}
+
+void ChartWidget::watchRanges()
+{
+    // The axes of the default axis rect, which every chart of the dashboard draws in.
+    for (QCPAxis *axis : plot_->axisRect()->axes()) {
+        fitted_.insert(axis, {axis->range().lower, axis->range().upper}); // a chart that keeps the default
+        connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this, axis](const QCPRange &r) {
+            if (!static_cast<Plot *>(plot_)->userInput())
+                fitted_.insert(axis, {r.lower, r.upper});
+        });
+    }
+}
+
+void ChartWidget::resetZoom()
+{
+    bool changed = false;
+    const auto fitted = fitted_; // setRange() below records each range again
+    for (auto it = fitted.constBegin(); it != fitted.constEnd(); ++it) {
+        const QCPRange range(it.value().first, it.value().second);
+        if (it.key()->range() != range) {
+            it.key()->setRange(range);
+            changed = true;
+        }
+    }
+    if (changed)
+        requestReplot();
 }
 
 void ChartWidget::requestReplot()

@@ -1,9 +1,13 @@
 #pragma once
 // Common frame of the dashboard's charts: a QWidget holding one QCustomPlot, styled from the
-// widget's palette and restyled whenever the palette (light/dark theme) changes.
+// widget's palette and restyled whenever the palette (light/dark theme) changes. A double click or
+// Home (with the chart focused) undoes the user's zoom and drag on every chart (resetZoom()).
+#include <QHash>
+#include <QPair>
 #include <QWidget>
 
 class QCustomPlot;
+class QCPAxis;
 class QCPTextElement;
 
 namespace stepscope::ui
@@ -23,6 +27,9 @@ class ChartWidget : public QWidget
     // seven charts are on hidden pages at any time, and each would otherwise redraw every point on
     // every change, on the UI thread, for no one to see.
     void requestReplot();
+    // Back to the ranges the chart itself last set on each axis, before the user's wheel and drags.
+    // Charts whose view follows their data (the live chart) resume following instead.
+    virtual void resetZoom();
 
   protected:
     void changeEvent(QEvent *event) override;
@@ -43,8 +50,11 @@ class ChartWidget : public QWidget
 
   private:
     void restyle();
+    void watchRanges();
 
     QCustomPlot *plot_ = nullptr;
+    // Per axis, the range the chart's own code set last (rescales, rebuilds), never the user's.
+    QHash<QCPAxis *, QPair<double, double>> fitted_;
     QCPTextElement *title_ = nullptr;
     bool replotWhenShown_ = false; // a change came while the chart was hidden
 };

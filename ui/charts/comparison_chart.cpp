@@ -2,6 +2,7 @@
 
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
+#include "charts/log_ticker.h"
 #include "models/comparison_model.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -156,7 +157,7 @@ void ComparisonChart::rebuild()
     // Room on the right for the ratio labels (on a log axis: the same share of the width).
     p->xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic)
-        p->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        p->xAxis->setTicker(QSharedPointer<LogTicker>::create());
     else
         p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     p->xAxis->setRange(left, logarithmic ? right * std::pow(right / left, 0.45) : right * 1.45);

@@ -3,6 +3,7 @@
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
 #include "charts/label_placement.h"
+#include "charts/log_ticker.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"
 
@@ -44,29 +45,6 @@ QString whyMissing(const report::LedgerRow &row)
     if (!row.steadyMs)
         return row.firstStepMs ? QObject::tr("no steady state") : QObject::tr("no data");
     return QObject::tr("no first step");
-}
-
-// Labelled ticks on the log axis, as few as give at least three: each power of ten over a wide
-// range, 1-2-5 over a narrower one, every digit over a narrow one (two A/A processes at 2.51 and
-// 2.55 s). QCPAxisTickerLog labels the powers alone: one label for 0.4-3 s, none for 1.6-4 s.
-QSharedPointer<QCPAxisTickerText> logTicks(const QCPRange &range)
-{
-    const QVector<QVector<double>> ladders{{1}, {1, 2, 5}, {1, 2, 3, 5, 7}, {1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9}};
-    QVector<double> ticks;
-    for (const QVector<double> &mantissas : ladders) {
-        ticks.clear();
-        for (int e = int(std::floor(std::log10(range.lower))); e <= int(std::ceil(std::log10(range.upper))); ++e)
-            for (double m : mantissas)
-                if (const double v = m * std::pow(10.0, e); v >= range.lower && v <= range.upper)
-                    ticks.append(v);
-        if (ticks.size() >= 3)
-            break;
-    }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (double v : ticks)
-        ticker->addTick(v, QString::number(v, 'g', 3));
-    ticker->setSubTickCount(0);
-    return ticker;
 }
 
 QBrush labelBacking(const ChartColors &colors)
@@ -118,7 +96,9 @@ QVector<int> paretoFrontRows(const std::vector<report::LedgerRow> &rows)
 FirstVsSteadyChart::FirstVsSteadyChart(QWidget *parent) : LedgerChart(parent)
 {
     QCustomPlot *p = plot();
-    p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    // Labelled ticks however narrow the range (two A/A processes at 2.51 and 2.55 s): QCPAxisTickerLog
+    // labels the powers alone, one label for 0.4-3 s, none for 1.6-4 s.
+    useLogTicker(p->xAxis);
     p->xAxis->setLabel(tr("first step (s, log scale)"));
     p->yAxis->setLabel(tr("steady-state step (ms)"));
     p->xAxis->grid()->setSubGridVisible(false);
@@ -230,7 +210,6 @@ void FirstVsSteadyChart::rebuild()
     // Ranges first: the front line runs on to the right edge.
     const QCPRange xRange = xHigh > 0 ? QCPRange(xLow / 1.6, xHigh * 1.6) : QCPRange(0.1, 10);
     p->xAxis->setRange(xRange);
-    p->xAxis->setTicker(logTicks(xRange));
     p->yAxis->setRange(0, yHigh > 0 ? yHigh * 1.15 : 1.0);
 
     for (const Point &pt : points_) {

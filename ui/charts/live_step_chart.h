@@ -44,6 +44,7 @@ class LiveStepChart : public ChartWidget
     // following so the user keeps the view they chose; a double click resumes it.
     bool followsLatest() const { return following_; }
     void setFollowLatest(bool follow);
+    void resetZoom() override { setFollowLatest(true); } // double click or Home (ChartWidget)
     // The hover text for a position in plot pixels ("step 1234: 8.21 ms"), empty when off the data.
     QString toolTipAt(const QPointF &pos) const;
 

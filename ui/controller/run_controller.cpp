@@ -65,6 +65,9 @@ RunController::RunController(QObject *parent) : QObject(parent), writerSide_(std
 
 RunController::~RunController()
 {
+    // A write asked for now (writeAsync) is committed before writerSide_ goes.
+    if (db_)
+        Q_EMIT closingDatabase();
     deleteService(); // the runner's destructor kills a live worker and marks its run cancelled
     thread_.quit();
     thread_.wait();
@@ -105,6 +108,8 @@ bool RunController::openDatabase(const QString &path, QString *error)
 
 void RunController::install(std::shared_ptr<store::Database> db, const QString &path)
 {
+    if (db_)
+        Q_EMIT closingDatabase();
     deleteService();
     db_ = std::move(db);
     path_ = QFileInfo(path).absoluteFilePath();

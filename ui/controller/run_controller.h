@@ -105,6 +105,9 @@ class RunController : public QObject
     void failed(const QString &message);
     void databaseOpened(const QString &path);
     void databaseRefused(const QString &path, const QString &error);
+    // The open database is let go next (another one opens, or the controller ends): a write held back
+    // for it (a delete waiting for its undo) is asked for now, and writeAsync still reaches it.
+    void closingDatabase();
 
   private:
     struct WriterSide;

@@ -48,6 +48,7 @@ class ComparisonModel : public QAbstractTableModel
     const QString &nameA() const { return nameA_; }
     const QString &nameB() const { return nameB_; }
     const std::vector<Row> &rows() const { return comparison_.rows; }
+    const Comparison &comparison() const { return comparison_; }
     bool isEmpty() const { return comparison_.rows.empty(); }
     // Every way the two sides differ in shape, device, GPU or runtime, worded.
     const QStringList &differences() const { return differences_; }

@@ -15,7 +15,7 @@ namespace stepscope::ui
 namespace
 {
 
-// Child indexes carry their sweep's row + 1; sweep indexes carry 0.
+// Child indexes carry their sweep's row (of the tree, not of sweeps_) + 1; sweep indexes carry 0.
 constexpr quintptr kSweepLevel = 0;
 
 QString knobsOf(const std::string &configName)
@@ -85,6 +85,41 @@ void HistoryModel::setSweeps(Sweeps sweeps)
 {
     beginResetModel();
     sweeps_ = std::move(sweeps);
+    // A hidden sweep no longer in the file was deleted: its id may be given to the next new sweep.
+    QSet<qint64> present;
+    for (const Sweep &sweep : sweeps_)
+        present.insert(sweep.record.id);
+    hidden_.intersect(present);
+    pickShown();
+    endResetModel();
+}
+
+void HistoryModel::pickShown()
+{
+    shown_.clear();
+    for (std::size_t i = 0; i < sweeps_.size(); ++i)
+        if (!hidden_.contains(sweeps_[i].record.id))
+            shown_.push_back(i);
+}
+
+// A reset, not a row removal: run indexes carry their sweep's row, which the rows after it would change.
+void HistoryModel::hideSweep(qint64 sweepId)
+{
+    if (hidden_.contains(sweepId))
+        return;
+    beginResetModel();
+    hidden_.insert(sweepId);
+    pickShown();
+    endResetModel();
+}
+
+void HistoryModel::showSweep(qint64 sweepId)
+{
+    if (!hidden_.contains(sweepId))
+        return;
+    beginResetModel();
+    hidden_.remove(sweepId);
+    pickShown();
     endResetModel();
 }
 
@@ -97,6 +132,8 @@ void HistoryModel::clear()
 {
     beginResetModel();
     sweeps_.clear();
+    shown_.clear();
+    hidden_.clear(); // ids of another file
     endResetModel();
 }
 
@@ -105,22 +142,22 @@ qint64 HistoryModel::sweepId(const QModelIndex &index) const
     if (!index.isValid() || index.model() != this)
         return 0;
     if (index.internalId() == kSweepLevel)
-        return sweeps_[static_cast<std::size_t>(index.row())].record.id;
-    return sweeps_[index.internalId() - 1].record.id;
+        return shown(static_cast<std::size_t>(index.row())).record.id;
+    return shown(index.internalId() - 1).record.id;
 }
 
 qint64 HistoryModel::runId(const QModelIndex &index) const
 {
     if (!index.isValid() || index.model() != this || index.internalId() == kSweepLevel)
         return 0;
-    return sweeps_[index.internalId() - 1].runs[static_cast<std::size_t>(index.row())].id;
+    return shown(index.internalId() - 1).runs[static_cast<std::size_t>(index.row())].id;
 }
 
 QModelIndex HistoryModel::indexOfSweep(qint64 sweepId) const
 {
-    for (std::size_t i = 0; i < sweeps_.size(); ++i)
-        if (sweeps_[i].record.id == sweepId)
-            return createIndex(static_cast<int>(i), 0, kSweepLevel);
+    for (std::size_t row = 0; row < shown_.size(); ++row)
+        if (shown(row).record.id == sweepId)
+            return createIndex(static_cast<int>(row), 0, kSweepLevel);
     return {};
 }
 
@@ -143,10 +180,10 @@ QModelIndex HistoryModel::parent(const QModelIndex &child) const
 int HistoryModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return static_cast<int>(sweeps_.size());
+        return static_cast<int>(shown_.size());
     if (parent.internalId() != kSweepLevel || parent.column() != 0)
         return 0;
-    return static_cast<int>(sweeps_[static_cast<std::size_t>(parent.row())].runs.size());
+    return static_cast<int>(shown(static_cast<std::size_t>(parent.row())).runs.size());
 }
 
 int HistoryModel::columnCount(const QModelIndex &) const
@@ -159,8 +196,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     if (index.internalId() == kSweepLevel)
-        return sweepData(sweeps_[static_cast<std::size_t>(index.row())], index.column(), role);
-    const Sweep &sweep = sweeps_[index.internalId() - 1];
+        return sweepData(shown(static_cast<std::size_t>(index.row())), index.column(), role);
+    const Sweep &sweep = shown(index.internalId() - 1);
     return runData(sweep.runs[static_cast<std::size_t>(index.row())], index.column(), role);
 }
 

@@ -4,6 +4,7 @@
 #include "store/store.h"
 
 #include <QAbstractItemModel>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -55,6 +56,12 @@ class HistoryModel : public QAbstractItemModel
     qint64 runId(const QModelIndex &index) const;   // 0 for a sweep row or an invalid index
     QModelIndex indexOfSweep(qint64 sweepId) const;
 
+    // Leaves a sweep out of the tree, across setSweeps(), until shown again (or read gone from the
+    // file, or clear()): a delete waiting for its undo (pages/history_page.h).
+    void hideSweep(qint64 sweepId);
+    void showSweep(qint64 sweepId);
+    bool isHidden(qint64 sweepId) const { return hidden_.contains(sweepId); }
+
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -65,8 +72,12 @@ class HistoryModel : public QAbstractItemModel
   private:
     QVariant sweepData(const Sweep &sweep, int column, int role) const;
     QVariant runData(const store::RunRecord &run, int column, int role) const;
+    const Sweep &shown(std::size_t row) const { return sweeps_[shown_[row]]; }
+    void pickShown(); // shown_ from sweeps_ and hidden_
 
-    std::vector<Sweep> sweeps_;
+    std::vector<Sweep> sweeps_;      // as read, hidden ones included
+    std::vector<std::size_t> shown_; // the tree's sweep rows: indexes into sweeps_, in order
+    QSet<qint64> hidden_;
 };
 
 } // namespace stepscope::ui

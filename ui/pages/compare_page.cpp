@@ -6,8 +6,10 @@
 #include "models/comparison_model.h"
 #include "models/status_colors.h"
 #include "report/comparison_report.h"
+#include "report/comparison_text.h"
 #include "report/report_charts.h"
 #include "store/database_files.h"
+#include "widgets/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -16,12 +18,14 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -55,6 +59,7 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
         pickers->addWidget(picker->file, row, 1);
         pickers->addWidget(picker->sweep, row, 2);
         connect(picker->file, &QComboBox::currentIndexChanged, this, [this, picker] { fillSweeps(*picker); });
+        connect(picker->sweep, &QComboBox::currentIndexChanged, this, &ComparePage::followPickers);
     }
     compareButton_ = new QPushButton(tr("Compare"));
     compareButton_->setToolTip(tr("Compare sweep B with sweep A, configuration by configuration"));
@@ -79,6 +84,12 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
 
     caption_ = new QLabel;
     caption_->setWordWrap(true);
+    verdict_ = new QLabel;
+    verdict_->setWordWrap(true);
+    QFont bold = verdict_->font();
+    bold.setBold(true);
+    verdict_->setFont(bold);
+    verdict_->setVisible(false);
     banner_ = new QLabel;
     banner_->setWordWrap(true);
     banner_->setTextFormat(Qt::RichText);
@@ -97,12 +108,14 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
     view_->setWordWrap(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // A long knob label ("tf32+cudnn-bench+bf16+channels-last+...") would push the ratio and the
-    // verdict out of view at 1280 px: its column keeps a set width and elides in the middle.
+    // verdict out of view at 1280 px: its column keeps a set width and elides at the front, since the
+    // knobs a row adds last are what tell it from the rows above (the whole name is its tooltip).
     view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Configuration, QHeaderView::Interactive);
     view_->horizontalHeader()->resizeSection(ComparisonModel::Configuration, 200);
-    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setTextElideMode(Qt::ElideLeft);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->verticalHeader()->setVisible(false);
+    installTableCopy(view_);
     chart_ = new ComparisonChart;
     chart_->setModel(model);
     auto *splitter = new QSplitter(Qt::Vertical);
@@ -114,6 +127,7 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(pickers);
+    layout->addWidget(verdict_);
     layout->addWidget(caption_);
     layout->addWidget(banner_);
     layout->addWidget(error_);
@@ -122,13 +136,24 @@ ComparePage::ComparePage(ComparisonModel *model, ComparisonJob *job, QWidget *pa
     connect(job_, &ComparisonJob::sweepsListed, this, &ComparePage::onSweepsListed);
     connect(job_, &ComparisonJob::unreadable, this, &ComparePage::onUnreadable);
     connect(job_, &ComparisonJob::ready, this, &ComparePage::onReady);
-    connect(job_, &ComparisonJob::empty, this, [this](qint64 a, qint64 b) {
+    // A comparison that could not be made leaves no other pair's figures on show under its pickers.
+    const auto dropStale = [this] {
         comparing_ = false;
+        if (!showsPickedSides()) {
+            model_->clear();
+            shownA_ = shownB_ = {};
+            verdict_->setVisible(false);
+            banner_->setVisible(false);
+            setStale(false);
+        }
+    };
+    connect(job_, &ComparisonJob::empty, this, [this, dropStale](qint64 a, qint64 b) {
+        dropStale();
         showError(tr("Sweep %1 or sweep %2 has no runs: nothing to compare.").arg(a).arg(b));
         setCaption(model_->isEmpty() ? tr("Nothing compared.") : caption());
     });
-    connect(job_, &ComparisonJob::failed, this, [this](const QString &message) {
-        comparing_ = false;
+    connect(job_, &ComparisonJob::failed, this, [this, dropStale](const QString &message) {
+        dropStale();
         showError(message);
     });
     connect(job_, &ComparisonJob::reportWritten, this, &ComparePage::reportWritten);
@@ -145,6 +170,10 @@ QCustomPlot *ComparePage::chart() const
 void ComparePage::clear()
 {
     comparing_ = false;
+    shownA_ = shownB_ = {};
+    verdict_->clear();
+    verdict_->setVisible(false);
+    setStale(false);
     setCaption(tr("Pick sweep A and sweep B above (B may come from another database: \"Add database…\"), or "
                   "select two sweeps in History and press \"Compare two sweeps\"."));
     banner_->clear();
@@ -235,7 +264,11 @@ void ComparePage::fillSweeps(Picker &picker)
 {
     const QString key = picker.file->currentData(kPathRole).toString();
     const QSignalBlocker blocker(picker.sweep);
-    const qint64 keep = picker.wanted ? picker.wanted : picker.sweep->currentData().toLongLong();
+    qint64 keep = picker.wanted ? picker.wanted : picker.sweep->currentData().toLongLong();
+    if (&picker == &b_ && !picker.wanted && !comparing_ && model_->isEmpty() &&
+        b_.file->currentData(kPathRole) == a_.file->currentData(kPathRole) &&
+        keep == a_.sweep->currentData().toLongLong())
+        keep = 0; // B never defaults to A's own sweep
     picker.sweep->clear();
     if (!sweeps_.contains(key)) {
         picker.sweep->addItem(tr("reading…"), 0);
@@ -258,7 +291,53 @@ void ComparePage::fillSweeps(Picker &picker)
     picker.sweep->setCurrentIndex(std::max(index, 0));
     if (index >= 0 || !picker.wanted)
         picker.wanted = 0;
+    // A moved onto B's sweep (the shown sweep became A): B defaults to another one, unless a
+    // comparison asked for this pair (A/A is a valid request, just not a default).
+    if (&picker == &a_ && !comparing_ && model_->isEmpty() && b_.sweep->count() > 1 &&
+        b_.file->currentData(kPathRole) == a_.file->currentData(kPathRole) &&
+        b_.sweep->currentData() == a_.sweep->currentData())
+        fillSweeps(b_);
     compareButton_->setEnabled(a_.sweep->currentData().toLongLong() > 0 && b_.sweep->currentData().toLongLong() > 0);
+    followPickers(); // a new file's list changes the pick without a signal
+}
+
+bool ComparePage::showsPickedSides() const
+{
+    const ComparisonSide a = sideOf(a_), b = sideOf(b_);
+    return shownA_.sweep > 0 && a.sweep == shownA_.sweep && b.sweep == shownB_.sweep &&
+           absolute(a.path) == shownA_.path && absolute(b.path) == shownB_.path;
+}
+
+void ComparePage::followPickers()
+{
+    if (settingPickers_ || (model_->isEmpty() && !comparing_))
+        return; // nothing on show yet: Compare starts the first one
+    const ComparisonSide a = sideOf(a_), b = sideOf(b_);
+    if (a.sweep <= 0 || b.sweep <= 0) {
+        setStale(!showsPickedSides()); // a file still being read: grey out until it is
+        return;
+    }
+    const bool requested = absolute(a.path) == requestedA_.path && a.sweep == requestedA_.sweep &&
+                           absolute(b.path) == requestedB_.path && b.sweep == requestedB_.sweep;
+    if (comparing_ ? requested : showsPickedSides())
+        return;
+    compare(a, b);
+}
+
+void ComparePage::setStale(bool stale)
+{
+    // Old figures under new pickers would be read as the new pair's: greyed out, and no export.
+    view_->setEnabled(!stale);
+    chart_->setEnabled(!stale);
+    if (stale && !chart_->graphicsEffect()) {
+        auto *fade = new QGraphicsOpacityEffect(chart_);
+        fade->setOpacity(0.3);
+        chart_->setGraphicsEffect(fade);
+    } else if (!stale) {
+        chart_->setGraphicsEffect(nullptr);
+    }
+    verdict_->setEnabled(!stale);
+    exportButton_->setEnabled(!stale);
 }
 
 void ComparePage::onSweepsListed(const QString &path, const QList<SweepChoice> &sweeps)
@@ -328,7 +407,10 @@ void ComparePage::compare(ComparisonSide a, ComparisonSide b)
     requestedB_ = b;
     comparing_ = true;
     error_->setVisible(false);
-    // The pickers say what is being compared, also when History asked for it.
+    setStale(!model_->isEmpty());
+    // The pickers say what is being compared, also when History asked for it; while they are set
+    // one by one, a half-set pair is no change of the user's to follow.
+    const QScopedValueRollback<bool> settingPickers(settingPickers_, true);
     for (const auto &pair : {std::pair{&a_, &a}, std::pair{&b_, &b}}) {
         Picker *picker = pair.first;
         const ComparisonSide *side = pair.second;
@@ -338,18 +420,26 @@ void ComparePage::compare(ComparisonSide a, ComparisonSide b)
         forgetStale(side->path, side->sweep);
         selectFile(*picker, side->path);
     }
-    setCaption(tr("Comparing sweep %1 of %2 with sweep %3 of %4…")
-                   .arg(a.sweep)
-                   .arg(QFileInfo(a.path).fileName())
-                   .arg(b.sweep)
-                   .arg(QFileInfo(b.path).fileName()));
+    QString text = tr("Comparing sweep %1 of %2 with sweep %3 of %4…")
+                       .arg(a.sweep)
+                       .arg(QFileInfo(a.path).fileName())
+                       .arg(b.sweep)
+                       .arg(QFileInfo(b.path).fileName());
+    if (!model_->isEmpty())
+        text += tr(" The figures below, greyed out, are of the pair compared before.");
+    setCaption(text);
     job_->request(a, b, 0);
 }
 
 void ComparePage::onReady()
 {
     comparing_ = false;
+    shownA_ = requestedA_;
+    shownB_ = requestedB_;
+    setStale(!showsPickedSides());
     error_->setVisible(false);
+    verdict_->setText(QString::fromStdString(report::comparisonVerdict(model_->comparison())));
+    verdict_->setVisible(true);
     setCaption(tr("B against A, configuration by configuration: median steady time (%1) of each side with its "
                   "95% confidence interval over cold processes, and the ratio B/A; below 1, B is faster.")
                    .arg(model_->unit()));
@@ -398,6 +488,11 @@ bool ComparePage::warningShown() const
     return !banner_->isHidden() && !banner_->text().isEmpty();
 }
 
+QString ComparePage::verdictText() const
+{
+    return verdict_->isHidden() ? QString() : verdict_->text();
+}
+
 QString ComparePage::errorText() const
 {
     return error_->isHidden() ? QString() : error_->text();
@@ -409,10 +504,13 @@ ComparisonReport ComparePage::report() const
     r.nameA = model_->nameA();
     r.nameB = model_->nameB();
     r.caption = caption();
+    r.verdict = verdictText();
+    r.environment = comparisonEnvironmentTable(model_->ledgerA().environmentJson, model_->ledgerB().environmentJson);
     r.differences = model_->differences();
     r.perImage = model_->perImage();
     r.table = comparisonTable(*view_->model());
     r.chart = renderChart(chart_->plot(), kReportChartSize, 2.0);
+    r.vectorChart = recordVectorChart(chart_->plot(), kReportChartSize);
     r.generated = QDateTime::currentDateTime();
     return r;
 }
@@ -424,6 +522,8 @@ bool ComparePage::exportReport(const QString &path, QString *error)
             *error = why;
         return false;
     };
+    if (comparing_ && !model_->isEmpty())
+        return fail(tr("A or B changed and the new pair is still being compared: export it when it shows."));
     if (model_->isEmpty())
         return fail(comparing_ ? tr("The comparison is still being computed: export it when it shows.")
                                : tr("There is no comparison to report: pick sweeps A and B and press Compare."));

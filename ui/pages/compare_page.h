@@ -57,7 +57,14 @@ class ComparePage : public Page
     QString warningText() const;
     bool warningShown() const;
     QString errorText() const;
+    // The comparison in one line (report::comparisonVerdict), "" when none is on show.
+    QString verdictText() const;
+    // The table and chart show the sides the pickers name. False while a change of A or B is being
+    // compared (the old figures are greyed out meanwhile) and after it failed (they are cleared).
+    bool showsPickedSides() const;
     QTableView *view() const { return view_; }
+    QComboBox *sweepPickerA() const { return a_.sweep; }
+    QComboBox *sweepPickerB() const { return b_.sweep; }
     ComparisonChart *comparisonChart() const { return chart_; }
 
   Q_SIGNALS:
@@ -81,6 +88,9 @@ class ComparePage : public Page
     void onReady();
     void showError(const QString &text);
     void compareSelected();
+    // A or B was changed after a comparison: compare the new pair, never keep the old one on show.
+    void followPickers();
+    void setStale(bool stale);
     ComparisonSide sideOf(const Picker &picker) const;
     QString absolute(const QString &path) const;
 
@@ -88,14 +98,16 @@ class ComparePage : public Page
     ComparisonJob *job_;
     Picker a_, b_;
     QPushButton *compareButton_, *addButton_, *exportButton_;
-    QLabel *caption_, *banner_, *error_;
+    QLabel *caption_, *verdict_, *banner_, *error_;
     QTableView *view_;
     ComparisonChart *chart_;
     QString database_;
     QHash<QString, QList<SweepChoice>> sweeps_; // by absolute path
     QStringList adding_;                        // files being read for "Add database…"
     ComparisonSide requestedA_, requestedB_;
+    ComparisonSide shownA_, shownB_; // what the model holds (sweep 0: nothing)
     bool comparing_ = false;
+    bool settingPickers_ = false;
 };
 
 } // namespace stepscope::ui

@@ -3,19 +3,24 @@
 #include "controller/query_job.h"
 #include "controller/run_controller.h"
 #include "models/history_model.h"
+#include "widgets/table_copy.h"
 
 #include <QAction>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace stepscope::ui
 {
@@ -48,6 +53,7 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
         if (const qint64 sweep = model_->sweepId(proxy_->mapToSource(index)); sweep > 0)
             Q_EMIT showRequested(sweep);
     });
+    installTableCopy(view_);
 
     auto *show = new QPushButton(tr("Show in ledger"));
     auto *compare = new QPushButton(tr("Compare two sweeps"));
@@ -70,6 +76,30 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
     connect(renameKey, &QAction::triggered, this, &HistoryPage::renameCurrent);
     view_->addAction(renameKey);
 
+    // The undo bar of a deleted sweep, shown for the undo window.
+    undoTimer_ = new QTimer(this);
+    undoTimer_->setSingleShot(true);
+    connect(undoTimer_, &QTimer::timeout, this, &HistoryPage::carryOutDelete);
+    undoText_ = new QLabel;
+    undoText_->setWordWrap(true);
+    undoButton_ = new QPushButton(tr("&Undo"));
+    undoButton_->setToolTip(tr("Keep the sweep with all its runs and steps (Ctrl+Z)"));
+    connect(undoButton_, &QPushButton::clicked, this, &HistoryPage::undoDelete);
+    auto *undoBar = new QFrame;
+    undoBar->setFrameShape(QFrame::StyledPanel);
+    auto *undoLayout = new QHBoxLayout(undoBar);
+    undoLayout->setContentsMargins(6, 3, 6, 3);
+    undoLayout->addWidget(undoText_, 1);
+    undoLayout->addWidget(undoButton_);
+    undoBar_ = undoBar;
+    undoBar_->setVisible(false);
+    undoAction_ = new QAction(this);
+    undoAction_->setShortcut(QKeySequence::Undo);
+    undoAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    undoAction_->setEnabled(false);
+    connect(undoAction_, &QAction::triggered, this, &HistoryPage::undoDelete);
+    addAction(undoAction_);
+
     auto *buttons = new QHBoxLayout;
     for (auto *button : {show, compare, rename, remove})
         buttons->addWidget(button);
@@ -77,11 +107,19 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(filter_);
     layout->addWidget(view_);
+    layout->addWidget(undoBar_);
     layout->addLayout(buttons);
 
     connect(controller_, &RunController::databaseOpened, this, &HistoryPage::reload);
     connect(controller_, &RunController::sweepStarted, this, &HistoryPage::reload);
     connect(controller_, &RunController::finished, this, &HistoryPage::reload);
+    // The file the delete was asked of is let go: carried out there now (writeAsync still reaches it).
+    connect(controller_, &RunController::closingDatabase, this, &HistoryPage::carryOutDelete);
+}
+
+HistoryPage::~HistoryPage()
+{
+    carryOutDelete();
 }
 
 void HistoryPage::reload()
@@ -157,23 +195,78 @@ void HistoryPage::deleteSweep(qint64 sweep)
         QMessageBox::information(this, tr("Delete sweep"), tr("Stop the running sweep before deleting it."));
         return;
     }
-    if (QMessageBox::question(this, tr("Delete sweep"),
-                              tr("Delete sweep %1 with all its runs and steps? This cannot be undone.").arg(sweep)) !=
-        QMessageBox::Yes)
+    const QModelIndex row = model_->indexOfSweep(sweep);
+    const QString name = row.data().toString();
+    const int runs = model_->rowCount(row);
+    const int seconds = std::max(1, (undoWindowMs_ + 500) / 1000);
+    // One arg() for several: a name with "%3" in it must not take what follows it.
+    const QString what =
+        runs == 1 ? tr("its one run and all its steps") : tr("its %1 runs and all their steps").arg(runs);
+    QMessageBox ask(QMessageBox::Question, tr("Delete sweep"),
+                    tr("Delete sweep %1 \"%2\" with %3?").arg(QString::number(sweep), name, what),
+                    QMessageBox::Yes | QMessageBox::No, this);
+    ask.setInformativeText(tr("For %1 s after, Undo (Ctrl+Z) on this page keeps it.").arg(seconds));
+    ask.button(QMessageBox::Yes)->setText(tr("Delete"));
+    ask.setDefaultButton(QMessageBox::No); // Enter on a dialog read too fast keeps the measurements
+    if (ask.exec() != QMessageBox::Yes)
         return;
+    carryOutDelete(); // one delete waits at a time: an earlier one is carried out now
+    pending_ = sweep;
+    pendingName_ = name;
+    model_->hideSweep(sweep);
+    undoText_->setText(tr("Sweep %1 \"%2\" deleted. Its runs and steps leave the file in %3 s; until then "
+                          "Undo keeps everything.")
+                           .arg(QString::number(sweep), name, QString::number(seconds)));
+    undoBar_->setVisible(true);
+    undoAction_->setEnabled(true);
+    undoTimer_->start(undoWindowMs_);
+}
+
+qint64 HistoryPage::endUndoWindow()
+{
+    undoTimer_->stop();
+    undoBar_->setVisible(false);
+    undoAction_->setEnabled(false);
+    return std::exchange(pending_, 0);
+}
+
+void HistoryPage::undoDelete()
+{
+    const qint64 sweep = endUndoWindow();
+    if (sweep == 0)
+        return;
+    model_->showSweep(sweep);
+    Q_EMIT message(tr("Sweep %1 \"%2\" kept: nothing was deleted.").arg(QString::number(sweep), pendingName_), 6000);
+    reload();
+}
+
+void HistoryPage::carryOutDelete()
+{
+    const qint64 sweep = endUndoWindow();
+    if (sweep == 0 || !controller_)
+        return; // (no writer left: nothing was written, the sweep stays whole)
     Q_EMIT deleting(sweep);
+    // The page may be gone when the commit is (the app quits): the writer side finishes it anyway.
+    QPointer<HistoryPage> self(this);
+    const QString done = tr("Sweep %1 \"%2\" deleted.").arg(QString::number(sweep), pendingName_);
     QString error;
     const bool queued = controller_->writeAsync([sweep](store::Database &db) { db.deleteSweep(sweep); },
-                                                [this, sweep](const QString &failure) {
-                                                    if (!failure.isEmpty())
-                                                        QMessageBox::warning(this, tr("Delete sweep"), failure);
-                                                    else
-                                                        Q_EMIT message(tr("Sweep %1 deleted.").arg(sweep), 6000);
-                                                    reload();
+                                                [self, sweep, done](const QString &failure) {
+                                                    if (!self)
+                                                        return;
+                                                    if (!failure.isEmpty()) {
+                                                        self->model_->showSweep(sweep);
+                                                        QMessageBox::warning(self.data(), tr("Delete sweep"), failure);
+                                                    } else {
+                                                        Q_EMIT self->message(done, 6000);
+                                                    }
+                                                    self->reload();
                                                 },
                                                 &error);
-    if (!queued)
+    if (!queued) {
+        model_->showSweep(sweep);
         QMessageBox::warning(this, tr("Delete sweep"), error);
+    }
 }
 
 } // namespace stepscope::ui

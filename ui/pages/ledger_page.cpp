@@ -5,6 +5,7 @@
 #include "pages/ledger_columns.h"
 #include "presenters/shown_sweep.h"
 #include "widgets/run_detail_dialog.h"
+#include "widgets/table_copy.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -53,6 +54,7 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     view_->setItemDelegateForColumn(LedgerModel::Configuration, new BreakAtPlusDelegate(view_));
     view_->viewport()->installEventFilter(this);
     installLedgerColumnMenu(view_);
+    installTableCopy(view_);
     view_->setToolTip(tr("Double-click a row for its steps; a failed, cancelled or compiled configuration shows "
                          "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
                          "show columns."));

@@ -5,6 +5,7 @@
 #include "models/ledger_model.h"
 #include "models/why_model.h"
 #include "profile/kernel_diff.h"
+#include "widgets/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 
@@ -28,6 +29,7 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     chart_->setModel(ledger);
     view_->setModel(model_);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    installTableCopy(view_);
     view_->setWordWrap(false);
     view_->verticalHeader()->hide();
     view_->horizontalHeader()->setStretchLastSection(true);

@@ -2,6 +2,7 @@
 
 #include "models/comparison_model.h"
 #include "models/status_colors.h"
+#include "report/environment_pair.h"
 #include "report/report_document.h"
 
 #include <QAbstractItemModel>
@@ -78,6 +79,20 @@ ReportTable comparisonTable(const QAbstractItemModel &shown)
     return table;
 }
 
+ReportTable comparisonEnvironmentTable(const std::string &environmentJsonA, const std::string &environmentJsonB)
+{
+    ReportTable table;
+    table.headers << tr("Fact") << QStringLiteral("A") << QStringLiteral("B");
+    table.numeric << false << false << false;
+    for (const report::EnvironmentPair &e : report::environmentPairs(environmentJsonA, environmentJsonB)) {
+        table.rows << QStringList{QString::fromStdString(e.label),
+                                  QString::fromStdString(report::environmentValueText(e.valueA, e.recordedA)),
+                                  QString::fromStdString(report::environmentValueText(e.valueB, e.recordedB))};
+        table.rowClasses << (e.differs() ? QStringLiteral("differs") : QString());
+    }
+    return table;
+}
+
 QString comparisonHtml(const ComparisonReport &r, ReportMedium medium, int printTextWidth)
 {
     QString html;
@@ -92,6 +107,8 @@ QString comparisonHtml(const ComparisonReport &r, ReportMedium medium, int print
                            "td.num { text-align: right; }\n"
                            ".faster { color: %3; } .slower { color: %4; }\n"
                            ".differences { background-color: #fff4e0; border: 1px solid %5; }\n"
+                           "tr.differs td { font-weight: bold; }\n"
+                           ".verdict { font-size: 11pt; font-weight: bold; }\n"
                            ".note { color: #555; font-size: 9pt; }\n"
                            "</style></head><body>\n<h1>%1</h1>\n")
                 .arg(esc(title(r)),
@@ -101,6 +118,8 @@ QString comparisonHtml(const ComparisonReport &r, ReportMedium medium, int print
                          : QStringLiteral("body { font-family: sans-serif; font-size: 9.5pt; }"),
                      successColor().name(), failureColor().name(), warningColor().name());
     html += QStringLiteral("<p><b>A</b>: %1<br><b>B</b>: %2</p>\n").arg(esc(r.nameA), esc(r.nameB));
+    if (!r.verdict.isEmpty())
+        html += QStringLiteral("<p class=\"verdict\">%1</p>\n").arg(esc(r.verdict));
     if (!r.caption.isEmpty())
         html += QStringLiteral("<p>%1</p>\n").arg(esc(r.caption));
     if (!r.differences.isEmpty()) {
@@ -125,12 +144,21 @@ QString comparisonHtml(const ComparisonReport &r, ReportMedium medium, int print
         const qreal dpr = r.chart.devicePixelRatio() > 0 ? r.chart.devicePixelRatio() : 1.0;
         const int natural = qRound(r.chart.width() / dpr);
         const int width = std::min(natural, medium == ReportMedium::Print && printTextWidth > 0 ? printTextWidth : 900);
-        const QString src = medium == ReportMedium::Browser
-                                ? QStringLiteral("data:image/png;base64,") + pngBase64(r.chart)
-                                : chartResourceName(0);
+        // The browser gets the vector drawing itself; print lays out the image's place, which the
+        // PDF then fills with the same vectors (drawChartsAsVectors).
+        const QString svg = medium == ReportMedium::Browser ? svgDataUri(r.vectorChart, tr("Chart")) : QString();
+        const QString src = medium != ReportMedium::Browser ? chartResourceName(0)
+                            : svg.isEmpty() ? QStringLiteral("data:image/png;base64,") + pngBase64(r.chart)
+                                            : svg;
         html += QStringLiteral("<div class=\"chart\">\n<h2>%1</h2>\n<p><img src=\"%2\" width=\"%3\" alt=\"%1\"></p>\n"
                                "</div>\n")
                     .arg(esc(tr("Chart")), src, QString::number(width));
+    }
+    if (!r.environment.rows.isEmpty()) {
+        html +=
+            QStringLiteral("<h2>%1</h2>\n<p class=\"note\">%2</p>\n")
+                .arg(esc(tr("Environments")), esc(tr("What each side ran with; the facts that differ are in bold.")));
+        html += tableHtml(r.environment, medium, printTextWidth);
     }
     html += QStringLiteral("<p class=\"note\">%1</p>\n</body></html>\n").arg(esc(generatedText(r)));
     return html;
@@ -139,6 +167,8 @@ QString comparisonHtml(const ComparisonReport &r, ReportMedium medium, int print
 QString comparisonMarkdown(const ComparisonReport &r)
 {
     QString md = QStringLiteral("# %1\n\n- **A**: %2\n- **B**: %3\n\n").arg(title(r), r.nameA, r.nameB);
+    if (!r.verdict.isEmpty())
+        md += QStringLiteral("**%1**\n\n").arg(r.verdict);
     if (!r.caption.isEmpty())
         md += r.caption + QStringLiteral("\n\n");
     if (!r.differences.isEmpty()) {
@@ -161,6 +191,17 @@ QString comparisonMarkdown(const ComparisonReport &r)
             cells << markdownCell(cell);
         md += QStringLiteral("| %1 |\n").arg(cells.join(QStringLiteral(" | ")));
     }
+    if (!r.environment.rows.isEmpty()) {
+        md +=
+            QStringLiteral("\n## %1\n\n%2\n\n| %3 | A | B |\n|---|---|---|\n")
+                .arg(tr("Environments"), tr("What each side ran with; the facts that differ are in bold."), tr("Fact"));
+        for (int i = 0; i < r.environment.rows.size(); ++i) {
+            const QStringList &row = r.environment.rows[i];
+            const QString mark = r.environment.rowClasses.value(i).isEmpty() ? QString() : QStringLiteral("**");
+            md += QStringLiteral("| %1%2%1 | %3 | %4 |\n")
+                      .arg(mark, markdownCell(row.value(0)), markdownCell(row.value(1)), markdownCell(row.value(2)));
+        }
+    }
     md += QStringLiteral("\n%1\n").arg(generatedText(r));
     return md;
 }
@@ -170,6 +211,13 @@ QString comparisonCsv(const ComparisonReport &r)
     // What is compared, and how A and B differ, ahead of the table as comment lines (read_csv's
     // comment='#'), so that a figure never travels without what it is a figure of.
     QString csv = QStringLiteral("# A: %1\n# B: %2\n").arg(r.nameA, r.nameB);
+    if (!r.verdict.isEmpty())
+        csv += QStringLiteral("# %1\n").arg(r.verdict);
+    for (int i = 0; i < r.environment.rows.size(); ++i)
+        if (!r.environment.rowClasses.value(i).isEmpty())
+            csv += QStringLiteral("# environment differs: %1: A %2, B %3\n")
+                       .arg(r.environment.rows[i].value(0), r.environment.rows[i].value(1),
+                            r.environment.rows[i].value(2));
     for (const QString &d : r.differences)
         csv += QStringLiteral("# differs: %1\n").arg(d);
     if (r.perImage)
@@ -195,7 +243,8 @@ bool writeComparisonReport(const ComparisonReport &report, const QString &path, 
         return writeReportText(path, comparisonHtml(report, ReportMedium::Browser), error);
     case ReportJob::Format::Pdf: {
         const auto document = paginatedDocument(
-            [&](int column) { return comparisonHtml(report, ReportMedium::Print, column); }, {report.chart});
+            [&](int column) { return comparisonHtml(report, ReportMedium::Print, column); }, {report.chart},
+            reportPageLayout(), [&](QTextDocument &d) { drawChartsAsVectors(d, {report.vectorChart}); });
         return writePdfDocument(*document, title(report), title(report), path, error);
     }
     case ReportJob::Format::Markdown:

@@ -230,7 +230,8 @@ QPageLayout reportPageLayout()
 }
 
 std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int column)> &html,
-                                                 const QList<QImage> &images, const QPageLayout &layout)
+                                                 const QList<QImage> &images, const QPageLayout &layout,
+                                                 const std::function<void(QTextDocument &)> &prepare)
 {
     auto document = std::make_unique<QTextDocument>();
     const qreal dpi = layoutDpi();
@@ -240,6 +241,8 @@ std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int
         document->addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), images[i]);
     const int column = int(std::floor(document->pageSize().width() - 2 * document->documentMargin()));
     document->setHtml(html(column));
+    if (prepare)
+        prepare(*document);
     for (int pass = 0; pass < kMaxPasses && fixOne(*document); ++pass) {
     }
     return document;

@@ -30,9 +30,12 @@ QPageLayout reportPageLayout();
 std::unique_ptr<QTextDocument> reportDocument(const ReportInput &input, const QPageLayout &layout = reportPageLayout());
 // The same for any report's print HTML: `html` is called with the text column's width, and
 // images[i] is the resource chartResourceName(i) that its <img> elements name.
+// `prepare`, when given, changes the document after its HTML is set and before it is paginated
+// (drawChartsAsVectors puts vector charts in the images' places).
 std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int column)> &html,
                                                  const QList<QImage> &images,
-                                                 const QPageLayout &layout = reportPageLayout());
+                                                 const QPageLayout &layout = reportPageLayout(),
+                                                 const std::function<void(QTextDocument &)> &prepare = {});
 
 // Draws the document's pages on `device` (a QPdfWriter set to the same page layout), each with a
 // footer "title · page N of M". False when the device cannot be painted on.

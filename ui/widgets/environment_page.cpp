@@ -3,6 +3,7 @@
 #include "controller/doctor_process.h"
 #include "models/doctor_model.h"
 #include "models/environment_model.h"
+#include "widgets/table_copy.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -62,6 +63,8 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     for (int column : {int(DoctorModel::Status), int(DoctorModel::Item)})
         doctorView_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Interactive);
     doctorView_->verticalHeader()->setVisible(false);
+    for (QTableView *view : {envView_, doctorView_})
+        installTableCopy(view);
     auto *doctorLayout = new QVBoxLayout(doctorBox);
     doctorLayout->addLayout(top);
     doctorLayout->addWidget(doctorView_);
