@@ -380,10 +380,10 @@ class TestMainWindow : public QObject
         QVERIFY(panel->progressBar()->isVisible());
         QCOMPARE(panel->progressText(), QString("0% · estimating time left"));
         Q_EMIT controller->progress(0.5, 0.25, 150, true);
-        QCOMPARE(panel->progressText(), QString("25% · about 3 min left"));
+        QCOMPARE(panel->progressText(), QString("25% · about 3 min left, a guess"));
         QCOMPARE(panel->progressBar()->value(), 250);
         Q_EMIT controller->progress(0.5, 0.5, 40, false);
-        QCOMPARE(panel->progressText(), QString("50% · 40 s left"));
+        QCOMPARE(panel->progressText(), QString("50% · about 40 s left"));
         // Beside the buttons, on the same row.
         const QRect bar(panel->progressBar()->mapTo(&window, QPoint(0, 0)), panel->progressBar()->size());
         const QRect stop(panel->stopButton()->mapTo(&window, QPoint(0, 0)), panel->stopButton()->size());

@@ -4,8 +4,8 @@
 #include "controller/query_job.h"
 #include "controller/run_controller.h"
 #include "models/compile_record.h"
-#include "models/duration_text.h"
 #include "models/phase_text.h"
+#include "models/time_left_text.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
 
