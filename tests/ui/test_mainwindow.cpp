@@ -384,10 +384,10 @@ class TestMainWindow : public QObject
         QVERIFY(panel->progressBar()->isVisible());
         QCOMPARE(panel->progressText(), QString("0% · estimating time left"));
         Q_EMIT controller->progress(0.5, 0.25, 150, true);
-        QCOMPARE(panel->progressText(), QString("25% · about 3 min left"));
+        QCOMPARE(panel->progressText(), QString("25% · about 3 min left, a guess"));
         QCOMPARE(panel->progressBar()->value(), 250);
         Q_EMIT controller->progress(0.5, 0.5, 40, false);
-        QCOMPARE(panel->progressText(), QString("50% · 40 s left"));
+        QCOMPARE(panel->progressText(), QString("50% · about 40 s left"));
         // Beside the buttons, on the same row.
         const QRect bar(panel->progressBar()->mapTo(&window, QPoint(0, 0)), panel->progressBar()->size());
         const QRect stop(panel->stopButton()->mapTo(&window, QPoint(0, 0)), panel->stopButton()->size());
@@ -464,6 +464,15 @@ class TestMainWindow : public QObject
         QCOMPARE(qobject_cast<QSplitter *>(again.centralWidget())->sizes(), mainSizes);
         QCOMPARE(again.pages()->why()->findChildren<QSplitter *>().front()->sizes(), whySizes);
         QCOMPARE(again.pages()->history()->view()->header()->sectionSize(HistoryModel::Name), 222);
+        // The sweep start-up shows (--sweep, the last one) keeps the tab; one the user opens later
+        // comes forward on its ledger.
+        QTemporaryDir dir;
+        const QString path = stepscope::test::copyOf(stepscope::test::h200Ledger(), dir);
+        QVERIFY(openAndShow(again, path, 1));
+        QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->why()));
+        again.showSweep(2);
+        QVERIFY(waitIdle(again));
+        QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->ledger()));
     }
 
     // F1 opens the glossary, whose words are the ones the views use and the thresholds they flag at.

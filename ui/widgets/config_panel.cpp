@@ -4,8 +4,8 @@
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
 #include "controller/ledger_job.h"
-#include "models/duration_text.h"
 #include "models/status_colors.h"
+#include "models/time_left_text.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/time_left.h"
 #include "supervisor/worker_command.h"
@@ -807,10 +807,10 @@ void ConfigPanel::updatePreview()
     if (!estimate)
         text += tr(", time unknown: no run on this machine to go by yet");
     else if (estimate->guess)
-        text += tr(", about %1 (a guess from runs of other configurations)")
-                    .arg(durationText(static_cast<qint64>(estimate->seconds)));
+        text += tr(", %1 (a guess from runs of other configurations)")
+                    .arg(QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds)));
     else
-        text += tr(", about %1").arg(durationText(static_cast<qint64>(estimate->seconds)));
+        text += QStringLiteral(", ") + QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds));
     preview_->setText(text);
 }
 

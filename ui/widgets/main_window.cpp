@@ -174,8 +174,9 @@ QList<QWidget *> MainWindow::arrangedViews() const
 
 void MainWindow::openChosenDatabase(const QString &path)
 {
-    // Opened by hand, a file shows its newest sweep (sweepHistory_ reads which).
+    // Opened by hand, a file shows its newest sweep (sweepHistory_ reads which), on its ledger.
     showNewest_ = openDatabase(path);
+    restoreTab_ = -1;
 }
 
 void MainWindow::buildMenus()
