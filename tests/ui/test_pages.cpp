@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 
 #include <memory>
@@ -120,6 +121,15 @@ class TestPages : public QObject
         QCOMPARE(shown.ledger()->sweepId(), qint64(1));
         QVERIFY2(ledger.recommendationText().contains("finishes first"), qPrintable(ledger.recommendationText()));
         QVERIFY(ledger.status().isEmpty());
+        // Issue 19.1: the headline says the verdict, what it rests on is the smaller line under it,
+        // and the full text waits under Details (at 1280x720 the table needs the room).
+        QVERIFY(ledger.headlineText().startsWith("Use "));
+        QCOMPARE(ledger.caveatsText(), QString::fromStdString(report::recommendationCaveats(shown.ledger()->ledger())));
+        QVERIFY(!ledger.recommendationShown());
+        auto *details = ledger.findChild<QToolButton *>(QStringLiteral("recommendationDetails"));
+        QVERIFY(details && details->isVisible());
+        details->click();
+        QVERIFY(ledger.recommendationShown());
 
         // The Steps page asked the query job for one run per configuration, and drew them.
         QTRY_COMPARE_WITH_TIMEOUT(steps.overlay()->runCount(), 7, 60000);

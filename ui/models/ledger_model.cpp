@@ -193,6 +193,11 @@ QString LedgerModel::headline() const
     return QString::fromStdString(report::recommendationHeadline(ledger_));
 }
 
+QString LedgerModel::caveats() const
+{
+    return QString::fromStdString(report::recommendationCaveats(ledger_));
+}
+
 int LedgerModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(ledger_.rows.size());

@@ -110,6 +110,8 @@ class LedgerModel : public QAbstractTableModel
     QString headline() const;
     // Why there is no recommendation ("the baseline (baseline) has no steady state: ..."); "" with one.
     QString noRecommendationReason() const { return QString::fromStdString(ledger_.noRecommendationReason); }
+    // What the headline rests on, for a smaller line under it (report::recommendationCaveats).
+    QString caveats() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

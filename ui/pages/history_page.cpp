@@ -46,6 +46,9 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
     view_->setSortingEnabled(true);
     view_->sortByColumn(-1, Qt::AscendingOrder);             // newest sweep first, runs in run order
     view_->header()->resizeSection(HistoryModel::Name, 340); // configuration names are long
+    // Cut at the front when narrower: a run's knobs end with the one that tells it from its
+    // neighbours (its full name is the tooltip).
+    view_->setTextElideMode(Qt::ElideLeft);
     view_->header()->resizeSection(HistoryModel::Id, 56);
     view_->header()->resizeSection(HistoryModel::Created, 150); // the full date and time
     connect(model_, &QAbstractItemModel::modelReset, view_, [this] { view_->expandToDepth(-1); });

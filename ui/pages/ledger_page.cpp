@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QResizeEvent>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -21,12 +22,33 @@ namespace stepscope::ui
 
 LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model_(shown->ledger())
 {
-    // The verdict in one line, then the recommendation's full text with its caveats, smaller.
+    // The verdict in one line, what it rests on in a smaller line under it, and the recommendation's
+    // full text under "Details": at 1280x720 every line above the table is a row of it less.
     headline_ = new QLabel;
     headline_->setWordWrap(true);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     headline_->setStyleSheet("QLabel { font-weight: bold; font-size: 115%; padding: 6px 6px 0 6px; }");
     headline_->setVisible(false);
+    caveats_ = new QLabel;
+    caveats_->setWordWrap(true);
+    caveats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caveats_->setStyleSheet("QLabel { font-size: 90%; padding: 0 6px 0 6px; }");
+    caveats_->setForegroundRole(QPalette::PlaceholderText);
+    caveats_->setVisible(false);
+    details_ = new QToolButton;
+    details_->setObjectName(QStringLiteral("recommendationDetails"));
+    details_->setText(tr("Details"));
+    details_->setToolTip(tr("The recommendation in full: totals for the planned run, the runner-up, the crossing "
+                            "that decides it and its interval"));
+    details_->setCheckable(true);
+    details_->setAutoRaise(true);
+    details_->setArrowType(Qt::RightArrow);
+    details_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    details_->setVisible(false);
+    connect(details_, &QToolButton::toggled, this, [this](bool on) {
+        details_->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        showRecommendation();
+    });
     recommendation_ = new QLabel;
     recommendation_->setWordWrap(true);
     recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -50,7 +72,7 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     view_->horizontalHeader()->setStretchLastSection(false);
     view_->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     view_->setWordWrap(true);
-    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setTextElideMode(Qt::ElideLeft); // the knob added last tells a row from the one above
     view_->setItemDelegateForColumn(LedgerModel::Configuration, new BreakAtPlusDelegate(view_));
     view_->viewport()->installEventFilter(this);
     installLedgerColumnMenu(view_);
@@ -62,6 +84,10 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
             [this](const QModelIndex &index) { activate(proxy_->mapToSource(index).row()); });
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(headline_);
+    auto *caveatsRow = new QHBoxLayout;
+    caveatsRow->addWidget(caveats_, 1);
+    caveatsRow->addWidget(details_, 0, Qt::AlignTop);
+    layout->addLayout(caveatsRow);
     layout->addWidget(recommendation_);
     layout->addWidget(status_);
     layout->addWidget(view_);
@@ -85,6 +111,11 @@ void LedgerPage::showRecommendation()
     const QString headline = model_->headline();
     headline_->setText(breakableAtPlus(headline));
     headline_->setVisible(!headline.isEmpty());
+    const QString caveats = headline.isEmpty() ? QString() : model_->caveats();
+    caveats_->setText(breakableAtPlus(caveats));
+    caveats_->setVisible(!caveats.isEmpty());
+    details_->setVisible(!headline.isEmpty());
+    recommendation_->setVisible(headline.isEmpty() || details_->isChecked());
     if (!text.isEmpty())
         recommendation_->setText(breakableAtPlus(text));
     else if (const QString why = model_->noRecommendationReason(); !why.isEmpty())
@@ -132,6 +163,16 @@ void LedgerPage::showEvent(QShowEvent *event)
 QString LedgerPage::headlineText() const
 {
     return headline_->text().remove(QChar(0x200B));
+}
+
+QString LedgerPage::caveatsText() const
+{
+    return caveats_->isHidden() ? QString() : caveats_->text().remove(QChar(0x200B));
+}
+
+bool LedgerPage::recommendationShown() const
+{
+    return !recommendation_->isHidden();
 }
 
 QString LedgerPage::recommendationText() const

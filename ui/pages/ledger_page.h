@@ -8,6 +8,7 @@ class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
 class QTableView;
+class QToolButton;
 
 namespace stepscope::ui
 {
@@ -31,6 +32,9 @@ class LedgerPage : public Page
     QString recommendationText() const;
     // Its one-line headline ("Use +cuda-graph: 3.77x ..."); "" without a recommendation.
     QString headlineText() const;
+    QString caveatsText() const; // "" when the line is not shown
+    // The recommendation's full text is under "Details" when a headline says the verdict.
+    bool recommendationShown() const;
     // The line under the recommendation while the ledger is computed or recomputed; empty when not.
     QString status() const;
     QTableView *view() const { return view_; }
@@ -56,6 +60,8 @@ class LedgerPage : public Page
 
     LedgerModel *model_;
     QLabel *headline_;
+    QLabel *caveats_;
+    QToolButton *details_;
     QLabel *recommendation_;
     QLabel *status_;
     QSortFilterProxyModel *proxy_;
