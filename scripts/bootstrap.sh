@@ -10,7 +10,7 @@
 #   STEPSCOPE_SKIP_APT=1   do not touch Debian packages (e.g. no root, packages already there)
 set -euo pipefail
 
-TORCH_VERSION=2.11.0
+TORCH_VERSION=2.11.0         # the same pins as STEPSCOPE_TORCH_PIN in CMakeLists.txt (what `stepscope-cli setup` installs)
 TORCHVISION_VERSION=0.26.0   # the release built against torch 2.11 (the Python worker's ResNet18)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-$TORCH_VERSION}
