@@ -3,6 +3,7 @@
 #include "platform/platform.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 #ifndef STEPSCOPE_TORCH_PIN
@@ -39,10 +40,19 @@ QString managedPython()
     return dir.isEmpty() ? QString() : dir + "/bin/python";
 }
 
-QString managedEnvironmentPartialDir()
+QString managedEnvironmentIncompleteMarker()
 {
     const QString dir = managedEnvironmentDir();
-    return dir.isEmpty() ? QString() : dir + ".partial";
+    return dir.isEmpty() ? QString() : dir + "/.stepscope-setup-incomplete";
+}
+
+bool managedEnvironmentReady()
+{
+    const QString python = managedPython();
+    if (python.isEmpty())
+        return false;
+    const QFileInfo info(python);
+    return info.isFile() && info.isExecutable() && !QFileInfo::exists(managedEnvironmentIncompleteMarker());
 }
 
 } // namespace stepscope::supervisor

@@ -24,9 +24,13 @@ QString managedEnvironmentDir();
 // environment folder. It may not exist yet: callers check.
 QString managedPython();
 
-// A setup in progress builds the environment here, beside the final folder, and renames it into
-// place only once torch imports: a cancelled or failed setup never leaves a folder that later
-// looks usable.
-QString managedEnvironmentPartialDir();
+// A setup writes this file into the environment folder before anything else and removes it only once
+// torch and torchvision import at their pinned versions. An environment holding it is incomplete: the
+// Python lookup skips it (a cancelled or failed setup never looks usable), and the next setup resumes
+// in it (pip's cache keeps what was downloaded). Built in place rather than renamed into place,
+// because a virtual environment's scripts name its folder in their first line.
+QString managedEnvironmentIncompleteMarker();
+// Whether the managed environment exists and is complete (its python is there, no marker).
+bool managedEnvironmentReady();
 
 } // namespace stepscope::supervisor
