@@ -13,6 +13,8 @@ build=$(cd "${1:-$here/build}" && pwd) || { echo "FAIL: no build folder ${1:-$he
 venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-2.11.0}
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
+# apt waits for a dpkg lock that another apt holds (a bootstrap, unattended upgrades) instead of failing.
+apt_get() { $sudo apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 failed=()
 installed=0
 work=$(mktemp -d)
@@ -20,7 +22,7 @@ chmod 755 "$work" # apt reads the .deb as its own user, _apt
 cleanup() {
   # Never leave the package installed: later tests must not find /usr/bin/stepscope-cli.
   if [ "$installed" = 1 ] && dpkg-query -W -f='${Status}' stepscope 2>/dev/null | grep -q 'ok installed'; then
-    $sudo apt-get remove -y -q stepscope > /dev/null 2>&1 || echo "install_test: could not remove stepscope" >&2
+    apt_get remove -y -q stepscope > /dev/null 2>&1 || echo "install_test: could not remove stepscope" >&2
   fi
   rm -rf "$work"
 }
@@ -42,8 +44,8 @@ check() {
 }
 # apt-get install, refreshing the package lists only when they are too old to have what is asked for.
 apt_install() {
-  $sudo apt-get install -y -q --no-install-recommends "$@" ||
-    { $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "$@"; }
+  apt_get install -y -q --no-install-recommends "$@" ||
+    { apt_get update -q && apt_get install -y -q --no-install-recommends "$@"; }
 }
 
 if dpkg-query -W -f='${Status}' stepscope 2>/dev/null | grep -q 'ok installed'; then
@@ -170,7 +172,7 @@ check installed-rpath no_build_paths /usr/bin/stepscope /usr/bin/stepscope-cli /
 
 # --- removal: every file the package brought goes; directories others share may stay ---
 dpkg -L stepscope > "$work/files"
-check apt-remove $sudo apt-get remove -y -q stepscope
+check apt-remove apt_get remove -y -q stepscope
 leftovers() {
   local path left=0
   while read -r path; do
