@@ -53,14 +53,16 @@ endif()
 # user's data (~/.local/share/stepscope: databases, the managed Python environment).
 
 # Debian wants a copyright file and a changelog in /usr/share/doc/<package>; harmless in the tarball.
-configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/changelog.in ${CMAKE_CURRENT_BINARY_DIR}/changelog @ONLY)
-add_custom_command(
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
-  COMMAND ${STEPSCOPE_GZIP} -9nkf ${CMAKE_CURRENT_BINARY_DIR}/changelog
-  DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog VERBATIM)
-add_custom_target(stepscope-package-changelog ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/debian/copyright ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
-        DESTINATION share/doc/stepscope)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/debian/copyright DESTINATION share/doc/stepscope)
+if(STEPSCOPE_GZIP)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/changelog.in ${CMAKE_CURRENT_BINARY_DIR}/changelog @ONLY)
+  add_custom_command(
+    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
+    COMMAND ${STEPSCOPE_GZIP} -9nkf ${CMAKE_CURRENT_BINARY_DIR}/changelog
+    DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog VERBATIM)
+  add_custom_target(stepscope-package-changelog ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz DESTINATION share/doc/stepscope)
+endif()
 
 # --- .tar.gz --- one top folder, stepscope-<version>-Linux/, holding bin/, lib/, share/.
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
