@@ -104,9 +104,9 @@ grep -E '^[A-Z]: ' "$work/log.lintian" | sed 's/^/    /'
 installed=1
 check apt-install apt_install "$deb"
 # The programs run as a user would: a home folder of their own (nothing written to the real one),
-# torch from the given environment, no variable pointing into the build.
+# torch from the given environment, no variable pointing into the build or at libraries.
 run_as_user() {
-  env -u STEPSCOPE_PYTHON -u STEPSCOPE_NATIVE_WORKER -u STEPSCOPE_PYTHON_WORKER -u XDG_DATA_HOME \
+  env -u STEPSCOPE_PYTHON -u STEPSCOPE_NATIVE_WORKER -u STEPSCOPE_PYTHON_WORKER -u LD_LIBRARY_PATH -u XDG_DATA_HOME \
     -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME="$work/home" STEPSCOPE_VENV="$venv" QT_QPA_PLATFORM=offscreen "$@"
 }
 mkdir -p "$work/home"
