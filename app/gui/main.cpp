@@ -49,6 +49,9 @@ int main(int argc, char **argv)
     }
 
     QApplication app(argc, argv);
+    // The installed desktop entry's name (installer/CMakeLists.txt, STEPSCOPE_APP_ID): a Wayland
+    // compositor matches the window to it for the icon and the launcher.
+    QGuiApplication::setDesktopFileName("io.github.stepscope.Stepscope");
     // Qt sets the C library's locale from the environment; printf would then write decimal commas
     // into CSV, JSON and Markdown under de_DE. Widgets format through QLocale and are unaffected.
     std::setlocale(LC_NUMERIC, "C");
