@@ -27,6 +27,7 @@
 #include "widgets/panel_column.h"
 #include "widgets/recent_databases.h"
 #include "widgets/screenshots.h"
+#include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 #include "widgets/sweep_status_bar.h"
 #include "widgets/view_state.h"
@@ -218,6 +219,9 @@ void MainWindow::buildMenus()
         if (++number <= 9)
             a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
     }
+    auto *tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(tr("Set up &PyTorch…"), this, [this] { showSetupDialog(); });
+
     auto *help = menuBar()->addMenu(tr("&Help"));
     auto *glossary = help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
     glossary->setShortcut(QKeySequence::HelpContents);
@@ -229,6 +233,18 @@ void MainWindow::buildMenus()
                               "your planned run.")
                                .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showSetupDialog(const QString &reason)
+{
+    if (!setup_) {
+        setup_ = new SetupDialog(reason, this);
+        setup_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(setup_, &QObject::destroyed, this, [this] { setup_ = nullptr; });
+    }
+    setup_->show();
+    setup_->raise();
+    setup_->activateWindow();
 }
 
 void MainWindow::connectRun()
