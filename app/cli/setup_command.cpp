@@ -113,10 +113,9 @@ int setupCommand(const Options &, const CommandLine &line)
     PlainProgress plain;
     int code = kOk;
     QObject::connect(&setup, &supervisor::PythonSetup::progress, [&](const supervisor::SetupProgress &p) {
-        if (status.onTerminal()) {
-            // Phases and new downloads keep a line of their own above the redrawn one.
-            if (const auto news = plain.line(p); news && p.phase != supervisor::SetupPhase::Downloading)
-                status.message(*news);
+        // On a terminal a download redraws one line; everything else, and elsewhere, is whole lines.
+        if (status.onTerminal() && p.phase == supervisor::SetupPhase::Downloading) {
+            plain.line(p);
             status.progress(progressText(p));
         } else if (const auto news = plain.line(p)) {
             status.message(*news);
