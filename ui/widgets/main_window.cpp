@@ -19,6 +19,8 @@
 #include "presenters/open_database.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
+#include "supervisor/managed_python.h"
+#include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
@@ -247,6 +249,24 @@ void MainWindow::showSetupDialog(const QString &reason)
     setup_->activateWindow();
 }
 
+bool MainWindow::offerSetupInstead()
+{
+    // Both workers take torch from the located Python: without a usable one every run would fail
+    // torch-missing. The managed environment is checked first, as it costs no process.
+    if (supervisor::managedEnvironmentReady())
+        return false;
+    const supervisor::TorchLocation torch = supervisor::locateTorch(panel_->pythonInterpreter());
+    if (torch.usable())
+        return false;
+    const bool open = setup_ != nullptr;
+    showSetupDialog(tr("No usable PyTorch was found: %1. %2").arg(torch.problem, torch.fix));
+    // The sweep asked for starts once PyTorch is there (a dialog opened from the menu before does not).
+    if (!open)
+        connect(
+            setup_, &SetupDialog::ready, this, [this] { startSweep(); }, Qt::SingleShotConnection);
+    return true;
+}
+
 void MainWindow::connectRun()
 {
     connect(panel_, &ConfigPanel::startRequested, this, &MainWindow::startSweep);
@@ -401,6 +421,8 @@ bool MainWindow::startSweep()
         QMessageBox::warning(this, tr("Cannot start"), error);
         return false;
     }
+    if (offerSetupInstead())
+        return false;
     controller_->setPythonInterpreter(panel_->pythonInterpreter());
     for (const auto &s : skipped)
         tabs_->log()->append(tr("skipped %1").arg(s));

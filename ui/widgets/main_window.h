@@ -101,6 +101,9 @@ class MainWindow : public QMainWindow
 
   private:
     void buildMenus();
+    // Before a sweep: with no usable torch and no managed environment, the setup dialog instead
+    // (the sweep starts once it is done). True when offered.
+    bool offerSetupInstead();
     void connectRun();
     void onDatabaseOpened(const QString &path);
     void clearViews();
