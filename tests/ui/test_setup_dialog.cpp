@@ -53,6 +53,30 @@ class TestSetupDialog : public QObject
         server_.waitForFinished();
     }
 
+    // First, it also creates the environment that the tests after it resume in.
+    void offlineSaysTheFixAndOffersRetry()
+    {
+        QProcess closed;
+        closed.start("python3", {STEPSCOPE_SOURCE_DIR "/tests/tools/fake_torch_index.py", "--closed-port"});
+        QVERIFY(closed.waitForFinished(30000));
+        const QString url = QString::fromUtf8(closed.readAllStandardOutput()).trimmed();
+        ui::SetupDialog dialog;
+        supervisor::SetupOptions options;
+        options.indexUrl = url;
+        dialog.setOptions(options);
+        QSignalSpy failed(dialog.job(), &supervisor::PythonSetup::failed);
+        dialog.startSetup();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 120000);
+        QCOMPARE(failed.at(0).at(0).value<supervisor::SetupFailure>().error, supervisor::SetupError::IndexUnreachable);
+        QVERIFY2(dialog.errorText().startsWith("cannot reach the package index " + url),
+                 qPrintable(dialog.errorText()));
+        QVERIFY2(dialog.errorText().contains("Fix: check the network"), qPrintable(dialog.errorText()));
+        QCOMPARE(dialog.phaseText(), QString("Setup failed"));
+        QCOMPARE(dialog.startButton()->text(), QString("Retry"));
+        QVERIFY(dialog.startButton()->isEnabled());
+        QVERIFY(!supervisor::managedEnvironmentReady());
+    }
+
     void progressThenCancel()
     {
         ui::SetupDialog dialog;
