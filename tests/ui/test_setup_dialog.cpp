@@ -92,7 +92,7 @@ class TestSetupDialog : public QObject
         QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->maximum() > 1 && dialog.progressBar()->value() > 0, 90000);
         QVERIFY2(dialog.phaseText().startsWith("Downloading torch"), qPrintable(dialog.phaseText()));
         QVERIFY2(dialog.detailText().contains(" of 6."), qPrintable(dialog.detailText()));
-        QTRY_VERIFY_WITH_TIMEOUT(dialog.detailText().contains("left"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.detailText().contains(QRegularExpression("about [0-9]+ (s|min) left")), 10000);
 
         QElapsedTimer clock;
         clock.start();

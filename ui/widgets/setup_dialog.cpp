@@ -3,6 +3,7 @@
 #include "models/time_left_text.h"
 #include "supervisor/managed_python.h"
 
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,8 +44,8 @@ QString phaseWords(const supervisor::SetupProgress &p)
 
 SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
     : QDialog(parent), job_(new supervisor::PythonSetup(this)), phase_(new QLabel), detail_(new QLabel),
-      error_(new QLabel), bar_(new QProgressBar), index_(new QLineEdit), start_(new QPushButton(tr("Set up"))),
-      cancel_(new QPushButton(tr("Close")))
+      error_(new QLabel), log_(new QLabel), bar_(new QProgressBar), index_(new QLineEdit),
+      start_(new QPushButton(tr("Set up"))), cancel_(new QPushButton(tr("Close")))
 {
     setWindowTitle(tr("Set up PyTorch"));
     auto *intro = new QLabel;
@@ -56,6 +57,8 @@ SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
                "stopped, and the environment is used only once it is complete.")
                 .arg(supervisor::pinnedTorchVersion(), supervisor::pinnedTorchvisionVersion(),
                      supervisor::managedEnvironmentDir(), supervisor::byteText(supervisor::kSetupDownloadBytes));
+    if (supervisor::managedEnvironmentReady())
+        text += "\n\n" + tr("It is set up already: setting up again checks it (pip keeps what is installed).");
     intro->setText(text);
 
     index_->setPlaceholderText(tr("pip's default (PyPI)"));
@@ -70,6 +73,10 @@ SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setStyleSheet("color: #b00020"); // the only colour: a failure must not read as progress
     error_->hide();
+    log_->setWordWrap(true);
+    log_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    log_->hide();
 
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
@@ -84,6 +91,7 @@ SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
     layout->addWidget(bar_);
     layout->addWidget(detail_);
     layout->addWidget(error_);
+    layout->addWidget(log_);
     layout->addStretch();
     layout->addLayout(buttons);
     setMinimumWidth(520);
@@ -110,6 +118,7 @@ void SetupDialog::startSetup()
     options.indexUrl = index_->text().trimmed();
     error_->hide();
     error_->clear();
+    log_->hide();
     phase_->setText(tr("Starting…"));
     detail_->clear();
     bar_->setRange(0, 0); // busy until a download says its size
@@ -155,10 +164,13 @@ void SetupDialog::showFailure(const supervisor::SetupFailure &f)
     QString text = f.message;
     if (!f.fix.isEmpty())
         text += "\n" + tr("Fix: %1").arg(f.fix);
-    if (!f.detail.isEmpty() && f.error != supervisor::SetupError::Cancelled)
-        text += "\n\n" + f.detail;
     error_->setText(text);
     error_->show();
+    // pip's own lines apart and plain: the words above are what to read, these are for looking up.
+    if (!f.detail.isEmpty() && f.error != supervisor::SetupError::Cancelled) {
+        log_->setText(f.detail);
+        log_->show();
+    }
     start_->setText(tr("Retry"));
 }
 

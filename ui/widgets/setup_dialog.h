@@ -55,6 +55,7 @@ class SetupDialog : public QDialog
     QLabel *phase_;
     QLabel *detail_;
     QLabel *error_;
+    QLabel *log_; // a failure's last lines of pip or venv
     QProgressBar *bar_;
     QLineEdit *index_;
     QPushButton *start_;  // "Set up", then "Retry" after a failure
