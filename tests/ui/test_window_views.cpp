@@ -36,6 +36,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -251,6 +252,34 @@ class TestWindowViews : public QObject
         QCOMPARE(window.findChildren<SetupDialog *>().size(), 1);
         window.setupDialog()->close();
         QTRY_VERIFY(!window.setupDialog());
+    }
+
+    // Start with no usable torch (a configured Python that is not there) and no managed environment:
+    // the setup is offered, saying why, instead of runs that would all fail torch-missing.
+    void sweepWithoutTorchOffersSetup()
+    {
+        QTemporaryDir dir;
+        const QByteArray venv = qgetenv("STEPSCOPE_VENV");
+        qputenv("STEPSCOPE_VENV", dir.filePath("no-venv").toUtf8());
+        {
+            MainWindow window;
+            QVERIFY(openAndWait(window, dir.filePath("m.sqlite")));
+            window.configPanel()->setPythonInterpreter(dir.filePath("no-python/bin/python3"));
+            QVERIFY(!window.startSweep());
+            QVERIFY(!window.controller()->isRunning());
+            QVERIFY(window.setupDialog());
+            QVERIFY(window.setupDialog()->isVisible());
+            QVERIFY(!window.setupDialog()->job()->isRunning());
+            bool saysWhy = false;
+            for (const QLabel *label : window.setupDialog()->findChildren<QLabel *>())
+                saysWhy = saysWhy || label->text().startsWith("No usable PyTorch was found: ");
+            QVERIFY(saysWhy);
+            window.configPanel()->setPythonInterpreter({});
+        }
+        if (venv.isNull())
+            qunsetenv("STEPSCOPE_VENV");
+        else
+            qputenv("STEPSCOPE_VENV", venv);
     }
 
     // File › Export writes a report, never over the measurements: the open database, its -wal and
