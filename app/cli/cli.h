@@ -40,7 +40,8 @@ int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
 int compareCommand(const Options &options, const CommandLine &line); // compare_command.cpp
 int doctorCommand(const Options &options, const CommandLine &line);
-int whyCommand(const Options &options, const CommandLine &line); // why_command.cpp
+int whyCommand(const Options &options, const CommandLine &line);   // why_command.cpp
+int setupCommand(const Options &options, const CommandLine &line); // setup_command.cpp
 
 // The database for reading (summaries refreshed first where the file is writable); null, with the
 // error said and `exitCode` set, when it cannot be read.

@@ -7,6 +7,7 @@
 #include "config/run_config.h"
 #include "store/database_files.h"
 #include "supervisor/compile_cache.h"
+#include "supervisor/managed_python.h"
 #include "supervisor/sweep_request.h"
 
 #include <QCommandLineOption>
@@ -244,6 +245,13 @@ std::vector<OptionSpec> allOptions(const CommandSpec &command, const HelpDefault
     return out;
 }
 
+// Where the managed environment goes, by rule: the same words on every machine, for --help and the
+// manual alike.
+QString managedEnvironmentText()
+{
+    return "$STEPSCOPE_VENV, else $XDG_DATA_HOME/stepscope/venv-torch-" + supervisor::pinnedTorchVersion();
+}
+
 } // namespace
 
 HelpDefaults machineDefaults()
@@ -437,6 +445,33 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                            {"stepscope-cli doctor --device cuda --python ~/venv/bin/python",
                             "the GPU, and another Python's torch and torch.compile"}};
 
+    out.push_back(command(
+        "setup", "install PyTorch into Stepscope's own Python environment",
+        "Creates Stepscope's managed Python environment (" + managedEnvironmentText() +
+            ") with python3 -m venv and installs the torch and torchvision releases this Stepscope is built for "
+            "(torch " +
+            supervisor::pinnedTorchVersion() + ", torchvision " + supervisor::pinnedTorchvisionVersion() +
+            ", several GB of downloads) with pip. Progress goes to standard error; Ctrl-C stops pip, and the "
+            "environment stays marked incomplete (never used) until a later setup, which resumes with what "
+            "was downloaded, finishes. Pip's own settings (PIP_INDEX_URL, a proxy) apply. When the environment is "
+            "ready already, it says so.",
+        {{kOk, "PyTorch is set up, or was already"},
+         {kRunsFailed, "the setup failed: the message says why (offline, no matching release, no space, no "
+                       "python3 venv module) and the fix; a retry resumes"},
+         {kUsage, "bad arguments"},
+         {kCancelled, "interrupted (Ctrl-C): pip was stopped, the environment stays incomplete"}}));
+    out.back().groups = {
+        {"setup options",
+         {option("index-url", "URL", "the package index pip downloads from (a mirror; default: pip's own, PyPI)"),
+          option("find-links", "DIR", "also take wheels from this folder or page (pip --find-links)",
+                 ValueKind::Directory),
+          flag("no-index", "no package index at all: wheels from --find-links only"),
+          option("python", "PATH", "the Python 3 that creates the environment (default: python3 on PATH)",
+                 ValueKind::File)}}};
+    out.back().examples = {{"stepscope-cli setup", "torch and torchvision from PyPI into the managed environment"},
+                           {"stepscope-cli setup --index-url https://download.pytorch.org/whl/cpu",
+                            "the CPU-only wheels (much smaller) from PyTorch's own index"}};
+
     const std::vector<std::pair<int, QString>> printed{{kOk, "printed"}, {kUsage, "bad arguments"}};
     out.push_back(command("help", "this overview, or a command's help",
                           "Prints the overview of every command and option, or COMMAND's help (as COMMAND --help).",
@@ -611,6 +646,8 @@ QString manPage()
         {"XDG_DATA_HOME, HOME", "where the default database is: " + defaults.database +
                                     ". With neither set there is no default, and --db is needed"},
         {"XDG_CACHE_HOME", "where the default --compile-cache-dir is: " + defaults.compileCacheDir},
+        {"STEPSCOPE_VENV",
+         "where `setup` builds the managed Python environment (default " + managedEnvironmentText() + ")"},
     };
     for (const auto &[name, meaning] : environment)
         page += ".TP\n.B " + name + '\n' + roff(meaning) + '\n';

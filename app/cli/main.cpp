@@ -147,6 +147,8 @@ int main(int argc, char **argv)
                 return doctorCommand(options, line);
             if (options.command == "why")
                 return whyCommand(options, line);
+            if (options.command == "setup")
+                return setupCommand(options, line);
         } catch (const stepscope::store::StoreError &e) {
             std::fprintf(stderr, "stepscope-cli: %s\n", qPrintable(storeMessage(e.what())));
             return kDatabase;

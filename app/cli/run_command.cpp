@@ -3,6 +3,7 @@
 // machine, and prints the service's typed events; it assembles nothing the dashboard does not.
 #include "cli.h"
 #include "cli_options.h"
+#include "interrupts.h"
 #include "status_line.h"
 
 #include "config/config_json.h"
@@ -23,9 +24,7 @@
 #include <QJsonObject>
 #include <QTimer>
 
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -35,12 +34,6 @@ namespace stepscope::cli
 {
 namespace
 {
-
-std::atomic<bool> g_interrupted{false};
-void onInterrupt(int)
-{
-    g_interrupted.store(true);
-}
 
 bool isConfigField(const QString &key)
 {
@@ -606,24 +599,12 @@ int runCommand(const Options &options, const CommandLine &line)
     QObject::connect(&service, &supervisor::SweepService::sweepEvent,
                      [&printer](const supervisor::SweepEvent &e) { printer.print(e); });
 
-    // Ctrl-C, kill, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT) all end a sweep the same way:
-    // the running worker is stopped and its run marked cancelled; finished runs stay.
-    for (const int s : {SIGINT, SIGTERM})
-        std::signal(s, onInterrupt);
-#ifdef SIGHUP
-    std::signal(SIGHUP, onInterrupt);
-#endif
-#ifdef SIGQUIT
-    std::signal(SIGQUIT, onInterrupt);
-#endif
-    QTimer interruptPoll;
-    QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
-        if (g_interrupted.exchange(false)) {
-            status.message("stepscope-cli: interrupted: stopping the running configuration");
-            service.cancel();
-        }
+    // Every interrupt ends a sweep the same way: the running worker is stopped and its run marked
+    // cancelled; finished runs stay.
+    const InterruptWatch interrupts([&] {
+        status.message("stepscope-cli: interrupted: stopping the running configuration");
+        service.cancel();
     });
-    interruptPoll.start(100);
 
     QTimer::singleShot(0, &service, [&] { service.start(*sweep); });
     QCoreApplication::exec();

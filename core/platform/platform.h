@@ -40,6 +40,13 @@ ProcessStart processStart(std::int64_t pid);
 std::optional<int> killSignal();
 // "Killed", "Segmentation fault", ... for a crash's signal; "exception 0x..." on Windows.
 std::string signalName(int signal);
+// Makes the calling process the leader of a process group of its own. Called in a child between
+// fork and exec (QProcess's child modifier), so that a cancel can end the child's own children too
+// (pip's build helpers) and a Ctrl-C on the terminal reaches the parent alone. Nothing on Windows.
+void startOwnProcessGroup();
+// Kills every process of the group led by `pid` (SIGKILL); nothing where there are no groups
+// (Windows: the caller kills the process itself).
+void killProcessGroup(std::int64_t pid);
 
 // --- Memory --------------------------------------------------------------------------------------
 

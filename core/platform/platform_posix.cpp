@@ -145,6 +145,17 @@ std::optional<int> killSignal()
     return SIGKILL;
 }
 
+void startOwnProcessGroup()
+{
+    setpgid(0, 0);
+}
+
+void killProcessGroup(std::int64_t pid)
+{
+    if (pid > 0)
+        ::kill(-static_cast<pid_t>(pid), SIGKILL);
+}
+
 std::string signalName(int signal)
 {
     const char *name = strsignal(signal);

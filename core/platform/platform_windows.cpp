@@ -146,6 +146,10 @@ std::optional<int> killSignal()
     return std::nullopt; // TerminateProcess sets an exit code, not a signal
 }
 
+void startOwnProcessGroup() {}
+
+void killProcessGroup(std::int64_t) {}
+
 std::string signalName(int signal)
 {
     // QProcess reports a crash's NTSTATUS (0xC0000005: access violation) as the exit code.

@@ -6,7 +6,7 @@
 #   cli_args.sh BIN_DIR
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
-commands=(run list show export compare doctor)
+commands=(run list show export compare doctor setup)
 # The options a command's --help lists (the option column, not options named in descriptions).
 options_of() { cli "$1" --help | grep -oE '^  (-h, )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+'; }
 # Whether a line of $2 is exactly $1 (a here-string: `| grep -q` would end a producer early, and

@@ -23,7 +23,7 @@ cli --db "$db" run "${tiny[@]}" --tf32 false --steps 2 --warmup-steps 1 --preset
 grep -q "would be dropped" "$work/kept.err" && fail "a shape flag or a default value is not dropped: $(cat "$work/kept.err")"
 
 # --help: every command that does something ends with examples to copy; the manual lists them all.
-for c in run list show export compare why doctor; do
+for c in run list show export compare why doctor setup; do
   cli "$c" --help > "$work/help.out" || fail "$c --help"
   grep -q "^examples:$" "$work/help.out" || fail "$c --help has no examples"
   grep -Eq "^  stepscope-cli ([^ ]+ )*$c( |$)" "$work/help.out" || fail "$c --help's examples run $c: $(tail -8 "$work/help.out")"

@@ -1,7 +1,7 @@
 // The window's views as a user meets them, without running a sweep where none is needed: the
 // ledger computed off the UI thread and the planned-steps box debounced, a newer request winning,
 // an opened sweep naming itself (header, read-only settings) and nothing stale after File › Open,
-// the history's ids, dates and rename, the pages, and 1280x720.
+// the history's ids, dates and rename, the pages, Tools › Set up PyTorch, and 1280x720.
 #include "widgets/main_window.h"
 
 #include "pages/history_page.h"
@@ -25,6 +25,7 @@
 #include "store/store.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
+#include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 
 #include "window_fixture.h"
@@ -35,7 +36,10 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
@@ -226,6 +230,56 @@ class TestWindowViews : public QObject
         for (Page *page : window.pages()->pages())
             charts += page->chart() ? 1 : 0;
         QCOMPARE(charts, 7); // five ledger charts, the Why page's and the comparison
+    }
+
+    // Tools › Set up PyTorch… is always there and opens the one setup dialog, idle until asked.
+    void toolsMenuOffersPyTorchSetup()
+    {
+        MainWindow window;
+        QAction *setup = nullptr;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->text() == "&Tools")
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == QString("Set up &PyTorch…"))
+                        setup = a;
+        QVERIFY(setup);
+        QVERIFY(!window.setupDialog());
+        setup->trigger();
+        QVERIFY(window.setupDialog());
+        QVERIFY(window.setupDialog()->isVisible());
+        QVERIFY(!window.setupDialog()->job()->isRunning());
+        setup->trigger(); // raised again, not a second one
+        QCOMPARE(window.findChildren<SetupDialog *>().size(), 1);
+        window.setupDialog()->close();
+        QTRY_VERIFY(!window.setupDialog());
+    }
+
+    // Start with no usable torch (a configured Python that is not there) and no managed environment:
+    // the setup is offered, saying why, instead of runs that would all fail torch-missing.
+    void sweepWithoutTorchOffersSetup()
+    {
+        QTemporaryDir dir;
+        const QByteArray venv = qgetenv("STEPSCOPE_VENV");
+        qputenv("STEPSCOPE_VENV", dir.filePath("no-venv").toUtf8());
+        {
+            MainWindow window;
+            QVERIFY(openAndWait(window, dir.filePath("m.sqlite")));
+            window.configPanel()->setPythonInterpreter(dir.filePath("no-python/bin/python3"));
+            QVERIFY(!window.startSweep());
+            QVERIFY(!window.controller()->isRunning());
+            QVERIFY(window.setupDialog());
+            QVERIFY(window.setupDialog()->isVisible());
+            QVERIFY(!window.setupDialog()->job()->isRunning());
+            bool saysWhy = false;
+            for (const QLabel *label : window.setupDialog()->findChildren<QLabel *>())
+                saysWhy = saysWhy || label->text().startsWith("No usable PyTorch was found: ");
+            QVERIFY(saysWhy);
+            window.configPanel()->setPythonInterpreter({});
+        }
+        if (venv.isNull())
+            qunsetenv("STEPSCOPE_VENV");
+        else
+            qputenv("STEPSCOPE_VENV", venv);
     }
 
     // File › Export writes a report, never over the measurements: the open database, its -wal and

@@ -19,6 +19,8 @@
 #include "presenters/open_database.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
+#include "supervisor/managed_python.h"
+#include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
@@ -27,6 +29,7 @@
 #include "widgets/panel_column.h"
 #include "widgets/recent_databases.h"
 #include "widgets/screenshots.h"
+#include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 #include "widgets/sweep_status_bar.h"
 #include "widgets/view_state.h"
@@ -218,6 +221,9 @@ void MainWindow::buildMenus()
         if (++number <= 9)
             a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
     }
+    auto *tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(tr("Set up &PyTorch…"), this, [this] { showSetupDialog(); });
+
     auto *help = menuBar()->addMenu(tr("&Help"));
     auto *glossary = help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
     glossary->setShortcut(QKeySequence::HelpContents);
@@ -229,6 +235,36 @@ void MainWindow::buildMenus()
                               "your planned run.")
                                .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showSetupDialog(const QString &reason)
+{
+    if (!setup_) {
+        setup_ = new SetupDialog(reason, this);
+        setup_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(setup_, &QObject::destroyed, this, [this] { setup_ = nullptr; });
+    }
+    setup_->show();
+    setup_->raise();
+    setup_->activateWindow();
+}
+
+bool MainWindow::offerSetupInstead()
+{
+    // Both workers take torch from the located Python: without a usable one every run would fail
+    // torch-missing. The managed environment is checked first, as it costs no process.
+    if (supervisor::managedEnvironmentReady())
+        return false;
+    const supervisor::TorchLocation torch = supervisor::locateTorch(panel_->pythonInterpreter());
+    if (torch.usable())
+        return false;
+    const bool open = setup_ != nullptr;
+    showSetupDialog(tr("No usable PyTorch was found: %1. %2").arg(torch.problem, torch.fix));
+    // The sweep asked for starts once PyTorch is there (a dialog opened from the menu before does not).
+    if (!open)
+        connect(
+            setup_, &SetupDialog::ready, this, [this] { startSweep(); }, Qt::SingleShotConnection);
+    return true;
 }
 
 void MainWindow::connectRun()
@@ -385,6 +421,8 @@ bool MainWindow::startSweep()
         QMessageBox::warning(this, tr("Cannot start"), error);
         return false;
     }
+    if (offerSetupInstead())
+        return false;
     controller_->setPythonInterpreter(panel_->pythonInterpreter());
     for (const auto &s : skipped)
         tabs_->log()->append(tr("skipped %1").arg(s));

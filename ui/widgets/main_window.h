@@ -31,6 +31,7 @@ class QueryJob;
 class RecentDatabases;
 class ReportExport;
 class RunController;
+class SetupDialog;
 class ShownSweep;
 class SweepHeader;
 class SweepHistoryJob;
@@ -82,6 +83,10 @@ class MainWindow : public QMainWindow
     // Help › Glossary (F1): the words the views use, explained (widgets/glossary.h).
     void showGlossary();
     GlossaryDialog *glossary() const { return glossary_; }
+    // Tools › Set up PyTorch…: the managed environment's setup (widgets/setup_dialog.h), with why it
+    // is offered when a sweep found no usable torch. One dialog, raised again while it is open.
+    void showSetupDialog(const QString &reason = {});
+    SetupDialog *setupDialog() const { return setup_; }
     // Opens a file the user chose (File › Open, Recent): its newest sweep is shown once read.
     void openChosenDatabase(const QString &path);
 
@@ -96,6 +101,9 @@ class MainWindow : public QMainWindow
 
   private:
     void buildMenus();
+    // Before a sweep: with no usable torch and no managed environment, the setup dialog instead
+    // (the sweep starts once it is done). True when offered.
+    bool offerSetupInstead();
     void connectRun();
     void onDatabaseOpened(const QString &path);
     void clearViews();
@@ -123,6 +131,7 @@ class MainWindow : public QMainWindow
     QSplitter *split_;
     SweepHistoryJob *sweepHistory_;
     GlossaryDialog *glossary_ = nullptr;
+    SetupDialog *setup_ = nullptr;
 
     SweepStatusBar *status_;
     RecentDatabases *recent_ = nullptr;

@@ -1,0 +1,404 @@
+#include "supervisor/python_setup.h"
+
+#include "platform/platform.h"
+#include "supervisor/managed_python.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+
+constexpr int kPollMs = 1000;                // the download's file size, for a pip without --progress-bar raw
+constexpr int kEmitEveryMs = 200;            // progress signals at most this often, phase changes at once
+constexpr qsizetype kKeptOutput = 64 * 1024; // of a step's output, for the failure's words
+
+QString pipCacheDir(const QProcessEnvironment &env)
+{
+    if (const QString dir = env.value("PIP_CACHE_DIR"); !dir.isEmpty())
+        return dir;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + "/pip";
+}
+
+QProcessEnvironment setupEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // A user's PYTHONPATH or pip target would install or import somewhere other than the
+    // environment being checked; their index and proxy settings stay (a mirror is how many reach PyPI).
+    for (const char *name :
+         {"PYTHONPATH", "PYTHONHOME", "PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_REQUIRE_VIRTUALENV"})
+        env.remove(name);
+    env.insert("PYTHONUNBUFFERED", "1"); // pip's lines as they happen, not when a buffer fills
+    env.insert("PIP_NO_INPUT", "1");
+    env.insert("PIP_DISABLE_PIP_VERSION_CHECK", "1");
+    return env;
+}
+
+} // namespace
+
+PythonSetup::PythonSetup(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<SetupProgress>();
+    qRegisterMetaType<SetupResult>();
+    qRegisterMetaType<SetupFailure>();
+    poll_.setInterval(kPollMs);
+    connect(&poll_, &QTimer::timeout, this, &PythonSetup::pollDownload);
+}
+
+PythonSetup::~PythonSetup()
+{
+    stopProcess();
+}
+
+QString PythonSetup::venvPython() const
+{
+    return options_.environmentDir + "/bin/python";
+}
+
+void PythonSetup::start(const SetupOptions &options)
+{
+    if (running_)
+        return;
+    options_ = options;
+    if (options_.environmentDir.isEmpty())
+        options_.environmentDir = managedEnvironmentDir();
+    if (!options_.environmentDir.isEmpty())
+        options_.environmentDir = QDir::cleanPath(QDir(options_.environmentDir).absolutePath());
+    if (options_.basePython.isEmpty())
+        options_.basePython = "python3";
+    if (options_.torchVersion.isEmpty())
+        options_.torchVersion = pinnedTorchVersion();
+    if (options_.torchvisionVersion.isEmpty())
+        options_.torchvisionVersion = pinnedTorchvisionVersion();
+
+    const QProcessEnvironment env = setupEnvironment();
+    context_ = {};
+    context_.environmentDir = options_.environmentDir;
+    context_.basePython = options_.basePython;
+    context_.indexUrl = options_.indexUrl;
+    context_.tempDir = options_.environmentDir + "/.stepscope-setup-tmp";
+    context_.cacheDir = pipCacheDir(env);
+    context_.requirements = "torch==" + options_.torchVersion + " torchvision==" + options_.torchvisionVersion;
+
+    running_ = true;
+    venvCreated_ = false;
+    rawProgress_ = false;
+    reader_ = SetupProgressReader();
+    sinceEmit_.invalidate();
+    // Everything, failures included, is said from the event loop: a caller connects after start().
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (!running_)
+                return;
+            if (options_.environmentDir.isEmpty()) {
+                fail({SetupError::NotWritable,
+                      "there is no folder for the Python environment: HOME is not set",
+                      "set STEPSCOPE_VENV to the folder the environment should go to",
+                      {}});
+                return;
+            }
+            // The marker before anything else: from here on the environment never looks usable
+            // until the check at the end passes.
+            const QString marker =
+                options_.environmentDir + '/' + QFileInfo(managedEnvironmentIncompleteMarker()).fileName();
+            QFile file(marker);
+            if (!QDir().mkpath(options_.environmentDir) || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+                file.write("setup of " + context_.requirements.toUtf8() + " not finished\n") < 0) {
+                fail({SetupError::NotWritable,
+                      "cannot write into " + options_.environmentDir,
+                      "make that folder writable, or set STEPSCOPE_VENV to a folder you may write",
+                      {}});
+                return;
+            }
+            file.close();
+            probePip();
+        },
+        Qt::QueuedConnection);
+}
+
+void PythonSetup::runStep(Step step, const QString &program, const QStringList &arguments)
+{
+    step_ = step;
+    output_.clear();
+    pending_.clear();
+    auto *process = new QProcess(this);
+    process_ = process;
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = setupEnvironment();
+    if (step == Step::Install)
+        env.insert("TMPDIR", context_.tempDir); // pip downloads there: what the poll measures
+    process->setProcessEnvironment(env);
+    // A group of its own: a cancel ends pip's helpers too, and a terminal's Ctrl-C reaches the
+    // front-end alone (which cancels) instead of printing pip's traceback.
+#ifdef Q_OS_UNIX
+    process->setChildProcessModifier([] { platform::startOwnProcessGroup(); });
+#endif
+    connect(process, &QProcess::readyRead, this, &PythonSetup::onOutput);
+    connect(process, &QProcess::finished, this, &PythonSetup::onFinished);
+    connect(process, &QProcess::errorOccurred, this, &PythonSetup::onStartFailed);
+    Q_EMIT outputLine("$ " + program + ' ' + arguments.join(' '));
+    process->start(program, arguments);
+}
+
+void PythonSetup::probePip()
+{
+    if (QFileInfo(venvPython()).isExecutable())
+        runStep(Step::ProbePip, venvPython(), {"-m", "pip", "--version"});
+    else
+        createVenv();
+}
+
+void PythonSetup::createVenv()
+{
+    venvCreated_ = true;
+    reader_.setPhase(SetupPhase::CreatingEnvironment);
+    emitProgress(true);
+    runStep(Step::CreateVenv, options_.basePython, {"-m", "venv", options_.environmentDir});
+}
+
+void PythonSetup::install()
+{
+    QDir(context_.tempDir).removeRecursively(); // what a cancelled pip left there is of no use
+    if (!QDir().mkpath(context_.tempDir)) {
+        fail({SetupError::NotWritable,
+              "cannot write into " + options_.environmentDir,
+              "make that folder writable, or set STEPSCOPE_VENV to a folder you may write",
+              {}});
+        return;
+    }
+    reader_.setPhase(SetupPhase::Resolving);
+    emitProgress(true);
+    QStringList arguments{"-m",
+                          "pip",
+                          "install",
+                          "--retries",
+                          QString::number(kPipRetries),
+                          "--timeout",
+                          QString::number(kPipTimeoutSeconds),
+                          "--progress-bar",
+                          rawProgress_ ? "raw" : "off"};
+    if (!options_.indexUrl.isEmpty())
+        arguments << "--index-url" << options_.indexUrl;
+    if (!options_.findLinks.isEmpty())
+        arguments << "--find-links" << options_.findLinks;
+    if (options_.noIndex)
+        arguments << "--no-index";
+    arguments << "torch==" + options_.torchVersion << "torchvision==" + options_.torchvisionVersion;
+    runStep(Step::Install, venvPython(), arguments);
+    poll_.start();
+}
+
+void PythonSetup::check()
+{
+    poll_.stop();
+    reader_.setPhase(SetupPhase::Checking);
+    emitProgress(true);
+    runStep(Step::Check, venvPython(),
+            {"-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"});
+}
+
+void PythonSetup::onOutput()
+{
+    if (!process_)
+        return;
+    pending_ += process_->readAll();
+    qsizetype end;
+    while ((end = pending_.indexOf('\n')) >= 0) {
+        const QString line = QString::fromUtf8(pending_.left(end)).remove('\r');
+        pending_.remove(0, end + 1);
+        output_ += line + '\n';
+        if (output_.size() > kKeptOutput)
+            output_.remove(0, output_.size() - kKeptOutput);
+        Q_EMIT outputLine(line);
+        if (step_ == Step::Install) {
+            const SetupPhase before = reader_.progress().phase;
+            const int files = reader_.progress().files;
+            if (reader_.readLine(line))
+                emitProgress(reader_.progress().phase != before || reader_.progress().files != files);
+        }
+    }
+}
+
+void PythonSetup::onStartFailed(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart || !running_)
+        return;
+    const Step step = step_;
+    const QString why = process_ ? process_->errorString() : QString();
+    stopProcess();
+    if (step == Step::CreateVenv) {
+        fail({SetupError::NoPython,
+              "cannot start " + options_.basePython + " to create the Python environment (" + why + ")",
+              "install Python 3 with its venv module (Debian or Ubuntu: sudo apt install python3 python3-venv), or "
+              "pass --python with the path of a Python 3",
+              {}});
+        return;
+    }
+    if (step == Step::ProbePip && !venvCreated_) {
+        createVenv(); // the environment's python is broken (its base Python went away): make it again
+        return;
+    }
+    fail({SetupError::Failed,
+          "cannot start " + venvPython() + " (" + why + ")",
+          "remove " + options_.environmentDir + " and set up again",
+          {}});
+}
+
+void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    onOutput(); // what came with the end
+    if (!pending_.isEmpty()) {
+        output_ += QString::fromUtf8(pending_) + '\n';
+        Q_EMIT outputLine(QString::fromUtf8(pending_));
+        pending_.clear();
+    }
+    const bool ok = status == QProcess::NormalExit && exitCode == 0;
+    const QString output = output_;
+    const Step step = step_;
+    if (process_) {
+        process_->disconnect(this);
+        process_->deleteLater();
+        process_ = nullptr;
+    }
+    switch (step) {
+    case Step::ProbePip:
+        if (ok) {
+            rawProgress_ = pipHasRawProgress(output.trimmed().section('\n', -1));
+            install();
+        } else if (!venvCreated_) {
+            createVenv();
+        } else {
+            // A venv made just now without a working pip: Debian's python3 without python3-venv
+            // gets that far on some versions.
+            fail(classifyVenvFailure(output + "\nNo module named ensurepip", context_));
+        }
+        return;
+    case Step::CreateVenv:
+        if (ok)
+            probePip();
+        else
+            fail(classifyVenvFailure(output, context_));
+        return;
+    case Step::Install:
+        poll_.stop();
+        if (ok)
+            check();
+        else
+            fail(classifyPipFailure(output, context_));
+        return;
+    case Step::Check: {
+        const QStringList versions = output.trimmed().section('\n', -1).split(' ', Qt::SkipEmptyParts);
+        if (!ok || versions.size() != 2) {
+            fail({SetupError::ImportFailed, "torch or torchvision does not import in " + options_.environmentDir,
+                  "set up again (a retry reinstalls into the same environment), or remove " + options_.environmentDir +
+                      " first",
+                  lastLines(output)});
+            return;
+        }
+        // A local build suffix ("+cu130", "+cpu") is the same release.
+        if (versions[0].section('+', 0, 0) != options_.torchVersion ||
+            versions[1].section('+', 0, 0) != options_.torchvisionVersion) {
+            fail({SetupError::WrongVersion,
+                  "the environment holds torch " + versions[0] + " and torchvision " + versions[1] + ", not " +
+                      context_.requirements,
+                  "remove " + options_.environmentDir + " and set up again", lastLines(output)});
+            return;
+        }
+        const QString marker =
+            options_.environmentDir + '/' + QFileInfo(managedEnvironmentIncompleteMarker()).fileName();
+        if (QFile::exists(marker) && !QFile::remove(marker)) {
+            fail({SetupError::NotWritable,
+                  "cannot remove the marker " + marker,
+                  "make " + options_.environmentDir + " writable and set up again",
+                  {}});
+            return;
+        }
+        removeTempDir();
+        running_ = false;
+        step_ = Step::None;
+        Q_EMIT finished({options_.environmentDir, venvPython(), versions[0], versions[1]});
+        return;
+    }
+    case Step::None:
+        return;
+    }
+}
+
+void PythonSetup::pollDownload()
+{
+    const SetupProgress &p = reader_.progress();
+    if (!running_ || step_ != Step::Install || p.phase != SetupPhase::Downloading)
+        return;
+    if (reader_.rawProgressSeen()) {
+        reader_.observeFileSize(0); // pip says the bytes itself: the poll only moves the clock on
+    } else if (!p.file.isEmpty()) {
+        // pip writes the download into a pip-unpack-* folder of its TMPDIR under the file's own name.
+        qint64 size = -1;
+        QDirIterator it(context_.tempDir, {p.file}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            it.next();
+            size = std::max(size, it.fileInfo().size());
+        }
+        if (size >= 0)
+            reader_.observeFileSize(size);
+    }
+    emitProgress(true);
+}
+
+void PythonSetup::emitProgress(bool now)
+{
+    if (!now && sinceEmit_.isValid() && sinceEmit_.elapsed() < kEmitEveryMs)
+        return;
+    sinceEmit_.start();
+    Q_EMIT progress(reader_.progress());
+}
+
+void PythonSetup::cancel()
+{
+    if (!running_)
+        return;
+    fail({SetupError::Cancelled,
+          "setup cancelled; " + options_.environmentDir + " stays incomplete",
+          "set up again to resume: the environment and what pip downloaded are kept",
+          {}});
+}
+
+void PythonSetup::fail(SetupFailure failure)
+{
+    stopProcess();
+    removeTempDir();
+    running_ = false;
+    step_ = Step::None;
+    Q_EMIT failed(failure);
+}
+
+void PythonSetup::stopProcess()
+{
+    poll_.stop();
+    if (!process_)
+        return;
+    QProcess *process = process_;
+    process_ = nullptr;
+    process->disconnect(this);
+    if (process->state() != QProcess::NotRunning) {
+        platform::killProcessGroup(process->processId());
+        process->kill();
+        process->waitForFinished(2000); // reaped: SIGKILL leaves nothing to wait for
+    }
+    process->deleteLater(); // it may be the sender of the signal being handled
+}
+
+void PythonSetup::removeTempDir()
+{
+    if (!context_.tempDir.isEmpty())
+        QDir(context_.tempDir).removeRecursively();
+}
+
+} // namespace stepscope::supervisor
