@@ -5,6 +5,7 @@
 #include "scoped_env.h"
 #include "supervisor_fixture.h"
 
+#include "supervisor/doctor_items.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
 
@@ -242,6 +243,35 @@ TEST_F(TorchLocationTest, NativeRunsWithoutUsableTorchFailWithTheFix)
     ASSERT_TRUE(r);
     EXPECT_EQ(r->message, "/opt/py/bin/python (STEPSCOPE_PYTHON) has no torch. Run `stepscope-cli setup`.");
     EXPECT_FALSE(contains(r->detail, "started anyway")) << "no worker is started";
+}
+
+TEST_F(TorchLocationTest, DoctorSaysWhichPythonAndLibTorch)
+{
+    TorchLocation t;
+    t.python = "/opt/py/bin/python";
+    t.origin = "the managed environment";
+    t.torchDir = "/opt/py/site-packages/torch";
+    t.version = "2.11.0+cu130";
+    QList<DoctorItem> items = torchDoctorItems(t);
+    ASSERT_EQ(items.size(), 2);
+    EXPECT_EQ(items[0].item, "python");
+    EXPECT_EQ(items[0].value, "/opt/py/bin/python (the managed environment)");
+    EXPECT_EQ(items[1].item, "libtorch");
+    EXPECT_EQ(items[1].status, "ok");
+    EXPECT_EQ(items[1].value, "/opt/py/site-packages/torch/lib (torch 2.11.0+cu130)");
+
+    t.problem = "it has torch 1.0.0";
+    t.fix = "Run `stepscope-cli setup`.";
+    items = torchDoctorItems(t);
+    ASSERT_EQ(items.size(), 2);
+    EXPECT_EQ(items[1].status, "fail");
+    EXPECT_EQ(items[1].fix, t.fix);
+
+    // No Python: one row, what was tried and the fix.
+    items = torchDoctorItems(TorchLocation{{}, {}, {}, {}, "no Python interpreter found (tried ...)", "Run setup."});
+    ASSERT_EQ(items.size(), 1);
+    EXPECT_EQ(items[0].item, "python");
+    EXPECT_EQ(items[0].status, "fail");
 }
 
 TEST_F(TorchLocationTest, InstalledLayoutFindsItsWorkers)
