@@ -228,11 +228,9 @@ TEST_F(TorchLocationTest, NativeWorkerLoadsTheLocatedLibTorchFirst)
 
 TEST_F(TorchLocationTest, NativeRunsWithoutUsableTorchFailWithTheFix)
 {
-    TorchLocation t;
-    t.python = "/opt/py/bin/python";
-    t.origin = "STEPSCOPE_PYTHON";
-    t.problem = "/opt/py/bin/python (STEPSCOPE_PYTHON) has no torch";
-    t.fix = "Run `stepscope-cli setup`.";
+    const TorchLocation t{
+        "/opt/py/bin/python",        "STEPSCOPE_PYTHON", {}, {}, "/opt/py/bin/python (STEPSCOPE_PYTHON) has no torch",
+        "Run `stepscope-cli setup`."};
     RunnerOptions o = options(fakeWorker({"--stderr", "started anyway", "--exit", "0"}));
     o.torch = t;
     const SweepPlan p = plan({smallConfig()});
@@ -247,11 +245,8 @@ TEST_F(TorchLocationTest, NativeRunsWithoutUsableTorchFailWithTheFix)
 
 TEST_F(TorchLocationTest, DoctorSaysWhichPythonAndLibTorch)
 {
-    TorchLocation t;
-    t.python = "/opt/py/bin/python";
-    t.origin = "the managed environment";
-    t.torchDir = "/opt/py/site-packages/torch";
-    t.version = "2.11.0+cu130";
+    TorchLocation t{
+        "/opt/py/bin/python", "the managed environment", "/opt/py/site-packages/torch", "2.11.0+cu130", {}, {}};
     QList<DoctorItem> items = torchDoctorItems(t);
     ASSERT_EQ(items.size(), 2);
     EXPECT_EQ(items[0].item, "python");
