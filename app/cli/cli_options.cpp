@@ -334,8 +334,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                                  "own caches hold (the driver, the file cache of the libraries; default: off)"),
           flag("no-warmup-process", "no such warm-up process"),
           option("python", "PATH",
-                 "the Python that runs python runs (else STEPSCOPE_PYTHON, the build's environment, python3 on "
-                 "PATH); it needs the torch Stepscope was built for",
+                 "the Python whose torch both workers use (else STEPSCOPE_PYTHON, Stepscope's own environment, "
+                 "the build's environment, python3 on PATH); it needs the torch Stepscope was built for",
                  ValueKind::File),
           option("compile-cache-dir", "DIR",
                  "where torch.compile caches go (default " + defaults.compileCacheDir +
@@ -640,9 +640,12 @@ QString manPage()
     page += ".PP\n" + roff("doctor exits 1 when an item failed, 0 otherwise (warnings allowed).") + '\n';
     page += ".SH ENVIRONMENT\n";
     const std::vector<std::pair<QString, QString>> environment{
-        {"STEPSCOPE_PYTHON", "the Python that runs python runs when --python is not given"},
-        {"STEPSCOPE_NATIVE_WORKER", "another native worker program (default: stepscope-worker beside stepscope-cli)"},
-        {"STEPSCOPE_PYTHON_WORKER", "another stepscope_worker.py (default: the one beside stepscope-cli)"},
+        {"STEPSCOPE_PYTHON", "the Python whose torch both workers use when --python is not given"},
+        {"STEPSCOPE_NATIVE_WORKER",
+         "another native worker program (default: stepscope-worker beside stepscope-cli, else in "
+         "../lib/stepscope)"},
+        {"STEPSCOPE_PYTHON_WORKER", "another stepscope_worker.py (default: the one beside stepscope-cli, else in "
+                                    "../share/stepscope/python)"},
         {"XDG_DATA_HOME, HOME", "where the default database is: " + defaults.database +
                                     ". With neither set there is no default, and --db is needed"},
         {"XDG_CACHE_HOME", "where the default --compile-cache-dir is: " + defaults.compileCacheDir},

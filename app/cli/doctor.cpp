@@ -8,6 +8,7 @@
 #include "supervisor/compile_cache.h"
 #include "supervisor/device_probe.h"
 #include "supervisor/doctor_items.h"
+#include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 
 #include <QElapsedTimer>
@@ -43,11 +44,14 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-Check nativeWorkerCheck(const NativeProbe &probe, const QString &device)
+Check nativeWorkerCheck(const NativeProbe &probe, const QString &device, const supervisor::TorchLocation &torch)
 {
     const auto worker = supervisor::defaultNativeWorker();
-    const QString fix =
-        "Build it (scripts/build.sh puts it beside stepscope-cli) or point STEPSCOPE_NATIVE_WORKER at it.";
+    if (!torch.usable()) // it was not started: the python or libtorch row says why
+        return {"fail", "native worker", "not started: " + worker.program + " loads LibTorch from the located torch",
+                torch.fix};
+    const QString fix = "Build it (scripts/build.sh puts it beside stepscope-cli), reinstall Stepscope, or point "
+                        "STEPSCOPE_NATIVE_WORKER at it.";
     if (!probe.started)
         return {"fail", "native worker", "cannot start " + worker.program + ": " + probe.error, fix};
     if (!probe.finished || probe.exitCode != 0)
@@ -60,9 +64,10 @@ Check nativeWorkerCheck(const NativeProbe &probe, const QString &device)
 
 // What the native worker reads of the GPU before a run: driver, clocks and throttle reasons through
 // NVML. Clocks that sit low while idle are normal; a throttle reason other than idle is not.
-void gpuChecks(int cudaIndex, std::vector<Check> &checks)
+void gpuChecks(int cudaIndex, const supervisor::TorchLocation &torch, std::vector<Check> &checks)
 {
     QProcess p;
+    p.setProcessEnvironment(supervisor::nativeWorkerEnvironment(torch));
     p.start(supervisor::defaultNativeWorker().program, {"--probe", QString("cuda:%1").arg(cudaIndex)});
     if (!p.waitForFinished(120000) || p.exitCode() != 0) {
         checks.push_back(
@@ -155,22 +160,24 @@ int doctorCommand(const Options &, const CommandLine &line)
 
     std::vector<Check> checks;
     checks.push_back({"ok", "stepscope", QString("stepscope-cli %1").arg(STEPSCOPE_VERSION), {}});
-    const NativeProbe probe = probeNativeWorker();
+    // Which Python and which LibTorch both workers use, and why those (torch_location.h).
+    const supervisor::TorchLocation torch = supervisor::locateTorch(python);
+    for (const supervisor::DoctorItem &i : supervisor::torchDoctorItems(torch))
+        checks.push_back({i.status, i.item, i.value, i.fix});
+    const NativeProbe probe = probeNativeWorker(python);
     if (device.isEmpty()) // what `run` would pick: CUDA where the native worker sees a device
         device = probe.cudaDevices > 0 ? "cuda" : "cpu";
-    checks.push_back(nativeWorkerCheck(probe, device));
+    checks.push_back(nativeWorkerCheck(probe, device, torch));
     if (device == "cuda" && probe.cudaDevices > 0)
-        gpuChecks(0, checks);
+        gpuChecks(0, torch, checks);
 
     const supervisor::WorkerCommand worker = supervisor::defaultPythonWorker(python);
-    if (worker.program.isEmpty()) {
-        checks.push_back({"fail", "python", worker.origin, qs(fixFor(FailureCategory::PythonNotFound))});
-    } else {
-        checks.push_back({"ok", "python", worker.program + " (" + worker.origin + ")", {}});
+    if (!worker.program.isEmpty()) { // else the python row above says what was tried
         const QString script = worker.arguments.value(1);
         if (!QFileInfo::exists(script))
             checks.push_back({"fail", "python worker", script + " is missing",
-                              "Rebuild (the build copies stepscope_worker.py beside the binaries) or point "
+                              "Rebuild (the build copies stepscope_worker.py beside the binaries), reinstall "
+                              "Stepscope (it belongs in share/stepscope/python beside bin/), or point "
                               "STEPSCOPE_PYTHON_WORKER at it."});
         else {
             // Said before the wait, so that a silent minute does not look like a hang, and after it.

@@ -43,9 +43,9 @@ bool isConfigField(const QString &key)
     return false;
 }
 
-int cudaDevicesSeenByWorker()
+int cudaDevicesSeenByWorker(const QString &python)
 {
-    return probeNativeWorker().cudaDevices;
+    return probeNativeWorker(python).cudaDevices;
 }
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
@@ -551,7 +551,7 @@ int runCommand(const Options &options, const CommandLine &line)
     std::optional<int> gpusSeen; // asked of the worker once, when first needed
     const std::function<int()> cudaDevices = [&] {
         if (!gpusSeen)
-            gpusSeen = cudaDevicesSeenByWorker();
+            gpusSeen = cudaDevicesSeenByWorker(flags.request.python);
         return *gpusSeen;
     };
     if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices))
@@ -591,6 +591,9 @@ int runCommand(const Options &options, const CommandLine &line)
         else
             printError("stepscope-cli: python runs use " + python.program + " (" + python.origin + ")");
     }
+    // Said once up front too; each native run then fails with the same words.
+    if (const supervisor::TorchLocation &torch = sweep->options.torch; !torch.usable())
+        printError("stepscope-cli: native runs will fail: " + supervisor::problemAndFix(torch.problem, torch.fix));
 
     supervisor::SweepService service(*db);
     StatusLine status;

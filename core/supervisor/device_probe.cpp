@@ -1,5 +1,6 @@
 #include "supervisor/device_probe.h"
 
+#include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 
 #include <QEventLoop>
@@ -56,11 +57,19 @@ void DeviceProbe::finish(NativeProbe probe)
     Q_EMIT found(probe.cudaDevices);
 }
 
-void DeviceProbe::start()
+void DeviceProbe::start(const QString &configuredPython)
 {
     if (process_)
         return;
+    const TorchLocation torch = locateTorch(configuredPython);
+    if (!torch.usable()) {
+        NativeProbe probe;
+        probe.error = problemAndFix(torch.problem, torch.fix);
+        finish(probe);
+        return;
+    }
     auto *p = new QProcess(this);
+    p->setProcessEnvironment(nativeWorkerEnvironment(torch));
     process_ = p;
     connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus status) {
         NativeProbe probe;
@@ -85,7 +94,7 @@ void DeviceProbe::start()
     p->start(defaultNativeWorker().program, {"--cuda-devices"});
 }
 
-NativeProbe probeNativeWorker()
+NativeProbe probeNativeWorker(const QString &configuredPython)
 {
     DeviceProbe probe;
     NativeProbe answer;
@@ -94,7 +103,7 @@ NativeProbe probeNativeWorker()
         answer = a;
         loop.quit();
     });
-    probe.start();
+    probe.start(configuredPython);
     if (probe.isRunning())
         loop.exec();
     return answer;

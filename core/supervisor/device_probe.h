@@ -30,8 +30,10 @@ class DeviceProbe : public QObject
     explicit DeviceProbe(QObject *parent = nullptr);
     ~DeviceProbe() override;
 
-    // Starts the probe; a probe under way is left to finish.
-    void start();
+    // Starts the probe with the LibTorch of the torch locateTorch(configuredPython) finds (the one runs
+    // will use); a probe under way is left to finish. Without a usable torch the worker is not
+    // started: the answer says why and what to do.
+    void start(const QString &configuredPython = {});
     bool isRunning() const { return process_ != nullptr; }
 
   Q_SIGNALS:
@@ -49,6 +51,6 @@ class DeviceProbe : public QObject
 };
 
 // The same probe, waited for.
-NativeProbe probeNativeWorker();
+NativeProbe probeNativeWorker(const QString &configuredPython = {});
 
 } // namespace stepscope::supervisor

@@ -1,6 +1,7 @@
 #include "supervisor/doctor_items.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -54,6 +55,18 @@ std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const Do
                          : tr("--doctor stopped with exit code %1; the end of its log: %2").arg(exit.exitCode).arg(log),
             fix};
     return std::nullopt;
+}
+
+QList<DoctorItem> torchDoctorItems(const TorchLocation &torch)
+{
+    if (torch.python.isEmpty())
+        return {{"python", "fail", torch.problem, torch.fix}};
+    QList<DoctorItem> items{{"python", "ok", torch.python + " (" + torch.origin + ")", {}}};
+    if (!torch.usable())
+        items.append({"libtorch", "fail", torch.problem, torch.fix});
+    else
+        items.append({"libtorch", "ok", QDir(torch.torchDir).filePath("lib") + " (torch " + torch.version + ")", {}});
+    return items;
 }
 
 } // namespace stepscope::supervisor

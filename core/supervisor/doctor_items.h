@@ -4,6 +4,8 @@
 // by one parser for both front-ends (`stepscope-cli doctor`, the dashboard's Environment page):
 // an unknown status is a fail, and a doctor that says nothing, or stops without saying why, is a
 // fail row of its own with the end of its log.
+#include "supervisor/torch_location.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -38,5 +40,10 @@ struct DoctorExit {
     QString command;    // the command line, for the fix
 };
 std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const DoctorExit &exit);
+
+// What Stepscope itself found before asking any worker (torch_location.h): the "python" row (which
+// interpreter, and why that one) and, when there is one, the "libtorch" row (the lib/ folder the
+// native worker loads, and torch's version); a fail row with the fix when they are not usable.
+QList<DoctorItem> torchDoctorItems(const TorchLocation &torch);
 
 } // namespace stepscope::supervisor

@@ -153,6 +153,11 @@ void SweepRunner::startNext()
                       Failure{python ? FailureCategory::PythonNotFound : FailureCategory::Internal, why, {}});
         return;
     }
+    if (!python && !options_.torch.usable()) {
+        // Said in the user's words here rather than as the loader's error from inside the worker.
+        finishCurrent(RunStatus::Failed, torchFailure(options_.torch));
+        return;
+    }
     if (!prepareCaches(run))
         return;
     if (options_.machineWarmup && warmup_ == Warmup::NotRun) {
@@ -243,7 +248,8 @@ void SweepRunner::startWorker(const RunConfig &config)
     auto *w = new WorkerProcess(options_.timeoutSeconds, options_.oomCounterFiles, this);
     worker_ = w;
     ++workersStarted_;
-    QProcessEnvironment env = workerEnvironment();
+    QProcessEnvironment env =
+        config.runtime == Runtime::Python ? workerEnvironment() : nativeWorkerEnvironment(options_.torch);
     // The timed run gets its own machine caches, the priming process the ones it fills; the
     // machine warm-up, the user's (it warms what no run reads now: the driver and the file cache).
     if (stage_ == Stage::Timed)

@@ -8,6 +8,7 @@
 #include "supervisor/machine_caches.h"
 #include "supervisor/run_recorder.h"
 #include "supervisor/sweep_plan.h"
+#include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 #include "supervisor/worker_memory.h"
 #include "supervisor/worker_process.h"
@@ -31,7 +32,11 @@ namespace stepscope::supervisor
 
 struct RunnerOptions {
     WorkerCommand native;
-    WorkerCommand python;     // empty program: python runs fail with python-not-found (its origin says why)
+    WorkerCommand python; // empty program: python runs fail with python-not-found (its origin says why)
+    // The torch the native worker loads its LibTorch from (torch_location.h). Not usable: native runs
+    // fail with its problem and fix before a process starts. Default: none located, nothing added
+    // to the worker's environment (a stand-in worker needs no LibTorch).
+    TorchLocation torch;
     int timeoutSeconds = 900; // a worker silent this long (no protocol line) is killed; at most kMaxTimeoutSeconds
     // Where the sweep's machine cache folders go (machine_caches.h); empty: a temporary folder.
     QString machineCacheRoot;

@@ -83,6 +83,12 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
         // Resolved once per sweep: with no interpreter the Python runs fail python-not-found with
         // what was tried (the origin), and the native ones still run.
         p.options.python = defaultPythonWorker(r.python);
+        // The native worker's LibTorch comes from the same Python's torch (torch_location.h); looked
+        // up only when a native run will need it (a Python start, a tenth of a second).
+        const bool hasNativeRuns = std::any_of(r.configs.begin(), r.configs.end(),
+                                               [](const RunConfig &c) { return c.runtime == Runtime::Native; });
+        if (hasNativeRuns)
+            p.options.torch = locateTorch(r.python);
     }
     p.options.timeoutSeconds = r.timeoutSeconds;
     p.options.machineWarmup = r.machineWarmup.value_or(false);

@@ -1,13 +1,11 @@
 #include "supervisor/worker_command.h"
 
+#include "supervisor/torch_location.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
-#ifndef STEPSCOPE_BUILD_PYTHON
-#define STEPSCOPE_BUILD_PYTHON ""
-#endif
 #ifndef STEPSCOPE_TORCH_VERSION
 #define STEPSCOPE_TORCH_VERSION ""
 #endif
@@ -17,77 +15,66 @@ namespace stepscope::supervisor
 namespace
 {
 
-QString besideProgram(const QString &name)
+QString appDir()
 {
-    return QDir(QCoreApplication::applicationDirPath()).filePath(name);
+    return QCoreApplication::applicationDirPath();
 }
 
-QString workerScript()
+// Beside the program in the build tree, else where the installed layout puts it; with neither
+// there, beside the program (what a missing worker's message then names).
+QString besideOrInstalled(const QString &dir, const QString &name, const QString &installed)
 {
-    const QString override = qEnvironmentVariable("STEPSCOPE_PYTHON_WORKER");
-    return override.isEmpty() ? besideProgram("stepscope_worker.py") : override;
+    const QString beside = QDir(dir).filePath(name);
+    if (QFileInfo::exists(beside))
+        return beside;
+    const QString other = QDir::cleanPath(QDir(dir).filePath(installed));
+    return QFileInfo::exists(other) ? other : beside;
 }
 
 WorkerCommand python(const QString &interpreter, const QString &origin)
 {
-    return {interpreter, {"-u", workerScript()}, origin}; // -u: protocol lines leave at once
-}
-
-WorkerCommand notFound(const QString &why)
-{
-    return {{}, {}, why};
-}
-
-bool isExecutableFile(const QString &path)
-{
-    const QFileInfo info(path);
-    return info.isFile() && info.isExecutable();
+    return {interpreter, {"-u", defaultPythonWorkerScript()}, origin}; // -u: protocol lines leave at once
 }
 
 } // namespace
 
+QString pythonWorkerScriptFor(const QString &dir)
+{
+    return besideOrInstalled(dir, "stepscope_worker.py", "../share/stepscope/python/stepscope_worker.py");
+}
+
+QString nativeWorkerFor(const QString &dir)
+{
+    return besideOrInstalled(dir, "stepscope-worker", "../lib/stepscope/stepscope-worker");
+}
+
+QString defaultPythonWorkerScript()
+{
+    const QString override = qEnvironmentVariable("STEPSCOPE_PYTHON_WORKER");
+    return override.isEmpty() ? pythonWorkerScriptFor(appDir()) : override;
+}
+
 WorkerCommand defaultNativeWorker()
 {
     // STEPSCOPE_NATIVE_WORKER points at another worker program (a build elsewhere, or a stand-in
-    // that replays a stream for benchmarks); by default the one installed next to this program.
+    // that replays a stream for benchmarks); by default the one beside this program or installed.
     const QString override = qEnvironmentVariable("STEPSCOPE_NATIVE_WORKER");
     if (!override.isEmpty())
         return {override, {}, "STEPSCOPE_NATIVE_WORKER"};
-    return {besideProgram("stepscope-worker"), {}, "beside this program"};
+    const QString program = nativeWorkerFor(appDir());
+    return {program,
+            {},
+            QFileInfo(program).absolutePath() == QDir(appDir()).absolutePath() ? "beside this program"
+                                                                               : "installed with this program"};
 }
 
 WorkerCommand defaultPythonWorker(const QString &configuredPython)
 {
-    if (!configuredPython.isEmpty()) {
-        const QString path =
-            configuredPython.contains('/') ? configuredPython : QStandardPaths::findExecutable(configuredPython);
-        if (!path.isEmpty() && isExecutableFile(path))
-            return python(path, "--python / settings");
-        return notFound("the Python set for Stepscope (" + configuredPython +
-                        ", from --python or the dashboard's settings) is not an executable file; "
-                        "point it at the interpreter that holds torch");
-    }
-    const QString env = qEnvironmentVariable("STEPSCOPE_PYTHON");
-    if (!env.isEmpty()) {
-        if (isExecutableFile(env))
-            return python(env, "STEPSCOPE_PYTHON");
-        return notFound("STEPSCOPE_PYTHON=" + env +
-                        " is not an executable file; point it at the interpreter that holds torch, or unset it");
-    }
-    QStringList tried{"--python", "STEPSCOPE_PYTHON"};
-    const QString built = QStringLiteral(STEPSCOPE_BUILD_PYTHON);
-    if (!built.isEmpty()) {
-        if (isExecutableFile(built))
-            return python(built, "the build's environment");
-        tried << built + " (the build's environment, gone)";
-    }
-    const QString onPath = QStandardPaths::findExecutable("python3");
-    if (!onPath.isEmpty())
-        return python(onPath, "python3 on PATH");
-    tried << "python3 on PATH";
-    return notFound("no Python interpreter found (tried " + tried.join(", ") +
-                    "); set STEPSCOPE_PYTHON or pass --python with the interpreter that holds torch "
-                    "(scripts/bootstrap.sh makes one)");
+    // The same interpreter locateTorch looks in (torch_location.h): one order for both workers.
+    const PythonChoice choice = choosePython(configuredPython);
+    if (choice.python.isEmpty())
+        return {{}, {}, problemAndFix(choice.problem, choice.fix)};
+    return python(choice.python, choice.origin);
 }
 
 QString expectedTorchVersion()

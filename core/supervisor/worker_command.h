@@ -17,16 +17,25 @@ struct WorkerCommand {
     QString origin{}; // {}: a command written as {program, arguments} leaves it empty on purpose
 };
 
-// Where the native worker lives: next to the running executable (STEPSCOPE_NATIVE_WORKER overrides).
+// Where the native worker lives: beside the running executable (the build tree), else the installed
+// layout's <bin>/../lib/stepscope/stepscope-worker; STEPSCOPE_NATIVE_WORKER overrides both.
 WorkerCommand defaultNativeWorker();
 
-// The Python worker: {interpreter, {"-u", script}}. The interpreter is the first of
-// `configuredPython` (settings, --python; a bare name is looked up on PATH), STEPSCOPE_PYTHON, the
-// virtual environment the build used (when it still exists), and python3 on PATH. A configured or
+// The Python worker: {interpreter, {"-u", script}}. The interpreter is choosePython's
+// (torch_location.h: `configuredPython`, STEPSCOPE_PYTHON, the managed environment, the build's
+// environment from the build tree, python3 on PATH), the one locateTorch looks in. A configured or
 // STEPSCOPE_PYTHON interpreter that does not exist is not skipped: the runs fail python-not-found
-// with the path, since silently using another Python would measure another torch. The script is
-// STEPSCOPE_PYTHON_WORKER, else stepscope_worker.py beside the running executable.
+// with the path, since silently using another Python would measure another torch. With no
+// interpreter, the program is empty and the origin says what was tried and what to do.
 WorkerCommand defaultPythonWorker(const QString &configuredPython = {});
+// The script: STEPSCOPE_PYTHON_WORKER, else pythonWorkerScriptFor(this program's folder).
+QString defaultPythonWorkerScript();
+
+// The worker files for a program in `appDir`: beside it (the build tree), else the installed layout's
+// place (<appDir>/../share/stepscope/python/stepscope_worker.py, <appDir>/../lib/stepscope/
+// stepscope-worker), else beside it, which a missing worker's message then names.
+QString pythonWorkerScriptFor(const QString &appDir);
+QString nativeWorkerFor(const QString &appDir);
 
 // The torch version this build found (LibTorch of the native worker); empty without the engine.
 // Python workers get it as STEPSCOPE_EXPECTED_TORCH, so that a Python with another torch says so.

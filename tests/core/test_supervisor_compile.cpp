@@ -1,6 +1,7 @@
 // The supervisor and the Python worker's torch.compile runs, against recorded streams
 // (supervisor_fixture.h): phases, compile info, cold and warm compile caches, priming, and how the
 // Python interpreter is found.
+#include "scoped_env.h"
 #include "supervisor_fixture.h"
 
 #include <QDir>
@@ -28,31 +29,7 @@ QJsonObject objectOf(const std::string &json)
     return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
 }
 
-// Sets an environment variable for one scope, and puts back what was there.
-class ScopedEnv
-{
-  public:
-    ScopedEnv(const char *name, const QByteArray &value)
-        : name_(name), had_(qEnvironmentVariableIsSet(name)), old_(qgetenv(name))
-    {
-        if (value.isNull())
-            qunsetenv(name);
-        else
-            qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (had_)
-            qputenv(name_, old_);
-        else
-            qunsetenv(name_);
-    }
-
-  private:
-    const char *name_;
-    bool had_;
-    QByteArray old_;
-};
+using stepscope::test::ScopedEnv;
 
 TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
 {
@@ -326,6 +303,8 @@ TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
 {
     const ScopedEnv script("STEPSCOPE_PYTHON_WORKER", QByteArray());
     const ScopedEnv env("STEPSCOPE_PYTHON", QByteArray());
+    // No managed environment here (test_torch_location.cpp covers where it comes in the order).
+    const ScopedEnv managed("STEPSCOPE_VENV", dir_.filePath("no-venv").toLocal8Bit());
     const QString beside = QCoreApplication::applicationDirPath() + "/stepscope_worker.py";
 
     // Two programs that exist on every system the tests run on stand in for interpreters.

@@ -261,6 +261,17 @@ class TestCompileViews : public QObject
         const auto fix = fixFor(FailureCategory::PythonNotFound);
         QCOMPARE(row.fix, QString::fromUtf8(fix.data(), int(fix.size())));
 
+        // Rows Stepscope found itself come first; a python fail among them is not said twice.
+        DoctorProcess found;
+        QSignalSpy foundRows(&found, &DoctorProcess::item);
+        QSignalSpy foundDone(&found, &DoctorProcess::finished);
+        found.start({{}, {}, "no Python interpreter found"}, "cpu",
+                    {{QStringLiteral("python"), QStringLiteral("fail"), QStringLiteral("no Python interpreter found"),
+                      QStringLiteral("Run `stepscope-cli setup`.")}});
+        QCOMPARE(foundRows.count(), 1);
+        QCOMPARE(foundRows.first().at(0).value<DoctorItem>().fix, QString("Run `stepscope-cli setup`."));
+        QCOMPARE(foundDone.count(), 1);
+
         // An interpreter that cannot start: a fail row, not a hang.
         DoctorProcess missing;
         QSignalSpy missingRows(&missing, &DoctorProcess::item);

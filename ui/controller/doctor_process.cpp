@@ -6,6 +6,8 @@
 
 #include <QProcess>
 
+#include <algorithm>
+
 namespace stepscope::ui
 {
 
@@ -30,7 +32,8 @@ DoctorProcess::~DoctorProcess()
     }
 }
 
-void DoctorProcess::start(const supervisor::WorkerCommand &python, const QString &device)
+void DoctorProcess::start(const supervisor::WorkerCommand &python, const QString &device,
+                          const QList<DoctorItem> &found)
 {
     if (process_)
         return;
@@ -38,6 +41,17 @@ void DoctorProcess::start(const supervisor::WorkerCommand &python, const QString
     pending_.clear();
     stderr_.clear();
     timedOut_ = false;
+    for (const DoctorItem &row : found) {
+        items_.append(row);
+        Q_EMIT item(row);
+    }
+    const bool pythonSaid = std::any_of(found.begin(), found.end(), [](const DoctorItem &row) {
+        return row.item == QLatin1String("python") && row.status == QLatin1String("fail");
+    });
+    if (python.program.isEmpty() && pythonSaid) {
+        Q_EMIT finished(1, 0);
+        return;
+    }
     if (python.program.isEmpty()) {
         // No interpreter to ask: the origin says what was tried and what to set.
         const auto fix = fixFor(FailureCategory::PythonNotFound);

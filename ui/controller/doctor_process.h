@@ -21,9 +21,11 @@ class DoctorProcess : public QObject
     explicit DoctorProcess(QObject *parent = nullptr);
     ~DoctorProcess() override;
 
-    // Starts `python --doctor --device D`. A worker command without a program (no interpreter
-    // found) gives one fail row with what was tried and finishes at once.
-    void start(const supervisor::WorkerCommand &python, const QString &device);
+    // Starts `python --doctor --device D`, after the rows Stepscope found itself (`found`:
+    // supervisor::torchDoctorItems, which Python and which LibTorch), shown first. A worker command
+    // without a program (no interpreter found) gives one fail row with what was tried, unless
+    // `found` has its python row already, and finishes at once.
+    void start(const supervisor::WorkerCommand &python, const QString &device, const QList<DoctorItem> &found = {});
     bool isRunning() const { return process_ != nullptr; }
     void cancel();
 

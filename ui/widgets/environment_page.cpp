@@ -94,7 +94,8 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     });
 }
 
-void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const QString &device)
+void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const QString &device,
+                                const QList<supervisor::DoctorItem> &found)
 {
     if (process_->isRunning())
         return;
@@ -104,7 +105,7 @@ void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const Q
         python.program.isEmpty()
             ? tr("No Python interpreter found.")
             : tr("Asking %1 about %2 (a tiny torch.compile takes a few seconds)…").arg(python.program, device));
-    process_->start(python, device);
+    process_->start(python, device, found);
 }
 
 void EnvironmentPage::resizeEvent(QResizeEvent *event)

@@ -3,6 +3,7 @@
 // numbers), and the doctor: the Python worker's own check of this machine (torch, Triton, a C++
 // compiler, a tiny torch.compile), run on request without blocking the window.
 #include "pages/page.h"
+#include "supervisor/doctor_items.h"
 #include "supervisor/worker_command.h"
 
 class QLabel;
@@ -25,8 +26,10 @@ class EnvironmentPage : public Page
     QString title() const override { return tr("&Environment"); }
     QString key() const override { return QStringLiteral("environment"); }
 
-    // Asks `python` (see supervisor::defaultPythonWorker) about `device`; rows appear as they come.
-    void runDoctor(const supervisor::WorkerCommand &python, const QString &device);
+    // Asks `python` (see supervisor::defaultPythonWorker) about `device`; rows appear as they come,
+    // after `found` (supervisor::torchDoctorItems: which Python and LibTorch, and why).
+    void runDoctor(const supervisor::WorkerCommand &python, const QString &device,
+                   const QList<supervisor::DoctorItem> &found = {});
     bool doctorRunning() const;
     DoctorModel *doctorModel() const { return doctor_; }
     QPushButton *doctorButton() const { return run_; }

@@ -19,6 +19,7 @@
 #include "presenters/open_database.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
+#include "supervisor/doctor_items.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
@@ -307,7 +308,10 @@ void MainWindow::connectRun()
     connect(tabs_->compare(), &ComparePage::reportWritten, this,
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
     connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this, [this] {
-        tabs_->environment()->runDoctor(supervisor::defaultPythonWorker(panel_->pythonInterpreter()), panel_->device());
+        // The same Python for the worker's doctor and for the rows saying which LibTorch runs use.
+        const QString python = panel_->pythonInterpreter();
+        tabs_->environment()->runDoctor(supervisor::defaultPythonWorker(python), panel_->device(),
+                                        supervisor::torchDoctorItems(supervisor::locateTorch(python)));
     });
     connect(controller_, &RunController::failed, this, [this](const QString &message) {
         QMessageBox::critical(
@@ -379,7 +383,7 @@ void MainWindow::detectDevices(std::function<void()> then)
 {
     afterProbe_.push_back(std::move(then));
     status_->setText(tr("Looking for CUDA devices…"));
-    deviceProbe_->start();
+    deviceProbe_->start(panel_->pythonInterpreter()); // the LibTorch of the torch runs will use
 }
 
 void MainWindow::onDevicesFound(int count)
