@@ -592,6 +592,7 @@ int runCommand(const Options &options, const CommandLine &line)
             printError("stepscope-cli: python runs use " + python.program + " (" + python.origin + ")");
     }
     // Said once up front too; each native run then fails with the same words.
+    supervisor::SweepService::locateTorchFor(*sweep);
     if (const supervisor::TorchLocation &torch = sweep->options.torch; !torch.usable())
         printError("stepscope-cli: native runs will fail: " + supervisor::problemAndFix(torch.problem, torch.fix));
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace stepscope::supervisor
 {
@@ -84,11 +85,9 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
         // what was tried (the origin), and the native ones still run.
         p.options.python = defaultPythonWorker(r.python);
         // The native worker's LibTorch comes from the same Python's torch (torch_location.h); looked
-        // up only when a native run will need it (a Python start, a tenth of a second).
-        const bool hasNativeRuns = std::any_of(r.configs.begin(), r.configs.end(),
-                                               [](const RunConfig &c) { return c.runtime == Runtime::Native; });
-        if (hasNativeRuns)
-            p.options.torch = locateTorch(r.python);
+        // up only when a native run will need it, and later (locateTorchFor).
+        p.torchToLocate = std::any_of(r.configs.begin(), r.configs.end(),
+                                      [](const RunConfig &c) { return c.runtime == Runtime::Native; });
     }
     p.options.timeoutSeconds = r.timeoutSeconds;
     p.options.machineWarmup = r.machineWarmup.value_or(false);
@@ -119,8 +118,17 @@ void SweepService::cancel()
         runner_->cancel();
 }
 
-void SweepService::start(const PreparedSweep &sweep)
+void SweepService::locateTorchFor(PreparedSweep &sweep)
 {
+    if (!std::exchange(sweep.torchToLocate, false))
+        return;
+    sweep.options.torch = locateTorch(sweep.request.python);
+}
+
+void SweepService::start(const PreparedSweep &prepared)
+{
+    PreparedSweep sweep = prepared;
+    locateTorchFor(sweep);
     delete runner_; // the last sweep's, finished
     runner_ = new SweepRunner(db_, sweep.options, this);
     runsDone_ = 0;

@@ -82,6 +82,10 @@ struct PreparedSweep {
     RunnerOptions options;
     SweepRequest request; // with its defaults applied
     bool hasPythonRuns = false;
+    // Native runs load the located torch's LibTorch (torch_location.h). Looking it up starts a
+    // Python (50-100 ms), so prepare() leaves it to whoever may wait: start(), on the service's
+    // thread, or the CLI before it says what will run.
+    bool torchToLocate = false;
 };
 
 class SweepService : public QObject
@@ -98,6 +102,9 @@ class SweepService : public QObject
     static std::optional<PreparedSweep> prepare(store::Database &db, const SweepRequest &request,
                                                 std::vector<ConfigError> &errors,
                                                 const std::optional<RunnerOptions> &overrides = std::nullopt);
+
+    // Looks up the torch the native runs load, once (a Python start: never on a UI thread).
+    static void locateTorchFor(PreparedSweep &sweep);
 
     // Runs a prepared sweep; returns at once, events follow, Finished last.
     Q_INVOKABLE void start(const stepscope::supervisor::PreparedSweep &sweep);

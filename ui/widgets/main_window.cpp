@@ -40,6 +40,7 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenuBar>
@@ -53,6 +54,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace stepscope::ui
 {
@@ -106,6 +108,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connectRun();
     restoreWindowState();
     panel_->loadSettings(QSettings());
+    lookUpTorchInBackground(); // for the Python the settings name
 }
 
 void MainWindow::fitToScreen(const QRect &available)
@@ -256,7 +259,15 @@ bool MainWindow::offerSetupInstead()
     // torch-missing. The managed environment is checked first, as it costs no process.
     if (supervisor::managedEnvironmentReady())
         return false;
-    const supervisor::TorchLocation torch = supervisor::locateTorch(panel_->pythonInterpreter());
+    const QString python = panel_->pythonInterpreter();
+    // Found usable in the background: taken without a second look (the sweep locates torch again
+    // off this thread before its runs start, and a torch gone since fails them with the fix). A
+    // "not usable" is looked at again here, since offering setup is a bigger step than a short stall.
+    const bool knownUsable = torchUsable_ && torchUsable_->first == python && torchUsable_->second;
+    lookUpTorchInBackground(); // for the next Start
+    if (knownUsable)
+        return false;
+    const supervisor::TorchLocation torch = supervisor::locateTorch(python);
     if (torch.usable())
         return false;
     const bool open = setup_ != nullptr;
@@ -266,6 +277,19 @@ bool MainWindow::offerSetupInstead()
         connect(
             setup_, &SetupDialog::ready, this, [this] { startSweep(); }, Qt::SingleShotConnection);
     return true;
+}
+
+void MainWindow::lookUpTorchInBackground()
+{
+    if (supervisor::managedEnvironmentReady())
+        return;
+    const QString python = panel_->pythonInterpreter();
+    auto *watcher = new QFutureWatcher<bool>(this);
+    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, python] {
+        torchUsable_ = std::make_pair(python, watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([python] { return supervisor::locateTorch(python).usable(); }));
 }
 
 void MainWindow::connectRun()

@@ -104,6 +104,9 @@ class MainWindow : public QMainWindow
     // Before a sweep: with no usable torch and no managed environment, the setup dialog instead
     // (the sweep starts once it is done). True when offered.
     bool offerSetupInstead();
+    // Looks up, off the UI thread, whether the panel's Python has a usable torch: the lookup starts
+    // a Python (50-100 ms) that Start would otherwise wait for on the UI thread.
+    void lookUpTorchInBackground();
     void connectRun();
     void onDatabaseOpened(const QString &path);
     void clearViews();
@@ -132,6 +135,8 @@ class MainWindow : public QMainWindow
     SweepHistoryJob *sweepHistory_;
     GlossaryDialog *glossary_ = nullptr;
     SetupDialog *setup_ = nullptr;
+    // The last background lookup: {the Python asked for, whether its torch was usable}.
+    std::optional<std::pair<QString, bool>> torchUsable_;
 
     SweepStatusBar *status_;
     RecentDatabases *recent_ = nullptr;
