@@ -20,14 +20,16 @@ constexpr std::array<CategoryInfo, 16> kCategories{{
     {FailureCategory::CudaUnavailable, "cuda-unavailable",
      "No usable CUDA device: check `nvidia-smi`, the driver, and CUDA_VISIBLE_DEVICES, or run with --device cpu."},
     {FailureCategory::PythonNotFound, "python-not-found",
-     "Install Python 3.10+ or point STEPSCOPE_PYTHON at the interpreter that holds torch."},
+     "Run `stepscope-cli setup` (or the dashboard's Tools > Set up PyTorch) for an environment of Stepscope's own, "
+     "or point --python / STEPSCOPE_PYTHON at the interpreter that holds torch."},
     {FailureCategory::TorchMissing, "torch-missing",
-     "Install torch into that Python (scripts/bootstrap.sh does it for the project's environment)."},
+     "Run `stepscope-cli setup` (or Tools > Set up PyTorch) to install the torch Stepscope was built for into an "
+     "environment of its own, or install torch into that Python."},
     {FailureCategory::TorchTooOld, "torch-too-old",
      "Upgrade torch to 2.4 or newer in the Python that runs the worker."},
     {FailureCategory::TorchVersionMismatch, "torch-version-mismatch",
-     "Install the torch version Stepscope was built for (scripts/bootstrap.sh pins it) into the Python that runs "
-     "the worker, or point STEPSCOPE_PYTHON / --python at that environment."},
+     "Run `stepscope-cli setup` (or Tools > Set up PyTorch) to install the torch version Stepscope was built for "
+     "into an environment of its own, or point --python / STEPSCOPE_PYTHON at an environment that has it."},
     {FailureCategory::TritonMissing, "triton-missing",
      "torch.compile on CUDA needs Triton: pip install the triton version torch requires (pip show torch lists it)."},
     {FailureCategory::TritonVersionMismatch, "triton-version-mismatch",

@@ -60,14 +60,14 @@ def _run(device):
         torch = preflight.import_torch()
     except preflight.WorkerFailure as failure:
         _line("torch", "fail", failure.message,
-              "Install torch into this Python (scripts/bootstrap.sh does it), or point STEPSCOPE_PYTHON at one that has it.")
+              "Run `stepscope-cli setup` for an environment of Stepscope's own, or point STEPSCOPE_PYTHON at a Python that has torch.")
         return 1
     try:
         preflight.check_torch_version(torch)
         ok &= _line("torch", "ok", torch.__version__)
     except preflight.WorkerFailure as failure:
         ok &= _line("torch", "fail", failure.message,
-                    "Install the torch Stepscope was built for into this Python (scripts/bootstrap.sh pins it).")
+                    "Run `stepscope-cli setup` to install the torch Stepscope was built for into an environment of its own.")
     try:
         import torchvision
 
