@@ -246,7 +246,6 @@ void MainWindow::showSetupDialog(const QString &reason)
     if (!setup_) {
         setup_ = new SetupDialog(reason, this);
         setup_->setAttribute(Qt::WA_DeleteOnClose);
-        connect(setup_, &QObject::destroyed, this, [this] { setup_ = nullptr; });
     }
     setup_->show();
     setup_->raise();

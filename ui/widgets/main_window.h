@@ -7,6 +7,7 @@
 // each page subscribes itself to the presenter, model or job it shows.
 #include <QList>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <optional>
@@ -134,7 +135,9 @@ class MainWindow : public QMainWindow
     QSplitter *split_;
     SweepHistoryJob *sweepHistory_;
     GlossaryDialog *glossary_ = nullptr;
-    SetupDialog *setup_ = nullptr;
+    // Deletes itself on close; a QPointer forgets it then (a destroyed() slot on this window would run
+    // during the window's own destruction, when the dialog goes with the window's children).
+    QPointer<SetupDialog> setup_;
     // The last background lookup: {the Python asked for, whether its torch was usable}.
     std::optional<std::pair<QString, bool>> torchUsable_;
 
