@@ -241,6 +241,11 @@ void MainWindow::buildMenus()
     });
 }
 
+SetupDialog *MainWindow::setupDialog() const
+{
+    return setup_.data();
+}
+
 void MainWindow::showSetupDialog(const QString &reason)
 {
     if (!setup_) {

@@ -87,7 +87,7 @@ class MainWindow : public QMainWindow
     // Tools › Set up PyTorch…: the managed environment's setup (widgets/setup_dialog.h), with why it
     // is offered when a sweep found no usable torch. One dialog, raised again while it is open.
     void showSetupDialog(const QString &reason = {});
-    SetupDialog *setupDialog() const { return setup_; }
+    SetupDialog *setupDialog() const;
     // Opens a file the user chose (File › Open, Recent): its newest sweep is shown once read.
     void openChosenDatabase(const QString &path);
 
