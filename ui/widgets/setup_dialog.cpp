@@ -53,7 +53,8 @@ SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
     intro->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QString text = reason.isEmpty() ? QString() : reason + "\n\n";
     text += tr("Stepscope installs torch %1 and torchvision %2 into its own Python environment:\n%3\n\n"
-               "PyPI's wheels are several GB (about %4 of downloads). A cancelled or failed setup resumes where it "
+               "PyPI's wheels are several GB (at most %4 of downloads, about as much once installed). A cancelled or "
+               "failed setup resumes where it "
                "stopped, and the environment is used only once it is complete.")
                 .arg(supervisor::pinnedTorchVersion(), supervisor::pinnedTorchvisionVersion(),
                      supervisor::managedEnvironmentDir(), supervisor::byteText(supervisor::kSetupDownloadBytes));
