@@ -34,6 +34,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -275,6 +276,26 @@ class TestWindowViews : public QObject
                 saysWhy = saysWhy || label->text().startsWith("No usable PyTorch was found: ");
             QVERIFY(saysWhy);
             window.configPanel()->setPythonInterpreter({});
+
+            // Once the setup is done, the panel names the managed environment's Python: it comes
+            // before the build's environment and python3 on PATH.
+            const QString managed = dir.filePath("no-venv/bin/python");
+            QVERIFY(QDir().mkpath(QFileInfo(managed).absolutePath()));
+            QFile python(managed);
+            QVERIFY(python.open(QIODevice::WriteOnly));
+            python.write("#!/bin/sh\nexit 1\n");
+            python.close();
+            QVERIFY(python.setPermissions(python.permissions() | QFileDevice::ExeOwner));
+            const auto noteNames = [&](const QString &text) {
+                for (const QLabel *label : window.configPanel()->findChildren<QLabel *>())
+                    if (label->text().contains(text))
+                        return true;
+                return false;
+            };
+            QVERIFY(!noteNames(managed));
+            Q_EMIT window.setupDialog()->ready(
+                stepscope::supervisor::SetupResult{dir.filePath("no-venv"), managed, {}, {}});
+            QVERIFY(noteNames(managed));
         }
         if (venv.isNull())
             qunsetenv("STEPSCOPE_VENV");

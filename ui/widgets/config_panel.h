@@ -60,6 +60,8 @@ class ConfigPanel : public QWidget
     // hands it to the controller when a sweep starts and to the doctor.
     QString pythonInterpreter() const;
     void setPythonInterpreter(const QString &path);
+    // Says again which interpreter runs would use (after a setup made the managed environment).
+    void updatePythonNote();
 
     void saveSettings(QSettings &settings) const;
     void loadSettings(const QSettings &settings);
@@ -131,7 +133,6 @@ class ConfigPanel : public QWidget
     SweepKind sweepKind() const;
     void updateEnabled();
     void updateCompile();
-    void updatePythonNote();
     void compileModeChanged();
     void addCustom();
     void buildSweepBanner(QVBoxLayout *layout);

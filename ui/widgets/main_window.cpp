@@ -251,6 +251,7 @@ void MainWindow::showSetupDialog(const QString &reason)
     if (!setup_) {
         setup_ = new SetupDialog(reason, this);
         setup_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(setup_, &SetupDialog::ready, panel_, &ConfigPanel::updatePythonNote);
     }
     setup_->show();
     setup_->raise();
