@@ -61,11 +61,29 @@ def probe(torch, config):
             env["gpu_sms"] = p.multi_processor_count
             env["gpu_memory_mib"] = p.total_memory >> 20
             env["gpu_cc"] = f"{p.major}.{p.minor}"
+            # Which card of a several-GPU host ran it, whatever CUDA_VISIBLE_DEVICES did to the index.
+            env["gpu_index"] = index
+            env["gpu_uuid"] = _uuid_text(getattr(p, "uuid", ""))
+            env["gpu_pci_bus_id"] = _pci_bus_id(torch, index)
             for key, value in gpu_state(torch, index).items():
                 env["driver" if key == "nvidia_driver" else "before_" + key] = value
     else:
         env["gpu"] = "none (CUDA not available)"
     return env
+
+
+def _uuid_text(uuid):
+    # torch prints the UUID without nvidia-smi's "GPU-" prefix; the store keeps nvidia-smi's spelling.
+    text = str(uuid)
+    return text if not text or text.startswith("GPU-") else "GPU-" + text
+
+
+def _pci_bus_id(torch, index):
+    try:
+        p = torch.cuda.get_device_properties(index)
+        return f"{p.pci_domain_id:08x}:{p.pci_bus_id:02x}:{p.pci_device_id:02x}.0".upper().replace("X", "x")
+    except (AttributeError, RuntimeError):
+        return "unknown"
 
 
 def dotted_cudnn(v):
