@@ -81,7 +81,7 @@ def _uuid_text(uuid):
 def _pci_bus_id(torch, index):
     try:
         p = torch.cuda.get_device_properties(index)
-        return f"{p.pci_domain_id:08x}:{p.pci_bus_id:02x}:{p.pci_device_id:02x}.0".upper().replace("X", "x")
+        return f"{p.pci_domain_id:08x}:{p.pci_bus_id:02x}:{p.pci_device_id:02x}.0".upper()
     except (AttributeError, RuntimeError):
         return "unknown"
 
