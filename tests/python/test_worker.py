@@ -323,5 +323,204 @@ class CpuAffinity(unittest.TestCase):
             self.assertIn("core 1000 is not available; this process may use", failure["message"])
 
 
+def processes_with(marker):
+    """Pids of live processes whose command line holds `marker` (this test process left out)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read() and int(pid) != os.getpid():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "the process checks read /proc")
+class DataParallel(unittest.TestCase):
+    """world_size 2 on the CPU (gloo): the coordinator launches two ranks through torchrun and speaks
+    for them; failures are named and leave no process behind. The ranks' fault hooks are the
+    STEPSCOPE_TEST_DDP_* variables of stepscope_py/rank.py."""
+
+    def setUp(self):
+        # A seed of this test alone: it is in the command line of torchrun and every rank.
+        self.seed = 7_000_000 + (os.getpid() % 100_000) * 10 + len(self._testMethodName) % 10
+        self.config = {**TINY, "seed": self.seed, "world_size": 2}
+        self.tmp = tempfile.TemporaryDirectory()  # TMPDIR of the run: its rank directory goes there
+        self.marker = f'"seed": {self.seed}'
+
+    def tearDown(self):
+        for pid in processes_with(self.marker):
+            os.kill(pid, 9)
+        self.tmp.cleanup()
+
+    def run_ddp(self, env=None):
+        rc, lines, err = python_worker(self.config, {"TMPDIR": self.tmp.name, **(env or {})})
+        return rc, lines, err
+
+    def assert_nothing_left(self):
+        self.assertEqual(processes_with(self.marker), [], "a process of the run outlived it")
+        # The run's directory and torchrun's logs go with the run (inductor's cache directory stays).
+        left = [name for name in os.listdir(self.tmp.name) if name.startswith(("stepscope-ddp-", "torchelastic_"))]
+        self.assertEqual(left, [], "the run left directories behind")
+
+    def test_two_ranks_run_to_done_with_the_slowest_rank_per_step(self):
+        rc, lines, err = self.run_ddp()
+        self.assertEqual(rc, 0, err)
+        total = 1 + TINY["warmup_steps"] + TINY["steps"]
+        kinds = [m["type"] for m in lines]
+        self.assertEqual(set(kinds) - {"hello", "ready", "first_step", "rank_steps", "steps", "check", "done"}, set(),
+                         "a stray line")
+        for once in ("hello", "ready", "first_step", "check", "done"):
+            self.assertEqual(kinds.count(once), 1, once)
+        self.assertEqual(kinds[0], "hello")
+        self.assertEqual(kinds[-1], "done")
+        self.assertLess(kinds.index("ready"), kinds.index("first_step"))
+        self.assertLess(kinds.index("first_step"), kinds.index("steps"))
+        env = lines[0]["env"]
+        self.assertEqual((env["world_size"], env["ddp_backend"], env["ddp_launcher"], env["ddp_rank_devices"]),
+                         ("2", "gloo", "torch.distributed.run", "cpu,cpu"))
+        self.assertTrue(env["ddp_master_port"].isdigit())
+
+        per_rank = {0: {}, 1: {}}
+        for m in lines:
+            if m["type"] == "rank_steps":
+                self.assertEqual(m["gpu_ms"], [])
+                for i, wall in enumerate(m["wall_ms"]):
+                    self.assertNotIn(m["first"] + i, per_rank[m["rank"]], "a rank's step twice")
+                    per_rank[m["rank"]][m["first"] + i] = wall
+        for rank in (0, 1):
+            self.assertEqual(sorted(per_rank[rank]), list(range(1, total + 1)), f"rank {rank}")
+        merged = []
+        for m in (m for m in lines if m["type"] == "steps"):
+            self.assertEqual(m["first"], len(merged) + 1, "one stream of steps, in order")
+            self.assertEqual(m["gpu_ms"], [])
+            merged += m["wall_ms"]
+        self.assertEqual(len(merged), total)
+        for index, wall in enumerate(merged, start=1):
+            self.assertEqual(wall, max(per_rank[0][index], per_rank[1][index]), f"step {index}")
+        first = next(m for m in lines if m["type"] == "first_step")
+        self.assertAlmostEqual(first["wall_s"] * 1000.0, merged[0], places=6)
+        done = lines[-1]
+        self.assertEqual(done["steps"], total)
+        self.assertGreater(done["mean_wall_ms"], 0.0)
+        self.assertEqual(len(next(m for m in lines if m["type"] == "check")["losses"]), total)
+        self.assert_nothing_left()
+
+    def test_a_rank_that_dies_is_named_and_the_others_are_ended(self):
+        rc, lines, err = self.run_ddp({"STEPSCOPE_TEST_DDP_EXIT_RANK": "1", "STEPSCOPE_TEST_DDP_EXIT_STEP": "3"})
+        self.assertEqual(rc, 1, err)
+        failure = error_of(lines)
+        self.assertEqual(failure["category"], "distributed-failed", failure)
+        self.assertIn("rank 1 ended without a word (exit code 9)", failure["message"])
+        self.assertEqual(lines[-1]["type"], "error", "the error is the last word")
+        self.assert_nothing_left()
+
+    def test_a_rank_that_hangs_is_named_and_every_rank_is_ended(self):
+        rc, lines, err = self.run_ddp({"STEPSCOPE_TEST_DDP_HANG_RANK": "1", "STEPSCOPE_TEST_DDP_HANG_STEP": "3",
+                                       "STEPSCOPE_DDP_HANG_S": "5"})
+        self.assertEqual(rc, 1, err)
+        failure = error_of(lines)
+        self.assertEqual(failure["category"], "distributed-failed", failure)
+        self.assertIn("rank 1 silent for", failure["message"])
+        self.assertIn("while rank 0 reached step 3", failure["message"])
+        self.assert_nothing_left()
+
+    def test_a_cancel_reaches_the_ranks(self):
+        self.config["steps"] = 500  # long enough to be cancelled in the middle
+        config = json.dumps({"runtime": "python", **self.config})
+        proc = subprocess.Popen([sys.executable, "-u", WORKER, "--config", config],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "TMPDIR": self.tmp.name})
+        lines = []
+        try:
+            for line in proc.stdout:
+                lines.append(json.loads(line))
+                if lines[-1]["type"] == "steps" and lines[-1]["first"] >= 3:
+                    break
+            proc.terminate()
+            rest, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        lines += [json.loads(line) for line in rest.splitlines() if line.strip()]
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertEqual(error_of(lines)["category"], "cancelled")
+        self.assertNotIn("done", [m["type"] for m in lines])
+        self.assert_nothing_left()
+
+    def test_ddp_settings_need_world_size_two(self):
+        rc, lines, _ = python_worker({**TINY, "ddp_static_graph": True})
+        self.assertEqual(rc, 2)
+        self.assertEqual(error_of(lines)["category"], "invalid-config")
+        self.assertIn("ddp_static_graph", error_of(lines)["message"])
+
+
+class RankStreamMerge(unittest.TestCase):
+    """The merge of the ranks' streams on its own, with the GPU times and memory lines the CPU run
+    above cannot produce."""
+
+    def merged(self, feed, profile_problem=""):
+        import io
+
+        from stepscope_py import protocol, rank_streams
+
+        out, saved = io.StringIO(), protocol._out
+        protocol._out = out
+        try:
+            streams = rank_streams.RankStreams(2, {"world_size": 2}, lambda: 1.5, profile_problem)
+            for rank, message in feed:
+                streams.feed(rank, message)
+                streams.pump()
+        finally:
+            protocol._out = saved
+        return [json.loads(line) for line in out.getvalue().splitlines()], streams.finished
+
+    def test_slowest_rank_in_a_single_workers_order(self):
+        def rank(r, slower):
+            k = 2.0 if slower else 1.0
+            return [(r, {"type": "hello", "protocol": 1, "env": {"device": f"cuda:{r}"}}),
+                    (r, {"type": "ready", "setup_s": 1.0}),
+                    (r, {"type": "first_step", "wall_s": 0.5 * k}),
+                    (r, {"type": "steps", "first": 1, "gpu_ms": [], "wall_ms": [500.0 * k]}),
+                    (r, {"type": "phase", "phase": "compiling", "elapsed_s": 2.0 * k}),
+                    (r, {"type": "steps", "first": 2, "gpu_ms": [3.0 * k, 2.0], "wall_ms": [4.0, 3.0 * k]}),
+                    (r, {"type": "gpu_state", "state": {"sm_clock_mhz": str(r)}}),
+                    (r, {"type": "memory", "peak_allocated": 10 + r, "peak_reserved": 30 - r}),
+                    (r, {"type": "check", "losses": [float(r)]}),
+                    (r, {"type": "done", "steps": 3, "mean_wall_ms": 3.0 * k})]
+
+        # Rank 0 says everything first; nothing merged may come before rank 1 has said its part.
+        lines, finished = self.merged(rank(0, False) + rank(1, True), "no profiles")
+        self.assertTrue(finished)
+        plain = [m for m in lines if m["type"] not in ("rank_steps", "phase")]
+        self.assertEqual([m["type"] for m in plain],
+                         ["hello", "ready", "first_step", "steps", "steps", "gpu_state", "memory", "check", "profile",
+                          "done"])
+        self.assertEqual(plain[0]["env"], {"device": "cuda:0", "world_size": "2"})
+        self.assertEqual(plain[1]["setup_s"], 1.5)
+        self.assertEqual(plain[2]["wall_s"], 1.0)
+        self.assertEqual((plain[3]["first"], plain[3]["gpu_ms"], plain[3]["wall_ms"]), (1, [], [1000.0]))
+        self.assertEqual((plain[4]["first"], plain[4]["gpu_ms"], plain[4]["wall_ms"]), (2, [6.0, 2.0], [4.0, 6.0]))
+        self.assertEqual(plain[5]["state"], {"sm_clock_mhz": "0"})
+        self.assertEqual((plain[6]["peak_allocated"], plain[6]["peak_reserved"]), (11, 30))
+        self.assertEqual(plain[7]["losses"], [0.0])
+        self.assertEqual(plain[8], {"type": "profile", "steps": 0, "problem": "no profiles"})
+        self.assertEqual((plain[9]["steps"], plain[9]["mean_wall_ms"]), (3, 6.0))
+        self.assertEqual([(m["rank"], m["first"]) for m in lines if m["type"] == "rank_steps"],
+                         [(0, 1), (0, 2), (1, 1), (1, 2)])
+        # Phases from either rank, never back in time (rank 1's later 4 s passes, its 2 s does not),
+        # and none before ready: rank 0's, said while rank 1 was not ready, waited for it.
+        self.assertEqual([m["elapsed_s"] for m in lines if m["type"] == "phase"], [2.0, 4.0])
+        kinds = [m["type"] for m in lines]
+        self.assertLess(kinds.index("ready"), kinds.index("phase"))
+
+    def test_nothing_ends_while_a_rank_has_not_said_done(self):
+        feed = [(r, m) for r in (0, 1) for m in ({"type": "steps", "first": 1, "gpu_ms": [], "wall_ms": [1.0]},)]
+        feed.append((0, {"type": "done", "steps": 1, "mean_wall_ms": 1.0}))
+        lines, finished = self.merged(feed)
+        self.assertFalse(finished)
+        self.assertNotIn("done", [m["type"] for m in lines])
+
+
 if __name__ == "__main__":
     unittest.main()

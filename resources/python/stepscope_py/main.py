@@ -6,6 +6,7 @@ import threading
 import time
 
 from . import protocol
+from . import rank as rank_mod
 from .failure import WorkerFailure
 
 USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] --config JSON | --doctor [--device cpu|cuda]
@@ -35,6 +36,11 @@ def main(argv):
 def _main(argv):
     process_start = time.perf_counter()
     protocol.claim_stdout()
+    # A data-parallel rank (started by the coordinator's torchrun): its lines go to its own file
+    # from the first one on; the coordinator speaks for the job.
+    rank = rank_mod.Rank() if rank_mod.is_rank() else None
+    if rank:
+        rank.begin()
     config_json, doctor, device = None, False, "cpu"
     profile_steps, trace = 0, ""
     args = list(argv)
@@ -95,6 +101,10 @@ def _main(argv):
         preflight.check_cache_paths(config)
         preflight.import_torchvision()
         from .runner import run
+        if config.world_size > 1 and not rank:
+            from . import distributed
+
+            distributed.preflight(torch, config)
     except WorkerFailure as failure:
         return _report(failure)
 
@@ -103,7 +113,13 @@ def _main(argv):
     signal.signal(signal.SIGTERM, lambda *_: cancel.set())
     signal.signal(signal.SIGINT, lambda *_: cancel.set())
 
-    failure = run(config, cancel, process_start, (profile_steps, trace))
+    if rank:
+        failure = rank_mod.run(config, cancel, process_start, rank)
+    elif config.world_size > 1:
+        # The coordinator: the ranks run the steps, this process speaks for them (distributed.py).
+        failure = distributed.coordinate(config, config_json, cancel, process_start, profile_steps)
+    else:
+        failure = run(config, cancel, process_start, (profile_steps, trace))
     if failure is not None:
         return _report(failure)
     return 0

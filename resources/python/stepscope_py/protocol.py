@@ -21,6 +21,13 @@ def claim_stdout():
     sys.stdout = sys.stderr
 
 
+def write_to(path):
+    """Sends protocol lines to the file at `path`, a line at a time: a data-parallel rank's stream,
+    which the coordinator tails and merges into the one stream on its stdout (distributed.py)."""
+    global _out
+    _out = open(path, "w", buffering=1, encoding="utf-8")
+
+
 def _clean(value):
     # JSON has no NaN or infinity; the supervisor refuses such lines, so they travel as null.
     if isinstance(value, float) and not math.isfinite(value):
@@ -53,6 +60,11 @@ def first_step(wall_s):
 
 def steps(first, gpu_ms, wall_ms):
     emit({"type": "steps", "first": first, "gpu_ms": list(gpu_ms), "wall_ms": list(wall_ms)})
+
+
+def rank_steps(rank, first, gpu_ms, wall_ms):
+    """One rank's own `steps` line under world_size > 1; `steps` then holds the slowest rank."""
+    emit({"type": "rank_steps", "rank": rank, "first": first, "gpu_ms": list(gpu_ms), "wall_ms": list(wall_ms)})
 
 
 def gpu_state(state):

@@ -191,14 +191,21 @@ def _check_compiled(config, skips, when):
     return info
 
 
-def run(config, cancel, process_start, profile=(0, "")):
-    """`profile`: (steps, trace path) profiled after the timed steps; 0 steps profiles nothing."""
+def run(config, cancel, process_start, profile=(0, ""), parallel=None):
+    """`profile`: (steps, trace path) profiled after the timed steps; 0 steps profiles nothing.
+    `parallel`: a data-parallel rank's part (rank.Rank), or None for a plain step: it joins the
+    process group after hello, wraps the model, seeds this rank's batch and hears of each step."""
     during = "setup"
+    before_step = parallel.before_step if parallel else (lambda index: None)
     try:
         device = _device(config)
         apply_global_flags(config)
         protocol.hello(environment.probe(torch, config))
-        step = TrainingStep(config, device)
+        if parallel:
+            parallel.join(device)
+            step = TrainingStep(config, device, wrap=parallel.wrap, data_seed=parallel.data_seed)
+        else:
+            step = TrainingStep(config, device)
         skips = None
         if config.compiled:
             skips = compiled_mod.SkipRecorder()
@@ -212,6 +219,7 @@ def run(config, cancel, process_start, profile=(0, "")):
         # Step 1 alone, synchronized: compilation, autotuning and graph capture land here.
         during = "first step"
         phase = "compiling" if config.compiled else "capturing" if config.cuda_graph else None
+        before_step(1)
         _sync(device)
         t0 = time.perf_counter()
         if phase:
@@ -241,6 +249,7 @@ def run(config, cancel, process_start, profile=(0, "")):
             if index == timed_from:
                 _sync(device)
                 block_start = time.perf_counter()
+            before_step(index)
             timer.begin(index)
             step.step()
             timer.end()

@@ -32,15 +32,20 @@ def build_model(classes):
 
 
 class TrainingStep:
-    """Holds the model, the fixed batch and the optimizer; step() runs one training step."""
+    """Holds the model, the fixed batch and the optimizer; step() runs one training step.
 
-    def __init__(self, config, device):
+    A data-parallel rank (rank.py) passes `wrap`, which turns the model on its device into the
+    module the step runs (DistributedDataParallel), and `data_seed`, its own batch's seed."""
+
+    def __init__(self, config, device, wrap=None, data_seed=None):
         self.config = config
         self.device = device
         # Weights, then data, from the CPU generator seeded once: the order the native engine uses,
         # so both runtimes start from the same numbers for the same seed.
         torch.manual_seed(config.seed)
         model = build_model(config.classes)
+        if data_seed is not None:
+            torch.manual_seed(data_seed)
         inputs = torch.randn(config.batch, 3, config.image_size, config.image_size)
         target = torch.randint(0, config.classes, (config.batch,), dtype=torch.long)
         self.model = model.to(device).train()
@@ -54,7 +59,10 @@ class TrainingStep:
             foreach=config.optimizer == "foreach", fused=config.optimizer == "fused")
         self.dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(config.autocast)
         self.scaler = torch.amp.GradScaler(device.type, init_scale=65536.0) if config.autocast == "fp16" else None
-        self.forward_module = self.model
+        self.forward_module = wrap(self.model) if wrap else self.model
+        # PyTorch's recipe for capturing DDP: at least 11 DDP-enabled eager iterations first
+        # (DDP settles its buckets over the first ones); 3 suffice for a plain model.
+        self.capture_warmup = 11 if wrap else 3
         self.loss = None
         self.graph = None
         self._step_fn = self._eager_step
@@ -81,9 +89,10 @@ class TrainingStep:
         return loss
 
     def use_compiled(self, compile_fn):
-        """compile_fn(callable) -> compiled callable; applies it to the model or the whole step."""
+        """compile_fn(callable) -> compiled callable; applies it to the module the step runs (the
+        DDP module on a rank) or to the whole step."""
         if self.config.compile_target == "model":
-            self.forward_module = compile_fn(self.model)
+            self.forward_module = compile_fn(self.forward_module)
         else:
             self._step_fn = compile_fn(self._eager_step)
 
@@ -105,7 +114,7 @@ class TrainingStep:
         for group in self.optimizer.param_groups:
             group["lr"] = 0.0
         with torch.cuda.stream(side):
-            for _ in range(3):
+            for _ in range(self.capture_warmup):
                 self._eager_step()
         torch.cuda.current_stream(self.device).wait_stream(side)
         torch.cuda.synchronize(self.device)
