@@ -330,6 +330,15 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       ": Kineto (native) or torch.profiler (Python) over K more steps after the timed ones, never "
                       "during them; the summary is stored with the run and the trace kept beside the database"),
           flag("no-profile", "no profile (the same as --profile-steps 0)"),
+          option("devices", "LIST",
+                 "run on several GPUs at once, one timed process per GPU: cuda:0,cuda:1 or all; the runs are dealt "
+                 "out as GPUs come free, repeats of a configuration stay on GPUs of one model (a host with two "
+                 "models runs on the larger group and says which it left out); cpu:0,cpu:1 are CPU slots, which "
+                 "share the cores (tests)"),
+          option("world-sizes", "LIST",
+                 "data-parallel steps: every configuration at each world size, e.g. 1,2 (DistributedDataParallel "
+                 "through torch.distributed.run in the Python worker, one GPU per rank, gloo on the CPU; with "
+                 "--devices a run of world size W holds W of them)"),
           flag("warmup-process", "one discarded one-step process before the timed runs: it warms what no run's "
                                  "own caches hold (the driver, the file cache of the libraries; default: off)"),
           flag("no-warmup-process", "no such warm-up process"),

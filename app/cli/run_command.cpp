@@ -43,9 +43,21 @@ bool isConfigField(const QString &key)
     return false;
 }
 
-int cudaDevicesSeenByWorker(const QString &python)
+// The lanes --devices names (sweep_lanes.h), from the GPUs the native worker lists; false after
+// saying why when it names a device that is not there.
+bool lanesOf(const QString &devices, const QString &python, supervisor::SweepRequest &request)
 {
-    return probeNativeWorker(python).cudaDevices;
+    if (devices.isEmpty())
+        return true;
+    const bool gpus = devices.trimmed() == "all" || devices.contains("cuda");
+    const auto found = gpus ? probeNativeWorker(python).gpus : std::vector<supervisor::FoundGpu>{};
+    QString problem;
+    request.lanes = supervisor::parseLanes(devices, found, problem);
+    if (!problem.isEmpty()) {
+        printError("stepscope-cli run: nothing was run: " + problem);
+        return false;
+    }
+    return true;
 }
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
@@ -151,6 +163,7 @@ struct RunFlags {
     RunConfig base;
     QString configFile;
     bool single = false, deviceGiven = false, shapeGiven = false;
+    QString devices;                       // --devices, resolved into lanes once the device is known
     std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
     QStringList configKeys; // the configuration fields the flags set ("compile", "tf32"), in order, once each
 };
@@ -209,7 +222,21 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             f.single = true;
         } else if (option == "warmup-process" || option == "no-warmup-process") {
             r.machineWarmup = option == "warmup-process";
-        } else if (option == "no-profile") {
+        } else if (option == "devices") {
+            f.devices = v;
+        } else if (option == "world-sizes") {
+            r.worldSizes.clear();
+            for (const QString &part : v.split(',')) {
+                long long n = 0;
+                if (!parseWhole(part, n) || n < 1 || n > 64) {
+                    errors.push_back({flag, "'" + part.toStdString() +
+                                                "' is not a world size: give whole numbers from 1 to 64, separated by "
+                                                "commas (1,2)"});
+                    r.worldSizes.clear();
+                    break;
+                }
+                r.worldSizes.push_back(static_cast<int>(n));
+            }
             r.profileSteps = 0;
         } else if (option == "fresh-cuda-cache") {
             r.caches = supervisor::CacheStates::Cold;
@@ -414,7 +441,7 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
 class SweepPrinter
 {
   public:
-    explicit SweepPrinter(StatusLine &status) : status_(status) {}
+    SweepPrinter(StatusLine &status, int lanes) : status_(status), lanes_(lanes) {}
 
     int failed = 0;
     bool cancelled = false, finished = false;
@@ -425,7 +452,13 @@ class SweepPrinter
         using K = supervisor::SweepEvent::Kind;
         switch (e.kind) {
         case K::RunStarted: {
-            current_ = QString("[%1/%2] %3").arg(e.index + 1).arg(e.total).arg(e.config);
+            // With lanes several runs go at once: each message names its run's lane.
+            current_ = QString("[%1/%2%3] %4")
+                           .arg(e.index + 1)
+                           .arg(e.total)
+                           .arg(e.lane.isEmpty() ? QString() : " " + e.lane)
+                           .arg(e.config);
+            labels_[e.runId] = current_;
             lastPhase_.clear();
             // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
             // of the same configuration, or a guess from others, said to be one.
@@ -434,7 +467,10 @@ class SweepPrinter
         }
         case K::Progress:
             // Re-estimated from the pace of this run's steps as they come (supervisor/time_left.h).
-            if (e.steps > 0)
+            if (e.steps > 0 && lanes_ > 1)
+                status_.progress(QString("%1 of %2 runs done on %3 lanes").arg(e.index).arg(e.total).arg(lanes_) +
+                                 (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
+            else if (e.steps > 0)
                 status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) +
                                  (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
             break;
@@ -449,11 +485,11 @@ class SweepPrinter
                             QString::fromStdString(e.failure->message) + "; the timed runs go on");
             break;
         case K::PrimingStarted:
-            status_.message(current_ +
+            status_.message(label(e) +
                             ": priming the warm compile cache first (one step of this configuration, not stored)");
             break;
         case K::FirstStep:
-            status_.message(current_ + ": first step " + QString::fromStdString(report::formatSeconds(e.seconds)));
+            status_.message(label(e) + ": first step " + QString::fromStdString(report::formatSeconds(e.seconds)));
             break;
         case K::Phase:
             showPhase(e);
@@ -510,7 +546,7 @@ class SweepPrinter
     void showPhase(const supervisor::SweepEvent &e)
     {
         const QString phase = (e.priming ? "priming: " : "") + e.phase;
-        const QString text = current_ + ": " + phase + " " + phaseSeconds(e.seconds);
+        const QString text = label(e) + ": " + phase + " " + phaseSeconds(e.seconds);
         if (status_.onTerminal()) {
             status_.progress(text);
         } else if (phase != lastPhase_ || !phasePrinted_.isValid() || phasePrinted_.elapsed() >= 15000) {
@@ -523,20 +559,30 @@ class SweepPrinter
     void showFinished(const supervisor::SweepEvent &e)
     {
         if (e.status == RunStatus::Complete) {
-            status_.message(current_ + ": complete (run " + QString::number(e.runId) + ")");
+            status_.message(label(e) + ": complete (run " + QString::number(e.runId) + ")");
             return;
         }
         if (e.status == RunStatus::Failed)
             ++failed;
         const QString category =
             e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString("internal");
-        status_.message(current_ + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
+        status_.message(label(e) + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
                         (e.failure ? QString::fromStdString(e.failure->message) : QString()) +
                         (e.failure ? "\n    fix: " + QString::fromUtf8(fixFor(*e.failure).data()) : QString()) +
                         "\n    detail: stepscope-cli show " + QString::number(e.runId));
     }
 
     StatusLine &status_;
+    // The run an event is about, as RunStarted named it ("[3/21 cuda:1] python cuda b32 ..."); the
+    // last one started when the event names no run.
+    QString label(const supervisor::SweepEvent &e) const
+    {
+        const auto it = labels_.find(e.runId);
+        return it == labels_.end() ? current_ : it->second;
+    }
+
+    int lanes_ = 1;
+    std::map<qint64, QString> labels_;
     QString current_, lastPhase_;
     QElapsedTimer phasePrinted_;
 };
@@ -551,10 +597,11 @@ int runCommand(const Options &options, const CommandLine &line)
     std::optional<int> gpusSeen; // asked of the worker once, when first needed
     const std::function<int()> cudaDevices = [&] {
         if (!gpusSeen)
-            gpusSeen = cudaDevicesSeenByWorker(flags.request.python);
+            gpusSeen = probeNativeWorker(flags.request.python).cudaDevices;
         return *gpusSeen;
     };
-    if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices))
+    if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices) ||
+        !lanesOf(flags.devices, flags.request.python, flags.request))
         return kUsage;
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());
@@ -583,6 +630,16 @@ int runCommand(const Options &options, const CommandLine &line)
                    .arg(sweep->request.configs.size())
                    .arg(sweep->request.repeats)
                    .arg(options.db));
+    if (!sweep->options.lanes.empty()) {
+        QStringList lanes;
+        for (const auto &lane : sweep->options.lanes)
+            lanes << lane.label + (lane.cudaIndex >= 0 ? " (" + lane.model + ")" : QString());
+        printError(QString("stepscope-cli: %1 lanes, one timed process on each at a time: %2")
+                       .arg(lanes.size())
+                       .arg(lanes.join(", ")));
+        if (!sweep->lanesNote.isEmpty())
+            printError("stepscope-cli: " + sweep->lanesNote);
+    }
     if (sweep->hasPythonRuns) {
         // Said once up front; each python run then fails python-not-found with the same words.
         const supervisor::WorkerCommand &python = sweep->options.python;
@@ -599,7 +656,7 @@ int runCommand(const Options &options, const CommandLine &line)
     supervisor::SweepService service(*db);
     StatusLine status;
     const ScopedMessageHandler ownLines(status);
-    SweepPrinter printer(status);
+    SweepPrinter printer(status, static_cast<int>(sweep->options.lanes.size()));
     QObject::connect(&service, &supervisor::SweepService::sweepEvent,
                      [&printer](const supervisor::SweepEvent &e) { printer.print(e); });
 

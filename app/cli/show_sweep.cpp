@@ -50,6 +50,36 @@ void printCompile(const report::Ledger &ledger, const std::vector<report::Compil
     }
 }
 
+// Issue 21: each data-parallel row's step is its slowest rank's; how it scales against world size 1.
+void printDataParallel(const report::Ledger &ledger)
+{
+    bool header = false;
+    for (const auto &row : ledger.rows) {
+        if (row.worldSize <= 1)
+            continue;
+        if (!header) {
+            std::printf("
+data-parallel rows (a step is its slowest rank's; efficiency: the world-size-1 steady step "
+                        "over this one, per GPU):
+");
+            header = true;
+        }
+        std::printf("  %s: %d ranks", row.label.c_str(), row.worldSize);
+        if (row.steadyMs)
+            std::printf(", steady %s", report::formatMs(*row.steadyMs).c_str());
+        if (row.scalingEfficiency)
+            std::printf(", scaling efficiency %.0f%% against %s", *row.scalingEfficiency * 100,
+                        row.scalingReference.c_str());
+        else
+            std::printf(", no scaling efficiency (%s)",
+                        row.scalingReference.empty() ? "no world-size-1 row of this configuration in the sweep"
+                                                     : "a row without a steady figure");
+        if (row.rankSpreadMs)
+            std::printf(", slowest minus fastest rank %s", report::formatMs(*row.rankSpreadMs).c_str());
+        std::printf("\n");
+    }
+}
+
 void printAssessment(const report::SweepAssessment &assessment)
 {
     const auto lines = report::assessmentLines(assessment);
@@ -80,6 +110,7 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId)
     if (!ledger.recommendationText.empty())
         std::printf("recommendation: %s\n", ledger.recommendationText.c_str());
     printCompile(ledger, figures.compile);
+    printDataParallel(ledger);
     printAssessment(figures.assessment);
 }
 

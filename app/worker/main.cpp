@@ -80,7 +80,13 @@ int main(int argc, char **argv)
             profile.tracePath = argv[++i];
         else if (std::strcmp(argv[i], "--cuda-devices") == 0) {
             // Lets front-ends that link no torch pick a default device the way LibTorch sees it.
-            std::printf("%d\n", stepscope::engine::cudaDeviceCount());
+            // The count, then one tab-separated line per device (index, name, UUID, PCI bus id, MiB)
+            // for a sweep over several GPUs; readers of the first line alone still work.
+            const auto devices = stepscope::engine::cudaDevices();
+            std::printf("%d\n", static_cast<int>(devices.size()));
+            for (const auto &d : devices)
+                std::printf("%d\t%s\t%s\t%s\t%lld\n", d.index, d.name.c_str(), d.uuid.c_str(), d.pciBusId.c_str(),
+                            d.memoryMib);
             return 0;
         } else if (std::strcmp(argv[i], "--probe") == 0 && i + 1 < argc) {
             // `doctor` asks for the machine as a run would see it (driver, clocks, throttling)

@@ -14,7 +14,7 @@ struct CategoryInfo {
     std::string_view fix;
 };
 
-constexpr std::array<CategoryInfo, 16> kCategories{{
+constexpr std::array<CategoryInfo, 17> kCategories{{
     {FailureCategory::InvalidConfig, "invalid-config",
      "Correct the named field; `stepscope-cli --help` lists the allowed values."},
     {FailureCategory::CudaUnavailable, "cuda-unavailable",
@@ -46,6 +46,10 @@ constexpr std::array<CategoryInfo, 16> kCategories{{
      "(model instead of whole step), or report the trace upstream."},
     {FailureCategory::GraphCaptureFailed, "graph-capture-failed",
      "The step could not be captured in a CUDA graph: see the detail; run without cuda_graph."},
+    {FailureCategory::DistributedFailed, "distributed-failed",
+     "A data-parallel run failed as a group (process group start, a rank that died or hung): the message names "
+     "the rank; check that the GPUs see each other (nvidia-smi topo -m), NCCL_DEBUG=INFO in the log, or run "
+     "world_size 1."},
     {FailureCategory::WorkerCrashed, "worker-crashed",
      "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
     {FailureCategory::Timeout, "timeout",

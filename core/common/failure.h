@@ -21,6 +21,7 @@ enum class FailureCategory {
     OutOfMemory,
     CompileFailed,
     GraphCaptureFailed,
+    DistributedFailed, // a data-parallel run: process group init, a rank that died or hung
     WorkerCrashed,
     Timeout,
     Cancelled,

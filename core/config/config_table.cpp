@@ -148,6 +148,15 @@ const std::vector<FieldInfo> &fields()
         }(),
         integer("threads", 0, 256, number<&RunConfig::threads>(),
                 "intra-op CPU threads (at::set_num_threads); 0 keeps the library default"),
+        integer("world_size", 1, 64, number<&RunConfig::worldSize>(),
+                "data-parallel ranks: DistributedDataParallel over this many processes (python runtime), "
+                "one GPU each (gloo on the CPU); 1 is a plain step"),
+        integer("ddp_bucket_cap_mb", 1, 1024, number<&RunConfig::ddpBucketCapMb>(),
+                "DDP's gradient bucket size in MB (world_size > 1)"),
+        flag("ddp_gradient_as_bucket_view", number<&RunConfig::ddpGradientAsBucketView>(),
+             "DDP: gradients are views into the all-reduce buckets (no copy; world_size > 1)"),
+        flag("ddp_static_graph", number<&RunConfig::ddpStaticGraph>(),
+             "DDP: the graph is the same every step (needed around a captured CUDA graph; world_size > 1)"),
     });
     return kFields;
 }
@@ -224,6 +233,24 @@ const std::vector<FieldRule> &rules()
         {"compile",
          {is("compile", {"reduce-overhead", "max-autotune"}), is("device", {"cpu"})},
          "mode {compile} uses CUDA graphs; on the CPU use default or max-autotune-no-cudagraphs"},
+
+        // Data-parallel steps (issue 21): DDP lives in the Python worker, which launches the ranks.
+        {"world_size",
+         {isNot("world_size", {"1"}), isNot("runtime", {"python"})},
+         "DistributedDataParallel (world_size {world_size}) runs in the Python worker; set runtime python"},
+        {"world_size",
+         {isNot("world_size", {"1"}), isNot("device", {"cpu", "cuda"})},
+         "under world_size {world_size} the ranks take one GPU each, cuda:0 onwards (or the sweep's devices); "
+         "use device cuda"},
+        {"ddp_bucket_cap_mb",
+         {is("world_size", {"1"}), isNot("ddp_bucket_cap_mb", {"25"})},
+         "ddp_bucket_cap_mb applies only to a data-parallel step; set world_size 2 or more, or drop it"},
+        {"ddp_gradient_as_bucket_view",
+         {is("world_size", {"1"}), is("ddp_gradient_as_bucket_view", {"true"})},
+         "ddp_gradient_as_bucket_view applies only to a data-parallel step; set world_size 2 or more"},
+        {"ddp_static_graph",
+         {is("world_size", {"1"}), is("ddp_static_graph", {"true"})},
+         "ddp_static_graph applies only to a data-parallel step; set world_size 2 or more"},
 
         {"optimizer",
          {is("cuda_graph", {"true"}), is("autocast", {"fp16"}), isNot("optimizer", {"fused"})},

@@ -70,7 +70,10 @@ bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
 // knob (withShapeOf): asking for them is not asking for an unknown knob.
 bool isCarried(const std::string &name)
 {
-    return name.rfind("threads-", 0) == 0 || name.rfind("seed-", 0) == 0;
+    for (const char *prefix : {"threads-", "seed-", "ddp-", "bucket-"})
+        if (name.rfind(prefix, 0) == 0)
+            return true;
+    return name == "grad-view" || name == "static-graph";
 }
 
 } // namespace
@@ -116,6 +119,12 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     knobs.steps = shape.steps;
     knobs.seed = shape.seed;
     knobs.threads = shape.threads;
+    knobs.worldSize = shape.worldSize;
+    knobs.ddpBucketCapMb = shape.ddpBucketCapMb;
+    knobs.ddpGradientAsBucketView = shape.ddpGradientAsBucketView;
+    knobs.ddpStaticGraph = shape.ddpStaticGraph;
+    if (knobs.worldSize > 1)
+        knobs.runtime = Runtime::Python; // DDP runs only there
     return knobs;
 }
 

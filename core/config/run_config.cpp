@@ -261,6 +261,16 @@ std::string describe(const std::vector<ConfigError> &errors)
 std::vector<std::string> knobNames(const RunConfig &c)
 {
     std::vector<std::string> knobs;
+    // The data-parallel dimension first: "ddp-2+cuda-graph" reads as a DDP row with a graph.
+    if (c.worldSize > 1) {
+        knobs.push_back("ddp-" + std::to_string(c.worldSize));
+        if (c.ddpBucketCapMb != 25)
+            knobs.push_back("bucket-" + std::to_string(c.ddpBucketCapMb) + "mb");
+        if (c.ddpGradientAsBucketView)
+            knobs.emplace_back("grad-view");
+        if (c.ddpStaticGraph)
+            knobs.emplace_back("static-graph");
+    }
     if (c.tf32)
         knobs.emplace_back("tf32");
     if (c.cudnnBenchmark)

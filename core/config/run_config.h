@@ -52,6 +52,13 @@ struct RunConfig {
     // else the library's. A setting of the process like the shape: sweeps carry it into every row
     // (withShapeOf).
     int threads = 0;
+    // Data-parallel training (issue 21): world_size processes of DistributedDataParallel launched
+    // through torch.distributed.run by the Python worker, one rank per GPU (gloo on the CPU); 1 is a
+    // plain step. Like threads, a setting of the whole run that sweeps carry into every row.
+    int worldSize = 1;
+    int ddpBucketCapMb = 25; // DDP's default bucket size
+    bool ddpGradientAsBucketView = false;
+    bool ddpStaticGraph = false;
 
     bool onCuda() const { return device.rfind("cuda", 0) == 0; }
     int cudaIndex() const; // N of "cuda:N", 0 for "cuda"

@@ -72,4 +72,11 @@ namespace stepscope::engine
 {
 // CUDA devices LibTorch can use here (0 without CUDA).
 int cudaDeviceCount();
+// Each of them, for a sweep over several GPUs (issue 21): lanes are dealt by model.
+struct CudaDeviceInfo {
+    int index = 0;
+    std::string name, uuid, pciBusId;
+    long long memoryMib = 0;
+};
+std::vector<CudaDeviceInfo> cudaDevices();
 } // namespace stepscope::engine

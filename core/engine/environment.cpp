@@ -26,6 +26,29 @@ std::string envOr(const char *name, const char *fallback)
     return v && !v->empty() ? *v : fallback;
 }
 
+#ifdef STEPSCOPE_WITH_CUDA
+// nvidia-smi's spelling: "GPU-" and the 16 bytes as 8-4-4-4-12 hex digits.
+std::string uuidText(const cudaUUID_t &uuid)
+{
+    static const char *hex = "0123456789abcdef";
+    std::string out = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out += '-';
+        const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+        out += hex[byte >> 4];
+        out += hex[byte & 15];
+    }
+    return out;
+}
+
+std::string pciBusId(int index)
+{
+    char pci[32] = {};
+    return cudaDeviceGetPCIBusId(pci, sizeof pci, index) == cudaSuccess ? std::string(pci) : std::string("unknown");
+}
+#endif
+
 std::string dottedVersion(long v, long major, long minor)
 {
     // cuDNN 9.19.0 is 91900; CUDA 13.0 is 13000.
@@ -65,6 +88,11 @@ Environment probeEnvironment(const RunConfig &config)
             env.emplace_back("gpu_sms", std::to_string(prop->multiProcessorCount));
             env.emplace_back("gpu_memory_mib", std::to_string(prop->totalGlobalMem >> 20));
             env.emplace_back("gpu_cc", std::to_string(prop->major) + "." + std::to_string(prop->minor));
+            // Which card of a several-GPU host ran it (issue 21): the index as this process saw it,
+            // and what names the card whatever CUDA_VISIBLE_DEVICES did to the index.
+            env.emplace_back("gpu_index", std::to_string(index));
+            env.emplace_back("gpu_uuid", uuidText(prop->uuid));
+            env.emplace_back("gpu_pci_bus_id", pciBusId(index));
             // The card before the run: an idle clock here is normal; the state after the timed
             // steps comes in its own message.
             for (const auto &[key, value] : readGpuState(index))
@@ -86,5 +114,18 @@ namespace stepscope::engine
 int cudaDeviceCount()
 {
     return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+}
+
+std::vector<CudaDeviceInfo> cudaDevices()
+{
+    std::vector<CudaDeviceInfo> devices;
+#ifdef STEPSCOPE_WITH_CUDA
+    for (int i = 0; i < cudaDeviceCount(); ++i) {
+        const auto *prop = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(i)); // i < device_count()
+        devices.push_back({i, prop->name, uuidText(prop->uuid), pciBusId(i),
+                           static_cast<long long>(prop->totalGlobalMem >> 20)});
+    }
+#endif
+    return devices;
 }
 } // namespace stepscope::engine

@@ -75,8 +75,14 @@ Message parseLine(const QByteArray &text)
             return invalid(type.toStdString() + " needs a non-negative " + key);
         m.type = type == "ready" ? Message::Type::Ready : Message::Type::FirstStep;
         m.seconds = o.value(key).toDouble();
-    } else if (type == "steps") {
-        m.type = Message::Type::Steps;
+    } else if (type == "steps" || type == "rank_steps") {
+        // rank_steps: one rank's own steps of a data-parallel run; `steps` carries the slowest rank.
+        m.type = type == "steps" ? Message::Type::Steps : Message::Type::RankSteps;
+        if (m.type == Message::Type::RankSteps) {
+            if (!o.value("rank").isDouble() || o.value("rank").toInt() < 0)
+                return invalid("rank_steps needs a rank >= 0");
+            m.rank = o.value("rank").toInt();
+        }
         m.firstIndex = o.value("first").toInt();
         if (m.firstIndex < 1 || !toDoubles(o.value("wall_ms"), m.wallMs) || !toDoubles(o.value("gpu_ms"), m.gpuMs))
             return invalid("steps needs first >= 1 and numeric gpu_ms and wall_ms arrays");
@@ -159,6 +165,15 @@ QByteArray firstStepLine(double s)
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
 {
     return line({{"type", "steps"}, {"first", firstIndex}, {"gpu_ms", toArray(gpuMs)}, {"wall_ms", toArray(wallMs)}});
+}
+
+QByteArray rankStepsLine(int rank, int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
+{
+    return line({{"type", "rank_steps"},
+                  {"rank", rank},
+                  {"first", firstIndex},
+                  {"gpu_ms", toArray(gpuMs)},
+                  {"wall_ms", toArray(wallMs)}});
 }
 
 QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state)

@@ -6,6 +6,8 @@
 //   {"type":"ready","setup_s":1.9}
 //   {"type":"first_step","wall_s":0.41}
 //   {"type":"steps","first":2,"gpu_ms":[14.1,...],"wall_ms":[14.3,...]}   (gpu_ms empty on CPU)
+//   {"type":"rank_steps","rank":1,"first":2,"gpu_ms":[...],"wall_ms":[...]}   (world_size > 1: one rank's
+//       own steps; `steps` then holds the slowest rank of each step)
 //   {"type":"gpu_state","state":{"sm_clock_mhz":"1980","throttle_reasons":"none",...}}  (CUDA + NVML)
 //   {"type":"memory","peak_allocated":123,"peak_reserved":456}
 //   {"type":"check","losses":[6.9,6.8,...]}
@@ -35,6 +37,7 @@ struct Message {
         Ready,
         FirstStep,
         Steps,
+        RankSteps,
         GpuState,
         Memory,
         Check,
@@ -52,7 +55,8 @@ struct Message {
     double seconds = 0;                                           // ready, first_step; phase: elapsed
     std::string phase;                                            // phase: "compiling", "capturing", ...
     QByteArray compileJson;                                       // compile: the info object, compact
-    int firstIndex = 0;                                           // steps
+    int firstIndex = 0;                                           // steps, rank_steps
+    int rank = 0;                                                 // rank_steps
     std::vector<double> gpuMs, wallMs;                            // steps
     std::int64_t peakAllocated = 0, peakReserved = 0;             // memory
     std::vector<double> losses;                                   // check
@@ -74,6 +78,7 @@ QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &env
 QByteArray readyLine(double setupSeconds);
 QByteArray firstStepLine(double wallSeconds);
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);
+QByteArray rankStepsLine(int rank, int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);
 QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state);
 QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
 QByteArray checkLine(const std::vector<double> &losses);

@@ -467,6 +467,60 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
 
 } // namespace
 
+namespace
+{
+
+// Issue 21: each data-parallel row against the same configuration at world size 1 (its DDP knobs
+// mean nothing there), and how far its ranks were apart in the steady window.
+void dataParallelFigures(const store::Reader &reader, Ledger &ledger, const Groups &groups)
+{
+    for (LedgerRow &row : ledger.rows) {
+        const RunConfig config = storedConfig(row.configJson);
+        row.worldSize = config.worldSize;
+        if (config.worldSize <= 1)
+            continue;
+        RunConfig single = config;
+        const RunConfig plain;
+        single.worldSize = 1;
+        single.ddpBucketCapMb = plain.ddpBucketCapMb;
+        single.ddpGradientAsBucketView = plain.ddpGradientAsBucketView;
+        single.ddpStaticGraph = plain.ddpStaticGraph;
+        for (const LedgerRow &other : ledger.rows) {
+            if (&other == &row || !(storedConfig(other.configJson) == single))
+                continue;
+            row.scalingReference = other.label;
+            if (other.steadyMs && row.steadyMs && *row.steadyMs > 0)
+                row.scalingEfficiency = *other.steadyMs / *row.steadyMs;
+        }
+        std::vector<double> spreads;
+        const auto it = groups.runs.find(row.configName);
+        for (const store::RunRecord *run : it == groups.runs.end() ? std::vector<const store::RunRecord *>{} : it->second) {
+            const auto summary = reader.summary(run->id);
+            if (run->status != RunStatus::Complete || !summary || summary->steadyCount <= 0)
+                continue;
+            const std::int64_t begin = summary->steadyBegin, end = begin + summary->steadyCount;
+            std::map<std::int64_t, std::pair<double, double>> range; // step -> lowest, highest rank
+            for (const store::RankStepRow &step : reader.rankSteps(run->id)) {
+                if (step.index < begin || step.index >= end)
+                    continue;
+                const double ms = summary->timing == "gpu" && step.gpuMs ? *step.gpuMs : step.wallMs;
+                auto [at, fresh] = range.try_emplace(step.index, ms, ms);
+                if (!fresh)
+                    at->second = {std::min(at->second.first, ms), std::max(at->second.second, ms)};
+            }
+            std::vector<double> steps;
+            for (const auto &[index, lowHigh] : range)
+                steps.push_back(lowHigh.second - lowHigh.first);
+            if (!steps.empty())
+                spreads.push_back(stats::median(steps));
+        }
+        if (!spreads.empty())
+            row.rankSpreadMs = stats::median(spreads);
+    }
+}
+
+} // namespace
+
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
                    stats::CancelToken cancel, store::CacheStart start, int batch)
 {
@@ -551,6 +605,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
     compareWithBaseline(ledger, cancel);
+    dataParallelFigures(reader, ledger, groups);
     ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())
         recommendFor(ledger, ledger.plannedSteps, cancel);

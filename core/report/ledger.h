@@ -80,6 +80,15 @@ struct LedgerRow {
     std::int64_t profileRunId = 0;
     std::string profileTrace; // the kept trace's stored name (run_profile.h), "" when not kept
     std::string profileProblem;
+    // Data-parallel rows (issue 21). The row's steps are each step's slowest rank; against the same
+    // configuration at world size 1 in this sweep, the scaling efficiency is that row's steady step
+    // over this one's (weak scaling: the batch is per GPU, so 1.0 is perfect, 0.5 half the work per
+    // second it could do). rankSpreadMs: the median over steady steps of slowest minus fastest rank,
+    // median over processes (a straggler or a slow link shows here).
+    int worldSize = 1;
+    std::optional<double> scalingEfficiency;
+    std::string scalingReference; // the world-size-1 row's label, "" without one
+    std::optional<double> rankSpreadMs;
     std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 

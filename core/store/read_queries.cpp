@@ -133,6 +133,20 @@ std::vector<StepRow> Reader::steps(std::int64_t runId) const
     });
 }
 
+std::vector<RankStepRow> Reader::rankSteps(std::int64_t runId) const
+{
+    return d->read([runId](sqlite3 *db) {
+        std::vector<RankStepRow> out;
+        if (queryInt(db, "PRAGMA user_version") < 9)
+            return out;
+        Statement st(db, "SELECT rank, idx, gpu_ms, wall_ms FROM rank_steps WHERE run_id = ? ORDER BY rank, idx");
+        st.bind(1, runId);
+        while (st.step())
+            out.push_back(RankStepRow{static_cast<int>(st.int64(0)), st.int64(1), st.optReal(2), st.real(3)});
+        return out;
+    });
+}
+
 std::optional<EnvironmentRecord> Reader::environment(std::int64_t id) const
 {
     return d->read([id](sqlite3 *db) -> std::optional<EnvironmentRecord> {

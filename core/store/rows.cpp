@@ -160,7 +160,7 @@ std::string runColumns(int schemaVersion)
            (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs, " : "NULL, NULL, NULL, ") +
            (schemaVersion >= 6 ? "machine_warmup, " : STEPSCOPE_LEGACY_MACHINE_WARMUP ", ") +
            (schemaVersion >= 7 ? "caches, cache_record, " : "NULL, NULL, ") +
-           (schemaVersion >= 8 ? "profile" : "NULL") + " FROM runs ";
+           (schemaVersion >= 8 ? "profile, " : "NULL, ") + (schemaVersion >= 9 ? "lane" : "NULL") + " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -196,6 +196,7 @@ RunRecord readRun(const Statement &st)
     r.caches = cacheStartFromString(st.text(25));
     r.cacheRecord = cacheRecordFromJson(st.text(26));
     r.profileJson = st.text(27);
+    r.laneJson = st.text(28);
     return r;
 }
 

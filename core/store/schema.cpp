@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 8> kMigrations{{
+constexpr std::array<const char *, 9> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -130,6 +130,19 @@ ALTER TABLE runs ADD COLUMN cache_record TEXT;
     // there is none, and the name of its trace file beside the database (JSON, profile/profile_summary.h).
     R"sql(
 ALTER TABLE runs ADD COLUMN profile TEXT;
+)sql",
+    // 9: several GPUs (issue 21). Which lane of a sweep ran the run (its device, GPU model and UUID,
+    // JSON), and the step times of every rank of a data-parallel run; `steps` keeps the slowest rank.
+    R"sql(
+ALTER TABLE runs ADD COLUMN lane TEXT;
+CREATE TABLE rank_steps (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    rank INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    gpu_ms REAL,
+    wall_ms REAL NOT NULL,
+    PRIMARY KEY (run_id, rank, idx)
+) WITHOUT ROWID;
 )sql",
 }};
 

@@ -133,6 +133,9 @@ struct RunRecord {
     // The profile of the steps after the timed ones, or why there is none (schema 8; JSON that
     // profile/profile_summary.h reads; empty: not profiled, or an older file).
     std::string profileJson;
+    // The lane of a sweep over several devices that ran it (schema 9; JSON: device, model, uuid and,
+    // for a data-parallel run, every device it held). Empty: a sweep on one device, or an older file.
+    std::string laneJson;
 };
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the
@@ -152,6 +155,14 @@ struct RunSummary {
 struct StepRow {
     std::int64_t index = 0;      // 1 = the first step
     std::optional<double> gpuMs; // CUDA-event time; none on CPU
+    double wallMs = 0;
+};
+
+// One step of one rank of a data-parallel run (schema 9); the run's `steps` hold the slowest rank.
+struct RankStepRow {
+    int rank = 0;
+    std::int64_t index = 0;
+    std::optional<double> gpuMs;
     double wallMs = 0;
 };
 
@@ -187,6 +198,8 @@ class Database
     // Queued writes: return at once, committed in the next batch.
     void markRunning(std::int64_t runId); // status running, started, owner pid, heartbeat
     void appendSteps(std::int64_t runId, const std::vector<StepRow> &steps); // also bumps heartbeat
+    void appendRankSteps(std::int64_t runId, int rank, const std::vector<StepRow> &steps);
+    void setLane(std::int64_t runId, const std::string &json);
     // Bumps the heartbeat alone: an owner that spends minutes between steps (torch.compile, warm-up)
     // calls it so that other processes opening the file do not take the run for stale.
     void heartbeat(std::int64_t runId);
@@ -234,6 +247,7 @@ class Reader
     std::vector<RunRecord> runs(std::int64_t sweepId) const; // by position
     std::optional<RunRecord> run(std::int64_t runId) const;
     std::vector<StepRow> steps(std::int64_t runId) const; // by index
+    std::vector<RankStepRow> rankSteps(std::int64_t runId) const; // by rank, then index; empty before schema 9
     std::optional<RunSummary> summary(std::int64_t runId) const;
     // Completed runs whose summary is missing or was computed by a rule older than methodVersion.
     std::vector<std::int64_t> runsNeedingSummary(int methodVersion) const;

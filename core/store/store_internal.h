@@ -34,7 +34,7 @@ constexpr std::chrono::seconds kStaleAfter{120};
 constexpr int kBusyTimeoutMs = 5000;
 
 // The schema version this build writes: one per entry of the migrations (schema.cpp checks it).
-constexpr int kLatestVersion = 8;
+constexpr int kLatestVersion = 9;
 
 // A run's machine warm-up state (MachineWarmup's tokens) as files before schema 6 hold it: the
 // sentence their supervisor wrote into the run's environment JSON under "machine_warmup". An SQL

@@ -126,6 +126,29 @@ void Database::appendSteps(std::int64_t runId, const std::vector<StepRow> &steps
     });
 }
 
+void Database::appendRankSteps(std::int64_t runId, int rank, const std::vector<StepRow> &steps)
+{
+    if (d->version < 9)
+        return; // older files (tests of migrations) lack the table
+    d->enqueue([runId, rank, steps](sqlite3 *db) {
+        Statement insert(db, "INSERT INTO rank_steps (run_id, rank, idx, gpu_ms, wall_ms) VALUES (?, ?, ?, ?, ?)");
+        for (const auto &step : steps) {
+            insert.reset();
+            insert.bind(1, runId).bind(2, rank).bind(3, step.index).bind(4, step.gpuMs).bind(5, step.wallMs).run();
+        }
+    });
+}
+
+void Database::setLane(std::int64_t runId, const std::string &json)
+{
+    if (d->version < 9)
+        return;
+    d->enqueue([runId, json](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET lane = ? WHERE id = ?");
+        st.bind(1, json).bind(2, runId).run();
+    });
+}
+
 void Database::heartbeat(std::int64_t runId)
 {
     const std::string now = nowUtc();
@@ -278,6 +301,10 @@ void Database::deleteSweep(std::int64_t sweepId)
         }
         Statement steps(db, "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
         steps.bind(1, sweepId).run();
+        if (queryInt(db, "PRAGMA user_version") >= 9) {
+            Statement ranks(db, "DELETE FROM rank_steps WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
+            ranks.bind(1, sweepId).run();
+        }
         Statement runs(db, "DELETE FROM runs WHERE sweep_id = ?");
         runs.bind(1, sweepId).run();
         Statement sweep(db, "DELETE FROM sweeps WHERE id = ?");

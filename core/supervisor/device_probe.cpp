@@ -75,9 +75,12 @@ void DeviceProbe::start(const QString &configuredPython)
         NativeProbe probe;
         probe.started = probe.finished = true;
         probe.exitCode = status == QProcess::NormalExit ? code : -1;
-        if (probe.exitCode == 0)
-            probe.cudaDevices = p->readAllStandardOutput().trimmed().toInt();
-        else
+        if (probe.exitCode == 0) {
+            // The count, then a line per device (index, name, UUID, PCI bus id): sweep_lanes.h.
+            const QString out = QString::fromUtf8(p->readAllStandardOutput());
+            probe.cudaDevices = out.section('\n', 0, 0).trimmed().toInt();
+            probe.gpus = parseFoundGpus(out);
+        } else
             probe.error = QStringLiteral("exit code %1: %2").arg(probe.exitCode).arg(stderrTail(*p));
         p->deleteLater();
         finish(probe);

@@ -4,6 +4,8 @@
 // killed and counts as none (a driver stuck in initialisation must not hang the CLI nor leave the
 // dashboard waiting forever). Asynchronous (DeviceProbe, signals only), or blocking for the CLI
 // (probeNativeWorker, the same object in a local event loop).
+#include "supervisor/sweep_lanes.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
@@ -20,6 +22,7 @@ struct NativeProbe {
     bool started = false, finished = false;
     int exitCode = -1;
     int cudaDevices = 0;
+    std::vector<FoundGpu> gpus; // each of them: a sweep over several GPUs groups them by model
     QString error; // why it did not answer
 };
 

@@ -16,6 +16,24 @@ RunRecorder::RunRecorder(store::Database &db, std::int64_t runId, int index, int
 {
 }
 
+namespace
+{
+std::vector<store::StepRow> stepRows(const protocol::Message &m)
+{
+    std::vector<store::StepRow> rows;
+    rows.reserve(m.wallMs.size());
+    for (std::size_t i = 0; i < m.wallMs.size(); ++i) {
+        store::StepRow row;
+        row.index = m.firstIndex + static_cast<std::int64_t>(i);
+        row.wallMs = m.wallMs[i];
+        if (!m.gpuMs.empty())
+            row.gpuMs = m.gpuMs[i];
+        rows.push_back(row);
+    }
+    return rows;
+}
+} // namespace
+
 void RunRecorder::handle(const protocol::Message &m)
 {
     using T = protocol::Message::Type;
@@ -43,17 +61,12 @@ void RunRecorder::handle(const protocol::Message &m)
         db_.setFirstStep(runId_, m.seconds);
         Q_EMIT firstStep(runId_, m.seconds);
         break;
+    case T::RankSteps:
+        // Kept as they are; the run's own steps (the slowest rank) come in `steps`.
+        db_.appendRankSteps(runId_, m.rank, stepRows(m));
+        break;
     case T::Steps: {
-        std::vector<store::StepRow> rows;
-        rows.reserve(m.wallMs.size());
-        for (std::size_t i = 0; i < m.wallMs.size(); ++i) {
-            store::StepRow row;
-            row.index = m.firstIndex + static_cast<std::int64_t>(i);
-            row.wallMs = m.wallMs[i];
-            if (!m.gpuMs.empty())
-                row.gpuMs = m.gpuMs[i];
-            rows.push_back(row);
-        }
+        const std::vector<store::StepRow> rows = stepRows(m);
         db_.appendSteps(runId_, rows);
         steps_.insert(steps_.end(), rows.begin(), rows.end());
         lastStep_ = m.firstIndex + static_cast<int>(m.wallMs.size()) - 1;

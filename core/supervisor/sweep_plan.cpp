@@ -43,7 +43,7 @@ std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int rep
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline, CacheStates caches)
+                    std::optional<std::size_t> baseline, CacheStates caches, const QJsonObject &extraSettings)
 {
     SweepPlan plan;
     store::SweepRecord sweep;
@@ -56,6 +56,8 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         settings.insert("repeats", repeats);
         settings.insert("configurations", static_cast<int>(configs.size()));
         settings.insert("caches", toString(caches));
+        for (auto it = extraSettings.begin(); it != extraSettings.end(); ++it)
+            settings.insert(it.key(), it.value());
         sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
         // Callers check a user's choice against the list (findBaseline); one past it is a bug.
         if (baseline && *baseline >= configs.size())

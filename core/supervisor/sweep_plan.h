@@ -5,6 +5,8 @@
 #include "store/store.h"
 #include "supervisor/sweep_request.h"
 
+#include <QJsonObject>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,7 +37,8 @@ std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int rep
 // it, defaultBaseline(configs) (config/sweep_baseline.h). The sweep stores it by canonical name.
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline = std::nullopt, CacheStates caches = CacheStates::Cold);
+                    std::optional<std::size_t> baseline = std::nullopt, CacheStates caches = CacheStates::Cold,
+                    const QJsonObject &extraSettings = {});
 
 // Queues one more cold process of `config` at the end of the plan (adaptive repeats).
 void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex,

@@ -66,6 +66,20 @@ std::vector<ConfigError> validate(const SweepRequest &r)
         if (b < 1 || b > 4096)
             errors.push_back(
                 {"batch", "'" + std::to_string(b) + "' is not a batch size: give whole numbers from 1 to 4096"});
+    for (const int w : r.worldSizes)
+        if (w < 1 || w > 64)
+            errors.push_back({"world-sizes",
+                              "'" + std::to_string(w) + "' is not a world size: give whole numbers from 1 to 64"});
+    const bool gpuLanes = std::any_of(r.lanes.begin(), r.lanes.end(), [](const LaneDevice &l) { return l.cudaIndex >= 0; });
+    for (const RunConfig &c : r.configs) {
+        if (!r.lanes.empty() && gpuLanes != c.onCuda()) {
+            errors.push_back({"devices", gpuLanes ? "--devices names GPUs, and " + canonicalName(c) +
+                                                        " runs on the CPU; use --device cuda"
+                                                  : "--devices names CPU slots, and " + canonicalName(c) +
+                                                        " runs on a GPU; use --device cpu or name GPUs"});
+            break;
+        }
+    }
     if (r.baseline && *r.baseline >= r.configs.size())
         errors.push_back({"baseline", "the baseline is not one of the sweep's configurations"});
     for (const RunConfig &c : r.configs)
@@ -112,6 +126,31 @@ SweepRequest withDefaults(SweepRequest r)
         r.configs = std::move(scan);
         r.batches.clear();
         batchText = sizes.join(',');
+    }
+    if (!r.worldSizes.empty()) {
+        // Each world size a block of the configurations, as a batch scan does; DDP runs only in the
+        // Python worker, and its knobs mean nothing at world size 1.
+        std::vector<RunConfig> crossed;
+        for (const int w : r.worldSizes) {
+            for (RunConfig c : r.configs) {
+                c.worldSize = w;
+                if (w > 1) {
+                    c.runtime = Runtime::Python;
+                } else {
+                    const RunConfig plain;
+                    c.ddpBucketCapMb = plain.ddpBucketCapMb;
+                    c.ddpGradientAsBucketView = plain.ddpGradientAsBucketView;
+                    c.ddpStaticGraph = plain.ddpStaticGraph;
+                }
+                // A plain step and a DDP step compare only in one runtime: at world size 1 too.
+                if (std::any_of(r.worldSizes.begin(), r.worldSizes.end(), [](int x) { return x > 1; }))
+                    c.runtime = Runtime::Python;
+                if (std::find(crossed.begin(), crossed.end(), c) == crossed.end())
+                    crossed.push_back(c);
+            }
+        }
+        r.configs = std::move(crossed);
+        r.worldSizes.clear();
     }
     if (r.name.isEmpty() && !r.configs.empty())
         r.name = QString("%1 %2 b%3 %4px")

@@ -5,6 +5,7 @@
 // so both refuse the same requests with the same words.
 #include "common/measurement_defaults.h"
 #include "config/run_config.h"
+#include "supervisor/sweep_lanes.h"
 
 #include <QString>
 
@@ -91,6 +92,12 @@ struct SweepRequest {
     // A batch scan (issue 18.5): every configuration at each of these batch sizes, in one sweep (the
     // ledger shows one batch at a time, report/ledger.h). Empty: each configuration's own batch.
     std::vector<int> batches;
+    // The data-parallel dimension (issue 21): every configuration at each of these world sizes (1: a
+    // plain step; more: DistributedDataParallel in the Python worker). Empty: each configuration's own.
+    std::vector<int> worldSizes;
+    // Several devices at once (issue 21): one lane each (sweep_lanes.h). Empty: one at a time, on
+    // the configurations' own device. Lanes of more than one GPU model are split by prepare().
+    std::vector<LaneDevice> lanes;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
     QString compileCacheRoot; // empty: defaultCompileCacheRoot()
 };

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMetaObject>
 #include <QTemporaryDir>
@@ -28,8 +29,9 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
     heartbeat_.setParent(this);
     heartbeat_.setInterval(30000);
     connect(&heartbeat_, &QTimer::timeout, this, [this] {
-        if (runId_)
-            db_.heartbeat(runId_);
+        for (const auto &lane : lanes_)
+            if (lane->runId)
+                db_.heartbeat(lane->runId);
         storeHealthy();
     });
 }
@@ -37,16 +39,18 @@ SweepRunner::SweepRunner(store::Database &db, RunnerOptions options, QObject *pa
 SweepRunner::~SweepRunner()
 {
     // Closed mid-sweep (the window closes, the CLI quits): nothing may stay `running` or `queued`.
-    if (worker_)
-        worker_->abort();
-    removeRunDirs();
+    for (const auto &lane : lanes_) {
+        if (lane->worker)
+            lane->worker->abort();
+        removeRunDirs(*lane);
+    }
     if (!running_)
         return;
     const Failure closed{FailureCategory::Cancelled, "Stepscope closed during the sweep", {}};
-    if (runId_)
-        db_.finishRun(runId_, RunStatus::Cancelled, closed);
-    for (; next_ < plan_.runs.size(); ++next_)
-        db_.finishRun(plan_.runs[next_].runId, RunStatus::Cancelled, closed);
+    for (const auto &lane : lanes_)
+        if (lane->runId)
+            db_.finishRun(lane->runId, RunStatus::Cancelled, closed);
+    cancelUntaken(closed);
     db_.finishSweep(plan_.sweepId, "cancelled");
     try {
         db_.flush();
@@ -55,32 +59,39 @@ SweepRunner::~SweepRunner()
     }
 }
 
-void SweepRunner::removeRunDirs()
+void SweepRunner::removeRunDirs(Lane &lane)
 {
-    if (!compileCaches_.removeAfterRun.isEmpty())
-        QDir(compileCaches_.removeAfterRun).removeRecursively();
-    compileCaches_ = {};
-    if (machineDirs_ && !primingCaches_.dir.isEmpty())
-        machineDirs_->finish(primingCaches_, plan_.runs[next_ - 1].config, false);
-    primingCaches_ = {};
+    if (!lane.compileCaches.removeAfterRun.isEmpty())
+        QDir(lane.compileCaches.removeAfterRun).removeRecursively();
+    lane.compileCaches = {};
+    if (machineDirs_ && !lane.primingCaches.dir.isEmpty())
+        machineDirs_->finish(lane.primingCaches, lane.config(plan_), false);
+    lane.primingCaches = {};
 }
 
 void SweepRunner::start(const SweepPlan &plan)
 {
     plan_ = plan;
-    next_ = 0;
+    taken_.assign(plan_.runs.size(), false);
     running_ = true;
     cancelRequested_ = false;
-    warmup_ = Warmup::NotRun;
-    stage_ = Stage::Timed;
-    workersStarted_ = 0;
     steadyRuns_.clear();
     failedConfigs_.clear();
+    runningConfigs_.clear();
+    configModel_.clear();
+    lanes_.clear();
+    const std::vector<LaneDevice> devices = laned() ? options_.lanes : std::vector<LaneDevice>{LaneDevice{}};
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        auto lane = std::make_unique<Lane>();
+        lane->index = static_cast<int>(i);
+        lane->device = devices[i];
+        lanes_.push_back(std::move(lane));
+    }
     const bool warmRuns = std::any_of(plan_.runs.begin(), plan_.runs.end(),
                                       [](const PlannedRun &r) { return r.caches == store::CacheStart::Warm; });
     machineDirs_ = std::make_unique<MachineCacheDirs>(options_.machineCacheRoot, warmRuns);
     sweepClock_.start();
-    startNext();
+    dispatch();
 }
 
 void SweepRunner::cancel()
@@ -92,115 +103,277 @@ void SweepRunner::cancel()
     if (!running_)
         return;
     cancelRequested_ = true;
-    if (worker_)
-        worker_->stop(); // onWorkerExited records the run as cancelled and moves on
-    else
-        startNext();
+    bool stopping = false;
+    for (const auto &lane : lanes_) {
+        if (lane->worker) {
+            lane->worker->stop(); // onWorkerExited records the run as cancelled and moves on
+            stopping = true;
+        }
+    }
+    if (!stopping)
+        dispatch();
 }
 
-void SweepRunner::startNext()
+bool SweepRunner::anyBusy() const
 {
-    // A cancel() between runs finishes the sweep itself; the startNext() that finishCurrent()
-    // queued then finds nothing to do (and must not emit finished() a second time).
+    return std::any_of(lanes_.begin(), lanes_.end(), [](const auto &lane) { return lane->busy; });
+}
+
+void SweepRunner::cancelUntaken(const Failure &why, RunStatus status)
+{
+    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
+        if (!taken_[i]) {
+            taken_[i] = true;
+            db_.finishRun(plan_.runs[i].runId, status, why);
+        }
+    }
+}
+
+std::optional<std::size_t> SweepRunner::pickRun(const Lane &lane)
+{
+    auto idleOfModel = [&](const QString &model) {
+        return std::count_if(lanes_.begin(), lanes_.end(), [&](const auto &l) {
+            return !l->busy && !l->retired && l->heldBy < 0 && l->device.model == model;
+        });
+    };
+    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
+        if (taken_[i])
+            continue;
+        const RunConfig &config = plan_.runs[i].config;
+        const std::string name = canonicalName(config);
+        if (runningConfigs_.count(name))
+            continue; // one process of a configuration at a time: its warm caches are one folder
+        if (const auto bound = configModel_.find(name); bound != configModel_.end() && bound->second != lane.device.model)
+            continue; // its repeats keep to the model its first run had
+        const int needed = laned() ? config.worldSize : 1;
+        if (needed > 1 && idleOfModel(lane.device.model) < needed)
+            return std::nullopt; // a data-parallel run waits for its lanes; nothing overtakes it
+        return i;
+    }
+    return std::nullopt;
+}
+
+void SweepRunner::dispatch()
+{
+    // A cancel() between runs finishes the sweep itself; a dispatch() that finishCurrent() queued
+    // then finds nothing to do (and must not emit finished() a second time).
     if (!running_)
         return;
-    if (cancelRequested_) {
-        for (; next_ < plan_.runs.size(); ++next_)
-            db_.finishRun(plan_.runs[next_].runId, RunStatus::Cancelled,
-                          Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
+    taken_.resize(plan_.runs.size(), false); // adaptive repeats and retired lanes append runs
+    if (cancelRequested_)
+        cancelUntaken(Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
+    // A data-parallel run that no group of lanes could ever hold fails now rather than waiting forever.
+    for (std::size_t i = 0; laned() && i < plan_.runs.size(); ++i) {
+        const int needed = plan_.runs[i].config.worldSize;
+        if (taken_[i] || needed <= 1)
+            continue;
+        std::map<QString, int> alive;
+        for (const auto &l : lanes_)
+            if (!l->retired)
+                ++alive[l->device.model];
+        const bool fits = std::any_of(alive.begin(), alive.end(), [&](const auto &m) { return m.second >= needed; });
+        if (!fits) {
+            taken_[i] = true;
+            db_.finishRun(plan_.runs[i].runId, RunStatus::Failed,
+                          Failure{FailureCategory::InvalidConfig,
+                                  "world_size " + std::to_string(needed) + " needs " + std::to_string(needed) +
+                                      " devices of one model, and the sweep's lanes have fewer; name more with "
+                                      "--devices or lower world_size",
+                                  {}});
+        }
     }
-    // Adaptive repeats append a round to the plan; the sweep then goes on with its first run.
-    if (next_ >= plan_.runs.size() && !cancelRequested_ && options_.adaptive.enabled)
-        planAnotherRound();
+    // Until no idle lane finds a run: a run that fails before its worker starts frees its lane at once.
+    for (bool started = true; started;) {
+        started = false;
+        for (const auto &lane : lanes_) {
+            if (!running_)
+                return; // the store refused a write: storeFailed() has said finished()
+            if (lane->busy || lane->retired || lane->heldBy >= 0)
+                continue;
+            if (const auto pick = pickRun(*lane)) {
+                startRun(*lane, *pick);
+                started = true;
+            }
+        }
+    }
+    if (anyBusy())
+        return;
+    // Nothing runs, so the runs left (if any) have no lane that may take them: their model's lanes
+    // were all retired after device failures.
+    taken_.resize(plan_.runs.size(), false);
+    cancelUntaken(Failure{FailureCategory::CudaUnavailable,
+                          "no lane of the sweep was left to run this: the lanes of its GPU model were retired after "
+                          "device failures (the log says which)",
+                          {}},
+                  RunStatus::Failed);
+    if (std::find(taken_.begin(), taken_.end(), false) == taken_.end() && !cancelRequested_ &&
+        options_.adaptive.enabled && planAnotherRound()) {
+        dispatch(); // adaptive repeats appended a round; the lanes go on with it
+        return;
+    }
     if (!running_)
         return; // the store refused the new runs: storeFailed() has said finished()
     const int total = static_cast<int>(plan_.runs.size());
-    if (next_ >= plan_.runs.size()) {
-        db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
-        machineDirs_.reset(); // the sweep's warm caches go with it
-        if (!flushed())
-            return; // storeFailed() has said finished()
-        running_ = false;
-        Q_EMIT progress(total, total, 0, 0);
-        Q_EMIT finished(cancelRequested_);
-        return;
+    db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
+    machineDirs_.reset(); // the sweep's warm caches go with it
+    if (!flushed())
+        return; // storeFailed() has said finished()
+    running_ = false;
+    Q_EMIT progress(total, total, 0, 0);
+    Q_EMIT finished(cancelRequested_);
+}
+
+QString SweepRunner::laneLabel(const Lane &lane) const
+{
+    QStringList labels{lane.device.label};
+    for (int other : lane.holding)
+        labels << lanes_[static_cast<std::size_t>(other)]->device.label;
+    return labels.join('+');
+}
+
+QString SweepRunner::visibleDevices(const Lane &lane) const
+{
+    // The indices the probe saw are positions in the CUDA_VISIBLE_DEVICES the supervisor itself has.
+    const QStringList outer = qEnvironmentVariable("CUDA_VISIBLE_DEVICES").split(',', Qt::SkipEmptyParts);
+    QStringList visible;
+    auto add = [&](const Lane &l) {
+        const int index = l.device.cudaIndex;
+        visible << (index >= 0 && index < outer.size() ? outer[index].trimmed() : QString::number(index));
+    };
+    add(lane);
+    for (int other : lane.holding)
+        add(*lanes_[static_cast<std::size_t>(other)]);
+    return visible.join(',');
+}
+
+RunConfig SweepRunner::workerConfig(const Lane &lane, const RunConfig &config) const
+{
+    RunConfig c = config;
+    if (!laned() || lane.device.cudaIndex < 0)
+        return c; // one device, or a CPU slot: the configuration's own
+    // A data-parallel run's ranks take cuda:0.. of the devices made visible to them.
+    c.device = c.worldSize > 1 ? "cuda" : lane.device.device.toStdString();
+    return c;
+}
+
+std::string SweepRunner::laneJson(const Lane &lane) const
+{
+    QJsonObject o{{"lane", lane.index},
+                  {"lanes", static_cast<int>(lanes_.size())},
+                  {"device", lane.device.label},
+                  {"model", lane.device.model},
+                  {"uuid", lane.device.uuid}};
+    if (!lane.holding.empty()) {
+        QJsonArray devices{lane.device.label};
+        for (int other : lane.holding)
+            devices.append(lanes_[static_cast<std::size_t>(other)]->device.label);
+        o.insert("devices", devices);
     }
-    const PlannedRun &run = plan_.runs[next_];
-    runId_ = run.runId;
-    stage_ = Stage::Timed;
-    recorder_ = std::make_unique<RunRecorder>(db_, runId_, static_cast<int>(next_), total, run.config.totalSteps(),
-                                              storedEnvironment_);
-    connect(recorder_.get(), &RunRecorder::environment, this, &SweepRunner::environment);
-    connect(recorder_.get(), &RunRecorder::firstStep, this, &SweepRunner::firstStep);
-    connect(recorder_.get(), &RunRecorder::stepsArrived, this, &SweepRunner::stepsArrived);
-    connect(recorder_.get(), &RunRecorder::progress, this, &SweepRunner::progress);
-    connect(recorder_.get(), &RunRecorder::phase, this, &SweepRunner::phase);
-    connect(recorder_.get(), &RunRecorder::compileInfo, this, &SweepRunner::compileInfo);
-    connect(recorder_.get(), &RunRecorder::storageFailed, this, &SweepRunner::storeFailed);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+void SweepRunner::startRun(Lane &lane, std::size_t planIndex)
+{
+    taken_[planIndex] = true;
+    const PlannedRun &run = plan_.runs[planIndex];
+    const std::string canonical = canonicalName(run.config);
+    lane.busy = true;
+    lane.planIndex = planIndex;
+    lane.runId = run.runId;
+    lane.stage = Stage::Timed;
+    lane.holding.clear();
+    if (laned() && run.config.worldSize > 1) {
+        for (const auto &other : lanes_) {
+            if (static_cast<int>(lane.holding.size()) + 1 >= run.config.worldSize)
+                break;
+            if (other.get() != &lane && !other->busy && !other->retired && other->heldBy < 0 &&
+                other->device.model == lane.device.model) {
+                other->heldBy = lane.index;
+                lane.holding.push_back(other->index);
+            }
+        }
+    }
+    runningConfigs_.insert(canonical);
+    if (laned())
+        configModel_.emplace(canonical, lane.device.model);
+    const int total = static_cast<int>(plan_.runs.size());
+    lane.recorder = std::make_unique<RunRecorder>(db_, lane.runId, static_cast<int>(planIndex), total,
+                                                  run.config.totalSteps(), storedEnvironment_);
+    connect(lane.recorder.get(), &RunRecorder::environment, this, &SweepRunner::environment);
+    connect(lane.recorder.get(), &RunRecorder::firstStep, this, &SweepRunner::firstStep);
+    connect(lane.recorder.get(), &RunRecorder::stepsArrived, this, &SweepRunner::stepsArrived);
+    connect(lane.recorder.get(), &RunRecorder::progress, this, &SweepRunner::progress);
+    connect(lane.recorder.get(), &RunRecorder::phase, this, &SweepRunner::phase);
+    connect(lane.recorder.get(), &RunRecorder::compileInfo, this, &SweepRunner::compileInfo);
+    connect(lane.recorder.get(), &RunRecorder::storageFailed, this, &SweepRunner::storeFailed);
 
     const bool python = run.config.runtime == Runtime::Python;
     const WorkerCommand &worker = python ? options_.python : options_.native;
-    const QString name = QString::fromStdString(canonicalName(run.config));
-    Q_EMIT runStarted(runId_, static_cast<int>(next_), total, name);
-    Q_EMIT progress(static_cast<int>(next_), total, 0, run.config.totalSteps());
-    ++next_;
-    db_.markRunning(runId_);
+    const QString name = QString::fromStdString(canonical);
+    if (laned()) {
+        db_.setLane(lane.runId, laneJson(lane));
+        Q_EMIT runLane(lane.runId, lane.index, laneLabel(lane));
+    }
+    Q_EMIT runStarted(lane.runId, static_cast<int>(planIndex), total, name);
+    Q_EMIT progress(static_cast<int>(planIndex), total, 0, run.config.totalSteps());
+    db_.markRunning(lane.runId);
     if (worker.program.isEmpty()) {
         const std::string why = python && !worker.origin.isEmpty()
                                     ? worker.origin.toStdString()
                                     : "no worker program is configured for runtime " + toString(run.config.runtime);
-        finishCurrent(RunStatus::Failed,
+        finishCurrent(lane, RunStatus::Failed,
                       Failure{python ? FailureCategory::PythonNotFound : FailureCategory::Internal, why, {}});
         return;
     }
     if (!python && !options_.torch.usable()) {
         // Said in the user's words here rather than as the loader's error from inside the worker.
-        finishCurrent(RunStatus::Failed, torchFailure(options_.torch));
+        finishCurrent(lane, RunStatus::Failed, torchFailure(options_.torch));
         return;
     }
-    if (!prepareCaches(run))
+    if (!prepareCaches(lane, run))
         return;
-    if (options_.machineWarmup && warmup_ == Warmup::NotRun) {
-        stage_ = Stage::WarmingUp;
-        warmup_ = Warmup::Running; // once a sweep, whatever becomes of it
+    if (options_.machineWarmup && lane.warmup == Warmup::NotRun) {
+        lane.stage = Stage::WarmingUp;
+        lane.warmup = Warmup::Running; // once a lane, whatever becomes of it
         const RunConfig warmup = machineWarmupConfig(run.config);
-        Q_EMIT logLine("machine warm-up: one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
+        Q_EMIT logLine("machine warm-up" + (laned() ? " on " + lane.device.label : QString()) +
+                       ": one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
                        " before the timed runs, so that caches which outlive a process are not charged to " + name);
         Q_EMIT warmupStarted(QString::fromStdString(canonicalName(warmup)), name);
-        startWorker(warmup);
+        startWorker(lane, warmup);
         return;
     }
-    startPrimingOrRun(run.config);
+    startPrimingOrRun(lane, run.config);
 }
 
-void SweepRunner::startPrimingOrRun(const RunConfig &config)
+void SweepRunner::startPrimingOrRun(Lane &lane, const RunConfig &config)
 {
     // A warm run measures caches some earlier run of this configuration filled. When none has,
     // a one-step run of it fills them first; nothing of that run is stored as steps.
     const bool compileCold =
-        compileCaches_.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config));
-    const bool machineCold = runCaches_.start == store::CacheStart::Warm && !machineDirs_->primed(config);
+        lane.compileCaches.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config));
+    const bool machineCold = lane.runCaches.start == store::CacheStart::Warm && !machineDirs_->primed(config);
     if (compileCold || machineCold) {
         // The priming process fills this configuration's warm machine caches when they are what is
         // missing, else folders of its own: a cold run's fresh folders stay empty for it.
         Failure failure;
-        const bool made = machineCold ? machineDirs_->preparePriming(config, primingCaches_, failure)
-                                      : machineDirs_->prepareScratch(runId_, primingCaches_, failure);
+        const bool made = machineCold ? machineDirs_->preparePriming(config, lane.primingCaches, failure)
+                                      : machineDirs_->prepareScratch(lane.runId, lane.primingCaches, failure);
         if (!made) {
-            finishCurrent(RunStatus::Failed, failure);
+            finishCurrent(lane, RunStatus::Failed, failure);
             return;
         }
-        stage_ = Stage::Priming;
+        lane.stage = Stage::Priming;
         const QString what = compileCold && machineCold ? "the warm compile and machine caches"
                              : compileCold              ? "the warm compile cache"
                                                         : "the warm machine caches";
-        primingWhat_ = what.toStdString();
+        lane.primingWhat = what.toStdString();
         Q_EMIT logLine("priming " + what + " for " + QString::fromStdString(canonicalName(config)));
-        Q_EMIT primingStarted(runId_, QString::fromStdString(canonicalName(config)));
-        startWorker(primingConfig(config));
+        Q_EMIT primingStarted(lane.runId, QString::fromStdString(canonicalName(config)));
+        startWorker(lane, primingConfig(config));
         return;
     }
-    startWorker(config);
+    startWorker(lane, config);
 }
 
 RunConfig machineWarmupConfig(const RunConfig &firstRun)
@@ -215,140 +388,147 @@ RunConfig machineWarmupConfig(const RunConfig &firstRun)
     return c;
 }
 
-bool SweepRunner::prepareCaches(const PlannedRun &run)
+bool SweepRunner::prepareCaches(Lane &lane, const PlannedRun &run)
 {
     const RunConfig &config = run.config;
     QJsonObject dirs;
     if (config.runtime == Runtime::Python && config.compile != CompileMode::None) {
         Failure failure;
-        if (!prepareCompileCache(config, options_.compileCacheRoot, compileCaches_, failure)) {
-            finishCurrent(RunStatus::Failed, failure);
+        if (!prepareCompileCache(config, options_.compileCacheRoot, lane.compileCaches, failure)) {
+            finishCurrent(lane, RunStatus::Failed, failure);
             return false;
         }
-        dirs = compileCaches_.env();
+        dirs = lane.compileCaches.env();
     }
     Failure failure;
-    if (!machineDirs_->prepare(runId_, config, run.caches, runCaches_, failure)) {
-        finishCurrent(RunStatus::Failed, failure);
+    if (!machineDirs_->prepare(lane.runId, config, run.caches, lane.runCaches, failure)) {
+        finishCurrent(lane, RunStatus::Failed, failure);
         return false;
     }
     QProcessEnvironment machine;
-    runCaches_.apply(machine);
+    lane.runCaches.apply(machine);
     for (const QString &variable : machine.keys())
         dirs.insert(variable, machine.value(variable));
     // Which caches the run had is part of its data (DESIGN.md: cold and warm are labelled).
-    db_.setCompileCache(runId_, compileCaches_.state.toStdString(),
+    db_.setCompileCache(lane.runId, lane.compileCaches.state.toStdString(),
                         QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
     return true;
 }
 
-void SweepRunner::startWorker(const RunConfig &config)
+void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
 {
     const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
     auto *w = new WorkerProcess(options_.timeoutSeconds, options_.oomCounterFiles, this);
-    worker_ = w;
-    ++workersStarted_;
+    lane.worker = w;
+    ++lane.workersStarted;
     QProcessEnvironment env =
         config.runtime == Runtime::Python ? workerEnvironment() : nativeWorkerEnvironment(options_.torch);
     // The timed run gets its own machine caches, the priming process the ones it fills; the
     // machine warm-up, the user's (it warms what no run reads now: the driver and the file cache).
-    if (stage_ == Stage::Timed)
-        runCaches_.apply(env);
-    else if (stage_ == Stage::Priming)
-        primingCaches_.apply(env);
+    if (lane.stage == Stage::Timed)
+        lane.runCaches.apply(env);
+    else if (lane.stage == Stage::Priming)
+        lane.primingCaches.apply(env);
     // The priming worker fills the warm cache, so it compiles cold by design: the worker's check
     // that a warm run found its graphs does not apply to it.
-    if (stage_ == Stage::Priming)
+    if (lane.stage == Stage::Priming)
         env.insert("STEPSCOPE_PRIMING", "1");
     else
         env.remove("STEPSCOPE_PRIMING");
-    if (!compileCaches_.state.isEmpty() && stage_ != Stage::WarmingUp) {
-        env.insert("TORCHINDUCTOR_CACHE_DIR", compileCaches_.inductor);
-        env.insert("TRITON_CACHE_DIR", compileCaches_.triton);
+    if (!lane.compileCaches.state.isEmpty() && lane.stage != Stage::WarmingUp) {
+        env.insert("TORCHINDUCTOR_CACHE_DIR", lane.compileCaches.inductor);
+        env.insert("TRITON_CACHE_DIR", lane.compileCaches.triton);
     }
-    if (stage_ == Stage::Timed)
-        recorder_->setMachineWarmup(warmup_ == Warmup::Completed ? store::MachineWarmup::WarmedUp
-                                    : workersStarted_ == 1       ? store::MachineWarmup::FirstProcess
-                                                                 : store::MachineWarmup::AfterOthers);
+    if (laned()) {
+        // Which lane it is, for the log and for test workers; a data-parallel run sees only its GPUs.
+        env.insert("STEPSCOPE_LANE", laneLabel(lane));
+        if (lane.device.cudaIndex >= 0 && config.worldSize > 1)
+            env.insert("CUDA_VISIBLE_DEVICES", visibleDevices(lane));
+    }
+    if (lane.stage == Stage::Timed)
+        lane.recorder->setMachineWarmup(lane.warmup == Warmup::Completed ? store::MachineWarmup::WarmedUp
+                                        : lane.workersStarted == 1      ? store::MachineWarmup::FirstProcess
+                                                                        : store::MachineWarmup::AfterOthers);
     WorkerCommand command = worker;
-    if (stage_ == Stage::Timed && options_.profileSteps > 0) {
+    if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
         // The timed worker profiles its last steps (issue 18.1) into the folder beside the database.
         const QString folder = traceFolderFor(QString::fromStdString(db_.path()));
         if (QDir().mkpath(folder)) {
             command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace"
-                              << rawTracePath(folder, runId_);
+                              << rawTracePath(folder, lane.runId);
         } else {
             profile::StoredProfile none;
             none.problem = "cannot create the trace folder " + folder.toStdString();
-            db_.setProfile(runId_, profile::toJson(none));
+            db_.setProfile(lane.runId, profile::toJson(none));
         }
     }
-    connect(w, &WorkerProcess::message, this, &SweepRunner::onMessage);
+    Lane *l = &lane; // lanes_ holds them by pointer: the address stays for the runner's life
+    connect(w, &WorkerProcess::message, this, [this, l](const protocol::Message &m) { onMessage(*l, m); });
     connect(w, &WorkerProcess::stdoutRead, this, &SweepRunner::storeHealthy);
     connect(w, &WorkerProcess::logLine, this, &SweepRunner::logLine);
-    connect(w, &WorkerProcess::exited, this, &SweepRunner::onWorkerExited);
-    connect(w, &WorkerProcess::failedToStart, this, &SweepRunner::onWorkerFailedToStart);
+    connect(w, &WorkerProcess::exited, this,
+            [this, l](RunStatus status, std::optional<Failure> failure) { onWorkerExited(*l, status, failure); });
+    connect(w, &WorkerProcess::failedToStart, this, [this, l](Failure failure) { onWorkerFailedToStart(*l, failure); });
     heartbeat_.start();
-    w->start(command, config, env);
+    w->start(command, workerConfig(lane, config), env);
 }
 
-void SweepRunner::onMessage(const protocol::Message &m)
+void SweepRunner::onMessage(Lane &lane, const protocol::Message &m)
 {
-    if (stage_ == Stage::Timed) {
-        recorder_->handle(m);
-        if (worker_)
-            worker_->setLastStep(recorder_->lastStep());
+    if (lane.stage == Stage::Timed) {
+        lane.recorder->handle(m);
+        if (lane.worker)
+            lane.worker->setLastStep(lane.recorder->lastStep());
         return;
     }
     // The warm-up and priming processes: only whether they worked matters (their judgement), and
     // that they are alive; their figures are not the run's.
     if (m.type == protocol::Message::Type::Phase) {
-        db_.heartbeat(runId_);
-        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, true);
+        db_.heartbeat(lane.runId);
+        Q_EMIT phase(lane.runId, QString::fromStdString(m.phase), m.seconds, true);
     }
 }
 
-void SweepRunner::onWorkerFailedToStart(Failure failure)
+void SweepRunner::onWorkerFailedToStart(Lane &lane, Failure failure)
 {
-    worker_->deleteLater();
-    worker_ = nullptr;
-    heartbeat_.stop();
-    if (stage_ == Stage::Priming)
-        failure.message = "priming " + primingWhat_ + " failed: " + failure.message;
-    finishCurrent(RunStatus::Failed, failure);
+    lane.worker->deleteLater();
+    lane.worker = nullptr;
+    if (lane.stage == Stage::Priming)
+        failure.message = "priming " + lane.primingWhat + " failed: " + failure.message;
+    finishCurrent(lane, RunStatus::Failed, failure);
 }
 
-void SweepRunner::primingExited(RunStatus status, std::optional<Failure> failure)
+void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Failure> failure)
 {
-    stage_ = Stage::Timed;
+    lane.stage = Stage::Timed;
     if (cancelRequested_) {
-        finishCurrent(RunStatus::Cancelled,
+        finishCurrent(lane, RunStatus::Cancelled,
                       Failure{FailureCategory::Cancelled, "stopped by the user while priming the warm compile cache",
                               failure ? failure->detail : std::string()});
         return;
     }
     if (status != RunStatus::Complete) {
         if (failure)
-            failure->message = "priming " + primingWhat_ + " failed: " + failure->message;
-        finishCurrent(status, failure);
+            failure->message = "priming " + lane.primingWhat + " failed: " + failure->message;
+        finishCurrent(lane, status, failure);
         return;
     }
-    const RunConfig &config = plan_.runs[next_ - 1].config;
-    if (compileCaches_.state == "warm") {
+    const RunConfig &config = lane.config(plan_);
+    if (lane.compileCaches.state == "warm") {
         QFile marker(primedMarker(options_.compileCacheRoot, config));
         if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
             marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
     }
-    machineDirs_->finish(primingCaches_, config, true);
-    primingCaches_ = {};
+    machineDirs_->finish(lane.primingCaches, config, true);
+    lane.primingCaches = {};
     // What a warm run finds is measured now that the priming process has filled it.
     Failure notMade;
-    if (runCaches_.start == store::CacheStart::Warm &&
-        !machineDirs_->prepare(runId_, config, store::CacheStart::Warm, runCaches_, notMade)) {
-        finishCurrent(RunStatus::Failed, notMade);
+    if (lane.runCaches.start == store::CacheStart::Warm &&
+        !machineDirs_->prepare(lane.runId, config, store::CacheStart::Warm, lane.runCaches, notMade)) {
+        finishCurrent(lane, RunStatus::Failed, notMade);
         return;
     }
-    startWorker(config);
+    startWorker(lane, config);
 }
 
 bool SweepRunner::planAnotherRound()
@@ -405,12 +585,12 @@ bool SweepRunner::planAnotherRound()
     return added;
 }
 
-void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &failure)
+void SweepRunner::warmupExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure)
 {
-    stage_ = Stage::Timed;
-    warmup_ = status == RunStatus::Complete ? Warmup::Completed : Warmup::Failed;
+    lane.stage = Stage::Timed;
+    lane.warmup = status == RunStatus::Complete ? Warmup::Completed : Warmup::Failed;
     if (cancelRequested_) {
-        finishCurrent(RunStatus::Cancelled,
+        finishCurrent(lane, RunStatus::Cancelled,
                       Failure{FailureCategory::Cancelled, "stopped by the user during the machine warm-up", {}});
         return;
     }
@@ -420,58 +600,92 @@ void SweepRunner::warmupExited(RunStatus status, const std::optional<Failure> &f
                        "] " + QString::fromStdString(failure->message) + "; the timed runs go on");
         Q_EMIT warmupFailed(*failure);
     }
-    startPrimingOrRun(plan_.runs[next_ - 1].config);
+    startPrimingOrRun(lane, lane.config(plan_));
 }
 
-void SweepRunner::onWorkerExited(RunStatus status, std::optional<Failure> failure)
+void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Failure> failure)
 {
-    heartbeat_.stop();
-    worker_->deleteLater();
-    worker_ = nullptr;
-    switch (stage_) {
+    lane.worker->deleteLater();
+    lane.worker = nullptr;
+    switch (lane.stage) {
     case Stage::WarmingUp:
-        warmupExited(status, failure);
+        warmupExited(lane, status, failure);
         break;
     case Stage::Priming:
-        primingExited(status, std::move(failure));
+        primingExited(lane, status, std::move(failure));
         break;
     case Stage::Timed:
-        if (status == RunStatus::Failed && failure && recorder_ && recorder_->diedProfiling() &&
+        if (status == RunStatus::Failed && failure && lane.recorder && lane.recorder->diedProfiling() &&
             failure->category != FailureCategory::Cancelled) {
             // Every timed figure was in before the profiler started: the run is complete, its
             // profile is what failed (issue 18: a failed profile never fails the timed run).
-            recorder_->recordProfileLoss("the worker ended while profiling: " + failure->message);
-            QFile::remove(rawTracePath(traceFolderFor(QString::fromStdString(db_.path())), runId_));
-            finishCurrent(RunStatus::Complete, std::nullopt);
+            lane.recorder->recordProfileLoss("the worker ended while profiling: " + failure->message);
+            QFile::remove(rawTracePath(traceFolderFor(QString::fromStdString(db_.path())), lane.runId));
+            finishCurrent(lane, RunStatus::Complete, std::nullopt);
             break;
         }
-        finishCurrent(status, failure);
+        finishCurrent(lane, status, failure);
         break;
     }
 }
 
-void SweepRunner::finishCurrent(RunStatus status, const std::optional<Failure> &failure)
+void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
 {
-    stage_ = Stage::Timed;
-    removeRunDirs(); // the worker has gone: its cold caches go too
-    if (!runCaches_.dir.isEmpty()) {
-        machineDirs_->finish(runCaches_, plan_.runs[next_ - 1].config, status == RunStatus::Complete);
-        db_.setCacheRecord(runId_, runCaches_.record);
-        runCaches_ = {};
+    // A device that has gone (cuda-unavailable on a lane whose GPU the probe saw) fails every run
+    // it would get: it takes no more, the others go on, and its run is queued again for them.
+    lane.retired = true;
+    const RunConfig &config = lane.config(plan_);
+    Q_EMIT logLine(QString("lane %1 retired: its run of %2 failed [%3] %4; the other lanes go on")
+                       .arg(lane.device.label, QString::fromStdString(canonicalName(config)),
+                            QString::fromUtf8(toString(failure.category).data()),
+                            QString::fromStdString(failure.message)));
+    const bool another = std::any_of(lanes_.begin(), lanes_.end(), [&](const auto &l) {
+        return !l->retired && l->device.model == lane.device.model;
+    });
+    if (!another || cancelRequested_)
+        return;
+    try {
+        const PlannedRun run = plan_.runs[lane.planIndex];
+        appendRun(db_, plan_, run.config, run.repeatIndex, run.caches);
+        Q_EMIT logLine("queued again for another lane: " + QString::fromStdString(canonicalName(config)));
+    } catch (const store::StoreError &e) {
+        storeFailed(e.what());
     }
-    std::vector<double> steady = recorder_->finish(status, failure);
-    recorder_.reset();
-    const std::string name = canonicalName(plan_.runs[next_ - 1].config);
+}
+
+void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure)
+{
+    lane.stage = Stage::Timed;
+    removeRunDirs(lane); // the worker has gone: its cold caches go too
+    const RunConfig config = lane.config(plan_);
+    if (!lane.runCaches.dir.isEmpty()) {
+        machineDirs_->finish(lane.runCaches, config, status == RunStatus::Complete);
+        db_.setCacheRecord(lane.runId, lane.runCaches.record);
+        lane.runCaches = {};
+    }
+    std::vector<double> steady = lane.recorder->finish(status, failure);
+    lane.recorder.reset();
+    const std::string name = canonicalName(config);
     if (!steady.empty())
         steadyRuns_[name].push_back(std::move(steady));
     else if (status == RunStatus::Failed)
         failedConfigs_.insert(name);
+    const std::int64_t runId = std::exchange(lane.runId, 0);
+    lane.busy = false;
+    for (int other : lane.holding)
+        lanes_[static_cast<std::size_t>(other)]->heldBy = -1;
+    lane.holding.clear();
+    runningConfigs_.erase(name);
+    if (!anyBusy())
+        heartbeat_.stop();
+    if (laned() && status == RunStatus::Failed && failure && failure->category == FailureCategory::CudaUnavailable &&
+        lane.device.cudaIndex >= 0 && config.worldSize <= 1)
+        retireAfter(lane, *failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;
-    Q_EMIT runFinished(runId_, status, failure);
-    runId_ = 0;
+    Q_EMIT runFinished(runId, status, failure);
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
-    QMetaObject::invokeMethod(this, &SweepRunner::startNext, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &SweepRunner::dispatch, Qt::QueuedConnection);
 }
 
 bool SweepRunner::flushed(bool wait)
@@ -499,16 +713,19 @@ void SweepRunner::storeFailed(const QString &message)
 {
     // Measuring on without a place to keep the figures would waste the user's time: stop the
     // sweep and say why. What was committed before stays (the store never loses a commit).
-    if (!running_ && !worker_)
+    if (!running_ && !anyBusy())
         return;
     running_ = false;
-    if (worker_) {
-        worker_->abort(); // reaped here, not left running past the sweep's end
-        worker_->deleteLater();
-        worker_ = nullptr;
+    for (const auto &lane : lanes_) {
+        if (lane->worker) {
+            lane->worker->abort(); // reaped here, not left running past the sweep's end
+            lane->worker->deleteLater();
+            lane->worker = nullptr;
+        }
+        removeRunDirs(*lane);
+        lane->busy = false;
     }
     heartbeat_.stop();
-    removeRunDirs();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);
 }

@@ -1,12 +1,19 @@
 #pragma once
-// Runs the planned runs of a sweep one after another, one worker process each, never two at once
-// on the same device. Reads the worker's JSON lines, writes the store, and reports through typed
-// signals. Asynchronous (QProcess): lives in whatever thread it is moved to; the GUI gives it a
-// thread of its own, the CLI runs it in the main event loop.
+// Runs the planned runs of a sweep, one worker process each, never two at once on the same device.
+// Reads the worker's JSON lines, writes the store, and reports through typed signals. Asynchronous
+// (QProcess): lives in whatever thread it is moved to; the GUI gives it a thread of its own, the CLI
+// runs it in the main event loop.
+//
+// Lanes (issue 21): with several devices, one lane per device runs its own worker, and the lanes
+// take the plan's runs in order as they come free (a queue, not a fixed share: the lanes finish
+// together however long each configuration takes). A configuration runs in one process at a time,
+// its repeats only on lanes of the GPU model its first run had, and a data-parallel run of
+// world_size W holds W idle lanes of one model at once.
 #include "protocol/protocol.h"
 #include "supervisor/compile_cache.h"
 #include "supervisor/machine_caches.h"
 #include "supervisor/run_recorder.h"
+#include "supervisor/sweep_lanes.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
@@ -60,6 +67,9 @@ struct RunnerOptions {
     // Steady steps each timed worker profiles after its timed ones (issue 18.1; 0: none). Their
     // traces go beside the database (run_profile.h).
     int profileSteps = 0;
+    // The devices the sweep runs on at once, one lane each (issue 21). Empty: one lane, each run on
+    // its configuration's own device.
+    std::vector<LaneDevice> lanes;
 };
 
 // kMaxTimeoutSeconds, the longest --timeout, is worker_process.h's.
@@ -106,54 +116,79 @@ class SweepRunner : public QObject
     // the adaptive time cap: no more processes after `minutes`.
     void adaptiveTimeSpent(int minutes);
     void finished(bool cancelled);
+    // With lanes: which lane runs `runId` (its label, e.g. "cuda:1"), said before runStarted; a
+    // data-parallel run names every lane it holds, "cuda:0+cuda:1".
+    void runLane(qint64 runId, int lane, const QString &label);
     // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
     void storageFailed(const QString &message);
 
   private:
-    void startNext();
-    bool prepareCaches(const PlannedRun &run);
-    void startWorker(const RunConfig &config);
-    void onMessage(const protocol::Message &m);
-    void onWorkerExited(RunStatus status, std::optional<Failure> failure);
-    void onWorkerFailedToStart(Failure failure);
-    void primingExited(RunStatus status, std::optional<Failure> failure);
-    void warmupExited(RunStatus status, const std::optional<Failure> &failure);
+    enum class Stage { Timed, WarmingUp, Priming };
+    enum class Warmup { NotRun, Running, Completed, Failed };
+    // One device's worker and the run it is running. Without RunnerOptions::lanes there is one.
+    struct Lane {
+        int index = 0;
+        LaneDevice device;
+        bool busy = false, retired = false;
+        int heldBy = -1;           // a data-parallel run of another lane holds this one
+        std::vector<int> holding;  // the other lanes this lane's data-parallel run holds
+        std::size_t planIndex = 0; // the run in plan_ this lane runs
+        QPointer<WorkerProcess> worker;        // the worker process now running, of any stage
+        std::unique_ptr<RunRecorder> recorder; // the run's figures into the store
+        std::int64_t runId = 0;
+        CompileCacheDirs compileCaches; // a compile run's inductor and Triton caches
+        RunCaches runCaches, primingCaches;
+        std::string primingWhat; // "the warm compile cache", ...: its failure says which
+        // What the worker now running is: the lane's discarded warm-up, the unstored process that
+        // fills the run's warm compile cache, or the timed run itself.
+        Stage stage = Stage::Timed;
+        Warmup warmup = Warmup::NotRun;
+        int workersStarted = 0;
+        const RunConfig &config(const SweepPlan &plan) const { return plan.runs[planIndex].config; }
+    };
+
+    void dispatch();
+    std::optional<std::size_t> pickRun(const Lane &lane);
+    void startRun(Lane &lane, std::size_t planIndex);
+    bool prepareCaches(Lane &lane, const PlannedRun &run);
+    void startWorker(Lane &lane, const RunConfig &config);
+    void onMessage(Lane &lane, const protocol::Message &m);
+    void onWorkerExited(Lane &lane, RunStatus status, std::optional<Failure> failure);
+    void onWorkerFailedToStart(Lane &lane, Failure failure);
+    void primingExited(Lane &lane, RunStatus status, std::optional<Failure> failure);
+    void warmupExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
     bool planAnotherRound();
-    void startPrimingOrRun(const RunConfig &config);
-    void finishCurrent(RunStatus status, const std::optional<Failure> &failure);
+    void startPrimingOrRun(Lane &lane, const RunConfig &config);
+    void finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
+    void retireAfter(Lane &lane, const Failure &failure);
+    void cancelUntaken(const Failure &why, RunStatus status = RunStatus::Cancelled);
     // Whether the store took every write so far, after waiting for their commit (flush) or from what
     // it has committed by now (check); when not, the sweep stops (storeFailed).
     bool flushed(bool wait = true);
     bool storeHealthy();
-    void removeRunDirs();
+    void removeRunDirs(Lane &lane);
     void storeFailed(const QString &message);
+    bool anyBusy() const;
+    bool laned() const { return !options_.lanes.empty(); }
+    // The config a lane's worker gets: on a GPU lane, its device (a data-parallel run: "cuda", the
+    // lanes it holds made visible), and the lane's record for the store.
+    RunConfig workerConfig(const Lane &lane, const RunConfig &config) const;
+    QString visibleDevices(const Lane &lane) const;
+    std::string laneJson(const Lane &lane) const;
+    QString laneLabel(const Lane &lane) const;
 
     store::Database &db_;
     RunnerOptions options_;
     SweepPlan plan_;
-    std::size_t next_ = 0;
+    std::vector<bool> taken_; // plan_.runs a lane has taken (or that were cancelled before one did)
     bool running_ = false;
     bool cancelRequested_ = false;
-
-    // The current run.
-    QPointer<WorkerProcess> worker_;        // the worker process now running, of any stage
-    std::unique_ptr<RunRecorder> recorder_; // the run's figures into the store
+    std::vector<std::unique_ptr<Lane>> lanes_;
+    std::set<std::string> runningConfigs_;         // canonical names with a process now
+    std::map<std::string, QString> configModel_;   // canonical name -> the GPU model its repeats keep to
     QTimer heartbeat_;
-    std::int64_t runId_ = 0;
-    CompileCacheDirs compileCaches_; // a compile run's inductor and Triton caches
-    // The sweep's machine cache folders, the timed run's and the priming process's.
+    // The sweep's machine cache folders, the timed runs' and the priming processes'.
     std::unique_ptr<MachineCacheDirs> machineDirs_;
-    RunCaches runCaches_, primingCaches_;
-    std::string primingWhat_; // "the warm compile cache", "the warm machine caches", ...: its failure says which
-    // What the worker now running is: the sweep's discarded warm-up, the unstored process that fills
-    // the run's warm compile cache, or the timed run itself.
-    enum class Stage { Timed, WarmingUp, Priming };
-    Stage stage_ = Stage::Timed;
-    // The sweep's warm-up process: not run (yet), running (or could not start), completed
-    // (machine-wide caches warm), failed.
-    enum class Warmup { NotRun, Running, Completed, Failed };
-    Warmup warmup_ = Warmup::NotRun;
-    int workersStarted_ = 0; // processes of any kind started in this sweep
     // Per configuration (canonical name): the steady steps of each completed process, and whether
     // one of its runs failed (adaptive repeats add no process to a failing configuration).
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;

@@ -5,6 +5,9 @@
 #include "stats/stats.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
 #include <QThread>
 
 #include <algorithm>
@@ -54,6 +57,23 @@ const char *toString(SweepEvent::Kind kind)
     return "log";
 }
 
+QString gpuTopology()
+{
+    // How the GPUs reach each other (NVLink, PCIe switch, host bridge) changes what a data-parallel
+    // step costs; nvidia-smi prints it as a matrix. A second at most: it reads the driver's tables.
+    QProcess smi;
+    smi.start("nvidia-smi", {"topo", "-m"});
+    if (!smi.waitForStarted(2000))
+        return "unknown (nvidia-smi did not start)";
+    if (!smi.waitForFinished(10000)) {
+        smi.kill();
+        smi.waitForFinished(1000);
+        return "unknown (nvidia-smi topo -m did not answer in 10 s)";
+    }
+    const QString out = QString::fromUtf8(smi.readAllStandardOutput()).trimmed();
+    return smi.exitCode() == 0 && !out.isEmpty() ? out : "unknown (nvidia-smi topo -m failed)";
+}
+
 SweepService::SweepService(store::Database &db, QObject *parent) : QObject(parent), db_(db)
 {
     qRegisterMetaType<SweepEvent>();
@@ -98,8 +118,20 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     p.options.adaptive.maxMinutes = r.adaptiveMaxMinutes;
     if (!r.compileCacheRoot.isEmpty())
         p.options.compileCacheRoot = QDir(r.compileCacheRoot).absolutePath();
+    QJsonObject settings;
+    if (!r.lanes.empty()) {
+        const auto groups = groupByModel(r.lanes);
+        p.options.lanes = groups.front();
+        p.lanesNote = splitNote(groups);
+        QJsonArray lanes;
+        for (const LaneDevice &lane : p.options.lanes)
+            lanes.append(QJsonObject{{"device", lane.label}, {"model", lane.model}, {"uuid", lane.uuid}});
+        settings.insert("lanes", lanes);
+        if (p.options.lanes.front().cudaIndex >= 0)
+            settings.insert("topology", gpuTopology());
+    }
     p.plan = planSweep(db, r.name.toStdString(), r.preset.toStdString(), r.configs, r.repeats, r.plannedSteps,
-                       r.baseline, *r.caches);
+                       r.baseline, *r.caches, settings);
     return p;
 }
 
@@ -145,6 +177,9 @@ void SweepService::start(const PreparedSweep &prepared)
     predictions_.clear();
     currentRun_ = -1;
     warmRuns_ = false;
+    lanes_.clear();
+    runStarts_.clear();
+    laneCount_ = static_cast<int>(std::max<std::size_t>(1, sweep.options.lanes.size()));
     keys_ = runKeys(sweep.plan.runs);
     for (const PlannedRun &run : sweep.plan.runs) {
         warmRuns_ = warmRuns_ || run.caches == store::CacheStart::Warm;
@@ -161,16 +196,21 @@ void SweepService::connectRunner()
     using K = SweepEvent::Kind;
     SweepRunner *r = runner_;
     connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
+    connect(r, &SweepRunner::runLane, this, [this](qint64 runId, int lane, const QString &label) {
+        lanes_[runId] = {lane, label};
+    });
     connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
         runClock_.start();
         pace_.restart();
         currentRun_ = index;
+        runStarts_[runId] = {index, sweepClock_.elapsed()};
         SweepEvent e = SweepEvent::of(K::RunStarted);
         e.runId = runId;
         e.index = index;
         e.total = total;
         e.config = name;
-        fillSecondsLeft(e, index);
+        fillLane(e);
+        fillSecondsLeft(e, laneCount_ > 1 ? runsDone_ : index);
         if (e.secondsLeft >= 0)
             predictions_.push_back({static_cast<double>(sweepClock_.elapsed()) / 1000.0,
                                     static_cast<double>(e.secondsLeft), e.secondsLeftGuess});
@@ -203,11 +243,13 @@ void SweepService::connectRunner()
         SweepEvent e = SweepEvent::of(K::FirstStep);
         e.runId = runId;
         e.seconds = seconds;
+        fillLane(e);
         emitEvent(e);
     });
     connect(r, &SweepRunner::phase, this, [this](qint64 runId, const QString &phase, double seconds, bool priming) {
         SweepEvent e = SweepEvent::of(K::Phase);
         e.runId = runId;
+        fillLane(e);
         e.phase = phase;
         e.seconds = seconds;
         e.priming = priming;
@@ -223,10 +265,16 @@ void SweepService::connectRunner()
     connect(r, &SweepRunner::runFinished, this,
             [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {
                 ++runsDone_;
-                if (currentRun_ >= 0 && currentRun_ < static_cast<int>(keys_.size()))
-                    timeLeft_.addFinished(keys_[currentRun_], static_cast<double>(runClock_.elapsed()) / 1000.0);
+                // Each run's own start: with lanes, several run at once.
+                if (const auto it = runStarts_.find(runId); it != runStarts_.end()) {
+                    const auto [index, startMs] = it->second;
+                    if (index >= 0 && index < static_cast<int>(keys_.size()))
+                        timeLeft_.addFinished(keys_[static_cast<std::size_t>(index)],
+                                              static_cast<double>(sweepClock_.elapsed() - startMs) / 1000.0);
+                }
                 SweepEvent e = SweepEvent::of(K::RunFinished);
                 e.runId = runId;
+                fillLane(e);
                 e.status = status;
                 e.failure = failure;
                 emitEvent(e);
@@ -266,8 +314,19 @@ void SweepService::connectRunner()
     });
 }
 
+void SweepService::fillLane(SweepEvent &e) const
+{
+    if (const auto it = lanes_.find(e.runId); it != lanes_.end()) {
+        e.laneIndex = it->second.first;
+        e.lane = it->second.second;
+    }
+}
+
 void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int steps)
 {
+    // With lanes the reporting run's position is not the count of runs done: several run at once.
+    if (laneCount_ > 1)
+        finishedRuns = std::min(runsDone_, totalRuns);
     SweepEvent e = SweepEvent::of(SweepEvent::Kind::Progress);
     e.index = finishedRuns;
     e.total = totalRuns;
@@ -289,7 +348,8 @@ void SweepService::fillSecondsLeft(SweepEvent &e, int currentRun) const
     // The pace is the running run's only while it runs: at its start (RunStarted) there is none yet.
     const auto pace = currentRun == currentRun_ ? pace_.pace() : std::nullopt;
     if (const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed, pace)) {
-        e.secondsLeft = static_cast<qint64>(left->seconds);
+        // Lanes share the rest between them: a rough division (the last runs of a lane may wait).
+        e.secondsLeft = static_cast<qint64>(left->seconds / std::max(1, laneCount_));
         e.secondsLeftGuess = left->guess;
     }
 }

@@ -63,6 +63,10 @@ struct SweepEvent {
     qint64 secondsLeft = -1;       // Progress: < 0 while unknown (time_left.h)
     bool secondsLeftGuess = false; // some run of the rest was predicted from another kind: a guess
     bool cancelled = false;
+    // With several devices (issue 21): the lane that runs the event's run ("cuda:1"; a data-parallel
+    // run, "cuda:0+cuda:1") and its index; empty and -1 on one device.
+    QString lane;
+    int laneIndex = -1;
 
     static SweepEvent of(Kind kind)
     {
@@ -71,6 +75,9 @@ struct SweepEvent {
         return e;
     }
 };
+
+// `nvidia-smi topo -m`, or "unknown (why)": how the GPUs of a sweep over several reach each other.
+QString gpuTopology();
 
 // The kind's name, for logs and tests ("run-started", ...).
 const char *toString(SweepEvent::Kind kind);
@@ -86,6 +93,9 @@ struct PreparedSweep {
     // Python (50-100 ms), so prepare() leaves it to whoever may wait: start(), on the service's
     // thread, or the CLI before it says what will run.
     bool torchToLocate = false;
+    // Said to the user before the sweep starts: the GPUs left out of a host with more than one model
+    // (sweep_lanes.h, splitNote). Empty when nothing was left out.
+    QString lanesNote;
 };
 
 class SweepService : public QObject
@@ -125,6 +135,7 @@ class SweepService : public QObject
     // nothing to go on.
     void fillSecondsLeft(SweepEvent &e, int currentRun) const;
     void connectRunner();
+    void fillLane(SweepEvent &e) const;
     // How the predictions made at each run start compare with the time the sweep really took: a
     // Log event at its end (docs/results cite it).
     void reportTimeLeftError();
@@ -145,6 +156,9 @@ class SweepService : public QObject
         bool guess = false;
     };
     std::vector<Prediction> predictions_;
+    int laneCount_ = 1;
+    std::map<qint64, std::pair<int, QString>> lanes_;    // run id -> its lane (index, label)
+    std::map<qint64, std::pair<int, qint64>> runStarts_; // run id -> plan index, sweep clock ms at its start
 };
 
 } // namespace stepscope::supervisor

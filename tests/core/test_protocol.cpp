@@ -158,7 +158,8 @@ TEST(Protocol, ErrorRoundTripForEveryCategory)
                                    FailureCategory::CachePathTooLong, FailureCategory::OutOfMemory,
                                    FailureCategory::CompileFailed,    FailureCategory::GraphCaptureFailed,
                                    FailureCategory::WorkerCrashed,    FailureCategory::Timeout,
-                                   FailureCategory::Cancelled,        FailureCategory::Internal};
+                                   FailureCategory::Cancelled,        FailureCategory::Internal,
+                                   FailureCategory::DistributedFailed};
     for (FailureCategory c : all) {
         const Failure f{c, "CUDA out of memory. Tried to allocate 2.00 GiB",
                         "Traceback (most recent call last):\n  File \"x.py\", line 1\n\t\"quoted\" \\ \u00e9"};
@@ -170,6 +171,18 @@ TEST(Protocol, ErrorRoundTripForEveryCategory)
     }
     EXPECT_TRUE(contains(errorLine(Failure{FailureCategory::OutOfMemory, "m", ""}).toStdString(),
                          "\"category\":\"out-of-memory\""));
+}
+
+TEST(Protocol, RankStepsKeepTheirRankAndRefuseAMissingOne)
+{
+    const Message m = parseLine(rankStepsLine(1, 2, {3.0, 4.0}, {5.0, 6.5}));
+    ASSERT_EQ(m.type, T::RankSteps) << m.problem;
+    EXPECT_EQ(m.rank, 1);
+    EXPECT_EQ(m.firstIndex, 2);
+    EXPECT_EQ(m.wallMs, (std::vector<double>{5.0, 6.5}));
+    EXPECT_EQ(m.gpuMs, (std::vector<double>{3.0, 4.0}));
+    EXPECT_EQ(parseLine(R"({"type":"rank_steps","first":1,"gpu_ms":[],"wall_ms":[1]})").type, T::Invalid);
+    EXPECT_EQ(parseLine(R"({"type":"rank_steps","rank":-1,"first":1,"gpu_ms":[],"wall_ms":[1]})").type, T::Invalid);
 }
 
 TEST(Protocol, UnknownErrorCategoryBecomesInternalKeepingTheName)

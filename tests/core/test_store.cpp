@@ -347,12 +347,12 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 8);
-        EXPECT_EQ(Database::latestSchemaVersion(), 8);
+        EXPECT_EQ(db->schemaVersion(), 9);
+        EXPECT_EQ(Database::latestSchemaVersion(), 9);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 8);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 9);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'profile'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('caches', 'cache_record')"),
@@ -467,7 +467,7 @@ TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
     expectStates(); // read as schema 5
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 8);
+        EXPECT_EQ(db->schemaVersion(), 9);
         db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
         db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
         db->flush();

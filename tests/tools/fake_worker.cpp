@@ -21,6 +21,11 @@
 //   --exit CODE        exit at once with CODE (without it the worker exits 0 after its last action)
 //   --write-trace FILE copy FILE to the --trace path the supervisor gave and say so in a `profile`
 //                      line, as a worker does after profiling (nothing when no --trace was given)
+//   --stamp FILE       append "MS<tab>LANE" to FILE: the wall clock in milliseconds and the lane the
+//                      supervisor named (STEPSCOPE_LANE; "-" without one), so a test of a sweep over
+//                      several devices learns when each process ran where
+//   --fail-on-lane L   when STEPSCOPE_LANE is L: say cuda-unavailable in an error line and exit 1, as a
+//                      worker on a GPU that has gone does
 //   --killed           end by SIGKILL, as the kernel's out-of-memory killer ends a worker (systems
 //                      without SIGKILL abort instead; tests of it skip there)
 //
@@ -62,7 +67,7 @@ int arity(const std::string &name)
         return 2;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
         name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes" ||
-        name == "--write-trace")
+        name == "--write-trace" || name == "--stamp" || name == "--fail-on-lane")
         return 1;
     return -1;
 }
@@ -219,6 +224,25 @@ void perform(const Action &a, State &s)
                                  s.tracePath + R"(","profiler_gflop":1.5})" + "\n";
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
+    } else if (n == "--stamp") {
+        const char *lane = std::getenv("STEPSCOPE_LANE");
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+        std::ofstream out(a.values[0], std::ios::app);
+        out << ms << '\t' << (lane ? lane : "-") << '\n';
+        if (!out)
+            fail(2, "cannot write " + a.values[0]);
+    } else if (n == "--fail-on-lane") {
+        const char *lane = std::getenv("STEPSCOPE_LANE");
+        if (lane && a.values[0] == lane) {
+            const std::string line = R"({"type":"error","category":"cuda-unavailable","message":"CUDA error: no )"
+                                     R"(CUDA-capable device is detected on lane )" +
+                                     a.values[0] + R"(","detail":""})" + "\n";
+            std::fwrite(line.data(), 1, line.size(), stdout);
+            std::fflush(stdout);
+            std::exit(1);
+        }
     } else if (n == "--echo-config") {
         std::cerr << config(s) << std::endl;
     } else if (n == "--record") {

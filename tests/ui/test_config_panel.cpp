@@ -284,6 +284,8 @@ class TestConfigPanel : public QObject
             panel.threadsBox()->setValue(3);
             panel.batchesEdit()->setText("2, 4,8");
             panel.profileStepsBox()->setValue(7);
+            panel.devicesEdit()->setText("cpu:0,cpu:1");
+            panel.worldSizesEdit()->setText("1,2");
             panel.saveSettings(settings);
         }
         settings.beginGroup("config");
@@ -296,7 +298,8 @@ class TestConfigPanel : public QObject
             "custom",          "device",        "batch",        "caches",      "graph",          "imageSize",
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",   "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",   "tf32",           "threads",
-            "untilCi",         "warmup",        "batches",      "profileSteps"};
+            "untilCi",         "warmup",        "batches",      "profileSteps",   "devices",
+            "worldSizes"};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));
@@ -319,6 +322,9 @@ class TestConfigPanel : public QObject
         QVERIFY(!request.caches); // automatic: cold on the CPU, both on a GPU (withDefaults)
         QCOMPARE(request.batches, (std::vector<int>{2, 4, 8})); // a batch scan
         QCOMPARE(request.profileSteps, 7);
+        QCOMPARE(request.worldSizes, (std::vector<int>{1, 2}));
+        QCOMPARE(int(request.lanes.size()), 2); // two CPU slots
+        QCOMPARE(request.lanes[1].label, QString("cpu slot 1"));
         const RunConfig base = again.baseConfig();
         QCOMPARE(base.batch, 4);
         QCOMPARE(base.imageSize, 48);
@@ -327,6 +333,25 @@ class TestConfigPanel : public QObject
         QCOMPARE(base.threads, 3);
         QCOMPARE(name(base.optimizer), name(Optimizer::PerParameter));
         QCOMPARE(name(base.autocast), name(Autocast::BF16));
+    }
+
+    void devicesAtOnceNameGpusTheProbeListed()
+    {
+        ConfigPanel panel;
+        panel.setCudaDevices(2);
+        panel.setGpus({{0, "NVIDIA H200", "GPU-a", "00000000:19:00.0", 143771},
+                       {1, "NVIDIA H200", "GPU-b", "00000000:3B:00.0", 143771}});
+        QVERIFY(panel.devicesEdit()->toolTip().contains("cuda:1 NVIDIA H200"));
+        panel.devicesEdit()->setText("all");
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(int(request.lanes.size()), 2);
+        QCOMPARE(request.lanes[1].uuid, QString("GPU-b"));
+        panel.devicesEdit()->setText("cuda:0,cuda:2");
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.startsWith("Devices at once: cuda:2 is not here"), qPrintable(error));
+        QVERIFY2(panel.previewText().contains("cuda:2 is not here"), qPrintable(panel.previewText()));
     }
 
     void cpuAffinityAndThreadsAreKnobsOfTheSweep()

@@ -18,7 +18,10 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QPushButton>
+#include "widgets/lane_strip.h"
+
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +89,27 @@ class TestPages : public QObject
 {
     Q_OBJECT
   private Q_SLOTS:
+    // Issue 21: the live view's lanes, one row per device, from the controller's signals.
+    void laneStripShowsEachLanesRun()
+    {
+        RunController controller;
+        LaneStrip strip(&controller);
+        QVERIFY(strip.isHidden());
+        Q_EMIT controller.runOnLane(7, 1, "cuda:1", "python cuda b32 224px c1000 tf32", 2, 14);
+        Q_EMIT controller.runOnLane(8, 0, "cuda:0", "python cuda b32 224px c1000 baseline", 3, 14);
+        QVERIFY(!strip.isHidden());
+        QCOMPARE(strip.table()->rowCount(), 2);
+        QCOMPARE(strip.rowText(1), QString("cuda:1 | 3 of 14 | python cuda b32 224px c1000 tf32 | starting"));
+        Q_EMIT controller.firstStep(7, 2.5);
+        QVERIFY2(strip.rowText(1).endsWith("first step 2.50 s, measuring"), qPrintable(strip.rowText(1)));
+        Q_EMIT controller.runFinished(8, RunStatus::Failed, Failure{FailureCategory::CudaUnavailable, "gone", {}});
+        QVERIFY2(strip.rowText(0).endsWith("failed [cuda-unavailable]; waiting for the next run"),
+                 qPrintable(strip.rowText(0)));
+        Q_EMIT controller.sweepStarted(2, 4); // a new sweep starts without lanes until it names some
+        QVERIFY(strip.isHidden());
+        QCOMPARE(strip.table()->rowCount(), 0);
+    }
+
     void initTestCase() { useTestSettings("test_pages"); }
 
     void pagesShowASweepWithoutTheWindow()

@@ -283,6 +283,8 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
     using K = supervisor::SweepEvent::Kind;
     switch (e.kind) {
     case K::RunStarted:
+        if (e.laneIndex >= 0)
+            Q_EMIT runOnLane(e.runId, e.laneIndex, e.lane, e.config, e.index, e.total);
         Q_EMIT runStarted(e.runId, e.index, e.total, e.config);
         break;
     case K::FirstStep:

@@ -90,6 +90,8 @@ class RunController : public QObject
     void sweepStarted(qint64 sweepId, int runs);
     void runStarted(qint64 runId, int index, int total, const QString &configName);
     void firstStep(qint64 runId, double seconds);
+    // A sweep over several devices (issue 21): which lane runs `runId` ("cuda:1"), said with runStarted.
+    void runOnLane(qint64 runId, int lane, const QString &label, const QString &configName, int index, int total);
     void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
     // Fractions in [0, 1]; secondsLeft < 0 while unknown; guess: predicted partly from runs of
     // another kind (supervisor/time_left.h).

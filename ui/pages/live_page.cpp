@@ -2,6 +2,7 @@
 
 #include "charts/live_step_chart.h"
 #include "presenters/live_run.h"
+#include "widgets/lane_strip.h"
 
 #include <QVBoxLayout>
 
@@ -12,7 +13,9 @@ LivePage::LivePage(LiveRun *run, QWidget *parent) : Page(parent), run_(run), cha
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(chart_);
+    lanes_ = new LaneStrip(run_->controller());
+    layout->addWidget(lanes_);
+    layout->addWidget(chart_, 1);
     connect(run_, &LiveRun::runShown, chart_, &LiveStepChart::beginRun);
     connect(run_, &LiveRun::stepsArrived, chart_, &LiveStepChart::appendSteps);
     connect(run_, &LiveRun::steadyWindowFound, chart_, &LiveStepChart::setSteadyWindow);

@@ -8,6 +8,7 @@ namespace stepscope::ui
 
 class LiveRun;
 class LiveStepChart;
+class LaneStrip;
 
 class LivePage : public Page
 {
@@ -21,10 +22,12 @@ class LivePage : public Page
     QCustomPlot *chart() const override;
     void clear() override;
     LiveStepChart *liveChart() const { return chart_; }
+    LaneStrip *lanes() const { return lanes_; }
 
   private:
     LiveRun *run_;
     LiveStepChart *chart_;
+    LaneStrip *lanes_ = nullptr; // shown during a sweep over several devices
 };
 
 } // namespace stepscope::ui

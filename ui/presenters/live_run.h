@@ -44,6 +44,7 @@ class LiveRun : public QObject
     void showStoredRun(qint64 runId);
     // No run on show.
     void leave();
+    RunController *controller() const { return controller_; }
 
   Q_SIGNALS:
     // The chart starts over for `title` ("bf16 (run 2 of 3)").

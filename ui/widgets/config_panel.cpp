@@ -234,6 +234,19 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
                             "ledger compares rows of one batch; the Why page shows the verdict across them. Empty: "
                             "the batch above."));
     shapeForm->addRow(tr("Batch scan"), batches_);
+    // Several GPUs (issue 21): lanes run at once, and data-parallel steps as a dimension.
+    devices_ = new QLineEdit;
+    devices_->setPlaceholderText(tr("one at a time; e.g. cuda:0,cuda:1 or all"));
+    devices_->setToolTip(tr("Run on several GPUs at once, one timed process per GPU: the runs are dealt out as GPUs "
+                            "come free, and the repeats of a configuration stay on GPUs of one model. Empty: one "
+                            "run at a time on the device above. cpu:0,cpu:1 are CPU slots (they share the cores)."));
+    shapeForm->addRow(tr("Devices at once"), devices_);
+    worldSizes_ = new QLineEdit;
+    worldSizes_->setPlaceholderText(tr("e.g. 1,2 (data-parallel)"));
+    worldSizes_->setToolTip(tr("Every configuration at each world size: DistributedDataParallel over that many "
+                               "processes (the Python worker, through torch.distributed.run), one GPU per rank, gloo "
+                               "on the CPU. The ledger then shows the scaling efficiency against world size 1."));
+    shapeForm->addRow(tr("World sizes"), worldSizes_);
     profileSteps_ = spin(int(supervisor::kProfileStepsLimit.min), int(supervisor::kProfileStepsLimit.max),
                          int(supervisor::kProfileStepsLimit.defaultValue));
     profileSteps_->setSpecialValueText(tr("off"));
@@ -368,6 +381,8 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     for (QSpinBox *box : {batch_, imageSize_, warmup_, steps_, repeats_, maxProcesses_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &ConfigPanel::updatePreview);
     connect(batches_, &QLineEdit::textChanged, this, &ConfigPanel::updatePreview);
+    connect(devices_, &QLineEdit::textChanged, this, &ConfigPanel::updatePreview);
+    connect(worldSizes_, &QLineEdit::textChanged, this, &ConfigPanel::updatePreview);
     connect(caches_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updatePreview);
     connect(autocastDtype_, &QComboBox::currentIndexChanged, this, &ConfigPanel::updatePreview);
     connect(cores_, &QLineEdit::textChanged, this, &ConfigPanel::updateBaselineChoices);
@@ -500,9 +515,31 @@ void ConfigPanel::buildSettingsTable()
                  r.batches.push_back(ok ? b : 0);
              }
          }},
+        {"devices", devices_, QString(), nullptr, nullptr, [](const V &v) { return V(v.toString().trimmed()); },
+         nullptr},
+        {"worldSizes", worldSizes_, QString(),
+         [](const V &v, RunConfig &, SweepRequest &r) {
+             // As the batch scan: a part that is no number stays as 0, for validate() to name.
+             r.worldSizes.clear();
+             for (const QString &part : v.toString().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                 bool ok = false;
+                 const int w = part.trimmed().toInt(&ok);
+                 r.worldSizes.push_back(ok ? w : 0);
+             }
+         }},
         {"profileSteps", profileSteps_, int(supervisor::kProfileStepsLimit.defaultValue),
          [](const V &v, RunConfig &, SweepRequest &r) { r.profileSteps = v.toInt(); }},
     };
+}
+
+void ConfigPanel::setGpus(std::vector<supervisor::FoundGpu> gpus)
+{
+    gpus_ = std::move(gpus);
+    QStringList names;
+    for (const auto &g : gpus_)
+        names << QString("cuda:%1 %2").arg(g.index).arg(g.name);
+    devices_->setToolTip(devices_->toolTip().section(QStringLiteral("\n\n"), 0, 0) +
+                         (names.isEmpty() ? QString() : QStringLiteral("\n\n") + names.join('\n')));
 }
 
 void ConfigPanel::setCudaDevices(int count)
@@ -706,6 +743,13 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
             return fail(QString::fromStdString(knobLabel(c) + ": " + describe(problems)));
     }
     request.configs = sweep.configs;
+    request.lanes.clear();
+    if (const QString devices = devices_->text().trimmed(); !devices.isEmpty()) {
+        QString problem;
+        request.lanes = supervisor::parseLanes(devices, gpus_, problem);
+        if (!problem.isEmpty())
+            return fail(tr("Devices at once: %1").arg(problem.section(QStringLiteral(": "), 1)));
+    }
     request.baseline.reset();
     if (const QString chosen = baseline_->currentData().toString(); !chosen.isEmpty()) {
         for (std::size_t i = 0; i < sweep.configs.size(); ++i)

@@ -45,6 +45,10 @@ class ConfigPanel : public QWidget
 
     // Offers cpu and cuda:0..count-1; the default shape follows (224 px on a GPU, small on the CPU).
     void setCudaDevices(int count);
+    // The GPUs the probe listed (model, UUID), for "Devices at once" (sweep_lanes.h).
+    void setGpus(std::vector<supervisor::FoundGpu> gpus);
+    QLineEdit *devicesEdit() const { return devices_; }
+    QLineEdit *worldSizesEdit() const { return worldSizes_; }
     int cudaDevices() const { return cudaDevices_; }
 
     RunConfig baseConfig() const;                 // runtime, shape, device and every ticked knob (no compile)
@@ -155,6 +159,8 @@ class ConfigPanel : public QWidget
     QLineEdit *python_, *cores_;
     // A batch scan (issue 18.5): "16,32,64,128" runs every configuration at each batch; empty: Batch.
     QLineEdit *batches_ = nullptr;
+    QLineEdit *devices_ = nullptr, *worldSizes_ = nullptr; // several GPUs (issue 21)
+    std::vector<supervisor::FoundGpu> gpus_;
     QSpinBox *profileSteps_ = nullptr; // steps profiled after the timed ones; 0: none
     QListWidget *custom_;
     QPushButton *addCustom_, *removeCustom_, *start_, *stop_;

@@ -361,6 +361,9 @@ void MainWindow::connectRun()
                 : tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
     });
     connect(deviceProbe_, &DeviceProbe::failedToStart, tabs_->log(), &LogPage::append);
+    // The whole answer first: the GPUs' models, which "Devices at once" groups lanes by.
+    connect(deviceProbe_, &DeviceProbe::answered, panel_,
+            [this](const supervisor::NativeProbe &probe) { panel_->setGpus(probe.gpus); });
     connect(deviceProbe_, &DeviceProbe::found, this, &MainWindow::onDevicesFound);
 }
 
