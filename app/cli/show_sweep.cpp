@@ -58,10 +58,8 @@ void printDataParallel(const report::Ledger &ledger)
         if (row.worldSize <= 1)
             continue;
         if (!header) {
-            std::printf("
-data-parallel rows (a step is its slowest rank's; efficiency: the world-size-1 steady step "
-                        "over this one, per GPU):
-");
+            std::printf("\ndata-parallel rows (a step is its slowest rank's; efficiency: the world-size-1 steady step "
+                        "over this one, per GPU):\n");
             header = true;
         }
         std::printf("  %s: %d ranks", row.label.c_str(), row.worldSize);
