@@ -219,6 +219,10 @@ bool createWhole(const std::string &path, int schemaVersion)
         }
         try {
             migrate(db.get(), schemaVersion); // rollback journal: nothing beside it once closed
+            // WAL set here too: once renamed, nothing changes the file's header again, so a writer
+            // killed while it opens the new file leaves no half-switched journal mode that a
+            // read-only reader would have to repair (it cannot, and refused such a file).
+            exec(db.get(), "PRAGMA journal_mode = WAL");
         } catch (const SqlFailure &) {
             db = Connection();
             fs::remove(temporary, error);
