@@ -272,6 +272,11 @@ std::string toJson(const Ledger &l)
                             {"break_even_range", text(f.breakEvenRange)}};
         }
         o["warm_missed"] = r.warmMissed;
+        // Data-parallel rows (issue 21): the step is the slowest rank's.
+        o["world_size"] = r.worldSize;
+        o["scaling_efficiency"] = number(r.scalingEfficiency);
+        o["scaling_reference"] = text(r.scalingReference);
+        o["rank_spread_ms"] = number(r.rankSpreadMs);
         o["compute"] = QJsonObject{{"precision", toString(r.compute.precision)},
                                    {"gflop_per_step", r.compute.gflopPerStep},
                                    {"tflops", number(r.compute.tflops)},

@@ -1123,4 +1123,68 @@ TEST(AccuracyGate, ARecommendedRowThatDiffersIsNamedAsSuch)
         << l.recommendationText;
 }
 
+// Issue 21: a data-parallel row against the same configuration at world size 1, and how far its
+// ranks were apart over the steady window (the run's own steps are its slowest rank's).
+TEST(LedgerDataParallel, ScalingEfficiencyAndRankSpread)
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("ddp.db").toStdString();
+    RunConfig single;
+    single.runtime = Runtime::Python;
+    single.batch = 2;
+    single.imageSize = 32;
+    RunConfig ddp = single;
+    ddp.worldSize = 2;
+    ddp.ddpStaticGraph = true;
+    RunConfig alone = single; // a world-size-2 row without its world-size-1 one
+    alone.tf32 = false;
+    alone.channelsLast = true;
+    alone.worldSize = 2;
+    std::int64_t sweep = 0;
+    {
+        auto db = store::Database::open(path);
+        sweep = test::addSweep(*db, {"ddp", "custom", 1000});
+        auto add = [&](const RunConfig &config, int position, double levelMs) {
+            test::RunSpec run = test::runOf(config, position);
+            run.steps = test::stepsAt(levelMs);
+            run.firstS = 1.0;
+            store::RunSummary summary;
+            summary.medianMs = levelMs;
+            summary.steadyBegin = 11;
+            summary.steadyCount = 50;
+            summary.noise = "ok";
+            summary.timing = "wall";
+            summary.methodVersion = report::kSummaryMethodVersion;
+            run.summary = summary;
+            return test::addRun(*db, sweep, run);
+        };
+        add(single, 0, 10.0);
+        const auto id = add(ddp, 1, 12.5);
+        // Rank 0 is 0.5 ms faster than rank 1 (whose times are the run's steps) at every step.
+        db->appendRankSteps(id, 0, test::stepsAt(12.0));
+        db->appendRankSteps(id, 1, test::stepsAt(12.5));
+        add(alone, 2, 11.0);
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    ASSERT_EQ(reader->rankSteps(reader->runs(sweep)[1].id).size(), 120u);
+    const Ledger ledger = buildLedger(*reader, sweep);
+    ASSERT_EQ(ledger.rows.size(), 3u);
+    EXPECT_EQ(ledger.rows[0].worldSize, 1);
+    EXPECT_FALSE(ledger.rows[0].scalingEfficiency);
+    const LedgerRow &row = ledger.rows[1];
+    EXPECT_EQ(row.worldSize, 2);
+    ASSERT_TRUE(row.scalingEfficiency);
+    EXPECT_NEAR(*row.scalingEfficiency, 10.0 / 12.5, 0.01);
+    EXPECT_EQ(row.scalingReference, ledger.rows[0].label);
+    ASSERT_TRUE(row.rankSpreadMs);
+    EXPECT_NEAR(*row.rankSpreadMs, 0.5, 1e-9);
+    EXPECT_FALSE(ledger.rows[2].scalingEfficiency) << "no world-size-1 row of its own";
+    EXPECT_TRUE(ledger.rows[2].scalingReference.empty());
+    const QJsonObject exported = jsonOf(toJson(ledger)).value("rows").toArray()[1].toObject();
+    EXPECT_EQ(exported.value("world_size").toInt(), 2);
+    EXPECT_NEAR(exported.value("scaling_efficiency").toDouble(), 0.8, 0.01);
+    EXPECT_NEAR(exported.value("rank_spread_ms").toDouble(), 0.5, 1e-9);
+}
+
 } // namespace stepscope::report

@@ -237,8 +237,26 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     }
     case Qt::ToolTipRole:
         switch (column) {
-        case Configuration:
-            return QString::fromStdString(r.configName);
+        case Configuration: {
+            QString tip = QString::fromStdString(r.configName);
+            // A data-parallel row (issue 21): its step is the slowest rank's; how it scales.
+            if (r.worldSize > 1) {
+                tip += QLatin1Char('\n') + tr("%1 ranks of DistributedDataParallel; a step is the slowest rank's.")
+                                               .arg(r.worldSize);
+                if (r.scalingEfficiency)
+                    tip += QLatin1Char(' ') + tr("Scaling efficiency %1% against %2 (its steady step over this one, "
+                                                 "per GPU).")
+                                                  .arg(*r.scalingEfficiency * 100, 0, 'f', 0)
+                                                  .arg(QString::fromStdString(r.scalingReference));
+                else
+                    tip += QLatin1Char(' ') + tr("No scaling efficiency: no world-size-1 row of it with a steady "
+                                                 "figure in this sweep.");
+                if (r.rankSpreadMs)
+                    tip += QLatin1Char(' ') + tr("Slowest minus fastest rank: %1 per step (median).")
+                                                  .arg(QString::fromStdString(report::formatMs(*r.rankSpreadMs)));
+            }
+            return tip;
+        }
         case Status:
         case Failure: {
             if (r.cancelled > 0 && column == Status)
