@@ -25,7 +25,8 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
-    table_->horizontalHeader()->setSectionResizeMode(Configuration, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(Configuration, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(State, QHeaderView::Stretch);
     table_->setToolTip(tr("One timed process per device at a time; the runs go to whichever device comes free, and "
                           "the repeats of a configuration stay on devices of one model. The chart below follows "
                           "the run started last."));
@@ -41,13 +42,23 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
 
 void LaneStrip::onRunOnLane(qint64 runId, int lane, const QString &label, const QString &config, int index, int total)
 {
-    if (lane >= table_->rowCount())
-        table_->setRowCount(lane + 1);
-    const QStringList texts{label, tr("%1 of %2").arg(index + 1).arg(total), config, tr("starting")};
-    for (int c = 0; c < ColumnCount; ++c) {
-        auto *item = new QTableWidgetItem(texts[c]);
-        item->setData(kRunIdRole, runId);
-        table_->setItem(lane, c, item);
+    Q_UNUSED(lane)
+    // A row per device, found by its name: a data-parallel run ("cuda:0+cuda:1") fills the row of
+    // every device it holds.
+    const QStringList devices = label.split(QLatin1Char('+'));
+    for (const QString &device : devices) {
+        int row = 0;
+        while (row < table_->rowCount() && table_->item(row, Lane) && table_->item(row, Lane)->text() != device)
+            ++row;
+        if (row == table_->rowCount())
+            table_->setRowCount(row + 1);
+        const QString now = devices.size() > 1 ? tr("starting, with %1").arg(label) : tr("starting");
+        const QStringList texts{device, tr("%1 of %2").arg(index + 1).arg(total), config, now};
+        for (int c = 0; c < ColumnCount; ++c) {
+            auto *item = new QTableWidgetItem(texts[c]);
+            item->setData(kRunIdRole, runId);
+            table_->setItem(row, c, item);
+        }
     }
     // Rows fit their lanes: two to eight lines, no scrolling for the usual host.
     table_->setFixedHeight(table_->horizontalHeader()->height() + 2 * table_->frameWidth() +
@@ -57,29 +68,28 @@ void LaneStrip::onRunOnLane(qint64 runId, int lane, const QString &label, const 
     show();
 }
 
-int LaneStrip::rowOf(qint64 runId) const
+QList<int> LaneStrip::rowsOf(qint64 runId) const
 {
+    QList<int> rows;
     for (int r = 0; r < table_->rowCount(); ++r)
         if (const auto *item = table_->item(r, Lane); item && item->data(kRunIdRole).toLongLong() == runId)
-            return r;
-    return -1;
+            rows << r;
+    return rows;
 }
 
 void LaneStrip::onFirstStep(qint64 runId, double seconds)
 {
-    if (const int r = rowOf(runId); r >= 0)
+    for (const int r : rowsOf(runId))
         table_->item(r, State)->setText(tr("first step %1 s, measuring").arg(seconds, 0, 'f', 2));
 }
 
 void LaneStrip::onRunFinished(qint64 runId, RunStatus status, const std::optional<Failure> &failure)
 {
-    const int r = rowOf(runId);
-    if (r < 0)
-        return;
     QString text = QString::fromUtf8(toString(status).data());
     if (failure && status != RunStatus::Complete)
         text += QString(" [%1]").arg(QString::fromUtf8(toString(failure->category).data()));
-    table_->item(r, State)->setText(tr("%1; waiting for the next run").arg(text));
+    for (const int r : rowsOf(runId))
+        table_->item(r, State)->setText(tr("%1; waiting for the next run").arg(text));
 }
 
 QString LaneStrip::rowText(int row) const

@@ -2,6 +2,7 @@
 // Above the live chart during a sweep over several devices (issue 21): one row per lane, with the
 // run it has now, that run's first step and its end. Hidden for a sweep on one device. It reads the
 // controller's signals; the chart below follows the last run started.
+#include <QList>
 #include <QWidget>
 
 #include <optional>
@@ -32,7 +33,7 @@ class LaneStrip : public QWidget
     void onRunOnLane(qint64 runId, int lane, const QString &label, const QString &config, int index, int total);
     void onFirstStep(qint64 runId, double seconds);
     void onRunFinished(qint64 runId, RunStatus status, const std::optional<Failure> &failure);
-    int rowOf(qint64 runId) const;
+    QList<int> rowsOf(qint64 runId) const; // a data-parallel run holds several
 
     QTableWidget *table_;
 };
