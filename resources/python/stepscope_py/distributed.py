@@ -189,6 +189,7 @@ class Coordinator:
                    "--monitor-interval=0.5", f"--log-dir={os.path.join(self.dir, 'launcher')}",
                    script, "--config", self.config_json]
         env = {**os.environ, rank_mod.RANK_DIR_ENV: self.dir, "PYTHONUNBUFFERED": "1"}
+        processes.adopt_orphans()
         # Not a new session or group: the supervisor signals the worker's pid only, and torchrun
         # dies with us (preexec_fn); a terminal's Ctrl-C reaches it as it reaches us.
         self.torchrun = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -390,6 +391,7 @@ class Coordinator:
             self.torchrun.wait(GONE_S)
         except subprocess.TimeoutExpired:
             print("stepscope_worker: torchrun did not end after SIGKILL", file=sys.stderr)
+        processes.reap_children()  # after torchrun's own wait: it must not be reaped by another
         if self.log:
             self.log.join(GONE_S)
 

@@ -15,6 +15,7 @@ import socket
 import sys
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def _prctl():
@@ -30,6 +31,25 @@ def die_with_parent():
     """Asks for SIGKILL when the parent ends; True if the kernel took it (False elsewhere)."""
     prctl = _prctl()
     return prctl is not None and prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+
+
+def adopt_orphans():
+    """Makes this process the parent of its descendants' orphans (PR_SET_CHILD_SUBREAPER): ranks
+    left by a torchrun that was killed come here to be reaped, not to an init that may never reap
+    them (a container's first process often does not). True if the kernel took it."""
+    prctl = _prctl()
+    return prctl is not None and prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def reap_children():
+    """Reaps every child that has ended (adopted orphans among them), without waiting."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def death_with_parent_hook():
