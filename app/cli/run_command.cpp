@@ -237,6 +237,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                 }
                 r.worldSizes.push_back(static_cast<int>(n));
             }
+        } else if (option == "no-profile") {
             r.profileSteps = 0;
         } else if (option == "fresh-cuda-cache") {
             r.caches = supervisor::CacheStates::Cold;
