@@ -242,6 +242,9 @@ const std::vector<FieldRule> &rules()
          {isNot("world_size", {"1"}), isNot("device", {"cpu", "cuda"})},
          "under world_size {world_size} the ranks take one GPU each, cuda:0 onwards (or the sweep's devices); "
          "use device cuda"},
+        {"cpu_affinity",
+         {isNot("world_size", {"1"}), isNot("cpu_affinity", {"none"})},
+         "under world_size {world_size} every rank would pin itself to the same cores; leave cpu_affinity none"},
         {"ddp_bucket_cap_mb",
          {is("world_size", {"1"}), isNot("ddp_bucket_cap_mb", {"25"})},
          "ddp_bucket_cap_mb applies only to a data-parallel step; set world_size 2 or more, or drop it"},

@@ -136,6 +136,8 @@ SweepRequest withDefaults(SweepRequest r)
                 c.worldSize = w;
                 if (w > 1) {
                     c.runtime = Runtime::Python;
+                    // Every rank would pin itself to the same cores: a pinned row has no DDP twin.
+                    c.cpuAffinity = "none";
                 } else {
                     const RunConfig plain;
                     c.ddpBucketCapMb = plain.ddpBucketCapMb;

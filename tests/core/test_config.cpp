@@ -1175,5 +1175,44 @@ TEST(ConfigBaseline, JsonMarkerIsAcceptedAndChecked)
     EXPECT_EQ(errors[0].field, "baseline");
 }
 
+// Issue 21: the data-parallel fields and their rules, from the one table.
+TEST(ConfigDataParallel, WorldSizeRulesAndLabels)
+{
+    RunConfig c;
+    c.runtime = Runtime::Python;
+    c.worldSize = 2;
+    c.ddpStaticGraph = true;
+    c.ddpBucketCapMb = 50;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+    EXPECT_EQ(knobLabel(c), "ddp-2+bucket-50mb+static-graph");
+    ConfigError e;
+    RunConfig parsed;
+    ASSERT_TRUE(setField(parsed, "world_size", "2", e)) << e.message;
+    EXPECT_EQ(parsed.worldSize, 2);
+    EXPECT_FALSE(setField(parsed, "world_size", "0", e));
+
+    auto fieldsOf = [](const RunConfig &config) {
+        std::vector<std::string> out;
+        for (const auto &error : validate(config))
+            out.push_back(error.field);
+        return out;
+    };
+    RunConfig native = c;
+    native.runtime = Runtime::Native;
+    EXPECT_EQ(fieldsOf(native), std::vector<std::string>{"world_size"});
+    RunConfig indexed = c;
+    indexed.device = "cuda:1";
+    EXPECT_EQ(fieldsOf(indexed), std::vector<std::string>{"world_size"});
+    RunConfig pinned = c;
+    pinned.cpuAffinity = "one";
+    EXPECT_EQ(fieldsOf(pinned), std::vector<std::string>{"cpu_affinity"});
+    RunConfig plain;
+    plain.ddpStaticGraph = true;
+    plain.ddpGradientAsBucketView = true;
+    plain.ddpBucketCapMb = 10;
+    EXPECT_EQ(fieldsOf(plain),
+              (std::vector<std::string>{"ddp_bucket_cap_mb", "ddp_gradient_as_bucket_view", "ddp_static_graph"}));
+}
+
 } // namespace
 } // namespace stepscope
