@@ -12,6 +12,7 @@
 #include "report/sweep_export.h"
 #include "report/sweep_status.h"
 #include "report/why_table.h"
+#include "stats/stats.h"
 #include "store/database_files.h"
 #include "store/store.h"
 #include "supervisor/sweep_runner.h"
@@ -23,6 +24,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
@@ -30,6 +32,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -244,6 +247,49 @@ int listCommand(const Options &options, const CommandLine &line)
     return kOk;
 }
 
+namespace
+{
+// Issue 21: the device a run of a sweep over several ran on, and a data-parallel run's every rank
+// (the run's own steps are the slowest rank's).
+void printLaneAndRanks(const store::Reader &reader, const store::RunRecord &run, const store::RunSummary &summary)
+{
+    if (!run.laneJson.empty()) {
+        const QJsonObject lane = QJsonDocument::fromJson(QByteArray::fromStdString(run.laneJson)).object();
+        QStringList devices;
+        for (const auto &d : lane.value("devices").toArray())
+            devices << d.toString();
+        std::printf("lane: %s%s, %s%s\n", qPrintable(lane.value("device").toString()),
+                    devices.isEmpty() ? "" : qPrintable(" (holding " + devices.join(", ") + ")"),
+                    qPrintable(lane.value("model").toString()),
+                    lane.value("uuid").toString().isEmpty() ? "" : qPrintable(" " + lane.value("uuid").toString()));
+    }
+    const auto steps = reader.rankSteps(run.id);
+    if (steps.empty())
+        return;
+    std::map<int, std::vector<double>> steady;
+    std::map<int, double> first;
+    const bool gpu = summary.timing == "gpu";
+    for (const auto &step : steps) {
+        if (step.index == 1)
+            first[step.rank] = step.wallMs;
+        if (summary.steadyCount > 0 && step.index >= summary.steadyBegin &&
+            step.index < summary.steadyBegin + summary.steadyCount)
+            steady[step.rank].push_back(gpu && step.gpuMs ? *step.gpuMs : step.wallMs);
+        else
+            steady.try_emplace(step.rank);
+    }
+    std::printf("ranks (a step of the run is its slowest rank's):\n");
+    for (const auto &[rank, ms] : steady) {
+        std::printf("  rank %d:", rank);
+        if (const auto it = first.find(rank); it != first.end())
+            std::printf(" first step %s", report::formatSeconds(it->second / 1000.0).c_str());
+        if (!ms.empty())
+            std::printf(", steady median %s over the run's steady window", report::formatMs(stats::median(ms)).c_str());
+        std::printf("\n");
+    }
+}
+} // namespace
+
 int showCommand(const Options &options, const CommandLine &line)
 {
     const QStringList arguments = line.positionalArguments();
@@ -314,6 +360,7 @@ int showCommand(const Options &options, const CommandLine &line)
         const std::string why = summary.problem ? describe(*summary.problem) : "no steady window was found";
         std::printf("steady state: none (%s)\n", why.c_str());
     }
+    printLaneAndRanks(*reader, *run, summary);
     if (run->peakAllocatedBytes)
         std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n",
                     static_cast<double>(*run->peakAllocatedBytes) / 1048576.0,

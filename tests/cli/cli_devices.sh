@@ -45,6 +45,12 @@ count "$db" "SELECT lane FROM runs WHERE id = $ddp" | grep -q '"devices":\["cpu 
 count "$db" "SELECT e.json FROM environments e JOIN runs r ON r.environment_id = e.id WHERE r.id = $ddp" |
   grep -q '"ddp_backend":"gloo"' || fail "the environment does not name the gloo backend"
 
+# show RUN gives the lane and every rank's own figures.
+cli show --db "$db" "$ddp" > "$work/run-show.out" 2>&1 || { cat "$work/run-show.out"; fail "show $ddp failed"; }
+grep -q "^lane: cpu slot 0 (holding cpu slot 0, cpu slot 1), cpu" "$work/run-show.out" ||
+  fail "show does not name the lanes: $(grep lane "$work/run-show.out")"
+grep -q "^  rank 1: first step .*, steady median" "$work/run-show.out" || fail "no per-rank figures: $(cat "$work/run-show.out")"
+
 # show names the data-parallel row with its scaling efficiency against world size 1.
 sweep=$(count "$db" "SELECT MAX(id) FROM sweeps")
 cli show --db "$db" --sweep "$sweep" > "$work/show.out" 2>&1 || { cat "$work/show.out"; fail "show failed"; }
