@@ -348,6 +348,7 @@ class TestConfigPanel : public QObject
         QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
         QCOMPARE(int(request.lanes.size()), 2);
         QCOMPARE(request.lanes[1].uuid, QString("GPU-b"));
+        QVERIFY2(panel.previewText().contains("on 2 devices at once"), qPrintable(panel.previewText()));
         panel.devicesEdit()->setText("cuda:0,cuda:2");
         QVERIFY(!panel.buildRequest(request, &error));
         QVERIFY2(error.startsWith("Devices at once: cuda:2 is not here"), qPrintable(error));

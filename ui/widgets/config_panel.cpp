@@ -845,9 +845,15 @@ void ConfigPanel::updatePreview()
         text += tr(", cold and warm (%1)").arg(counted(static_cast<int>(runs.size()), tr("run"), tr("runs")));
     else if (r.caches == supervisor::CacheStates::Warm)
         text += tr(", warm");
+    // Lanes share the runs (supervisor/sweep_service.cpp divides the estimate the same way).
+    const int lanes = std::max(1, static_cast<int>(r.lanes.size()));
+    if (lanes > 1)
+        text += tr(", on %1 devices at once").arg(lanes);
     // The estimate the running sweep starts from: the same runs of this host, else a guess.
     const supervisor::TimeLeft none;
-    const auto estimate = (runTimes_ ? *runTimes_ : none).left(supervisor::runKeys(runs), 0, 0);
+    auto estimate = (runTimes_ ? *runTimes_ : none).left(supervisor::runKeys(runs), 0, 0);
+    if (estimate)
+        estimate->seconds /= lanes;
     if (!estimate)
         text += tr(", time unknown: no run on this machine to go by yet");
     else if (estimate->guess)
