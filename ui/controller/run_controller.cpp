@@ -273,6 +273,9 @@ bool RunController::start(const SweepRequest &request, QString *error)
     running_ = true;
     sweepId_ = sweep->plan.sweepId;
     Q_EMIT sweepStarted(sweep->plan.sweepId, static_cast<int>(sweep->plan.runs.size()));
+    // A host with GPUs of two models runs on one group (supervisor/sweep_lanes.h): said, not hidden.
+    if (!sweep->lanesNote.isEmpty())
+        Q_EMIT lanesNote(sweep->lanesNote);
     QMetaObject::invokeMethod(
         service_, [s = service_, prepared = *sweep] { s->start(prepared); }, Qt::QueuedConnection);
     return true;

@@ -97,6 +97,8 @@ class RunController : public QObject
     // another kind (supervisor/time_left.h).
     void progress(double runFraction, double sweepFraction, qint64 secondsLeft, bool guess);
     void logLine(const QString &line);
+    // The GPUs a sweep over several left out, and why (a host with more than one model).
+    void lanesNote(const QString &note);
     void environment(qint64 runId, const QString &json);
     // A long stretch without steps ("compiling", "capturing", "priming: compiling") and the seconds
     // the worker has spent in it; repeated about every 2 s while it lasts.

@@ -360,6 +360,10 @@ void MainWindow::connectRun()
                 ? tr("%1\n\nThe file was not changed.").arg(hinted)
                 : tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
     });
+    connect(controller_, &RunController::lanesNote, this, [this](const QString &note) {
+        tabs_->log()->append(note);
+        status_->say(note, 15000);
+    });
     connect(deviceProbe_, &DeviceProbe::failedToStart, tabs_->log(), &LogPage::append);
     // The whole answer first: the GPUs' models, which "Devices at once" groups lanes by.
     connect(deviceProbe_, &DeviceProbe::answered, panel_,
