@@ -635,8 +635,9 @@ int runCommand(const Options &options, const CommandLine &line)
         QStringList lanes;
         for (const auto &lane : sweep->options.lanes)
             lanes << lane.label + (lane.cudaIndex >= 0 ? " (" + lane.model + ")" : QString());
-        printError(QString("stepscope-cli: %1 lanes, one timed process on each at a time: %2")
+        printError(QString("stepscope-cli: %1 %2, one timed process on each at a time: %3")
                        .arg(lanes.size())
+                       .arg(lanes.size() == 1 ? "lane" : "lanes")
                        .arg(lanes.join(", ")));
         if (!sweep->lanesNote.isEmpty())
             printError("stepscope-cli: " + sweep->lanesNote);

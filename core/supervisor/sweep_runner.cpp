@@ -122,11 +122,29 @@ bool SweepRunner::anyBusy() const
 void SweepRunner::cancelUntaken(const Failure &why, RunStatus status)
 {
     for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
-        if (!taken_[i]) {
-            taken_[i] = true;
-            db_.finishRun(plan_.runs[i].runId, status, why);
+        if (taken_[i])
+            continue;
+        if (status == RunStatus::Failed) {
+            failBeforeStart(i, why);
+            continue;
         }
+        taken_[i] = true;
+        db_.finishRun(plan_.runs[i].runId, status, why);
     }
+}
+
+void SweepRunner::failBeforeStart(std::size_t planIndex, const Failure &why)
+{
+    // Said as a run that started and failed at once (as a missing worker is), so that every front
+    // end counts and shows it: a sweep of only such runs is a failed sweep, not a quiet one.
+    taken_[planIndex] = true;
+    const PlannedRun &run = plan_.runs[planIndex];
+    const std::string failedFor = canonicalName(run.config);
+    failedConfigs_.insert(failedFor);
+    Q_EMIT runStarted(run.runId, static_cast<int>(planIndex), static_cast<int>(plan_.runs.size()),
+                      QString::fromStdString(failedFor));
+    db_.finishRun(run.runId, RunStatus::Failed, why);
+    Q_EMIT runFinished(run.runId, RunStatus::Failed, why);
 }
 
 std::optional<std::size_t> SweepRunner::pickRun(const Lane &lane)
@@ -172,15 +190,12 @@ void SweepRunner::dispatch()
             if (!l->retired)
                 ++alive[l->device.model];
         const bool fits = std::any_of(alive.begin(), alive.end(), [&](const auto &m) { return m.second >= needed; });
-        if (!fits) {
-            taken_[i] = true;
-            db_.finishRun(plan_.runs[i].runId, RunStatus::Failed,
-                          Failure{FailureCategory::InvalidConfig,
-                                  "world_size " + std::to_string(needed) + " needs " + std::to_string(needed) +
-                                      " devices of one model, and the sweep's lanes have fewer; name more with "
-                                      "--devices or lower world_size",
-                                  {}});
-        }
+        if (!fits)
+            failBeforeStart(i, Failure{FailureCategory::InvalidConfig,
+                                       "world_size " + std::to_string(needed) + " needs " + std::to_string(needed) +
+                                           " devices of one model, and the sweep's lanes have fewer; name more "
+                                           "with --devices or lower world_size",
+                                       {}});
     }
     // Until no idle lane finds a run: a run that fails before its worker starts frees its lane at once.
     for (bool started = true; started;) {

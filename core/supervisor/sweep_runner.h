@@ -162,6 +162,7 @@ class SweepRunner : public QObject
     void finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
     void retireAfter(Lane &lane, const Failure &failure);
     void cancelUntaken(const Failure &why, RunStatus status = RunStatus::Cancelled);
+    void failBeforeStart(std::size_t planIndex, const Failure &why);
     // Whether the store took every write so far, after waiting for their commit (flush) or from what
     // it has committed by now (check); when not, the sweep stops (storeFailed).
     bool flushed(bool wait = true);

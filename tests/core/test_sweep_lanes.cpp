@@ -214,6 +214,10 @@ TEST_F(SupervisorTest, DataParallelRunHoldsALaneForEachRank)
     const Outcome out = run(p, o);
     ASSERT_EQ(out.finishedCount, 1);
 
+    ASSERT_EQ(out.runFinished.size(), 2u) << "the run no lanes could hold is said to have failed";
+    EXPECT_EQ(out.started.size(), 2u);
+    EXPECT_TRUE(std::any_of(out.runFinished.begin(), out.runFinished.end(),
+                            [](const auto &f) { return f.second == "invalid-config"; }));
     const QStringList lines = linesOf(record);
     ASSERT_EQ(lines.size(), 1) << "world size 3 never started: two lanes cannot hold it";
     EXPECT_TRUE(lines[0].contains("STEPSCOPE_LANE=[a0+a1]")) << lines[0].toStdString();
