@@ -144,9 +144,13 @@ SweepRequest withDefaults(SweepRequest r)
                     c.ddpGradientAsBucketView = plain.ddpGradientAsBucketView;
                     c.ddpStaticGraph = plain.ddpStaticGraph;
                 }
-                // A plain step and a DDP step compare only in one runtime: at world size 1 too.
-                if (std::any_of(r.worldSizes.begin(), r.worldSizes.end(), [](int x) { return x > 1; }))
+                // A plain step and a DDP step compare only in one runtime and on one device name: at
+                // world size 1 too (its rank 0 is cuda:0, as the one process of world size 1 is then).
+                if (std::any_of(r.worldSizes.begin(), r.worldSizes.end(), [](int x) { return x > 1; })) {
                     c.runtime = Runtime::Python;
+                    if (c.onCuda())
+                        c.device = "cuda";
+                }
                 if (std::find(crossed.begin(), crossed.end(), c) == crossed.end())
                     crossed.push_back(c);
             }

@@ -121,6 +121,7 @@ bool SweepRunner::anyBusy() const
 
 void SweepRunner::cancelUntaken(const Failure &why, RunStatus status)
 {
+    taken_.resize(plan_.runs.size(), false); // a retired lane may have appended a run since
     for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
         if (taken_[i])
             continue;
@@ -484,7 +485,8 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
     connect(w, &WorkerProcess::exited, this,
             [this, l](RunStatus status, std::optional<Failure> failure) { onWorkerExited(*l, status, failure); });
     connect(w, &WorkerProcess::failedToStart, this, [this, l](Failure failure) { onWorkerFailedToStart(*l, failure); });
-    heartbeat_.start();
+    if (!heartbeat_.isActive()) // restarted, another lane's silent run would miss its beats
+        heartbeat_.start();
     w->start(command, workerConfig(lane, config), env);
 }
 
@@ -649,7 +651,7 @@ void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
     // A device that has gone (cuda-unavailable on a lane whose GPU the probe saw) fails every run
     // it would get: it takes no more, the others go on, and its run is queued again for them.
     lane.retired = true;
-    const RunConfig &config = lane.config(plan_);
+    const RunConfig config = lane.config(plan_); // a copy: appendRun below may move plan_.runs
     Q_EMIT logLine(QString("lane %1 retired: its run of %2 failed [%3] %4; the other lanes go on")
                        .arg(lane.device.label, QString::fromStdString(canonicalName(config)),
                             QString::fromUtf8(toString(failure.category).data()),
@@ -681,9 +683,13 @@ void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optiona
     std::vector<double> steady = lane.recorder->finish(status, failure);
     lane.recorder.reset();
     const std::string name = canonicalName(config);
+    // A device that has gone is the lane's failure, not the configuration's: its run is queued again.
+    const bool retire = laned() && status == RunStatus::Failed && failure &&
+                        failure->category == FailureCategory::CudaUnavailable && lane.device.cudaIndex >= 0 &&
+                        config.worldSize <= 1;
     if (!steady.empty())
         steadyRuns_[name].push_back(std::move(steady));
-    else if (status == RunStatus::Failed)
+    else if (status == RunStatus::Failed && !retire)
         failedConfigs_.insert(name);
     const std::int64_t runId = std::exchange(lane.runId, 0);
     lane.busy = false;
@@ -693,8 +699,7 @@ void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optiona
     runningConfigs_.erase(name);
     if (!anyBusy())
         heartbeat_.stop();
-    if (laned() && status == RunStatus::Failed && failure && failure->category == FailureCategory::CudaUnavailable &&
-        lane.device.cudaIndex >= 0 && config.worldSize <= 1)
+    if (retire)
         retireAfter(lane, *failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;

@@ -91,8 +91,9 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
         return std::nullopt;
     PreparedSweep p;
     p.request = withDefaults(request);
-    // A batch scan makes configurations of its own: each is held to the rules too (batch 1 at 32 px).
-    if (!request.batches.empty() && !(errors = validate(p.request)).empty())
+    // A batch scan or world sizes make configurations of their own: each is held to the rules too
+    // (batch 1 at 32 px, a CPU pin under DDP).
+    if ((!request.batches.empty() || !request.worldSizes.empty()) && !(errors = validate(p.request)).empty())
         return std::nullopt;
     const SweepRequest &r = p.request;
     p.hasPythonRuns = std::any_of(r.configs.begin(), r.configs.end(),
@@ -334,7 +335,9 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
     e.steps = steps;
     e.runFraction = steps > 0 ? std::min(1.0, double(step) / steps) : 0.0;
     e.sweepFraction = totalRuns > 0 ? (finishedRuns + e.runFraction) / totalRuns : 1.0;
-    pace_.observe(step, steps, static_cast<double>(runClock_.elapsed()) / 1000.0);
+    // One pace meter follows one run: with lanes, their steps would mix into a pace of no run.
+    if (laneCount_ <= 1)
+        pace_.observe(step, steps, static_cast<double>(runClock_.elapsed()) / 1000.0);
     fillSecondsLeft(e, finishedRuns);
     emitEvent(e);
 }

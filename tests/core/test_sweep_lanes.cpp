@@ -5,6 +5,7 @@
 #include "supervisor_fixture.h"
 
 #include "supervisor/sweep_lanes.h"
+#include "supervisor/sweep_request.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -118,6 +119,32 @@ TEST(SweepLanes, ProbeOutputListsEachGpuAndOlderWorkersTheCountAlone)
     EXPECT_EQ(older[1].name, "GPU 1");
     EXPECT_TRUE(parseFoundGpus("0\n").empty());
     EXPECT_TRUE(parseFoundGpus("").empty());
+}
+
+TEST(SweepWorldSizes, EachConfigurationAtEachWorldSizeInThePythonWorker)
+{
+    SweepRequest request;
+    RunConfig pinned;
+    pinned.device = "cuda:0";
+    pinned.cpuAffinity = "one";
+    RunConfig plain;
+    plain.device = "cuda:0";
+    plain.tf32 = true;
+    request.configs = {pinned, plain};
+    request.worldSizes = {1, 2};
+    const SweepRequest r = withDefaults(request);
+    ASSERT_EQ(r.configs.size(), 4u) << "two configurations at two world sizes";
+    for (const RunConfig &c : r.configs) {
+        EXPECT_EQ(c.runtime, Runtime::Python) << canonicalName(c);
+        EXPECT_EQ(c.device, "cuda") << "ranks take cuda:0.. of what they see: " << canonicalName(c);
+        EXPECT_TRUE(validate(c).empty()) << canonicalName(c) << ": " << describe(validate(c));
+    }
+    EXPECT_EQ(r.configs[0].cpuAffinity, "one") << "world size 1 keeps its pin";
+    EXPECT_EQ(r.configs[2].worldSize, 2);
+    EXPECT_EQ(r.configs[2].cpuAffinity, "none") << "every rank would pin to the same core";
+    EXPECT_TRUE(validate(r).empty());
+    request.worldSizes = {1, 65};
+    EXPECT_FALSE(validate(request).empty());
 }
 
 TEST_F(SupervisorTest, LanesRunAtOnceAndNeverTwoRunsOnOneLane)
