@@ -2,6 +2,7 @@
 
 #include "common/failure.h"
 #include "controller/run_controller.h"
+#include "widgets/table_copy.h"
 
 #include <QHeaderView>
 #include <QTableWidget>
@@ -30,6 +31,7 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
     table_->setToolTip(tr("One timed process per device at a time; the runs go to whichever device comes free, and "
                           "the repeats of a configuration stay on devices of one model. The chart below follows "
                           "the run started last."));
+    installTableCopy(table_); // as every table of the dashboard: TSV and Markdown to the clipboard
     hide(); // until a sweep names lanes
     connect(controller, &RunController::sweepStarted, this, [this] {
         table_->setRowCount(0);
