@@ -177,6 +177,24 @@ const supervisor::SweepLimit *limitOf(const QString &option)
     return nullptr;
 }
 
+// A comma-separated list of whole numbers from 1 to `max` (--batch 16,32, --world-sizes 1,2); empty,
+// with the first bad part named in `errors`, when one is not such a number.
+std::vector<int> wholeList(const QString &text, long long max, const char *what, const char *example,
+                           const std::string &flag, std::vector<ConfigError> &errors)
+{
+    std::vector<int> out;
+    for (const QString &part : text.split(',')) {
+        long long n = 0;
+        if (!parseWhole(part, n) || n < 1 || n > max) {
+            errors.push_back({flag, "'" + part.toStdString() + "' is not " + what + ": give whole numbers from 1 to " +
+                                        std::to_string(max) + ", separated by commas (" + example + ")"});
+            return {};
+        }
+        out.push_back(static_cast<int>(n));
+    }
+    return out;
+}
+
 // In command-line order: a later --device overrides an earlier one, and errors come in order.
 bool parseRunFlags(const CommandLine &line, RunFlags &f)
 {
@@ -225,18 +243,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         } else if (option == "devices") {
             f.devices = v;
         } else if (option == "world-sizes") {
-            r.worldSizes.clear();
-            for (const QString &part : v.split(',')) {
-                long long n = 0;
-                if (!parseWhole(part, n) || n < 1 || n > 64) {
-                    errors.push_back({flag, "'" + part.toStdString() +
-                                                "' is not a world size: give whole numbers from 1 to 64, separated by "
-                                                "commas (1,2)"});
-                    r.worldSizes.clear();
-                    break;
-                }
-                r.worldSizes.push_back(static_cast<int>(n));
-            }
+            r.worldSizes = wholeList(v, 64, "a world size", "1,2", flag, errors);
         } else if (option == "no-profile") {
             r.profileSteps = 0;
         } else if (option == "fresh-cuda-cache") {
@@ -247,18 +254,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                 errors.push_back({flag, "'" + v.toStdString() + "' is not a cache state: give cold, warm or both"});
         } else if (option == "batch" && v.contains(',')) {
             // A batch scan: every configuration at each size (SweepRequest::batches).
-            r.batches.clear();
-            for (const QString &part : v.split(',')) {
-                long long n = 0;
-                if (!parseWhole(part, n) || n < 1 || n > 4096) {
-                    errors.push_back({flag, "'" + part.toStdString() +
-                                                "' is not a batch size: give whole numbers from 1 to 4096, "
-                                                "separated by commas (16,32,64,128)"});
-                    r.batches.clear();
-                    break;
-                }
-                r.batches.push_back(static_cast<int>(n));
-            }
+            r.batches = wholeList(v, 4096, "a batch size", "16,32,64,128", flag, errors);
             if (!r.batches.empty())
                 f.base.batch = r.batches.front();
             f.shapeGiven = true;

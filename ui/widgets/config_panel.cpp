@@ -84,6 +84,19 @@ Autocast autocastOf(const std::vector<RunConfig> &configs)
     return Autocast::Off;
 }
 
+// "16, 32,x" -> {16, 32, 0}: a part that is no number stays in the list as 0, for validate() to name
+// with the range (the batch scan's and the world sizes' lists).
+std::vector<int> numberList(const QString &text)
+{
+    std::vector<int> out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        out.push_back(ok ? n : 0);
+    }
+    return out;
+}
+
 } // namespace
 
 ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
@@ -228,25 +241,27 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     shapeForm->addRow(tr("Warm-up steps"), warmup_);
     shapeForm->addRow(tr("Measured steps"), steps_);
     shapeForm->addRow(tr("Repeats"), repeats_);
-    batches_ = new QLineEdit;
-    batches_->setPlaceholderText(tr("e.g. 16,32,64,128"));
-    batches_->setToolTip(tr("A batch scan: every configuration at each of these batch sizes, in one sweep. The "
-                            "ledger compares rows of one batch; the Why page shows the verdict across them. Empty: "
-                            "the batch above."));
-    shapeForm->addRow(tr("Batch scan"), batches_);
+    // A list typed as text: its placeholder shows the form, its tooltip says what it does.
+    const auto listRow = [shapeForm](const QString &label, const QString &placeholder, const QString &tip) {
+        auto *edit = new QLineEdit;
+        edit->setPlaceholderText(placeholder);
+        edit->setToolTip(tip);
+        shapeForm->addRow(label, edit);
+        return edit;
+    };
+    batches_ = listRow(tr("Batch scan"), tr("e.g. 16,32,64,128"),
+                       tr("A batch scan: every configuration at each of these batch sizes, in one sweep. The "
+                          "ledger compares rows of one batch; the Why page shows the verdict across them. Empty: "
+                          "the batch above."));
     // Several GPUs (issue 21): lanes run at once, and data-parallel steps as a dimension.
-    devices_ = new QLineEdit;
-    devices_->setPlaceholderText(tr("one at a time; e.g. cuda:0,cuda:1 or all"));
-    devices_->setToolTip(tr("Run on several GPUs at once, one timed process per GPU: the runs are dealt out as GPUs "
-                            "come free, and the repeats of a configuration stay on GPUs of one model. Empty: one "
-                            "run at a time on the device above. cpu:0,cpu:1 are CPU slots (they share the cores)."));
-    shapeForm->addRow(tr("Devices at once"), devices_);
-    worldSizes_ = new QLineEdit;
-    worldSizes_->setPlaceholderText(tr("e.g. 1,2 (data-parallel)"));
-    worldSizes_->setToolTip(tr("Every configuration at each world size: DistributedDataParallel over that many "
-                               "processes (the Python worker, through torch.distributed.run), one GPU per rank, gloo "
-                               "on the CPU. The ledger then shows the scaling efficiency against world size 1."));
-    shapeForm->addRow(tr("World sizes"), worldSizes_);
+    devices_ = listRow(tr("Devices at once"), tr("one at a time; e.g. cuda:0,cuda:1 or all"),
+                       tr("Run on several GPUs at once, one timed process per GPU: the runs are dealt out as GPUs "
+                          "come free, and the repeats of a configuration stay on GPUs of one model. Empty: one "
+                          "run at a time on the device above. cpu:0,cpu:1 are CPU slots (they share the cores)."));
+    worldSizes_ = listRow(tr("World sizes"), tr("e.g. 1,2 (data-parallel)"),
+                          tr("Every configuration at each world size: DistributedDataParallel over that many "
+                             "processes (the Python worker, through torch.distributed.run), one GPU per rank, gloo "
+                             "on the CPU. The ledger then shows the scaling efficiency against world size 1."));
     profileSteps_ = spin(int(supervisor::kProfileStepsLimit.min), int(supervisor::kProfileStepsLimit.max),
                          int(supervisor::kProfileStepsLimit.defaultValue));
     profileSteps_->setSpecialValueText(tr("off"));
@@ -506,27 +521,11 @@ void ConfigPanel::buildSettingsTable()
          }},
         {"threads", threads_, 0, intField(&RunConfig::threads)},
         {"batches", batches_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) {
-             // A part that is no number stays in the list as 0: validate() names it with the range.
-             r.batches.clear();
-             for (const QString &part : v.toString().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                 bool ok = false;
-                 const int b = part.trimmed().toInt(&ok);
-                 r.batches.push_back(ok ? b : 0);
-             }
-         }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.batches = numberList(v.toString()); }},
         {"devices", devices_, QString(), nullptr, nullptr, [](const V &v) { return V(v.toString().trimmed()); },
          nullptr},
         {"worldSizes", worldSizes_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) {
-             // As the batch scan: a part that is no number stays as 0, for validate() to name.
-             r.worldSizes.clear();
-             for (const QString &part : v.toString().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                 bool ok = false;
-                 const int w = part.trimmed().toInt(&ok);
-                 r.worldSizes.push_back(ok ? w : 0);
-             }
-         }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.worldSizes = numberList(v.toString()); }},
         {"profileSteps", profileSteps_, int(supervisor::kProfileStepsLimit.defaultValue),
          [](const V &v, RunConfig &, SweepRequest &r) { r.profileSteps = v.toInt(); }},
     };
