@@ -32,10 +32,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <map>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 
 namespace stepscope::cli

@@ -69,9 +69,9 @@ void printDataParallel(const report::Ledger &ledger)
             std::printf(", scaling efficiency %.0f%% against %s", *row.scalingEfficiency * 100,
                         row.scalingReference.c_str());
         else
-            std::printf(", no scaling efficiency (%s)",
-                        row.scalingReference.empty() ? "no world-size-1 row of this configuration in the sweep"
-                                                     : "a row without a steady figure");
+            std::printf(", no scaling efficiency (%s)", row.scalingReference.empty()
+                                                            ? "no world-size-1 row of this configuration in the sweep"
+                                                            : "a row without a steady figure");
         if (row.rankSpreadMs)
             std::printf(", slowest minus fastest rank %s", report::formatMs(*row.rankSpreadMs).c_str());
         std::printf("\n");

@@ -122,8 +122,8 @@ std::vector<CudaDeviceInfo> cudaDevices()
 #ifdef STEPSCOPE_WITH_CUDA
     for (int i = 0; i < cudaDeviceCount(); ++i) {
         const auto *prop = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(i)); // i < device_count()
-        devices.push_back({i, prop->name, uuidText(prop->uuid), pciBusId(i),
-                           static_cast<long long>(prop->totalGlobalMem >> 20)});
+        devices.push_back(
+            {i, prop->name, uuidText(prop->uuid), pciBusId(i), static_cast<long long>(prop->totalGlobalMem >> 20)});
     }
 #endif
     return devices;

@@ -170,10 +170,10 @@ QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std
 QByteArray rankStepsLine(int rank, int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs)
 {
     return line({{"type", "rank_steps"},
-                  {"rank", rank},
-                  {"first", firstIndex},
-                  {"gpu_ms", toArray(gpuMs)},
-                  {"wall_ms", toArray(wallMs)}});
+                 {"rank", rank},
+                 {"first", firstIndex},
+                 {"gpu_ms", toArray(gpuMs)},
+                 {"wall_ms", toArray(wallMs)}});
 }
 
 QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state)

@@ -494,7 +494,8 @@ void dataParallelFigures(const store::Reader &reader, Ledger &ledger, const Grou
         }
         std::vector<double> spreads;
         const auto it = groups.runs.find(row.configName);
-        for (const store::RunRecord *run : it == groups.runs.end() ? std::vector<const store::RunRecord *>{} : it->second) {
+        for (const store::RunRecord *run :
+             it == groups.runs.end() ? std::vector<const store::RunRecord *>{} : it->second) {
             const auto summary = reader.summary(run->id);
             if (run->status != RunStatus::Complete || !summary || summary->steadyCount <= 0)
                 continue;

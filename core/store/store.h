@@ -246,7 +246,7 @@ class Reader
     std::optional<SweepRecord> sweep(std::int64_t id) const;
     std::vector<RunRecord> runs(std::int64_t sweepId) const; // by position
     std::optional<RunRecord> run(std::int64_t runId) const;
-    std::vector<StepRow> steps(std::int64_t runId) const; // by index
+    std::vector<StepRow> steps(std::int64_t runId) const;         // by index
     std::vector<RankStepRow> rankSteps(std::int64_t runId) const; // by rank, then index; empty before schema 9
     std::optional<RunSummary> summary(std::int64_t runId) const;
     // Completed runs whose summary is missing or was computed by a rule older than methodVersion.

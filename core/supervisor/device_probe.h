@@ -23,7 +23,7 @@ struct NativeProbe {
     int exitCode = -1;
     int cudaDevices = 0;
     std::vector<FoundGpu> gpus; // each of them: a sweep over several GPUs groups them by model
-    QString error; // why it did not answer
+    QString error;              // why it did not answer
 };
 
 class DeviceProbe : public QObject

@@ -95,7 +95,8 @@ std::vector<std::vector<LaneDevice>> groupByModel(const std::vector<LaneDevice> 
 {
     std::vector<std::vector<LaneDevice>> groups;
     for (const auto &lane : lanes) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.front().model == lane.model; });
+        auto it =
+            std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.front().model == lane.model; });
         if (it == groups.end())
             groups.push_back({lane});
         else
@@ -124,8 +125,7 @@ QString splitNote(const std::vector<std::vector<LaneDevice>> &groups)
                    "the repeats of a configuration are only repeats on one model; run --devices %5 for a sweep "
                    "of its own")
         .arg(groups.size())
-        .arg(lanesText(groups.front()), groups.front().front().model, left.join(", "),
-             lanesText(groups[1]));
+        .arg(lanesText(groups.front()), groups.front().front().model, left.join(", "), lanesText(groups[1]));
 }
 
 } // namespace stepscope::supervisor

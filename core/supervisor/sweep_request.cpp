@@ -68,9 +68,10 @@ std::vector<ConfigError> validate(const SweepRequest &r)
                 {"batch", "'" + std::to_string(b) + "' is not a batch size: give whole numbers from 1 to 4096"});
     for (const int w : r.worldSizes)
         if (w < 1 || w > 64)
-            errors.push_back({"world-sizes",
-                              "'" + std::to_string(w) + "' is not a world size: give whole numbers from 1 to 64"});
-    const bool gpuLanes = std::any_of(r.lanes.begin(), r.lanes.end(), [](const LaneDevice &l) { return l.cudaIndex >= 0; });
+            errors.push_back(
+                {"world-sizes", "'" + std::to_string(w) + "' is not a world size: give whole numbers from 1 to 64"});
+    const bool gpuLanes =
+        std::any_of(r.lanes.begin(), r.lanes.end(), [](const LaneDevice &l) { return l.cudaIndex >= 0; });
     for (const RunConfig &c : r.configs) {
         if (!r.lanes.empty() && gpuLanes != c.onCuda()) {
             errors.push_back({"devices", gpuLanes ? "--devices names GPUs, and " + canonicalName(c) +

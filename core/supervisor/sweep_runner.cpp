@@ -162,7 +162,8 @@ std::optional<std::size_t> SweepRunner::pickRun(const Lane &lane)
         const std::string name = canonicalName(config);
         if (runningConfigs_.count(name))
             continue; // one process of a configuration at a time: its warm caches are one folder
-        if (const auto bound = configModel_.find(name); bound != configModel_.end() && bound->second != lane.device.model)
+        if (const auto bound = configModel_.find(name);
+            bound != configModel_.end() && bound->second != lane.device.model)
             continue; // its repeats keep to the model its first run had
         const int needed = laned() ? config.worldSize : 1;
         if (needed > 1 && idleOfModel(lane.device.model) < needed)
@@ -463,8 +464,8 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
     }
     if (lane.stage == Stage::Timed)
         lane.recorder->setMachineWarmup(lane.warmup == Warmup::Completed ? store::MachineWarmup::WarmedUp
-                                        : lane.workersStarted == 1      ? store::MachineWarmup::FirstProcess
-                                                                        : store::MachineWarmup::AfterOthers);
+                                        : lane.workersStarted == 1       ? store::MachineWarmup::FirstProcess
+                                                                         : store::MachineWarmup::AfterOthers);
     WorkerCommand command = worker;
     if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
         // The timed worker profiles its last steps (issue 18.1) into the folder beside the database.

@@ -130,9 +130,9 @@ class SweepRunner : public QObject
         int index = 0;
         LaneDevice device;
         bool busy = false, retired = false;
-        int heldBy = -1;           // a data-parallel run of another lane holds this one
-        std::vector<int> holding;  // the other lanes this lane's data-parallel run holds
-        std::size_t planIndex = 0; // the run in plan_ this lane runs
+        int heldBy = -1;                       // a data-parallel run of another lane holds this one
+        std::vector<int> holding;              // the other lanes this lane's data-parallel run holds
+        std::size_t planIndex = 0;             // the run in plan_ this lane runs
         QPointer<WorkerProcess> worker;        // the worker process now running, of any stage
         std::unique_ptr<RunRecorder> recorder; // the run's figures into the store
         std::int64_t runId = 0;
@@ -185,8 +185,8 @@ class SweepRunner : public QObject
     bool running_ = false;
     bool cancelRequested_ = false;
     std::vector<std::unique_ptr<Lane>> lanes_;
-    std::set<std::string> runningConfigs_;         // canonical names with a process now
-    std::map<std::string, QString> configModel_;   // canonical name -> the GPU model its repeats keep to
+    std::set<std::string> runningConfigs_;       // canonical names with a process now
+    std::map<std::string, QString> configModel_; // canonical name -> the GPU model its repeats keep to
     QTimer heartbeat_;
     // The sweep's machine cache folders, the timed runs' and the priming processes'.
     std::unique_ptr<MachineCacheDirs> machineDirs_;

@@ -72,7 +72,8 @@ TEST(SweepLanes, DevicesTextNamesGpusTheProbeFound)
     EXPECT_EQ(parseLanes("all", twoH200AndAnA100(), problem).size(), 3u);
 
     EXPECT_TRUE(parseLanes("cuda:0,cuda:3", twoH200AndAnA100(), problem).empty());
-    EXPECT_TRUE(problem.contains("cuda:3 is not here") && problem.contains("3 CUDA device(s)")) << problem.toStdString();
+    EXPECT_TRUE(problem.contains("cuda:3 is not here") && problem.contains("3 CUDA device(s)"))
+        << problem.toStdString();
     EXPECT_TRUE(parseLanes("cuda:0,cuda:0", twoH200AndAnA100(), problem).empty());
     EXPECT_TRUE(problem.contains("named twice")) << problem.toStdString();
     EXPECT_TRUE(parseLanes("cuda:0,cpu:1", twoH200AndAnA100(), problem).empty());
@@ -154,8 +155,8 @@ TEST_F(SupervisorTest, LanesRunAtOnceAndNeverTwoRunsOnOneLane)
         configs.push_back(smallConfig(batch));
     const SweepPlan p = plan(configs, 2);
     const QString starts = dir_.filePath("starts"), ends = dir_.filePath("ends");
-    RunnerOptions o = options(fakeWorker({"--stamp", starts, "--replay", dataFile("worker-ok.jsonl"), "--sleep",
-                                          "0.4", "--stamp", ends}));
+    RunnerOptions o = options(
+        fakeWorker({"--stamp", starts, "--replay", dataFile("worker-ok.jsonl"), "--sleep", "0.4", "--stamp", ends}));
     o.lanes = {LaneDevice{"cpu", "cpu slot 0", "cpu", {}, -1}, LaneDevice{"cpu", "cpu slot 1", "cpu", {}, -1}};
     const Outcome out = run(p, o, {}, 20000);
     ASSERT_EQ(out.finishedCount, 1);
@@ -192,14 +193,15 @@ TEST_F(SupervisorTest, RepeatsKeepToOneModelAndARetiredLaneDoesNotStopTheOthers)
     for (int batch : {2, 4, 6, 8})
         configs.push_back(smallConfig(batch));
     const SweepPlan p = plan(configs, 3);
-    RunnerOptions o = options(fakeWorker({"--fail-on-lane", "a1", "--replay", dataFile("worker-ok.jsonl"), "--sleep",
-                                          "0.2"}));
+    RunnerOptions o =
+        options(fakeWorker({"--fail-on-lane", "a1", "--replay", dataFile("worker-ok.jsonl"), "--sleep", "0.2"}));
     o.lanes = {fakeGpu("a0", "Model A", 0), fakeGpu("a1", "Model A", 1), fakeGpu("b0", "Model B", 2)};
     const Outcome out = run(p, o, {}, 30000);
     ASSERT_EQ(out.finishedCount, 1);
     EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
-    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) { return l.contains("lane a1 retired"); }))
-        << out.log.join('|').toStdString();
+    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) {
+        return l.contains("lane a1 retired");
+    })) << out.log.join('|').toStdString();
 
     std::map<std::string, std::set<QString>> models;
     std::map<std::string, int> complete;

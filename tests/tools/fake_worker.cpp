@@ -226,9 +226,9 @@ void perform(const Action &a, State &s)
         std::fflush(stdout);
     } else if (n == "--stamp") {
         const char *lane = std::getenv("STEPSCOPE_LANE");
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
         std::ofstream out(a.values[0], std::ios::app);
         out << ms << '\t' << (lane ? lane : "-") << '\n';
         if (!out)

@@ -293,13 +293,12 @@ class TestConfigPanel : public QObject
         settings.endGroup();
         keys.sort();
         QStringList expected{
-            "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth", "compileBackend", "compileCold",
-            "compileMode",     "compileTarget", "compileWarm",  "cpuAffinity", "cpuCores",       "cudnn",
-            "custom",          "device",        "batch",        "caches",      "graph",          "imageSize",
-            "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",   "planned",        "pythonInterpreter",
-            "repeats",         "runtime",       "steps",        "sweepKind",   "tf32",           "threads",
-            "untilCi",         "warmup",        "batches",      "profileSteps",   "devices",
-            "worldSizes"};
+            "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth",  "compileBackend", "compileCold",
+            "compileMode",     "compileTarget", "compileWarm",  "cpuAffinity",  "cpuCores",       "cudnn",
+            "custom",          "device",        "batch",        "caches",       "graph",          "imageSize",
+            "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",    "planned",        "pythonInterpreter",
+            "repeats",         "runtime",       "steps",        "sweepKind",    "tf32",           "threads",
+            "untilCi",         "warmup",        "batches",      "profileSteps", "devices",        "worldSizes"};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));

@@ -15,14 +15,14 @@
 
 #include "window_fixture.h"
 
+#include "widgets/lane_strip.h"
 #include <QApplication>
 #include <QMessageBox>
 #include <QPushButton>
-#include "widgets/lane_strip.h"
 
 #include <QSignalSpy>
-#include <QTableWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>

@@ -35,11 +35,16 @@ LedgerModel::LedgerModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
 {
-    return {ledger.sweep.id,          ledger.plannedSteps,
-            ledger.recommendation,    ledger.recommendationText,
-            ledger.recommendationCI,  ledger.recommendationTied,
-            ledger.decidingCrossing,  ledger.recommended,
-            ledger.recommendedReason, ledger.leftOut,
+    return {ledger.sweep.id,
+            ledger.plannedSteps,
+            ledger.recommendation,
+            ledger.recommendationText,
+            ledger.recommendationCI,
+            ledger.recommendationTied,
+            ledger.decidingCrossing,
+            ledger.recommended,
+            ledger.recommendedReason,
+            ledger.leftOut,
             ledger.noRecommendationReason};
 }
 
@@ -241,8 +246,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             QString tip = QString::fromStdString(r.configName);
             // A data-parallel row (issue 21): its step is the slowest rank's; how it scales.
             if (r.worldSize > 1) {
-                tip += QLatin1Char('\n') + tr("%1 ranks of DistributedDataParallel; a step is the slowest rank's.")
-                                               .arg(r.worldSize);
+                tip += QLatin1Char('\n') +
+                       tr("%1 ranks of DistributedDataParallel; a step is the slowest rank's.").arg(r.worldSize);
                 if (r.scalingEfficiency)
                     tip += QLatin1Char(' ') + tr("Scaling efficiency %1% against %2 (its steady step over this one, "
                                                  "per GPU).")

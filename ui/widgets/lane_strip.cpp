@@ -32,7 +32,7 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
                           "the repeats of a configuration stay on devices of one model. The chart below follows "
                           "the run started last."));
     installTableCopy(table_); // as every table of the dashboard: TSV and Markdown to the clipboard
-    hide(); // until a sweep names lanes
+    hide();                   // until a sweep names lanes
     connect(controller, &RunController::sweepStarted, this, [this] {
         table_->setRowCount(0);
         hide();
