@@ -242,12 +242,18 @@ class FallbackDetection(unittest.TestCase):
         nocg = self.parse({"compile": "max-autotune-no-cudagraphs", "device": "cuda"})
         self.assertEqual(self.compiled.fallback_reason(nocg, skipped), "")
 
-    def test_a_warm_run_that_missed_the_cache_is_not_called_warm(self):
-        warm = self.parse({"compile": "default", "compile_cache": "warm"})
-        cold = self.parse({"compile": "default"})
-        self.assertIn("missed 2 graph(s)", self.compiled.warm_cache_problem(warm, {"fx_graph_cache": {"miss": 2}}))
-        self.assertEqual(self.compiled.warm_cache_problem(warm, {"fx_graph_cache": {"hit": 2}}), "")
-        self.assertEqual(self.compiled.warm_cache_problem(cold, {"fx_graph_cache": {"miss": 2}}), "")
+    def test_an_again_run_that_missed_the_cache_is_not_called_again(self):
+        # The start state is the run's (STEPSCOPE_START), no longer the configuration's compile_cache.
+        c = self.parse({"compile": "default"})
+        problem = self.compiled.warm_cache_problem(c, {"fx_graph_cache": {"miss": 2}}, "again")
+        self.assertIn("labelled again (a start on caches this configuration filled)", problem)
+        self.assertIn("missed 2 graph(s)", problem)
+        self.assertEqual(self.compiled.warm_cache_problem(c, {"fx_graph_cache": {"hit": 2}}, "again"), "")
+        # A fresh or shipped start that misses is no again one (a shipped miss is its bundle record's).
+        for start in ("fresh", "shipped"):
+            self.assertEqual(self.compiled.warm_cache_problem(c, {"fx_graph_cache": {"miss": 2}}, start), "")
+        aot = self.parse({"compile": "default", "compile_backend": "aot_eager"})
+        self.assertEqual(self.compiled.warm_cache_problem(aot, {"fx_graph_cache": {"miss": 2}}, "again"), "")
 
     def test_mode_goes_to_inductor_only(self):
         self.assertEqual(self.compiled.compile_kwargs(self.parse({"compile": "reduce-overhead", "device": "cuda"})),

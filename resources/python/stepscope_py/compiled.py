@@ -4,12 +4,25 @@ The compile cost is read from dynamo's own bookkeeping (compilation_time_metrics
 the breakdown is what torch measured, not a guess. Whether the run is really compiled is decided
 here too: a configuration that fell back to eager, or asked for CUDA graphs that inductor skipped,
 is not what its name says, and the runner fails it instead of timing it under that name.
+
+The run's start state (docs/decisions.md, "Start states") comes from the supervisor in the
+environment, not from the configuration: STEPSCOPE_START is fresh, shipped or again, and a compiled
+run saves (STEPSCOPE_BUNDLE_SAVE) or loads (STEPSCOPE_BUNDLE_LOAD) torch.compile's mega-cache bundle
+(torch.compiler.save_cache_artifacts / load_cache_artifacts). A start is checked by the FX graph
+cache's hits, not assumed.
 """
 import os
+import time
+import traceback
 
 import torch
 
-from .failure import WorkerFailure
+from .failure import WorkerFailure, first_line
+
+START_ENV = "STEPSCOPE_START"
+START_STATES = ("fresh", "shipped", "again")
+BUNDLE_SAVE_ENV = "STEPSCOPE_BUNDLE_SAVE"
+BUNDLE_LOAD_ENV = "STEPSCOPE_BUNDLE_LOAD"
 
 # Coarse phases from dynamo's timers (seconds summed over all frames), in the order they happen.
 # Names are those of torch 2.11; a timer that is not there is simply left out.
@@ -89,8 +102,132 @@ def phases_of(timers):
     return {k: round(v, 4) for k, v in phases.items()}
 
 
-def collect(config, skips):
-    """The compile record of the run so far (sent after step 1 and again at the end)."""
+def start_state(environ=None):
+    """The run's start state from STEPSCOPE_START: fresh when unset or empty. Any other word is the
+    supervisor's mistake, an `internal` failure (a start named wrongly would be reported wrongly)."""
+    word = (os.environ if environ is None else environ).get(START_ENV, "").strip()
+    if not word:
+        return "fresh"
+    if word not in START_STATES:
+        raise WorkerFailure("internal", f"{START_ENV}={word!r} is not a start state; expected one of "
+                                        f"{', '.join(START_STATES)} (or unset: fresh)")
+    return word
+
+
+def _artifact_counts(cache_info):
+    """Artifacts by kind ("inductor", "aot_autograd", ...) of a torch CacheInfo; {} when there is
+    none or it says nothing (best effort: the class is torch's own and may change)."""
+    try:
+        return {str(kind): len(keys) for kind, keys in dict(cache_info.artifacts).items() if keys}
+    except Exception:  # noqa: BLE001: an older or newer CacheInfo without `artifacts`
+        return {}
+
+
+def load_bundle(path):
+    """Loads the mega-cache bundle at `path` into inductor's (empty) caches before anything is
+    compiled: what makes a shipped start. Returns what the compile record's "bundle" is made from;
+    raises WorkerFailure when torch lacks the API (torch-too-old) or the file cannot be read or
+    loaded (internal, naming the path)."""
+    load = getattr(getattr(torch, "compiler", None), "load_cache_artifacts", None)
+    if load is None:
+        raise WorkerFailure("torch-too-old", "a shipped start needs torch.compiler.load_cache_artifacts (torch 2.7 "
+                                             "or later); upgrade torch or run without the shipped start",
+                            f"torch {torch.__version__}; {BUNDLE_LOAD_ENV}={path}")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise WorkerFailure("internal", f"the shipped start's bundle {path} is missing ({BUNDLE_LOAD_ENV})") from None
+    except OSError as exc:
+        raise WorkerFailure("internal", f"the shipped start's bundle {path} cannot be read ({BUNDLE_LOAD_ENV}): "
+                                        f"{exc}") from None
+    t0 = time.perf_counter()
+    try:
+        cache_info = load(data)
+    except Exception as exc:  # noqa: BLE001: whatever torch raises, the run cannot start shipped
+        raise WorkerFailure("internal", f"torch.compiler.load_cache_artifacts could not load the bundle {path}: "
+                                        f"{first_line(exc) or type(exc).__name__}",
+                            "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))) from None
+    return {"path": path, "bytes": len(data), "load_s": round(time.perf_counter() - t0, 4),
+            "loaded": _artifact_counts(cache_info) if cache_info is not None else {}}
+
+
+def bundle_use(loaded, info, backend):
+    """The compile record's "bundle": what was loaded (`loaded`, from load_bundle) and what it made
+    of the compile so far (the FX graph and AOTAutograd cache counters in `info`). `missed`: the
+    FX graph cache missed or bypassed a graph, or hit none, so this shipped run compiled anyway;
+    such a run is not failed here, the supervisor flags it from these fields."""
+    fx, aot = info.get("fx_graph_cache", {}), info.get("aot_autograd_cache", {})
+    hits, misses, bypasses = (int(fx.get(k, 0)) for k in ("hit", "miss", "bypass"))
+    problems = []
+    if not loaded.get("loaded"):
+        problems.append("torch loaded no artifact from the bundle (a damaged bundle, or one another torch saved)")
+    if misses:
+        problems.append(f"inductor compiled {misses} graph(s) the bundle lacked")
+    if bypasses:
+        problems.append(f"inductor compiled {bypasses} graph(s) its FX graph cache bypasses")
+    if not hits and not misses and not bypasses:
+        problems.append("inductor's FX graph cache hit no graph (the bundle held none of this configuration's)"
+                        if backend == "inductor" else
+                        f"backend {backend} reads no FX graph cache: the bundle made no hits")
+    missed = bool(misses or bypasses or not hits)
+    return {**loaded, "hits": hits, "misses": misses, "bypasses": bypasses,
+            "aot_hits": int(aot.get("hit", 0)), "aot_misses": int(aot.get("miss", 0)),
+            "missed": missed, "problem": "shipped, but " + "; ".join(problems) if problems else ""}
+
+
+def save_bundle(path):
+    """Writes this process's mega-cache bundle (torch.compiler.save_cache_artifacts) to `path`,
+    atomically (path.tmp, fsync, rename). Returns the compile record's part: {"bundle_saved": ...},
+    or {"bundle_save_problem": why}. A bundle that cannot be saved fails no run: the run's figures
+    stand, only the configuration's shipped runs lack their bundle."""
+    save = getattr(getattr(torch, "compiler", None), "save_cache_artifacts", None)
+    if save is None:
+        return {"bundle_save_problem": f"torch {torch.__version__} has no torch.compiler.save_cache_artifacts "
+                                       "(torch 2.7 or later): no bundle for shipped starts"}
+    t0 = time.perf_counter()
+    try:
+        saved = save()
+    except Exception as exc:  # noqa: BLE001
+        return {"bundle_save_problem": f"torch.compiler.save_cache_artifacts failed: "
+                                       f"{first_line(exc) or type(exc).__name__}"}
+    if saved is None:
+        return {"bundle_save_problem": "torch.compiler.save_cache_artifacts returned nothing: this process "
+                                       "recorded no cache artifact (no graph went through inductor's caches?)"}
+    try:
+        data, cache_info = saved
+        data = bytes(data)
+    except (TypeError, ValueError):
+        return {"bundle_save_problem": f"torch.compiler.save_cache_artifacts returned {type(saved).__name__}, "
+                                       "not (bytes, CacheInfo): this worker does not know that torch's bundle"}
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        return {"bundle_save_problem": f"cannot write the bundle to {path}: {exc}"}
+    try:  # the rename itself durable too; best effort (not every system opens a folder)
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    return {"bundle_saved": {"path": path, "bytes": len(data), "artifacts": _artifact_counts(cache_info),
+                             "save_s": round(time.perf_counter() - t0, 4)}}
+
+
+def collect(config, skips, start="fresh", bundle=None):
+    """The compile record of the run so far (sent after step 1 and again at the end). `start`: the
+    run's start state; `bundle`: what load_bundle loaded (a shipped run), or None."""
     from torch._dynamo.utils import counters
 
     timers = _timers()
@@ -111,7 +248,9 @@ def collect(config, skips):
         "mode": config.compile,
         "backend": config.compile_backend,
         "target": config.compile_target,
-        "cache": config.compile_cache,
+        # "cache" is the start state under the key the record had when it said cold or warm.
+        "cache": start,
+        "start": start,
         "compile_s": round(compile_s, 4),
         "phases": phases_of(timers),
         "graphs": graphs,
@@ -130,22 +269,26 @@ def collect(config, skips):
     reason = fallback_reason(config, info)
     info["compiled"] = not reason
     info["fallback_reason"] = reason
-    info["cache_problem"] = warm_cache_problem(config, info)
+    info["cache_problem"] = warm_cache_problem(config, info, start)
+    if bundle is not None:
+        info["bundle"] = bundle_use(bundle, info, config.compile_backend)
     return info
 
 
-def warm_cache_problem(config, info):
-    """Why a run labelled warm compiled cold ("" when the label holds): a kept cache that lacks this
-    configuration's graphs (deleted, or filled by another torch) makes a first step that is not a
-    warm one, and its break-even would be reported under the wrong label."""
-    if config.compile_cache != "warm" or config.compile_backend != "inductor":
+def warm_cache_problem(config, info, start):
+    """Why a run labelled again compiled afresh ("" when the label holds): a kept cache that lacks
+    this configuration's graphs (deleted, or filled by another torch) makes a first step that is not
+    an again one, and its break-even would be reported under the wrong label. (A shipped run that
+    missed is not failed: its "bundle" record says so, and the supervisor flags it.)"""
+    if start != "again" or config.compile_backend != "inductor":
         return ""
     if os.environ.get("STEPSCOPE_PRIMING") == "1":
-        return ""  # the supervisor's priming run fills the warm cache: it compiles cold by design
+        return ""  # the supervisor's priming run fills the again caches: it compiles afresh by design
     missed = int(info.get("fx_graph_cache", {}).get("miss", 0))
     if missed:
-        return (f"labelled warm, but inductor's FX graph cache missed {missed} graph(s): this compile ran cold "
-                "(delete the warm cache directory so that Stepscope primes it again)")
+        return (f"labelled again (a start on caches this configuration filled), but inductor's FX graph cache "
+                f"missed {missed} graph(s): this compile ran fresh (delete the again cache directory so that "
+                "Stepscope primes it again)")
     return ""
 
 

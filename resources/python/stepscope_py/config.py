@@ -21,6 +21,13 @@ SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config_s
 
 _schema = None
 
+# Keys the configuration no longer has that a supervisor of an earlier release may still send:
+# accepted and ignored when the schema does not know them (any other unknown key is refused). The
+# start state (fresh, shipped, again) is the run's, told by STEPSCOPE_START (compiled.start_state),
+# no longer the configuration's compile_cache (cold, warm). While the schema still has the field,
+# the table's rules apply to it as to any other (both workers refuse alike), and nothing reads it.
+RETIRED_KEYS = ("compile_cache",)
+
 
 def load_schema(path=SCHEMA_PATH):
     """The schema at `path`; a missing, unreadable or foreign file is an `internal` failure that says
@@ -160,6 +167,8 @@ def from_json(obj, base=None):
             if not isinstance(value, bool):
                 errors.append((key, s["sweep_keys"][key]))
             continue
+        if key in RETIRED_KEYS and key not in fields:
+            continue  # whatever its value: nothing reads it
         text = _member_text(value)
         if text is None:
             errors.append((key, s["messages"]["not_a_value"]))

@@ -25,7 +25,7 @@ def gpu_state(torch, index):
     return gpu_state_reader.read(torch, index)
 
 
-def probe(torch, config):
+def probe(torch, config, start="fresh"):
     import torchvision
 
     env = {
@@ -45,7 +45,10 @@ def probe(torch, config):
         "cuda_cache_path": os.environ.get("CUDA_CACHE_PATH", "unset (default ~/.nv/ComputeCache)"),
     }
     if config.compiled:
-        env["compile_cache"] = config.compile_cache
+        env["start"] = start  # STEPSCOPE_START (it replaced the configuration's compile_cache)
+        for var in ("STEPSCOPE_BUNDLE_LOAD", "STEPSCOPE_BUNDLE_SAVE"):
+            if os.environ.get(var):
+                env[var.lower()] = os.environ[var]
         for var, directory in preflight.cache_dirs().items():
             env[var.lower()] = directory
     if torch.cuda.is_available():

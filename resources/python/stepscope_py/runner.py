@@ -179,14 +179,24 @@ def _device(config):
     return torch.device("cuda", index)
 
 
-def _check_compiled(config, skips, when):
-    info = compiled_mod.collect(config, skips)
+def _check_compiled(config, skips, when, start, bundle, save_to=None):
+    """Sends the compile record and fails a run that is not what it is named. `save_to`: the file
+    of the mega-cache bundle to save first (the record after the measured steps says how it went);
+    a run that failed the checks saves none."""
+    info = compiled_mod.collect(config, skips, start, bundle)
+    if save_to:
+        if not info["compiled"]:
+            info["bundle_save_problem"] = f"not saved: the run did not compile as asked ({info['fallback_reason']})"
+        elif info["cache_problem"]:
+            info["bundle_save_problem"] = f"not saved: {info['cache_problem']}"
+        else:
+            info.update(compiled_mod.save_bundle(save_to))
     protocol.compile_info(info)
     if not info["compiled"]:
         raise WorkerFailure("compile-failed", f"not compiled as asked ({when}): {info['fallback_reason']}",
                             "The run is not reported as the compiled configuration. Compile record: " + str(info))
     if info["cache_problem"]:
-        raise WorkerFailure("compile-failed", f"not the warm compile it is named ({when}): {info['cache_problem']}",
+        raise WorkerFailure("compile-failed", f"not the {start} start it is named ({when}): {info['cache_problem']}",
                             "Compile record: " + str(info))
     return info
 
@@ -198,16 +208,24 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
     during = "setup"
     before_step = parallel.before_step if parallel else (lambda index: None)
     try:
+        start = compiled_mod.start_state()
         device = _device(config)
         apply_global_flags(config)
-        protocol.hello(environment.probe(torch, config))
+        protocol.hello(environment.probe(torch, config, start))
         if parallel:
             parallel.join(device)
             step = TrainingStep(config, device, wrap=parallel.wrap, data_seed=parallel.data_seed)
         else:
             step = TrainingStep(config, device)
-        skips = None
+        skips = bundle = save_to = None
         if config.compiled:
+            # A shipped start: the bundle goes into inductor's empty caches before anything compiles,
+            # outside the first step (its seconds are in setup, and in the compile record).
+            if os.environ.get(compiled_mod.BUNDLE_LOAD_ENV):
+                bundle = compiled_mod.load_bundle(os.environ[compiled_mod.BUNDLE_LOAD_ENV])
+            # One rank saves for a data-parallel job: every rank compiled the same graphs.
+            if not parallel or getattr(parallel, "rank", 0) == 0:
+                save_to = os.environ.get(compiled_mod.BUNDLE_SAVE_ENV) or None
             skips = compiled_mod.SkipRecorder()
             step.use_compiled(compiled_mod.compile_function(config))
         _sync(device)
@@ -235,7 +253,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
         protocol.first_step(first_ms / 1000.0)
         protocol.steps(1, [], [first_ms])
         if config.compiled:
-            _check_compiled(config, skips, "after the first step")
+            _check_compiled(config, skips, "after the first step", start, bundle)
 
         during = "the measured steps"
         timer = StepTimer(device.type == "cuda")
@@ -260,8 +278,9 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
         block_ms = (time.perf_counter() - block_start) * 1000.0
         timer.flush(True)
         if config.compiled:
-            # Recompiles or a late fallback after step 1 also change what was measured.
-            _check_compiled(config, skips, "after the measured steps")
+            # Recompiles or a late fallback after step 1 also change what was measured. The bundle
+            # is saved here, after the timed steps and before any profiling pass.
+            _check_compiled(config, skips, "after the measured steps", start, bundle, save_to)
 
         if device.type == "cuda":
             state = environment.gpu_state(torch, device.index or 0)
