@@ -6,7 +6,7 @@
 #include "config/presets.h"
 #include "config/run_config.h"
 #include "store/database_files.h"
-#include "supervisor/compile_cache.h"
+#include "supervisor/start_caches.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/sweep_request.h"
 
@@ -257,7 +257,7 @@ QString managedEnvironmentText()
 HelpDefaults machineDefaults()
 {
     const QString db = QString::fromStdString(store::defaultDatabasePath());
-    return {db.isEmpty() ? "none: HOME is not set, so pass --db" : db, supervisor::defaultCompileCacheRoot()};
+    return {db.isEmpty() ? "none: HOME is not set, so pass --db" : db, supervisor::defaultCacheRoot()};
 }
 
 HelpDefaults genericDefaults()
@@ -312,14 +312,18 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "may say \"baseline\": N next to \"configs\", or \"baseline\": true on one of them; this flag "
                  "overrides it"),
           limitOption(supervisor::kTimeoutLimit, "S", "; 604800 is 7 days"),
+          option("start", "LIST",
+                 "the start states each configuration runs under, a comma list: fresh = every cache a first step "
+                 "reads (CUDA JIT, torch's kernels, Triton, torch.compile's) empty and the run's own, a new node; "
+                 "shipped = fresh plus what an earlier run of it saved to ship in an image (torch.compile's "
+                 "mega-cache for compiled rows, the CUDA JIT folder for others); again = the caches as a run of it "
+                 "left them, a machine that ran it before; all = the three; shipped-compiled = shipped for "
+                 "compiled rows only (default: fresh,again,shipped-compiled on a GPU, fresh on the CPU). A "
+                 "--config file may say \"start\": \"fresh,again\" next to \"configs\"; this flag overrides it"),
           option("caches", "cold|warm|both",
-                 "the machine caches each configuration starts with (CUDA JIT, torch's kernels, Triton): cold = "
-                 "fresh and empty folders of the run's own; warm = what a run of the same configuration left; both "
-                 "= a cold and a warm process of every configuration per repeat, side by side in the ledger "
-                 "(default: both on a GPU, cold on the CPU). A --config file may say \"caches\": \"both\" next "
-                 "to \"configs\"; this flag overrides it",
+                 "the old words for --start: cold = fresh, warm = again, both = fresh,again",
                  ValueKind::Choice, {"cold", "warm", "both"}),
-          flag("fresh-cuda-cache", "the same as --caches cold (kept for scripts)"),
+          flag("fresh-cuda-cache", "the same as --start fresh (kept for scripts)"),
           limitOption(supervisor::kUntilCiLimit, "PCT",
                       ": after the planned processes, cold processes are added to each configuration whose steady "
                       "figure's 95% CI is wider than +-PCT% of its median (2 is +-2%; at least 2 processes each are "
@@ -346,11 +350,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "the Python whose torch both workers use (else STEPSCOPE_PYTHON, Stepscope's own environment, "
                  "the build's environment, python3 on PATH); it needs the torch Stepscope was built for",
                  ValueKind::File),
-          option("compile-cache-dir", "DIR",
-                 "where torch.compile caches go (default " + defaults.compileCacheDir +
-                     "): a fresh cold-* directory per cold run, removed after it; warm/ kept and primed by a "
-                     "one-step run of the configuration the first time",
+          option("cache-dir", "DIR",
+                 "where each sweep makes the cache folders its runs start with, removed when it ends (default " +
+                     defaults.compileCacheDir + "; keep it short: inductor and Triton make long names below it)",
                  ValueKind::Directory),
+          option("compile-cache-dir", "DIR", "the old name of --cache-dir", ValueKind::Directory),
           option("name", "TEXT", "a name for the sweep")}},
         {"configuration flags (also the keys of JSON configurations, with '_' for '-')", configurationFlags()}};
     out.back().examples = {
@@ -398,10 +402,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
           sweepId, option("out", "FILE", "write to FILE instead of standard output", ValueKind::File),
           option("planned-steps", "N", "planned run length for the recommendation (default: the sweep's own)"),
           option("batch", "N", "of a batch scan: that batch's rows (default: the baseline's batch)"),
-          option("start", "fresh|again",
-                 "the start state the planned run assumes: a fresh machine (cold first steps, the default) or "
-                 "this machine again (warm first steps); the other state's figures are shown beside",
-                 ValueKind::Choice, {"fresh", "again"})}}};
+          option("start", "fresh|shipped|again",
+                 "the start state the planned run assumes: a fresh machine (every cache empty, the default), a "
+                 "fresh machine with the configuration's shipped caches, or this machine again; the other states' "
+                 "figures are shown beside, and JSON carries the pick for each",
+                 ValueKind::Choice, {"fresh", "shipped", "again"})}}};
     out.back().examples = {
         {"stepscope-cli export --format csv --sweep 3 --out ledger.csv", "sweep 3's ledger into ledger.csv"},
         {"stepscope-cli export --planned-steps 100000 --start again",
@@ -657,7 +662,7 @@ QString manPage()
                                     "../share/stepscope/python)"},
         {"XDG_DATA_HOME, HOME", "where the default database is: " + defaults.database +
                                     ". With neither set there is no default, and --db is needed"},
-        {"XDG_CACHE_HOME", "where the default --compile-cache-dir is: " + defaults.compileCacheDir},
+        {"XDG_CACHE_HOME", "where the default --cache-dir is: " + defaults.compileCacheDir},
         {"STEPSCOPE_VENV",
          "where `setup` builds the managed Python environment (default " + managedEnvironmentText() + ")"},
     };

@@ -420,7 +420,8 @@ int exportCommand(const Options &options, const CommandLine &line)
         return kUsage;
     const auto ledger = report::buildLedger(
         *reader, sweepId, planned, {},
-        line.value("start") == "again" ? store::CacheStart::Warm : store::CacheStart::Cold, static_cast<int>(batch));
+        line.isSet("start") ? store::startStateFromString(line.value("start").toStdString()) : store::StartState::Fresh,
+        static_cast<int>(batch));
     if (batch != 0 && std::find(ledger.batches.begin(), ledger.batches.end(), batch) == ledger.batches.end()) {
         printError("stepscope-cli export: sweep " + QString::number(sweepId) + " ran no batch " +
                    QString::number(batch));

@@ -5,7 +5,7 @@
 #include "cli_options.h"
 
 #include "common/failure.h"
-#include "supervisor/compile_cache.h"
+#include "supervisor/start_caches.h"
 #include "supervisor/device_probe.h"
 #include "supervisor/doctor_items.h"
 #include "supervisor/torch_location.h"
@@ -103,7 +103,7 @@ void pythonDoctor(const supervisor::WorkerCommand &python, const QString &device
     QProcess p;
     QProcessEnvironment env = supervisor::workerEnvironment();
     // The worker judges the path budget of the caches runs will use, not a default of torch's.
-    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCompileCacheRoot());
+    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCacheRoot());
     p.setProcessEnvironment(env);
     p.start(python.program, python.arguments + QStringList{"--doctor", "--device", device});
     const bool started = p.waitForStarted(30000);

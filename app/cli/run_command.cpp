@@ -62,9 +62,10 @@ bool lanesOf(const QString &devices, const QString &python, supervisor::SweepReq
 
 // Reads configurations from a JSON file: one object, an array of objects, or {"configs": [...]}.
 // The baseline, when the file names one: {"configs": [...], "baseline": N} (1-based) or
-// "baseline": true on one configuration; the machine caches, when it says {"caches": "both"}.
+// "baseline": true on one configuration; the start states, when it says {"start": "fresh,again"} (or the
+// old {"caches": "both"}).
 bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunConfig> &out,
-                    std::optional<std::size_t> &baseline, std::optional<supervisor::CacheStates> &caches,
+                    std::optional<std::size_t> &baseline, std::optional<supervisor::StartStates> &caches,
                     QString &error)
 {
     QFile f(path);
@@ -91,7 +92,7 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
         items = doc.array();
     } else if (doc.object().contains("configs")) {
         // Beside "configs" only the sweep's own keys: a typo ("basline") is refused, not ignored.
-        const QStringList known{"configs", "baseline", "caches"};
+        const QStringList known{"configs", "baseline", "start", "caches"};
         for (const QString &key : doc.object().keys())
             if (!known.contains(key)) {
                 error =
@@ -147,13 +148,15 @@ bool readConfigFile(const QString &path, const RunConfig &base, std::vector<RunC
         }
         baseline = static_cast<std::size_t>(n) - 1;
     }
-    if (doc.isObject() && doc.object().contains("caches")) {
-        caches = supervisor::cacheStatesFromString(doc.object().value("caches").toString());
-        if (!caches) {
-            error = path + ": \"caches\" must be \"cold\", \"warm\" or \"both\"";
-            return false;
+    for (const char *key : {"start", "caches"})
+        if (doc.isObject() && doc.object().contains(key)) {
+            std::string why;
+            caches = supervisor::startStatesFromString(doc.object().value(key).toString(), &why);
+            if (!caches) {
+                error = path + ": \"" + key + "\": " + QString::fromStdString(why);
+                return false;
+            }
         }
-    }
     return true;
 }
 
@@ -234,8 +237,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.python = v;
         } else if (option == "baseline") {
             f.baselineChoice = v;
-        } else if (option == "compile-cache-dir") {
-            r.compileCacheRoot = v;
+        } else if (option == "cache-dir" || option == "compile-cache-dir") {
+            r.cacheRoot = v;
         } else if (option == "single") {
             f.single = true;
         } else if (option == "warmup-process" || option == "no-warmup-process") {
@@ -247,11 +250,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         } else if (option == "no-profile") {
             r.profileSteps = 0;
         } else if (option == "fresh-cuda-cache") {
-            r.caches = supervisor::CacheStates::Cold;
-        } else if (option == "caches") {
-            r.caches = supervisor::cacheStatesFromString(v);
-            if (!r.caches)
-                errors.push_back({flag, "'" + v.toStdString() + "' is not a cache state: give cold, warm or both"});
+            r.starts = supervisor::StartStates{};
+        } else if (option == "caches" || option == "start") {
+            std::string why;
+            r.starts = supervisor::startStatesFromString(v, &why);
+            if (!r.starts)
+                errors.push_back({flag, why});
         } else if (option == "batch" && v.contains(',')) {
             // A batch scan: every configuration at each size (SweepRequest::batches).
             r.batches = wholeList(v, 4096, "a batch size", "16,32,64,128", flag, errors);
@@ -354,13 +358,13 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
     };
     if (!f.configFile.isEmpty()) {
         QString error;
-        std::optional<supervisor::CacheStates> fileCaches;
+        std::optional<supervisor::StartStates> fileCaches;
         if (!readConfigFile(f.configFile, f.base, r.configs, r.baseline, fileCaches, error)) {
             printError("stepscope-cli run: nothing was run: " + error);
             return false;
         }
-        if (!r.caches) // --caches overrides the file's
-            r.caches = fileCaches;
+        if (!r.starts) // --start overrides the file's
+            r.starts = fileCaches;
         // Flags are the defaults of the file's configurations; where one names the field itself, it
         // wins, and that is said.
         std::map<QString, QStringList> overridden; // flag -> the configurations that set another value

@@ -40,7 +40,8 @@ void printCompile(const report::Ledger &ledger, const std::vector<report::Compil
                 "processes):\n");
     for (const auto &b : breakEvens) {
         const report::LedgerRow &row = ledger.rows[b.row];
-        std::printf("  %s (%s cache) ", row.label.c_str(), toString(b.cache).c_str());
+        const std::string_view start = store::toString(b.start);
+        std::printf("  %s (%s start) ", row.label.c_str(), start.empty() ? "unrecorded" : std::string(start).c_str());
         if (!b.eagerRow)
             std::printf("has no eager row with the same knobs in this sweep\n");
         else if (!b.measured)

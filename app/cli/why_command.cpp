@@ -108,7 +108,7 @@ int whyCommand(const Options &options, const CommandLine &line)
     if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
         return kUsage;
     const report::Ledger ledger =
-        report::buildLedger(*reader, sweepId, 0, {}, store::CacheStart::Cold, static_cast<int>(batch));
+        report::buildLedger(*reader, sweepId, 0, {}, store::StartState::Fresh, static_cast<int>(batch));
     if (batch != 0 && std::find(ledger.batches.begin(), ledger.batches.end(), batch) == ledger.batches.end()) {
         printError("stepscope-cli why: sweep " + QString::number(sweepId) + " ran no batch " + QString::number(batch));
         return kUsage;

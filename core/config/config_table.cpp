@@ -125,8 +125,6 @@ const std::vector<FieldInfo> &fields()
                "torch.compile backend; cudagraphs needs CUDA, aot_eager is a debugging backend (no generated kernels)"),
         choice("compile_target", {"model", "step"}, number<&RunConfig::compileTarget>(),
                "compile the model alone, or the whole training step"),
-        choice("compile_cache", {"cold", "warm"}, number<&RunConfig::compileCache>(),
-               "cold: fresh inductor/Triton caches per run; warm: kept caches, primed by a previous run"),
         // The shape of the run.
         integer("batch", 1, 4096, number<&RunConfig::batch>(), "images per step"),
         integer("image_size", 32, 1024, number<&RunConfig::imageSize>(), "square image side in pixels",
@@ -204,9 +202,6 @@ const std::vector<FieldRule> &rules()
         {"compile_target",
          {is("compile", {"none"}), isNot("compile_target", {"model"})},
          "compile_target {compile_target} applies only with a compile mode; set compile or drop compile_target"},
-        {"compile_cache",
-         {is("compile", {"none"}), isNot("compile_cache", {"cold"})},
-         "compile_cache {compile_cache} applies only with a compile mode; set compile or drop compile_cache"},
         {"compile",
          {isNot("compile", {"none"}), isNot("runtime", {"python"})},
          "torch.compile has no C++ training path; set runtime to python"},

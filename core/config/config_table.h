@@ -70,6 +70,11 @@ namespace messages
 constexpr const char *kNotAllowed = "'{value}' is not allowed for {key}; allowed: {allowed}";
 constexpr const char *kNotACoreList = "{why}; allowed: {allowed}";
 constexpr const char *kUnknownSetting = "unknown setting '{key}'; known settings: {known}";
+// compile_cache was a knob until the caches a first step finds became the run's start state.
+constexpr const char *kRetiredCompileCache =
+    "compile_cache is no longer a setting: which caches a first step finds is the run's start state, and every "
+    "compiled configuration runs under each start state the sweep plans; drop the key and choose the states "
+    "with --start fresh,shipped,again (cold is fresh, warm is again)";
 constexpr const char *kNotAValue = "must be a string, number or boolean";
 constexpr const char *kNotAnObject = "expected a JSON object of settings";
 // A sweep file's "baseline": true marks the sweep's baseline (config_json.h); any other value is this.

@@ -34,11 +34,10 @@ const Knob kBackendCudaGraphs{"backend-cudagraphs",
                               [](RunConfig &c) { c.compileBackend = CompileBackend::CudaGraphs; }};
 const Knob kBackendAotEager{"backend-aot_eager", [](RunConfig &c) { c.compileBackend = CompileBackend::AotEager; }};
 const Knob kWholeStep{"whole-step", [](RunConfig &c) { c.compileTarget = CompileTarget::Step; }};
-const Knob kWarmCache{"warm-cache", [](RunConfig &c) { c.compileCache = CompileCache::Warm; }};
 
 bool isModifier(const Knob &k)
 {
-    for (const Knob *m : {&kBackendCudaGraphs, &kBackendAotEager, &kWholeStep, &kWarmCache})
+    for (const Knob *m : {&kBackendCudaGraphs, &kBackendAotEager, &kWholeStep})
         if (k.name == m->name)
             return true;
     return false;
@@ -101,8 +100,7 @@ const std::vector<Knob> &allKnobs()
                                      kCompileMaxAutotuneNoGraphs,
                                      kBackendCudaGraphs,
                                      kBackendAotEager,
-                                     kWholeStep,
-                                     kWarmCache};
+                                     kWholeStep};
     return k;
 }
 
@@ -183,8 +181,6 @@ Sweep ledgerSweep(const RunConfig &base)
         compiled.compile = mode;
         addIfValid(sweep, compiled, "python " + knobLabel(compiled));
     }
-    compiled.compileCache = CompileCache::Warm; // reduce-overhead once its caches are warm
-    addIfValid(sweep, compiled, "python " + knobLabel(compiled));
     // The fastest step within reach (issue 18.6): inductor's fused kernels (mode default, no graphs
     // of its own) inside the whole-step CUDA graph with fused SGD, so that neither launches nor
     // unfused work are left.

@@ -19,7 +19,8 @@ struct Sweep {
 struct Knob {
     // "tf32", "cudnn-bench", "bf16", "fp16", "channels-last", "pin-one-core", "cuda-graph", "sgd-fused",
     // "compile-default",
-    // ..., and the compile modifiers "backend-cudagraphs", "backend-aot_eager", "whole-step", "warm-cache".
+    // ..., and the compile modifiers "backend-cudagraphs", "backend-aot_eager", "whole-step".
+    // (The caches a compile finds are no knob: they are the run's start state, store::StartState.)
     std::string name;
     void (*apply)(RunConfig &);
 };
@@ -32,7 +33,8 @@ Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &kno
 // Baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused; on CUDA with
 // +pin-one-core after +channels-last (the later rows keep the pin). On a CUDA base of runtime
 // native, then Python rows on tf32+cudnn-bench+bf16+channels-last (unpinned): eager, compile
-// default (cold cache), compile reduce-overhead (cold), compile reduce-overhead (warm).
+// default, compile reduce-overhead, and the fastest within reach (compile default inside the whole-
+// step CUDA graph, fused SGD). Each compiled row runs under every start state the sweep plans.
 Sweep ledgerSweep(const RunConfig &base);
 // Baseline and every knob alone (only the named ones when knobNames is not empty). Unnamed, the
 // compile modifiers and pin-one-core are left out, and on CUDA compile-max-autotune-no-cudagraphs too.

@@ -218,6 +218,10 @@ int pickOneCore(const std::vector<int> &allowed)
 bool setField(RunConfig &c, const std::string &key, const std::string &value, ConfigError &error)
 {
     const FieldInfo *field = findField(key);
+    if (!field && key == "compile_cache") {
+        error = {key, messages::kRetiredCompileCache};
+        return false;
+    }
     if (!field) {
         std::string known;
         for (const auto &f : fields())
@@ -294,8 +298,6 @@ std::vector<std::string> knobNames(const RunConfig &c)
             knobs.push_back("backend-" + toString(c.compileBackend));
         if (c.compileTarget == CompileTarget::Step)
             knobs.emplace_back("whole-step");
-        if (c.compileCache == CompileCache::Warm)
-            knobs.emplace_back("warm-cache");
     }
     if (c.threads > 0)
         knobs.push_back("threads-" + std::to_string(c.threads));
@@ -356,10 +358,6 @@ std::string toString(CompileBackend b)
 std::string toString(CompileTarget t)
 {
     return nameOf("compile_target", t);
-}
-std::string toString(CompileCache c)
-{
-    return nameOf("compile_cache", c);
 }
 
 } // namespace stepscope

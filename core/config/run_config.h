@@ -17,7 +17,6 @@ enum class Optimizer { PerParameter, Foreach, Fused };
 enum class CompileMode { None, Default, ReduceOverhead, MaxAutotune, MaxAutotuneNoCudagraphs };
 enum class CompileBackend { Inductor, CudaGraphs, AotEager };
 enum class CompileTarget { Model, Step }; // torch.compile(model) or the whole training step
-enum class CompileCache { Cold, Warm };   // fresh inductor/Triton caches per run, or kept ones
 
 struct RunConfig {
     Runtime runtime = Runtime::Native;
@@ -34,7 +33,6 @@ struct RunConfig {
     // How torch.compile runs; they apply only with a compile mode.
     CompileBackend compileBackend = CompileBackend::Inductor;
     CompileTarget compileTarget = CompileTarget::Model;
-    CompileCache compileCache = CompileCache::Cold;
     // The CPU cores the worker pins itself to before CUDA initialises: "none" (the scheduler's
     // choice), "one" (one core the worker picks: the first allowed core other than 0, see
     // pickOneCore) or a core list as taskset -c writes it, kept in normalized form ("2-3,8").
@@ -110,6 +108,5 @@ std::string toString(Optimizer o);
 std::string toString(CompileMode c);
 std::string toString(CompileBackend b);
 std::string toString(CompileTarget t);
-std::string toString(CompileCache c);
 
 } // namespace stepscope

@@ -22,15 +22,24 @@ std::vector<std::string> runCacheLines(const store::RunRecord &run)
 {
     std::vector<std::string> lines;
     switch (run.caches) {
-    case store::CacheStart::Cold:
-        lines.push_back("cold: fresh, empty cache folders of its own (what a new machine pays)");
+    case store::StartState::Fresh:
+        lines.push_back("fresh: empty cache folders of its own, compile caches included (what a new machine pays)");
         break;
-    case store::CacheStart::Warm:
-        lines.push_back("warm: the cache folders a run of the same configuration left in this sweep");
+    case store::StartState::Shipped:
+        lines.push_back("shipped: empty cache folders of its own plus the bundle an earlier run of the same "
+                        "configuration saved (what a machine built from an image with the team's caches pays)");
         break;
-    case store::CacheStart::Unrecorded:
+    case store::StartState::Again:
+        lines.push_back("again: the cache folders a run of the same configuration left in this sweep");
+        break;
+    case store::StartState::Unrecorded:
         return lines;
     }
+    if (!run.compileCache.empty())
+        lines.push_back("an older file's run: its torch.compile caches were " + run.compileCache +
+                        (store::startOf(run) == store::StartState::Unrecorded
+                             ? ", unlike its machine caches: a mixed start, counted in no state"
+                             : ", like its machine caches"));
     if (!run.cacheRecord) {
         lines.push_back("no cache record: the run did not end under its supervisor");
         return lines;
@@ -38,10 +47,18 @@ std::vector<std::string> runCacheLines(const store::RunRecord &run)
     for (const store::CacheUse &c : run.cacheRecord->caches)
         lines.push_back(c.variable + ": " + std::string(store::toString(c.state)) + ", " + formatBytes(c.bytesBefore) +
                         " -> " + formatBytes(c.bytesAfter) + " (" + c.path + ")");
+    if (const auto &b = run.cacheRecord->bundle)
+        lines.push_back("mega-cache bundle: " + formatBytes(b->bytes) + " (" + b->path + "), " +
+                        (b->reported ? std::to_string(b->hits) + " FX graph(s) found, " + std::to_string(b->misses) +
+                                           " compiled anyway, loaded in " + formatSeconds(b->loadSeconds)
+                                     : std::string("the worker never said how loading it went")));
+    if (run.cacheRecord->bundleSavedBytes > 0)
+        lines.push_back("saved the configuration's shipped bundle: " + formatBytes(run.cacheRecord->bundleSavedBytes));
     for (const std::string &m : run.cacheRecord->missed)
-        lines.push_back("missed: " + m + " grew by more than " + formatBytes(store::kWarmCacheGrowthBytes) +
-                        ", so this first step compiled what a warm one would have found; it counts as neither "
-                        "cold nor warm");
+        lines.push_back("missed: " +
+                        (m == "mega-cache" ? std::string("the mega-cache bundle gave no hit for every graph")
+                                           : m + " grew by more than " + formatBytes(store::kWarmCacheGrowthBytes)) +
+                        ", so this first step compiled what its start should have found; it counts in no state");
     return lines;
 }
 
@@ -51,8 +68,8 @@ std::vector<std::string> machineCacheShareLines(const Ledger &ledger)
     for (const LedgerRow &row : ledger.rows)
         if (const auto share = row.machineCacheShareMs())
             lines.push_back(row.label + ": " + formatSeconds(*share / 1000.0) + " of a " +
-                            formatSeconds(*row.cold.firstStepMs / 1000.0) + " cold first step (" +
-                            formatSeconds(*row.warm.firstStepMs / 1000.0) + " warm)");
+                            formatSeconds(*row.fresh.firstStepMs / 1000.0) + " fresh first step (" +
+                            formatSeconds(*row.again.firstStepMs / 1000.0) + " again)");
     return lines;
 }
 

@@ -15,20 +15,17 @@ namespace
 
 std::optional<RunConfig> configOf(const std::string &json)
 {
-    RunConfig c;
-    std::vector<ConfigError> errors;
-    if (!parseConfig(QByteArray::fromStdString(json), c, errors))
+    if (json.empty())
         return std::nullopt;
-    return c;
+    return storedConfig(json); // an older file's compile_cache key is left out, as the ledger leaves it
 }
 
-// The same knobs run eager: a warm and a cold compile of one configuration share it.
+// The same knobs run eager.
 RunConfig withoutCompile(RunConfig c)
 {
     c.compile = CompileMode::None;
     c.compileBackend = CompileBackend::Inductor;
     c.compileTarget = CompileTarget::Model;
-    c.compileCache = CompileCache::Cold;
     return c;
 }
 
@@ -60,7 +57,7 @@ std::vector<CompileBreakEven> compileBreakEvens(const Ledger &ledger)
             continue;
         CompileBreakEven b;
         b.row = i;
-        b.cache = configs[i]->compileCache;
+        b.start = ledger.rows[i].firstStepStart;
         const RunConfig eager = withoutCompile(*configs[i]);
         for (std::size_t j = 0; j < ledger.rows.size(); ++j)
             if (j != i && configs[j] && *configs[j] == eager) {
@@ -97,11 +94,11 @@ std::string compileBreakEvenMarkdown(const Ledger &ledger, const std::vector<Com
         return {};
     std::ostringstream out;
     out << "\n### torch.compile: break-even against eager\n\n"
-        << "| configuration | cache | first step | steady state | eager row | vs eager (steps) [95% CI] | "
+        << "| configuration | start | first step | steady state | eager row | vs eager (steps) [95% CI] | "
            "vs baseline (steps) |\n|---|---|---:|---:|---|---:|---:|\n";
     for (const CompileBreakEven &b : breakEvens) {
         const LedgerRow &row = ledger.rows[b.row];
-        out << "| " << markdownCell(row.label) << " | " << toString(b.cache) << " | "
+        out << "| " << markdownCell(row.label) << " | " << store::toString(b.start) << " | "
             << secondsOrDash(msToSeconds(row.firstStepMs)) << " | " << (row.steadyMs ? formatMs(*row.steadyMs) : "-")
             << " | " << (b.eagerRow ? markdownCell(ledger.rows[*b.eagerRow].label) : std::string("none in this sweep"))
             << " | " << compileBreakEvenText(b) << " | " << breakEvenText(row) << " |\n";
@@ -119,7 +116,7 @@ QJsonArray compileBreakEvenJson(const Ledger &ledger, const std::vector<CompileB
     for (const CompileBreakEven &b : breakEvens) {
         const bool interval = b.measured && b.ci.hasInterval && !b.ci.lowNever;
         out.append(QJsonObject{{"configuration", text(ledger.rows[b.row].configName)},
-                               {"cache", text(toString(b.cache))},
+                               {"start", text(std::string(store::toString(b.start)))},
                                {"eager", b.eagerRow ? text(ledger.rows[*b.eagerRow].configName) : null},
                                {"measured", b.measured},
                                {"steps", b.measured && b.steps ? QJsonValue(*b.steps) : null},

@@ -1,5 +1,5 @@
 #pragma once
-// What torch.compile alone buys: each compiled row of a ledger, cold cache and warm, against the
+// What torch.compile alone buys: each compiled row of a ledger, under the ledger's start state, against the
 // row with the same knobs run eager in the same (Python) runtime, as a break-even step count with
 // its process-level interval (the one the ledger gives each row against its baseline). The ledger's
 // own break-even is against the sweep's baseline, which may be native eager: that one adds the
@@ -18,7 +18,7 @@ namespace stepscope::report
 
 struct CompileBreakEven {
     std::size_t row = 0; // the compiled row (index into Ledger::rows)
-    CompileCache cache = CompileCache::Cold;
+    store::StartState start = store::StartState::Unrecorded; // of the compiled row's first step
     std::optional<std::size_t> eagerRow; // the same knobs without compile; none when the sweep lacks it
     // Both rows have a first step and a steady time: `steps` and `ci` mean something.
     bool measured = false;
@@ -33,7 +33,7 @@ std::vector<CompileBreakEven> compileBreakEvens(const Ledger &ledger);
 // "11761 [9800-14000]", "never", "961 (n=1, no CI)"; "-" without a measured eager row.
 std::string compileBreakEvenText(const CompileBreakEven &breakEven);
 
-// For people: the compiled rows as a Markdown table (configuration, cache, first step, steady,
+// For people: the compiled rows as a Markdown table (configuration, start, first step, steady,
 // break-even vs eager [95% CI], vs the baseline); empty without compiled rows.
 std::string compileBreakEvenMarkdown(const Ledger &ledger, const std::vector<CompileBreakEven> &breakEvens);
 // For tools: one object per compiled row, the bounds null without an interval and for "never".

@@ -59,7 +59,7 @@ std::string machineColdText(const LedgerRow &row)
 {
     if (row.machineColdFirsts <= 0)
         return "";
-    const std::string label = row.firstStepStart == store::CacheStart::Unrecorded ? " machine cold" : " first process";
+    const std::string label = row.firstStepStart == store::StartState::Unrecorded ? " machine cold" : " first process";
     return row.completed > 1 ? label + " " + std::to_string(row.machineColdFirsts) + "/" + std::to_string(row.completed)
                              : label;
 }
@@ -74,18 +74,24 @@ std::string firstStepText(const LedgerRow &row)
            (flagged ? std::string(" ") + stats::toString(*row.firstStepNoise) : "") + machineColdText(row);
 }
 
-// The first step and break-even of the start state the ledger does not assume: "2.18 s warm, 167".
-std::string otherStartCell(const LedgerRow &row, store::CacheStart assumed)
+// The first steps and break-evens of the start states the ledger does not assume, those the row
+// ran: "2.18 s again, 167; 3.65 s shipped, 410".
+std::string otherStartCell(const LedgerRow &row, store::StartState assumed)
 {
-    const store::CacheStart other = store::otherState(assumed);
-    const LedgerRow::StartFigures &f = row.figuresOf(other);
-    if (!f.firstStepMs)
+    std::string text;
+    for (const store::StartState other : store::kStartStates) {
+        const LedgerRow::StartFigures &f = row.figuresOf(other);
+        if (other == assumed || !f.firstStepMs)
+            continue;
+        text += (text.empty() ? "" : "; ") + formatSeconds(*f.firstStepMs / 1000.0) + " " +
+                std::string(store::toString(other));
+        if (row.speedup)
+            text += ", " + breakEvenStepsText(f.breakEvenSteps);
+    }
+    if (text.empty())
         return "-";
-    std::string text = formatSeconds(*f.firstStepMs / 1000.0) + " " + std::string(store::toString(other));
-    if (row.speedup)
-        text += ", " + breakEvenStepsText(f.breakEvenSteps);
     if (row.warmMissed > 0)
-        text += " (" + std::to_string(row.warmMissed) + " warm run(s) missed their caches)";
+        text += " (" + std::to_string(row.warmMissed) + " run(s) missed their caches: in no state)";
     return text;
 }
 
@@ -137,9 +143,10 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms,compile_cache,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
-           "first_step_cold_s,first_step_warm_s,break_even_cold_steps,break_even_warm_steps,cold_processes,"
-           "warm_processes,warm_missed,gflop_per_step,tflops,peak_share,bound,gpu_busy_ms,busy_share,kernels_per_step,"
+           "wall_per_step_ms,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
+           "first_step_fresh_s,first_step_shipped_s,first_step_again_s,break_even_fresh_steps,"
+           "break_even_shipped_steps,break_even_again_steps,fresh_processes,shipped_processes,again_processes,"
+           "start_missed,gflop_per_step,tflops,peak_share,bound,gpu_busy_ms,busy_share,kernels_per_step,"
            "launches_per_step,launch_cpu_ms,profiled_step_ms,profiler_gflop,profile_problem,recommended\n";
     const std::vector<WhyRow> why = whyRows(l);
     for (const auto &r : l.rows) {
@@ -158,13 +165,14 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(breakEvenText(r))
             << ',' << csvField(accuracyText(r.accuracy)) << ',' << num(r.peakAllocatedMiB, "%.1f") << ','
-            << num(r.blockWallMs, "%.6g") << ',' << r.compileCache << ',' << num(msToSeconds(r.compileMs), "%.6g")
+            << num(r.blockWallMs, "%.6g") << ',' << num(msToSeconds(r.compileMs), "%.6g")
             << ',' << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
             << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << ','
-            << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.cold.firstStepMs), "%.6g") << ','
-            << num(msToSeconds(r.warm.firstStepMs), "%.6g") << ',' << num(r.cold.breakEvenSteps, "%.1f") << ','
-            << num(r.warm.breakEvenSteps, "%.1f") << ',' << r.cold.processes << ',' << r.warm.processes << ','
-            << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ',' << num(r.compute.tflops, "%.4g") << ','
+            << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.fresh.firstStepMs), "%.6g") << ','
+            << num(msToSeconds(r.shipped.firstStepMs), "%.6g") << ',' << num(msToSeconds(r.again.firstStepMs), "%.6g")
+            << ',' << num(r.fresh.breakEvenSteps, "%.1f") << ',' << num(r.shipped.breakEvenSteps, "%.1f") << ','
+            << num(r.again.breakEvenSteps, "%.1f") << ',' << r.fresh.processes << ',' << r.shipped.processes << ','
+            << r.again.processes << ',' << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ',' << num(r.compute.tflops, "%.4g") << ','
             << num(r.compute.peakShare, "%.4f") << ',';
         // The profile's figures (why_table.h): empty for a row without one, whose problem says why.
         const WhyRow &w = why[static_cast<std::size_t>(&r - &l.rows.front())];
@@ -208,6 +216,18 @@ std::string toJson(const Ledger &l)
     // The one configuration every view recommends (Ledger::recommended), and why.
     root["recommended"] = l.recommended ? text(l.rows[*l.recommended].configName) : QJsonValue(QJsonValue::Null);
     root["recommended_reason"] = text(l.recommendedReason);
+    root["start"] = text(std::string(store::toString(l.start)));
+    // What finishes first under each start state (Ledger::byStart): a fresh machine's pick never
+    // rests on a cache a fresh machine lacks.
+    QJsonObject byStart;
+    for (const Ledger::StartPick &p : l.byStart)
+        byStart[QString::fromUtf8(store::toString(p.state).data())] =
+            p.row ? QJsonValue(QJsonObject{{"configuration", text(l.rows[*p.row].configName)},
+                                           {"label", text(l.rows[*p.row].label)},
+                                           {"total_s", p.totalSeconds},
+                                           {"first_step_measured", p.measured}})
+                  : QJsonValue(QJsonValue::Null);
+    root["recommended_by_start"] = byStart;
     root["headline"] = text(recommendationHeadline(l));
     // Where the recommended configuration and the runner-up swap places, for tools: the faster per
     // step overtakes the slower after `steps` steps; the bounds are null without an interval and
@@ -249,7 +269,6 @@ std::string toJson(const Ledger &l)
                       {"break_even_range", text(r.breakEvenRange)},
                       {"accuracy", text(accuracyText(r.accuracy))},
                       {"steady_problem", text(r.steadyProblem ? "no steady state: " + describe(*r.steadyProblem) : "")},
-                      {"compile_cache", text(r.compileCache)},
                       {"compile_s", number(msToSeconds(r.compileMs))}};
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
         o["speedup_ci"] = r.timeRatio
@@ -261,7 +280,7 @@ std::string toJson(const Ledger &l)
         o["machine_cold_first_steps"] =
             r.machineColdFirsts >= 0 ? QJsonValue(r.machineColdFirsts) : QJsonValue(QJsonValue::Null);
         o["first_step_start"] = text(std::string(store::toString(r.firstStepStart)));
-        for (const store::CacheStart s : {store::CacheStart::Cold, store::CacheStart::Warm}) {
+        for (const store::StartState s : store::kStartStates) {
             const LedgerRow::StartFigures &f = r.figuresOf(s);
             o[QString::fromUtf8(store::toString(s).data()) + "_start"] =
                 QJsonObject{{"processes", f.processes},
@@ -271,7 +290,7 @@ std::string toJson(const Ledger &l)
                             {"break_even_steps", number(f.breakEvenSteps)},
                             {"break_even_range", text(f.breakEvenRange)}};
         }
-        o["warm_missed"] = r.warmMissed;
+        o["start_missed"] = r.warmMissed;
         // Data-parallel rows (issue 21): the step is the slowest rank's.
         o["world_size"] = r.worldSize;
         o["scaling_efficiency"] = number(r.scalingEfficiency);
@@ -340,16 +359,13 @@ std::string toMarkdown(const Ledger &l)
     if (!l.rows.empty())
         out << "Baseline: " << l.rows.front().label << " (speed-up, break-even and accuracy are against it)\n\n";
     // The compile column only where a row compiled: other ledgers keep their shape.
-    const bool compiles =
-        std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return !r.compileCache.empty(); });
+    const bool compiles = std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return r.compileMs.has_value(); });
     out << "| configuration | status | first step | steady state | spread (n processes) | speed-up [95% CI] | "
            "break-even (steps) | noise | accuracy |"
-        << (compiles ? " compile (cache, time) |" : "")
-        << (l.hasColdAndWarm
-                ? " " + std::string(store::toString(store::otherState(l.start))) + " start (first step, break-even) |"
-                : "")
+        << (compiles ? " compile time |" : "")
+        << (l.hasSeveralStarts ? " other starts (first step, break-even) |" : "")
         << "\n";
-    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << (l.hasColdAndWarm ? "---:|" : "")
+    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << (l.hasSeveralStarts ? "---:|" : "")
         << "\n";
     for (const auto &r : l.rows) {
         out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
@@ -359,8 +375,8 @@ std::string toMarkdown(const Ledger &l)
             << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenWithRange(r) << " | "
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << accuracyText(r.accuracy) << " |";
         if (compiles)
-            out << ' ' << r.compileCache << (r.compileMs ? ", " + formatSeconds(*r.compileMs / 1000.0) : "") << " |";
-        if (l.hasColdAndWarm)
+            out << ' ' << (r.compileMs ? formatSeconds(*r.compileMs / 1000.0) : "-") << " |";
+        if (l.hasSeveralStarts)
             out << ' ' << otherStartCell(r, l.start) << " |";
         out << '\n';
     }

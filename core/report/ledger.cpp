@@ -165,13 +165,28 @@ struct Groups {
     std::map<std::string, std::vector<const store::RunRecord *>> runs;
 };
 
+} // namespace
+
+std::string rowNameOf(const std::string &configName)
+{
+    std::string name = configName;
+    static const std::string retired = "+warm-cache";
+    for (auto at = name.find(retired); at != std::string::npos; at = name.find(retired))
+        name.erase(at, retired.size());
+    return name;
+}
+
+namespace
+{
+
 Groups groupRuns(const std::vector<store::RunRecord> &runs, const std::string &baselineConfig)
 {
     Groups g;
     for (const auto &r : runs) {
-        if (!g.runs.count(r.configName))
-            g.order.push_back(r.configName);
-        g.runs[r.configName].push_back(&r);
+        const std::string name = rowNameOf(r.configName);
+        if (!g.runs.count(name))
+            g.order.push_back(name);
+        g.runs[name].push_back(&r);
     }
     const auto baseline = std::find(g.order.begin(), g.order.end(), baselineConfig);
     if (baseline != g.order.end())
@@ -182,8 +197,17 @@ Groups groupRuns(const std::vector<store::RunRecord> &runs, const std::string &b
 // What a row's completed runs add up to, gathered run by run before the row's figures are taken.
 struct RowRuns {
     std::vector<double> firsts, medians, blockWalls, compiles, losses;
-    std::vector<double> coldFirsts, warmFirsts; // by the caches the first step found
+    std::vector<double> freshFirsts, shippedFirsts, againFirsts; // by the start state the first step had
     bool cachesRecorded = false, gpu = false;
+    bool startsRecorded = false; // some run was planned with a start state (schema 7 on)
+    const std::vector<double> &firstsOf(store::StartState s) const
+    {
+        return s == store::StartState::Again ? againFirsts : s == store::StartState::Shipped ? shippedFirsts : freshFirsts;
+    }
+    std::vector<double> &firstsOf(store::StartState s)
+    {
+        return s == store::StartState::Again ? againFirsts : s == store::StartState::Shipped ? shippedFirsts : freshFirsts;
+    }
     struct Profiled {
         std::int64_t runId = 0;
         std::optional<double> medianMs;
@@ -233,18 +257,21 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
         return;
     }
     ++row.completed;
-    // A warm run whose caches missed is no warm figure (nor a cold one): flagged, left out of both.
-    const bool missed = run.caches == store::CacheStart::Warm && run.cacheRecord && run.cacheRecord->warmMissed();
-    const store::CacheStart start = missed ? store::CacheStart::Unrecorded : run.caches;
-    row.warmMissed += missed ? 1 : 0;
-    if (run.firstStepSeconds) {
+    // A run whose start did not hold (its caches missed, or an older file's compile and machine
+    // caches disagreed) is no figure of any state: flagged, left out of all (store::startOf).
+    const store::StartState start = store::startOf(run);
+    row.warmMissed += start == store::StartState::Unrecorded && run.caches != store::StartState::Unrecorded ? 1 : 0;
+    acc.startsRecorded = acc.startsRecorded || run.caches != store::StartState::Unrecorded;
+    // An older file's warm-compile run with no start state of its own: its first step is no figure
+    // of the row (the file's cold-compile runs still are, as all runs of such files were).
+    const bool legacyWarm = run.compileCache == "warm" && start == store::StartState::Unrecorded;
+    row.warmMissed += legacyWarm && run.caches == store::StartState::Unrecorded ? 1 : 0;
+    if (run.firstStepSeconds && !legacyWarm) {
         acc.firsts.push_back(*run.firstStepSeconds * 1000.0);
-        if (start == store::CacheStart::Cold)
-            acc.coldFirsts.push_back(*run.firstStepSeconds * 1000.0);
-        else if (start == store::CacheStart::Warm)
-            acc.warmFirsts.push_back(*run.firstStepSeconds * 1000.0);
+        if (start != store::StartState::Unrecorded)
+            acc.firstsOf(start).push_back(*run.firstStepSeconds * 1000.0);
     }
-    caches.ownCaches = caches.ownCaches || run.caches != store::CacheStart::Unrecorded;
+    caches.ownCaches = caches.ownCaches || run.caches != store::StartState::Unrecorded;
     if (run.machineWarmup != store::MachineWarmup::Unrecorded) {
         const bool machineCold = run.machineWarmup == store::MachineWarmup::FirstProcess;
         acc.cachesRecorded = true;
@@ -256,7 +283,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     }
     if (run.blockWallMs)
         acc.blockWalls.push_back(*run.blockWallMs);
-    if (const auto compile = numberMember(run.compileJson, "compile_s"))
+    if (const auto compile = numberMember(run.compileJson, "compile_s"); compile && !legacyWarm)
         acc.compiles.push_back(*compile * 1000.0);
     if (run.peakAllocatedBytes)
         row.peakAllocatedMiB = static_cast<double>(*run.peakAllocatedBytes) / 1048576.0;
@@ -274,7 +301,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     acc.medians.push_back(*reading.summary.medianMs);
     row.samplesMs.insert(row.samplesMs.end(), reading.steady.begin(), reading.steady.end());
     row.runSamplesMs.push_back(std::move(reading.steady));
-    row.runFirstMs.push_back(run.firstStepSeconds ? *run.firstStepSeconds * 1000.0 : kNaN);
+    row.runFirstMs.push_back(run.firstStepSeconds && !legacyWarm ? *run.firstStepSeconds * 1000.0 : kNaN);
     row.runStarts.push_back(start);
 }
 
@@ -290,25 +317,29 @@ LedgerRow::StartFigures startFiguresOf(const std::vector<double> &firsts)
     return f;
 }
 
-// The first steps the row's main figures take: the assumed start's when the row ran it, else the
-// other state's, else every completed run's (files of before cache states).
-const std::vector<double> &mainFirsts(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed)
+// The first steps the row's main figures take: the assumed start's when the row ran it, else those
+// of a start with fewer caches (again: shipped, then fresh; shipped: fresh), which a start with more
+// can only shorten: never those of a start with caches the assumed one lacks (a fresh machine has no
+// warm compile cache). Every completed run's only in files of before start states.
+const std::vector<double> &mainFirsts(LedgerRow &row, const RowRuns &acc, store::StartState assumed)
 {
-    const store::CacheStart other = store::otherState(assumed);
-    const auto &of = [&](store::CacheStart s) -> const std::vector<double> & {
-        return s == store::CacheStart::Warm ? acc.warmFirsts : acc.coldFirsts;
-    };
-    for (const store::CacheStart s : {assumed, other})
-        if (!of(s).empty()) {
+    static const std::vector<double> none;
+    std::vector<store::StartState> order{assumed};
+    if (assumed == store::StartState::Again)
+        order = {store::StartState::Again, store::StartState::Shipped, store::StartState::Fresh};
+    else if (assumed == store::StartState::Shipped)
+        order = {store::StartState::Shipped, store::StartState::Fresh};
+    for (const store::StartState s : order)
+        if (!acc.firstsOf(s).empty()) {
             row.firstStepStart = s;
-            return of(s);
+            return acc.firstsOf(s);
         }
-    row.firstStepStart = store::CacheStart::Unrecorded;
-    return acc.firsts;
+    row.firstStepStart = store::StartState::Unrecorded;
+    return acc.startsRecorded ? none : acc.firsts;
 }
 
 // The row's figures from what its runs gave: medians, spreads, noise, intervals over processes.
-void takeFigures(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed, stats::CancelToken cancel)
+void takeFigures(LedgerRow &row, const RowRuns &acc, store::StartState assumed, stats::CancelToken cancel)
 {
     if (!acc.cachesRecorded)
         row.machineColdFirsts = -1;
@@ -317,8 +348,8 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, store::CacheStart assumed, 
         row.blockWallMs = stats::median(acc.blockWalls);
     if (!acc.compiles.empty())
         row.compileMs = stats::median(acc.compiles);
-    row.cold = startFiguresOf(acc.coldFirsts);
-    row.warm = startFiguresOf(acc.warmFirsts);
+    for (const store::StartState s : store::kStartStates)
+        row.figuresOf(s) = startFiguresOf(acc.firstsOf(s));
     const std::vector<double> &firsts = mainFirsts(row, acc, assumed);
     if (!firsts.empty()) {
         row.firstStepMs = stats::median(firsts);
@@ -413,19 +444,55 @@ std::string axisLabelOf(const std::string &label, const std::string *previous)
     return "+" + joinedKnobs(added);
 }
 
+// What finishes the planned run first under each start state (Ledger::byStart).
+void pickByStart(Ledger &ledger)
+{
+    ledger.byStart.clear();
+    for (const store::StartState s : store::kStartStates) {
+        Ledger::StartPick pick;
+        pick.state = s;
+        std::vector<stats::Candidate> candidates;
+        std::vector<std::size_t> rows;
+        for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+            const LedgerRow &row = ledger.rows[i];
+            const auto first = firstStepFor(row, s);
+            if (!row.steadyMs || !first || !leftOutReason(row).empty())
+                continue;
+            candidates.push_back({row.label, *first / 1000.0, *row.steadyMs / 1000.0});
+            rows.push_back(i);
+        }
+        if (const auto rec = stats::recommend(candidates, ledger.plannedSteps)) {
+            pick.row = rows[rec->best];
+            pick.totalSeconds = rec->bestTotal;
+            firstStepFor(ledger.rows[*pick.row], s, &pick.measured);
+        }
+        ledger.byStart.push_back(pick);
+    }
+}
+
 // Speed-up, break-even and their intervals of every row against the baseline (rows[0]).
 void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
 {
     if (ledger.rows.empty())
         return;
     const LedgerRow &base = ledger.rows.front();
-    // The baseline's processes of each start state, summarised once for every row's intervals.
-    const std::vector<stats::ProcessSummary> baseCold = processSummariesOf(base, store::CacheStart::Cold),
-                                             baseWarm = processSummariesOf(base, store::CacheStart::Warm);
-    const auto baseOf = [&](store::CacheStart s) -> std::vector<stats::ProcessSummary> {
-        return s == store::CacheStart::Cold   ? baseCold
-               : s == store::CacheStart::Warm ? baseWarm
-                                              : processSummariesOf(base);
+    // The baseline's processes of each start state, summarised once for every row's intervals. A
+    // baseline never run shipped (the default plans shipped runs for compiled rows alone) starts
+    // shipped as it starts fresh: its fresh processes stand in, a first step no shorter than it is.
+    const bool baseShippedIsFresh = base.shipped.processes == 0;
+    const std::vector<stats::ProcessSummary> baseFresh = processSummariesOf(base, store::StartState::Fresh),
+                                             baseShipped = baseShippedIsFresh
+                                                               ? baseFresh
+                                                               : processSummariesOf(base, store::StartState::Shipped),
+                                             baseAgain = processSummariesOf(base, store::StartState::Again);
+    const auto baseOf = [&](store::StartState s) -> std::vector<stats::ProcessSummary> {
+        return s == store::StartState::Fresh     ? baseFresh
+               : s == store::StartState::Shipped ? baseShipped
+               : s == store::StartState::Again   ? baseAgain
+                                                 : processSummariesOf(base);
+    };
+    const auto baseFiguresOf = [&](store::StartState s) -> const LedgerRow::StartFigures & {
+        return s == store::StartState::Shipped && baseShippedIsFresh ? base.fresh : base.figuresOf(s);
     };
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         LedgerRow &row = ledger.rows[i];
@@ -435,9 +502,9 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
         row.timeRatio =
             stats::ratioOfMedians(row.processSummaries, base.processSummaries, stats::kResamples, stats::kSeed, cancel);
         // Each start state against the baseline's own.
-        for (const store::CacheStart s : {store::CacheStart::Cold, store::CacheStart::Warm}) {
-            LedgerRow::StartFigures &f = s == store::CacheStart::Warm ? row.warm : row.cold;
-            const LedgerRow::StartFigures &b = base.figuresOf(s);
+        for (const store::StartState s : store::kStartStates) {
+            LedgerRow::StartFigures &f = row.figuresOf(s);
+            const LedgerRow::StartFigures &b = baseFiguresOf(s);
             if (!f.firstStepMs || !b.firstStepMs)
                 continue;
             f.breakEvenSteps = stats::breakEvenSteps(*f.firstStepMs, *row.steadyMs, *b.firstStepMs, *base.steadyMs);
@@ -448,10 +515,10 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
         }
         // The row's own figures are its start state's; where the baseline has that state too they
         // are the figures just taken (one bootstrap, not two).
-        const LedgerRow::StartFigures *same =
-            row.firstStepStart == store::CacheStart::Unrecorded || base.firstStepStart != row.firstStepStart
-                ? nullptr
-                : &row.figuresOf(row.firstStepStart);
+        const LedgerRow::StartFigures *same = row.firstStepStart == store::StartState::Unrecorded ||
+                                                      !baseFiguresOf(row.firstStepStart).firstStepMs
+                                                  ? nullptr
+                                                  : &row.figuresOf(row.firstStepStart);
         if (same && same->breakEvenCI) {
             row.breakEvenSteps = same->breakEvenSteps;
             row.breakEvenCI = same->breakEvenCI;
@@ -523,10 +590,10 @@ void dataParallelFigures(const store::Reader &reader, Ledger &ledger, const Grou
 } // namespace
 
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps,
-                   stats::CancelToken cancel, store::CacheStart start, int batch)
+                   stats::CancelToken cancel, store::StartState start, int batch)
 {
     Ledger ledger;
-    ledger.start = start == store::CacheStart::Unrecorded ? store::CacheStart::Cold : start;
+    ledger.start = start == store::StartState::Unrecorded ? store::StartState::Fresh : start;
     const auto sweep = reader.sweep(sweepId);
     if (!sweep)
         return ledger;
@@ -587,7 +654,6 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             row.label = runtimeOf(name) + " " + row.label;
         row.configJson = group.front()->configJson;
         row.repeats = static_cast<int>(group.size());
-        row.compileCache = group.front()->compileCache;
         row.lastStatus = group.back()->status;
         RowRuns acc;
         for (const auto *run : group)
@@ -596,7 +662,10 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         takeProfile(row, acc);
         row.compute = computeFigures(storedConfig(row.configJson), row.steadyMs,
                                      ledger.environment ? ledger.environment->gpu : std::string());
-        ledger.hasColdAndWarm = ledger.hasColdAndWarm || (row.cold.processes > 0 && row.warm.processes > 0);
+        int statesRun = 0;
+        for (const store::StartState s : store::kStartStates)
+            statesRun += row.figuresOf(s).processes > 0 ? 1 : 0;
+        ledger.hasSeveralStarts = ledger.hasSeveralStarts || statesRun > 1;
         const bool isBaseline = ledger.rows.empty();
         row.baseline = isBaseline;
         if (isBaseline)
@@ -610,7 +679,24 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())
         recommendFor(ledger, ledger.plannedSteps, cancel);
+    pickByStart(ledger);
     return ledger;
+}
+
+std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured)
+{
+    std::vector<store::StartState> order{state};
+    if (state == store::StartState::Again)
+        order = {store::StartState::Again, store::StartState::Shipped, store::StartState::Fresh};
+    else if (state == store::StartState::Shipped)
+        order = {store::StartState::Shipped, store::StartState::Fresh};
+    for (const store::StartState s : order)
+        if (const auto &f = row.figuresOf(s).firstStepMs) {
+            if (measured)
+                *measured = s == state;
+            return f;
+        }
+    return std::nullopt;
 }
 
 std::string shortLabel(const LedgerRow &row, const LedgerRow &reference)
@@ -734,34 +820,47 @@ std::string firstStepCachesText(const Ledger &ledger)
                   "marked \"machine cold\"";
     if (caches.ownCaches)
         text = std::string(caches.warmedUp ? "a discarded warm-up process ran first; " : "") +
-               "every run had machine caches of its own (CUDA JIT, torch's kernels, Triton): cold ones fresh, "
-               "warm ones as a run of the same configuration left them; figures assume " +
+               "every run had caches of its own (CUDA JIT, torch's kernels, Triton, torch.compile's): fresh ones "
+               "empty, shipped ones empty but for the configuration's saved bundle, again ones as a run of the "
+               "same configuration left them; figures assume " +
                startText(ledger.start);
     return text;
 }
 
-std::string startText(store::CacheStart start)
+std::string startText(store::StartState start)
 {
     switch (start) {
-    case store::CacheStart::Cold:
+    case store::StartState::Fresh:
         return "a fresh machine";
-    case store::CacheStart::Warm:
+    case store::StartState::Shipped:
+        return "a fresh machine with shipped caches";
+    case store::StartState::Again:
         return "this machine again";
-    case store::CacheStart::Unrecorded:
+    case store::StartState::Unrecorded:
         break;
     }
     return "";
 }
 
-std::string breakEvenByStartText(const LedgerRow &row, store::CacheStart assumed)
+std::string breakEvenByStartText(const LedgerRow &row, store::StartState assumed)
 {
-    const LedgerRow::StartFigures &a = row.figuresOf(assumed);
-    const store::CacheStart other = store::otherState(assumed);
-    const LedgerRow::StartFigures &b = row.figuresOf(other);
-    if (!row.speedup || !a.firstStepMs || !b.firstStepMs)
+    // The assumed state first, then the others the row ran, fewest caches first.
+    std::vector<store::StartState> order{assumed};
+    for (const store::StartState s : store::kStartStates)
+        if (s != assumed)
+            order.push_back(s);
+    std::string text;
+    int shown = 0;
+    for (const store::StartState s : order) {
+        const LedgerRow::StartFigures &f = row.figuresOf(s);
+        if (!f.firstStepMs)
+            continue;
+        text += (text.empty() ? "" : ", ") + breakEvenStepsText(f.breakEvenSteps) + " on " + startText(s);
+        ++shown;
+    }
+    if (!row.speedup || shown < 2 || !row.figuresOf(assumed).firstStepMs)
         return breakEvenText(row);
-    return breakEvenStepsText(a.breakEvenSteps) + " on " + startText(assumed) + ", " +
-           breakEvenStepsText(b.breakEvenSteps) + " on " + startText(other);
+    return text;
 }
 
 const char *const kNoInterval = "1 repeat: no interval";
@@ -800,9 +899,9 @@ std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row)
     return stats::summarizeProcesses(processesOf(row));
 }
 
-std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::CacheStart start)
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::StartState start)
 {
-    if (start == store::CacheStart::Unrecorded)
+    if (start == store::StartState::Unrecorded)
         return processSummariesOf(row);
     LedgerRow only;
     for (std::size_t i = 0; i < row.runSamplesMs.size(); ++i)
@@ -994,7 +1093,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     ledger.recommendedReason = "finishes " + std::to_string(ledger.plannedSteps) + " steps first";
     const LedgerRow &best = ledger.rows[rec->best];
     // The start state is named where the runs recorded theirs: a first step is cold or warm.
-    const bool started = best.firstStepStart != store::CacheStart::Unrecorded;
+    const bool started = best.firstStepStart != store::StartState::Unrecorded;
     std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps" +
                        (started ? " on " + startText(best.firstStepStart) : std::string()) + ": " + best.label +
                        " finishes first (" + formatSeconds(rec->bestTotal) + ")";
@@ -1033,7 +1132,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
         }
     }
     // What the other start state gives the recommended row, when it ran both.
-    if (ledger.hasColdAndWarm && best.speedup && best.cold.firstStepMs && best.warm.firstStepMs)
+    if (ledger.hasSeveralStarts && best.speedup && best.fresh.firstStepMs && best.again.firstStepMs)
         text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
     // The recommended row's losses took another path than the baseline's beyond its tolerance: it
     // still trains, but that is worth a look before a long run relies on it.

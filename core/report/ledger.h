@@ -37,9 +37,10 @@ struct LedgerRow {
     std::optional<double> firstStepMs; // median over completed repeats
     std::optional<double> firstStepMinMs, firstStepMaxMs;
     std::optional<stats::Noise> firstStepNoise; // spread across processes; none with one process
-    store::CacheStart firstStepStart = store::CacheStart::Unrecorded;
-    // First steps by the machine caches they found (store::CacheStart), each against the baseline's
-    // of the same state: "pays off after 474 steps on a fresh machine, 167 on this one".
+    store::StartState firstStepStart = store::StartState::Unrecorded;
+    // First steps by the start state they had (store::StartState: every cache they read), each
+    // against the baseline's of the same state: "pays off after 474 steps on a fresh machine, 167 on
+    // this one".
     struct StartFigures {
         std::optional<double> firstStepMs, minMs, maxMs; // median, lowest and highest process
         int processes = 0;                               // completed processes that started so
@@ -47,14 +48,26 @@ struct LedgerRow {
         std::optional<stats::BreakEvenCI> breakEvenCI;
         std::string breakEvenRange;
     };
-    StartFigures cold, warm;
-    int warmMissed = 0; // warm processes whose caches missed (store::CacheRecord): in neither state
-    const StartFigures &figuresOf(store::CacheStart s) const { return s == store::CacheStart::Warm ? warm : cold; }
-    // What the machine's caches cost the first step: cold minus warm, when the row ran both.
+    StartFigures fresh, shipped, again;
+    // Shipped or again processes whose caches missed (store::CacheRecord::missed), and processes of
+    // an older file whose compile and machine caches were in different states: in no state.
+    int warmMissed = 0;
+    // A row whose shipped start cannot differ from its fresh one (nothing portable to ship: a CPU
+    // row without torch.compile): its shipped figures are its fresh ones, said so, not run.
+    bool shippedIsFresh = false;
+    const StartFigures &figuresOf(store::StartState s) const
+    {
+        return s == store::StartState::Again ? again : s == store::StartState::Shipped ? shipped : fresh;
+    }
+    StartFigures &figuresOf(store::StartState s)
+    {
+        return s == store::StartState::Again ? again : s == store::StartState::Shipped ? shipped : fresh;
+    }
+    // What the caches cost the first step: fresh minus again, when the row ran both.
     std::optional<double> machineCacheShareMs() const
     {
-        return cold.firstStepMs && warm.firstStepMs ? std::optional<double>(*cold.firstStepMs - *warm.firstStepMs)
-                                                    : std::nullopt;
+        return fresh.firstStepMs && again.firstStepMs ? std::optional<double>(*fresh.firstStepMs - *again.firstStepMs)
+                                                      : std::nullopt;
     }
     // Completed processes whose first step paid for the machine's caches (CUDA JIT, cuDNN engines,
     // library files): the sweep's first process when no warm-up process ran (store::MachineWarmup).
@@ -89,7 +102,6 @@ struct LedgerRow {
     std::optional<double> scalingEfficiency;
     std::string scalingReference; // the world-size-1 row's label, "" without one
     std::optional<double> rankSpreadMs;
-    std::string compileCache;        // "cold", "warm" or "" (no torch.compile)
     std::optional<double> compileMs; // median compile_s the worker reported, over completed repeats
 
     // Against the baseline (rows[0], the sweep's stored baseline). None on any row when the baseline
@@ -129,7 +141,7 @@ struct LedgerRow {
     std::vector<double> samplesMs;                 // pooled steady samples (for charts)
     std::vector<std::vector<double>> runSamplesMs; // steady samples per process (for CIs)
     std::vector<double> runFirstMs;                // first step per process, aligned with runSamplesMs (NaN: none)
-    std::vector<store::CacheStart> runStarts;      // each process's start, aligned (Unrecorded: missed or unknown)
+    std::vector<store::StartState> runStarts;      // each process's start, aligned (Unrecorded: missed or unknown)
     // processesOf(this) read once for the intervals against other rows (speed-up, break-even, margin),
     // filled by buildLedger; a row built otherwise leaves it empty and is read when asked.
     std::vector<stats::ProcessSummary> processSummaries;
@@ -144,9 +156,10 @@ struct Ledger {
     // recommendation's ties are against it.
     std::vector<LedgerRow> rows;
     // The start state the planned run is assumed to have, which rows' first steps, break-evens and
-    // the recommendation take: a fresh machine (Cold) or one that has run the configuration (Warm).
-    store::CacheStart start = store::CacheStart::Cold;
-    bool hasColdAndWarm = false; // some row ran both: the other state's figures are there too
+    // the recommendation take (store::StartState): a fresh machine, one built from an image that
+    // ships the configuration's caches, or one that has run the configuration before.
+    store::StartState start = store::StartState::Fresh;
+    bool hasSeveralStarts = false; // some row ran two start states or more: the others' figures are there too
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
     std::int64_t plannedSteps = 0;
@@ -156,6 +169,16 @@ struct Ledger {
     // Each row against the earlier row it differs from by one change (report/waterfall.h), in row order.
     std::vector<WaterfallStep> waterfall;
     std::optional<stats::Recommendation> recommendation; // indices into rows
+    // What finishes the planned run first under each start state (store::kStartStates order), from
+    // point figures (the intervals and ties are the main recommendation's, for `start`). A row's first
+    // step for a state it did not run is that of a state with fewer caches (firstStepFor), never more.
+    struct StartPick {
+        store::StartState state = store::StartState::Fresh;
+        std::optional<std::size_t> row; // none: no row has figures for it
+        double totalSeconds = 0;
+        bool measured = false; // the picked row's first step is of this very state
+    };
+    std::vector<StartPick> byStart;
     // Rows with figures that the recommendation left out, in row order (leftOutReason says why;
     // recommendationText names them).
     std::vector<std::size_t> leftOut;
@@ -197,12 +220,15 @@ struct Ledger {
 // times, break-evens and the recommendation only make sense between steps of the same size. `batch`
 // picks one (0: the baseline's); its baseline is the sweep's baseline configuration at that batch.
 Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
-                   stats::CancelToken cancel = {}, store::CacheStart start = store::CacheStart::Cold, int batch = 0);
-// "a fresh machine" (cold), "this machine again" (warm), "" (unrecorded).
-std::string startText(store::CacheStart start);
+                   stats::CancelToken cancel = {}, store::StartState start = store::StartState::Fresh, int batch = 0);
+// A row's first step (ms) for a start state: the state's own when the row ran it, else that of a state
+// with fewer caches (again: shipped, then fresh; shipped: fresh); `measured` says which.
+std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured = nullptr);
+// "a fresh machine", "a fresh machine with shipped caches", "this machine again", "" (unrecorded).
+std::string startText(store::StartState start);
 // A row's break-even in both states when it has them, the assumed one first:
 // "474 on a fresh machine, 167 on this machine again"; breakEvenText(row) otherwise.
-std::string breakEvenByStartText(const LedgerRow &row, store::CacheStart assumed);
+std::string breakEvenByStartText(const LedgerRow &row, store::StartState assumed);
 
 // A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
 // or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
@@ -250,6 +276,9 @@ LedgerRow::Accuracy compareLosses(const std::vector<double> &losses, const std::
 // The configuration a run row stored (RunRecord::configJson) as RunConfig fields; members it cannot
 // read keep their defaults, so an unreadable precision gets fp32's tolerance, the strictest.
 RunConfig storedConfig(const std::string &configJson);
+// The ledger row a stored run of `configName` belongs to: an older file's "+warm-cache" row is its
+// cold twin's, since the compile caches became the run's start state.
+std::string rowNameOf(const std::string &configName);
 
 std::string toCsv(const Ledger &ledger);
 std::string toJson(const Ledger &ledger);
@@ -272,6 +301,6 @@ std::vector<stats::Process> processesOf(const LedgerRow &row);
 // The same, summarised for the intervals: the row's processSummaries, or computed now when it has none.
 std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row);
 // Of the processes that started `start` only (all of them for Unrecorded).
-std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::CacheStart start);
+std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::StartState start);
 
 } // namespace stepscope::report

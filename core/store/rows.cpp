@@ -51,27 +51,48 @@ MachineWarmup machineWarmupFromString(std::string_view s)
     return MachineWarmup::Unrecorded;
 }
 
-std::string_view toString(CacheStart s)
+std::string_view toString(StartState s)
 {
     switch (s) {
-    case CacheStart::Cold:
-        return "cold";
-    case CacheStart::Warm:
-        return "warm";
-    case CacheStart::Unrecorded:
+    case StartState::Fresh:
+        return "fresh";
+    case StartState::Shipped:
+        return "shipped";
+    case StartState::Again:
+        return "again";
+    case StartState::Unrecorded:
         break;
     }
     return "";
 }
 
-CacheStart cacheStartFromString(std::string_view s)
+StartState startStateFromString(std::string_view s)
 {
-    return s == "cold" ? CacheStart::Cold : s == "warm" ? CacheStart::Warm : CacheStart::Unrecorded;
+    // "cold" and "warm" are what files of schema 7 to 9 hold (docs/decisions.md "Start states").
+    if (s == "fresh" || s == "cold")
+        return StartState::Fresh;
+    if (s == "shipped")
+        return StartState::Shipped;
+    if (s == "again" || s == "warm")
+        return StartState::Again;
+    return StartState::Unrecorded;
+}
+
+StartState startOf(const RunRecord &run)
+{
+    if (run.cacheRecord && run.cacheRecord->warmMissed() && run.caches != StartState::Fresh)
+        return StartState::Unrecorded;
+    if (!run.compileCache.empty()) {
+        // An older file's compiled run: one state only when both kinds of cache were in it.
+        const StartState compile = run.compileCache == "warm" ? StartState::Again : StartState::Fresh;
+        return run.caches == compile ? compile : StartState::Unrecorded;
+    }
+    return run.caches;
 }
 
 std::string_view toString(CacheUse::State s)
 {
-    return s == CacheUse::State::Primed ? "primed" : "fresh";
+    return s == CacheUse::State::Primed ? "primed" : s == CacheUse::State::Shipped ? "shipped" : "fresh";
 }
 
 std::string toJson(const CacheRecord &record)
@@ -86,7 +107,19 @@ std::string toJson(const CacheRecord &record)
     QJsonArray missed;
     for (const std::string &m : record.missed)
         missed.append(QString::fromStdString(m));
-    return QJsonDocument(QJsonObject{{"caches", caches}, {"missed", missed}})
+    QJsonObject o{{"caches", caches}, {"missed", missed}};
+    if (record.bundle) {
+        const BundleUse &b = *record.bundle;
+        o.insert("bundle", QJsonObject{{"path", QString::fromStdString(b.path)},
+                                       {"bytes", static_cast<double>(b.bytes)},
+                                       {"hits", b.hits},
+                                       {"misses", b.misses},
+                                       {"load_s", b.loadSeconds},
+                                       {"reported", b.reported}});
+    }
+    if (record.bundleSavedBytes > 0)
+        o.insert("bundle_saved_bytes", static_cast<double>(record.bundleSavedBytes));
+    return QJsonDocument(o)
         .toJson(QJsonDocument::Compact)
         .toStdString();
 }
@@ -104,13 +137,28 @@ std::optional<CacheRecord> cacheRecordFromJson(const std::string &json)
         CacheUse c;
         c.variable = o.value("variable").toString().toStdString();
         c.path = o.value("path").toString().toStdString();
-        c.state = o.value("state").toString() == "primed" ? CacheUse::State::Primed : CacheUse::State::Fresh;
+        const QString state = o.value("state").toString();
+        c.state = state == "primed"    ? CacheUse::State::Primed
+                  : state == "shipped" ? CacheUse::State::Shipped
+                                       : CacheUse::State::Fresh;
         c.bytesBefore = static_cast<std::int64_t>(o.value("bytes_before").toDouble());
         c.bytesAfter = static_cast<std::int64_t>(o.value("bytes_after").toDouble(-1));
         r.caches.push_back(c);
     }
     for (const QJsonValue &v : doc.object().value("missed").toArray())
         r.missed.push_back(v.toString().toStdString());
+    if (const QJsonValue b = doc.object().value("bundle"); b.isObject()) {
+        const QJsonObject o = b.toObject();
+        BundleUse u;
+        u.path = o.value("path").toString().toStdString();
+        u.bytes = static_cast<std::int64_t>(o.value("bytes").toDouble());
+        u.hits = o.value("hits").toInt();
+        u.misses = o.value("misses").toInt();
+        u.loadSeconds = o.value("load_s").toDouble();
+        u.reported = o.value("reported").toBool();
+        r.bundle = u;
+    }
+    r.bundleSavedBytes = static_cast<std::int64_t>(doc.object().value("bundle_saved_bytes").toDouble());
     return r;
 }
 
@@ -193,7 +241,7 @@ RunRecord readRun(const Statement &st)
     r.compileCache = st.text(22);
     r.cacheDirs = st.text(23);
     r.machineWarmup = machineWarmupFromString(st.text(24));
-    r.caches = cacheStartFromString(st.text(25));
+    r.caches = startStateFromString(st.text(25));
     r.cacheRecord = cacheRecordFromJson(st.text(26));
     r.profileJson = st.text(27);
     r.laneJson = st.text(28);

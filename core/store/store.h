@@ -68,23 +68,31 @@ enum class MachineWarmup {
 std::string_view toString(MachineWarmup m); // "" for Unrecorded
 MachineWarmup machineWarmupFromString(std::string_view s);
 
-// Which machine caches a run's first step found (supervisor/machine_caches.h): folders of its own,
-// fresh and empty ("cold"), or the folders a run of the same configuration left in the sweep
-// ("warm"). Planned with the run (schema 7); Unrecorded in older files.
-enum class CacheStart { Unrecorded, Cold, Warm };
-std::string_view toString(CacheStart s); // "cold", "warm"; "" for Unrecorded
-CacheStart cacheStartFromString(std::string_view s);
-// The state a figure of `s` is shown beside: warm for cold, cold for warm (and for Unrecorded).
-inline CacheStart otherState(CacheStart s)
+// What every cache a run's first step reads held when it started (supervisor/start_caches.h: the
+// machine caches and torch.compile's alike). Planned with the run (schema 7); Unrecorded in older
+// files, and for a run whose start did not hold (its caches missed: CacheRecord::missed).
+//   Fresh    every cache empty and the run's own: a new node or container
+//   Shipped  fresh, plus the portable caches an earlier run of the same configuration saved (the
+//            torch.compile mega-cache bundle, the CUDA JIT folder): a node built from a team's image
+//   Again    the caches as a run of the same configuration left them: a workstation that ran it before
+// Stored as "fresh", "shipped", "again"; files of schema 7-9 say "cold" (fresh) and "warm" (again).
+enum class StartState { Unrecorded, Fresh, Shipped, Again };
+std::string_view toString(StartState s); // "fresh", "shipped", "again"; "" for Unrecorded
+StartState startStateFromString(std::string_view s);
+inline constexpr StartState kStartStates[] = {StartState::Fresh, StartState::Shipped, StartState::Again};
+// The state a figure of `s` is shown beside: again for fresh and shipped, fresh for again (and for
+// Unrecorded): the two ends a user weighs.
+inline StartState otherState(StartState s)
 {
-    return s == CacheStart::Warm ? CacheStart::Cold : CacheStart::Warm;
+    return s == StartState::Again ? StartState::Fresh : StartState::Again;
 }
 
 // One cache a run had, and what it held before and after.
 struct CacheUse {
     enum class State {
         Fresh,  // an empty folder of the run's own
-        Primed, // filled by an earlier process of the same configuration in this sweep
+        Primed,  // filled by an earlier process of the same configuration in this sweep
+        Shipped, // empty but for what the configuration's bundle put in (a copied CUDA JIT folder)
     };
     std::string variable; // CUDA_CACHE_PATH, PYTORCH_KERNEL_CACHE_PATH, ...
     std::string path;
@@ -92,15 +100,32 @@ struct CacheUse {
     std::int64_t bytesBefore = 0;
     std::int64_t bytesAfter = -1; // -1: not measured (the run never ended under its supervisor)
 };
-std::string_view toString(CacheUse::State s); // "fresh", "primed"
+std::string_view toString(CacheUse::State s); // "fresh", "primed", "shipped"
 
-// A warm cache that grew by more than this compiled what it lacked: its first step was not warm.
+// A cache that an again or shipped start found filled and that grew by more than this compiled what
+// it lacked: its first step was not the start it was planned as.
 // (The CUDA JIT cache of a ResNet18 step holds some MiB; a hit rewrites no entry.)
 constexpr std::int64_t kWarmCacheGrowthBytes = 64 * 1024;
 
+// The torch.compile mega-cache bundle of a shipped start (torch.compiler.load_cache_artifacts),
+// as the worker reported loading it: what a shipped start is checked by.
+struct BundleUse {
+    std::string path;
+    std::int64_t bytes = 0;
+    int hits = 0;    // FX graphs inductor found in the caches the bundle filled
+    int misses = 0;  // FX graphs it compiled anyway
+    double loadSeconds = 0;
+    bool reported = false; // the worker said how loading went (false: it ended before)
+};
+
 struct CacheRecord {
     std::vector<CacheUse> caches;
-    std::vector<std::string> missed; // variables of warm caches that grew (kWarmCacheGrowthBytes)
+    // What made the start not the one planned: variables of primed or shipped caches that grew
+    // (kWarmCacheGrowthBytes), and "mega-cache" for a bundle that missed or was never reported.
+    std::vector<std::string> missed;
+    std::optional<BundleUse> bundle; // shipped compiled runs
+    // The bundle this run saved for the configuration's shipped runs (bytes; 0: none saved).
+    std::int64_t bundleSavedBytes = 0;
     bool warmMissed() const { return !missed.empty(); }
 };
 std::string toJson(const CacheRecord &record);
@@ -125,10 +150,12 @@ struct RunRecord {
     std::optional<double> blockWallMs;        // mean wall time per step over the timed block
     // torch.compile runs (schema 4; empty in older files and for runs without a compile).
     std::string compileJson;  // the worker's `compile` info object
-    std::string compileCache; // "cold", "warm" or ""
+    // Files of schema 4-9: the compile_cache knob a compiled run had, "cold" or "warm" (startOf reads
+    // it); empty for every run since start states took it over.
+    std::string compileCache;
     std::string cacheDirs;    // JSON object: env var -> directory (TORCHINDUCTOR_CACHE_DIR, ...)
     MachineWarmup machineWarmup = MachineWarmup::Unrecorded;
-    CacheStart caches = CacheStart::Unrecorded; // schema 7, written when the run is planned
+    StartState caches = StartState::Unrecorded; // schema 7, written when the run is planned
     std::optional<CacheRecord> cacheRecord;     // schema 7, written when the run ends
     // The profile of the steps after the timed ones, or why there is none (schema 8; JSON that
     // profile/profile_summary.h reads; empty: not profiled, or an older file).
@@ -137,6 +164,12 @@ struct RunRecord {
     // for a data-parallel run, every device it held). Empty: a sweep on one device, or an older file.
     std::string laneJson;
 };
+
+// The start a run's first step really had: its planned state, or Unrecorded when that did not hold
+// (a shipped or again run whose caches missed) or cannot be told (no state recorded; a run of an
+// older file whose torch.compile caches, then a knob of the configuration, were in another state
+// than its machine caches: docs/decisions.md "Start states").
+StartState startOf(const RunRecord &run);
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the
 // run completes and again when the rule that computes it changes (methodVersion; the rule lives in
@@ -213,6 +246,9 @@ class Database
     void setCompileInfo(std::int64_t runId, const std::string &json);
     void setProfile(std::int64_t runId, const std::string &json); // profile/profile_summary.h's JSON
     // state "cold" or "warm"; dirsJson: {"TORCHINDUCTOR_CACHE_DIR": ..., "TRITON_CACHE_DIR": ..., ...}
+    // The folders every cache of the run was pointed at (JSON: variable -> folder).
+    void setCacheDirs(std::int64_t runId, const std::string &dirsJson) { setCompileCache(runId, {}, dirsJson); }
+    // What files of schema 4-9 wrote: the compile_cache knob too (tests write such rows with it).
     void setCompileCache(std::int64_t runId, const std::string &state, const std::string &dirsJson);
     void setMachineWarmup(std::int64_t runId, MachineWarmup state);
     void setCacheRecord(std::int64_t runId, const CacheRecord &record);

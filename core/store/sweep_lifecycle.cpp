@@ -60,7 +60,7 @@ std::int64_t insertRun(sqlite3 *db, const RunRecord &run, bool hasCaches)
     st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
     st.run();
     const auto id = static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
-    if (hasCaches && run.caches != CacheStart::Unrecorded) {
+    if (hasCaches && run.caches != StartState::Unrecorded) {
         Statement caches(db, "UPDATE runs SET caches = ? WHERE id = ?");
         caches.bind(1, std::string(toString(run.caches))).bind(2, id).run();
     }
@@ -220,7 +220,7 @@ void Database::setCompileCache(std::int64_t runId, const std::string &state, con
 {
     d->enqueue([runId, state, dirsJson](sqlite3 *db) {
         Statement st(db, "UPDATE runs SET compile_cache = ?, cache_dirs = ? WHERE id = ?");
-        st.bind(1, state).bind(2, dirsJson).bind(3, runId).run();
+        st.bindTextOrNull(1, state).bind(2, dirsJson).bind(3, runId).run();
     });
 }
 

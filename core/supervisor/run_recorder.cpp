@@ -5,6 +5,7 @@
 #include "supervisor/run_profile.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QVariant>
 
 namespace stepscope::supervisor
@@ -98,6 +99,18 @@ void RunRecorder::handle(const protocol::Message &m)
         break;
     case T::Compile:
         db_.setCompileInfo(runId_, m.compileJson.toStdString());
+        if (const QJsonValue b = QJsonDocument::fromJson(m.compileJson).object().value("bundle"); b.isObject()) {
+            // The worker's word on the bundle it loaded (resources/python/stepscope_py/compiled.py).
+            const QJsonObject o = b.toObject();
+            store::BundleUse use;
+            use.path = o.value("path").toString().toStdString();
+            use.bytes = static_cast<std::int64_t>(o.value("bytes").toDouble());
+            use.hits = o.value("hits").toInt();
+            use.misses = o.value("misses").toInt();
+            use.loadSeconds = o.value("load_s").toDouble();
+            use.reported = true;
+            bundle_ = use;
+        }
         Q_EMIT compileInfo(runId_, QString::fromUtf8(m.compileJson));
         break;
     case T::Done:

@@ -44,6 +44,9 @@ class RunRecorder : public QObject
     // The worker had said all of its timed run (its losses) and was profiling when it ended: a
     // worker that dies in the profiler leaves a complete run with a profile problem (takeOverProfile).
     bool diedProfiling() const { return profiling_ && !profiled_; }
+    // What the worker said of the mega-cache bundle it loaded (a shipped compiled start), from its
+    // latest compile info; nullopt when it said nothing of one.
+    std::optional<store::BundleUse> bundle() const { return bundle_; }
     // Stores the profile's problem for a worker that ended while profiling.
     void recordProfileLoss(const std::string &why);
     // Ends the run in the store (with its summary when complete). Returns the steady steps of a
@@ -75,6 +78,7 @@ class RunRecorder : public QObject
     bool checked_ = false;   // the worker sent its losses: every timed figure is in
     bool profiling_ = false; // then it said it was profiling
     bool profiled_ = false;  // and its profile arrived
+    std::optional<store::BundleUse> bundle_;
 };
 
 } // namespace stepscope::supervisor

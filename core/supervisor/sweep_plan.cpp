@@ -12,7 +12,7 @@ namespace stepscope::supervisor
 namespace
 {
 
-store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int repeatIndex, store::CacheStart caches)
+store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int repeatIndex, store::StartState caches)
 {
     store::RunRecord run;
     run.position = position;
@@ -26,24 +26,20 @@ store::RunRecord queuedRun(const RunConfig &config, std::int64_t position, int r
 
 } // namespace
 
-std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, CacheStates caches)
+std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, const StartStates &starts)
 {
-    std::vector<store::CacheStart> states;
-    if (caches != CacheStates::Warm)
-        states.push_back(store::CacheStart::Cold);
-    if (caches != CacheStates::Cold)
-        states.push_back(store::CacheStart::Warm);
     std::vector<PlannedRun> runs;
     for (int r = 0; r < repeats; ++r)
-        for (const store::CacheStart state : states)
+        for (const store::StartState state : store::kStartStates)
             for (const auto &config : configs)
-                runs.push_back({0, config, state, r});
+                if (starts.runs(config, state))
+                    runs.push_back({0, config, state, r});
     return runs;
 }
 
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline, CacheStates caches, const QJsonObject &extraSettings)
+                    std::optional<std::size_t> baseline, const StartStates &starts, const QJsonObject &extraSettings)
 {
     SweepPlan plan;
     store::SweepRecord sweep;
@@ -55,7 +51,7 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         QJsonObject settings = toJson(configs.front());
         settings.insert("repeats", repeats);
         settings.insert("configurations", static_cast<int>(configs.size()));
-        settings.insert("caches", toString(caches));
+        settings.insert("starts", QString::fromStdString(toString(starts)));
         for (auto it = extraSettings.begin(); it != extraSettings.end(); ++it)
             settings.insert(it.key(), it.value());
         sweep.settingsJson = QJsonDocument(settings).toJson(QJsonDocument::Compact).toStdString();
@@ -65,7 +61,7 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
         sweep.baselineConfig = canonicalName(configs[baseline ? *baseline : defaultBaseline(configs)]);
     }
     // One transaction: a kill while planning leaves either the whole sweep or nothing.
-    std::vector<PlannedRun> planned = orderRuns(configs, repeats, caches);
+    std::vector<PlannedRun> planned = orderRuns(configs, repeats, starts);
     std::vector<store::RunRecord> runs;
     for (const PlannedRun &run : planned)
         runs.push_back(queuedRun(run.config, static_cast<std::int64_t>(runs.size()), run.repeatIndex, run.caches));
@@ -78,7 +74,7 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
     return plan;
 }
 
-void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex, store::CacheStart caches)
+void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex, store::StartState caches)
 {
     store::RunRecord run = queuedRun(config, static_cast<std::int64_t>(plan.runs.size()), repeatIndex, caches);
     run.sweepId = plan.sweepId;

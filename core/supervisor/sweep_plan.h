@@ -17,7 +17,7 @@ namespace stepscope::supervisor
 struct PlannedRun {
     std::int64_t runId = 0;
     RunConfig config;
-    store::CacheStart caches = store::CacheStart::Cold; // machine_caches.h
+    store::StartState caches = store::StartState::Fresh; // its start state (start_caches.h)
     int repeatIndex = 0;
 };
 
@@ -28,20 +28,20 @@ struct SweepPlan {
 
 // The runs of a sweep in the order they run, before any is stored (planSweep stores them; the
 // dashboard's preview estimates them): see below for the order.
-std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, CacheStates caches);
+std::vector<PlannedRun> orderRuns(const std::vector<RunConfig> &configs, int repeats, const StartStates &starts);
 
-// Under CacheStates::Both each repeat is a round of cold runs, then a round of warm ones (the first
-// cold run of a configuration primes what its warm runs read), so every configuration has a cold
-// and a warm process per repeat and no extra one.
+// Each repeat is a round of fresh runs, then of shipped ones, then of again ones (StartStates): the
+// first fresh run of a configuration primes what its shipped and again runs read, so no process is
+// spent priming when fresh runs are planned.
 // `baseline` is the index in `configs` of the configuration the others are compared with; without
 // it, defaultBaseline(configs) (config/sweep_baseline.h). The sweep stores it by canonical name.
 SweepPlan planSweep(store::Database &db, const std::string &name, const std::string &preset,
                     const std::vector<RunConfig> &configs, int repeats, std::int64_t plannedSteps,
-                    std::optional<std::size_t> baseline = std::nullopt, CacheStates caches = CacheStates::Cold,
+                    std::optional<std::size_t> baseline = std::nullopt, const StartStates &starts = {},
                     const QJsonObject &extraSettings = {});
 
 // Queues one more cold process of `config` at the end of the plan (adaptive repeats).
 void appendRun(store::Database &db, SweepPlan &plan, const RunConfig &config, int repeatIndex,
-               store::CacheStart caches = store::CacheStart::Cold);
+               store::StartState caches = store::StartState::Fresh);
 
 } // namespace stepscope::supervisor

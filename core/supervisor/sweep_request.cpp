@@ -1,4 +1,5 @@
 #include "supervisor/sweep_request.h"
+#include "supervisor/start_caches.h"
 
 #include <QStringList>
 
@@ -89,27 +90,95 @@ std::vector<ConfigError> validate(const SweepRequest &r)
     return errors;
 }
 
-const char *toString(CacheStates c)
+bool StartStates::runs(const RunConfig &config, store::StartState state) const
 {
-    return c == CacheStates::Cold ? "cold" : c == CacheStates::Warm ? "warm" : "both";
+    switch (state) {
+    case store::StartState::Fresh:
+        return fresh;
+    case store::StartState::Again:
+        return again;
+    case store::StartState::Shipped:
+        return shippedDiffers(config) &&
+               (shipped == Shipped::All ||
+                (shipped == Shipped::Compiled && config.runtime == Runtime::Python && config.compile != CompileMode::None));
+    case store::StartState::Unrecorded:
+        break;
+    }
+    return false;
 }
 
-std::optional<CacheStates> cacheStatesFromString(const QString &s)
+StartStates defaultStartStates(bool cuda)
 {
-    for (const CacheStates c : {CacheStates::Cold, CacheStates::Warm, CacheStates::Both})
-        if (s == QLatin1String(toString(c)))
-            return c;
-    return std::nullopt;
+    StartStates s;
+    if (cuda) {
+        s.again = true;
+        s.shipped = StartStates::Shipped::Compiled;
+    }
+    return s;
+}
+
+std::string toString(const StartStates &s)
+{
+    std::string out;
+    const auto add = [&](const char *word) { out += (out.empty() ? "" : ",") + std::string(word); };
+    if (s.fresh)
+        add("fresh");
+    if (s.shipped == StartStates::Shipped::All)
+        add("shipped");
+    if (s.again)
+        add("again");
+    if (s.shipped == StartStates::Shipped::Compiled)
+        add("shipped-compiled");
+    return out;
+}
+
+std::optional<StartStates> startStatesFromString(const QString &text, std::string *error)
+{
+    StartStates s;
+    s.fresh = false;
+    const QString t = text.trimmed().toLower();
+    if (t == "cold" || t == "warm" || t == "both") {
+        s.fresh = t != "warm";
+        s.again = t != "cold";
+        return s;
+    }
+    for (const QString &part : t.split(',', Qt::SkipEmptyParts)) {
+        const QString word = part.trimmed();
+        if (word == "all") {
+            s.fresh = s.again = true;
+            s.shipped = StartStates::Shipped::All;
+        } else if (word == "fresh") {
+            s.fresh = true;
+        } else if (word == "again") {
+            s.again = true;
+        } else if (word == "shipped") {
+            s.shipped = StartStates::Shipped::All;
+        } else if (word == "shipped-compiled") {
+            if (s.shipped == StartStates::Shipped::None)
+                s.shipped = StartStates::Shipped::Compiled;
+        } else {
+            if (error)
+                *error = "unknown start state '" + word.toStdString() +
+                         "'; give a comma list of fresh, shipped, again (or all; shipped-compiled ships compiled rows "
+                         "only), e.g. fresh,again";
+            return std::nullopt;
+        }
+    }
+    if (!s.any()) {
+        if (error)
+            *error = "no start state given; give a comma list of fresh, shipped, again, or all";
+        return std::nullopt;
+    }
+    return s;
 }
 
 SweepRequest withDefaults(SweepRequest r)
 {
     if (!r.machineWarmup)
         r.machineWarmup = false;
-    if (!r.caches)
-        r.caches = std::any_of(r.configs.begin(), r.configs.end(), [](const RunConfig &c) { return c.onCuda(); })
-                       ? CacheStates::Both
-                       : CacheStates::Cold;
+    if (!r.starts)
+        r.starts = defaultStartStates(
+            std::any_of(r.configs.begin(), r.configs.end(), [](const RunConfig &c) { return c.onCuda(); }));
     if (r.adaptive)
         r.repeats = std::min(std::max(r.repeats, 2), r.adaptiveMaxProcesses);
     QString batchText = r.configs.empty() ? QString() : QString::number(r.configs.front().batch);

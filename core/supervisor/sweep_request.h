@@ -5,6 +5,7 @@
 // so both refuse the same requests with the same words.
 #include "common/measurement_defaults.h"
 #include "config/run_config.h"
+#include "store/store.h"
 #include "supervisor/sweep_lanes.h"
 
 #include <QString>
@@ -57,12 +58,32 @@ std::string limitHint(const SweepLimit &limit);
 // "from 1 to 100, default 1", for --help and tooltips.
 std::string limitRange(const SweepLimit &limit);
 
-// Which machine caches the configurations start with (machine_caches.h): cold runs only, warm runs
-// only (each configuration primed once by an unstored process), or both: for every repeat a cold run
-// (the first one primes its configuration's warm caches) and a warm run, both stored.
-enum class CacheStates { Cold, Warm, Both };
-const char *toString(CacheStates c); // "cold", "warm", "both"
-std::optional<CacheStates> cacheStatesFromString(const QString &s);
+// Which start states the runs of a sweep have (store::StartState, start_caches.h). Each repeat is a
+// round of fresh runs, then of shipped ones, then of again ones; the first fresh run of a
+// configuration primes what its shipped and again runs read (an unstored process does when no fresh
+// run comes first). Shipped runs only for rows whose shipped start differs (shippedDiffers), and
+// with `shipped` Compiled only for torch.compile rows.
+struct StartStates {
+    enum class Shipped { None, Compiled, All };
+    bool fresh = true;
+    Shipped shipped = Shipped::None;
+    bool again = false;
+    bool operator==(const StartStates &o) const
+    {
+        return fresh == o.fresh && shipped == o.shipped && again == o.again;
+    }
+    bool any() const { return fresh || again || shipped != Shipped::None; }
+    // Whether runs of `config` are planned starting `state`.
+    bool runs(const RunConfig &config, store::StartState state) const;
+};
+// On a GPU: fresh and again for every row, shipped for compiled ones; elsewhere fresh alone (a CPU
+// first step has no cache worth a second process).
+StartStates defaultStartStates(bool cuda);
+// "fresh,again,shipped-compiled", "fresh,shipped,again", "fresh": what --start takes back.
+std::string toString(const StartStates &s);
+// A comma list of fresh, shipped, again (shipped-compiled: shipped for compiled rows only), or all;
+// the old --caches words too: cold (fresh), warm (again), both (fresh,again). nullopt with `error`.
+std::optional<StartStates> startStatesFromString(const QString &s, std::string *error = nullptr);
 
 struct SweepRequest {
     std::vector<RunConfig> configs;
@@ -72,9 +93,8 @@ struct SweepRequest {
     QString preset = "ledger";
     QString name; // empty: "<preset> <device> b<batch> <size>px"
     int timeoutSeconds = static_cast<int>(kTimeoutLimit.defaultValue);
-    // Unset: both for a sweep with CUDA configurations (their first steps differ by seconds between
-    // the two), cold elsewhere (a CPU first step has no machine cache worth a second process).
-    std::optional<CacheStates> caches;
+    // Unset: defaultStartStates (a GPU's first steps differ by seconds between starts).
+    std::optional<StartStates> starts;
     // Index in `configs` of the baseline; unset: defaultBaseline's rule (config/sweep_baseline.h).
     std::optional<std::size_t> baseline;
     // One discarded process before the timed runs (RunnerOptions::machineWarmup). Off unless asked:
@@ -99,7 +119,7 @@ struct SweepRequest {
     // the configurations' own device. Lanes of more than one GPU model are split by prepare().
     std::vector<LaneDevice> lanes;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
-    QString compileCacheRoot; // empty: defaultCompileCacheRoot()
+    QString cacheRoot; // where each run's cache folders go (start_caches.h); empty: defaultCacheRoot()
 };
 
 // Every problem of the request, configurations included ("repeat: give a whole number from 1 to

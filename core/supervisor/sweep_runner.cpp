@@ -61,9 +61,6 @@ SweepRunner::~SweepRunner()
 
 void SweepRunner::removeRunDirs(Lane &lane)
 {
-    if (!lane.compileCaches.removeAfterRun.isEmpty())
-        QDir(lane.compileCaches.removeAfterRun).removeRecursively();
-    lane.compileCaches = {};
     if (machineDirs_ && !lane.primingCaches.dir.isEmpty())
         machineDirs_->finish(lane.primingCaches, lane.config(plan_), false);
     lane.primingCaches = {};
@@ -87,9 +84,10 @@ void SweepRunner::start(const SweepPlan &plan)
         lane->device = devices[i];
         lanes_.push_back(std::move(lane));
     }
-    const bool warmRuns = std::any_of(plan_.runs.begin(), plan_.runs.end(),
-                                      [](const PlannedRun &r) { return r.caches == store::CacheStart::Warm; });
-    machineDirs_ = std::make_unique<MachineCacheDirs>(options_.machineCacheRoot, warmRuns);
+    const bool reusedStarts = std::any_of(plan_.runs.begin(), plan_.runs.end(), [](const PlannedRun &r) {
+        return r.caches == store::StartState::Again || r.caches == store::StartState::Shipped;
+    });
+    machineDirs_ = std::make_unique<StartCacheDirs>(options_.cacheRoot, reusedStarts);
     sweepClock_.start();
     dispatch();
 }
@@ -365,25 +363,19 @@ void SweepRunner::startRun(Lane &lane, std::size_t planIndex)
 
 void SweepRunner::startPrimingOrRun(Lane &lane, const RunConfig &config)
 {
-    // A warm run measures caches some earlier run of this configuration filled. When none has,
-    // a one-step run of it fills them first; nothing of that run is stored as steps.
-    const bool compileCold =
-        lane.compileCaches.state == "warm" && !QFileInfo::exists(primedMarker(options_.compileCacheRoot, config));
-    const bool machineCold = lane.runCaches.start == store::CacheStart::Warm && !machineDirs_->primed(config);
-    if (compileCold || machineCold) {
-        // The priming process fills this configuration's warm machine caches when they are what is
-        // missing, else folders of its own: a cold run's fresh folders stay empty for it.
+    // A shipped or again run measures what some earlier run of this configuration left. When none
+    // has (no fresh run of it came first), a one-step run of it fills the again folders and saves the
+    // shipped bundle first; nothing of that run is stored as steps.
+    if (machineDirs_->needsPriming(config, lane.runCaches.start)) {
         Failure failure;
-        const bool made = machineCold ? machineDirs_->preparePriming(config, lane.primingCaches, failure)
-                                      : machineDirs_->prepareScratch(lane.runId, lane.primingCaches, failure);
-        if (!made) {
+        if (!machineDirs_->preparePriming(config, lane.primingCaches, failure)) {
             finishCurrent(lane, RunStatus::Failed, failure);
             return;
         }
         lane.stage = Stage::Priming;
-        const QString what = compileCold && machineCold ? "the warm compile and machine caches"
-                             : compileCold              ? "the warm compile cache"
-                                                        : "the warm machine caches";
+        const QString what = lane.runCaches.start == store::StartState::Shipped
+                                 ? "the shipped bundle"
+                                 : "the caches of the again start";
         lane.primingWhat = what.toStdString();
         Q_EMIT logLine("priming " + what + " for " + QString::fromStdString(canonicalName(config)));
         Q_EMIT primingStarted(lane.runId, QString::fromStdString(canonicalName(config)));
@@ -399,7 +391,6 @@ RunConfig machineWarmupConfig(const RunConfig &firstRun)
     c.compile = CompileMode::None;
     c.compileBackend = CompileBackend::Inductor;
     c.compileTarget = CompileTarget::Model;
-    c.compileCache = CompileCache::Cold;
     c.warmupSteps = 0;
     c.steps = 1;
     return c;
@@ -409,14 +400,6 @@ bool SweepRunner::prepareCaches(Lane &lane, const PlannedRun &run)
 {
     const RunConfig &config = run.config;
     QJsonObject dirs;
-    if (config.runtime == Runtime::Python && config.compile != CompileMode::None) {
-        Failure failure;
-        if (!prepareCompileCache(config, options_.compileCacheRoot, lane.compileCaches, failure)) {
-            finishCurrent(lane, RunStatus::Failed, failure);
-            return false;
-        }
-        dirs = lane.compileCaches.env();
-    }
     Failure failure;
     if (!machineDirs_->prepare(lane.runId, config, run.caches, lane.runCaches, failure)) {
         finishCurrent(lane, RunStatus::Failed, failure);
@@ -426,9 +409,9 @@ bool SweepRunner::prepareCaches(Lane &lane, const PlannedRun &run)
     lane.runCaches.apply(machine);
     for (const QString &variable : machine.keys())
         dirs.insert(variable, machine.value(variable));
-    // Which caches the run had is part of its data (DESIGN.md: cold and warm are labelled).
-    db_.setCompileCache(lane.runId, lane.compileCaches.state.toStdString(),
-                        QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
+    // Which caches the run had is part of its data (DESIGN.md: a first step names its start).
+    dirs.remove("STEPSCOPE_START");
+    db_.setCacheDirs(lane.runId, QJsonDocument(dirs).toJson(QJsonDocument::Compact).toStdString());
     return true;
 }
 
@@ -446,16 +429,12 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
         lane.runCaches.apply(env);
     else if (lane.stage == Stage::Priming)
         lane.primingCaches.apply(env);
-    // The priming worker fills the warm cache, so it compiles cold by design: the worker's check
-    // that a warm run found its graphs does not apply to it.
+    // The priming worker fills the again folders, so it compiles from nothing by design: the
+    // worker's check that an again run found its graphs does not apply to it.
     if (lane.stage == Stage::Priming)
         env.insert("STEPSCOPE_PRIMING", "1");
     else
         env.remove("STEPSCOPE_PRIMING");
-    if (!lane.compileCaches.state.isEmpty() && lane.stage != Stage::WarmingUp) {
-        env.insert("TORCHINDUCTOR_CACHE_DIR", lane.compileCaches.inductor);
-        env.insert("TRITON_CACHE_DIR", lane.compileCaches.triton);
-    }
     if (laned()) {
         // Which lane it is, for the log and for test workers; a data-parallel run sees only its GPUs.
         env.insert("STEPSCOPE_LANE", laneLabel(lane));
@@ -521,7 +500,7 @@ void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Fail
     lane.stage = Stage::Timed;
     if (cancelRequested_) {
         finishCurrent(lane, RunStatus::Cancelled,
-                      Failure{FailureCategory::Cancelled, "stopped by the user while priming the warm compile cache",
+                      Failure{FailureCategory::Cancelled, "stopped by the user while priming " + lane.primingWhat,
                               failure ? failure->detail : std::string()});
         return;
     }
@@ -532,17 +511,11 @@ void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Fail
         return;
     }
     const RunConfig &config = lane.config(plan_);
-    if (lane.compileCaches.state == "warm") {
-        QFile marker(primedMarker(options_.compileCacheRoot, config));
-        if (marker.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            marker.write(QJsonDocument(toJson(primingConfig(config))).toJson(QJsonDocument::Compact));
-    }
     machineDirs_->finish(lane.primingCaches, config, true);
     lane.primingCaches = {};
-    // What a warm run finds is measured now that the priming process has filled it.
+    // What a shipped or again run finds is measured now that the priming process has filled it.
     Failure notMade;
-    if (lane.runCaches.start == store::CacheStart::Warm &&
-        !machineDirs_->prepare(lane.runId, config, store::CacheStart::Warm, lane.runCaches, notMade)) {
+    if (!machineDirs_->prepare(lane.runId, config, lane.runCaches.start, lane.runCaches, notMade)) {
         finishCurrent(lane, RunStatus::Failed, notMade);
         return;
     }
@@ -559,7 +532,7 @@ bool SweepRunner::planAnotherRound()
         return false;
     }
     const bool sweepHasWarm = std::any_of(plan_.runs.begin(), plan_.runs.end(),
-                                          [](const PlannedRun &r) { return r.caches == store::CacheStart::Warm; });
+                                          [](const PlannedRun &r) { return r.caches == store::StartState::Again; });
     // Configurations in plan order, each once, with the processes already planned for it.
     std::vector<std::pair<RunConfig, int>> configs;
     for (const auto &run : plan_.runs) {
@@ -591,7 +564,7 @@ bool SweepRunner::planAnotherRound()
         }
         try {
             // Warm when the sweep runs warm ones: primed already, so no process is spent priming.
-            appendRun(db_, plan_, config, planned, sweepHasWarm ? store::CacheStart::Warm : store::CacheStart::Cold);
+            appendRun(db_, plan_, config, planned, sweepHasWarm ? store::StartState::Again : store::StartState::Fresh);
         } catch (const store::StoreError &e) {
             storeFailed(e.what());
             return false;
@@ -674,10 +647,11 @@ void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
 void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure)
 {
     lane.stage = Stage::Timed;
-    removeRunDirs(lane); // the worker has gone: its cold caches go too
+    removeRunDirs(lane); // the worker has gone: its fresh caches go too
     const RunConfig config = lane.config(plan_);
     if (!lane.runCaches.dir.isEmpty()) {
-        machineDirs_->finish(lane.runCaches, config, status == RunStatus::Complete);
+        machineDirs_->finish(lane.runCaches, config, status == RunStatus::Complete,
+                             lane.recorder ? lane.recorder->bundle() : std::nullopt);
         db_.setCacheRecord(lane.runId, lane.runCaches.record);
         lane.runCaches = {};
     }

@@ -10,8 +10,7 @@
 // its repeats only on lanes of the GPU model its first run had, and a data-parallel run of
 // world_size W holds W idle lanes of one model at once.
 #include "protocol/protocol.h"
-#include "supervisor/compile_cache.h"
-#include "supervisor/machine_caches.h"
+#include "supervisor/start_caches.h"
 #include "supervisor/run_recorder.h"
 #include "supervisor/sweep_lanes.h"
 #include "supervisor/sweep_plan.h"
@@ -45,9 +44,9 @@ struct RunnerOptions {
     // to the worker's environment (a stand-in worker needs no LibTorch).
     TorchLocation torch;
     int timeoutSeconds = 900; // a worker silent this long (no protocol line) is killed; at most kMaxTimeoutSeconds
-    // Where the sweep's machine cache folders go (machine_caches.h); empty: a temporary folder.
-    QString machineCacheRoot;
-    QString compileCacheRoot = defaultCompileCacheRoot(); // torch.compile caches (compile_cache.h)
+    // Below which each sweep makes its folder for every cache its runs start with (start_caches.h);
+    // empty: the system's temporary folder.
+    QString cacheRoot = defaultCacheRoot();
     // One discarded one-step process before the sweep's first run: caches that outlive a process
     // (CUDA JIT, cuDNN's compiled engines, the file cache of the libraries) are paid for there,
     // not by whichever configuration happens to run first.
@@ -136,9 +135,8 @@ class SweepRunner : public QObject
         QPointer<WorkerProcess> worker;        // the worker process now running, of any stage
         std::unique_ptr<RunRecorder> recorder; // the run's figures into the store
         std::int64_t runId = 0;
-        CompileCacheDirs compileCaches; // a compile run's inductor and Triton caches
         RunCaches runCaches, primingCaches;
-        std::string primingWhat; // "the warm compile cache", ...: its failure says which
+        std::string primingWhat; // "the shipped bundle", ...: its failure says which
         // What the worker now running is: the lane's discarded warm-up, the unstored process that
         // fills the run's warm compile cache, or the timed run itself.
         Stage stage = Stage::Timed;
@@ -188,8 +186,8 @@ class SweepRunner : public QObject
     std::set<std::string> runningConfigs_;       // canonical names with a process now
     std::map<std::string, QString> configModel_; // canonical name -> the GPU model its repeats keep to
     QTimer heartbeat_;
-    // The sweep's machine cache folders, the timed runs' and the priming processes'.
-    std::unique_ptr<MachineCacheDirs> machineDirs_;
+    // The sweep's cache folders, the timed runs' and the priming processes'.
+    std::unique_ptr<StartCacheDirs> machineDirs_;
     // Per configuration (canonical name): the steady steps of each completed process, and whether
     // one of its runs failed (adaptive repeats add no process to a failing configuration).
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;

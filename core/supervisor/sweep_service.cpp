@@ -117,8 +117,8 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     p.options.adaptive.halfWidth = r.adaptiveHalfWidth;
     p.options.adaptive.maxProcesses = r.adaptiveMaxProcesses;
     p.options.adaptive.maxMinutes = r.adaptiveMaxMinutes;
-    if (!r.compileCacheRoot.isEmpty())
-        p.options.compileCacheRoot = QDir(r.compileCacheRoot).absolutePath();
+    if (!r.cacheRoot.isEmpty())
+        p.options.cacheRoot = QDir(r.cacheRoot).absolutePath();
     QJsonObject settings;
     if (!r.lanes.empty()) {
         const auto groups = groupByModel(r.lanes);
@@ -132,7 +132,7 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
             settings.insert("topology", gpuTopology());
     }
     p.plan = planSweep(db, r.name.toStdString(), r.preset.toStdString(), r.configs, r.repeats, r.plannedSteps,
-                       r.baseline, *r.caches, settings);
+                       r.baseline, *r.starts, settings);
     return p;
 }
 
@@ -183,7 +183,7 @@ void SweepService::start(const PreparedSweep &prepared)
     laneCount_ = static_cast<int>(std::max<std::size_t>(1, sweep.options.lanes.size()));
     keys_ = runKeys(sweep.plan.runs);
     for (const PlannedRun &run : sweep.plan.runs) {
-        warmRuns_ = warmRuns_ || run.caches == store::CacheStart::Warm;
+        warmRuns_ = warmRuns_ || run.caches != store::StartState::Fresh;
         configs_[QString::fromStdString(canonicalName(run.config))] = run.config;
     }
     sweepClock_.start();
@@ -283,7 +283,7 @@ void SweepService::connectRunner()
     connect(r, &SweepRunner::adaptiveRunAdded, this,
             [this](const QString &name, int processes, double halfWidth, double target) {
                 if (const auto it = configs_.find(name); it != configs_.end())
-                    keys_.push_back(runKey(it->second, warmRuns_ ? store::CacheStart::Warm : store::CacheStart::Cold));
+                    keys_.push_back(runKey(it->second, warmRuns_ ? store::StartState::Again : store::StartState::Fresh));
                 SweepEvent e = SweepEvent::of(K::AdaptiveRunAdded);
                 e.config = name;
                 e.processes = processes;

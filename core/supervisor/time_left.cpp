@@ -14,17 +14,17 @@
 namespace stepscope::supervisor
 {
 
-RunKey runKey(const RunConfig &config, store::CacheStart start)
+RunKey runKey(const RunConfig &config, store::StartState start)
 {
     RunKey k;
     k.name = canonicalName(config);
     k.start = start;
     k.steps = config.totalSteps();
-    // What makes a first step long: the runtime, compiling (and its cache), autotuning, a graph.
-    k.kind = toString(config.runtime) + "|" + toString(config.compile) + "|" +
-             (config.compile == CompileMode::None ? std::string() : toString(config.compileCache)) + "|" +
-             (config.cudnnBenchmark ? "bench" : "") + "|" + (config.cudaGraph ? "graph" : "") + "|" +
-             std::string(store::toString(start)) + "|" + config.device.substr(0, 4);
+    // What makes a first step long: the runtime, compiling, autotuning, a graph, the start state.
+    k.config = config;
+    k.kind = toString(config.runtime) + "|" + toString(config.compile) + "|" + (config.cudnnBenchmark ? "bench" : "") +
+             "|" + (config.cudaGraph ? "graph" : "") + "|" + std::string(store::toString(start)) + "|" +
+             config.device.substr(0, 4);
     return k;
 }
 
@@ -34,7 +34,7 @@ std::vector<RunKey> runKeys(const std::vector<PlannedRun> &runs)
     std::set<std::string> primed; // configurations some earlier run primes
     for (const PlannedRun &run : runs) {
         RunKey key = runKey(run.config, run.caches);
-        key.primes = run.caches == store::CacheStart::Warm && !primed.count(key.name);
+        key.primes = run.caches != store::StartState::Fresh && !primed.count(key.name);
         primed.insert(key.name);
         keys.push_back(std::move(key));
     }
@@ -52,6 +52,28 @@ void TimeLeft::addHistory(const RunKey &key, double seconds)
     historyKinds_[key.kind + "|" + std::to_string(key.steps)].push_back(seconds);
 }
 
+std::optional<double> TimeLeft::stateRatio(store::StartState state, store::StartState other, std::int64_t steps) const
+{
+    // Over the configurations of this sweep with runs of both states and this step count.
+    std::vector<double> ratios;
+    const std::string tail = "|" + std::to_string(steps);
+    const std::string mine = "|" + std::string(store::toString(state)) + tail;
+    const std::string theirs = "|" + std::string(store::toString(other)) + tail;
+    for (const auto &[k, seconds] : sweep_) {
+        if (k.size() <= mine.size() || k.compare(k.size() - mine.size(), mine.size(), mine) != 0 || seconds.empty())
+            continue;
+        const auto twin = sweep_.find(k.substr(0, k.size() - mine.size()) + theirs);
+        if (twin == sweep_.end() || twin->second.empty())
+            continue;
+        const double base = stats::median(twin->second);
+        if (base > 0)
+            ratios.push_back(stats::median(seconds) / base);
+    }
+    if (ratios.empty())
+        return std::nullopt;
+    return stats::median(ratios);
+}
+
 void TimeLeft::addFinished(const RunKey &key, double seconds)
 {
     sweep_[exact(key)].push_back(seconds);
@@ -66,15 +88,31 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
         const auto it = m.find(k);
         return it == m.end() || it->second.empty() ? std::nullopt : std::optional<double>(stats::median(it->second));
     };
-    RunKey otherState = key;
-    otherState.start = store::otherState(key.start);
     const std::string kind = key.kind + "|" + std::to_string(key.steps);
+    // The same configuration in another state of this sweep, and what this sweep measured of the
+    // ratio between the two states on configurations that ran both.
+    std::optional<double> scaled, unscaled;
+    for (const store::StartState other : store::kStartStates) {
+        if (other == key.start || scaled)
+            continue;
+        RunKey o = key;
+        o.start = other;
+        const auto seconds = from(sweep_, exact(o));
+        if (!seconds)
+            continue;
+        if (const auto ratio = stateRatio(key.start, other, key.steps))
+            scaled = *seconds * *ratio;
+        else if (!unscaled)
+            unscaled = seconds;
+    }
     if (const auto s = from(sweep_, exact(key)))
         run = TimeEstimate{*s, false};
     else if (const auto h = from(history_, exact(key)))
         run = TimeEstimate{*h, false};
-    else if (const auto o = key.start == store::CacheStart::Warm ? from(sweep_, exact(otherState)) : std::nullopt)
-        run = TimeEstimate{*o, true};
+    else if (scaled)
+        run = TimeEstimate{*scaled, false};
+    else if (unscaled)
+        run = TimeEstimate{*unscaled, true};
     else if (const auto k = from(kinds_, kind))
         run = TimeEstimate{*k, true};
     else if (const auto hk = from(historyKinds_, kind))
@@ -83,14 +121,12 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
         run = TimeEstimate{std::accumulate(all_.begin(), all_.end(), 0.0) / static_cast<double>(all_.size()), true};
     if (!run || !key.primes)
         return run;
-    // The priming process is a one-step run of the same configuration that pays the cold first step:
-    // close to what the cold run costs.
-    RunKey cold = key;
-    cold.start = store::CacheStart::Cold;
-    cold.primes = false;
-    if (const auto at = cold.kind.rfind("|warm|"); at != std::string::npos)
-        cold.kind.replace(at, 6, "|cold|");
-    const auto priming = predict(cold);
+    // The priming process is a one-step run of the same configuration that pays the fresh first
+    // step: close to what the fresh run costs.
+    RunKey fresh = runKey(key.config, store::StartState::Fresh);
+    fresh.name = key.name;
+    fresh.steps = key.steps;
+    const auto priming = predict(fresh);
     if (!priming)
         return TimeEstimate{run->seconds * 2, true};
     return TimeEstimate{run->seconds + priming->seconds, run->guess || priming->guess};
@@ -198,8 +234,8 @@ void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std:
                 continue;
             // Files of before cache states ran cold (a run's own caches were never warm then) or
             // against the user's caches: taken as cold, the safer guess.
-            const store::CacheStart start =
-                run.caches == store::CacheStart::Unrecorded ? store::CacheStart::Cold : run.caches;
+            const store::StartState start =
+                run.caches == store::StartState::Unrecorded ? store::StartState::Fresh : run.caches;
             model.addHistory(runKey(config, start), static_cast<double>(started.msecsTo(finished)) / 1000.0);
         }
     }

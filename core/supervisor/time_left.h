@@ -4,12 +4,16 @@
 // says little about the next. Each queued run is predicted from, in this order:
 //   1. runs of the same configuration, cache start and step count in this sweep,
 //   2. such runs of this database on this host (earlier sweeps),
-//   3. a guess, said to be one: the same configuration in the other cache state (a warm run costs
-//      at most what its cold run did), else runs of the same kind and step count (runtime, compile
-//      mode and cache, cudnn autotuning, CUDA graph, cache start) in this sweep, then in the
-//      database, else every finished run of this sweep.
+//   3. the same configuration in another start state of this sweep, scaled by the ratio between the
+//      two states that this sweep measured on the configurations that ran both (not a guess: the
+//      sweep knows both factors),
+//   4. a guess, said to be one: the same configuration in another start state unscaled (no
+//      configuration has both yet), else runs of the same kind and step count (runtime, compile
+//      mode, cudnn autotuning, CUDA graph, start state) in this sweep, then in the database, else
+//      every finished run of this sweep.
 // Measured on the H200 (docs/results/h200-caches.md) before the first guess of step 3 existed.
-// A warm run whose caches are not primed yet adds a priming process (predicted as its cold run).
+// A shipped or again run whose caches are not primed yet adds a priming process (predicted as its
+// fresh run).
 #include "config/run_config.h"
 #include "store/store.h"
 #include "supervisor/sweep_plan.h"
@@ -24,14 +28,15 @@ namespace stepscope::supervisor
 
 struct RunKey {
     std::string name; // canonical configuration name
-    store::CacheStart start = store::CacheStart::Cold;
+    store::StartState start = store::StartState::Fresh;
     std::int64_t steps = 0; // warm-up and measured steps
     std::string kind;       // the fallback's grouping (see above)
-    bool primes = false;    // a warm run that pays for its priming process first
+    RunConfig config;       // the run's configuration (its priming process is predicted from it)
+    bool primes = false;    // a shipped or again run that pays for its priming process first
 };
-RunKey runKey(const RunConfig &config, store::CacheStart start);
-// The keys of `runs` in the order they run: a warm run primes when no earlier run of its
-// configuration did.
+RunKey runKey(const RunConfig &config, store::StartState start);
+// The keys of `runs` in the order they run: a shipped or again run primes when no earlier run of
+// its configuration did.
 std::vector<RunKey> runKeys(const std::vector<PlannedRun> &runs);
 
 struct TimeEstimate {
@@ -78,6 +83,9 @@ class TimeLeft
 
   private:
     static std::string exact(const RunKey &key);
+    // The median over this sweep's configurations that ran both of (seconds in `state`) / (seconds
+    // in `other`), at `steps`; nullopt when none ran both.
+    std::optional<double> stateRatio(store::StartState state, store::StartState other, std::int64_t steps) const;
     std::map<std::string, std::vector<double>> sweep_, history_;
     std::map<std::string, std::vector<double>> kinds_, historyKinds_; // kind and steps -> seconds
     std::vector<double> all_;

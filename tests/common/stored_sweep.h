@@ -67,7 +67,7 @@ struct RunSpec {
     std::optional<Failure> failure;
     std::optional<std::int64_t> environmentId;
     store::MachineWarmup warmup = store::MachineWarmup::Unrecorded;
-    store::CacheStart caches = store::CacheStart::Unrecorded; // planned with the run
+    store::StartState caches = store::StartState::Unrecorded; // planned with the run
     std::optional<store::CacheRecord> cacheRecord;            // written when it ends
     std::optional<double> setupS;
     std::string compileCache, cacheDirs, compileJson;
@@ -170,6 +170,7 @@ struct StoredRun {
     std::optional<double> blockWallMs;
     bool gpu = false;
     RunStatus status = RunStatus::Complete;
+    store::StartState start = store::StartState::Unrecorded; // the run's planned start state
 };
 
 // A completed CPU run: wall time only.
@@ -186,6 +187,7 @@ inline std::int64_t addStoredRun(store::Database &db, std::int64_t sweepId, int 
 {
     RunSpec run = runOf(spec.config, position);
     run.environmentId = environmentId;
+    run.caches = spec.start;
     run.status = spec.status;
     if (spec.status == RunStatus::Failed)
         run.failure = Failure{FailureCategory::OutOfMemory, "out of memory", ""};

@@ -140,10 +140,12 @@ class SupervisorTest : public ::testing::Test
         db_ = store::Database::open(path_);
     }
 
-    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1, CacheStates caches = CacheStates::Cold)
+    SweepPlan plan(const std::vector<RunConfig> &configs, int repeats = 1, const StartStates &starts = {})
     {
-        return planSweep(*db_, "test", "custom", configs, repeats, 6, std::nullopt, caches);
+        return planSweep(*db_, "test", "custom", configs, repeats, 6, std::nullopt, starts);
     }
+    // Start states by their --start words ("fresh,again", "all").
+    static StartStates starts(const char *words) { return *startStatesFromString(QString::fromLatin1(words)); }
 
     // Runs `plan` to its end (or `limitMs`), with `during` called on the runner once it has started.
     Outcome run(const SweepPlan &plan, RunnerOptions options, const std::function<void(SweepRunner &)> &during = {},
@@ -206,7 +208,7 @@ class SupervisorTest : public ::testing::Test
 
     // A stream file in the test's folder (writeStream).
     QString stream(const QString &name, const QStringList &lines) { return writeStream(dir_.filePath(name), lines); }
-    QString compileRoot() const { return dir_.filePath("cc"); }
+    QString cacheRoot() const { return dir_.filePath("caches"); }
 
     RunnerOptions options(WorkerCommand native, WorkerCommand python = {}, int timeoutSeconds = 30)
     {
@@ -214,8 +216,7 @@ class SupervisorTest : public ::testing::Test
         o.native = std::move(native);
         o.python = std::move(python);
         o.timeoutSeconds = timeoutSeconds;
-        o.compileCacheRoot = compileRoot();                   // never the user's own cache
-        o.machineCacheRoot = dir_.filePath("machine-caches"); // seen by the tests, removed with dir_
+        o.cacheRoot = cacheRoot(); // never the user's own caches; seen by the tests, removed with dir_
         return o;
     }
 

@@ -28,17 +28,22 @@ bool contains(const std::string &haystack, const std::string &needle)
     return haystack.find(needle) != std::string::npos;
 }
 
-RunConfig python(CompileMode mode = CompileMode::None, CompileCache cache = CompileCache::Cold)
+RunConfig python(CompileMode mode = CompileMode::None)
 {
     RunConfig c;
     c.runtime = Runtime::Python;
     c.compile = mode;
-    c.compileCache = cache;
     return c;
 }
 
-// Native baseline (0.5 s, 10 ms), Python eager (0.6 s, 10.5 ms), compile default cold (30 s, 8 ms)
-// and warm (3 s, 8 ms), three processes each; a max-autotune row with channels-last that has no
+test::StoredRun startingAs(test::StoredRun run, store::StartState start)
+{
+    run.start = start;
+    return run;
+}
+
+// Native baseline (0.5 s, 10 ms), Python eager (0.6 s, 10.5 ms), compile default: one configuration
+// that ran fresh (30 s, 8 ms) and again (3 s, 8 ms), three processes each; a max-autotune row with channels-last that has no
 // eager twin, and one process of a fused-SGD compile whose eager twin ran once too.
 class CompileBreakEvenTest : public ::testing::Test
 {
@@ -52,9 +57,10 @@ class CompileBreakEvenTest : public ::testing::Test
         int position = 0;
         test::addRepeats(*db, sweepId_, position, test::cpuRun(RunConfig{}, 0.5, 10.0), 3);
         test::addRepeats(*db, sweepId_, position, test::cpuRun(python(), 0.6, 10.5), 3);
-        test::addRepeats(*db, sweepId_, position, test::cpuRun(python(CompileMode::Default), 30.0, 8.0), 3);
         test::addRepeats(*db, sweepId_, position,
-                         test::cpuRun(python(CompileMode::Default, CompileCache::Warm), 3.0, 8.0), 3);
+                         startingAs(test::cpuRun(python(CompileMode::Default), 30.0, 8.0), store::StartState::Fresh), 3);
+        test::addRepeats(*db, sweepId_, position,
+                         startingAs(test::cpuRun(python(CompileMode::Default), 3.0, 8.0), store::StartState::Again), 3);
         RunConfig lonely = python(CompileMode::MaxAutotuneNoCudagraphs);
         lonely.channelsLast = true;
         test::addRepeats(*db, sweepId_, position, test::cpuRun(lonely, 40.0, 7.0), 2);
@@ -72,24 +78,31 @@ class CompileBreakEvenTest : public ::testing::Test
     std::int64_t sweepId_ = 0;
 };
 
-TEST_F(CompileBreakEvenTest, ColdAndWarmAgainstTheirEagerRowWithAnInterval)
+TEST_F(CompileBreakEvenTest, FreshAndAgainAgainstTheirEagerRowWithAnInterval)
 {
     const auto reader = store::Reader::open(path_);
     const Ledger ledger = buildLedger(*reader, sweepId_);
-    ASSERT_EQ(ledger.rows.size(), 7u);
+    // The fresh and again runs of the compiled configuration are one row, with a first step each.
+    ASSERT_EQ(ledger.rows.size(), 6u);
     const auto breakEvens = compileBreakEvens(ledger);
-    ASSERT_EQ(breakEvens.size(), 4u); // the compiled rows, in the ledger's order
-    const auto &cold = breakEvens[0], &warm = breakEvens[1], &lonely = breakEvens[2], &single = breakEvens[3];
+    ASSERT_EQ(breakEvens.size(), 3u); // the compiled rows, in the ledger's order
+    const auto &cold = breakEvens[0], &lonely = breakEvens[1], &single = breakEvens[2];
+    const Ledger againLedger = buildLedger(*reader, sweepId_, 0, {}, store::StartState::Again);
+    const auto againBreakEvens = compileBreakEvens(againLedger);
+    ASSERT_EQ(againBreakEvens.size(), 3u);
+    const auto &warm = againBreakEvens[0];
     const std::size_t eagerRow = 1;
     EXPECT_EQ(ledger.rows[eagerRow].label, "python baseline");
+    EXPECT_EQ(cold.row, warm.row);
 
-    EXPECT_EQ(cold.cache, CompileCache::Cold);
-    EXPECT_EQ(warm.cache, CompileCache::Warm);
+    EXPECT_EQ(cold.start, store::StartState::Fresh);
+    EXPECT_EQ(warm.start, store::StartState::Again);
     ASSERT_TRUE(cold.eagerRow && warm.eagerRow);
     EXPECT_EQ(*cold.eagerRow, eagerRow);
     EXPECT_EQ(*warm.eagerRow, eagerRow); // the warm row's eager twin is the cold one's
     for (const auto *b : {&cold, &warm}) {
-        const LedgerRow &row = ledger.rows[b->row], &e = ledger.rows[eagerRow];
+        const Ledger &l = b == &cold ? ledger : againLedger;
+        const LedgerRow &row = l.rows[b->row], &e = l.rows[eagerRow];
         ASSERT_TRUE(b->measured);
         // The point figure is the ledger's rule against another row: 1 + (T1_C - T1_E) / (t_E - t_C).
         const auto expected = stats::breakEvenSteps(*row.firstStepMs, *row.steadyMs, *e.firstStepMs, *e.steadyMs);
@@ -123,11 +136,11 @@ TEST_F(CompileBreakEvenTest, TheExportsCarryIt)
     const auto reader = store::Reader::open(path_);
     const Ledger ledger = buildLedger(*reader, sweepId_);
     const SweepFigures figures = sweepFigures(*reader, ledger);
-    ASSERT_EQ(figures.compile.size(), 4u);
+    ASSERT_EQ(figures.compile.size(), 3u);
 
     const std::string md = toMarkdown(ledger, figures);
     EXPECT_TRUE(contains(md, "### torch.compile: break-even against eager")) << md;
-    EXPECT_TRUE(contains(md, "| python compile-default | cold | 30.00 s | ")) << md;
+    EXPECT_TRUE(contains(md, "| python compile-default | fresh | 30.00 s | ")) << md;
     EXPECT_TRUE(contains(md, compileBreakEvenText(figures.compile[0]))) << md;
     EXPECT_TRUE(contains(md, "none in this sweep")) << md;
 
@@ -136,16 +149,16 @@ TEST_F(CompileBreakEvenTest, TheExportsCarryIt)
         QJsonDocument::fromJson(QByteArray::fromStdString(toJson(ledger, figures)), &error).object();
     ASSERT_EQ(error.error, QJsonParseError::NoError);
     const QJsonArray rows = root["compile_break_even"].toArray();
-    ASSERT_EQ(rows.size(), 4);
+    ASSERT_EQ(rows.size(), 3);
     const QJsonObject cold = rows[0].toObject();
     EXPECT_EQ(cold["configuration"].toString().toStdString(), ledger.rows[figures.compile[0].row].configName);
     EXPECT_EQ(cold["eager"].toString().toStdString(), ledger.rows[1].configName);
-    EXPECT_EQ(cold["cache"].toString(), "cold");
+    EXPECT_EQ(cold["start"].toString(), "fresh");
     EXPECT_DOUBLE_EQ(cold["steps"].toDouble(), *figures.compile[0].steps);
     EXPECT_DOUBLE_EQ(cold["ci_low"].toDouble(), figures.compile[0].ci.low);
     EXPECT_FALSE(cold["never"].toBool());
-    EXPECT_TRUE(rows[2].toObject()["eager"].isNull());
-    EXPECT_TRUE(rows[3].toObject()["ci_low"].isNull()); // one process: no interval
+    EXPECT_TRUE(rows[1].toObject()["eager"].isNull());
+    EXPECT_TRUE(rows[2].toObject()["ci_low"].isNull()); // one process: no interval
 }
 
 } // namespace

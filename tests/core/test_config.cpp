@@ -175,7 +175,10 @@ TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
     EXPECT_TRUE(setField(c, "compile", "max-autotune", error));
     EXPECT_TRUE(setField(c, "compile_backend", "aot_eager", error));
     EXPECT_TRUE(setField(c, "compile_target", "step", error));
-    EXPECT_TRUE(setField(c, "compile_cache", "warm", error));
+    // compile_cache left the table for the run's start state: asked for, it says so by name.
+    EXPECT_FALSE(setField(c, "compile_cache", "warm", error));
+    EXPECT_EQ(error.field, "compile_cache");
+    EXPECT_NE(error.message.find("--start"), std::string::npos) << error.message;
     EXPECT_TRUE(setField(c, "batch", "4096", error));
     EXPECT_TRUE(setField(c, "image_size", "1024", error));
     EXPECT_TRUE(setField(c, "classes", "10", error));
@@ -188,7 +191,6 @@ TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
     EXPECT_EQ(c.compile, CompileMode::MaxAutotune);
     EXPECT_EQ(c.compileBackend, CompileBackend::AotEager);
     EXPECT_EQ(c.compileTarget, CompileTarget::Step);
-    EXPECT_EQ(c.compileCache, CompileCache::Warm);
     EXPECT_TRUE(setField(c, "compile", "max-autotune-no-cudagraphs", error));
     EXPECT_EQ(c.compile, CompileMode::MaxAutotuneNoCudagraphs);
     EXPECT_TRUE(setField(c, "compile_backend", "cudagraphs", error));
@@ -197,8 +199,6 @@ TEST(ConfigValidate, SetFieldAcceptsEveryDocumentedValue)
     EXPECT_EQ(c.compileBackend, CompileBackend::Inductor);
     EXPECT_TRUE(setField(c, "compile_target", "model", error));
     EXPECT_EQ(c.compileTarget, CompileTarget::Model);
-    EXPECT_TRUE(setField(c, "compile_cache", "cold", error));
-    EXPECT_EQ(c.compileCache, CompileCache::Cold);
     EXPECT_EQ(c.batch, 4096);
     EXPECT_EQ(c.imageSize, 1024);
     EXPECT_EQ(c.classes, 10);
@@ -278,7 +278,6 @@ TEST(ConfigValidate, CompileSettingsNeedACompileMode)
         {[](RunConfig &c) { c.compileBackend = CompileBackend::AotEager; }, "compile_backend"},
         {[](RunConfig &c) { c.compileBackend = CompileBackend::CudaGraphs; }, "compile_backend"},
         {[](RunConfig &c) { c.compileTarget = CompileTarget::Step; }, "compile_target"},
-        {[](RunConfig &c) { c.compileCache = CompileCache::Warm; }, "compile_cache"},
     };
     for (const auto &k : cases) {
         RunConfig c = compiled(CompileMode::None);
@@ -335,7 +334,6 @@ TEST(ConfigValidate, CpuCompileModesWithoutCudaGraphs)
     for (CompileMode m : {CompileMode::Default, CompileMode::MaxAutotuneNoCudagraphs}) {
         RunConfig c = compiled(m, "cpu");
         c.compileTarget = CompileTarget::Step;
-        c.compileCache = CompileCache::Warm;
         EXPECT_TRUE(validate(c).empty()) << toString(m) << ": " << describe(validate(c));
     }
 }
@@ -527,7 +525,6 @@ TEST(ConfigJson, RoundTripKeepsEveryField)
     c.compile = CompileMode::Default;
     c.compileBackend = CompileBackend::AotEager;
     c.compileTarget = CompileTarget::Step;
-    c.compileCache = CompileCache::Warm;
     c.batch = 257;
     c.imageSize = 96;
     c.classes = 17;
@@ -668,31 +665,26 @@ TEST(ConfigNames, CompileSettingsFollowTheirMode)
     EXPECT_EQ(knobLabel(c), "tf32+compile-default");
     c.compileBackend = CompileBackend::CudaGraphs;
     c.compileTarget = CompileTarget::Step;
-    c.compileCache = CompileCache::Warm;
-    EXPECT_EQ(knobNames(c),
-              (std::vector<std::string>{"tf32", "compile-default", "backend-cudagraphs", "whole-step", "warm-cache"}));
+    EXPECT_EQ(knobNames(c), (std::vector<std::string>{"tf32", "compile-default", "backend-cudagraphs", "whole-step"}));
     c.compileBackend = CompileBackend::AotEager;
     c.compileTarget = CompileTarget::Model;
-    EXPECT_EQ(knobLabel(c), "tf32+compile-default+backend-aot_eager+warm-cache");
+    EXPECT_EQ(knobLabel(c), "tf32+compile-default+backend-aot_eager");
     c.compile = CompileMode::MaxAutotuneNoCudagraphs;
     c.compileBackend = CompileBackend::Inductor;
-    c.compileCache = CompileCache::Cold;
     EXPECT_EQ(knobLabel(c), "tf32+compile-max-autotune-no-cudagraphs");
 
-    // Cold and warm, model and step, every backend: distinct names, one shape of name.
+    // Model and step, every backend: distinct names, one shape of name.
     std::set<std::string> names;
     for (CompileBackend b : {CompileBackend::Inductor, CompileBackend::CudaGraphs, CompileBackend::AotEager})
-        for (CompileTarget t : {CompileTarget::Model, CompileTarget::Step})
-            for (CompileCache k : {CompileCache::Cold, CompileCache::Warm}) {
-                RunConfig x = compiled(CompileMode::Default);
-                x.compileBackend = b;
-                x.compileTarget = t;
-                x.compileCache = k;
-                const std::string name = canonicalName(x);
-                EXPECT_EQ(name.rfind("python cuda b32 224px c1000 compile-default", 0), 0u) << name;
-                names.insert(name);
-            }
-    EXPECT_EQ(names.size(), 12u);
+        for (CompileTarget t : {CompileTarget::Model, CompileTarget::Step}) {
+            RunConfig x = compiled(CompileMode::Default);
+            x.compileBackend = b;
+            x.compileTarget = t;
+            const std::string name = canonicalName(x);
+            EXPECT_EQ(name.rfind("python cuda b32 224px c1000 compile-default", 0), 0u) << name;
+            names.insert(name);
+        }
+    EXPECT_EQ(names.size(), 6u);
     // The runtime prefix tells Python eager from native.
     RunConfig eager = cudaConfig();
     const std::string native = canonicalName(eager);
@@ -741,7 +733,6 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
         "tf32+cudnn-bench+bf16+channels-last",
         "tf32+cudnn-bench+bf16+channels-last+compile-default",
         "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead",
-        "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache",
         // The fastest step within reach: inductor's kernels inside the whole-step graph, fused SGD.
         "tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default",
     };
@@ -768,13 +759,8 @@ TEST(ConfigPresets, CudaLedgerIsCumulativeInDesignOrder)
     }
     EXPECT_EQ(s.configs[8].compile, CompileMode::None);
     EXPECT_EQ(s.configs[9].compile, CompileMode::Default);
-    EXPECT_EQ(s.configs[9].compileCache, CompileCache::Cold);
     EXPECT_EQ(s.configs[10].compile, CompileMode::ReduceOverhead);
-    EXPECT_EQ(s.configs[10].compileCache, CompileCache::Cold);
-    EXPECT_EQ(s.configs[11].compile, CompileMode::ReduceOverhead);
-    EXPECT_EQ(s.configs[11].compileCache, CompileCache::Warm);
-    EXPECT_EQ(s.configs[12].compile, CompileMode::Default);
-    EXPECT_EQ(s.configs[12].compileCache, CompileCache::Cold);
+    EXPECT_EQ(s.configs[11].compile, CompileMode::Default);
     // The native part of the ledger knobs is unchanged.
     std::vector<std::string> native;
     for (const auto &k : ledgerKnobs())

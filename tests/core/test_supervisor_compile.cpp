@@ -1,5 +1,5 @@
 // The supervisor and the Python worker's torch.compile runs, against recorded streams
-// (supervisor_fixture.h): phases, compile info, cold and warm compile caches, priming, and how the
+// (supervisor_fixture.h): phases, compile info, start states and their bundles, priming, and how the
 // Python interpreter is found.
 #include "scoped_env.h"
 #include "supervisor_fixture.h"
@@ -15,12 +15,11 @@ namespace
 
 using namespace test;
 
-RunConfig compileConfig(CompileCache cache = CompileCache::Cold, int batch = 8)
+RunConfig compileConfig(int batch = 8)
 {
     RunConfig c = smallConfig(batch);
     c.runtime = Runtime::Python;
     c.compile = CompileMode::Default;
-    c.compileCache = cache;
     return c;
 }
 
@@ -31,11 +30,11 @@ QJsonObject objectOf(const std::string &json)
 
 using stepscope::test::ScopedEnv;
 
-TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
+TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndFreshCaches)
 {
     // The worker says where its caches are and whether they exist while it runs.
-    const WorkerCommand python = fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--env", "TRITON_CACHE_DIR",
-                                             "--replay", dataFile("worker-compile.jsonl")});
+    const WorkerCommand python = fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--env", "TRITON_CACHE_DIR", "--env",
+                                             "STEPSCOPE_START", "--replay", dataFile("worker-compile.jsonl")});
     const SweepPlan p = plan({compileConfig()});
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
     ASSERT_EQ(out.runFinished.size(), 1u);
@@ -55,134 +54,128 @@ TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndColdCache)
     const QJsonObject info = objectOf(run->compileJson);
     EXPECT_EQ(info.value("mode").toString(), "reduce-overhead") << run->compileJson;
     EXPECT_EQ(info.value("compile_s").toDouble(), 38.5);
-    EXPECT_EQ(info.value("phases").toObject().value("inductor").toDouble(), 36.25);
     EXPECT_TRUE(info.value("compiled").toBool());
 
-    EXPECT_EQ(run->compileCache, "cold");
+    // One start state for every cache: the compile caches are folders of the run's own, beside the
+    // machine's, and no compile_cache knob is written any more.
+    EXPECT_EQ(run->compileCache, "");
+    EXPECT_EQ(run->caches, store::StartState::Fresh);
+    EXPECT_EQ(store::startOf(*run), store::StartState::Fresh);
     const QJsonObject dirs = objectOf(run->cacheDirs);
-    ASSERT_EQ(dirs.size(), 2 + static_cast<int>(machineCaches().size())) << run->cacheDirs; // and the machine's
+    ASSERT_EQ(dirs.size(), static_cast<int>(startCaches().size())) << run->cacheDirs;
     const QString inductor = dirs.value("TORCHINDUCTOR_CACHE_DIR").toString();
     const QString triton = dirs.value("TRITON_CACHE_DIR").toString();
-    EXPECT_TRUE(inductor.startsWith(compileRoot() + "/cold-")) << inductor.toStdString();
+    const QString cuda = dirs.value("CUDA_CACHE_PATH").toString();
+    EXPECT_TRUE(inductor.startsWith(cacheRoot() + "/sweep-")) << inductor.toStdString();
     EXPECT_TRUE(inductor.endsWith("/inductor")) << inductor.toStdString();
     EXPECT_EQ(QFileInfo(triton).path(), QFileInfo(inductor).path());
+    EXPECT_EQ(QFileInfo(cuda).path(), QFileInfo(inductor).path()) << "one folder per run for every cache";
     EXPECT_TRUE(out.log.contains("TORCHINDUCTOR_CACHE_DIR=[" + inductor + "] (a folder)"))
         << out.log.join('|').toStdString();
-    EXPECT_TRUE(out.log.contains("TRITON_CACHE_DIR=[" + triton + "] (a folder)")) << out.log.join('|').toStdString();
-    // A cold cache is the run's own: gone with it.
+    EXPECT_TRUE(out.log.contains("STEPSCOPE_START=[fresh]")) << out.log.join('|').toStdString();
+    // A fresh run's caches are its own: gone with it, and the sweep's folder with the sweep.
     EXPECT_FALSE(QFileInfo::exists(QFileInfo(inductor).path())) << inductor.toStdString();
-    EXPECT_TRUE(QDir(compileRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+    EXPECT_TRUE(QDir(cacheRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
 }
 
-TEST_F(SupervisorTest, EagerPythonRunHasNoCompileCache)
-{
-    RunConfig eager = compileConfig();
-    eager.compile = CompileMode::None;
-    const WorkerCommand python =
-        fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--replay", dataFile("worker-ok.jsonl")});
-    const SweepPlan p = plan({eager});
-    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
-    ASSERT_EQ(out.runFinished.size(), 1u);
-    EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) {
-        return l.startsWith("TORCHINDUCTOR_CACHE_DIR");
-    })) << "the worker's echo must reach the log for the next check to mean anything";
-    EXPECT_FALSE(out.log.join('|').contains(compileRoot())) << out.log.join('|').toStdString();
-    const auto run = reader()->run(p.runs[0].runId);
-    ASSERT_TRUE(run);
-    EXPECT_EQ(run->status, RunStatus::Complete);
-    EXPECT_EQ(run->compileCache, "");
-    // Its machine caches only: no inductor or Triton folder.
-    const QJsonObject dirs = objectOf(run->cacheDirs);
-    EXPECT_EQ(dirs.size(), static_cast<int>(machineCaches().size())) << run->cacheDirs;
-    EXPECT_FALSE(dirs.contains("TORCHINDUCTOR_CACHE_DIR") || dirs.contains("TRITON_CACHE_DIR")) << run->cacheDirs;
-    EXPECT_FALSE(QFileInfo::exists(compileRoot()));
-}
-
-TEST_F(SupervisorTest, MachineCachesAreRecordedWithTheCompileCaches)
-{
-    RunnerOptions o = options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl"));
-    const SweepPlan p = plan({compileConfig(), smallConfig(16)});
-    const Outcome out = run(p, o);
-    ASSERT_EQ(out.runFinished.size(), 2u);
-    auto r = reader();
-    const QJsonObject compiled = objectOf(r->run(p.runs[0].runId)->cacheDirs);
-    EXPECT_EQ(compiled.size(), 2 + static_cast<int>(machineCaches().size()));
-    const QString cuda = compiled.value("CUDA_CACHE_PATH").toString();
-    EXPECT_TRUE(cuda.startsWith(o.machineCacheRoot)) << cuda.toStdString();
-    // A native run says which machine caches it had too, with no compile cache state.
-    const auto native = r->run(p.runs[1].runId);
-    EXPECT_EQ(native->compileCache, "");
-    QStringList expected;
-    for (const MachineCache &c : machineCaches())
-        expected << c.variable;
-    expected.sort();
-    EXPECT_EQ(objectOf(native->cacheDirs).keys(), expected);
-}
-
-TEST_F(SupervisorTest, WarmRunsArePrimedOnce)
+TEST_F(SupervisorTest, ACompiledRowRunsFreshShippedAndAgainAsOneConfiguration)
 {
     const QString counter = dir_.filePath("workers.txt");
-    const WorkerCommand python = fakeWorker({"--record", counter, "--replay", dataFile("worker-compile.jsonl")});
-    const RunConfig warm = compileConfig(CompileCache::Warm);
-    const SweepPlan p = plan({warm}, 2);
+    const WorkerCommand python =
+        fakeWorker({"--env", "TORCHINDUCTOR_CACHE_DIR", "--env", "STEPSCOPE_START", "--env", "STEPSCOPE_BUNDLE_SAVE",
+                    "--env", "STEPSCOPE_BUNDLE_LOAD", "--record", counter, "--bundle", "3", "0", "--replay",
+                    dataFile("worker-compile.jsonl")});
+    const RunConfig compiled = compileConfig();
+    const SweepPlan p = plan({compiled}, 1, starts("all"));
+    ASSERT_EQ(p.runs.size(), 3u);
+    EXPECT_EQ(p.runs[0].caches, store::StartState::Fresh);
+    EXPECT_EQ(p.runs[1].caches, store::StartState::Shipped);
+    EXPECT_EQ(p.runs[2].caches, store::StartState::Again);
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
-    ASSERT_EQ(out.runFinished.size(), 2u);
-    EXPECT_EQ(out.runFinished[0].second, QString());
-    EXPECT_EQ(out.runFinished[1].second, QString());
-
-    // One priming worker (one step, no warm-up), then the two measured runs.
+    ASSERT_EQ(out.runFinished.size(), 3u);
+    for (const auto &f : out.runFinished)
+        EXPECT_EQ(f.second, QString()) << f.second.toStdString();
+    // The fresh run primes what the other two read: no priming process.
     const QStringList workers = linesOf(counter);
-    ASSERT_EQ(workers.size(), 3) << workers.join('|').toStdString();
-    RunConfig primed, first, second;
-    std::vector<ConfigError> errors;
-    ASSERT_TRUE(parseConfig(workers[0].toUtf8(), primed, errors)) << describe(errors);
-    ASSERT_TRUE(parseConfig(workers[1].toUtf8(), first, errors)) << describe(errors);
-    ASSERT_TRUE(parseConfig(workers[2].toUtf8(), second, errors)) << describe(errors);
-    EXPECT_EQ(primed.steps, 1);
-    EXPECT_EQ(primed.warmupSteps, 0);
-    EXPECT_TRUE(primed == primingConfig(warm));
-    EXPECT_TRUE(first == warm);
-    EXPECT_TRUE(second == warm);
-    EXPECT_TRUE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
-    EXPECT_EQ(QFileInfo(primedMarker(compileRoot(), warm)).fileName().size(), 7 + 40) << "primed-<sha1>";
-
-    int primingLogs = 0;
-    for (const auto &l : out.log)
-        primingLogs +=
-            l.startsWith("priming the warm compile cache for " + QString::fromStdString(canonicalName(warm)));
-    EXPECT_EQ(primingLogs, 1) << out.log.join('|').toStdString();
-    // The priming worker's phases come through labelled; 3 phases from each of the three workers.
-    ASSERT_EQ(out.phases.size(), 9u);
-    EXPECT_EQ(out.phases[0].first, "priming: compiling");
-    EXPECT_EQ(out.phases[2].first, "priming: capturing");
-    EXPECT_EQ(out.phases[3].first, "compiling");
-    EXPECT_EQ(out.compileInfos.size(), 2) << "the priming worker's compile info is not the run's";
+    ASSERT_EQ(workers.size(), 3) << workers.join('\n').toStdString();
+    EXPECT_TRUE(workers[0].contains("STEPSCOPE_START=[fresh]")) << workers[0].toStdString();
+    EXPECT_TRUE(workers[0].contains("STEPSCOPE_BUNDLE_SAVE=[")) << "the priming fresh run saves the bundle";
+    EXPECT_TRUE(workers[0].contains("STEPSCOPE_BUNDLE_LOAD unset"));
+    EXPECT_TRUE(workers[1].contains("STEPSCOPE_START=[shipped]")) << workers[1].toStdString();
+    EXPECT_TRUE(workers[1].contains("STEPSCOPE_BUNDLE_LOAD=[")) << workers[1].toStdString();
+    EXPECT_TRUE(workers[2].contains("STEPSCOPE_START=[again]")) << workers[2].toStdString();
+    EXPECT_TRUE(workers[2].contains("STEPSCOPE_BUNDLE_LOAD unset"));
 
     auto r = reader();
-    for (const auto &planned : p.runs) {
-        const auto run = r->run(planned.runId);
-        ASSERT_TRUE(run);
-        EXPECT_EQ(run->status, RunStatus::Complete) << run->message;
-        EXPECT_EQ(run->stepCount, 5) << "the priming worker's steps are not stored";
-        EXPECT_EQ(run->compileCache, "warm");
-        const QJsonObject dirs = objectOf(run->cacheDirs);
-        EXPECT_EQ(dirs.value("TORCHINDUCTOR_CACHE_DIR").toString(), compileRoot() + "/warm/inductor");
-        EXPECT_EQ(dirs.value("TRITON_CACHE_DIR").toString(), compileRoot() + "/warm/triton");
-    }
-    // A warm cache is kept.
-    EXPECT_TRUE(QFileInfo(compileRoot() + "/warm/inductor").isDir());
+    const auto fresh = r->run(p.runs[0].runId), shipped = r->run(p.runs[1].runId), again = r->run(p.runs[2].runId);
+    ASSERT_TRUE(fresh && shipped && again);
+    EXPECT_EQ(fresh->configName, shipped->configName) << "one configuration, three starts";
+    EXPECT_EQ(fresh->configName, again->configName);
+    ASSERT_TRUE(fresh->cacheRecord && shipped->cacheRecord && again->cacheRecord);
+    EXPECT_EQ(fresh->cacheRecord->bundleSavedBytes, 1000);
+    // The shipped run had caches of its own (not the again folders) and the bundle, with its hits.
+    const QString freshInductor = objectOf(fresh->cacheDirs).value("TORCHINDUCTOR_CACHE_DIR").toString();
+    EXPECT_NE(objectOf(shipped->cacheDirs).value("TORCHINDUCTOR_CACHE_DIR").toString(), freshInductor);
+    EXPECT_EQ(objectOf(again->cacheDirs).value("TORCHINDUCTOR_CACHE_DIR").toString(), freshInductor);
+    ASSERT_TRUE(shipped->cacheRecord->bundle);
+    EXPECT_EQ(shipped->cacheRecord->bundle->bytes, 1000);
+    EXPECT_EQ(shipped->cacheRecord->bundle->hits, 3);
+    EXPECT_EQ(shipped->cacheRecord->bundle->misses, 0);
+    EXPECT_TRUE(shipped->cacheRecord->bundle->reported);
+    EXPECT_FALSE(shipped->cacheRecord->warmMissed());
+    EXPECT_EQ(store::startOf(*shipped), store::StartState::Shipped);
+    EXPECT_EQ(store::startOf(*again), store::StartState::Again);
+    EXPECT_FALSE(again->cacheRecord->bundle) << "an again run loads no bundle";
+}
 
-    // A later sweep of the same configuration, with other step counts, finds it primed.
-    RunConfig longer = warm;
-    longer.steps = 9;
-    const Outcome again = run(plan({longer}), options(recorded("worker-ok.jsonl"), python));
-    ASSERT_EQ(again.runFinished.size(), 1u);
-    EXPECT_EQ(linesOf(counter).size(), 4);
-    // Another configuration is primed on its own.
-    const Outcome other =
-        run(plan({compileConfig(CompileCache::Warm, 16)}), options(recorded("worker-ok.jsonl"), python));
-    ASSERT_EQ(other.runFinished.size(), 1u);
-    EXPECT_EQ(linesOf(counter).size(), 6);
+TEST_F(SupervisorTest, AShippedRunThatCompiledAnywayIsFlaggedNotShipped)
+{
+    const WorkerCommand python = fakeWorker({"--bundle", "1", "2", "--replay", dataFile("worker-compile.jsonl")});
+    const SweepPlan p = plan({compileConfig()}, 1, starts("fresh,shipped"));
+    ASSERT_EQ(p.runs.size(), 2u);
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(out.runFinished.size(), 2u);
+    const auto shipped = reader()->run(p.runs[1].runId);
+    ASSERT_TRUE(shipped && shipped->cacheRecord && shipped->cacheRecord->bundle);
+    EXPECT_EQ(shipped->status, RunStatus::Complete) << "its figures stand; its start does not";
+    EXPECT_EQ(shipped->cacheRecord->bundle->misses, 2);
+    ASSERT_EQ(shipped->cacheRecord->missed, std::vector<std::string>{"mega-cache"});
+    EXPECT_EQ(store::startOf(*shipped), store::StartState::Unrecorded) << "never shown as shipped";
+}
+
+TEST_F(SupervisorTest, AShippedOrAgainRunWithoutAFreshOneIsPrimedOnce)
+{
+    const QString counter = dir_.filePath("workers.txt");
+    const WorkerCommand python = fakeWorker({"--env", "STEPSCOPE_PRIMING", "--record", counter, "--bundle", "2", "0",
+                                             "--replay", dataFile("worker-compile.jsonl")});
+    const RunConfig compiled = compileConfig();
+    const SweepPlan p = plan({compiled}, 2, starts("shipped,again"));
+    ASSERT_EQ(p.runs.size(), 4u);
+    const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
+    ASSERT_EQ(out.runFinished.size(), 4u);
+    for (const auto &f : out.runFinished)
+        EXPECT_EQ(f.second, QString()) << f.second.toStdString();
+    // One priming worker (one step, no warm-up), then the four measured runs.
+    const QStringList workers = linesOf(counter);
+    ASSERT_EQ(workers.size(), 5) << workers.join('\n').toStdString();
+    RunConfig primed;
+    std::vector<ConfigError> errors;
+    ASSERT_TRUE(parseConfig(workers[0].section('\t', 0, 0).toUtf8(), primed, errors)) << describe(errors);
+    EXPECT_TRUE(primed == primingConfig(compiled));
+    EXPECT_TRUE(workers[0].contains("STEPSCOPE_PRIMING=[1]"));
+    for (int i = 1; i < 5; ++i)
+        EXPECT_TRUE(workers[i].contains("STEPSCOPE_PRIMING unset")) << workers[i].toStdString();
+    EXPECT_EQ(out.compileInfos.size(), 4 + 2) << "the priming worker's compile info is not the run's";
+    int primingLogs = 0;
+    for (const auto &l : out.log)
+        primingLogs += l.startsWith("priming the shipped bundle for " + QString::fromStdString(canonicalName(compiled)));
+    EXPECT_EQ(primingLogs, 1) << out.log.join('|').toStdString();
+    for (const auto &planned : p.runs) {
+        const auto run = reader()->run(planned.runId);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->stepCount, 5) << "the priming worker's steps are not stored";
+        EXPECT_EQ(store::startOf(*run), planned.caches);
+    }
 }
 
 TEST_F(SupervisorTest, PrimingFailureFailsTheRunWithItsCategory)
@@ -190,21 +183,18 @@ TEST_F(SupervisorTest, PrimingFailureFailsTheRunWithItsCategory)
     const QString counter = dir_.filePath("workers.txt");
     const WorkerCommand python = fakeWorker({"--record", counter, "--stderr", "inductor traceback here", "--replay",
                                              dataFile("worker-compile-failed.jsonl"), "--exit", "1"});
-    const RunConfig warm = compileConfig(CompileCache::Warm);
-    const SweepPlan p = plan({warm});
+    const SweepPlan p = plan({compileConfig()}, 1, starts("again"));
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), python));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, "compile-failed");
     EXPECT_EQ(linesOf(counter).size(), 1) << "the measured run does not start";
-    EXPECT_FALSE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
 
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run && run->category);
     EXPECT_EQ(run->status, RunStatus::Failed);
     EXPECT_EQ(*run->category, FailureCategory::CompileFailed);
-    EXPECT_EQ(run->message,
-              "priming the warm compile cache failed: torch._inductor: lowering failed for aten.convolution_backward");
-    EXPECT_TRUE(contains(run->detail, "InductorError")) << run->detail;
+    EXPECT_EQ(run->message, "priming the caches of the again start failed: torch._inductor: lowering failed for "
+                            "aten.convolution_backward");
     EXPECT_TRUE(contains(run->detail, "inductor traceback here")) << run->detail;
     EXPECT_EQ(run->stepCount, 0);
 }
@@ -213,13 +203,13 @@ TEST_F(SupervisorTest, PrimingWorkerThatCrashesIsWorkerCrashedWithPrefix)
 {
     // What a shell reports for a worker that died of SIGSEGV: its words, and 128 + 11.
     const WorkerCommand crashing = fakeWorker({"--stderr", "Segmentation fault", "--exit", "139"});
-    const SweepPlan p = plan({compileConfig(CompileCache::Warm)});
+    const SweepPlan p = plan({compileConfig()}, 1, starts("shipped"));
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), crashing));
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run);
-    EXPECT_EQ(run->message.rfind("priming the warm compile cache failed: the worker ended without finishing", 0), 0u)
+    EXPECT_EQ(run->message.rfind("priming the shipped bundle failed: the worker ended without finishing", 0), 0u)
         << run->message;
     EXPECT_TRUE(contains(run->detail, "Segmentation fault")) << run->detail;
 }
@@ -228,8 +218,7 @@ TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
 {
     const WorkerCommand slowPriming =
         fakeWorker({"--replay", stream("phase.jsonl", {phaseLine("compiling", 0)}), "--sleep", "30"});
-    const RunConfig warm = compileConfig(CompileCache::Warm);
-    const SweepPlan p = plan({warm, smallConfig(16)});
+    const SweepPlan p = plan({compileConfig(), smallConfig(16)}, 1, starts("again"));
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), slowPriming), [](SweepRunner &runner) {
         QObject::connect(&runner, &SweepRunner::phase, &runner, [&runner] { runner.cancel(); });
     });
@@ -241,7 +230,6 @@ TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_EQ(runs[0].status, RunStatus::Cancelled);
     EXPECT_EQ(runs[1].status, RunStatus::Cancelled);
-    EXPECT_FALSE(QFileInfo::exists(primedMarker(compileRoot(), warm)));
 }
 
 TEST_F(SupervisorTest, PhaseLinesKeepASilentTimeoutAway)
@@ -296,7 +284,8 @@ TEST_F(SupervisorTest, PythonNotFoundWhenStepscopePythonIsMissing)
     ASSERT_TRUE(run && run->category);
     EXPECT_EQ(*run->category, FailureCategory::PythonNotFound);
     EXPECT_TRUE(contains(run->message, "STEPSCOPE_PYTHON=/nonexistent/venv/bin/python")) << run->message;
-    EXPECT_FALSE(QFileInfo::exists(compileRoot())) << "no cache is made for a run that cannot start";
+    EXPECT_TRUE(QDir(cacheRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+        << "no cache is left for a run that cannot start";
 }
 
 TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
@@ -356,25 +345,24 @@ TEST_F(SupervisorTest, PythonWorkerResolutionOrder)
     }
 }
 
-TEST_F(SupervisorTest, ColdCacheUnderAnUnusableRootFailsTheRunClearly)
+TEST_F(SupervisorTest, CachesUnderAnUnusableRootFailTheRunClearly)
 {
     QFile blocker(dir_.filePath("not-a-dir"));
     ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
     blocker.close();
     RunnerOptions o = options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl"));
-    o.compileCacheRoot = blocker.fileName() + "/cc";
+    o.cacheRoot = blocker.fileName() + "/cc";
     const SweepPlan p = plan({compileConfig(), smallConfig(16)});
     const Outcome out = run(p, o);
     ASSERT_EQ(out.runFinished.size(), 2u);
     EXPECT_EQ(out.runFinished[0].second, "internal");
-    EXPECT_EQ(out.runFinished[1].second, QString()) << "the sweep goes on";
     const auto failed = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(failed);
-    EXPECT_TRUE(contains(failed->message, "--compile-cache-dir")) << failed->message;
+    EXPECT_TRUE(contains(failed->message, "--cache-dir")) << failed->message;
 
     // A name the file system refuses as too long is the category the user can act on.
-    o.compileCacheRoot = dir_.filePath(QString(300, 'c'));
-    const SweepPlan p2 = plan({compileConfig(CompileCache::Warm)});
+    o.cacheRoot = dir_.filePath(QString(300, 'c'));
+    const SweepPlan p2 = plan({compileConfig()}, 1, starts("again"));
     const Outcome out2 = run(p2, o);
     ASSERT_EQ(out2.runFinished.size(), 1u);
     EXPECT_EQ(out2.runFinished[0].second, "cache-path-too-long");
@@ -386,7 +374,7 @@ TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
     // Each worker records its configuration and whether the compile caches reached it.
     const WorkerCommand python = fakeWorker(
         {"--env", "TORCHINDUCTOR_CACHE_DIR", "--record", counter, "--replay", dataFile("worker-compile.jsonl")});
-    const RunConfig compiled = compileConfig(CompileCache::Cold);
+    const RunConfig compiled = compileConfig();
     RunConfig eager = compiled;
     eager.compile = CompileMode::None;
     const SweepPlan p = plan({compiled, eager});
@@ -401,7 +389,7 @@ TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
     ASSERT_EQ(workers.size(), 3) << workers.join('|').toStdString();
     EXPECT_EQ(workers[0].section('\t', 1), "TORCHINDUCTOR_CACHE_DIR unset")
         << "the warm-up must not fill a cold compile cache";
-    EXPECT_TRUE(workers[1].section('\t', 1).startsWith("TORCHINDUCTOR_CACHE_DIR=[" + compileRoot()))
+    EXPECT_TRUE(workers[1].section('\t', 1).startsWith("TORCHINDUCTOR_CACHE_DIR=[" + cacheRoot()))
         << "the measured compile run gets its caches: " << workers[1].toStdString();
     RunConfig warmup;
     std::vector<ConfigError> errors;
@@ -426,7 +414,7 @@ TEST_F(SupervisorTest, MachineWarmupRunsOneDiscardedStepBeforeTheFirstRun)
 
 TEST_F(SupervisorTest, WithoutWarmupTheFirstRunSaysItWasTheFirstProcess)
 {
-    const SweepPlan p = plan({compileConfig(), compileConfig(CompileCache::Cold, 4)});
+    const SweepPlan p = plan({compileConfig(), compileConfig(4)});
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), recorded("worker-compile.jsonl")));
     ASSERT_EQ(out.runFinished.size(), 2u);
     auto r = reader();

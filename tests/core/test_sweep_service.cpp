@@ -147,25 +147,27 @@ TEST_F(SweepServiceTest, DefaultsAreTheServicesWhoeverAsks)
     ASSERT_TRUE(p);
     EXPECT_FALSE(p->options.machineWarmup) << "every run has caches of its own: no warm-up process unless asked";
     EXPECT_EQ(p->options.timeoutSeconds, static_cast<int>(kTimeoutLimit.defaultValue));
-    EXPECT_EQ(p->request.caches, std::optional<CacheStates>(CacheStates::Cold)) << "a CPU sweep runs cold";
+    EXPECT_TRUE(p->request.starts == defaultStartStates(false)) << "a CPU sweep runs fresh";
+    EXPECT_EQ(toString(*p->request.starts), "fresh");
     for (const PlannedRun &run : p->plan.runs)
-        EXPECT_EQ(run.caches, store::CacheStart::Cold);
+        EXPECT_EQ(run.caches, store::StartState::Fresh);
 
-    // A CUDA sweep runs every configuration cold and warm: a round of each per repeat.
+    // A CUDA sweep runs every configuration fresh and again, a round of each per repeat, and shipped
+    // only for compiled rows (none here).
     r = request();
     for (RunConfig &c : r.configs)
         c.device = "cuda";
     p = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
     ASSERT_TRUE(p) << describe(errors);
-    EXPECT_EQ(p->request.caches, std::optional<CacheStates>(CacheStates::Both));
+    EXPECT_EQ(toString(*p->request.starts), "fresh,again,shipped-compiled");
     ASSERT_EQ(p->plan.runs.size(), 2 * r.configs.size());
     for (std::size_t i = 0; i < p->plan.runs.size(); ++i) {
-        EXPECT_EQ(p->plan.runs[i].caches, i < r.configs.size() ? store::CacheStart::Cold : store::CacheStart::Warm);
+        EXPECT_EQ(p->plan.runs[i].caches, i < r.configs.size() ? store::StartState::Fresh : store::StartState::Again);
         EXPECT_TRUE(p->plan.runs[i].config == r.configs[i % r.configs.size()]);
     }
     const auto stored = store::Reader::open(db_->path())->runs(p->plan.sweepId);
     ASSERT_EQ(stored.size(), p->plan.runs.size());
-    EXPECT_EQ(stored.back().caches, store::CacheStart::Warm) << "the state is planned with the run";
+    EXPECT_EQ(stored.back().caches, store::StartState::Again) << "the state is planned with the run";
 }
 
 TEST(SweepLimits, RangesAndHintsComeFromTheTable)

@@ -25,8 +25,8 @@ RunConfig benchConfig()
 TEST(TimeLeft, PredictsFromTheSameConfigurationThenItsKindAndSaysWhenItGuesses)
 {
     TimeLeft model;
-    const RunKey fp32 = runKey(smallConfig(8), store::CacheStart::Cold);
-    const RunKey bench = runKey(benchConfig(), store::CacheStart::Cold);
+    const RunKey fp32 = runKey(smallConfig(8), store::StartState::Fresh);
+    const RunKey bench = runKey(benchConfig(), store::StartState::Fresh);
     EXPECT_FALSE(model.predict(fp32)) << "nothing to go on yet";
 
     model.addFinished(fp32, 4.0);
@@ -43,7 +43,7 @@ TEST(TimeLeft, PredictsFromTheSameConfigurationThenItsKindAndSaysWhenItGuesses)
     // configuration is a measurement.
     RunConfig bench16 = benchConfig();
     bench16.batch = 16;
-    model.addFinished(runKey(bench16, store::CacheStart::Cold), 20.0);
+    model.addFinished(runKey(bench16, store::StartState::Fresh), 20.0);
     const auto kind = model.predict(bench);
     ASSERT_TRUE(kind);
     EXPECT_DOUBLE_EQ(kind->seconds, 20.0);
@@ -55,7 +55,7 @@ TEST(TimeLeft, PredictsFromTheSameConfigurationThenItsKindAndSaysWhenItGuesses)
     EXPECT_FALSE(stored->guess);
 
     // A warm run that primes first costs its own time and the cold run's.
-    RunKey warm = runKey(benchConfig(), store::CacheStart::Warm);
+    RunKey warm = runKey(benchConfig(), store::StartState::Again);
     model.addHistory(warm, 3.0);
     warm.primes = true;
     const auto primed = model.predict(warm);
@@ -88,7 +88,7 @@ TEST_F(SupervisorTest, TimeLeftReadsCompleteRunsOfThisHostFromTheDatabase)
     }
     TimeLeft model;
     addDatabaseHistory(model, *reader(), platform::hostName());
-    const auto predicted = model.predict(runKey(c, store::CacheStart::Cold));
+    const auto predicted = model.predict(runKey(c, store::StartState::Fresh));
     ASSERT_TRUE(predicted) << "the run of this host is history";
     EXPECT_FALSE(predicted->guess);
     EXPECT_GE(predicted->seconds, 0.0);
@@ -96,8 +96,8 @@ TEST_F(SupervisorTest, TimeLeftReadsCompleteRunsOfThisHostFromTheDatabase)
 
     TimeLeft elsewhere;
     addDatabaseHistory(elsewhere, *reader(), "a-third-host");
-    EXPECT_FALSE(elsewhere.predict(runKey(c, store::CacheStart::Cold))) << "another host's runs say nothing here";
-    EXPECT_FALSE(model.predict(runKey(c, store::CacheStart::Warm))) << "a warm run is not a cold one";
+    EXPECT_FALSE(elsewhere.predict(runKey(c, store::StartState::Fresh))) << "another host's runs say nothing here";
+    EXPECT_FALSE(model.predict(runKey(c, store::StartState::Again))) << "a warm run is not a cold one";
 }
 
 // The dashboard estimates a sweep before it is stored (issue 19.5): the runs in planSweep's order,
@@ -105,17 +105,17 @@ TEST_F(SupervisorTest, TimeLeftReadsCompleteRunsOfThisHostFromTheDatabase)
 TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
 {
     const RunConfig a = smallConfig(8), b = smallConfig(16);
-    const std::vector<PlannedRun> runs = orderRuns({a, b}, 2, CacheStates::Both);
+    const std::vector<PlannedRun> runs = orderRuns({a, b}, 2, *startStatesFromString("fresh,again"));
     ASSERT_EQ(runs.size(), 8u);
     // Each repeat is a round of cold runs, then a round of warm ones.
-    const store::CacheStart cold = store::CacheStart::Cold, warm = store::CacheStart::Warm;
-    const std::vector<store::CacheStart> starts = {cold, cold, warm, warm, cold, cold, warm, warm};
+    const store::StartState cold = store::StartState::Fresh, warm = store::StartState::Again;
+    const std::vector<store::StartState> starts = {cold, cold, warm, warm, cold, cold, warm, warm};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         EXPECT_EQ(runs[i].caches, starts[i]) << i;
         EXPECT_EQ(runs[i].repeatIndex, int(i / 4)) << i;
         EXPECT_EQ(runs[i].config.batch, i % 2 == 0 ? 8 : 16) << i;
     }
-    EXPECT_EQ(orderRuns({a, b}, 3, CacheStates::Cold).size(), 6u);
+    EXPECT_EQ(orderRuns({a, b}, 3, StartStates{}).size(), 6u);
 
     // Under Both a configuration's cold run comes first and leaves its caches: no warm run primes.
     const std::vector<RunKey> keys = runKeys(runs);
@@ -123,7 +123,7 @@ TEST(TimeLeft, EstimatesASweepBeforeItIsPlannedInTheOrderItRuns)
     for (const RunKey &key : keys)
         EXPECT_FALSE(key.primes);
     // Warm alone: the first warm run of each configuration pays for a priming process.
-    const std::vector<RunKey> warmKeys = runKeys(orderRuns({a, b}, 2, CacheStates::Warm));
+    const std::vector<RunKey> warmKeys = runKeys(orderRuns({a, b}, 2, *startStatesFromString("again")));
     ASSERT_EQ(warmKeys.size(), 4u);
     for (std::size_t i = 0; i < warmKeys.size(); ++i)
         EXPECT_EQ(warmKeys[i].primes, i < 2) << i;
@@ -169,8 +169,8 @@ TEST(TimeLeft, ReestimatesTheRunningRunFromItsObservedStepRate)
     EXPECT_FALSE(meter.pace());
 
     TimeLeft model;
-    const RunKey fp32 = runKey(smallConfig(8), store::CacheStart::Cold);
-    const RunKey bench = runKey(benchConfig(), store::CacheStart::Cold);
+    const RunKey fp32 = runKey(smallConfig(8), store::StartState::Fresh);
+    const RunKey bench = runKey(benchConfig(), store::StartState::Fresh);
     model.addHistory(fp32, 10.0);
     const std::vector<RunKey> plan{fp32, fp32};
     const auto predicted = model.left(plan, 0, 2.0);
@@ -206,6 +206,34 @@ TEST(TimeLeft, IsRoundedAsFarAsAnEstimateDeserves)
     EXPECT_EQ(roundedTimeLeft(88 * 60), "about 90 min");
     EXPECT_EQ(roundedTimeLeft(97 * 60), "about 1 h 40 min");
     EXPECT_EQ(roundedTimeLeft(121 * 60), "about 2 h");
+}
+
+// Issue 28.4: a start state not yet run for a configuration is its other state's time scaled by
+// the ratio this sweep measured on configurations that ran both, and that is no guess.
+TEST(TimeLeft, AnUnseenStateIsTheOtherStateScaledByTheRatioMeasuredHere)
+{
+    const RunConfig a = smallConfig(8), b = smallConfig(16), c = smallConfig(32);
+    const store::StartState fresh = store::StartState::Fresh, again = store::StartState::Again;
+    TimeLeft model;
+    // a and b ran fresh and again: again takes 0.25 and 0.35 of fresh (median ratio 0.3).
+    model.addFinished(runKey(a, fresh), 40.0);
+    model.addFinished(runKey(a, again), 10.0);
+    model.addFinished(runKey(b, fresh), 20.0);
+    model.addFinished(runKey(b, again), 7.0);
+    // c ran fresh only.
+    model.addFinished(runKey(c, fresh), 100.0);
+    const auto predicted = model.predict(runKey(c, again));
+    ASSERT_TRUE(predicted);
+    EXPECT_NEAR(predicted->seconds, 30.0, 1e-9) << "100 s fresh x 0.30";
+    EXPECT_FALSE(predicted->guess) << "both factors were measured in this sweep";
+
+    // With no configuration that ran both, the other state's own time, said to be a guess.
+    TimeLeft alone;
+    alone.addFinished(runKey(c, fresh), 100.0);
+    const auto guessed = alone.predict(runKey(c, again));
+    ASSERT_TRUE(guessed);
+    EXPECT_DOUBLE_EQ(guessed->seconds, 100.0);
+    EXPECT_TRUE(guessed->guess);
 }
 
 } // namespace stepscope::supervisor

@@ -26,6 +26,10 @@
 //                      several devices learns when each process ran where
 //   --fail-on-lane L   when STEPSCOPE_LANE is L: say cuda-unavailable in an error line and exit 1, as a
 //                      worker on a GPU that has gone does
+//   --bundle HITS MISSES  as the Python worker does with a mega-cache bundle (start states): with
+//                      STEPSCOPE_BUNDLE_SAVE set, write 1000 bytes there (the bundle it saves); with
+//                      STEPSCOPE_BUNDLE_LOAD set, say in a `compile` line that loading it found HITS
+//                      graphs and compiled MISSES (a missing file is an `internal` error line, exit 1)
 //   --killed           end by SIGKILL, as the kernel's out-of-memory killer ends a worker (systems
 //                      without SIGKILL abort instead; tests of it skip there)
 //
@@ -63,7 +67,7 @@ int arity(const std::string &name)
 {
     if (name == "--echo-config" || name == "--killed")
         return 0;
-    if (name == "--alternate" || name == "--fill")
+    if (name == "--alternate" || name == "--fill" || name == "--bundle")
         return 2;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
         name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes" ||
@@ -213,6 +217,27 @@ void perform(const Action &a, State &s)
         s.envEchoes += '\t' + echo;
     } else if (n == "--fill") {
         fill(a.values[0], toInt(a.values[1]));
+    } else if (n == "--bundle") {
+        if (const char *save = std::getenv("STEPSCOPE_BUNDLE_SAVE")) {
+            std::ofstream out(save, std::ios::binary);
+            out << std::string(1000, 'b');
+        }
+        if (const char *load = std::getenv("STEPSCOPE_BUNDLE_LOAD")) {
+            std::error_code ec;
+            const auto size = std::filesystem::file_size(load, ec);
+            if (ec) {
+                const std::string line = R"({"type":"error","category":"internal","message":"the shipped bundle )" +
+                                         std::string(load) + R"( is missing"})" + "\n";
+                std::fwrite(line.data(), 1, line.size(), stdout);
+                std::fflush(stdout);
+                std::exit(1);
+            }
+            const std::string line = R"({"type":"compile","info":{"mode":"default","start":"shipped","bundle":{"path":")" +
+                                     std::string(load) + R"(","bytes":)" + std::to_string(size) + R"(,"hits":)" +
+                                     a.values[0] + R"(,"misses":)" + a.values[1] + R"(,"load_s":0.5}}})" + "\n";
+            std::fwrite(line.data(), 1, line.size(), stdout);
+            std::fflush(stdout);
+        }
     } else if (n == "--write-trace") {
         if (s.tracePath.empty())
             return; // profiling is off for this run

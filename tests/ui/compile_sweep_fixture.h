@@ -22,7 +22,9 @@ inline const char *kNotCompiledReason = "dynamo captured no graph: the step ran 
 struct CompiledSpec {
     RunConfig config;
     double firstS = 0, steadyMs = 0;
-    std::string compileJson, cacheState, cacheDirs;
+    std::string compileJson;
+    store::StartState start = store::StartState::Unrecorded; // the run's start state
+    std::string cacheDirs;
     std::optional<Failure> failure;
 };
 
@@ -38,12 +40,11 @@ inline RunConfig cpuShape()
     return c;
 }
 
-inline RunConfig compiledConfig(CompileMode mode, CompileCache cache)
+inline RunConfig compiledConfig(CompileMode mode)
 {
     RunConfig c = cpuShape();
     c.runtime = Runtime::Python;
     c.compile = mode;
-    c.compileCache = cache;
     return c;
 }
 
@@ -82,13 +83,13 @@ inline std::vector<CompiledSpec> compiledSpecs()
     return {
         {cpuShape(), 0.5, 10.0, {}, {}, {}, std::nullopt},
         {eager, 0.6, 10.5, {}, {}, {}, std::nullopt},
-        {compiledConfig(CompileMode::Default, CompileCache::Cold), 30.0, 8.0, coldInfo, "cold",
+        {compiledConfig(CompileMode::Default), 30.0, 8.0, coldInfo, store::StartState::Fresh,
          R"j({"TORCHINDUCTOR_CACHE_DIR":"/nonexistent/cc/cold-a1/inductor","TRITON_CACHE_DIR":"/nonexistent/cc/cold-a1/triton"})j",
          std::nullopt},
-        {compiledConfig(CompileMode::Default, CompileCache::Warm), 3.0, 8.0, warmInfo, "warm",
+        {compiledConfig(CompileMode::Default), 3.0, 8.0, warmInfo, store::StartState::Again,
          R"j({"TORCHINDUCTOR_CACHE_DIR":"/nonexistent/cc/warm/inductor","TRITON_CACHE_DIR":"/nonexistent/cc/warm/triton"})j",
          std::nullopt},
-        {compiledConfig(CompileMode::MaxAutotuneNoCudagraphs, CompileCache::Cold), 0, 0, eagerInfo, "cold", "{}",
+        {compiledConfig(CompileMode::MaxAutotuneNoCudagraphs), 0, 0, eagerInfo, store::StartState::Fresh, "{}",
          Failure{FailureCategory::CompileFailed, std::string("torch.compile fell back to eager: ") + kNotCompiledReason,
                  "compile log: dynamo counters frames ok 0"}},
     };
@@ -104,7 +105,7 @@ inline std::int64_t writeCompileSweep(store::Database &db)
     for (const auto &spec : compiledSpecs()) {
         RunSpec run = runOf(spec.config, position++);
         run.setupS = 2.5;
-        run.compileCache = spec.cacheState;
+        run.caches = spec.start;
         run.cacheDirs = spec.cacheDirs;
         run.compileJson = spec.compileJson;
         if (spec.failure) {

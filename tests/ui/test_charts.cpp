@@ -648,15 +648,15 @@ void TestCharts::breakEvenNamesTheOtherStartStatesCrossing()
     ledger.rows.push_back(row("fast", 3.0, 5.0));
     ledger.rows.push_back(row("mid", 2.0, 8.0));
     for (auto &r : ledger.rows)
-        r.firstStepStart = store::CacheStart::Cold;
-    ledger.rows[0].warm.firstStepMs = 1000.0; // the baseline pays nothing for the caches
+        r.firstStepStart = store::StartState::Fresh;
+    ledger.rows[0].again.firstStepMs = 1000.0; // the baseline pays nothing for the caches
     ledger.rows[1].speedup = 2.0;
     ledger.rows[1].breakEvenSteps = stats::breakEvenSteps(3000, 5, 1000, 10);
     report::LedgerRow &mid = ledger.rows[2];
     mid.speedup = 1.25;
     mid.breakEvenSteps = stats::breakEvenSteps(2000, 8, 1000, 10);
-    mid.warm.firstStepMs = 1200.0;
-    mid.warm.breakEvenSteps = stats::breakEvenSteps(1200, 8, 1000, 10);
+    mid.again.firstStepMs = 1200.0;
+    mid.again.breakEvenSteps = stats::breakEvenSteps(1200, 8, 1000, 10);
     report::recommendFor(ledger, 10000);
     const BreakEvenGeometry g = breakEvenGeometry(ledger, 10000);
     const auto crossing = std::find_if(g.crossings.begin(), g.crossings.end(),

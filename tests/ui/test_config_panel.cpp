@@ -87,13 +87,12 @@ class TestConfigPanel : public QObject
         QCOMPARE(name(runtimeOf(panel)), name(Runtime::Python));
     }
 
-    void singleWithDefaultAndWarmIsThatConfiguration()
+    void singleWithDefaultIsThatConfiguration()
     {
         ConfigPanel panel;
         cpuPanel(panel);
         panel.setSweepKind(ConfigPanel::SweepKind::Single);
         chooseMode(panel, CompileMode::Default);
-        panel.compileOptions()->coldBox()->setChecked(false);
         SweepRequest request;
         QString error;
         QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
@@ -102,34 +101,29 @@ class TestConfigPanel : public QObject
         RunConfig want = panel.baseConfig();
         want.runtime = Runtime::Python;
         want.compile = CompileMode::Default;
-        want.compileCache = CompileCache::Warm;
         QVERIFY(request.configs[0] == want);
         QCOMPARE(name(request.configs[0].autocast), name(Autocast::BF16));
-        QCOMPARE(knobLabel(request.configs[0]), std::string("bf16+compile-default+warm-cache"));
+        QCOMPARE(knobLabel(request.configs[0]), std::string("bf16+compile-default"));
     }
 
-    void coldAndWarmMakeTwoConfigurations()
+    // A compiled configuration is one row whatever the caches: its starts are the sweep's.
+    void aCompiledConfigurationIsOneRowRunUnderTheChosenStarts()
     {
         ConfigPanel panel;
         cpuPanel(panel);
         panel.setSweepKind(ConfigPanel::SweepKind::Single);
         chooseMode(panel, CompileMode::MaxAutotuneNoCudagraphs);
-        QVERIFY(panel.compileOptions()->coldBox()->isChecked() && panel.compileOptions()->warmBox()->isChecked());
         SweepRequest request;
         QString error;
         QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
-        QCOMPARE(request.configs.size(), std::size_t(2));
-        QCOMPARE(name(request.configs[0].compileCache), name(CompileCache::Cold));
-        QCOMPARE(name(request.configs[1].compileCache), name(CompileCache::Warm));
-        RunConfig same = request.configs[1];
-        same.compileCache = CompileCache::Cold;
-        QVERIFY(same == request.configs[0]); // nothing else differs
-
-        // Neither ticked: refused, not an empty sweep.
-        panel.compileOptions()->coldBox()->setChecked(false);
-        panel.compileOptions()->warmBox()->setChecked(false);
-        QVERIFY(!panel.buildRequest(request, &error));
-        QVERIFY2(error.contains("cold, warm or both"), qPrintable(error));
+        QCOMPARE(request.configs.size(), std::size_t(1));
+        QVERIFY(!request.starts); // automatic
+        panel.cachesBox()->setCurrentIndex(panel.cachesBox()->findData(QStringLiteral("all")));
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.configs.size(), std::size_t(1));
+        QVERIFY(request.starts);
+        QCOMPARE(supervisor::toString(*request.starts), std::string("fresh,shipped,again"));
+        QVERIFY2(panel.previewText().contains("starts fresh,shipped,again (3 runs)"), qPrintable(panel.previewText()));
     }
 
     void invalidCombinationIsGreyedAndRefused()
@@ -212,7 +206,6 @@ class TestConfigPanel : public QObject
         ConfigPanel panel;
         cpuPanel(panel);
         chooseMode(panel, CompileMode::Default);
-        panel.compileOptions()->warmBox()->setChecked(false);
         panel.setSweepKind(ConfigPanel::SweepKind::Each);
         SweepRequest request;
         QString error;
@@ -224,15 +217,14 @@ class TestConfigPanel : public QObject
         for (const auto &c : request.configs)
             QCOMPARE(name(c.runtime), name(Runtime::Python)); // the runtime the panel shows, for every row
 
-        panel.compileOptions()->warmBox()->setChecked(true);
         panel.knobBox("channels-last")->setChecked(true);
         panel.setSweepKind(ConfigPanel::SweepKind::Combinations);
         QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
-        QCOMPARE(request.configs.size(), std::size_t(4 + 4 * 2)); // 2^2 eager, each compiled cold and warm
-        int warm = 0;
+        QCOMPARE(request.configs.size(), std::size_t(4 + 4)); // 2^2 eager, each compiled once
+        int compiled = 0;
         for (const auto &c : request.configs)
-            warm += c.compile != CompileMode::None && c.compileCache == CompileCache::Warm;
-        QCOMPARE(warm, 4);
+            compiled += c.compile != CompileMode::None;
+        QCOMPARE(compiled, 4);
     }
 
     void compileChoiceAndInterpreterPersist()
@@ -245,7 +237,6 @@ class TestConfigPanel : public QObject
             chooseMode(panel, CompileMode::MaxAutotuneNoCudagraphs);
             auto *target = panel.compileOptions()->targetBox();
             target->setCurrentIndex(target->findData(int(CompileTarget::Step)));
-            panel.compileOptions()->coldBox()->setChecked(false);
             panel.setPythonInterpreter("/opt/venv/bin/python3");
             panel.saveSettings(settings);
         }
@@ -257,7 +248,6 @@ class TestConfigPanel : public QObject
         const CompileChoice c = again.compileChoice();
         QCOMPARE(name(c.mode), name(CompileMode::MaxAutotuneNoCudagraphs));
         QCOMPARE(name(c.target), name(CompileTarget::Step));
-        QVERIFY(!c.cold && c.warm);
         QCOMPARE(again.pythonInterpreter(), QString("/opt/venv/bin/python3"));
         QCOMPARE(name(runtimeOf(again)), name(Runtime::Python));
     }
@@ -318,7 +308,7 @@ class TestConfigPanel : public QObject
         QCOMPARE(request.adaptiveHalfWidth, 0.035);
         QCOMPARE(request.adaptiveMaxProcesses, 7);
         QCOMPARE(request.adaptiveMaxMinutes, 45);
-        QVERIFY(!request.caches); // automatic: cold on the CPU, both on a GPU (withDefaults)
+        QVERIFY(!request.starts); // automatic: fresh on the CPU, more on a GPU (withDefaults)
         QCOMPARE(request.batches, (std::vector<int>{2, 4, 8})); // a batch scan
         QCOMPARE(request.profileSteps, 7);
         QCOMPARE(request.worldSizes, (std::vector<int>{1, 2}));
@@ -531,7 +521,7 @@ class TestConfigPanel : public QObject
         QCOMPARE(int(planned.configs.size()), 2);
         auto times = std::make_shared<supervisor::TimeLeft>();
         for (const RunConfig &c : planned.configs)
-            times->addHistory(supervisor::runKey(c, store::CacheStart::Cold), 30.0);
+            times->addHistory(supervisor::runKey(c, store::StartState::Fresh), 30.0);
         panel.setRunTimes(times);
         QVERIFY2(panel.previewText().endsWith(QStringLiteral(", about 2 min")), qPrintable(panel.previewText()));
         panel.setRepeats(3); // 6 runs of 30 s
@@ -574,7 +564,7 @@ class TestConfigPanel : public QObject
             QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
             QVERIFY(!request.adaptive);
             QVERIFY(request.machineWarmup.has_value() && !*request.machineWarmup); // off unless asked
-            QVERIFY(!request.caches);
+            QVERIFY(!request.starts);
             QVERIFY(!panel.maxProcessesBox()->isEnabled());
 
             panel.untilCiBox()->setChecked(true);
@@ -583,10 +573,10 @@ class TestConfigPanel : public QObject
             panel.maxProcessesBox()->setValue(4);
             panel.maxMinutesBox()->setValue(7);
             panel.machineWarmupBox()->setChecked(true);
-            panel.cachesBox()->setCurrentIndex(panel.cachesBox()->findData(QStringLiteral("warm")));
+            panel.cachesBox()->setCurrentIndex(panel.cachesBox()->findData(QStringLiteral("again")));
             QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
             QVERIFY(request.adaptive);
-            QCOMPARE(request.caches, std::optional<supervisor::CacheStates>(supervisor::CacheStates::Warm));
+            QVERIFY(request.starts && *request.starts == *supervisor::startStatesFromString("again"));
             QCOMPARE(request.adaptiveHalfWidth, 0.05);
             QCOMPARE(request.adaptiveMaxProcesses, 4);
             QCOMPARE(request.adaptiveMaxMinutes, 7);

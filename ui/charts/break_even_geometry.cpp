@@ -33,9 +33,9 @@ double cumulativeSeconds(const report::LedgerRow &row, double steps)
 // "167 warm": the row's break-even in the start state its line is not drawn for; "" without one.
 QString otherStartText(const report::LedgerRow &row)
 {
-    if (row.firstStepStart == store::CacheStart::Unrecorded)
+    if (row.firstStepStart == store::StartState::Unrecorded)
         return {};
-    const store::CacheStart other = store::otherState(row.firstStepStart);
+    const store::StartState other = store::otherState(row.firstStepStart);
     const report::LedgerRow::StartFigures &f = row.figuresOf(other);
     if (!f.firstStepMs)
         return {};

@@ -1,6 +1,6 @@
 #include "controller/doctor_process.h"
 
-#include "supervisor/compile_cache.h"
+#include "supervisor/start_caches.h"
 
 #include "common/failure.h"
 
@@ -67,7 +67,7 @@ void DoctorProcess::start(const supervisor::WorkerCommand &python, const QString
     process_ = new QProcess(this);
     QProcessEnvironment env = supervisor::workerEnvironment();
     // The worker judges the path budget of the caches runs will use, not a default of torch's.
-    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCompileCacheRoot());
+    env.insert("STEPSCOPE_COMPILE_CACHE_ROOT", supervisor::defaultCacheRoot());
     process_->setProcessEnvironment(env);
     connect(process_, &QProcess::readyReadStandardOutput, this, &DoctorProcess::readLines);
     connect(process_, &QProcess::readyReadStandardError, this, [this] {

@@ -244,8 +244,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
     SweepRequest r = request;
     if (r.python.isEmpty())
         r.python = python_;
-    if (r.compileCacheRoot.isEmpty())
-        r.compileCacheRoot = compileCacheRoot_;
+    if (r.cacheRoot.isEmpty())
+        r.cacheRoot = compileCacheRoot_;
     std::optional<supervisor::PreparedSweep> sweep;
     try {
         std::vector<ConfigError> problems;

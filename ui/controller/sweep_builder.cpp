@@ -45,19 +45,12 @@ std::vector<RunConfig> CompileChoice::applyTo(const RunConfig &eager) const
 {
     if (!enabled())
         return {eager};
-    std::vector<RunConfig> out;
-    for (const auto cache : {CompileCache::Cold, CompileCache::Warm}) {
-        if ((cache == CompileCache::Cold && !cold) || (cache == CompileCache::Warm && !warm))
-            continue;
-        RunConfig c = eager;
-        c.runtime = Runtime::Python; // torch.compile has no C++ training path
-        c.compile = mode;
-        c.compileBackend = backend;
-        c.compileTarget = target;
-        c.compileCache = cache;
-        out.push_back(c);
-    }
-    return out;
+    RunConfig c = eager;
+    c.runtime = Runtime::Python; // torch.compile has no C++ training path
+    c.compile = mode;
+    c.compileBackend = backend;
+    c.compileTarget = target;
+    return {c};
 }
 
 namespace

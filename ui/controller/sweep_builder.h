@@ -9,7 +9,7 @@
 //   Ledger        the cumulative ledger of the ticked knobs, then Python rows the way the CLI's
 //                 ledger preset makes them (presets.h ledgerSweep): Python eager on the eager knobs
 //                 torch.compile builds on (no hand-made CUDA graph: reduce-overhead is compile's
-//                 graph; foreach SGD), then that configuration compiled, cold and/or warm. The
+//                 graph; foreach SGD), then that configuration compiled. The
 //                 eager Python row separates what Python costs from what compile saves.
 //   Each          the baseline, each ticked knob alone, and the compile knob alone (with its
 //                 backend and target) per cache state.
@@ -36,13 +36,11 @@ struct CompileChoice {
     CompileMode mode = CompileMode::None;
     CompileBackend backend = CompileBackend::Inductor;
     CompileTarget target = CompileTarget::Model;
-    // Both by default: the cold/warm pair answers the break-even question (a cold compile often
-    // never pays for itself in a short run, a warm one within a few hundred steps).
-    bool cold = true, warm = true;
+    // The caches a compile finds are no choice here: they are each run's start state (the panel's
+    // "Start states", supervisor::StartStates), so a compiled configuration is one row.
 
     bool enabled() const { return mode != CompileMode::None; }
-    // `eager` compiled as chosen, one configuration per ticked cache state (none when neither is
-    // ticked); {eager} unchanged without a compile mode.
+    // `eager` compiled as chosen; {eager} unchanged without a compile mode.
     std::vector<RunConfig> applyTo(const RunConfig &eager) const;
 };
 

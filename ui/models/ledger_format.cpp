@@ -41,10 +41,10 @@ QString breakEvenWithRange(const report::LedgerRow &row)
     const std::string steps = report::breakEvenText(row);
     QString count = QString::fromStdString(steps);
     // The other start state's break-even beside it: "474 [400-560] / 167 warm".
-    const store::CacheStart other = store::otherState(row.firstStepStart);
+    const store::StartState other = store::otherState(row.firstStepStart);
     const report::LedgerRow::StartFigures &o = row.figuresOf(other);
     QString otherText;
-    if (row.speedup && row.firstStepStart != store::CacheStart::Unrecorded && o.firstStepMs)
+    if (row.speedup && row.firstStepStart != store::StartState::Unrecorded && o.firstStepMs)
         otherText = QStringLiteral(" / %1 %2")
                         .arg(QString::fromStdString(report::breakEvenStepsText(o.breakEvenSteps)),
                              QString::fromLatin1(store::toString(other).data()));
@@ -68,8 +68,8 @@ QString firstStepText(const report::LedgerRow &row)
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
     // The other start state beside it, when the row ran both.
-    const store::CacheStart other = store::otherState(row.firstStepStart);
-    if (row.firstStepStart != store::CacheStart::Unrecorded && row.figuresOf(other).firstStepMs)
+    const store::StartState other = store::otherState(row.firstStepStart);
+    if (row.firstStepStart != store::StartState::Unrecorded && row.figuresOf(other).firstStepMs)
         s += QStringLiteral(" / %1 %2")
                  .arg(QString::fromStdString(report::formatSeconds(*row.figuresOf(other).firstStepMs / 1000.0)),
                       QString::fromLatin1(store::toString(other).data()));
@@ -79,7 +79,7 @@ QString firstStepText(const report::LedgerRow &row)
     // The sweep's first process without a warm-up process paid for the machine's caches; where runs
     // had caches of their own, only for what none holds (the libraries' file cache, the driver).
     if (row.machineColdFirsts > 0) {
-        const QString label = row.firstStepStart == store::CacheStart::Unrecorded ? QStringLiteral(" machine cold")
+        const QString label = row.firstStepStart == store::StartState::Unrecorded ? QStringLiteral(" machine cold")
                                                                                   : QStringLiteral(" first process");
         s += row.completed > 1 ? label + QStringLiteral(" %1/%2").arg(row.machineColdFirsts).arg(row.completed) : label;
     }
@@ -261,10 +261,10 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
                      "process, which paid for the machine's caches (CUDA JIT, cuDNN engines, library files).")
                 : QString();
         QString start;
-        if (row.firstStepStart == store::CacheStart::Cold)
+        if (row.firstStepStart == store::StartState::Fresh)
             start = tr("\nCold: each process had fresh, empty caches of its own (CUDA JIT, torch's kernels, "
                        "Triton): what a new machine, a container or a driver upgrade pays.");
-        else if (row.firstStepStart == store::CacheStart::Warm)
+        else if (row.firstStepStart == store::StartState::Again)
             start = tr("\nWarm: each process found the caches a run of this configuration left: what this "
                        "machine pays once it has run it.");
         if (const auto share = row.machineCacheShareMs())

@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 namespace stepscope::ui
@@ -199,7 +200,11 @@ ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, SweepRequest 
     for (const auto &json : info.configJsons) {
         RunConfig c;
         std::vector<ConfigError> errors;
-        if (!parseConfig(QByteArray::fromStdString(json), c, errors)) {
+        // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
+        // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
+        QJsonObject object = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+        object.remove(QStringLiteral("compile_cache"));
+        if (!fromJson(object, c, errors) || !validate(c).empty()) {
             *error = tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id);
             return AgainRefusal::Unreadable;
         }
@@ -209,13 +214,17 @@ ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, SweepRequest 
                          .arg(QString::fromStdString(c.device));
             return AgainRefusal::NoCuda;
         }
+        if (std::find(request.configs.begin(), request.configs.end(), c) != request.configs.end())
+            continue;
         if (canonicalName(c) == info.sweep.baselineConfig)
             request.baseline = request.configs.size();
         request.configs.push_back(c);
     }
     const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
     request.repeats = settings.value("repeats").toInt(1);
-    request.caches = supervisor::cacheStatesFromString(settings.value("caches").toString()); // unset: automatic
+    // Unset: automatic. Sweeps before start states kept the old words under "caches".
+    request.starts = supervisor::startStatesFromString(
+        settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
     request.preset = QString::fromStdString(info.sweep.preset);
     request.plannedSteps = plannedSteps_;
     request.name = tr("%1 (again)").arg(QString::fromStdString(info.sweep.name));

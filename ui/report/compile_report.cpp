@@ -87,13 +87,11 @@ std::vector<CompileReportRow> compileReportRows(const store::Reader &reader, con
         r.ledgerRow = vsEager.row;
         r.vsEager = vsEager;
         r.label = QString::fromStdString(row.label);
-        r.cache = QString::fromStdString(toString(c.compileCache));
-        RunConfig cold = c;
-        cold.compileCache = CompileCache::Cold;
-        r.pairKey = QString::fromStdString(canonicalName(cold));
+        r.cache = QString::fromUtf8(store::toString(row.firstStepStart).data());
+        r.pairKey = QString::fromStdString(canonicalName(c));
         bool fromComplete = false;
         for (const auto &run : runs) {
-            if (run.configName != row.configName)
+            if (report::rowNameOf(run.configName) != row.configName)
                 continue;
             ++r.runs;
             QString text;

@@ -84,21 +84,6 @@ CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"),
     addItem(target_, tr("whole step (model, loss, optimizer)"), int(CompileTarget::Step),
             tr("The whole training step compiled, the optimizer too; more room for graph breaks."));
 
-    cold_ = new QCheckBox(tr("cold"));
-    cold_->setObjectName("compile:cold");
-    cold_->setToolTip(tr("Fresh inductor and Triton caches for each run: the first step pays the whole compile, as "
-                         "on a new machine or after an upgrade."));
-    warm_ = new QCheckBox(tr("warm"));
-    warm_->setObjectName("compile:warm");
-    warm_->setToolTip(tr("Kept caches, filled once by a priming run: the first step of a second training run on "
-                         "this machine. Tick both to see whether compile pays off cold, warm, or only warm."));
-    cold_->setChecked(true);
-    warm_->setChecked(true);
-    auto *caches = new QHBoxLayout;
-    caches->addWidget(cold_);
-    caches->addWidget(warm_);
-    caches->addStretch();
-
     hint_ = new QLabel;
     hint_->setWordWrap(true);
     hint_->setVisible(false);
@@ -107,13 +92,10 @@ CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"),
     form->addRow(tr("Mode"), mode_);
     form->addRow(tr("Backend"), backend_);
     form->addRow(tr("Target"), target_);
-    form->addRow(tr("Cache"), caches);
     form->addRow(hint_);
 
     for (QComboBox *box : {mode_, backend_, target_})
         connect(box, &QComboBox::currentIndexChanged, this, &CompileOptions::changed);
-    for (QCheckBox *box : {cold_, warm_})
-        connect(box, &QCheckBox::toggled, this, &CompileOptions::changed);
 }
 
 CompileChoice CompileOptions::choice() const
@@ -122,8 +104,6 @@ CompileChoice CompileOptions::choice() const
     c.mode = current<CompileMode>(mode_);
     c.backend = current<CompileBackend>(backend_);
     c.target = current<CompileTarget>(target_);
-    c.cold = cold_->isChecked();
-    c.warm = warm_->isChecked();
     return c;
 }
 
@@ -132,8 +112,6 @@ void CompileOptions::setChoice(const CompileChoice &c)
     select(mode_, c.mode);
     select(backend_, c.backend);
     select(target_, c.target);
-    cold_->setChecked(c.cold);
-    warm_->setChecked(c.warm);
 }
 
 void CompileOptions::updateValidity(const RunConfig &probe)
@@ -144,7 +122,6 @@ void CompileOptions::updateValidity(const RunConfig &probe)
         c.mode = m;
         c.backend = b;
         c.target = t;
-        c.cold = true; // the cache state does not decide validity
         return c.applyTo(probe).front();
     };
     greyInvalid<CompileMode>(mode_, [&](CompileMode m) { return compiled(m, now.backend, now.target); });
@@ -152,8 +129,7 @@ void CompileOptions::updateValidity(const RunConfig &probe)
     const CompileMode mode = now.enabled() ? now.mode : CompileMode::Default;
     greyInvalid<CompileBackend>(backend_, [&](CompileBackend b) { return compiled(mode, b, now.target); });
     greyInvalid<CompileTarget>(target_, [&](CompileTarget t) { return compiled(mode, now.backend, t); });
-    for (QWidget *w : {static_cast<QWidget *>(backend_), static_cast<QWidget *>(target_), static_cast<QWidget *>(cold_),
-                       static_cast<QWidget *>(warm_)})
+    for (QWidget *w : {static_cast<QWidget *>(backend_), static_cast<QWidget *>(target_)})
         w->setEnabled(now.enabled());
 }
 
@@ -175,8 +151,6 @@ void CompileOptions::saveSettings(QSettings &s) const
     s.setValue("compileMode", QString::fromStdString(toString(c.mode)));
     s.setValue("compileBackend", QString::fromStdString(toString(c.backend)));
     s.setValue("compileTarget", QString::fromStdString(toString(c.target)));
-    s.setValue("compileCold", c.cold);
-    s.setValue("compileWarm", c.warm);
 }
 
 void CompileOptions::loadSettings(const QSettings &s, const QString &prefix)
@@ -191,8 +165,6 @@ void CompileOptions::loadSettings(const QSettings &s, const QString &prefix)
     choice.mode = c.compile;
     choice.backend = c.compileBackend;
     choice.target = c.compileTarget;
-    choice.cold = s.value(prefix + "compileCold", true).toBool();
-    choice.warm = s.value(prefix + "compileWarm", true).toBool();
     setChoice(choice);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The torch.compile part of the configuration panel: mode, backend, target and the cache states
-// to measure. Choices that validate() refuses for the configuration they would join are greyed,
+// The torch.compile part of the configuration panel: mode, backend and target (the caches a compile
+// finds are the run's start state, the panel's "Start states"). Choices that validate() refuses for the configuration they would join are greyed,
 // with validate()'s reason as their tooltip.
 #include "controller/sweep_builder.h"
 
@@ -35,15 +35,12 @@ class CompileOptions : public QGroupBox
     QComboBox *modeBox() const { return mode_; }
     QComboBox *backendBox() const { return backend_; }
     QComboBox *targetBox() const { return target_; }
-    QCheckBox *coldBox() const { return cold_; }
-    QCheckBox *warmBox() const { return warm_; }
 
   Q_SIGNALS:
     void changed();
 
   private:
     QComboBox *mode_, *backend_, *target_;
-    QCheckBox *cold_, *warm_;
     QLabel *hint_;
 };
 

@@ -226,16 +226,20 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     steps_ = spin(1, 1000000, 100);
     repeats_ = spin(1, 100, 1);
     repeats_->setToolTip(tr("Cold processes per configuration, interleaved A B C A B C"));
-    // The machine caches each configuration starts with (supervisor/machine_caches.h). Data: "" =
-    // automatic (both on a GPU, cold on the CPU), else supervisor::toString(CacheStates).
+    // The start states each configuration runs under (supervisor/start_caches.h). Data: "" =
+    // automatic (supervisor::defaultStartStates), else what supervisor::startStatesFromString reads.
     caches_ = new QComboBox;
-    caches_->addItem(tr("Automatic (cold and warm on a GPU)"), QString());
-    caches_->addItem(tr("Cold: fresh caches per run (a new machine)"), QStringLiteral("cold"));
-    caches_->addItem(tr("Warm: as a run of the same configuration left them"), QStringLiteral("warm"));
-    caches_->addItem(tr("Both: a cold and a warm process of each"), QStringLiteral("both"));
-    caches_->setToolTip(tr("Every run gets caches of its own (CUDA JIT, torch's kernels, Triton). Cold first steps "
-                           "are what a fresh machine, container or driver upgrade pays; warm ones what this machine "
-                           "pays once it has run the configuration. Both puts them side by side in the ledger."));
+    caches_->setObjectName("startStates");
+    caches_->addItem(tr("Automatic (on a GPU: fresh and again, shipped for compiled rows)"), QString());
+    caches_->addItem(tr("Fresh: every cache empty (a new machine)"), QStringLiteral("fresh"));
+    caches_->addItem(tr("Fresh and again"), QStringLiteral("fresh,again"));
+    caches_->addItem(tr("Fresh, shipped and again"), QStringLiteral("all"));
+    caches_->addItem(tr("Again: as a run of the same configuration left them"), QStringLiteral("again"));
+    caches_->setToolTip(tr("Every run gets caches of its own, torch.compile's included (CUDA JIT, torch's kernels, "
+                           "Triton, inductor). Fresh first steps are what a new machine or container pays; shipped "
+                           "ones what a machine built from an image with the configuration's saved caches pays "
+                           "(torch.compile's mega-cache, the CUDA JIT folder); again ones what this machine pays "
+                           "once it has run the configuration. The ledger switches between them."));
     shapeForm->addRow(tr("Batch"), batch_);
     shapeForm->addRow(tr("Image size"), imageSize_);
     shapeForm->addRow(tr("Warm-up steps"), warmup_);
@@ -296,7 +300,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     machineWarmup_->setToolTip(tr("One unstored one-step process before the timed runs: it warms what no run's own "
                                   "caches hold (the driver, the libraries' file cache)"));
     shapeForm->addRow(machineWarmup_);
-    shapeForm->addRow(tr("Machine caches"), caches_);
+    shapeForm->addRow(tr("Start states"), caches_);
     layout->addWidget(shape);
 
     auto *sweep = new QGroupBox(tr("Sweep"));
@@ -488,7 +492,7 @@ void ConfigPanel::buildSettingsTable()
              return std::nullopt;
          }},
         {"caches", caches_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) { r.caches = supervisor::cacheStatesFromString(v.toString()); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.starts = supervisor::startStatesFromString(v.toString()); }},
         {"machineWarmup", machineWarmup_, false,
          [](const V &v, RunConfig &, SweepRequest &r) { r.machineWarmup = v.toBool(); }},
         {"untilCi", untilCi_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.adaptive = v.toBool(); }},
@@ -624,16 +628,9 @@ void ConfigPanel::updateCompile()
         compile_->setHint({}, false);
         return;
     }
-    if (!choice.cold && !choice.warm) {
-        compile_->setHint(tr("Tick cold, warm or both: the cache state is part of what is measured."), true);
-        return;
-    }
     if (alone) {
         // Say now what Start would refuse: validate()'s own words for the configuration.
-        CompileChoice one = choice; // whichever cache: it does not decide validity
-        one.cold = true;
-        one.warm = false;
-        const auto problems = validate(one.applyTo(base).front());
+        const auto problems = validate(choice.applyTo(base).front());
         if (!problems.empty()) {
             compile_->setHint(QString::fromStdString(describe(problems)), true);
             return;
@@ -658,8 +655,6 @@ void ConfigPanel::updateCompile()
         hint = python ? hint + QLatin1Char('.') : tr("Compiled configurations run in the Python worker.");
         break;
     }
-    if (choice.cold && choice.warm)
-        hint += QLatin1Char(' ') + tr("Cold and warm make two configurations each (warm ones after a priming run).");
     compile_->setHint(hint, false);
 }
 
@@ -725,8 +720,6 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
     fillSweep(settings_, base, request);
     const SweepKind kind = sweepKind();
     const CompileChoice compile = compile_->choice();
-    if (compile.enabled() && !compile.cold && !compile.warm && kind != SweepKind::Custom)
-        return fail(tr("torch.compile: tick cold, warm or both."));
     const Sweep sweep = buildSweep(kind, base, compile, customConfigs_);
     request.preset = QString::fromLatin1(kPresets[int(kind)]);
     if (skipped)
@@ -832,7 +825,7 @@ void ConfigPanel::updatePreview()
     // As the service will run it: automatic caches resolved, a batch scan's configurations made,
     // adaptive repeats at their least (supervisor/sweep_request.h).
     const SweepRequest r = supervisor::withDefaults(request);
-    const auto runs = supervisor::orderRuns(r.configs, r.repeats, r.caches.value_or(supervisor::CacheStates::Cold));
+    const auto runs = supervisor::orderRuns(r.configs, r.repeats, r.starts.value_or(supervisor::StartStates{}));
     QString text = request.preset;
     if (batchSizes > 0)
         text += tr(" at %1").arg(counted(batchSizes, tr("batch size"), tr("batch sizes")));
@@ -840,10 +833,10 @@ void ConfigPanel::updatePreview()
         QStringLiteral(", ") + counted(static_cast<int>(r.configs.size()), tr("configuration"), tr("configurations"));
     const QString repeats = counted(r.repeats, tr("repeat"), tr("repeats"));
     text += r.adaptive ? tr(" × at least %1").arg(repeats) : tr(" × %1").arg(repeats);
-    if (r.caches == supervisor::CacheStates::Both)
-        text += tr(", cold and warm (%1)").arg(counted(static_cast<int>(runs.size()), tr("run"), tr("runs")));
-    else if (r.caches == supervisor::CacheStates::Warm)
-        text += tr(", warm");
+    if (r.starts && !(*r.starts == supervisor::StartStates{}))
+        text += tr(", starts %1 (%2)")
+                    .arg(QString::fromStdString(supervisor::toString(*r.starts)),
+                         counted(static_cast<int>(runs.size()), tr("run"), tr("runs")));
     // Lanes share the runs (supervisor/sweep_service.cpp divides the estimate the same way).
     const int lanes = std::max(1, static_cast<int>(r.lanes.size()));
     if (lanes > 1)

@@ -88,7 +88,7 @@ class ConfigPanel : public QWidget
     QCheckBox *machineWarmupBox() const { return machineWarmup_; }
     QLineEdit *batchesEdit() const { return batches_; }
     QSpinBox *profileStepsBox() const { return profileSteps_; }
-    QComboBox *cachesBox() const { return caches_; } // data: "", "cold", "warm", "both"
+    QComboBox *cachesBox() const { return caches_; } // data: "" (automatic) or --start words
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);

@@ -3,7 +3,7 @@
 // The fake worker says what each process was given (--env, --bytes) and fills a cache (--fill).
 #include "supervisor_fixture.h"
 
-#include "supervisor/machine_caches.h"
+#include "supervisor/start_caches.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -68,14 +68,14 @@ TEST_F(SupervisorTest, ColdRunsGetFreshCachesOfTheirOwnRemovedAfter)
 {
     const QString record = dir_.filePath("given.txt");
     RunnerOptions o = options(reporting(record, 1000));
-    const SweepPlan p = plan({smallConfig(8), smallConfig(4)}, 2, CacheStates::Cold);
+    const SweepPlan p = plan({smallConfig(8), smallConfig(4)}, 2, starts("fresh"));
     const Outcome out = run(p, o);
     ASSERT_EQ(out.runFinished.size(), 4u);
     const auto given = givenTo(record);
     ASSERT_EQ(given.size(), 4u);
     std::set<QString> paths;
     for (const Given &g : given) {
-        EXPECT_TRUE(g.cudaCache.startsWith(o.machineCacheRoot)) << g.cudaCache.toStdString();
+        EXPECT_TRUE(g.cudaCache.startsWith(cacheRoot())) << g.cudaCache.toStdString();
         EXPECT_FALSE(g.kernelCache.isEmpty());
         EXPECT_EQ(g.cudaBytes, 0) << "a cold cache is empty when the worker starts, whatever ran before";
         paths.insert(g.cudaCache);
@@ -88,9 +88,9 @@ TEST_F(SupervisorTest, ColdRunsGetFreshCachesOfTheirOwnRemovedAfter)
     for (const PlannedRun &planned : p.runs) {
         const auto run = r->run(planned.runId);
         ASSERT_TRUE(run);
-        EXPECT_EQ(run->caches, store::CacheStart::Cold);
+        EXPECT_EQ(run->caches, store::StartState::Fresh);
         ASSERT_TRUE(run->cacheRecord);
-        ASSERT_EQ(run->cacheRecord->caches.size(), machineCaches().size());
+        ASSERT_EQ(run->cacheRecord->caches.size(), startCaches().size());
         const store::CacheUse &cuda = run->cacheRecord->caches.front();
         EXPECT_EQ(cuda.variable, "CUDA_CACHE_PATH");
         EXPECT_EQ(cuda.state, store::CacheUse::State::Fresh);
@@ -104,7 +104,7 @@ TEST_F(SupervisorTest, WarmConfigurationIsPrimedOnceAndItsRunsReadThePrimedCache
 {
     const QString record = dir_.filePath("given.txt");
     const RunConfig a = smallConfig(8), b = smallConfig(4);
-    const SweepPlan p = plan({a, b}, 2, CacheStates::Warm);
+    const SweepPlan p = plan({a, b}, 2, starts("again"));
     const Outcome out = run(p, options(reporting(record, 500)));
     ASSERT_EQ(out.runFinished.size(), 4u);
     for (const auto &finished : out.runFinished)
@@ -135,7 +135,7 @@ TEST_F(SupervisorTest, WarmConfigurationIsPrimedOnceAndItsRunsReadThePrimedCache
     for (const PlannedRun &planned : p.runs) {
         const auto run = r->run(planned.runId);
         ASSERT_TRUE(run);
-        EXPECT_EQ(run->caches, store::CacheStart::Warm);
+        EXPECT_EQ(run->caches, store::StartState::Again);
         ASSERT_TRUE(run->cacheRecord);
         EXPECT_EQ(run->cacheRecord->caches.front().state, store::CacheUse::State::Primed);
         EXPECT_GT(run->cacheRecord->caches.front().bytesBefore, 0);
@@ -147,7 +147,7 @@ TEST_F(SupervisorTest, WarmConfigurationIsPrimedOnceAndItsRunsReadThePrimedCache
 TEST_F(SupervisorTest, UnderBothTheColdRunPrimesAndNoExtraProcessRuns)
 {
     const QString record = dir_.filePath("given.txt");
-    const SweepPlan p = plan({smallConfig(8)}, 1, CacheStates::Both);
+    const SweepPlan p = plan({smallConfig(8)}, 1, starts("fresh,again"));
     ASSERT_EQ(p.runs.size(), 2u);
     // The warm run compiles what it lacks (grows its cache past the threshold): flagged, not warm.
     const Outcome out = run(p, options(reporting(record, static_cast<int>(store::kWarmCacheGrowthBytes) + 4096)));
@@ -161,8 +161,8 @@ TEST_F(SupervisorTest, UnderBothTheColdRunPrimesAndNoExtraProcessRuns)
     auto r = reader();
     const auto cold = r->run(p.runs[0].runId), warm = r->run(p.runs[1].runId);
     ASSERT_TRUE(cold && warm && cold->cacheRecord && warm->cacheRecord);
-    EXPECT_EQ(cold->caches, store::CacheStart::Cold);
-    EXPECT_EQ(warm->caches, store::CacheStart::Warm);
+    EXPECT_EQ(cold->caches, store::StartState::Fresh);
+    EXPECT_EQ(warm->caches, store::StartState::Again);
     EXPECT_FALSE(cold->cacheRecord->warmMissed());
     ASSERT_TRUE(warm->cacheRecord->warmMissed());
     EXPECT_EQ(warm->cacheRecord->missed, std::vector<std::string>{"CUDA_CACHE_PATH"});
@@ -177,7 +177,7 @@ TEST_F(SupervisorTest, AFailedPrimingFailsTheWarmRunAndSaysWhatItPrimed)
     const QString counter = dir_.filePath("count.txt");
     const WorkerCommand worker =
         fakeWorker({"--count", counter, "--first-exit", "3", "--replay", dataFile("worker-ok.jsonl")});
-    const SweepPlan p = plan({smallConfig(8)}, 1, CacheStates::Warm);
+    const SweepPlan p = plan({smallConfig(8)}, 1, starts("again"));
     const Outcome out = run(p, options(worker));
     ASSERT_EQ(out.runFinished.size(), 1u);
     const auto failed = reader()->run(p.runs[0].runId);
@@ -188,7 +188,7 @@ TEST_F(SupervisorTest, AFailedPrimingFailsTheWarmRunAndSaysWhatItPrimed)
         << "the half-filled warm folders are gone";
 }
 
-TEST(MachineCaches, FolderBytesCountsEveryFileBelow)
+TEST(StartCaches, FolderBytesCountsEveryFileBelow)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(QDir(dir.path()).mkpath("a/b"));
