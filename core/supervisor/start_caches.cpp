@@ -108,10 +108,12 @@ std::int64_t folderBytes(const QString &path)
 
 StartCacheDirs::StartCacheDirs(const QString &root, bool reusedStarts) : reusedStarts_(reusedStarts)
 {
-    const QString parent = root.isEmpty() ? QDir::tempPath() : root;
-    QDir().mkpath(parent);
-    sweepDir_ = std::make_unique<QTemporaryDir>(parent + "/sweep-XXXXXX");
+    parent_ = root.isEmpty() ? QDir::tempPath() : root;
+    std::filesystem::create_directories(parent_.toStdString(), rootError_);
+    sweepDir_ = std::make_unique<QTemporaryDir>(parent_ + "/sweep-XXXXXX");
     root_ = sweepDir_->path(); // empty when the folder is not writable: prepare() says so
+    if (root_.isEmpty() && !rootError_)
+        rootError_ = std::make_error_code(std::errc::permission_denied);
 }
 
 StartCacheDirs::~StartCacheDirs() = default; // the sweep's folder goes whole
@@ -136,9 +138,7 @@ QString StartCacheDirs::bundleDir(const RunConfig &config) const
 
 bool StartCacheDirs::makeFolders(const QString &dir, Failure &failure) const
 {
-    std::error_code error;
-    if (root_.isEmpty())
-        error = std::make_error_code(std::errc::permission_denied);
+    std::error_code error = root_.isEmpty() ? rootError_ : std::error_code();
     for (const StartCache &c : startCaches())
         if (!error)
             std::filesystem::create_directories((dir + '/' + QString::fromLatin1(c.folder)).toStdString(), error);
@@ -146,8 +146,8 @@ bool StartCacheDirs::makeFolders(const QString &dir, Failure &failure) const
         return true;
     const bool tooLong = error == std::errc::filename_too_long;
     failure = {tooLong ? FailureCategory::CachePathTooLong : FailureCategory::Internal,
-               "cannot create the run's cache folders under " + (root_.isEmpty() ? QString("the cache root") : root_)
-                   .toStdString() + " (" + error.message() +
+               "cannot create the run's cache folders under " + (root_.isEmpty() ? parent_ : root_).toStdString() +
+                   " (" + error.message() +
                    "); free space there, or choose a short writable folder with --cache-dir (the dashboard: "
                    "STEPSCOPE_CACHE_DIR)",
                {}};

@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace stepscope::supervisor
@@ -106,7 +107,8 @@ class StartCacheDirs
     QString bundleDir(const RunConfig &config) const;
     bool makeFolders(const QString &dir, Failure &failure) const;
     std::unique_ptr<QTemporaryDir> sweepDir_;
-    QString root_;
+    QString parent_, root_;
+    std::error_code rootError_; // why the sweep's folder could not be made (root_ empty)
     bool reusedStarts_ = true;
     std::map<std::string, bool> primed_; // canonical name -> again folders filled, bundle saved
 };

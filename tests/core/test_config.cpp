@@ -249,10 +249,10 @@ TEST(ConfigValidate, CompileSettingsHaveFieldsRightAfterCompile)
         keys.emplace_back(f.key);
     const auto at = std::find(keys.begin(), keys.end(), "compile");
     ASSERT_NE(at, keys.end());
-    ASSERT_GE(keys.end() - at, 4);
+    ASSERT_GE(keys.end() - at, 3);
     EXPECT_EQ(*(at + 1), "compile_backend");
     EXPECT_EQ(*(at + 2), "compile_target");
-    EXPECT_EQ(*(at + 3), "compile_cache");
+    EXPECT_EQ(std::find(keys.begin(), keys.end(), "compile_cache"), keys.end()) << "the run's start state now";
     for (const auto &f : fields()) {
         EXPECT_FALSE(std::string(f.help).empty()) << f.key;
         if (std::string(f.key) == "compile") {
@@ -859,8 +859,9 @@ TEST(ConfigPresets, CompileKnobsSetPythonAndTheirMode)
         all.insert(k.name);
     for (const char *name :
          {"compile-default", "compile-reduce-overhead", "compile-max-autotune", "compile-max-autotune-no-cudagraphs",
-          "backend-cudagraphs", "backend-aot_eager", "whole-step", "warm-cache"})
+          "backend-cudagraphs", "backend-aot_eager", "whole-step"})
         EXPECT_TRUE(all.count(name)) << name;
+    EXPECT_FALSE(all.count("warm-cache")) << "the caches a compile finds are the run's start state, no knob";
     for (const auto &k : allKnobs()) {
         RunConfig c = cudaConfig();
         k.apply(c);
@@ -878,20 +879,20 @@ TEST(ConfigPresets, CompileKnobsSetPythonAndTheirMode)
 TEST(ConfigPresets, EachOfNamedCompileSettings)
 {
     // Named, no-cudagraphs runs on CUDA too; a modifier alone is skipped with the reason.
-    const Sweep s = eachSweep(cudaConfig(), {"compile-max-autotune-no-cudagraphs", "warm-cache"});
+    const Sweep s = eachSweep(cudaConfig(), {"compile-max-autotune-no-cudagraphs", "whole-step"});
     EXPECT_EQ(labels(s), (std::vector<std::string>{"baseline", "compile-max-autotune-no-cudagraphs"}));
     ASSERT_EQ(s.skipped.size(), 1u);
-    EXPECT_EQ(s.skipped[0].rfind("warm-cache (", 0), 0u) << s.skipped[0];
+    EXPECT_EQ(s.skipped[0].rfind("whole-step (", 0), 0u) << s.skipped[0];
     EXPECT_TRUE(contains(s.skipped[0], "applies only with a compile mode")) << s.skipped[0];
 }
 
 TEST(ConfigPresets, CumulativeAddsCompileModifiersAfterTheMode)
 {
-    const Sweep s = cumulativeSweep(cudaConfig(), {"warm-cache", "tf32", "compile-default", "backend-aot_eager"});
+    const Sweep s = cumulativeSweep(cudaConfig(), {"whole-step", "tf32", "compile-default", "backend-aot_eager"});
     EXPECT_TRUE(s.skipped.empty()) << s.skipped.front();
     EXPECT_EQ(labels(s), (std::vector<std::string>{"baseline", "tf32", "tf32+compile-default",
                                                    "tf32+compile-default+backend-aot_eager",
-                                                   "tf32+compile-default+backend-aot_eager+warm-cache"}));
+                                                   "tf32+compile-default+backend-aot_eager+whole-step"}));
     EXPECT_EQ(s.configs[1].runtime, Runtime::Native);
     EXPECT_EQ(s.configs.back().runtime, Runtime::Python);
 }

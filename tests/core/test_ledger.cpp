@@ -122,10 +122,10 @@ TEST_F(LedgerCompileTest, EachRowStandsOnTheRowItChangesByOneKnob)
 {
     auto reader = store::Reader::open(path_);
     const Ledger l = buildLedger(*reader, sweepId_);
-    ASSERT_EQ(l.waterfall.size(), 4u);
+    ASSERT_EQ(l.waterfall.size(), 3u); // the older file's +warm-cache row is its cold twin's now
     EXPECT_FALSE(l.waterfall[0].parent);
-    const std::vector<std::string> changes{"native -> python", "+compile-default", "+warm-cache"};
-    for (std::size_t i = 1; i < 4; ++i) {
+    const std::vector<std::string> changes{"native -> python", "+compile-default"};
+    for (std::size_t i = 1; i < 3; ++i) {
         const WaterfallStep &w = l.waterfall[i];
         EXPECT_EQ(w.row, i);
         ASSERT_TRUE(w.parent && w.change) << i;
@@ -136,7 +136,7 @@ TEST_F(LedgerCompileTest, EachRowStandsOnTheRowItChangesByOneKnob)
         EXPECT_NEAR(*w.deltaMs, *l.rows[i].steadyMs - *l.rows[i - 1].steadyMs, 1e-12);
     }
     EXPECT_EQ(l.waterfall[1].change->kind, KnobChange::Kind::Runtime);
-    EXPECT_NEAR(*l.waterfall[2].deltaMs, -2.0, 0.05) << "9 ms -> three runs at 8, 7 and 6 ms";
+    EXPECT_NEAR(*l.waterfall[2].deltaMs, -2.5, 0.1) << "9 ms -> four runs at 8, 7, 6 and 5 ms";
     EXPECT_FALSE(l.waterfall[1].deltaLowMs) << "one process a side: no interval";
 
     const QJsonArray rows = jsonOf(toJson(l)).value("rows").toArray();
@@ -148,7 +148,7 @@ TEST_F(LedgerCompileTest, EachRowStandsOnTheRowItChangesByOneKnob)
     EXPECT_TRUE(rows[0].toObject().value("waterfall").toObject().value("parent").isNull());
     const std::string md = toMarkdown(l);
     EXPECT_TRUE(contains(md, "What each change did")) << md;
-    EXPECT_TRUE(contains(md, "- +compile-default: -2.00 ms (n=1, no CI)\n")) << md;
+    EXPECT_TRUE(contains(md, "- +compile-default: -2.50 ms (n=1, no CI)\n")) << md;
 }
 
 TEST(Waterfall, OneChangeBetweenTwoConfigurations)
@@ -972,19 +972,34 @@ TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
 
     // Every export says which state each first step is.
     const std::string md = toMarkdown(fresh);
-    EXPECT_TRUE(contains(md, "5.05 s cold")) << md;
-    EXPECT_TRUE(contains(md, "warm start (first step, break-even) |")) << md;
-    EXPECT_TRUE(contains(md, "1.01 s warm, " + std::to_string(std::llround(*r.again.breakEvenSteps)))) << md;
-    EXPECT_TRUE(contains(md, "(1 warm run(s) missed their caches)")) << md;
+    EXPECT_TRUE(contains(md, "5.05 s fresh")) << md;
+    EXPECT_TRUE(contains(md, "other starts (first step, break-even) |")) << md;
+    EXPECT_TRUE(contains(md, "1.01 s again, " + std::to_string(std::llround(*r.again.breakEvenSteps)))) << md;
+    EXPECT_TRUE(contains(md, "(1 run(s) missed their caches: in no state)")) << md;
     EXPECT_TRUE(contains(md, "What the machine's caches cost each first step")) << md;
     // The sweep's first process paid only for what no cache folder holds: not "machine cold".
-    EXPECT_TRUE(contains(md, "1.01 s cold first process 1/4")) << md;
+    EXPECT_TRUE(contains(md, "1.01 s fresh first process 1/4")) << md;
     EXPECT_FALSE(contains(md, "machine cold")) << md;
     const QJsonObject row = jsonOf(toJson(fresh)).value("rows").toArray()[1].toObject();
-    EXPECT_EQ(row.value("first_step_start").toString(), "cold");
-    EXPECT_DOUBLE_EQ(row.value("warm_start").toObject().value("first_step_s").toDouble(), 1.01);
-    EXPECT_EQ(row.value("warm_missed").toInt(), 1);
-    EXPECT_TRUE(contains(toCsv(fresh), ",cold,5.05,1.01,")) << toCsv(fresh);
+    EXPECT_EQ(row.value("first_step_start").toString(), "fresh");
+    EXPECT_DOUBLE_EQ(row.value("again_start").toObject().value("first_step_s").toDouble(), 1.01);
+    EXPECT_EQ(row.value("shipped_start").toObject().value("processes").toInt(), 0);
+    EXPECT_EQ(row.value("start_missed").toInt(), 1);
+    EXPECT_TRUE(contains(toCsv(fresh), ",fresh,5.05,,1.01,")) << toCsv(fresh);
+
+    // Issue 28: what finishes first under each start state, and the fresh pick rests on fresh
+    // first steps only (the again figures are shorter, and a fresh machine has none of them).
+    const QJsonObject byStart = jsonOf(toJson(fresh)).value("recommended_by_start").toObject();
+    ASSERT_TRUE(byStart.value("fresh").isObject()) << toJson(fresh);
+    ASSERT_EQ(fresh.byStart.size(), 3u);
+    for (const Ledger::StartPick &pick : fresh.byStart) {
+        ASSERT_TRUE(pick.row);
+        const LedgerRow &picked = fresh.rows[*pick.row];
+        const double first = pick.state == store::StartState::Again ? *picked.again.firstStepMs : *picked.fresh.firstStepMs;
+        EXPECT_NEAR(pick.totalSeconds, first / 1000.0 + (1000 - 1) * *picked.steadyMs / 1000.0, 1e-6)
+            << store::toString(pick.state);
+        EXPECT_EQ(pick.measured, pick.state != store::StartState::Shipped) << "no shipped run: fresh stands in";
+    }
 }
 
 namespace

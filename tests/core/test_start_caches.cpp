@@ -183,9 +183,9 @@ TEST_F(SupervisorTest, AFailedPrimingFailsTheWarmRunAndSaysWhatItPrimed)
     const auto failed = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(failed);
     EXPECT_EQ(failed->status, RunStatus::Failed);
-    EXPECT_EQ(failed->message.rfind("priming the warm machine caches failed: ", 0), 0u) << failed->message;
-    EXPECT_TRUE(QDir(dir_.filePath("machine-caches")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
-        << "the half-filled warm folders are gone";
+    EXPECT_EQ(failed->message.rfind("priming the caches of the again start failed: ", 0), 0u) << failed->message;
+    EXPECT_TRUE(QDir(cacheRoot()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+        << "the half-filled again folders are gone";
 }
 
 TEST(StartCaches, FolderBytesCountsEveryFileBelow)
