@@ -56,10 +56,13 @@ void printCaches(const store::RunRecord &run)
     const QJsonObject dirs = objectOf(run.cacheDirs);
     if (run.compileCache.empty() && dirs.isEmpty())
         return;
-    std::printf("compile cache: %s\n", run.compileCache.empty() ? "none (no compile)" : run.compileCache.c_str());
+    // An older file's compile_cache knob, where it has one; else the run's start state holds it all.
+    if (!run.compileCache.empty())
+        std::printf("compile cache (older file): %s\n", run.compileCache.c_str());
+    std::printf("cache folders:\n");
     for (auto it = dirs.begin(); it != dirs.end(); ++it) {
         const QString dir = it.value().toString();
-        // Cold caches and fresh CUDA caches are removed after their run; say so, not "missing".
+        // A sweep's cache folders go with it; say so, not "missing".
         std::printf("  %-24s %s%s\n", qPrintable(it.key()), qPrintable(dir),
                     QFileInfo::exists(dir) ? "" : "  (removed after the run)");
     }

@@ -88,4 +88,13 @@ bool parseConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigEr
     return problems.empty();
 }
 
+bool parseStoredConfig(const QByteArray &json, RunConfig &config, std::vector<ConfigError> &errors)
+{
+    QJsonObject object = QJsonDocument::fromJson(json).object();
+    if (object.isEmpty())
+        return parseConfig(json, config, errors); // its words for what is wrong
+    object.remove(QStringLiteral("compile_cache"));
+    return parseConfig(QJsonDocument(object).toJson(QJsonDocument::Compact), config, errors);
+}
+
 } // namespace stepscope

@@ -17,7 +17,11 @@ std::optional<RunConfig> configOf(const std::string &json)
 {
     if (json.empty())
         return std::nullopt;
-    return storedConfig(json); // an older file's compile_cache key is left out, as the ledger leaves it
+    RunConfig c;
+    std::vector<ConfigError> errors;
+    if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) // an older file's compile_cache goes
+        return std::nullopt;
+    return c;
 }
 
 // The same knobs run eager.

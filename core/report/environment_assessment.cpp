@@ -128,7 +128,7 @@ std::map<std::string, Pooled> pooledByName(const std::vector<RunTiming> &runs)
     for (const RunTiming &run : runs) {
         RunConfig c;
         std::vector<ConfigError> errors;
-        if (run.steadyMedianMs <= 0 || !parseConfig(QByteArray::fromStdString(run.configJson), c, errors))
+        if (run.steadyMedianMs <= 0 || !parseStoredConfig(QByteArray::fromStdString(run.configJson), c, errors))
             continue;
         Pooled &entry = byName[canonicalName(c)];
         entry.config = c;

@@ -261,11 +261,11 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     // caches disagreed) is no figure of any state: flagged, left out of all (store::startOf).
     const store::StartState start = store::startOf(run);
     row.warmMissed += start == store::StartState::Unrecorded && run.caches != store::StartState::Unrecorded ? 1 : 0;
-    acc.startsRecorded = acc.startsRecorded || run.caches != store::StartState::Unrecorded;
-    // An older file's warm-compile run with no start state of its own: its first step is no figure
-    // of the row (the file's cold-compile runs still are, as all runs of such files were).
+    acc.startsRecorded = acc.startsRecorded || run.caches != store::StartState::Unrecorded ||
+                         start != store::StartState::Unrecorded;
+    // A schema 7-9 file's warm-compile run on fresh machine caches is no start at all: its first
+    // step is no figure of the row (counted in warmMissed above).
     const bool legacyWarm = run.compileCache == "warm" && start == store::StartState::Unrecorded;
-    row.warmMissed += legacyWarm && run.caches == store::StartState::Unrecorded ? 1 : 0;
     if (run.firstStepSeconds && !legacyWarm) {
         acc.firsts.push_back(*run.firstStepSeconds * 1000.0);
         if (start != store::StartState::Unrecorded)
@@ -283,7 +283,10 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     }
     if (run.blockWallMs)
         acc.blockWalls.push_back(*run.blockWallMs);
-    if (const auto compile = numberMember(run.compileJson, "compile_s"); compile && !legacyWarm)
+    // The compile time is what compiling costs from nothing: a fresh start's (a shipped or again one
+    // mostly reads caches).
+    if (const auto compile = numberMember(run.compileJson, "compile_s");
+        compile && (start == store::StartState::Fresh || (start == store::StartState::Unrecorded && !legacyWarm)))
         acc.compiles.push_back(*compile * 1000.0);
     if (run.peakAllocatedBytes)
         row.peakAllocatedMiB = static_cast<double>(*run.peakAllocatedBytes) / 1048576.0;
@@ -480,18 +483,30 @@ void compareWithBaseline(Ledger &ledger, stats::CancelToken cancel)
     // baseline never run shipped (the default plans shipped runs for compiled rows alone) starts
     // shipped as it starts fresh: its fresh processes stand in, a first step no shorter than it is.
     const bool baseShippedIsFresh = base.shipped.processes == 0;
+    // A baseline whose runs recorded no start (an older file, a hand-made row) has one first step
+    // for every state: its own.
+    const bool baseUnstated = base.firstStepStart == store::StartState::Unrecorded;
+    LedgerRow::StartFigures baseAll;
+    baseAll.firstStepMs = base.firstStepMs;
+    baseAll.minMs = base.firstStepMinMs;
+    baseAll.maxMs = base.firstStepMaxMs;
+    baseAll.processes = base.completed;
     const std::vector<stats::ProcessSummary> baseFresh = processSummariesOf(base, store::StartState::Fresh),
                                              baseShipped = baseShippedIsFresh
                                                                ? baseFresh
                                                                : processSummariesOf(base, store::StartState::Shipped),
                                              baseAgain = processSummariesOf(base, store::StartState::Again);
     const auto baseOf = [&](store::StartState s) -> std::vector<stats::ProcessSummary> {
+        if (baseUnstated)
+            return processSummariesOf(base);
         return s == store::StartState::Fresh     ? baseFresh
                : s == store::StartState::Shipped ? baseShipped
                : s == store::StartState::Again   ? baseAgain
                                                  : processSummariesOf(base);
     };
     const auto baseFiguresOf = [&](store::StartState s) -> const LedgerRow::StartFigures & {
+        if (baseUnstated)
+            return baseAll;
         return s == store::StartState::Shipped && baseShippedIsFresh ? base.fresh : base.figuresOf(s);
     };
     for (std::size_t i = 1; i < ledger.rows.size(); ++i) {

@@ -83,8 +83,11 @@ StartState startOf(const RunRecord &run)
     if (run.cacheRecord && run.cacheRecord->warmMissed() && run.caches != StartState::Fresh)
         return StartState::Unrecorded;
     if (!run.compileCache.empty()) {
-        // An older file's compiled run: one state only when both kinds of cache were in it.
+        // An older file's compiled run. Before schema 7 its compile cache was the one state it
+        // recorded: that is its start. From 7 on, one state only when both kinds of cache were in it.
         const StartState compile = run.compileCache == "warm" ? StartState::Again : StartState::Fresh;
+        if (run.caches == StartState::Unrecorded)
+            return compile;
         return run.caches == compile ? compile : StartState::Unrecorded;
     }
     return run.caches;

@@ -166,9 +166,10 @@ struct RunRecord {
 };
 
 // The start a run's first step really had: its planned state, or Unrecorded when that did not hold
-// (a shipped or again run whose caches missed) or cannot be told (no state recorded; a run of an
-// older file whose torch.compile caches, then a knob of the configuration, were in another state
-// than its machine caches: docs/decisions.md "Start states").
+// (a shipped or again run whose caches missed) or cannot be told (no state recorded; a run of a
+// schema 7-9 file whose torch.compile caches, then a knob of the configuration, were in another
+// state than its machine caches). Before schema 7 a compiled run's compile cache is its start (cold:
+// fresh, warm: again), the one state those files recorded: docs/decisions.md "Start states".
 StartState startOf(const RunRecord &run);
 
 // The one reading of a run's steps: its steady window and the figures over it, computed when the

@@ -226,7 +226,7 @@ void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std:
                 continue;
             RunConfig config;
             std::vector<ConfigError> errors;
-            if (!parseConfig(QByteArray::fromStdString(run.configJson), config, errors))
+            if (!parseStoredConfig(QByteArray::fromStdString(run.configJson), config, errors))
                 continue;
             const QDateTime started = QDateTime::fromString(QString::fromStdString(run.started), Qt::ISODateWithMs);
             const QDateTime finished = QDateTime::fromString(QString::fromStdString(run.finished), Qt::ISODateWithMs);

@@ -44,30 +44,36 @@ assert [p["outcome"] for p in a["cpu_pinning"]] == ["faster", "no change"], a["c
 assert len(d["rows"]) == 8 and d["compile_break_even"] == [], d.keys()
 PY
 
-# The compile break-even against Python eager, cold and warm, in show and in both exports.
+# The compile break-even against Python eager in an older file (schema 5, compile_cache a knob then):
+# its warm-cache row is the cold row's again start now, in show and in both exports.
 cli --db "$work/h200-compile-b32.sqlite" show --sweep 1 > "$work/compile.txt"
 grep -q "^compile break-even against eager" "$work/compile.txt" || fail "show --sweep has the compile break-even"
-grep -Eq "compile-reduce-overhead \(cold cache\) vs python tf32\+cudnn-bench\+bf16\+channels-last: [0-9,]+ \(n=1, no CI\)" \
-  "$work/compile.txt" || fail "cold reduce-overhead vs eager: $(grep cold "$work/compile.txt")"
-grep -Eq "compile-reduce-overhead\+warm-cache \(warm cache\) vs python .*: [0-9,]+ \(n=1, no CI\)" "$work/compile.txt" \
-  || fail "warm reduce-overhead vs eager: $(grep warm "$work/compile.txt")"
-grep -q "compile-default (cold cache) vs python .*: never" "$work/compile.txt" || fail "compile default never pays off"
+grep -Eq "compile-reduce-overhead \(fresh start\) vs python tf32\+cudnn-bench\+bf16\+channels-last: [0-9,]+ \(n=1, no CI\)" \
+  "$work/compile.txt" || fail "fresh reduce-overhead vs eager: $(grep reduce "$work/compile.txt")"
+grep -q "compile-default (fresh start) vs python .*: never" "$work/compile.txt" || fail "compile default never pays off"
+if grep -q "warm-cache" "$work/compile.txt"; then fail "the warm-cache row is the again start of its twin now"; fi
 cli --db "$work/h200-compile-b32.sqlite" export > "$work/compile.md"
 grep -q "^### torch.compile: break-even against eager" "$work/compile.md" || fail "Markdown export: compile break-even"
-grep -q "| python tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache | warm |" "$work/compile.md" \
-  || fail "Markdown export: the warm row"
+grep -q "| python tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead | fresh |" "$work/compile.md" \
+  || fail "Markdown export: the fresh row: $(grep reduce "$work/compile.md")"
 cli --db "$work/h200-compile-b32.sqlite" export --format json > "$work/compile.json"
-python3 - "$work/compile.json" <<'PY' || fail "JSON export: compile break-even"
+cli --db "$work/h200-compile-b32.sqlite" export --format json --start again > "$work/compile-again.json"
+python3 - "$work/compile.json" "$work/compile-again.json" <<'PY' || fail "JSON export: compile break-even"
 import json, sys
-d = json.load(open(sys.argv[1]))
+d, a = (json.load(open(p)) for p in sys.argv[1:3])
 rows = {r["configuration"].split()[-1]: r for r in d["compile_break_even"]}
-cold = rows["tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead"]
-warm = rows["tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache"]
-assert cold["cache"] == "cold" and warm["cache"] == "warm", (cold, warm)
+again = {r["configuration"].split()[-1]: r for r in a["compile_break_even"]}
+name = "tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead"
+cold, warm = rows[name], again[name]
+assert not any("warm-cache" in k for k in rows), rows.keys()
+assert cold["start"] == "fresh" and warm["start"] == "again", (cold, warm)
 assert cold["eager"] == warm["eager"] and cold["eager"].startswith("python "), cold["eager"]
 assert 1 < warm["steps"] < cold["steps"], (warm["steps"], cold["steps"])
 assert cold["ci_low"] is None and "n=1, no CI" in cold["text"], cold  # one repeat a row
 assert rows["tf32+cudnn-bench+bf16+channels-last+compile-default"]["never"] is True
+# The pick for a fresh machine never rests on the again first step.
+by = d["recommended_by_start"]
+assert by["fresh"]["first_step_measured"] in (True, False) and "total_s" in by["fresh"], by
 PY
 
 # compare: the A/A sweeps (the same configuration twice, two cold processes a side and more) differ

@@ -138,7 +138,7 @@ inline std::int64_t addRun(store::Database &db, std::int64_t sweepId, const RunS
         db.setMachineWarmup(id, spec.warmup);
     if (spec.setupS)
         db.setSetup(id, *spec.setupS);
-    if (!spec.compileCache.empty())
+    if (!spec.compileCache.empty() || !spec.cacheDirs.empty())
         db.setCompileCache(id, spec.compileCache, spec.cacheDirs);
     if (!spec.compileJson.empty())
         db.setCompileInfo(id, spec.compileJson);

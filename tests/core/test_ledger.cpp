@@ -80,9 +80,9 @@ class LedgerCompileTest : public ::testing::Test
 };
 
 // An older file (before start states) kept the compile cache as a knob: its "+warm-cache" row is one
-// row with its cold twin now, and the warm run's first step and compile time are no figure of it
+// row with its cold twin now, the cold runs its fresh start, the warm one its again start
 // (docs/decisions.md "Start states").
-TEST_F(LedgerCompileTest, AnOlderFilesWarmCacheRowFoldsIntoItsColdTwinWithoutItsFirstStep)
+TEST_F(LedgerCompileTest, AnOlderFilesWarmCacheRowFoldsIntoItsColdTwinAsItsAgainStart)
 {
     auto reader = store::Reader::open(path_);
     const Ledger l = buildLedger(*reader, sweepId_);
@@ -92,11 +92,15 @@ TEST_F(LedgerCompileTest, AnOlderFilesWarmCacheRowFoldsIntoItsColdTwinWithoutIts
     EXPECT_EQ(l.rows[2].label, "python tf32+compile-default");
     EXPECT_EQ(l.rows[2].axisLabel, "+compile-default");
     EXPECT_EQ(l.rows[2].repeats, 4) << "the warm-cache run is a run of this configuration";
-    EXPECT_EQ(l.rows[2].warmMissed, 1) << "and counted in no start state";
+    EXPECT_EQ(l.rows[2].warmMissed, 0);
+    EXPECT_EQ(l.rows[2].fresh.processes, 3);
+    EXPECT_EQ(l.rows[2].again.processes, 1);
+    ASSERT_TRUE(l.rows[2].again.firstStepMs);
+    EXPECT_DOUBLE_EQ(*l.rows[2].again.firstStepMs, 6000.0);
 
     EXPECT_FALSE(l.rows[0].compileMs);
     ASSERT_TRUE(l.rows[2].compileMs);
-    EXPECT_DOUBLE_EQ(*l.rows[2].compileMs, 35250.0) << "median of the cold repeats that reported it";
+    EXPECT_DOUBLE_EQ(*l.rows[2].compileMs, 35250.0) << "median of the fresh repeats that reported it";
     // First steps 3, 4, 5 s: the warm run's 6 s is not among them.
     ASSERT_TRUE(l.rows[2].firstStepMs);
     EXPECT_DOUBLE_EQ(*l.rows[2].firstStepMs, 4000.0);

@@ -662,9 +662,9 @@ void TestCharts::breakEvenNamesTheOtherStartStatesCrossing()
     const auto crossing = std::find_if(g.crossings.begin(), g.crossings.end(),
                                        [](const BreakEvenGeometry::Crossing &c) { return c.row == 2; });
     QVERIFY(crossing != g.crossings.end());
-    QCOMPARE(crossing->otherText, QStringLiteral("101 warm"));
+    QCOMPARE(crossing->otherText, QStringLiteral("101 again"));
     if (!crossing->decides)
-        QCOMPARE(crossing->text, QStringLiteral("501 steps cold \u00b7 101 warm"));
+        QCOMPARE(crossing->text, QStringLiteral("501 steps fresh \u00b7 101 again"));
     // A row without the other state's first step says nothing more.
     const auto fast = std::find_if(g.crossings.begin(), g.crossings.end(),
                                    [](const BreakEvenGeometry::Crossing &c) { return c.row == 1; });

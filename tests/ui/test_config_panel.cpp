@@ -182,8 +182,9 @@ class TestConfigPanel : public QObject
         QVERIFY2(panel.buildRequest(request, &error, &skipped), qPrintable(error));
         QCOMPARE(request.preset, QString("ledger"));
         // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused (native), then
-        // Python eager and reduce-overhead cold and warm on the knobs compile builds on.
-        QCOMPARE(request.configs.size(), std::size_t(10));
+        // Python eager and reduce-overhead on the knobs compile builds on (one row: its start states
+        // are runs of it).
+        QCOMPARE(request.configs.size(), std::size_t(9));
         for (std::size_t i = 0; i < 7; ++i)
             QCOMPARE(name(request.configs[i].runtime), name(Runtime::Native));
         const RunConfig &eager = request.configs[7];
@@ -193,12 +194,9 @@ class TestConfigPanel : public QObject
         QCOMPARE(knobLabel(eager), std::string("tf32+cudnn-bench+bf16+channels-last"));
         QCOMPARE(knobLabel(request.configs[8]),
                  std::string("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead"));
-        QCOMPARE(knobLabel(request.configs[9]),
-                 std::string("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead+warm-cache"));
         // The same Python rows as the CLI's ledger preset builds for reduce-overhead.
         const Sweep preset = ledgerSweep(panel.baseConfig());
         QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[8]) != preset.configs.end());
-        QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[9]) != preset.configs.end());
     }
 
     void eachAndCombinationsCarryTheCompileKnob()
@@ -283,8 +281,8 @@ class TestConfigPanel : public QObject
         settings.endGroup();
         keys.sort();
         QStringList expected{
-            "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth",  "compileBackend", "compileCold",
-            "compileMode",     "compileTarget", "compileWarm",  "cpuAffinity",  "cpuCores",       "cudnn",
+            "autocastChecked", "autocastDtype", "channelsLast", "ciHalfWidth",  "compileBackend",
+            "compileMode",     "compileTarget", "cpuAffinity",  "cpuCores",       "cudnn",
             "custom",          "device",        "batch",        "caches",       "graph",          "imageSize",
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",    "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",    "tf32",           "threads",
@@ -589,7 +587,14 @@ class TestConfigPanel : public QObject
         QVERIFY(again.untilCiBox()->isChecked());
         QCOMPARE(again.maxProcessesBox()->value(), 4);
         QVERIFY(again.machineWarmupBox()->isChecked());
-        QCOMPARE(again.cachesBox()->currentData().toString(), QString("warm"));
+        QCOMPARE(again.cachesBox()->currentData().toString(), QString("again"));
+
+        // Settings of before start states said "warm": the same choice, by its new name.
+        settings.setValue("config/caches", "warm");
+        ConfigPanel old;
+        old.setCudaDevices(0);
+        old.loadSettings(settings);
+        QCOMPARE(old.cachesBox()->currentData().toString(), QString("again"));
     }
 };
 

@@ -227,21 +227,27 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     const auto reader = store::Reader::open(path);
     ui::ReportInput input;
     input.ledger = report::buildLedger(*reader, sweepId);
-    QCOMPARE(input.ledger.rows.size(), std::size_t(5));
+    // The fresh and again runs of compile default are one row.
+    QCOMPARE(input.ledger.rows.size(), std::size_t(4));
     input.compile = ui::compileReportRows(*reader, input.ledger);
-    QCOMPARE(input.compile.size(), std::size_t(3)); // cold, warm and the one that fell back to eager
+    QCOMPARE(input.compile.size(), std::size_t(2)); // compile default, and the one that fell back to eager
     const auto &cold = input.compile[0];
-    const auto &warm = input.compile[1];
-    QCOMPARE(cold.cache, QString("cold"));
-    QCOMPARE(warm.cache, QString("warm"));
-    QCOMPARE(cold.pairKey, warm.pairKey);
+    QCOMPARE(cold.cache, QString("fresh"));
+    QCOMPARE(cold.runs, 2);
     QVERIFY(cold.record.compileS && *cold.record.compileS == 28.5);
-    QCOMPARE(input.compile[2].notCompiled, 1);
+    QCOMPARE(input.compile[1].notCompiled, 1);
+    // The again ledger of the same sweep: the again first step leads.
+    const report::Ledger againLedger = report::buildLedger(*reader, sweepId, 0, {}, store::StartState::Again);
+    const auto againRows = ui::compileReportRows(*reader, againLedger);
+    QCOMPARE(againRows.size(), std::size_t(2));
+    const auto &warm = againRows[0];
+    QCOMPARE(warm.cache, QString("again"));
 
     // Break-even against the baseline (row 0): 1 + (30 - 0.5) / (0.010 - 0.008) and 1 + 2.5 / 0.002.
     const auto &coldRow = input.ledger.rows[cold.ledgerRow];
-    const auto &warmRow = input.ledger.rows[warm.ledgerRow];
     QVERIFY(coldRow.breakEvenSteps && std::abs(*coldRow.breakEvenSteps - 14751) < 1);
+    QVERIFY(coldRow.again.breakEvenSteps && std::abs(*coldRow.again.breakEvenSteps - 1251) < 1);
+    const auto &warmRow = againLedger.rows[warm.ledgerRow];
     QVERIFY(warmRow.breakEvenSteps && std::abs(*warmRow.breakEvenSteps - 1251) < 1);
     // Against Python eager (first 0.6 s, 10.5 ms): 1 + 29.4 / 0.0025 and 1 + 2.4 / 0.0025.
     QVERIFY(cold.vsEager.measured && cold.vsEager.steps && std::abs(*cold.vsEager.steps - 11761) < 1);
@@ -250,11 +256,11 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     const QString html = ui::toHtml(input);
     QVERIFY(html.contains(QStringLiteral("<h2>torch.compile</h2>")));
     const QStringList headlines = ui::compileHeadlines(input.compile, input.ledger);
-    QCOMPARE(headlines.size(), 2); // compile-default (cold and warm), max-autotune-no-cudagraphs
-    const QString coldText = QStringLiteral("cold pays off after %1 steps, beyond the planned %2")
+    QCOMPARE(headlines.size(), 2); // compile-default (fresh and again), max-autotune-no-cudagraphs
+    const QString coldText = QStringLiteral("fresh pays off after %1 steps, beyond the planned %2")
                                  .arg(ui::formatStepCount(*coldRow.breakEvenSteps), ui::formatStepCount(10000));
     const QString warmText =
-        QStringLiteral("warm pays off after %1 steps").arg(ui::formatStepCount(*warmRow.breakEvenSteps));
+        QStringLiteral("again pays off after %1 steps").arg(ui::formatStepCount(*warmRow.breakEvenSteps));
     QVERIFY2(headlines[0].contains(coldText), qPrintable(headlines[0]));
     QVERIFY2(headlines[0].contains(warmText), qPrintable(headlines[0]));
     QVERIFY2(headlines[0].startsWith(QStringLiteral("python compile-default against baseline")),
@@ -264,11 +270,10 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     QVERIFY(headlines[1].contains(QStringLiteral("NOT compiled: ") + test::kNotCompiledReason));
     // The table: compile time, phases, graphs and breaks, and the reason of the break.
     for (const char *want : {"28.50 s", "dynamo tracing 2.25 s", "inductor backward 12.75 s", "1 graph, 1 graph break",
-                             "Unsupported: call_function print", "1.25 s"})
+                             "Unsupported: call_function print"})
         QVERIFY2(html.contains(QLatin1String(want)), want);
-    // One process a row: the figure, and that it has no interval.
-    for (const double vsEager : {*cold.vsEager.steps, *warm.vsEager.steps})
-        QVERIFY(html.contains(QStringLiteral(">%1 (n=1, no CI)<").arg(ui::formatStepCount(vsEager))));
+    // One process a state: the figure, and that it has no interval.
+    QVERIFY(html.contains(QStringLiteral(">%1 (n=1, no CI)<").arg(ui::formatStepCount(*cold.vsEager.steps))));
 
     // Markdown carries the same findings; a ledger without compile has no section at all.
     QVERIFY(ui::toMarkdown(input).contains(QStringLiteral("### torch.compile")));

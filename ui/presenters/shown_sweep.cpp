@@ -202,9 +202,7 @@ ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, SweepRequest 
         std::vector<ConfigError> errors;
         // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
         // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
-        QJsonObject object = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
-        object.remove(QStringLiteral("compile_cache"));
-        if (!fromJson(object, c, errors) || !validate(c).empty()) {
+        if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) {
             *error = tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id);
             return AgainRefusal::Unreadable;
         }

@@ -121,21 +121,29 @@ QStringList compileHeadlines(const std::vector<CompileReportRow> &rows, const re
         out << tr("The sweep's first row, %1, is compiled itself: the break-even figures are against it, not "
                   "against eager PyTorch. A Ledger or Each sweep has an eager baseline.")
                    .arg(baseline);
-    QStringList done;
     for (const auto &r : rows) {
-        if (done.contains(r.pairKey))
-            continue;
-        done << r.pairKey;
+        // One row, a finding per start state it ran (the ledger's state first): a compile that pays
+        // off only on a machine that ran it before says so here.
+        const report::LedgerRow &row = ledger.rows[r.ledgerRow];
         QStringList parts;
-        for (const QString &cache : {QStringLiteral("cold"), QStringLiteral("warm")})
-            for (const auto &other : rows)
-                if (other.pairKey == r.pairKey && other.cache == cache) {
-                    const QString what = other.notCompiled == other.runs && other.runs > 0 ? other.notCompiledText
-                                         : other.ledgerRow == 0
-                                             ? tr("is the reference")
-                                             : payoff(ledger.rows[other.ledgerRow], ledger.plannedSteps);
-                    parts << QStringLiteral("%1 %2").arg(cache, what);
-                }
+        if (r.notCompiled == r.runs && r.runs > 0) {
+            parts << r.notCompiledText;
+        } else if (r.ledgerRow == 0) {
+            parts << tr("is the reference");
+        } else {
+            for (const store::StartState s : store::kStartStates) {
+                const report::LedgerRow::StartFigures &f = row.figuresOf(s);
+                if (!f.firstStepMs)
+                    continue;
+                report::LedgerRow asStarted = row;
+                asStarted.firstStepMs = f.firstStepMs;
+                asStarted.breakEvenSteps = f.breakEvenSteps;
+                parts << QStringLiteral("%1 %2").arg(QString::fromUtf8(store::toString(s).data()),
+                                                     payoff(asStarted, ledger.plannedSteps));
+            }
+            if (parts.isEmpty())
+                parts << payoff(row, ledger.plannedSteps);
+        }
         out << tr("%1 against %2: %3.").arg(pairName(r.label), baseline, parts.join(QStringLiteral("; ")));
     }
     return out;
@@ -154,12 +162,12 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
         findings += QStringLiteral("<li>%1</li>\n").arg(esc(tableText(line, medium)));
     html += QStringLiteral("<table class=\"recommendation\" width=\"100%\" cellpadding=\"8\" cellspacing=\"0\" "
                            "border=\"1\" bgcolor=\"#e6f4ea\"><tr><td><b>%1</b><ul>\n%2</ul></td></tr></table>\n")
-                .arg(esc(tr("Break-even against the baseline, cold and warm cache")), findings);
+                .arg(esc(tr("Break-even against the baseline, by start state")), findings);
 
     // Two tables, figures and the compile's own account: as one they did not fit a portrait page.
     ReportTable figures;
     figures.headers = QStringList{tr("Configuration"),
-                                  tr("Cache"),
+                                  tr("Start"),
                                   tr("First step"),
                                   tr("Compile"),
                                   tr("Steady state"),
@@ -167,7 +175,7 @@ QString compileReportHtml(const std::vector<CompileReportRow> &rows, const repor
                                   tr("vs Python eager [95% CI]")};
     figures.numeric = {false, false, true, true, true, true, true};
     ReportTable account;
-    account.headers = QStringList{tr("Configuration"), tr("Cache"), tr("Phases"), tr("Graphs")};
+    account.headers = QStringList{tr("Configuration"), tr("Start"), tr("Phases"), tr("Graphs")};
     account.numeric = {false, false, false, false};
     for (const auto &r : rows) {
         const report::LedgerRow &row = ledger.rows[r.ledgerRow];

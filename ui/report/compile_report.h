@@ -18,7 +18,7 @@ namespace stepscope::ui
 struct CompileReportRow {
     std::size_t ledgerRow = 0; // index into Ledger::rows
     QString label;             // the ledger's label
-    QString pairKey;           // the same for a cold and a warm row of one configuration
+    QString pairKey;           // the configuration's canonical name
     QString cache;             // the start state of its first step: "fresh", "shipped", "again" (or "")
     CompileRecord record;      // of the first completed repeat (else the first that reported one)
     int runs = 0, notCompiled = 0;

@@ -934,6 +934,12 @@ void ConfigPanel::loadSettings(const QSettings &s)
             compile_->loadSettings(s, QStringLiteral("config/"));
         loadSettingRow(row, s);
     }
+    // Settings of before start states kept the old cache words: the same choices by their new names.
+    const QString caches = s.value("config/caches").toString();
+    if (caches == "cold" || caches == "warm" || caches == "both")
+        caches_->setCurrentIndex(caches_->findData(caches == "cold"   ? QStringLiteral("fresh")
+                                                   : caches == "warm" ? QStringLiteral("again")
+                                                                      : QStringLiteral("fresh,again")));
     if (!s.contains("config/optimizer")) // settings of before the one SGD control
         setOptimizer(s.value("config/fused").toBool()          ? Optimizer::Fused
                      : s.value("config/perParameter").toBool() ? Optimizer::PerParameter
@@ -943,7 +949,7 @@ void ConfigPanel::loadSettings(const QSettings &s)
     for (const auto &json : s.value("config/custom").toStringList()) {
         RunConfig c;
         std::vector<ConfigError> errors;
-        if (parseConfig(json.toUtf8(), c, errors)) {
+        if (parseStoredConfig(json.toUtf8(), c, errors)) {
             customConfigs_.push_back(c);
             custom_->addItem(entryName(c));
         }
@@ -992,7 +998,8 @@ void ConfigPanel::showStoredSweep(const SweepInfo &info)
     for (const auto &json : info.configJsons) {
         RunConfig c;
         std::vector<ConfigError> errors;
-        if (parseConfig(QByteArray::fromStdString(json), c, errors))
+        if (parseStoredConfig(QByteArray::fromStdString(json), c, errors) &&
+            std::find(configs.begin(), configs.end(), c) == configs.end())
             configs.push_back(c);
     }
     const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
