@@ -728,9 +728,10 @@ std::string recommendationHeadline(const Ledger &ledger)
     if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
         return {};
     const LedgerRow &row = ledger.rows[*ledger.recommended];
-    // The short labels of the ledger's axis: "+cuda-graph" for the row that adds the CUDA graph to the
-    // one before it; the full label where the row adds nothing to that one alone.
-    std::string line = "Use " + (row.axisLabel.empty() ? row.label : row.axisLabel);
+    // The row by its name, not the knob it adds to the row before (a "+warm-cache" read as a switch
+    // a user could flip), and the start state its first step had (issue 28).
+    const std::string_view start = store::toString(row.firstStepStart);
+    std::string line = "Use " + row.label + (start.empty() ? std::string() : " (" + std::string(start) + ")");
     if (row.speedup && &row != &ledger.rows.front()) {
         line += ": " + fmt("%.2fx", *row.speedup);
         line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1

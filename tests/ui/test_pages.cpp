@@ -13,10 +13,12 @@
 #include "presenters/shown_sweep.h"
 #include "store/store.h"
 
+#include "compile_sweep_fixture.h"
 #include "window_fixture.h"
 
 #include "widgets/lane_strip.h"
 #include <QApplication>
+#include <QComboBox>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -165,6 +167,48 @@ class TestPages : public QObject
         // The Steps page asked the query job for one run per configuration, and drew them.
         QTRY_COMPARE_WITH_TIMEOUT(steps.overlay()->runCount(), 7, 60000);
         QCOMPARE(steps.overlay()->runs().front().name, QString("baseline"));
+    }
+
+    // Issue 28: the ledger's start-state switch builds the ledger again for that state: the compiled
+    // row's first step and break-even are its fresh runs' for a fresh machine, its again runs' for
+    // this machine again, and the headline names the row and its start.
+    void theStartSwitchReranksForThatState()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("compile.sqlite");
+        {
+            auto db = store::Database::open(path.toStdString());
+            test::writeCompileSweep(*db);
+        }
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage ledger(&shown);
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        shown.show(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 4, 60000);
+        const auto compiledRow = [&]() -> const report::LedgerRow & { return shown.ledger()->ledger().rows[2]; };
+        QVERIFY(shown.ledger()->ledger().start == store::StartState::Fresh);
+        QVERIFY(compiledRow().firstStepStart == store::StartState::Fresh);
+        QCOMPARE(*compiledRow().firstStepMs, 30000.0);
+
+        const QString freshHeadline = ledger.headlineText();
+        QComboBox *start = ledger.startBox();
+        QVERIFY(start);
+        QCOMPARE(start->count(), 3);
+        start->setCurrentIndex(start->findData(int(store::StartState::Again)));
+        QVERIFY(shown.start() == store::StartState::Again);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->ledger().start == store::StartState::Again,
+                                 60000);
+        QVERIFY(compiledRow().firstStepStart == store::StartState::Again);
+        QCOMPARE(*compiledRow().firstStepMs, 3000.0);
+        QVERIFY(compiledRow().breakEvenSteps && std::abs(*compiledRow().breakEvenSteps - 1251) < 1);
+        // Fresh, the compile's 30 s first step loses 10000 steps to the baseline; again, its 3 s one
+        // wins them by 17% (one process each: no interval, so the simpler is named, the compile beside it).
+        QVERIFY2(!freshHeadline.contains("compile-default"), qPrintable(freshHeadline));
+        QVERIFY2(ledger.headlineText().contains("python compile-default 17.4% faster"), qPrintable(ledger.headlineText()));
     }
 
     // The delete asks (No by default, naming the sweep), hides the sweep at once, and writes nothing

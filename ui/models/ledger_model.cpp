@@ -63,10 +63,10 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
-                             stats::CancelToken cancel)
+                             stats::CancelToken cancel, store::StartState start)
 {
     LedgerData data;
-    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel);
+    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel, start);
     data.runs.resize(data.ledger.rows.size());
     // The ledger keeps a failure's one-line message; the log or trace behind it stays in the run
     // row, and the user needs it to act on a crash. Same run as the ledger picks: the first one

@@ -7,6 +7,7 @@
 #include "widgets/run_detail_dialog.h"
 #include "widgets/table_copy.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QResizeEvent>
@@ -82,8 +83,23 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
                          "show columns."));
     connect(view_, &QTableView::doubleClicked, this,
             [this](const QModelIndex &index) { activate(proxy_->mapToSource(index).row()); });
+    // The start state the verdict is for (issue 28): a fresh machine, one built from an image with
+    // the configuration's shipped caches, or this machine again. The ledger is built again for it.
+    start_ = new QComboBox;
+    start_->setObjectName(QStringLiteral("ledgerStart"));
+    for (const store::StartState s : store::kStartStates)
+        start_->addItem(tr("for %1").arg(QString::fromStdString(report::startText(s))), int(s));
+    start_->setToolTip(tr("The start state the planned run has: first steps, break-evens and the recommendation "
+                          "are that state's. A row that did not run it takes the first step of a state with fewer "
+                          "caches (never more), and says which."));
+    connect(start_, &QComboBox::currentIndexChanged, this, [this, shown] {
+        shown->setStart(static_cast<store::StartState>(start_->currentData().toInt()));
+    });
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(headline_);
+    auto *headlineRow = new QHBoxLayout;
+    headlineRow->addWidget(headline_, 1);
+    headlineRow->addWidget(start_, 0, Qt::AlignTop);
+    layout->addLayout(headlineRow);
     auto *caveatsRow = new QHBoxLayout;
     caveatsRow->addWidget(caveats_, 1);
     caveatsRow->addWidget(details_, 0, Qt::AlignTop);

@@ -4,6 +4,7 @@
 // presenter by itself; a double-click opens a row's run detail, or asks for its steps.
 #include "pages/page.h"
 
+class QComboBox;
 class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
@@ -38,6 +39,8 @@ class LedgerPage : public Page
     // The line under the recommendation while the ledger is computed or recomputed; empty when not.
     QString status() const;
     QTableView *view() const { return view_; }
+    // The start-state switch above the table (data: int(store::StartState)).
+    QComboBox *startBox() const { return start_; }
     // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
@@ -60,6 +63,7 @@ class LedgerPage : public Page
 
     LedgerModel *model_;
     QLabel *headline_;
+    QComboBox *start_ = nullptr;
     QLabel *caveats_;
     QToolButton *details_;
     QLabel *recommendation_;

@@ -111,8 +111,19 @@ void ShownSweep::request(qint64 sweepId, const QString &activity)
     shown_ = sweepId;
     Q_EMIT sweepChosen(sweepId);
     activity_ = activity;
-    job_->request(sweepId, plannedSteps_);
+    job_->request(sweepId, plannedSteps_, start_);
     Q_EMIT activityChanged(this->activity());
+}
+
+void ShownSweep::setStart(store::StartState start)
+{
+    if (start == start_)
+        return;
+    start_ = start;
+    if (shown_ > 0)
+        request(shown_, tr("Computing the ledger of sweep %1 for %2…")
+                            .arg(shown_)
+                            .arg(QString::fromStdString(report::startText(start))));
 }
 
 void ShownSweep::onSweepRead(const SweepInfo &info)

@@ -40,6 +40,10 @@ class ShownSweep : public QObject
     // The planned run the recommendation is for: ledgers are built for it at once, and a change
     // recomputes the recommendation once the typing stops.
     void setPlannedSteps(qint64 steps);
+    // The start state the shown ledger assumes (fresh, shipped, again): its first steps, break-evens
+    // and recommendation are that state's, and the ledger is built again for it.
+    void setStart(store::StartState start);
+    store::StartState start() const { return start_; }
     qint64 plannedSteps() const { return plannedSteps_; }
     // The views follow the sweep about to start: nothing stored stays on show.
     void followNewSweep();
@@ -89,6 +93,7 @@ class ShownSweep : public QObject
     LedgerJob *job_;
     QTimer *debounce_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
+    store::StartState start_ = store::StartState::Fresh;
     qint64 shown_ = 0;   // the sweep the header, ledger and charts are of
     qint64 pending_ = 0; // asked for while the database was still opening
     qint64 running_ = 0;
