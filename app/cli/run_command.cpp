@@ -526,6 +526,9 @@ class SweepPrinter
         case K::TimeLeftReport:
             status_.message("stepscope-cli: " + e.detail);
             break;
+        case K::Provisional:
+            status_.message("stepscope-cli: " + e.detail);
+            break;
         case K::Environment:
         case K::CompileInfo:
         case K::Log:

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -620,6 +621,15 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     for (const auto &r : runs)
         if (r.environmentId && (ledger.environment = reader.environment(*r.environmentId)))
             break;
+    ledger.runsTotal = static_cast<int>(runs.size());
+    for (const store::StartState s : store::kStartStates)
+        if (std::any_of(runs.begin(), runs.end(), [s](const store::RunRecord &r) {
+                return r.caches == s && (r.status == RunStatus::Queued || r.status == RunStatus::Running);
+            }))
+            ledger.statesPending.push_back(s);
+    ledger.runsPending = static_cast<int>(std::count_if(runs.begin(), runs.end(), [](const store::RunRecord &r) {
+        return r.status == RunStatus::Queued || r.status == RunStatus::Running;
+    }));
     if (ledger.environment)
         ledger.environmentJson = ledger.environment->json;
 
@@ -698,6 +708,18 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     return ledger;
 }
 
+std::string provisionalText(const Ledger &ledger)
+{
+    if (!ledger.provisional())
+        return {};
+    std::string states;
+    for (std::size_t i = 0; i < ledger.statesPending.size(); ++i)
+        states += (i == 0 ? "" : i + 1 == ledger.statesPending.size() ? " and " : ", ") +
+                  std::string(store::toString(ledger.statesPending[i]));
+    return "provisional: " + std::to_string(ledger.runsTotal - ledger.runsPending) + " of " +
+           std::to_string(ledger.runsTotal) + " runs done" + (states.empty() ? "" : ", " + states + " runs to come");
+}
+
 std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured)
 {
     std::vector<store::StartState> order{state};
@@ -731,7 +753,9 @@ std::string recommendationHeadline(const Ledger &ledger)
     // The row by its name, not the knob it adds to the row before (a "+warm-cache" read as a switch
     // a user could flip), and the start state its first step had (issue 28).
     const std::string_view start = store::toString(row.firstStepStart);
-    std::string line = "Use " + row.label + (start.empty() ? std::string() : " (" + std::string(start) + ")");
+    // A sweep still under way says so first: the verdict may change as its other runs land.
+    std::string line = std::string(ledger.provisional() ? "Provisional: use " : "Use ") + row.label +
+                       (start.empty() ? std::string() : " (" + std::string(start) + ")");
     if (row.speedup && &row != &ledger.rows.front()) {
         line += ": " + fmt("%.2fx", *row.speedup);
         line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1
@@ -1158,6 +1182,11 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
                        differenceTextOf(chosen.accuracy) + "): it trains, but check its accuracy before a long run.";
     }
     ledger.recommendationText = text + "." + leftOutText + caveatsOf(ledger);
+    if (ledger.provisional()) {
+        std::string note = provisionalText(ledger);
+        note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+        ledger.recommendationText = note + ": this verdict may change. " + ledger.recommendationText;
+    }
 }
 
 std::string recommendationCaveats(const Ledger &ledger)

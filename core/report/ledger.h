@@ -179,6 +179,11 @@ struct Ledger {
         bool measured = false; // the picked row's first step is of this very state
     };
     std::vector<StartPick> byStart;
+    // A sweep still under way (issue 28.3): runs still queued or running, and the start states they
+    // have. Its recommendation is provisional: refined as those runs land.
+    int runsPending = 0, runsTotal = 0;
+    std::vector<store::StartState> statesPending; // kStartStates order
+    bool provisional() const { return runsPending > 0; }
     // Rows with figures that the recommendation left out, in row order (leftOutReason says why;
     // recommendationText names them).
     std::vector<std::size_t> leftOut;
@@ -224,6 +229,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
 // A row's first step (ms) for a start state: the state's own when the row ran it, else that of a state
 // with fewer caches (again: shipped, then fresh; shipped: fresh); `measured` says which.
 std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured = nullptr);
+// "" for a finished sweep; else "provisional: 12 of 27 runs done, shipped and again runs to come".
+std::string provisionalText(const Ledger &ledger);
 // "a fresh machine", "a fresh machine with shipped caches", "this machine again", "" (unrecorded).
 std::string startText(store::StartState start);
 // A row's break-even in both states when it has them, the assumed one first:

@@ -2,6 +2,7 @@
 
 #include "config/config_json.h"
 #include "platform/platform.h"
+#include "report/ledger.h"
 #include "stats/stats.h"
 
 #include <QDir>
@@ -49,6 +50,8 @@ const char *toString(SweepEvent::Kind kind)
         return "log";
     case K::TimeLeftReport:
         return "time-left-report";
+    case K::Provisional:
+        return "provisional";
     case K::StorageFailed:
         return "storage-failed";
     case K::Finished:
@@ -182,14 +185,55 @@ void SweepService::start(const PreparedSweep &prepared)
     runStarts_.clear();
     laneCount_ = static_cast<int>(std::max<std::size_t>(1, sweep.options.lanes.size()));
     keys_ = runKeys(sweep.plan.runs);
+    statePlanned_.clear();
+    stateEnded_.clear();
+    provisionalSaid_.clear();
+    sweepId_ = sweep.plan.sweepId;
+    plannedSteps_ = sweep.request.plannedSteps;
     for (const PlannedRun &run : sweep.plan.runs) {
         warmRuns_ = warmRuns_ || run.caches != store::StartState::Fresh;
         configs_[QString::fromStdString(canonicalName(run.config))] = run.config;
+        statePlanned_[run.caches].insert(canonicalName(run.config));
     }
     sweepClock_.start();
     runClock_.start();
     connectRunner();
     runner_->start(sweep.plan);
+}
+
+void SweepService::sayProvisional(int planIndex)
+{
+    if (planIndex < 0 || planIndex >= static_cast<int>(keys_.size()))
+        return;
+    const RunKey &key = keys_[static_cast<std::size_t>(planIndex)];
+    stateEnded_[key.start].insert(key.name);
+    const auto planned = statePlanned_.find(key.start);
+    if (planned == statePlanned_.end() || provisionalSaid_.count(key.start) ||
+        runsDone_ >= static_cast<int>(keys_.size()) || stateEnded_[key.start] != planned->second)
+        return;
+    provisionalSaid_.insert(key.start);
+    // The verdict for that state from what has landed, in the words both front-ends show: its
+    // runs of other states are still to come, and the ledger says so (report::provisionalText).
+    try {
+        db_.flush();
+        const auto reader = store::Reader::open(db_.path());
+        if (!reader)
+            return;
+        const report::Ledger ledger = report::buildLedger(*reader, sweepId_, plannedSteps_, {}, key.start);
+        const std::string headline = report::recommendationHeadline(ledger);
+        SweepEvent e = SweepEvent::of(SweepEvent::Kind::Provisional);
+        e.config = QString::fromUtf8(store::toString(key.start).data());
+        e.detail = QString::fromStdString(
+            "every configuration's " + std::string(store::toString(key.start)) + " run has ended (" +
+            report::provisionalText(ledger) + "); for " + report::startText(key.start) + ": " +
+            (headline.empty() ? "no recommendation yet" + (ledger.noRecommendationReason.empty()
+                                                               ? std::string()
+                                                               : " (" + ledger.noRecommendationReason + ")")
+                              : headline));
+        emitEvent(e);
+    } catch (const store::StoreError &) {
+        // No verdict now: the final one comes with the finished sweep.
+    }
 }
 
 void SweepService::connectRunner()
@@ -279,6 +323,8 @@ void SweepService::connectRunner()
                 e.status = status;
                 e.failure = failure;
                 emitEvent(e);
+                if (const auto it = runStarts_.find(runId); it != runStarts_.end())
+                    sayProvisional(it->second.first);
             });
     connect(r, &SweepRunner::adaptiveRunAdded, this,
             [this](const QString &name, int processes, double halfWidth, double target) {

@@ -17,6 +17,7 @@
 #include <QVector>
 
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,9 @@ struct SweepEvent {
         Log,               // detail: a line of a worker's log or of the supervisor's, for people only
         TimeLeftReport,    // the estimates at each run start against the time the rest took: seconds =
                            // median relative error, target = the worst, processes = run starts; detail words it
+        Provisional,       // every configuration's first run of one start state has ended while runs remain:
+                           // config: the state ("fresh"); detail: the ledger's verdict for it, said to be
+                           // provisional (report/ledger.h provisionalText)
         StorageFailed,     // detail: the store's message; Finished(cancelled) follows
         Finished,          // cancelled
     };
@@ -159,6 +163,12 @@ class SweepService : public QObject
     int laneCount_ = 1;
     std::map<qint64, std::pair<int, QString>> lanes_;    // run id -> its lane (index, label)
     std::map<qint64, std::pair<int, qint64>> runStarts_; // run id -> plan index, sweep clock ms at its start
+    // Issue 28.3: per start state, the configurations planned with it and those with a run of it
+    // ended; once they match (and runs remain), the state's provisional verdict is said.
+    std::map<store::StartState, std::set<std::string>> statePlanned_, stateEnded_;
+    std::set<store::StartState> provisionalSaid_;
+    std::int64_t sweepId_ = 0, plannedSteps_ = 0;
+    void sayProvisional(int planIndex);
 };
 
 } // namespace stepscope::supervisor

@@ -33,6 +33,8 @@ class SweepServiceTest : public SupervisorTest
             s += ' ' + e.config + QString(" %1/%2").arg(e.index + 1).arg(e.total);
         if (e.kind == SweepEvent::Kind::RunFinished)
             s += QString(" ") + QString::fromUtf8(toString(e.status).data());
+        if (e.kind == SweepEvent::Kind::Provisional)
+            s += ' ' + e.config + ": " + e.detail;
         return s;
     }
 
@@ -98,6 +100,29 @@ TEST_F(SweepServiceTest, BothAdaptersSeeTheSameEventsForARecordedStream)
               QStringList({"run-started " + first + " 1/2", "run-started " + second + " 2/2"}));
     EXPECT_EQ(cli.filter("run-finished"), QStringList({"run-finished complete", "run-finished complete"}));
     EXPECT_EQ(cli.back(), "finished");
+}
+
+// Issue 28.3: once every configuration's fresh run has ended, a verdict for a fresh machine is said,
+// as provisional, with what is still to come; none for the last state (the final ledger follows).
+TEST_F(SweepServiceTest, AProvisionalVerdictFollowsTheFreshPass)
+{
+    std::vector<ConfigError> errors;
+    SweepRequest r = request();
+    r.starts = startStatesFromString("fresh,again");
+    const auto sweep = SweepService::prepare(*db_, r, errors, options(recorded("worker-ok.jsonl")));
+    ASSERT_TRUE(sweep) << describe(errors);
+    ASSERT_EQ(sweep->plan.runs.size(), 4u);
+    const QStringList seen = runOn(*sweep, false);
+    const QStringList provisional = seen.filter("provisional ");
+    ASSERT_EQ(provisional.size(), 1) << seen.join(" | ").toStdString();
+    const QString &p = provisional.front();
+    EXPECT_TRUE(p.startsWith("provisional fresh: every configuration's fresh run has ended")) << p.toStdString();
+    EXPECT_TRUE(p.contains("provisional: 2 of 4 runs done, again runs to come")) << p.toStdString();
+    EXPECT_TRUE(p.contains("for a fresh machine: ")) << p.toStdString();
+    // Said after the second run ended and before the third started.
+    const auto at = seen.indexOf(p);
+    EXPECT_EQ(seen.mid(0, at).filter("run-finished").size(), 2);
+    EXPECT_EQ(seen.mid(0, at).filter("run-started").size(), 2);
 }
 
 // Every limit and default lives in the service's table: a request outside it is refused with the

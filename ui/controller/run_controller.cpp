@@ -310,6 +310,7 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         break;
     case K::Log:
     case K::TimeLeftReport:
+    case K::Provisional: // the ledger page's headline says it too (report::recommendationHeadline)
         Q_EMIT logLine(e.detail);
         break;
     case K::StorageFailed:
