@@ -40,14 +40,16 @@ QString breakEvenWithRange(const report::LedgerRow &row)
 {
     const std::string steps = report::breakEvenText(row);
     QString count = QString::fromStdString(steps);
-    // The other start state's break-even beside it: "474 [400-560] / 167 warm".
-    const store::StartState other = store::otherState(row.firstStepStart);
-    const report::LedgerRow::StartFigures &o = row.figuresOf(other);
+    // The other start states' break-evens beside it, those the row ran: "474 [400-560] / 167 again".
     QString otherText;
-    if (row.speedup && row.firstStepStart != store::StartState::Unrecorded && o.firstStepMs)
-        otherText = QStringLiteral(" / %1 %2")
-                        .arg(QString::fromStdString(report::breakEvenStepsText(o.breakEvenSteps)),
-                             QString::fromLatin1(store::toString(other).data()));
+    for (const store::StartState other : store::kStartStates) {
+        const report::LedgerRow::StartFigures &o = row.figuresOf(other);
+        if (other != row.firstStepStart && row.speedup && row.firstStepStart != store::StartState::Unrecorded &&
+            o.firstStepMs)
+            otherText += QStringLiteral(" / %1 %2")
+                             .arg(QString::fromStdString(report::breakEvenStepsText(o.breakEvenSteps)),
+                                  QString::fromLatin1(store::toString(other).data()));
+    }
     if (row.breakEvenRange.empty() || row.breakEvenRange == steps)
         return count + otherText;
     const QString range = QString::fromStdString(row.breakEvenRange);
@@ -67,14 +69,15 @@ QString firstStepText(const report::LedgerRow &row)
         s += QLatin1Char(' ') + QString::fromLatin1(start.data(), qsizetype(start.size()));
     if (row.firstStepNoise && *row.firstStepNoise != stats::Noise::Ok)
         s += QLatin1Char(' ') + QString::fromLatin1(stats::toString(*row.firstStepNoise));
-    // The other start state beside it, when the row ran both.
-    const store::StartState other = store::otherState(row.firstStepStart);
-    if (row.firstStepStart != store::StartState::Unrecorded && row.figuresOf(other).firstStepMs)
-        s += QStringLiteral(" / %1 %2")
-                 .arg(QString::fromStdString(report::formatSeconds(*row.figuresOf(other).firstStepMs / 1000.0)),
-                      QString::fromLatin1(store::toString(other).data()));
+    // The other start states beside it, those the row ran.
+    for (const store::StartState other : store::kStartStates)
+        if (other != row.firstStepStart && row.firstStepStart != store::StartState::Unrecorded &&
+            row.figuresOf(other).firstStepMs)
+            s += QStringLiteral(" / %1 %2")
+                     .arg(QString::fromStdString(report::formatSeconds(*row.figuresOf(other).firstStepMs / 1000.0)),
+                          QString::fromLatin1(store::toString(other).data()));
     if (row.warmMissed > 0)
-        s += QCoreApplication::translate("LedgerModel", " (%n warm run(s) missed their caches)", nullptr,
+        s += QCoreApplication::translate("LedgerModel", " (%n run(s) missed their caches: in no state)", nullptr,
                                          row.warmMissed);
     // The sweep's first process without a warm-up process paid for the machine's caches; where runs
     // had caches of their own, only for what none holds (the libraries' file cache, the driver).
