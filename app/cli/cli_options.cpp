@@ -769,6 +769,12 @@ bool CommandLine::parse(const QStringList &arguments, int &exitCode)
         for (const QString &a : normalized)
             if (a.startsWith('-') && QString(a).remove(QRegularExpression("^--?")).section('=', 0, 0) == name)
                 given = a.section('=', 0, 0);
+        if (name == "compile-cache") {
+            // The knob of before start states: say what replaced it, not a look-alike flag.
+            problems << "--compile-cache is gone: which caches a compile finds is the run's start state; use "
+                        "--start fresh,shipped,again (cold was fresh, warm was again)";
+            continue;
+        }
         const QString near = suggestion(name);
         problems << "unknown option '" + given + "'" +
                         (near.isEmpty() ? QString() : " (did you mean '--" + near + "'?)");

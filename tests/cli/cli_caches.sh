@@ -19,6 +19,13 @@ set -e
 grep -q "fresh" "$work/bad.err" && grep -q "again" "$work/bad.err" || fail "the choices are named: $(cat "$work/bad.err")"
 [ ! -e "$db" ] || fail "a refused run created the database"
 
+# The knob of before start states says what replaced it.
+set +e
+cli --db "$db" run "${shape[@]}" --compile-cache warm 2> "$work/old.err"; rc=$?
+set -e
+[ $rc = 2 ] && grep -q -- "--start fresh,shipped,again" "$work/old.err" || fail "--compile-cache names --start: $rc $(cat "$work/old.err")"
+[ ! -e "$db" ] || fail "a refused run created the database"
+
 echo '{"configs": [{}], "start": "tepid"}' > "$work/bad.json"
 set +e
 cli --db "$db" run "${shape[@]}" --config "$work/bad.json" 2> "$work/bad.err"; rc=$?
