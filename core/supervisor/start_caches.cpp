@@ -29,6 +29,9 @@ bool compiled(const RunConfig &config)
 QString defaultCacheRoot()
 {
     QString base = qEnvironmentVariable("XDG_CACHE_HOME");
+    // No home to keep caches in (HOME unset): the temporary folder, never a folder under "/".
+    if (base.isEmpty() && qEnvironmentVariable("HOME").isEmpty())
+        return QDir::tempPath() + "/stepscope-cc";
     if (base.isEmpty())
         base = QDir::homePath() + "/.cache";
     return base + "/stepscope/cc";
