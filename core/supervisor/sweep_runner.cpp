@@ -61,8 +61,8 @@ SweepRunner::~SweepRunner()
 
 void SweepRunner::removeRunDirs(Lane &lane)
 {
-    if (machineDirs_ && !lane.primingCaches.dir.isEmpty())
-        machineDirs_->finish(lane.primingCaches, lane.config(plan_), false);
+    if (cacheDirs_ && !lane.primingCaches.dir.isEmpty())
+        cacheDirs_->finish(lane.primingCaches, lane.config(plan_), false);
     lane.primingCaches = {};
 }
 
@@ -87,7 +87,7 @@ void SweepRunner::start(const SweepPlan &plan)
     const bool reusedStarts = std::any_of(plan_.runs.begin(), plan_.runs.end(), [](const PlannedRun &r) {
         return r.caches == store::StartState::Again || r.caches == store::StartState::Shipped;
     });
-    machineDirs_ = std::make_unique<StartCacheDirs>(options_.cacheRoot, reusedStarts);
+    cacheDirs_ = std::make_unique<StartCacheDirs>(options_.cacheRoot, reusedStarts);
     sweepClock_.start();
     dispatch();
 }
@@ -159,7 +159,7 @@ std::optional<std::size_t> SweepRunner::pickRun(const Lane &lane)
         const RunConfig &config = plan_.runs[i].config;
         const std::string name = canonicalName(config);
         if (runningConfigs_.count(name))
-            continue; // one process of a configuration at a time: its warm caches are one folder
+            continue; // one process of a configuration at a time: its again caches are one folder
         if (const auto bound = configModel_.find(name);
             bound != configModel_.end() && bound->second != lane.device.model)
             continue; // its repeats keep to the model its first run had
@@ -230,7 +230,7 @@ void SweepRunner::dispatch()
         return; // the store refused the new runs: storeFailed() has said finished()
     const int total = static_cast<int>(plan_.runs.size());
     db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
-    machineDirs_.reset(); // the sweep's warm caches go with it
+    cacheDirs_.reset(); // the sweep's cache folders go with it
     if (!flushed())
         return; // storeFailed() has said finished()
     running_ = false;
@@ -366,9 +366,9 @@ void SweepRunner::startPrimingOrRun(Lane &lane, const RunConfig &config)
     // A shipped or again run measures what some earlier run of this configuration left. When none
     // has (no fresh run of it came first), a one-step run of it fills the again folders and saves the
     // shipped bundle first; nothing of that run is stored as steps.
-    if (machineDirs_->needsPriming(config, lane.runCaches.start)) {
+    if (cacheDirs_->needsPriming(config, lane.runCaches.start)) {
         Failure failure;
-        if (!machineDirs_->preparePriming(config, lane.primingCaches, failure)) {
+        if (!cacheDirs_->preparePriming(config, lane.primingCaches, failure)) {
             finishCurrent(lane, RunStatus::Failed, failure);
             return;
         }
@@ -401,7 +401,7 @@ bool SweepRunner::prepareCaches(Lane &lane, const PlannedRun &run)
     const RunConfig &config = run.config;
     QJsonObject dirs;
     Failure failure;
-    if (!machineDirs_->prepare(lane.runId, config, run.caches, lane.runCaches, failure)) {
+    if (!cacheDirs_->prepare(lane.runId, config, run.caches, lane.runCaches, failure)) {
         finishCurrent(lane, RunStatus::Failed, failure);
         return false;
     }
@@ -511,11 +511,11 @@ void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Fail
         return;
     }
     const RunConfig &config = lane.config(plan_);
-    machineDirs_->finish(lane.primingCaches, config, true);
+    cacheDirs_->finish(lane.primingCaches, config, true);
     lane.primingCaches = {};
     // What a shipped or again run finds is measured now that the priming process has filled it.
     Failure notMade;
-    if (!machineDirs_->prepare(lane.runId, config, lane.runCaches.start, lane.runCaches, notMade)) {
+    if (!cacheDirs_->prepare(lane.runId, config, lane.runCaches.start, lane.runCaches, notMade)) {
         finishCurrent(lane, RunStatus::Failed, notMade);
         return;
     }
@@ -563,7 +563,7 @@ bool SweepRunner::planAnotherRound()
                       .arg(a.halfWidth * 100, 0, 'f', 1);
         }
         try {
-            // Warm when the sweep runs warm ones: primed already, so no process is spent priming.
+            // Again when the sweep runs again starts: primed already, so no process is spent priming.
             appendRun(db_, plan_, config, planned, sweepHasWarm ? store::StartState::Again : store::StartState::Fresh);
         } catch (const store::StoreError &e) {
             storeFailed(e.what());
@@ -650,7 +650,7 @@ void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optiona
     removeRunDirs(lane); // the worker has gone: its fresh caches go too
     const RunConfig config = lane.config(plan_);
     if (!lane.runCaches.dir.isEmpty()) {
-        machineDirs_->finish(lane.runCaches, config, status == RunStatus::Complete,
+        cacheDirs_->finish(lane.runCaches, config, status == RunStatus::Complete,
                              lane.recorder ? lane.recorder->bundle() : std::nullopt);
         db_.setCacheRecord(lane.runId, lane.runCaches.record);
         lane.runCaches = {};

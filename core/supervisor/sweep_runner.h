@@ -74,7 +74,7 @@ struct RunnerOptions {
 // kMaxTimeoutSeconds, the longest --timeout, is worker_process.h's.
 
 // The configuration of the discarded warm-up process: the first run's eager part, one step. It
-// compiles nothing, so a cold compile cache stays cold.
+// compiles nothing, and no run's cache folders are its (start_caches.h).
 RunConfig machineWarmupConfig(const RunConfig &firstRun);
 
 class SweepRunner : public QObject
@@ -107,7 +107,7 @@ class SweepRunner : public QObject
     // the discarded machine warm-up process before `beforeConfig`, and its failure (the sweep goes on);
     void warmupStarted(const QString &warmupConfig, const QString &beforeConfig);
     void warmupFailed(const stepscope::Failure &failure);
-    // the unstored process that fills run `runId`'s warm compile cache first;
+    // the unstored process that fills what run `runId`'s shipped or again start reads, first;
     void primingStarted(qint64 runId, const QString &configName);
     // one more process of `configName` (adaptive repeats): `processes` had a steady state, and their
     // CI's half width was `halfWidth` of the median (< 0: fewer than two, no interval yet);
@@ -138,7 +138,7 @@ class SweepRunner : public QObject
         RunCaches runCaches, primingCaches;
         std::string primingWhat; // "the shipped bundle", ...: its failure says which
         // What the worker now running is: the lane's discarded warm-up, the unstored process that
-        // fills the run's warm compile cache, or the timed run itself.
+        // fills what the run's shipped or again start reads, or the timed run itself.
         Stage stage = Stage::Timed;
         Warmup warmup = Warmup::NotRun;
         int workersStarted = 0;
@@ -187,7 +187,7 @@ class SweepRunner : public QObject
     std::map<std::string, QString> configModel_; // canonical name -> the GPU model its repeats keep to
     QTimer heartbeat_;
     // The sweep's cache folders, the timed runs' and the priming processes'.
-    std::unique_ptr<StartCacheDirs> machineDirs_;
+    std::unique_ptr<StartCacheDirs> cacheDirs_;
     // Per configuration (canonical name): the steady steps of each completed process, and whether
     // one of its runs failed (adaptive repeats add no process to a failing configuration).
     std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;
