@@ -670,6 +670,15 @@ void TestCharts::breakEvenNamesTheOtherStartStatesCrossing()
                                    [](const BreakEvenGeometry::Crossing &c) { return c.row == 1; });
     QVERIFY(fast != g.crossings.end());
     QVERIFY(fast->otherText.isEmpty());
+
+    // Issue 28: a row that ran shipped too names both other states' crossings, fewest caches first.
+    mid.shipped.firstStepMs = 1600.0;
+    mid.shipped.breakEvenSteps = stats::breakEvenSteps(1600, 8, 1000, 10);
+    const BreakEvenGeometry three = breakEvenGeometry(ledger, 10000);
+    const auto both = std::find_if(three.crossings.begin(), three.crossings.end(),
+                                   [](const BreakEvenGeometry::Crossing &c) { return c.row == 2; });
+    QVERIFY(both != three.crossings.end());
+    QCOMPARE(both->otherText, QStringLiteral("301 shipped \u00b7 101 again"));
 }
 
 // The geometry without a plot: a baseline of 1 s then 10 ms a step against a configuration of 3 s

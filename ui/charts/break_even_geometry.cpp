@@ -30,19 +30,23 @@ double cumulativeSeconds(const report::LedgerRow &row, double steps)
     return (*row.firstStepMs + (steps - 1) * *row.steadyMs) / 1000.0;
 }
 
-// "167 warm": the row's break-even in the start state its line is not drawn for; "" without one.
+// "752 shipped · 299 again": the row's break-even in each start state its line is not drawn for,
+// those it ran; "" without any.
 QString otherStartText(const report::LedgerRow &row)
 {
     if (row.firstStepStart == store::StartState::Unrecorded)
         return {};
-    const store::StartState other = store::otherState(row.firstStepStart);
-    const report::LedgerRow::StartFigures &f = row.figuresOf(other);
-    if (!f.firstStepMs)
-        return {};
-    const QString steps = !f.breakEvenSteps        ? tr("never")
-                          : *f.breakEvenSteps <= 1 ? tr("immediately")
-                                                   : formatStepCount(*f.breakEvenSteps);
-    return steps + QLatin1Char(' ') + QString::fromLatin1(store::toString(other).data());
+    QStringList parts;
+    for (const store::StartState other : store::kStartStates) {
+        const report::LedgerRow::StartFigures &f = row.figuresOf(other);
+        if (other == row.firstStepStart || !f.firstStepMs)
+            continue;
+        const QString steps = !f.breakEvenSteps        ? tr("never")
+                              : *f.breakEvenSteps <= 1 ? tr("immediately")
+                                                       : formatStepCount(*f.breakEvenSteps);
+        parts << steps + QLatin1Char(' ') + QString::fromLatin1(store::toString(other).data());
+    }
+    return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 bool hasLine(const report::LedgerRow &row)
