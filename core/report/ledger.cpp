@@ -328,12 +328,7 @@ LedgerRow::StartFigures startFiguresOf(const std::vector<double> &firsts)
 const std::vector<double> &mainFirsts(LedgerRow &row, const RowRuns &acc, store::StartState assumed)
 {
     static const std::vector<double> none;
-    std::vector<store::StartState> order{assumed};
-    if (assumed == store::StartState::Again)
-        order = {store::StartState::Again, store::StartState::Shipped, store::StartState::Fresh};
-    else if (assumed == store::StartState::Shipped)
-        order = {store::StartState::Shipped, store::StartState::Fresh};
-    for (const store::StartState s : order)
+    for (const store::StartState s : store::stateAndFewerCaches(assumed))
         if (!acc.firstsOf(s).empty()) {
             row.firstStepStart = s;
             return acc.firstsOf(s);
@@ -722,12 +717,7 @@ std::string provisionalText(const Ledger &ledger)
 
 std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured)
 {
-    std::vector<store::StartState> order{state};
-    if (state == store::StartState::Again)
-        order = {store::StartState::Again, store::StartState::Shipped, store::StartState::Fresh};
-    else if (state == store::StartState::Shipped)
-        order = {store::StartState::Shipped, store::StartState::Fresh};
-    for (const store::StartState s : order)
+    for (const store::StartState s : store::stateAndFewerCaches(state))
         if (const auto &f = row.figuresOf(s).firstStepMs) {
             if (measured)
                 *measured = s == state;

@@ -80,6 +80,16 @@ enum class StartState { Unrecorded, Fresh, Shipped, Again };
 std::string_view toString(StartState s); // "fresh", "shipped", "again"; "" for Unrecorded
 StartState startStateFromString(std::string_view s);
 inline constexpr StartState kStartStates[] = {StartState::Fresh, StartState::Shipped, StartState::Again};
+// `s`, then the states with fewer caches than it, most caches first (again: shipped, fresh; shipped:
+// fresh; fresh alone): what a figure of `s` may stand in with, never a state with more caches.
+inline std::vector<StartState> stateAndFewerCaches(StartState s)
+{
+    if (s == StartState::Again)
+        return {StartState::Again, StartState::Shipped, StartState::Fresh};
+    if (s == StartState::Shipped)
+        return {StartState::Shipped, StartState::Fresh};
+    return {s};
+}
 // The state a figure of `s` is shown beside: again for fresh and shipped, fresh for again (and for
 // Unrecorded): the two ends a user weighs.
 inline StartState otherState(StartState s)
