@@ -168,8 +168,10 @@ void SweepService::start(const PreparedSweep &prepared)
     delete runner_; // the last sweep's, finished
     runner_ = new SweepRunner(db_, sweep.options, this);
     runsDone_ = 0;
-    // What each run should cost, from this database's earlier runs on this host (time_left.h).
+    // What each run should cost, from this database's earlier runs on this host and from the costs
+    // Stepscope ships (time_left.h).
     timeLeft_ = TimeLeft();
+    timeLeft_.addReference(referenceRunCosts());
     try {
         if (const auto reader = store::Reader::open(db_.path()))
             addDatabaseHistory(timeLeft_, *reader, platform::hostName());
@@ -183,6 +185,7 @@ void SweepService::start(const PreparedSweep &prepared)
     warmRuns_ = false;
     lanes_.clear();
     runStarts_.clear();
+    firstSteps_.clear();
     laneCount_ = static_cast<int>(std::max<std::size_t>(1, sweep.options.lanes.size()));
     keys_ = runKeys(sweep.plan.runs);
     statePlanned_.clear();
@@ -285,6 +288,7 @@ void SweepService::connectRunner()
         emitEvent(e);
     });
     connect(r, &SweepRunner::firstStep, this, [this](qint64 runId, double seconds) {
+        firstSteps_[runId] = seconds; // the time-left model swaps first steps between start states
         SweepEvent e = SweepEvent::of(K::FirstStep);
         e.runId = runId;
         e.seconds = seconds;
@@ -315,7 +319,9 @@ void SweepService::connectRunner()
                     const auto [index, startMs] = it->second;
                     if (index >= 0 && index < static_cast<int>(keys_.size()))
                         timeLeft_.addFinished(keys_[static_cast<std::size_t>(index)],
-                                              static_cast<double>(sweepClock_.elapsed() - startMs) / 1000.0);
+                                              static_cast<double>(sweepClock_.elapsed() - startMs) / 1000.0,
+                                              firstSteps_.count(runId) ? std::optional<double>(firstSteps_[runId])
+                                                                       : std::nullopt);
                 }
                 SweepEvent e = SweepEvent::of(K::RunFinished);
                 e.runId = runId;

@@ -163,6 +163,7 @@ class SweepService : public QObject
     int laneCount_ = 1;
     std::map<qint64, std::pair<int, QString>> lanes_;    // run id -> its lane (index, label)
     std::map<qint64, std::pair<int, qint64>> runStarts_; // run id -> plan index, sweep clock ms at its start
+    std::map<qint64, double> firstSteps_;                // run id -> its first step, seconds
     // Issue 28.3: per start state, the configurations planned with it and those with a run of it
     // ended; once they match (and runs remain), the state's provisional verdict is said.
     std::map<store::StartState, std::set<std::string>> statePlanned_, stateEnded_;

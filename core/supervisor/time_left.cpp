@@ -3,7 +3,6 @@
 #include "config/config_json.h"
 #include "stats/stats.h"
 
-#include <QDateTime>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -13,6 +12,16 @@
 
 namespace stepscope::supervisor
 {
+
+namespace
+{
+std::optional<double> medianOf(const std::map<std::string, std::vector<double>> &m, const std::string &k)
+{
+    const auto it = m.find(k);
+    return it == m.end() || it->second.empty() ? std::nullopt : std::optional<double>(stats::median(it->second));
+}
+} // namespace
+
 
 RunKey runKey(const RunConfig &config, store::StartState start)
 {
@@ -74,36 +83,130 @@ std::optional<double> TimeLeft::stateRatio(store::StartState state, store::Start
     return stats::median(ratios);
 }
 
-void TimeLeft::addFinished(const RunKey &key, double seconds)
+void TimeLeft::addReference(const RunCosts &costs)
 {
+    reference_.insert(costs.begin(), costs.end()); // insert keeps a key already there
+}
+
+std::optional<RunCost> TimeLeft::referenceOf(const RunKey &key, bool *exact) const
+{
+    if (const auto it = reference_.find(exactCostKey(key)); it != reference_.end()) {
+        if (exact)
+            *exact = true;
+        return it->second;
+    }
+    if (exact)
+        *exact = false;
+    for (const std::string &k : {kindCostKey(key), familyCostKey(key)})
+        if (const auto it = reference_.find(k); it != reference_.end())
+            return it->second;
+    return std::nullopt;
+}
+
+double TimeLeft::hostScale() const
+{
+    // This machine's pace against the reference's, over every second both measured (a long run
+    // says more than a short one), shrunk towards the reference's own (1) while little has been
+    // seen: one or two short runs move 30-40% between processes of the same machine.
+    if (hostSeconds_.second <= 0)
+        return 1.0;
+    // Half-way there after a minute of runs. Replayed on the H200 default sweep, the pace of the first
+    // two runs alone (3.8 and 4.0 s) made the fresh pass 38-49% too long; with this prior, within 7%.
+    constexpr double kPriorSeconds = 60.0;
+    const double weight = hostSeconds_.second / (hostSeconds_.second + kPriorSeconds);
+    return std::exp(weight * std::log(hostSeconds_.first / hostSeconds_.second));
+}
+
+std::optional<double> TimeLeft::firstStepOf(const RunKey &key) const
+{
+    if (const auto it = kindFirst_.find(key.kind); it != kindFirst_.end() && !it->second.empty())
+        return stats::median(it->second);
+    if (const auto cost = referenceOf(key))
+        return cost->firstStepSeconds * hostScale();
+    return std::nullopt;
+}
+
+void TimeLeft::addFinished(const RunKey &key, double seconds, std::optional<double> firstStep)
+{
+    // How far the modelled other-state estimate was off for this run (before this run is in it).
+    if (const auto predicted = fromOtherState(key);
+        predicted.modelled && *predicted.scaled > 0 && seconds > 0 && !medianOf(sweep_, exact(key)))
+        calibration_[key.start].push_back(seconds / *predicted.scaled);
+    if (firstStep) {
+        sweepFirst_[exact(key)].push_back(*firstStep);
+        kindFirst_[key.kind].push_back(*firstStep);
+    }
+    if (const auto cost = referenceOf(key); cost && cost->seconds(key.steps) > 0 && seconds > 0) {
+        hostSeconds_.first += seconds;
+        hostSeconds_.second += cost->seconds(key.steps);
+    }
     sweep_[exact(key)].push_back(seconds);
     kinds_[key.kind + "|" + std::to_string(key.steps)].push_back(seconds);
     all_.push_back(seconds);
 }
 
-std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
+TimeLeft::FromOtherState TimeLeft::fromOtherState(const RunKey &key) const
 {
-    std::optional<TimeEstimate> run;
-    const auto from = [](const std::map<std::string, std::vector<double>> &m, const std::string &k) {
-        const auto it = m.find(k);
-        return it == m.end() || it->second.empty() ? std::nullopt : std::optional<double>(stats::median(it->second));
-    };
-    const std::string kind = key.kind + "|" + std::to_string(key.steps);
-    // The same configuration in another state of this sweep, and what this sweep measured of the
-    // ratio between the two states on configurations that ran both.
-    std::optional<double> scaled, unscaled;
+    FromOtherState out;
+    const auto mine = referenceOf(key);
     for (const store::StartState other : store::kStartStates) {
-        if (other == key.start || scaled)
+        if (other == key.start || out.scaled)
             continue;
         RunKey o = key;
         o.start = other;
-        const auto seconds = from(sweep_, exact(o));
+        o.kind = runKey(key.config, other).kind;
+        const auto seconds = medianOf(sweep_, exact(o));
         if (!seconds)
             continue;
-        if (const auto ratio = stateRatio(key.start, other, key.steps))
-            scaled = *seconds * *ratio;
-        else if (!unscaled)
-            unscaled = seconds;
+        const auto theirs = referenceOf(o);
+        const auto theirFirst = medianOf(sweepFirst_, exact(o));
+        const auto myFirst = theirFirst ? firstStepOf(key) : std::nullopt;
+        if (theirFirst && myFirst) {
+            // What else the state changes (an again run of a compiled row reads its caches outside
+            // the first step too: 3-4 s more on the H200), as the reference measured it.
+            double rest = 0;
+            if (mine && theirs)
+                rest = ((mine->seconds(key.steps) - mine->firstStepSeconds) -
+                        (theirs->seconds(key.steps) - theirs->firstStepSeconds)) *
+                       hostScale();
+            out.scaled = std::max(0.0, *seconds - *theirFirst + rest) + *myFirst;
+            out.modelled = true;
+        } else if (mine && theirs && theirs->seconds(key.steps) > 0) {
+            out.scaled = *seconds * mine->seconds(key.steps) / theirs->seconds(key.steps);
+            out.modelled = true;
+        } else if (const auto ratio = stateRatio(key.start, other, key.steps))
+            out.scaled = *seconds * *ratio;
+        else if (!out.unscaled)
+            out.unscaled = seconds;
+    }
+    return out;
+}
+
+double TimeLeft::stateCalibration(store::StartState state) const
+{
+    // What this sweep's runs of `state` took against what their other state predicted, shrunk
+    // towards 1 while few have: one run's 20% says little, five runs' say more.
+    const auto it = calibration_.find(state);
+    if (it == calibration_.end() || it->second.empty())
+        return 1.0;
+    const double n = static_cast<double>(it->second.size());
+    return std::exp(n / (n + 2) * std::log(stats::median(it->second)));
+}
+
+std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
+{
+    std::optional<TimeEstimate> run;
+    const std::string kind = key.kind + "|" + std::to_string(key.steps);
+    const auto from = medianOf;
+    // The same configuration in another state of this sweep.
+    auto [scaled, unscaled, modelled] = fromOtherState(key);
+    if (modelled)
+        *scaled *= stateCalibration(key.start);
+    // The reference, at this sweep's pace against it.
+    std::optional<TimeEstimate> referenced;
+    bool exactReference = false;
+    if (const auto cost = referenceOf(key, &exactReference)) {
+        referenced = TimeEstimate{cost->seconds(key.steps) * hostScale(), !exactReference || hostSeconds_.second <= 0};
     }
     if (const auto s = from(sweep_, exact(key)))
         run = TimeEstimate{*s, false};
@@ -111,6 +214,8 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
         run = TimeEstimate{*h, false};
     else if (scaled)
         run = TimeEstimate{*scaled, false};
+    else if (referenced)
+        run = referenced;
     else if (unscaled)
         run = TimeEstimate{*unscaled, true};
     else if (const auto k = from(kinds_, kind))
@@ -215,7 +320,8 @@ void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std:
         if (++seen > maxSweeps)
             break;
         for (const store::RunRecord &run : reader.runs(sweep.id)) {
-            if (run.status != RunStatus::Complete || !run.environmentId || run.started.empty() || run.finished.empty())
+            const auto seconds = wallSeconds(run);
+            if (run.status != RunStatus::Complete || !run.environmentId || !seconds)
                 continue;
             auto known = sameHost.find(*run.environmentId);
             if (known == sameHost.end()) {
@@ -228,15 +334,11 @@ void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std:
             std::vector<ConfigError> errors;
             if (!parseStoredConfig(QByteArray::fromStdString(run.configJson), config, errors))
                 continue;
-            const QDateTime started = QDateTime::fromString(QString::fromStdString(run.started), Qt::ISODateWithMs);
-            const QDateTime finished = QDateTime::fromString(QString::fromStdString(run.finished), Qt::ISODateWithMs);
-            if (!started.isValid() || !finished.isValid() || finished < started)
-                continue;
             // Files of before cache states ran cold (a run's own caches were never warm then) or
             // against the user's caches: taken as cold, the safer guess.
             const store::StartState start =
                 run.caches == store::StartState::Unrecorded ? store::StartState::Fresh : run.caches;
-            model.addHistory(runKey(config, start), static_cast<double>(started.msecsTo(finished)) / 1000.0);
+            model.addHistory(runKey(config, start), *seconds);
         }
     }
 }

@@ -1,21 +1,26 @@
 #pragma once
-// How long the rest of a sweep takes, from what each run costs (issue 16.4): a run's wall time is
-// mostly its first step (cudnn autotuning, a cold compile, priming), so the pace of the runs so far
+// How long the rest of a sweep takes, from what each run costs (issues 16.4, 28.4): a run's wall time
+// is mostly its first step (cudnn autotuning, a cold compile, priming), so the pace of the runs so far
 // says little about the next. Each queued run is predicted from, in this order:
-//   1. runs of the same configuration, cache start and step count in this sweep,
+//   1. runs of the same configuration, start state and step count in this sweep,
 //   2. such runs of this database on this host (earlier sweeps),
-//   3. the same configuration in another start state of this sweep, scaled by the ratio between the
-//      two states that this sweep measured on the configurations that ran both (not a guess: the
-//      sweep knows both factors),
-//   4. a guess, said to be one: the same configuration in another start state unscaled (no
-//      configuration has both yet), else runs of the same kind and step count (runtime, compile
-//      mode, cudnn autotuning, CUDA graph, start state) in this sweep, then in the database, else
-//      every finished run of this sweep.
-// Measured on the H200 (docs/results/h200-caches.md) before the first guess of step 3 existed.
-// A shipped or again run whose caches are not primed yet adds a priming process (predicted as its
-// fresh run).
+//   3. the same configuration in another start state of this sweep, its first step swapped for this
+//      state's (a start state changes the first step; imports, steps and the profile pass stay): the
+//      first step of runs of this kind and state in this sweep, else the reference's at this sweep's
+//      pace; without first steps, scaled by the reference's ratio between the states, else by the
+//      median ratio this sweep measured on the configurations that ran both,
+//   4. the reference costs (run_costs.h: the configuration, else its kind, at this step count),
+//      scaled by what this sweep's runs took against their reference costs; a guess when the
+//      reference is only of the kind or fewer than two runs of this sweep calibrate it,
+//   5. a guess, said to be one: the same configuration in another start state unscaled, else runs of
+//      the same kind and step count (runtime, compile mode, cudnn autotuning, CUDA graph, start
+//      state) in this sweep, then in the database, else every finished run of this sweep.
+// Measured on the H200 by replaying recorded sweeps (bench/time_left_replay,
+// docs/results/h200-start-states.md). A shipped or again run whose caches are not primed yet adds a
+// priming process (predicted as its fresh run).
 #include "config/run_config.h"
 #include "store/store.h"
+#include "supervisor/run_costs.h"
 #include "supervisor/sweep_plan.h"
 
 #include <map>
@@ -71,7 +76,11 @@ class TimeLeft
 {
   public:
     void addHistory(const RunKey &key, double seconds);  // a complete run of this database and host
-    void addFinished(const RunKey &key, double seconds); // a run of this sweep (any status)
+    // A run of this sweep (any status), with its first step when it reported one.
+    void addFinished(const RunKey &key, double seconds, std::optional<double> firstStep = std::nullopt);
+    // Costs measured elsewhere (another machine, another step count); before any run is added.
+    // Earlier references win a key: add the nearer one (this database's) first.
+    void addReference(const RunCosts &costs);
     std::optional<TimeEstimate> predict(const RunKey &key) const;
     // The rest of run `current` of `plan` (`elapsed` seconds into it) and of every run after it;
     // nullopt while nothing is known about some of them.
@@ -86,6 +95,23 @@ class TimeLeft
     // The median over this sweep's configurations that ran both of (seconds in `state`) / (seconds
     // in `other`), at `steps`; nullopt when none ran both.
     std::optional<double> stateRatio(store::StartState state, store::StartState other, std::int64_t steps) const;
+    // The reference cost of `key`'s configuration, else of its kind; `exactOnly` says which it was.
+    std::optional<RunCost> referenceOf(const RunKey &key, bool *exact = nullptr) const;
+    // The first step `key` should take: this sweep's runs of its kind and state, else the reference's.
+    std::optional<double> firstStepOf(const RunKey &key) const;
+    double hostScale() const;
+    struct FromOtherState {
+        std::optional<double> scaled, unscaled; // see step 3 and 5 above
+        bool modelled = false; // `scaled` rests on the reference (first steps, ratio), not on this sweep's ratio
+    };
+    FromOtherState fromOtherState(const RunKey &key) const;
+    // What this sweep's runs of `state` took against their modelled estimates: the reference of
+    // another machine or day may be off in a way every run of the state shares.
+    double stateCalibration(store::StartState state) const;
+    std::map<store::StartState, std::vector<double>> calibration_; // taken / predicted from another state
+    RunCosts reference_;
+    std::map<std::string, std::vector<double>> sweepFirst_, kindFirst_; // exact, kind -> first steps
+    std::pair<double, double> hostSeconds_; // this sweep's runs with a reference: seconds taken, referenced
     std::map<std::string, std::vector<double>> sweep_, history_;
     std::map<std::string, std::vector<double>> kinds_, historyKinds_; // kind and steps -> seconds
     std::vector<double> all_;

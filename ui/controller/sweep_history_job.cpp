@@ -15,6 +15,7 @@ void SweepHistoryJob::request()
         const qint64 newest = sweeps.empty() ? 0 : sweeps.front().id;
         auto times = std::make_shared<supervisor::TimeLeft>();
         supervisor::addDatabaseHistory(*times, context.reader, platform::hostName());
+        times->addReference(supervisor::referenceRunCosts());
         return [this, newest, times] { Q_EMIT read(newest, times); };
     });
 }

@@ -126,13 +126,14 @@ def _run(device):
     budget = preflight.path_budget()
     root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT")
     if root:
-        # The deepest directory a run gets: <root>/cold-XXXXXX/inductor (warm/ is shorter).
-        need = preflight.predicted_path_length(os.path.join(root, "cold-XXXXXX", "inductor"))
+        # The deepest directory a run gets (core/supervisor/start_caches.cpp): the sweep's folder,
+        # then again-<16 hex> (longer than fresh-<run id> or shipped-<run id>), then inductor.
+        need = preflight.predicted_path_length(os.path.join(root, "sweep-XXXXXX", "again-" + "0" * 16, "inductor"))
         status = "ok" if need < budget else "fail"
-        ok &= _line("compile caches", status,
-                    f"{root}: cold-* per cold run (removed after it), warm/ kept; longest kernel path about "
+        ok &= _line("start caches", status,
+                    f"{root}: one sweep-* folder per sweep (removed with it); longest kernel path about "
                     f"{need} of {budget}",
-                    "" if status == "ok" else "Choose a shorter --compile-cache-dir.")
+                    "" if status == "ok" else "Choose a shorter --cache-dir.")
     for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
         if user_env.get(var):
             _line(var.lower(), "warn", f"{user_env[var]} is set, and Stepscope replaces it for compiled runs",
