@@ -39,6 +39,7 @@ int listCommand(const Options &options, const CommandLine &line);
 int showCommand(const Options &options, const CommandLine &line);
 int exportCommand(const Options &options, const CommandLine &line);
 int compareCommand(const Options &options, const CommandLine &line); // compare_command.cpp
+int checkCommand(const Options &options, const CommandLine &line);   // compare_command.cpp
 int doctorCommand(const Options &options, const CommandLine &line);
 int whyCommand(const Options &options, const CommandLine &line);   // why_command.cpp
 int setupCommand(const Options &options, const CommandLine &line); // setup_command.cpp
@@ -75,6 +76,6 @@ void printCompileSection(const store::RunRecord &run);
 
 // `show --sweep ID`: the sweep, its compile break-even against eager and its environment assessment
 // (show_sweep.cpp).
-void printSweepFigures(const store::Reader &reader, std::int64_t sweepId);
+void printSweepFigures(const store::Reader &reader, std::int64_t sweepId, const QString &dbPath);
 
 } // namespace stepscope::cli

@@ -355,7 +355,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                      defaults.compileCacheDir + "; keep it short: inductor and Triton make long names below it)",
                  ValueKind::Directory),
           option("compile-cache-dir", "DIR", "the old name of --cache-dir", ValueKind::Directory),
-          option("name", "TEXT", "a name for the sweep")}},
+          option("name", "TEXT", "a name for the sweep"),
+          option("again", "SWEEP",
+                 "run stored sweep SWEEP again, whole: the recipe stored with it (kind, knobs, compile, start "
+                 "states, repeats and adaptive rule, lanes, timeout, profile steps, warm-up process, planned "
+                 "steps); only --python, --cache-dir and --name may go with it")}},
         {"configuration flags (also the keys of JSON configurations, with '_' for '-')", configurationFlags()}};
     out.back().examples = {
         {"stepscope-cli run", "the ledger preset, fitted to this machine"},
@@ -368,6 +372,7 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          "the configurations of a file, compared with its tf32 row"},
         {"stepscope-cli run --batch 16,32,64,128",
          "a batch scan: every configuration at four batch sizes, a ledger each"},
+        {"stepscope-cli run --again 3", "sweep 3 again, as it was defined (after a torch or driver upgrade, say)"},
     };
 
     const OptionSpec sweepId = option("sweep", "ID", "that sweep (see `stepscope-cli list`) instead of the latest");
@@ -427,6 +432,34 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
     out.back().examples = {{"stepscope-cli compare 3 4", "sweep 4 against sweep 3 of the same database"},
                            {"stepscope-cli --db a100.sqlite compare 1 2 --db-b h200.sqlite",
                             "sweep 2 of another machine's database against sweep 1"}};
+
+    static const std::vector<std::pair<int, QString>> checkExitCodes{
+        {kOk, "no configuration regressed (suspect ones and ones without data are listed)"},
+        {kRunsFailed, "a configuration regressed: its interval lies wholly beyond the threshold"},
+        {kUsage, "bad arguments, or no such sweep in the database"},
+        {kDatabase, "a database was refused (not a Stepscope file, damaged, from a newer Stepscope)"},
+    };
+    out.push_back(command("check", "a regression gate: the latest sweep against an earlier one",
+                          "Checks a sweep (the latest of --db, or --sweep ID) against sweep --against ID (of "
+                          "--db-b FILE when given): a configuration regressed when the 95% interval of its steady "
+                          "ratio B/A over cold processes lies wholly above 1 + --max-slowdown, or, with "
+                          "--max-first-step, when every new process's first step is slower than every old one's by "
+                          "more than that, in each start state both ran. Ones that may have regressed without the "
+                          "data to say so are suspect; ones a side lacks are named; both sweeps' differences in "
+                          "setup come first. Exit 1 on a regression. Neither database is written.",
+                          checkExitCodes, true));
+    out.back().groups = {
+        {"check options",
+         {option("against", "ID", "the sweep checked against (required)"),
+          option("sweep", "ID", "the sweep checked (default: the latest of --db)"),
+          option("db-b", "FILE", "the database of the sweep checked against (default: --db)", ValueKind::File),
+          option("max-slowdown", "PCT", "steady slowdown allowed, percent (default 5)"),
+          option("max-first-step", "PCT", "first-step slowdown allowed, percent (default: first steps unchecked)"),
+          option("format", "text|json", "the format (default text)", ValueKind::Choice, {"text", "json"})}}};
+    out.back().examples = {{"stepscope-cli run --again 3 && stepscope-cli check --against 3",
+                            "sweep 3 again after an upgrade, then gated against it"},
+                           {"stepscope-cli check --against 1 --db-b before.sqlite --max-slowdown 10 --format json",
+                            "the latest sweep against sweep 1 of another file, for CI"}};
 
     out.push_back(command("why", "where each configuration's step goes, or the kernel diff of two runs",
                           "Without arguments: for each configuration of a sweep (by default the latest), its "

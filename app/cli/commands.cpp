@@ -309,7 +309,7 @@ int showCommand(const Options &options, const CommandLine &line)
             printError("stepscope-cli show: no sweep " + QString::number(sweepId) + " in " + options.db);
             return kUsage;
         }
-        printSweepFigures(*reader, sweepId);
+        printSweepFigures(*reader, sweepId, options.db);
         return kOk;
     }
     if (arguments.isEmpty()) {

@@ -143,6 +143,8 @@ int main(int argc, char **argv)
                 return exportCommand(options, line);
             if (options.command == "compare")
                 return compareCommand(options, line);
+            if (options.command == "check")
+                return checkCommand(options, line);
             if (options.command == "doctor")
                 return doctorCommand(options, line);
             if (options.command == "why")

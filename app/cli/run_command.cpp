@@ -12,6 +12,7 @@
 #include "report/ledger.h"
 #include "report/why_table.h"
 #include "store/store.h"
+#include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 
 #include <QCoreApplication>
@@ -169,6 +170,8 @@ struct RunFlags {
     QString devices;                       // --devices, resolved into lanes once the device is known
     std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
     QStringList configKeys; // the configuration fields the flags set ("compile", "tf32"), in order, once each
+    std::optional<qint64> again; // --again SWEEP: its stored recipe, whole
+    QStringList others;          // every other flag given, for --again's refusal
 };
 
 // The limit a numeric flag of `run` checks against (the service's table); null for other flags.
@@ -239,6 +242,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             f.baselineChoice = v;
         } else if (option == "cache-dir" || option == "compile-cache-dir") {
             r.cacheRoot = v;
+        } else if (option == "again") {
+            long long id = 0;
+            if (!parseWhole(v, id) || id < 1)
+                errors.push_back({flag, "'" + v.toStdString() + "' is not a sweep id (see stepscope-cli list)"});
+            else
+                f.again = id;
         } else if (option == "single") {
             f.single = true;
         } else if (option == "warmup-process" || option == "no-warmup-process") {
@@ -273,7 +282,14 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                 f.shapeGiven || key == "batch" || key == "image_size" || key == "steps" || key == "warmup_steps";
         }
         // --db is the program's, read before the command runs.
+        if (option != "again" && option != "python" && option != "cache-dir" && option != "compile-cache-dir" &&
+            option != "name")
+            f.others << "--" + option;
     }
+    if (f.again && !f.others.isEmpty())
+        errors.push_back({"--again", "it runs the stored sweep as it was defined, so " + f.others.join(", ").toStdString() +
+                                         " cannot go with it; leave " + (f.others.size() == 1 ? "it" : "them") +
+                                         " out, or run a new sweep with them"});
     // What to run is said once: a preset, a file, or --single, never two of them.
     const int sources = (r.preset.isEmpty() ? 0 : 1) + (f.configFile.isEmpty() ? 0 : 1) + (f.single ? 1 : 0);
     if (sources > 1)
@@ -329,10 +345,11 @@ bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
     }
     base.device = "cpu";
     if (!f.shapeGiven) {
-        base.imageSize = 64;
-        base.batch = 8;
-        base.steps = 30;
-        base.warmupSteps = 5;
+        const RunConfig shape = supervisor::defaultShape(false); // the dashboard's CPU default too
+        base.imageSize = shape.imageSize;
+        base.batch = shape.batch;
+        base.steps = shape.steps;
+        base.warmupSteps = shape.warmupSteps;
     }
     // Only a preset is the ledger; a file or --single runs what it names.
     const QString shape = QString("%1x%1 images, batch %2").arg(base.imageSize).arg(base.batch);
@@ -344,6 +361,104 @@ bool fitToMachine(RunFlags &f, const std::function<int()> &cudaDevices)
     else
         printError("stepscope-cli: no CUDA device found: running the small CPU ledger (" + shape +
                    "); CUDA-only knobs are skipped");
+    return true;
+}
+
+// What the flags ran, as the recipe stored with the sweep (`run --again` replays it): a --config
+// file is a custom list, --single the one configuration, a preset its kind with its own knobs.
+supervisor::SweepRecipe recipeOf(const RunFlags &f)
+{
+    const supervisor::SweepRequest &r = f.request;
+    supervisor::SweepRecipe recipe = supervisor::defaultRecipe(f.base);
+    if (!f.configFile.isEmpty()) {
+        recipe.kind = supervisor::SweepKind::Custom;
+        recipe.list = r.configs;
+    } else if (f.single) {
+        recipe.kind = supervisor::SweepKind::Single;
+        recipe.base = f.base;
+    } else {
+        recipe.kind = supervisor::sweepKindFromString(r.preset).value_or(supervisor::SweepKind::Ledger);
+    }
+    recipe.settings = r;
+    recipe.settings.configs.clear();
+    recipe.settings.recipe = {};
+    if (r.baseline && *r.baseline < r.configs.size())
+        recipe.baseline = QString::fromStdString(canonicalName(r.configs[*r.baseline]));
+    recipe.devices = f.devices;
+    return recipe;
+}
+
+// --again SWEEP: the request of the recipe stored with that sweep. A sweep of before recipes (issue
+// 29) is its stored configurations, repeats and start states, and that is said.
+bool againRequest(RunFlags &f, const QString &dbPath)
+{
+    supervisor::SweepRequest &r = f.request;
+    const QString python = r.python, cacheRoot = r.cacheRoot, name = r.name;
+    std::unique_ptr<store::Reader> reader;
+    std::optional<store::SweepRecord> sweep;
+    try {
+        reader = store::Reader::open(dbPath.toStdString());
+        sweep = reader->sweep(*f.again);
+    } catch (const store::StoreError &e) {
+        printError("stepscope-cli run: nothing was run: " + storeMessage(e.what()));
+        return false;
+    }
+    if (!sweep) {
+        printError(QString("stepscope-cli run: nothing was run: %1 has no sweep %2 (see stepscope-cli list)")
+                       .arg(dbPath)
+                       .arg(*f.again));
+        return false;
+    }
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(sweep->settingsJson)).object();
+    supervisor::SweepRecipe recipe;
+    if (settings.contains("recipe")) {
+        std::string error;
+        const auto stored = supervisor::recipeFromJson(settings.value("recipe").toObject(), error);
+        if (!stored) {
+            printError(QString("stepscope-cli run: nothing was run: sweep %1 cannot run again here: %2")
+                           .arg(sweep->id)
+                           .arg(QString::fromStdString(error)));
+            return false;
+        }
+        recipe = *stored;
+    } else {
+        recipe.kind = supervisor::SweepKind::Custom;
+        for (const store::RunRecord &run : reader->runs(sweep->id)) {
+            RunConfig c;
+            std::vector<ConfigError> errors;
+            if (parseStoredConfig(QByteArray::fromStdString(run.configJson), c, errors) &&
+                std::find(recipe.list.begin(), recipe.list.end(), c) == recipe.list.end())
+                recipe.list.push_back(c);
+        }
+        recipe.settings.repeats = settings.value("repeats").toInt(1);
+        recipe.settings.starts = supervisor::startStatesFromString(
+            settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
+        recipe.settings.plannedSteps = sweep->plannedSteps;
+        recipe.baseline = QString::fromStdString(sweep->baselineConfig);
+        printError(QString("stepscope-cli: sweep %1 was recorded before sweeps kept their recipe: running its %2 "
+                           "configuration(s) with its repeats and start states; every other setting is the default")
+                       .arg(sweep->id)
+                       .arg(recipe.list.size()));
+    }
+    const QString before = QString::fromStdString(sweep->name);
+    recipe.settings.name =
+        !name.isEmpty() ? name : before.endsWith(QLatin1String(" (again)")) ? before : before + " (again)";
+    recipe.settings.python = python;
+    recipe.settings.cacheRoot = cacheRoot;
+    std::string error;
+    Sweep expanded;
+    if (!supervisor::requestOf(recipe, r, error, &expanded)) {
+        printError("stepscope-cli run: nothing was run: sweep " + QString::number(sweep->id) + ": " +
+                   QString::fromStdString(error));
+        return false;
+    }
+    for (const auto &s : expanded.skipped)
+        printError("stepscope-cli: skipped " + QString::fromStdString(s));
+    f.devices = recipe.devices;
+    printError(QString("stepscope-cli: running sweep %1 again: %2, %3 configuration(s)")
+                   .arg(sweep->id)
+                   .arg(r.preset)
+                   .arg(r.configs.size()));
     return true;
 }
 
@@ -415,13 +530,16 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
         }
         if (const auto problems = validate(baselineOf(f.base)); !problems.empty())
             return refuse(problems);
-        Sweep sweep;
-        std::string error;
-        if (!buildPreset(r.preset.toStdString(), f.base, sweep, error)) {
-            printError("stepscope-cli run: " + QString::fromStdString(error));
+        // The preset is a recipe of its kind with the kind's own knobs (supervisor/sweep_recipe.h):
+        // the dashboard's default sweep is this one.
+        const auto kind = supervisor::sweepKindFromString(r.preset);
+        if (!kind || (*kind != supervisor::SweepKind::Ledger && *kind != supervisor::SweepKind::Each)) {
+            printError("stepscope-cli run: unknown preset '" + r.preset + "'; choose ledger or each");
             return false;
         }
-        for (const auto &s : sweep.skipped)
+        supervisor::SweepRecipe recipe = supervisor::defaultRecipe(f.base);
+        recipe.kind = *kind;
+        const Sweep sweep = supervisor::expand(recipe);        for (const auto &s : sweep.skipped)
             printError("stepscope-cli: skipped " + QString::fromStdString(s));
         r.configs = sweep.configs;
     }
@@ -433,6 +551,7 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
             return false;
         }
     }
+    r.recipe = supervisor::toJson(recipeOf(f));
     return true;
 }
 
@@ -604,8 +723,11 @@ int runCommand(const Options &options, const CommandLine &line)
             gpusSeen = probeNativeWorker(flags.request.python).cudaDevices;
         return *gpusSeen;
     };
-    if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices) ||
-        !lanesOf(flags.devices, flags.request.python, flags.request))
+    if (flags.again) {
+        if (!againRequest(flags, options.db) || !lanesOf(flags.devices, flags.request.python, flags.request))
+            return kUsage;
+    } else if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices) ||
+               !lanesOf(flags.devices, flags.request.python, flags.request))
         return kUsage;
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());

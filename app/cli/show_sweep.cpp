@@ -8,6 +8,10 @@
 #include "report/sweep_status.h"
 #include "store/store.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
 #include <cstdio>
 
 namespace stepscope::cli
@@ -97,9 +101,18 @@ void printAssessment(const report::SweepAssessment &assessment)
         std::printf("  nothing the environment record or the runs show\n");
 }
 
+// `path` as a POSIX shell word: as it is when it is plain, else in single quotes.
+QString shellQuoted(const QString &path)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:+-]+$"));
+    if (plain.match(path).hasMatch())
+        return path;
+    return QLatin1Char('\'') + QString(path).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\'');
+}
+
 } // namespace
 
-void printSweepFigures(const store::Reader &reader, std::int64_t sweepId)
+void printSweepFigures(const store::Reader &reader, std::int64_t sweepId, const QString &dbPath)
 {
     const report::Ledger ledger = report::buildLedger(reader, sweepId);
     const report::SweepFigures figures = report::sweepFigures(reader, ledger);
@@ -108,6 +121,13 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId)
                 report::sweepStatusText(ledger.sweep, reader.runs(sweepId)).c_str(), ledger.rows.size());
     if (!ledger.recommendationText.empty())
         std::printf("recommendation: %s\n", ledger.recommendationText.c_str());
+    // The stored recipe replays the sweep whole (supervisor/sweep_recipe.h); a sweep of before
+    // recipes replays its configurations, repeats and start states only, and `run --again` says so.
+    const bool recipe = QJsonDocument::fromJson(QByteArray::fromStdString(ledger.sweep.settingsJson))
+                            .object()
+                            .contains(QLatin1String("recipe"));
+    std::printf("run it again: stepscope-cli --db %s run --again %lld%s\n", shellQuoted(dbPath).toUtf8().constData(),
+                static_cast<long long>(sweepId), recipe ? "" : "  (recorded before recipes: configurations, repeats and start states only)");
     printCompile(ledger, figures.compile);
     printDataParallel(ledger);
     printAssessment(figures.assessment);

@@ -152,7 +152,7 @@ Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &kno
     return sweep;
 }
 
-Sweep ledgerSweep(const RunConfig &base)
+std::vector<std::string> ledgerKnobNames(const RunConfig &base)
 {
     std::vector<std::string> names;
     for (const auto &knob : ledgerKnobs())
@@ -162,11 +162,15 @@ Sweep ledgerSweep(const RunConfig &base)
     // after it keep the pin. A CPU step is compute-bound and wants its cores, so the CPU ledger has no pin.
     if (base.onCuda())
         names.push_back(kPinOneCore.name);
-    Sweep sweep = cumulativeSweep(base, names);
+    return names;
+}
+
+void addLedgerPythonRows(Sweep &sweep, const RunConfig &base)
+{
     // A cold compile on the CPU costs minutes, so the CPU ledger has no Python rows; nor does a
     // ledger that is already Python (its rows above run there).
     if (!base.onCuda() || base.runtime != Runtime::Native)
-        return sweep;
+        return;
     // Python rows on the eager knobs the compile modes build on (no hand-made graph: compile's
     // reduce-overhead is the graph; foreach SGD, which torch.compile fuses itself). Unpinned:
     // inductor sizes its compile workers by the cores the process may use, so one core would
@@ -189,6 +193,12 @@ Sweep ledgerSweep(const RunConfig &base)
     fastest.cudaGraph = true;
     fastest.optimizer = Optimizer::Fused;
     addIfValid(sweep, fastest, "python " + knobLabel(fastest));
+}
+
+Sweep ledgerSweep(const RunConfig &base)
+{
+    Sweep sweep = cumulativeSweep(base, ledgerKnobNames(base));
+    addLedgerPythonRows(sweep, base);
     return sweep;
 }
 

@@ -36,6 +36,10 @@ Sweep cumulativeSweep(const RunConfig &base, const std::vector<std::string> &kno
 // default, compile reduce-overhead, and the fastest within reach (compile default inside the whole-
 // step CUDA graph, fused SGD). Each compiled row runs under every start state the sweep plans.
 Sweep ledgerSweep(const RunConfig &base);
+// Its two parts, for a ledger of other knobs (supervisor/sweep_recipe.h): the knobs it adds, and the
+// Python rows it ends with (none on a CPU or a Python base).
+std::vector<std::string> ledgerKnobNames(const RunConfig &base);
+void addLedgerPythonRows(Sweep &sweep, const RunConfig &base);
 // Baseline and every knob alone (only the named ones when knobNames is not empty). Unnamed, the
 // compile modifiers and pin-one-core are left out, and on CUDA compile-max-autotune-no-cudagraphs too.
 Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames = {});

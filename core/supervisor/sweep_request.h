@@ -8,6 +8,7 @@
 #include "store/store.h"
 #include "supervisor/sweep_lanes.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <cstdint>
@@ -120,6 +121,9 @@ struct SweepRequest {
     std::vector<LaneDevice> lanes;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
     QString cacheRoot; // where each run's cache folders go (start_caches.h); empty: defaultCacheRoot()
+    // The recipe the request was made from (sweep_recipe.h), stored with the sweep so that it can be
+    // run again whole; empty for a request made by hand.
+    QJsonObject recipe;
 };
 
 // Every problem of the request, configurations included ("repeat: give a whole number from 1 to

@@ -123,6 +123,8 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     if (!r.cacheRoot.isEmpty())
         p.options.cacheRoot = QDir(r.cacheRoot).absolutePath();
     QJsonObject settings;
+    if (!r.recipe.isEmpty())
+        settings.insert("recipe", r.recipe);
     if (!r.lanes.empty()) {
         const auto groups = groupByModel(r.lanes);
         p.options.lanes = groups.front();

@@ -76,4 +76,23 @@ sqlite3 "$db" "DELETE FROM summaries WHERE run_id % 2 = 0; UPDATE summaries SET 
 cli --db "$db" list > "$work/list.txt"
 [ "$(sqlite3 "$db" "SELECT COUNT(*) FROM summaries WHERE method_version >= 1")" = 10 ] \
   || fail "list fills missing and outdated summaries"
+
+# Run again (issue 29.2): sweep 1's recipe whole (its list, its marked baseline, its shape); show
+# --sweep gives the command line; --again takes no flag that would change the sweep.
+cli --db "$db" show --sweep 1 > "$work/show.txt" || fail "show --sweep 1"
+grep -qF "run it again: stepscope-cli --db $db run --again 1" "$work/show.txt" \
+  || fail "show --sweep names the command that reruns it: $(cat "$work/show.txt")"
+cli --db "$db" run --again 1 > /dev/null 2> "$work/again.err" || fail "run --again 1: $(cat "$work/again.err")"
+grep -q "running sweep 1 again: custom, 2 configuration(s)" "$work/again.err" || fail "says what it replays"
+[ "$(sqlite3 "$db" "SELECT baseline_config FROM sweeps WHERE id = 6")" = "$cl" ] || fail "again: the baseline"
+[ "$(sqlite3 "$db" "SELECT group_concat(config_name, ';') FROM (SELECT config_name FROM runs WHERE sweep_id = 6 ORDER BY position)")" = \
+  "$(sqlite3 "$db" "SELECT group_concat(config_name, ';') FROM (SELECT config_name FROM runs WHERE sweep_id = 1 ORDER BY position)")" ] \
+  || fail "again: the same runs in the same order"
+sqlite3 "$db" "SELECT name FROM sweeps WHERE id = 6" | grep -q "(again)$" || fail "again: its name says so"
+set +e
+cli --db "$db" run --again 1 --repeat 3 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q "\-\-repeat cannot go with it" "$work/bad.err" || fail "--again --repeat: $rc $(cat "$work/bad.err")"
+cli --db "$db" run --again 99 2> "$work/bad.err"; rc=$?
+[ $rc = 2 ] && grep -q "has no sweep 99" "$work/bad.err" || fail "--again 99: $rc $(cat "$work/bad.err")"
+set -e
 echo "cli baseline: ok"

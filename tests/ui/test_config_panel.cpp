@@ -167,6 +167,33 @@ class TestConfigPanel : public QObject
         QVERIFY(greyed(panel.runtimeBox(), int(Runtime::Native)));
     }
 
+    // Issue 29.1: on a machine with a GPU, the dashboard's default sweep is stepscope-cli run's, row for
+    // row (both expand one recipe, supervisor/sweep_recipe.h); on the CPU too.
+    void theDefaultSweepIsTheClisOnTheSameMachine()
+    {
+        for (const int gpus : {1, 0}) {
+            ConfigPanel panel;
+            panel.setCudaDevices(gpus);
+            SweepRequest request;
+            QString error;
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            SweepRequest cli;
+            std::string why;
+            QVERIFY(supervisor::requestOf(supervisor::defaultRecipe(supervisor::defaultShape(gpus > 0)), cli, why));
+            QStringList ours, theirs;
+            for (const auto &c : request.configs)
+                ours << QString::fromStdString(canonicalName(c));
+            for (const auto &c : cli.configs)
+                theirs << QString::fromStdString(canonicalName(c));
+            QCOMPARE(ours, theirs);
+            QCOMPARE(request.preset, cli.preset);
+            QCOMPARE(request.repeats, cli.repeats);
+            QCOMPARE(request.plannedSteps, cli.plannedSteps);
+            QCOMPARE(request.profileSteps, cli.profileSteps);
+            QCOMPARE(request.timeoutSeconds, cli.timeoutSeconds);
+        }
+    }
+
     void ledgerAddsPythonRowsLikeThePreset()
     {
         ConfigPanel panel;
@@ -181,22 +208,23 @@ class TestConfigPanel : public QObject
         QStringList skipped;
         QVERIFY2(panel.buildRequest(request, &error, &skipped), qPrintable(error));
         QCOMPARE(request.preset, QString("ledger"));
-        // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +cuda-graph, +sgd-fused (native), then
-        // Python eager and reduce-overhead on the knobs compile builds on (one row: its start states
-        // are runs of it).
-        QCOMPARE(request.configs.size(), std::size_t(9));
-        for (std::size_t i = 0; i < 7; ++i)
+        // baseline, +tf32, +cudnn-bench, +bf16, +channels-last, +pin-one-core, +cuda-graph, +sgd-fused
+        // (native), then Python eager and reduce-overhead on the knobs compile builds on (one row: its
+        // start states are runs of it).
+        QCOMPARE(request.configs.size(), std::size_t(10));
+        for (std::size_t i = 0; i < 8; ++i)
             QCOMPARE(name(request.configs[i].runtime), name(Runtime::Native));
-        const RunConfig &eager = request.configs[7];
+        const RunConfig &eager = request.configs[8];
         QCOMPARE(name(eager.runtime), name(Runtime::Python));
         QCOMPARE(name(eager.compile), name(CompileMode::None));
         QVERIFY(!eager.cudaGraph);
         QCOMPARE(knobLabel(eager), std::string("tf32+cudnn-bench+bf16+channels-last"));
-        QCOMPARE(knobLabel(request.configs[8]),
+        QVERIFY2(eager.cpuAffinity == "none", "unpinned: one core would serialize the cold compile");
+        QCOMPARE(knobLabel(request.configs[9]),
                  std::string("tf32+cudnn-bench+bf16+channels-last+compile-reduce-overhead"));
         // The same Python rows as the CLI's ledger preset builds for reduce-overhead.
         const Sweep preset = ledgerSweep(panel.baseConfig());
-        QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[8]) != preset.configs.end());
+        QVERIFY(std::find(preset.configs.begin(), preset.configs.end(), request.configs[9]) != preset.configs.end());
     }
 
     void eachAndCombinationsCarryTheCompileKnob()
@@ -355,6 +383,7 @@ class TestConfigPanel : public QObject
             panel.cpuAffinityBox()->setCurrentIndex(panel.cpuAffinityBox()->findData("one"));
             panel.threadsBox()->setValue(2);
             panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+            chooseMode(panel, CompileMode::None); // the native rows alone
             SweepRequest request;
             QString error;
             QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));

@@ -42,6 +42,8 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStatusBar>
@@ -85,6 +87,7 @@ class TestMainWindow : public QObject
         panel->setSweepKind(ConfigPanel::SweepKind::Ledger);
         panel->setShape(2, 32, 2, 30); // enough steps for a steady state even on a loaded machine
         panel->setRepeats(1);
+        panel->profileStepsBox()->setValue(3); // not the default: Run again must keep it (issue 29.2)
 
         QSignalSpy finished(&window, &MainWindow::sweepFinished);
         QTest::mouseClick(panel->startButton(), Qt::LeftButton);
@@ -196,6 +199,19 @@ class TestMainWindow : public QObject
             };
             QCOMPARE(names(again), names(first));
             QCOMPARE(stored->sweep(again)->baselineConfig, stored->sweep(first)->baselineConfig);
+            // The whole recipe runs again (supervisor/sweep_recipe.h), its name apart: adaptive repeats,
+            // lanes, timeout, profile steps, the warm-up process.
+            auto recipe = [&](qint64 sweep) {
+                QJsonObject r = QJsonDocument::fromJson(QByteArray::fromStdString(stored->sweep(sweep)->settingsJson))
+                                    .object()
+                                    .value("recipe")
+                                    .toObject();
+                r.remove("name");
+                return r;
+            };
+            QVERIFY(!recipe(first).isEmpty());
+            QCOMPARE(recipe(again), recipe(first));
+            QCOMPARE(recipe(again).value("profile_steps").toInt(), 3);
             QVERIFY(QString::fromStdString(stored->sweep(again)->name).endsWith("(again)"));
         }
         QSignalSpy stopped(&window, &MainWindow::sweepFinished);

@@ -6,6 +6,7 @@
 #include "models/environment_model.h"
 #include "models/ledger_model.h"
 #include "presenters/open_database.h"
+#include "supervisor/sweep_recipe.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -203,40 +204,69 @@ void ShownSweep::clear()
     Q_EMIT cleared();
 }
 
-ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, SweepRequest &request, QString *error) const
+ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, const std::vector<supervisor::FoundGpu> &gpus,
+                                                  SweepRequest &request, QString *error, QString *note) const
 {
     if (!info_)
         return AgainRefusal::Unreadable;
     const SweepInfo &info = *info_;
-    for (const auto &json : info.configJsons) {
-        RunConfig c;
-        std::vector<ConfigError> errors;
-        // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
-        // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
-        if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) {
-            *error = tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id);
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
+    supervisor::SweepRecipe recipe;
+    if (settings.contains("recipe")) {
+        std::string why;
+        const auto stored = supervisor::recipeFromJson(settings.value("recipe").toObject(), why);
+        if (!stored) {
+            *error = tr("Sweep %1 cannot run again here: %2.").arg(info.sweep.id).arg(QString::fromStdString(why));
             return AgainRefusal::Unreadable;
         }
+        recipe = *stored;
+    } else {
+        // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
+        // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
+        recipe.kind = supervisor::SweepKind::Custom;
+        for (const auto &json : info.configJsons) {
+            RunConfig c;
+            std::vector<ConfigError> errors;
+            if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) {
+                *error = tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id);
+                return AgainRefusal::Unreadable;
+            }
+            if (std::find(recipe.list.begin(), recipe.list.end(), c) == recipe.list.end())
+                recipe.list.push_back(c);
+        }
+        recipe.settings.repeats = settings.value("repeats").toInt(1);
+        // Unset: automatic. Sweeps before start states kept the old words under "caches".
+        recipe.settings.starts = supervisor::startStatesFromString(
+            settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
+        recipe.baseline = QString::fromStdString(info.sweep.baselineConfig);
+        if (note)
+            *note = tr("Sweep %1 was recorded before sweeps kept their recipe: its configurations, repeats and "
+                       "start states run again; every other setting is the default.")
+                        .arg(info.sweep.id);
+    }
+    recipe.settings.plannedSteps = plannedSteps_;
+    const QString before = QString::fromStdString(info.sweep.name);
+    recipe.settings.name = before.endsWith(QLatin1String(" (again)")) ? before : tr("%1 (again)").arg(before);
+    std::string why;
+    if (!supervisor::requestOf(recipe, request, why)) {
+        *error = tr("Sweep %1 cannot run again here: %2.").arg(info.sweep.id).arg(QString::fromStdString(why));
+        return AgainRefusal::Unreadable;
+    }
+    for (const RunConfig &c : request.configs)
         if (c.onCuda() && cudaDevices == 0) {
             *error = tr("Sweep %1 ran on %2; this machine has no CUDA device. Edit the settings for the CPU instead.")
                          .arg(info.sweep.id)
                          .arg(QString::fromStdString(c.device));
             return AgainRefusal::NoCuda;
         }
-        if (std::find(request.configs.begin(), request.configs.end(), c) != request.configs.end())
-            continue;
-        if (canonicalName(c) == info.sweep.baselineConfig)
-            request.baseline = request.configs.size();
-        request.configs.push_back(c);
+    if (!recipe.devices.isEmpty()) {
+        QString problem;
+        request.lanes = supervisor::parseLanes(recipe.devices, gpus, problem);
+        if (!problem.isEmpty()) {
+            *error = tr("Sweep %1 ran on %2 at once: %3").arg(info.sweep.id).arg(recipe.devices, problem);
+            return AgainRefusal::NoCuda;
+        }
     }
-    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
-    request.repeats = settings.value("repeats").toInt(1);
-    // Unset: automatic. Sweeps before start states kept the old words under "caches".
-    request.starts = supervisor::startStatesFromString(
-        settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
-    request.preset = QString::fromStdString(info.sweep.preset);
-    request.plannedSteps = plannedSteps_;
-    request.name = tr("%1 (again)").arg(QString::fromStdString(info.sweep.name));
     return AgainRefusal::None;
 }
 

@@ -62,9 +62,11 @@ class ShownSweep : public QObject
     QString activity() const;
 
     enum class AgainRefusal { None, Unreadable, NoCuda };
-    // The sweep on show as it ran (configurations, repeats, baseline, preset), for a new sweep on a
-    // machine with `cudaDevices`; a refusal says why in *error.
-    AgainRefusal againRequest(int cudaDevices, SweepRequest &request, QString *error) const;
+    // The sweep on show as it was defined, for a new sweep on a machine with `cudaDevices`; a refusal
+    // says why in *error. The stored recipe (supervisor/sweep_recipe.h) replayed whole; `gpus` resolves its lanes. A sweep
+    // of before recipes is its configurations, repeats and start states (`note` says so).
+    AgainRefusal againRequest(int cudaDevices, const std::vector<supervisor::FoundGpu> &gpus, SweepRequest &request,
+                              QString *error, QString *note = nullptr) const;
     bool hasInfo() const { return info_.has_value(); }
 
   Q_SIGNALS:

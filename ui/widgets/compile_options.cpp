@@ -14,6 +14,9 @@ namespace stepscope::ui
 namespace
 {
 
+// The mode item that stands for "the preset's rows" (SweepRecipe::compile unset).
+constexpr int kPresetRows = -1;
+
 // QStandardItemModel's flags role: 0 greys an item of a QComboBox, an invalid QVariant restores it.
 constexpr int kFlagsRole = Qt::UserRole - 1;
 
@@ -34,6 +37,8 @@ template <typename Enum> void select(QComboBox *box, Enum value)
 template <typename Enum, typename Probe> void greyInvalid(QComboBox *box, Probe probeWith)
 {
     for (int i = 0; i < box->count(); ++i) {
+        if (box->itemData(i).toInt() == kPresetRows)
+            continue; // no configuration of its own to judge
         const std::string problem = compileProblems(probeWith(static_cast<Enum>(box->itemData(i).toInt())));
         const QString base = box->itemData(i, Qt::UserRole + 1).toString();
         box->setItemData(i, problem.empty() ? QVariant() : QVariant(0), kFlagsRole);
@@ -55,6 +60,10 @@ CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"),
 {
     mode_ = new QComboBox;
     mode_->setObjectName("compile:mode");
+    addItem(mode_, tr("preset rows"), kPresetRows,
+            tr("What the sweep kind's preset compiles: the ledger ends with Python rows of eager, compile "
+               "default, reduce-overhead and compile default in the whole-step CUDA graph (on a GPU), as "
+               "stepscope-cli run does; the other kinds compile nothing."));
     addItem(mode_, "none", int(CompileMode::None), tr("Eager PyTorch: no torch.compile."));
     addItem(mode_, "default", int(CompileMode::Default),
             tr("inductor's default: fused generated kernels. A cold compile takes tens of seconds."));
@@ -101,17 +110,28 @@ CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"),
 CompileChoice CompileOptions::choice() const
 {
     CompileChoice c;
-    c.mode = current<CompileMode>(mode_);
+    c.mode = mode_->currentData().toInt() == kPresetRows ? CompileMode::None : current<CompileMode>(mode_);
     c.backend = current<CompileBackend>(backend_);
     c.target = current<CompileTarget>(target_);
     return c;
 }
 
-void CompileOptions::setChoice(const CompileChoice &c)
+std::optional<CompileChoice> CompileOptions::recipeChoice() const
 {
-    select(mode_, c.mode);
-    select(backend_, c.backend);
-    select(target_, c.target);
+    if (mode_->currentData().toInt() == kPresetRows)
+        return std::nullopt;
+    return choice();
+}
+
+void CompileOptions::setChoice(const std::optional<CompileChoice> &c)
+{
+    if (!c) {
+        mode_->setCurrentIndex(mode_->findData(kPresetRows));
+        return;
+    }
+    select(mode_, c->mode);
+    select(backend_, c->backend);
+    select(target_, c->target);
 }
 
 void CompileOptions::updateValidity(const RunConfig &probe)
@@ -148,7 +168,7 @@ QString CompileOptions::hint() const
 void CompileOptions::saveSettings(QSettings &s) const
 {
     const CompileChoice c = choice();
-    s.setValue("compileMode", QString::fromStdString(toString(c.mode)));
+    s.setValue("compileMode", recipeChoice() ? QString::fromStdString(toString(c.mode)) : QStringLiteral("preset"));
     s.setValue("compileBackend", QString::fromStdString(toString(c.backend)));
     s.setValue("compileTarget", QString::fromStdString(toString(c.target)));
 }
@@ -156,9 +176,15 @@ void CompileOptions::saveSettings(QSettings &s) const
 void CompileOptions::loadSettings(const QSettings &s, const QString &prefix)
 {
     // Stored by name (the JSON names), not by index: a later mode in the list moves no choice.
+    // Unset, the preset's rows: a new dashboard runs the sweep stepscope-cli run does.
+    const QString mode = s.value(prefix + "compileMode", "preset").toString();
+    if (mode == QLatin1String("preset")) {
+        setChoice(std::nullopt);
+        return;
+    }
     RunConfig c;
     ConfigError ignored;
-    setField(c, "compile", s.value(prefix + "compileMode", "none").toString().toStdString(), ignored);
+    setField(c, "compile", mode.toStdString(), ignored);
     setField(c, "compile_backend", s.value(prefix + "compileBackend", "inductor").toString().toStdString(), ignored);
     setField(c, "compile_target", s.value(prefix + "compileTarget", "model").toString().toStdString(), ignored);
     CompileChoice choice;

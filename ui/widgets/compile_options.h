@@ -2,7 +2,7 @@
 // The torch.compile part of the configuration panel: mode, backend and target (the caches a compile
 // finds are the run's start state, the panel's "Start states"). Choices that validate() refuses for the configuration they would join are greyed,
 // with validate()'s reason as their tooltip.
-#include "controller/sweep_builder.h"
+#include "supervisor/sweep_recipe.h"
 
 #include <QGroupBox>
 
@@ -13,6 +13,8 @@ class QSettings;
 
 namespace stepscope::ui
 {
+using supervisor::CompileChoice;
+using supervisor::compileProblems;
 
 class CompileOptions : public QGroupBox
 {
@@ -20,8 +22,11 @@ class CompileOptions : public QGroupBox
   public:
     explicit CompileOptions(QWidget *parent = nullptr);
 
-    CompileChoice choice() const;
-    void setChoice(const CompileChoice &choice);
+    CompileChoice choice() const; // "none" while the preset's rows are chosen
+    // The recipe's compile choice (supervisor/sweep_recipe.h): unset for the first mode, the rows
+    // the kind's preset brings (the ledger's Python rows), else choice().
+    std::optional<CompileChoice> recipeChoice() const;
+    void setChoice(const std::optional<CompileChoice> &choice);
     // Greys what validate() refuses once applied to `probe` (the configuration the compile would
     // stand on), item by item, and enables the dependent rows only with a compile mode.
     void updateValidity(const RunConfig &probe);

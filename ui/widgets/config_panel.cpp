@@ -61,14 +61,23 @@ QString entryName(const RunConfig &c)
     return c.runtime == Runtime::Python && c.compile == CompileMode::None ? QStringLiteral("python ") + knobs : knobs;
 }
 
+// The first GPU is the process's default device, which stepscope-cli run and every stored default
+// sweep call "cuda": the configuration says cuda for the panel's cuda:0, so that the dashboard's
+// default sweep is the CLI's (supervisor/sweep_recipe.h) and their runs are history for each other.
+std::string deviceOfItem(const QString &item)
+{
+    return item == QLatin1String("cuda:0") ? std::string("cuda") : item.toStdString();
+}
+QString itemOfDevice(const std::string &device)
+{
+    return device == "cuda" ? QStringLiteral("cuda:0") : QString::fromStdString(device);
+}
+
 // "1 repeat", "3 repeats": English plurals without a translation file.
 QString counted(int n, const QString &one, const QString &many)
 {
     return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
 }
-
-// What each sweep kind is called in a stored sweep, by SweepKind.
-const char *const kPresets[] = {"ledger", "each", "combinations", "custom", "single"};
 
 bool anyOf(const std::vector<RunConfig> &configs, bool RunConfig::*knob)
 {
@@ -435,7 +444,7 @@ void ConfigPanel::buildSettingsTable()
     // compile options (loaded before the runtime, see loadSettings) before the runtime.
     settings_ = {
         {"device", device_, V(),
-         [](const V &v, RunConfig &c, SweepRequest &) { c.device = v.toString().toStdString(); },
+         [](const V &v, RunConfig &c, SweepRequest &) { c.device = deviceOfItem(v.toString()); },
          [](const Stored &sweep) { return std::optional<V>(QString::fromStdString(sweep.configs.front().device)); }},
         {"tf32", tf32_, false, [](const V &v, RunConfig &c, SweepRequest &) { c.tf32 = c.onCuda() && v.toBool(); },
          any(&RunConfig::tf32)},
@@ -486,9 +495,8 @@ void ConfigPanel::buildSettingsTable()
          [](const V &v, RunConfig &, SweepRequest &r) { r.plannedSteps = v.toLongLong(); }},
         {"sweepKind", sweepKind_, 0, nullptr,
          [](const Stored &sweep) -> std::optional<V> {
-             for (int kind = 0; kind < int(std::size(kPresets)); ++kind)
-                 if (sweep.preset == QLatin1String(kPresets[kind]))
-                     return V(kind);
+             if (const auto kind = supervisor::sweepKindFromString(sweep.preset))
+                 return V(int(*kind));
              return std::nullopt;
          }},
         {"caches", caches_, QString(),
@@ -558,14 +566,18 @@ void ConfigPanel::setCudaDevices(int count)
     if (keep >= 0 && previous != "cpu")
         device_->setCurrentIndex(keep);
     if (count > 0) {
-        setShape(32, 224, 10, 100);
+        const RunConfig shape = supervisor::defaultShape(true);
+        setShape(shape.batch, shape.imageSize, shape.warmupSteps, shape.steps);
+        // Every knob of the ledger preset, the pin on a GPU too: the dashboard's default sweep is
+        // stepscope-cli run's (supervisor/sweep_recipe.h).
         for (auto *b : {tf32_, cudnn_, autocast_, channelsLast_, graph_})
             b->setChecked(true);
+        affinity_->setCurrentIndex(affinity_->findData(QStringLiteral("one")));
         setOptimizer(Optimizer::Fused);
         deviceNote_->setText(tr("%n CUDA device(s) found: ResNet18 at 224x224.", nullptr, count));
     } else {
-        // A CPU step at 224 px takes seconds: the CPU default keeps a sweep to a minute or so.
-        setShape(8, 64, 5, 30);
+        const RunConfig shape = supervisor::defaultShape(false);
+        setShape(shape.batch, shape.imageSize, shape.warmupSteps, shape.steps);
         autocast_->setChecked(true);
         channelsLast_->setChecked(true);
         setOptimizer(Optimizer::Fused);
@@ -612,7 +624,7 @@ void ConfigPanel::updateCompile()
     const CompileChoice choice = compile_->choice();
     const SweepKind kind = sweepKind();
     // The configuration compile joins: the ticked one for Single and the custom list, the
-    // baseline's device and shape for the sweeps (sweep_builder.h adds the knobs per row).
+    // baseline's device and shape for the sweeps (sweep_recipe.h adds the knobs per row).
     const bool alone = kind == SweepKind::Single || kind == SweepKind::Custom;
     compile_->updateValidity(alone ? base : baselineOf(base));
 
@@ -709,6 +721,21 @@ std::vector<std::string> ConfigPanel::tickedKnobs() const
     return knobNames(baseConfig());
 }
 
+supervisor::SweepRecipe ConfigPanel::recipe() const
+{
+    supervisor::SweepRecipe r;
+    fillSweep(settings_, r.base, r.settings);
+    r.kind = sweepKind();
+    r.knobs = knobNames(r.base);
+    r.compile = compile_->recipeChoice();
+    // The list keeps the knobs (and the compile settings); the shape comes from the form now.
+    for (const RunConfig &c : customConfigs_)
+        r.list.push_back(withShapeOf(c, r.base));
+    r.baseline = baseline_ ? baseline_->currentData().toString() : QString();
+    r.devices = devices_ ? devices_->text().trimmed() : QString();
+    return r;
+}
+
 bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringList *skipped) const
 {
     auto fail = [&](const QString &message) {
@@ -716,17 +743,16 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
             *error = message;
         return false;
     };
-    RunConfig base;
-    fillSweep(settings_, base, request);
-    const SweepKind kind = sweepKind();
-    const CompileChoice compile = compile_->choice();
-    const Sweep sweep = buildSweep(kind, base, compile, customConfigs_);
-    request.preset = QString::fromLatin1(kPresets[int(kind)]);
+    const supervisor::SweepRecipe form = recipe();
+    Sweep sweep;
+    std::string problem;
+    if (!supervisor::requestOf(form, request, problem, &sweep))
+        return fail(tr("The chosen baseline is not in this sweep any more: pick another or automatic."));
     if (skipped)
         for (const auto &s : sweep.skipped)
             skipped->append(QString::fromStdString(s));
     if (sweep.configs.empty())
-        return fail(kind == SweepKind::Custom
+        return fail(form.kind == SweepKind::Custom
                         ? tr("The custom list is empty: tick options and press \"Add ticked combination\".")
                         : tr("The sweep has no configuration."));
     for (const auto &c : sweep.configs) {
@@ -734,21 +760,12 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
         if (!problems.empty())
             return fail(QString::fromStdString(knobLabel(c) + ": " + describe(problems)));
     }
-    request.configs = sweep.configs;
     request.lanes.clear();
-    if (const QString devices = devices_->text().trimmed(); !devices.isEmpty()) {
-        QString problem;
-        request.lanes = supervisor::parseLanes(devices, gpus_, problem);
-        if (!problem.isEmpty())
-            return fail(tr("Devices at once: %1").arg(problem.section(QStringLiteral(": "), 1)));
-    }
-    request.baseline.reset();
-    if (const QString chosen = baseline_->currentData().toString(); !chosen.isEmpty()) {
-        for (std::size_t i = 0; i < sweep.configs.size(); ++i)
-            if (QString::fromStdString(canonicalName(sweep.configs[i])) == chosen)
-                request.baseline = i;
-        if (!request.baseline)
-            return fail(tr("The chosen baseline is not in this sweep any more: pick another or automatic."));
+    if (!form.devices.isEmpty()) {
+        QString why;
+        request.lanes = supervisor::parseLanes(form.devices, gpus_, why);
+        if (!why.isEmpty())
+            return fail(tr("Devices at once: %1").arg(why.section(QStringLiteral(": "), 1)));
     }
     return true;
 }
@@ -784,7 +801,9 @@ void ConfigPanel::updateBaselineChoices()
         return; // during construction
     // Keyed by canonical name: the choice survives a change of the form that keeps its row.
     const QString kept = baseline_->currentData().toString();
-    const Sweep sweep = buildSweep(sweepKind(), baseConfig(), compile_->choice(), customConfigs_);
+    supervisor::SweepRecipe form = recipe();
+    form.baseline.clear();
+    const Sweep sweep = supervisor::expand(form);
     const QSignalBlocker block(baseline_);
     baseline_->clear();
     const std::size_t automatic = defaultBaseline(sweep.configs);
@@ -1022,10 +1041,15 @@ void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<Ru
     if (configs.empty())
         return;
     // The shape and where it ran from the first configuration, every knob any configuration used.
-    const QString device = QString::fromStdString(configs.front().device);
+    // A stored "cuda" is this machine's cuda:0 where there is one; elsewhere it is shown as stored.
+    const QString stored = QString::fromStdString(configs.front().device);
+    const QString device = device_->findText(itemOfDevice(configs.front().device)) >= 0
+                               ? itemOfDevice(configs.front().device)
+                               : stored;
     if (device_->findText(device) < 0)
         device_->addItem(device); // not on this machine: shown, not offered
     showStoredRows(settings_, {configs, repeats, preset});
+    device_->setCurrentIndex(device_->findText(device));
     if (preset == QLatin1String("custom")) {
         customConfigs_ = configs;
         custom_->clear();

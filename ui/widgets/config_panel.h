@@ -1,10 +1,10 @@
 #pragma once
 // The left-hand panel: where the step runs (device, runtime, Python interpreter), a checkbox per
 // knob, torch.compile, the run's shape, the sweep builder and the planned run length. It turns the
-// form into a SweepRequest (controller/sweep_builder.h says how each sweep kind carries the
+// form into a SweepRequest (supervisor/sweep_recipe.h says how each sweep kind carries the
 // compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
-#include "controller/sweep_builder.h"
+#include "supervisor/sweep_recipe.h"
 #include "widgets/panel_settings.h"
 
 #include <QWidget>
@@ -34,12 +34,13 @@ namespace stepscope::ui
 
 class CompileOptions;
 struct SweepInfo;
+using supervisor::CompileChoice;
 
 class ConfigPanel : public QWidget
 {
     Q_OBJECT
   public:
-    using SweepKind = stepscope::ui::SweepKind;
+    using SweepKind = supervisor::SweepKind;
 
     explicit ConfigPanel(QWidget *parent = nullptr);
 
@@ -50,10 +51,13 @@ class ConfigPanel : public QWidget
     QLineEdit *devicesEdit() const { return devices_; }
     QLineEdit *worldSizesEdit() const { return worldSizes_; }
     int cudaDevices() const { return cudaDevices_; }
+    const std::vector<supervisor::FoundGpu> &gpus() const { return gpus_; }
 
     RunConfig baseConfig() const;                 // runtime, shape, device and every ticked knob (no compile)
     std::vector<std::string> tickedKnobs() const; // knob names of config/presets.h
     CompileChoice compileChoice() const;
+    // What the form asks for (supervisor/sweep_recipe.h); buildRequest expands it.
+    supervisor::SweepRecipe recipe() const;
     bool buildRequest(SweepRequest &request, QString *error, QStringList *skipped = nullptr) const;
     qint64 plannedSteps() const;
     void setRunning(bool running);

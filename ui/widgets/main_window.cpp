@@ -482,7 +482,8 @@ void MainWindow::runAgain()
         return;
     SweepRequest request;
     QString error;
-    switch (shown_->againRequest(panel_->cudaDevices(), request, &error)) {
+    QString note;
+    switch (shown_->againRequest(panel_->cudaDevices(), panel_->gpus(), request, &error, &note)) {
     case ShownSweep::AgainRefusal::Unreadable:
         QMessageBox::warning(this, tr("Run again"), error);
         return;
@@ -492,6 +493,8 @@ void MainWindow::runAgain()
     case ShownSweep::AgainRefusal::None:
         break;
     }
+    if (!note.isEmpty())
+        status_->setText(note);
     panel_->leaveSweepView(); // the panel now shows what runs
     controller_->setPythonInterpreter(panel_->pythonInterpreter());
     shown_->followNewSweep();
