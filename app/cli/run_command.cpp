@@ -12,6 +12,7 @@
 #include "report/ledger.h"
 #include "report/why_table.h"
 #include "store/store.h"
+#include "supervisor/event_text.h"
 #include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 
@@ -594,20 +595,6 @@ class SweepPrinter
                 status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) +
                                  (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
             break;
-        case K::WarmupStarted:
-            status_.message("stepscope-cli: machine warm-up: one discarded step of " + e.config +
-                            " before the timed runs, so that caches which outlive a process are not charged to " +
-                            e.detail + " (not stored; --no-warmup-process skips it)");
-            break;
-        case K::WarmupFailed:
-            status_.message("stepscope-cli: machine warm-up process failed [" +
-                            QString::fromUtf8(toString(e.failure->category).data()) + "] " +
-                            QString::fromStdString(e.failure->message) + "; the timed runs go on");
-            break;
-        case K::PrimingStarted:
-            status_.message(label(e) +
-                            ": priming the warm compile cache first (one step of this configuration, not stored)");
-            break;
         case K::FirstStep:
             status_.message(label(e) + ": first step " + QString::fromStdString(report::formatSeconds(e.seconds)));
             break;
@@ -617,36 +604,20 @@ class SweepPrinter
         case K::RunFinished:
             showFinished(e);
             break;
-        case K::AdaptiveRunAdded:
-            status_.message("stepscope-cli: adaptive repeats: one more process of " + e.config + " (" +
-                            (e.halfWidth < 0
-                                 ? QString("%1 process(es) with a steady state: no interval yet").arg(e.processes)
-                                 : QString("%1 processes, 95% CI +-%2% of the median, above +-%3%")
-                                       .arg(e.processes)
-                                       .arg(e.halfWidth * 100, 0, 'f', 1)
-                                       .arg(e.target * 100, 0, 'f', 1)) +
-                            ")");
-            break;
-        case K::AdaptiveTimeSpent:
-            status_.message(QString("stepscope-cli: adaptive repeats: the sweep's %1 minutes are spent; no more "
-                                    "processes")
-                                .arg(e.minutes));
-            break;
         case K::StorageFailed:
             storageError = e.detail;
             status_.message("stepscope-cli: the database refused a write, the sweep stops: " +
                             storeMessage(e.detail.toStdString()));
             break;
+        default:
+            // The stages and reports core words (supervisor/event_text.h), the Log page's words too.
+            if (supervisor::isSaidInWords(e.kind))
+                status_.message("stepscope-cli: " + supervisor::describe(e));
+            break;
         case K::Finished:
             cancelled = e.cancelled;
             finished = true;
             QCoreApplication::quit();
-            break;
-        case K::TimeLeftReport:
-            status_.message("stepscope-cli: " + e.detail);
-            break;
-        case K::Provisional:
-            status_.message("stepscope-cli: " + e.detail);
             break;
         case K::Environment:
         case K::CompileInfo:

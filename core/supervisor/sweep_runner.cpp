@@ -1,4 +1,5 @@
 #include "supervisor/sweep_runner.h"
+#include "supervisor/event_text.h"
 
 #include "config/config_json.h"
 #include "stats/stats.h"
@@ -351,9 +352,6 @@ void SweepRunner::startRun(Lane &lane, std::size_t planIndex)
         lane.stage = Stage::WarmingUp;
         lane.warmup = Warmup::Running; // once a lane, whatever becomes of it
         const RunConfig warmup = machineWarmupConfig(run.config);
-        Q_EMIT logLine("machine warm-up" + (laned() ? " on " + lane.device.label : QString()) +
-                       ": one discarded step of " + QString::fromStdString(canonicalName(warmup)) +
-                       " before the timed runs, so that caches which outlive a process are not charged to " + name);
         Q_EMIT warmupStarted(QString::fromStdString(canonicalName(warmup)), name);
         startWorker(lane, warmup);
         return;
@@ -373,12 +371,8 @@ void SweepRunner::startPrimingOrRun(Lane &lane, const RunConfig &config)
             return;
         }
         lane.stage = Stage::Priming;
-        const QString what = lane.runCaches.start == store::StartState::Shipped
-                                 ? "the shipped bundle"
-                                 : "the caches of the again start";
-        lane.primingWhat = what.toStdString();
-        Q_EMIT logLine("priming " + what + " for " + QString::fromStdString(canonicalName(config)));
-        Q_EMIT primingStarted(lane.runId, QString::fromStdString(canonicalName(config)));
+        lane.primingWhat = primingText(lane.runCaches.start);
+        Q_EMIT primingStarted(lane.runId, QString::fromStdString(canonicalName(config)), lane.runCaches.start);
         startWorker(lane, primingConfig(config));
         return;
     }
@@ -526,8 +520,6 @@ bool SweepRunner::planAnotherRound()
 {
     const auto &a = options_.adaptive;
     if (a.maxMinutes > 0 && sweepClock_.elapsed() >= qint64(a.maxMinutes) * 60 * 1000) {
-        Q_EMIT logLine(
-            QString("adaptive repeats: the sweep's %1 minutes are spent; no more processes").arg(a.maxMinutes));
         Q_EMIT adaptiveTimeSpent(a.maxMinutes);
         return false;
     }
@@ -548,19 +540,12 @@ bool SweepRunner::planAnotherRound()
         if (failedConfigs_.count(name) || planned >= a.maxProcesses)
             continue;
         const auto &runs = steadyRuns_[name];
-        QString why;
-        double halfWidth = -1;
-        if (runs.size() < 2) {
-            why = QString("%1 process(es) with a steady state: no interval yet").arg(runs.size());
-        } else {
+        double halfWidth = -1; // fewer than two processes with a steady state: no interval yet
+        if (runs.size() >= 2) {
             const auto ci = stats::medianOfRuns(runs, 1000);
             halfWidth = ci.hasInterval && ci.median > 0 ? (ci.high - ci.low) / 2 / ci.median : 1.0;
             if (halfWidth <= a.halfWidth)
                 continue;
-            why = QString("%1 processes, 95% CI +-%2% of the median, above +-%3%")
-                      .arg(runs.size())
-                      .arg(halfWidth * 100, 0, 'f', 1)
-                      .arg(a.halfWidth * 100, 0, 'f', 1);
         }
         try {
             // Again when the sweep runs again starts: primed already, so no process is spent priming.
@@ -569,7 +554,6 @@ bool SweepRunner::planAnotherRound()
             storeFailed(e.what());
             return false;
         }
-        Q_EMIT logLine("adaptive repeats: one more process of " + QString::fromStdString(name) + " (" + why + ")");
         Q_EMIT adaptiveRunAdded(QString::fromStdString(name), static_cast<int>(runs.size()), halfWidth, a.halfWidth);
         added = true;
     }
@@ -587,8 +571,6 @@ void SweepRunner::warmupExited(Lane &lane, RunStatus status, const std::optional
     }
     // Its figures are not kept, and its failure is not the run's: the run that follows says for itself.
     if (status != RunStatus::Complete && failure) {
-        Q_EMIT logLine("machine warm-up process failed [" + QString::fromUtf8(toString(failure->category).data()) +
-                       "] " + QString::fromStdString(failure->message) + "; the timed runs go on");
         Q_EMIT warmupFailed(*failure);
     }
     startPrimingOrRun(lane, lane.config(plan_));
@@ -626,10 +608,7 @@ void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
     // it would get: it takes no more, the others go on, and its run is queued again for them.
     lane.retired = true;
     const RunConfig config = lane.config(plan_); // a copy: appendRun below may move plan_.runs
-    Q_EMIT logLine(QString("lane %1 retired: its run of %2 failed [%3] %4; the other lanes go on")
-                       .arg(lane.device.label, QString::fromStdString(canonicalName(config)),
-                            QString::fromUtf8(toString(failure.category).data()),
-                            QString::fromStdString(failure.message)));
+    Q_EMIT laneRetired(lane.device.label, QString::fromStdString(canonicalName(config)), failure);
     const bool another = std::any_of(lanes_.begin(), lanes_.end(), [&](const auto &l) {
         return !l->retired && l->device.model == lane.device.model;
     });
@@ -638,7 +617,7 @@ void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
     try {
         const PlannedRun run = plan_.runs[lane.planIndex];
         appendRun(db_, plan_, run.config, run.repeatIndex, run.caches);
-        Q_EMIT logLine("queued again for another lane: " + QString::fromStdString(canonicalName(config)));
+        Q_EMIT runRequeued(QString::fromStdString(canonicalName(config)));
     } catch (const store::StoreError &e) {
         storeFailed(e.what());
     }

@@ -103,17 +103,22 @@ class SweepRunner : public QObject
     void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
     // What torch.compile reported (the worker's `compile` info object, compact JSON).
     void compileInfo(qint64 runId, const QString &json);
-    // The stages that are no timed run, as data (logLine says the same in words, for the log):
-    // the discarded machine warm-up process before `beforeConfig`, and its failure (the sweep goes on);
+    // The stages that are no timed run, as data (supervisor/event_text.h words them, once, for both
+    // front-ends): the discarded machine warm-up process before `beforeConfig`, and its failure (the
+    // sweep goes on);
     void warmupStarted(const QString &warmupConfig, const QString &beforeConfig);
     void warmupFailed(const stepscope::Failure &failure);
     // the unstored process that fills what run `runId`'s shipped or again start reads, first;
-    void primingStarted(qint64 runId, const QString &configName);
+    void primingStarted(qint64 runId, const QString &configName, stepscope::store::StartState start);
     // one more process of `configName` (adaptive repeats): `processes` had a steady state, and their
     // CI's half width was `halfWidth` of the median (< 0: fewer than two, no interval yet);
     void adaptiveRunAdded(const QString &configName, int processes, double halfWidth, double target);
     // the adaptive time cap: no more processes after `minutes`.
     void adaptiveTimeSpent(int minutes);
+    // A lane whose device failed its run (`failure`) takes no more; its run of `configName` is queued
+    // again for another lane of its model (runRequeued) when one is left.
+    void laneRetired(const QString &lane, const QString &configName, const stepscope::Failure &failure);
+    void runRequeued(const QString &configName);
     void finished(bool cancelled);
     // With lanes: which lane runs `runId` (its label, e.g. "cuda:1"), said before runStarted; a
     // data-parallel run names every lane it holds, "cuda:0+cuda:1".

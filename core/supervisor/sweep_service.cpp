@@ -30,6 +30,10 @@ const char *toString(SweepEvent::Kind kind)
         return "warmup-failed";
     case K::PrimingStarted:
         return "priming-started";
+    case K::LaneRetired:
+        return "lane-retired";
+    case K::RunRequeued:
+        return "run-requeued";
     case K::Environment:
         return "environment";
     case K::FirstStep:
@@ -227,7 +231,7 @@ void SweepService::sayProvisional(int planIndex)
         const report::Ledger ledger = report::buildLedger(*reader, sweepId_, plannedSteps_, {}, key.start);
         const std::string headline = report::recommendationHeadline(ledger);
         SweepEvent e = SweepEvent::of(SweepEvent::Kind::Provisional);
-        e.config = QString::fromUtf8(store::toString(key.start).data());
+        e.start = key.start;
         e.detail = QString::fromStdString(
             "every configuration's " + std::string(store::toString(key.start)) + " run has ended (" +
             report::provisionalText(ledger) + "); for " + report::startText(key.start) + ": " +
@@ -277,9 +281,23 @@ void SweepService::connectRunner()
         e.failure = failure;
         emitEvent(e);
     });
-    connect(r, &SweepRunner::primingStarted, this, [this](qint64 runId, const QString &name) {
+    connect(r, &SweepRunner::primingStarted, this, [this](qint64 runId, const QString &name, store::StartState start) {
         SweepEvent e = SweepEvent::of(K::PrimingStarted);
         e.runId = runId;
+        e.config = name;
+        e.start = start;
+        fillLane(e);
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::laneRetired, this, [this](const QString &lane, const QString &name, const Failure &failure) {
+        SweepEvent e = SweepEvent::of(K::LaneRetired);
+        e.lane = lane;
+        e.config = name;
+        e.failure = failure;
+        emitEvent(e);
+    });
+    connect(r, &SweepRunner::runRequeued, this, [this](const QString &name) {
+        SweepEvent e = SweepEvent::of(K::RunRequeued);
         e.config = name;
         emitEvent(e);
     });

@@ -31,7 +31,7 @@ struct SweepEvent {
         RunStarted,        // runId, index (0-based), total, config, secondsLeft
         WarmupStarted,     // config: the warm-up's configuration; detail: the run it comes before
         WarmupFailed,      // failure (the sweep goes on)
-        PrimingStarted,    // runId, config
+        PrimingStarted,    // runId, config, start: the state whose caches it fills
         Environment,       // runId, detail: the worker's environment JSON
         FirstStep,         // runId, seconds
         Phase,             // runId, phase (the worker's word: "compiling"), seconds in it, priming
@@ -40,11 +40,13 @@ struct SweepEvent {
         RunFinished,       // runId, status, failure
         AdaptiveRunAdded,  // config, processes, halfWidth (< 0: no interval yet), target
         AdaptiveTimeSpent, // minutes
+        LaneRetired,       // lane, config, failure: the lane's device failed that run; it takes no more
+        RunRequeued,       // config: a retired lane's run, queued again for another lane of its model
         Log,               // detail: a line of a worker's log or of the supervisor's, for people only
         TimeLeftReport,    // the estimates at each run start against the time the rest took: seconds =
                            // median relative error, target = the worst, processes = run starts; detail words it
         Provisional,       // every configuration's first run of one start state has ended while runs remain:
-                           // config: the state ("fresh"); detail: the ledger's verdict for it, said to be
+                           // start: the state; detail: the ledger's verdict for it, said to be
                            // provisional (report/ledger.h provisionalText)
         StorageFailed,     // detail: the store's message; Finished(cancelled) follows
         Finished,          // cancelled
@@ -67,6 +69,7 @@ struct SweepEvent {
     qint64 secondsLeft = -1;       // Progress: < 0 while unknown (time_left.h)
     bool secondsLeftGuess = false; // some run of the rest was predicted from another kind: a guess
     bool cancelled = false;
+    store::StartState start = store::StartState::Fresh; // PrimingStarted, Provisional
     // With several devices (issue 21): the lane that runs the event's run ("cuda:1"; a data-parallel
     // run, "cuda:0+cuda:1") and its index; empty and -1 on one device.
     QString lane;

@@ -1,5 +1,6 @@
 // The sweep service both front-ends adapt: one validation, one set of defaults, one plan, one typed
 // event stream, whichever thread runs it.
+#include "supervisor/event_text.h"
 #include "supervisor/sweep_service.h"
 #include "supervisor_fixture.h"
 
@@ -34,7 +35,7 @@ class SweepServiceTest : public SupervisorTest
         if (e.kind == SweepEvent::Kind::RunFinished)
             s += QString(" ") + QString::fromUtf8(toString(e.status).data());
         if (e.kind == SweepEvent::Kind::Provisional)
-            s += ' ' + e.config + ": " + e.detail;
+            s += ' ' + QString::fromUtf8(store::toString(e.start).data()) + ": " + e.detail;
         return s;
     }
 
@@ -209,4 +210,50 @@ TEST(SweepLimits, RangesAndHintsComeFromTheTable)
 }
 
 } // namespace
+// Issue 29.4: every stage that is no timed run is an event with its facts, worded once in core for
+// the CLI and the Log page; the steps and the run's start and end have their own places instead.
+TEST(SweepEventText, EveryStageIsWordedOnceWithItsFacts)
+{
+    using K = SweepEvent::Kind;
+    SweepEvent e = SweepEvent::of(K::LaneRetired);
+    e.lane = "cuda:1";
+    e.config = "native cuda b32 224px c1000 tf32";
+    e.failure = Failure{FailureCategory::CudaUnavailable, "the device has gone", {}};
+    const QString retired = describe(e);
+    EXPECT_TRUE(retired.startsWith("lane cuda:1 retired: its run of native cuda b32 224px c1000 tf32 failed "
+                                   "[cuda-unavailable] the device has gone"))
+        << retired.toStdString();
+    e = SweepEvent::of(K::RunRequeued);
+    e.config = "native cuda b32 224px c1000 tf32";
+    EXPECT_EQ(describe(e), QString("queued again for another lane: native cuda b32 224px c1000 tf32"));
+    e = SweepEvent::of(K::PrimingStarted);
+    e.config = "python cuda b32 224px c1000 compile-default";
+    e.start = store::StartState::Shipped;
+    EXPECT_TRUE(describe(e).startsWith("priming the shipped bundle for python cuda")) << describe(e).toStdString();
+    e.start = store::StartState::Again;
+    EXPECT_TRUE(describe(e).startsWith("priming the caches of the again start")) << describe(e).toStdString();
+    e = SweepEvent::of(K::AdaptiveRunAdded);
+    e.config = "x";
+    e.processes = 3;
+    e.halfWidth = 0.05;
+    e.target = 0.02;
+    EXPECT_EQ(describe(e), QString("adaptive repeats: one more process of x (3 processes, 95% CI +-5.0% of the "
+                                   "median, above +-2.0%)"));
+
+    // Every kind that a front-end shows only in words has words.
+    int said = 0;
+    for (int k = 0; k <= static_cast<int>(K::Finished); ++k) {
+        SweepEvent any = SweepEvent::of(static_cast<K>(k));
+        any.config = "c";
+        any.detail = "d";
+        if (isSaidInWords(any.kind)) {
+            ++said;
+            EXPECT_FALSE(describe(any).isEmpty()) << toString(any.kind);
+        }
+    }
+    EXPECT_EQ(said, 9);
+    for (const K kind : {K::Progress, K::Environment, K::CompileInfo, K::RunStarted, K::RunFinished})
+        EXPECT_TRUE(describe(SweepEvent::of(kind)).isEmpty()) << toString(kind) << ": shown in its own place";
+}
+
 } // namespace stepscope::supervisor

@@ -3,6 +3,7 @@
 #include "controller/run_controller.h"
 
 #include "store/store.h"
+#include "supervisor/sweep_service.h"
 #include "tiny_config.h"
 
 #include <QCoreApplication>
@@ -105,6 +106,24 @@ class TestController : public QObject
         };
         QVERIFY2(QTest::qWaitFor(settled, 10000), qPrintable(QString::number(added.size()) + " new threads"));
         QCOMPARE(added.first(), before.value(mainThread)); // ctest may run the whole test niced
+    }
+
+    // Issue 29.4: the stages core words reach the Log page in the CLI's words (supervisor/event_text.h).
+    void stagesReachTheLogInTheClisWords()
+    {
+        RunController controller;
+        QSignalSpy log(&controller, &RunController::logLine);
+        supervisor::SweepEvent e = supervisor::SweepEvent::of(supervisor::SweepEvent::Kind::LaneRetired);
+        e.lane = "cuda:1";
+        e.config = "native cuda b32 224px c1000 tf32";
+        e.failure = Failure{FailureCategory::CudaUnavailable, "the device has gone", {}};
+        controller.onEvent(e);
+        e = supervisor::SweepEvent::of(supervisor::SweepEvent::Kind::RunRequeued);
+        e.config = "native cuda b32 224px c1000 tf32";
+        controller.onEvent(e);
+        QCOMPARE(log.count(), 2);
+        QVERIFY(log.at(0).at(0).toString().startsWith("lane cuda:1 retired: its run of native cuda"));
+        QCOMPARE(log.at(1).at(0).toString(), QString("queued again for another lane: native cuda b32 224px c1000 tf32"));
     }
 
     void runsATinySweepAndReportsEveryStep()

@@ -3,6 +3,7 @@
 #include "controller/reader_pool.h"
 #include "report/run_summary.h"
 #include "store/database_files.h"
+#include "supervisor/event_text.h"
 #include "supervisor/sweep_service.h"
 
 #include <QDir>
@@ -309,9 +310,13 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         Q_EMIT runFinished(e.runId, e.status, e.failure);
         break;
     case K::Log:
-    case K::TimeLeftReport:
-    case K::Provisional: // the ledger page's headline says it too (report::recommendationHeadline)
         Q_EMIT logLine(e.detail);
+        break;
+    default:
+        // The stages and reports in the words the CLI prints (supervisor/event_text.h); a provisional
+        // verdict is the ledger page's headline too (report::recommendationHeadline).
+        if (supervisor::isSaidInWords(e.kind))
+            Q_EMIT logLine(supervisor::describe(e));
         break;
     case K::StorageFailed:
         Q_EMIT failed(e.detail);
@@ -320,12 +325,6 @@ void RunController::onEvent(const supervisor::SweepEvent &e)
         running_ = false;
         Q_EMIT finished(sweepId_, e.cancelled);
         break;
-    case K::WarmupStarted:
-    case K::WarmupFailed:
-    case K::PrimingStarted:
-    case K::AdaptiveRunAdded:
-    case K::AdaptiveTimeSpent:
-        break; // the log line that comes with each says it in the Log page
     }
 }
 

@@ -86,6 +86,10 @@ class RunController : public QObject
     // Where torch.compile caches go; empty: supervisor::defaultCompileCacheRoot().
     void setCompileCacheRoot(const QString &root) { compileCacheRoot_ = root; }
 
+    // The service's events as this controller's signals (the window's API); public so that a test
+    // can hand it any event kind without a sweep that produces it.
+    void onEvent(const supervisor::SweepEvent &e);
+
   Q_SIGNALS:
     void sweepStarted(qint64 sweepId, int runs);
     void runStarted(qint64 runId, int index, int total, const QString &configName);
@@ -116,8 +120,6 @@ class RunController : public QObject
   private:
     struct WriterSide;
     void install(std::shared_ptr<store::Database> db, const QString &path);
-    // The service's events as this controller's signals (the window's API).
-    void onEvent(const supervisor::SweepEvent &e);
     void deleteService();
 
     QString path_;
