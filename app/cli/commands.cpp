@@ -6,6 +6,7 @@
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
 #include "platform/platform.h"
+#include "report/compile_table.h"
 #include "report/cache_text.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
@@ -427,10 +428,15 @@ int exportCommand(const Options &options, const CommandLine &line)
                    QString::number(batch));
         return kUsage;
     }
-    // Markdown and JSON carry the sweep's other figures too; CSV stays the ledger's one table.
-    const std::string text = format == "csv"    ? report::toCsv(ledger)
-                             : format == "json" ? report::toJson(ledger, report::sweepFigures(*reader, ledger))
-                                                : report::toMarkdown(ledger, report::sweepFigures(*reader, ledger));
+    // Markdown and JSON carry the sweep's other figures too; CSV stays the ledger's one table. The
+    // Markdown ends with the torch.compile table the dashboard's Markdown report has (one reading of
+    // the compile records, report/compile_table.h).
+    const std::string text =
+        format == "csv"    ? report::toCsv(ledger)
+        : format == "json" ? report::toJson(ledger, report::sweepFigures(*reader, ledger))
+                           : report::toMarkdown(ledger, report::sweepFigures(*reader, ledger)) +
+                                 report::compileReportMarkdown(report::compileReportRows(*reader, ledger), ledger)
+                                     .toStdString();
     if (out.isEmpty()) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return kOk;

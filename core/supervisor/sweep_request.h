@@ -33,19 +33,22 @@ inline constexpr SweepLimit kRepeatLimit{"repeat", 1, 100, 1, true, false, "cold
 // and a week is the longest sensible silence.
 inline constexpr SweepLimit kTimeoutLimit{
     "timeout", 1, 7 * 24 * 3600, 900, true, false, "seconds a worker may stay silent before it is killed"};
+// Planned steps stop at 2^31 - 1 (the dashboard's spin box holds an int; no training run is longer).
 inline constexpr SweepLimit kPlannedStepsLimit{"planned-steps",
                                                1,
-                                               1e12,
+                                               2147483647,
                                                static_cast<double>(kDefaultPlannedSteps),
                                                true,
                                                false,
                                                "steps of the planned training run the recommendation is for"};
 inline constexpr SweepLimit kUntilCiLimit{
     "until-ci", 0, 50, 2, false, true, "adaptive repeats: the steady CI to reach, +-% of the median"};
+// An interval needs two processes: adaptive repeats start there.
 inline constexpr SweepLimit kMaxRepeatsLimit{
-    "max-repeats", 1, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
-inline constexpr SweepLimit kMaxMinutesLimit{
-    "max-minutes", 1, 1000, 0, true, false, "adaptive repeats: no new process after this many minutes of the sweep"};
+    "max-repeats", 2, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
+inline constexpr SweepLimit kMaxMinutesLimit{"max-minutes", 0, 1000, 0, true, false,
+                                             "adaptive repeats: no new process after this many minutes of the sweep "
+                                             "(0: no time cap)"};
 // Steady steps profiled after each run's timed ones (issue 18.1); 0 profiles nothing (--no-profile).
 inline constexpr SweepLimit kProfileStepsLimit{
     "profile-steps", 0, 1000, 20, true, false, "steady steps profiled after each run's timed ones (0: none)"};

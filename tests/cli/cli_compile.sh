@@ -76,6 +76,10 @@ grep -q "inductor_forward" "$work/show-fresh.txt" || fail "show prints the compi
 cli --db "$db" export --format markdown --start shipped > "$work/l.md"
 grep -q "compile-default" "$work/l.md" || fail "the ledger has the compiled row"
 grep -q "with shipped caches" "$work/l.md" || fail "the shipped ledger names its start: $(cat "$work/l.md")"
+# The torch.compile table the dashboard's Markdown report has (issue 29.5: one reading of the record).
+grep -q "^### torch.compile$" "$work/l.md" || fail "the Markdown export has the torch.compile table: $(cat "$work/l.md")"
+grep -q "^| configuration | start | first step | compile | phases | graphs |" "$work/l.md" || fail "its columns"
+grep -q "against baseline: fresh " "$work/l.md" || fail "its findings name each start state"
 
 # doctor: every line judged, exit 0 on this machine, compile readiness proven by a real compile.
 cli doctor --device cpu --python "$py" > "$work/doctor.txt" 2>&1 || fail "doctor exited $?: $(cat "$work/doctor.txt")"

@@ -204,7 +204,7 @@ TEST(SweepLimits, RangesAndHintsComeFromTheTable)
     EXPECT_TRUE(withinLimit(kUntilCiLimit, 0.5));
     EXPECT_FALSE(withinLimit(kTimeoutLimit, 7 * 24 * 3600 + 1));
     EXPECT_EQ(limitRange(kRepeatLimit), "from 1 to 100, default 1");
-    EXPECT_EQ(limitRange(kMaxMinutesLimit), "from 1 to 1000, default none");
+    EXPECT_EQ(limitRange(kMaxMinutesLimit), "from 0 to 1000, default none");
     // The runner's own cap is the table's.
     EXPECT_EQ(kTimeoutLimit.max, kMaxTimeoutSeconds);
 }

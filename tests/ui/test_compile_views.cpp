@@ -2,7 +2,7 @@
 // run that claims compile but did not get it), the doctor's rows, and the phase text that keeps a
 // long compile from looking like a hang.
 #include "controller/doctor_process.h"
-#include "models/compile_record.h"
+#include "report/compile_record.h"
 #include "models/doctor_model.h"
 #include "models/phase_text.h"
 #include "models/run_detail.h"
@@ -19,6 +19,7 @@
 
 using namespace stepscope;
 using namespace stepscope::ui;
+using namespace stepscope::report;
 
 namespace
 {

@@ -3,6 +3,7 @@
 #include "widgets/compile_options.h"
 #include "widgets/config_panel.h"
 
+#include "config/config_table.h"
 #include "supervisor/time_left.h"
 
 #include <QApplication>
@@ -192,6 +193,42 @@ class TestConfigPanel : public QObject
             QCOMPARE(request.profileSteps, cli.profileSteps);
             QCOMPARE(request.timeoutSeconds, cli.timeoutSeconds);
         }
+    }
+
+    // Issue 29.1: the panel writes no limit of its own. Every integer field of the configuration
+    // table with a box, and every limit of the service's table with one, has that table's range and
+    // default.
+    void everyBoxTakesItsRangeFromTheCoreTables()
+    {
+        ConfigPanel panel;
+        QStringList boxed;
+        const RunConfig defaults;
+        for (const FieldInfo &f : fields()) {
+            auto *box = panel.findChild<QSpinBox *>(QStringLiteral("field:") + QLatin1String(f.key));
+            if (!box)
+                continue;
+            boxed << QString::fromLatin1(f.key);
+            QCOMPARE(qint64(box->minimum()), qint64(f.min));
+            QCOMPARE(qint64(box->maximum()), qint64(f.max));
+        }
+        QCOMPARE(boxed, QStringList({"batch", "image_size", "warmup_steps", "steps", "threads"}));
+        QStringList limits;
+        for (const supervisor::SweepLimit *limit : supervisor::kSweepLimits) {
+            const QString name = QStringLiteral("limit:") + QLatin1String(limit->option);
+            if (auto *box = panel.findChild<QSpinBox *>(name)) {
+                limits << QString::fromLatin1(limit->option);
+                QCOMPARE(double(box->minimum()), limit->min);
+                QCOMPARE(double(box->maximum()), limit->max);
+                QCOMPARE(double(box->value()), limit->defaultValue);
+            } else if (auto *spin = panel.findChild<QDoubleSpinBox *>(name)) {
+                limits << QString::fromLatin1(limit->option);
+                QVERIFY(spin->minimum() > limit->min); // the table's bound is exclusive: 0 is refused
+                QCOMPARE(spin->maximum(), limit->max);
+                QCOMPARE(spin->value(), limit->defaultValue);
+            }
+        }
+        // The timeout is the CLI's alone (a dashboard sweep runs under the service's default).
+        QCOMPARE(limits, QStringList({"repeat", "planned-steps", "until-ci", "max-repeats", "max-minutes", "profile-steps"}));
     }
 
     void ledgerAddsPythonRowsLikeThePreset()

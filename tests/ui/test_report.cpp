@@ -229,7 +229,7 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     input.ledger = report::buildLedger(*reader, sweepId);
     // The fresh and again runs of compile default are one row.
     QCOMPARE(input.ledger.rows.size(), std::size_t(4));
-    input.compile = ui::compileReportRows(*reader, input.ledger);
+    input.compile = report::compileReportRows(*reader, input.ledger);
     QCOMPARE(input.compile.size(), std::size_t(2)); // compile default, and the one that fell back to eager
     const auto &cold = input.compile[0];
     QCOMPARE(cold.cache, QString("fresh"));
@@ -238,7 +238,7 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
     QCOMPARE(input.compile[1].notCompiled, 1);
     // The again ledger of the same sweep: the again first step leads.
     const report::Ledger againLedger = report::buildLedger(*reader, sweepId, 0, {}, store::StartState::Again);
-    const auto againRows = ui::compileReportRows(*reader, againLedger);
+    const auto againRows = report::compileReportRows(*reader, againLedger);
     QCOMPARE(againRows.size(), std::size_t(2));
     const auto &warm = againRows[0];
     QCOMPARE(warm.cache, QString("again"));
@@ -255,7 +255,7 @@ void TestReport::compileSectionHasColdAndWarmBreakEven()
 
     const QString html = ui::toHtml(input);
     QVERIFY(html.contains(QStringLiteral("<h2>torch.compile</h2>")));
-    const QStringList headlines = ui::compileHeadlines(input.compile, input.ledger);
+    const QStringList headlines = report::compileHeadlines(input.compile, input.ledger);
     QCOMPARE(headlines.size(), 2); // compile-default (fresh and again), max-autotune-no-cudagraphs
     const QString coldText = QStringLiteral("fresh pays off after %1 steps, beyond the planned %2")
                                  .arg(ui::formatStepCount(*coldRow.breakEvenSteps), ui::formatStepCount(10000));
@@ -306,7 +306,7 @@ void TestReport::h200ReportsReadAsSent()
         ui::ReportInput input;
         input.ledger = report::buildLedger(*reader, source.sweep);
         QVERIFY(!input.ledger.rows.empty());
-        input.compile = ui::compileReportRows(*reader, input.ledger);
+        input.compile = report::compileReportRows(*reader, input.ledger);
         input.charts = ui::renderReportCharts(input.ledger);
         input.generated = QDateTime(QDate(2026, 12, 1), QTime(12, 0), Qt::UTC);
         QCOMPARE(input.charts.size(), 3);

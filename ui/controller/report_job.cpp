@@ -31,7 +31,7 @@ void ReportJob::request(ReportInput input, const QString &path, Format format)
     auto shared = std::make_shared<ReportInput>(std::move(input));
     postStandalone([this, shared, path, format](const Context &context) -> Deliver {
         try {
-            shared->compile = compileReportRows(context.reader, shared->ledger);
+            shared->compile = report::compileReportRows(context.reader, shared->ledger);
         } catch (const store::StoreError &) {
             // The report still has the ledger; only the torch.compile section needs the runs.
         }

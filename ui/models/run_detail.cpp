@@ -121,21 +121,6 @@ bool runIsCompiled(const store::RunRecord &run)
     return (!mode.isEmpty() && mode != QLatin1String("none")) || !run.compileJson.empty();
 }
 
-bool runNotCompiled(const store::RunRecord &run, QString *text)
-{
-    const CompileRecord c = parseCompileRecord(run.compileJson);
-    // A record that says it compiled is believed: a compile-failed run that failed after compiling
-    // (cudagraph trees overwriting a step's outputs) was compiled, and its failure says what broke.
-    if (c.compiled.value_or(false))
-        return false;
-    const bool failedCompile = run.category == FailureCategory::CompileFailed;
-    if (!c.notCompiled() && !failedCompile)
-        return false;
-    if (text)
-        *text = notCompiledText(c, QString::fromStdString(run.message));
-    return true;
-}
-
 QString runChoiceText(const store::RunRecord &run)
 {
     return tr("#%1, repeat %2, %3")

@@ -3,7 +3,7 @@
 // (cache state and directories, compile time by phase, graphs, breaks, recompiles, CUDA graph
 // skips) and the worker's log. Rich text for a QTextBrowser, built here so that tests read the
 // words rather than pixels.
-#include "models/compile_record.h"
+#include "report/compile_record.h"
 #include "store/store.h"
 
 #include <QString>
@@ -13,9 +13,15 @@ namespace stepscope::ui
 
 // Whether the run's configuration asks for torch.compile (its config JSON has a compile mode).
 bool runIsCompiled(const store::RunRecord &run);
-// Whether the run claims torch.compile but did not get it: compiled=false in its compile record,
-// or a compile-failed run. `text` (when given) receives the "NOT compiled: ..." text.
-bool runNotCompiled(const store::RunRecord &run, QString *text = nullptr);
+// The compile record's reading (core/report/compile_record.h), as every view of a run uses it.
+using report::CompileRecord;
+using report::parseCompileRecord;
+using report::runNotCompiled;
+using report::notCompiledText;
+using report::compilePhaseName;
+using report::compileSettingsText;
+using report::compileCountsText;
+using report::cacheCountsText;
 
 // The whole detail: what the dialog shows for one run.
 QString runDetailHtml(const store::RunRecord &run);

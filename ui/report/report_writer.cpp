@@ -68,7 +68,7 @@ QString markdownCell(QString s)
 QString toMarkdown(const ReportInput &input)
 {
     QString md = QString::fromStdString(report::toMarkdown(input.ledger));
-    md += compileReportMarkdown(input.compile, input.ledger);
+    md += report::compileReportMarkdown(input.compile, input.ledger);
     const auto entries = assessEnvironment(reportEnvironmentJson(input));
     if (entries.isEmpty())
         return md;

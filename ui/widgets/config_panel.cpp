@@ -51,6 +51,29 @@ QSpinBox *spin(int lo, int hi, int value, const QString &suffix = {})
     return s;
 }
 
+// A configuration field's box: its range, default and help from the configuration table
+// (config/config_table.h), the one the CLI's flags and JSON files are checked against.
+QSpinBox *fieldSpin(const char *key, const QString &suffix = {})
+{
+    const FieldInfo *field = findField(key);
+    const RunConfig defaults;
+    QSpinBox *s = spin(int(field->min), int(field->max), QString::fromStdString(valueText(defaults, *field)).toInt(),
+                       suffix);
+    s->setToolTip(QString::fromUtf8(field->help));
+    s->setObjectName(QStringLiteral("field:") + QLatin1String(key));
+    return s;
+}
+
+// A sweep setting's box: range, default and words from the service's limits table
+// (supervisor/sweep_request.h), the one `stepscope-cli run --help` prints.
+QSpinBox *limitSpin(const supervisor::SweepLimit &limit, const QString &suffix = {})
+{
+    QSpinBox *s = spin(int(limit.min), int(limit.max), int(limit.defaultValue), suffix);
+    s->setToolTip(QString::fromUtf8(limit.what));
+    s->setObjectName(QStringLiteral("limit:") + QLatin1String(limit.option));
+    return s;
+}
+
 // QStandardItemModel's flags role: 0 greys an item of a QComboBox, an invalid QVariant restores it.
 constexpr int kFlagsRole = Qt::UserRole - 1;
 
@@ -156,7 +179,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     auto *affinityRow = new QHBoxLayout;
     affinityRow->addWidget(affinity_);
     affinityRow->addWidget(cores_, 1);
-    threads_ = spin(0, 256, 0);
+    threads_ = fieldSpin("threads");
     threads_->setSpecialValueText(tr("library default"));
     threads_->setToolTip(tr("Intra-op CPU threads of the worker (at::set_num_threads, torch.set_num_threads); every "
                             "configuration of the sweep runs with it. More threads rarely help a launch-bound GPU "
@@ -229,11 +252,11 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
 
     auto *shape = new QGroupBox(tr("Run"));
     auto *shapeForm = new QFormLayout(shape);
-    batch_ = spin(1, 4096, 32);
-    imageSize_ = spin(32, 1024, 224, " px");
-    warmup_ = spin(0, 100000, 10);
-    steps_ = spin(1, 1000000, 100);
-    repeats_ = spin(1, 100, 1);
+    batch_ = fieldSpin("batch");
+    imageSize_ = fieldSpin("image_size", " px");
+    warmup_ = fieldSpin("warmup_steps");
+    steps_ = fieldSpin("steps");
+    repeats_ = limitSpin(supervisor::kRepeatLimit);
     repeats_->setToolTip(tr("Cold processes per configuration, interleaved A B C A B C"));
     // The start states each configuration runs under (supervisor/start_caches.h). Data: "" =
     // automatic (supervisor::defaultStartStates), else what supervisor::startStatesFromString reads.
@@ -275,8 +298,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
                           tr("Every configuration at each world size: DistributedDataParallel over that many "
                              "processes (the Python worker, through torch.distributed.run), one GPU per rank, gloo "
                              "on the CPU. The ledger then shows the scaling efficiency against world size 1."));
-    profileSteps_ = spin(int(supervisor::kProfileStepsLimit.min), int(supervisor::kProfileStepsLimit.max),
-                         int(supervisor::kProfileStepsLimit.defaultValue));
+    profileSteps_ = limitSpin(supervisor::kProfileStepsLimit);
     profileSteps_->setSpecialValueText(tr("off"));
     profileSteps_->setToolTip(tr("Steps profiled after each run's timed steps (never during them), for the Why page: "
                                  "GPU busy and waiting, kernels, the kernel diff. 0: no profile."));
@@ -287,19 +309,21 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     untilCi_->setToolTip(tr("After the planned repeats, add cold processes to every configuration whose steady "
                             "figure's 95% CI is wider than this share of its median (at least 2 processes each)"));
     ciHalfWidth_ = new QDoubleSpinBox;
-    ciHalfWidth_->setRange(0.5, 50);
+    // The table's range is (0, 50]: 0.5 is the finest step the box offers.
+    ciHalfWidth_->setObjectName(QStringLiteral("limit:") + QLatin1String(supervisor::kUntilCiLimit.option));
+    ciHalfWidth_->setRange(0.5, supervisor::kUntilCiLimit.max);
     ciHalfWidth_->setDecimals(1);
     ciHalfWidth_->setSingleStep(0.5);
-    ciHalfWidth_->setValue(2);
+    ciHalfWidth_->setValue(supervisor::kUntilCiLimit.defaultValue);
     ciHalfWidth_->setPrefix(QStringLiteral("\u00b1"));
     ciHalfWidth_->setSuffix(QStringLiteral(" %"));
     auto *untilRow = new QHBoxLayout;
     untilRow->addWidget(untilCi_);
     untilRow->addWidget(ciHalfWidth_);
     shapeForm->addRow(untilRow);
-    maxProcesses_ = spin(2, 1000, 10, tr(" processes"));
+    maxProcesses_ = limitSpin(supervisor::kMaxRepeatsLimit, tr(" processes"));
     maxProcesses_->setToolTip(tr("Cap of cold processes per configuration while adding them"));
-    maxMinutes_ = spin(0, 1000, 0, tr(" min"));
+    maxMinutes_ = limitSpin(supervisor::kMaxMinutesLimit, tr(" min"));
     maxMinutes_->setSpecialValueText(tr("no time limit"));
     maxMinutes_->setToolTip(tr("No new process after this many minutes of the sweep"));
     shapeForm->addRow(tr("At most"), maxProcesses_);
@@ -327,7 +351,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     auto *customButtons = new QHBoxLayout;
     customButtons->addWidget(addCustom_);
     customButtons->addWidget(removeCustom_);
-    planned_ = spin(1, 2000000000, int(kDefaultPlannedSteps), tr(" steps"));
+    planned_ = limitSpin(supervisor::kPlannedStepsLimit, tr(" steps"));
     planned_->setToolTip(tr("The training run you plan: the recommendation is the fastest way to finish it"));
     // The row every other is compared with (speed-ups, break-even, the accuracy gate). The list
     // follows the sweep the form would run; automatic is defaultBaseline's rule.

@@ -1,6 +1,7 @@
 #pragma once
-// The worker's torch.compile record of one run (store::RunRecord::compileJson), parsed once so
-// that the run detail, the report and the log read the same facts in the same words. Every field
+// The worker's torch.compile record of one run (store::RunRecord::compileJson), parsed once in core
+// so that the run detail, the dashboard's report, the log and the CLI's exports read the same facts
+// in the same words. Every field
 // is optional: older workers, failed compiles and other backends report less.
 #include <QList>
 #include <QPair>
@@ -9,7 +10,9 @@
 
 #include <optional>
 
-namespace stepscope::ui
+#include "store/store.h"
+
+namespace stepscope::report
 {
 
 struct CompileRecord {
@@ -41,5 +44,11 @@ QString compileSettingsText(const CompileRecord &record);
 QString compileCountsText(const CompileRecord &record);
 // "hit 12, miss 3"; empty without counts.
 QString cacheCountsText(const QList<QPair<QString, double>> &counts);
+// "dynamo tracing 2.1 s, inductor 14.0 s": the phases as the worker's torch reported them.
+QString compilePhasesText(const CompileRecord &record);
 
-} // namespace stepscope::ui
+// Whether a run is not what it is named after: its record says it did not compile, or it failed
+// compiling; `text` gets notCompiledText's words. One reading for every view and export.
+bool runNotCompiled(const store::RunRecord &run, QString *text = nullptr);
+
+} // namespace stepscope::report

@@ -1,4 +1,6 @@
-#include "models/compile_record.h"
+#include "report/compile_record.h"
+
+#include "report/ledger.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -7,7 +9,7 @@
 
 #include <algorithm>
 
-namespace stepscope::ui
+namespace stepscope::report
 {
 namespace
 {
@@ -158,4 +160,27 @@ QString cacheCountsText(const QList<QPair<QString, double>> &counts)
     return parts.join(QStringLiteral(", "));
 }
 
-} // namespace stepscope::ui
+QString compilePhasesText(const CompileRecord &r)
+{
+    QStringList parts;
+    for (const auto &[key, s] : r.phases)
+        parts << QStringLiteral("%1 %2").arg(compilePhaseName(key), QString::fromStdString(formatSeconds(s)));
+    return parts.join(QStringLiteral(", "));
+}
+
+bool runNotCompiled(const store::RunRecord &run, QString *text)
+{
+    const CompileRecord c = parseCompileRecord(run.compileJson);
+    // A record that says it compiled is believed: a compile-failed run that failed after compiling
+    // (cudagraph trees overwriting a step's outputs) was compiled, and its failure says what broke.
+    if (c.compiled.value_or(false))
+        return false;
+    const bool failedCompile = run.category == FailureCategory::CompileFailed;
+    if (!c.notCompiled() && !failedCompile)
+        return false;
+    if (text)
+        *text = notCompiledText(c, QString::fromStdString(run.message));
+    return true;
+}
+
+} // namespace stepscope::report
