@@ -3,6 +3,9 @@
 #include "widgets/compile_options.h"
 #include "widgets/config_panel.h"
 
+#include "controller/ledger_job.h"
+#include "config/config_json.h"
+#include <QJsonDocument>
 #include "config/config_table.h"
 #include "supervisor/time_left.h"
 
@@ -229,6 +232,30 @@ class TestConfigPanel : public QObject
         }
         // The timeout is the CLI's alone (a dashboard sweep runs under the service's default).
         QCOMPARE(limits, QStringList({"repeat", "planned-steps", "until-ci", "max-repeats", "max-minutes", "profile-steps"}));
+    }
+
+    // A stored default GPU sweep shown read-only: the form is the sweep's recipe again (its pinned
+    // rows tick the pin), so the line above Start counts what Run again runs.
+    void aStoredLedgerShowsItsPinnedRows()
+    {
+        ConfigPanel panel;
+        SweepRequest cli;
+        std::string why;
+        QVERIFY(supervisor::requestOf(supervisor::defaultRecipe(supervisor::defaultShape(true)), cli, why));
+        SweepInfo info;
+        info.sweep.id = 7;
+        info.sweep.name = "ledger cuda b32 224px";
+        info.sweep.preset = "ledger";
+        info.sweep.settingsJson = R"({"repeats":1})";
+        for (const RunConfig &c : cli.configs)
+            info.configJsons.push_back(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString());
+        panel.showStoredSweep(info);
+        QCOMPARE(panel.cpuAffinityBox()->currentData().toString(), QString("one"));
+        SweepRequest shown;
+        QString error;
+        QVERIFY2(panel.buildRequest(shown, &error), qPrintable(error));
+        QCOMPARE(shown.configs.size(), cli.configs.size());
+        QVERIFY2(panel.previewText().contains("12 configurations"), qPrintable(panel.previewText()));
     }
 
     void ledgerAddsPythonRowsLikeThePreset()

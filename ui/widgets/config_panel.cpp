@@ -543,8 +543,15 @@ void ConfigPanel::buildSettingsTable()
          }},
         {"pythonInterpreter", python_, QString(), nullptr, nullptr,
          [](const V &v) { return V(v.toString().trimmed()); }, nullptr},
+        // A stored sweep's pin is a knob of some of its rows: the form ticks it when any row has it.
         {"cpuAffinity", affinity_, QStringLiteral("none"),
-         [](const V &v, RunConfig &c, SweepRequest &) { c.cpuAffinity = v.toString().toStdString(); }},
+         [](const V &v, RunConfig &c, SweepRequest &) { c.cpuAffinity = v.toString().toStdString(); },
+         [](const Stored &sweep) -> std::optional<V> {
+             for (const RunConfig &c : sweep.configs)
+                 if (c.cpuAffinity != "none")
+                     return V(c.cpuAffinity == "one" ? QStringLiteral("one") : QStringLiteral("list"));
+             return V(QStringLiteral("none"));
+         }},
         {"cpuCores", cores_, QString(),
          [](const V &v, RunConfig &c, SweepRequest &) {
              if (c.cpuAffinity != "list")
@@ -554,6 +561,12 @@ void ConfigPanel::buildSettingsTable()
              const std::string cores = v.toString().trimmed().toStdString();
              if (!setField(c, "cpu_affinity", cores, ignored))
                  c.cpuAffinity = cores;
+         },
+         [](const Stored &sweep) -> std::optional<V> {
+             for (const RunConfig &c : sweep.configs)
+                 if (c.cpuAffinity != "none" && c.cpuAffinity != "one")
+                     return V(QString::fromStdString(c.cpuAffinity));
+             return std::nullopt;
          }},
         {"threads", threads_, 0, intField(&RunConfig::threads)},
         {"batches", batches_, QString(),
@@ -892,7 +905,7 @@ void ConfigPanel::updatePreview()
     if (!estimate)
         text += tr(", time unknown: no run on this machine to go by yet");
     else if (estimate->guess)
-        text += tr(", %1 (a guess from runs of other configurations)")
+        text += tr(", %1 (a guess from runs of other configurations or another machine)")
                     .arg(QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds)));
     else
         text += QStringLiteral(", ") + QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds));
