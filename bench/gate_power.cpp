@@ -52,7 +52,7 @@ int main(int argc, char **argv)
                 std::vector<double> steps;
                 for (const store::StepRow &s : reader->steps(run.id))
                     if (s.index >= summary->steadyBegin && s.index < summary->steadyBegin + summary->steadyCount)
-                        steps.push_back(summary->timing == "gpu" && s.gpuMs ? *s.gpuMs : s.wallMs);
+                        steps.push_back(summary->timing == store::Timing::Gpu && s.gpuMs ? *s.gpuMs : s.wallMs);
                 pools[run.configName].push_back(std::move(steps));
             }
         std::printf("%s: %d trials a cell, gate at +%.0f%%, planted slowdown +%.0f%%\n", db.toUtf8().constData(),

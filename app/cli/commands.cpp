@@ -269,7 +269,7 @@ void printLaneAndRanks(const store::Reader &reader, const store::RunRecord &run,
         return;
     std::map<int, std::vector<double>> steady;
     std::map<int, double> first;
-    const bool gpu = summary.timing == "gpu";
+    const bool gpu = summary.timing == store::Timing::Gpu;
     for (const auto &step : steps) {
         if (step.index == 1)
             first[step.rank] = step.wallMs;
@@ -356,7 +356,7 @@ int showCommand(const Options &options, const CommandLine &line)
                     static_cast<long long>(summary.steadyBegin),
                     static_cast<long long>(summary.steadyBegin + summary.steadyCount - 1), *summary.medianMs,
                     summary.p10Ms.value_or(NAN), summary.p90Ms.value_or(NAN), summary.iqrMs.value_or(NAN),
-                    summary.cv.value_or(NAN), summary.noise.c_str(), summary.timing == "gpu" ? "CUDA events" : "wall");
+                    summary.cv.value_or(NAN), summary.noise.c_str(), summary.timing == store::Timing::Gpu ? "CUDA events" : "wall");
     } else if (!reading.series.ms.empty()) {
         const std::string why = summary.problem ? describe(*summary.problem) : "no steady window was found";
         std::printf("steady state: none (%s)\n", why.c_str());

@@ -157,7 +157,7 @@ std::string toCsv(const Ledger &l)
             << num(msToSeconds(r.firstStepMaxMs), "%.6g") << ',' << num(r.steadyMs, "%.6g") << ','
             << num(r.steadyMinMs, "%.6g") << ',' << num(r.steadyMaxMs, "%.6g") << ','
             << (haveSteady ? num(r.steady.p10, "%.6g") : "") << ',' << (haveSteady ? num(r.steady.p90, "%.6g") : "")
-            << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << r.timing << ','
+            << ',' << (haveSteady ? num(r.steady.iqr, "%.6g") : "") << ',' << store::toString(r.timing) << ','
             << (haveSteady ? stats::toString(r.noise) : "") << ',' << num(r.speedup, "%.4f")
             << ','
             // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
@@ -260,7 +260,7 @@ std::string toJson(const Ledger &l)
                       {"steady_ms", number(r.steadyMs)},
                       {"steady_min_ms", number(r.steadyMinMs)},
                       {"steady_max_ms", number(r.steadyMaxMs)},
-                      {"timing", text(r.timing)},
+                      {"timing", text(std::string(store::toString(r.timing)))},
                       {"wall_per_step_ms", number(r.blockWallMs)},
                       {"noise", text(r.steadyMs ? stats::toString(r.noise) : "")},
                       {"speedup", number(r.speedup)},
@@ -382,7 +382,7 @@ std::string toMarkdown(const Ledger &l)
     }
     out << "\nSteady state: median of the detected steady window ("
         << (l.rows.empty()                   ? ""
-            : l.rows.front().timing == "gpu" ? "CUDA-event time"
+            : l.rows.front().timing == store::Timing::Gpu ? "CUDA-event time"
                                              : "wall time")
         << " per step), pooled over cold-process repeats. 95% CIs resample cold processes, with each "
            "process's own noise (from blocks of its steps) as a floor; n.s. = no significant difference; n=1, no "

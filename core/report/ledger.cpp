@@ -297,7 +297,7 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     RunReading reading = readRun(reader, run);
     if (auto stored = profile::profileFromJson(run.profileJson))
         acc.profiles.push_back({run.id, reading.summary.medianMs, std::move(*stored)});
-    acc.gpu = acc.gpu || reading.summary.timing == "gpu";
+    acc.gpu = acc.gpu || reading.summary.timing == store::Timing::Gpu;
     if (!hasSteadyState(reading.summary) || reading.steady.empty()) {
         row.steadyProblem = reading.summary.problem.value_or(SteadyProblem{SteadyProblem::Kind::WindowMismatch});
         return;
@@ -342,7 +342,7 @@ void takeFigures(LedgerRow &row, const RowRuns &acc, store::StartState assumed, 
 {
     if (!acc.cachesRecorded)
         row.machineColdFirsts = -1;
-    row.timing = acc.gpu ? "gpu" : "wall";
+    row.timing = acc.gpu ? store::Timing::Gpu : store::Timing::Wall;
     if (!acc.blockWalls.empty())
         row.blockWallMs = stats::median(acc.blockWalls);
     if (!acc.compiles.empty())
@@ -582,7 +582,7 @@ void dataParallelFigures(const store::Reader &reader, Ledger &ledger, const Grou
             for (const store::RankStepRow &step : reader.rankSteps(run->id)) {
                 if (step.index < begin || step.index >= end)
                     continue;
-                const double ms = summary->timing == "gpu" && step.gpuMs ? *step.gpuMs : step.wallMs;
+                const double ms = summary->timing == store::Timing::Gpu && step.gpuMs ? *step.gpuMs : step.wallMs;
                 auto [at, fresh] = range.try_emplace(step.index, ms, ms);
                 if (!fresh)
                     at->second = {std::min(at->second.first, ms), std::max(at->second.second, ms)};

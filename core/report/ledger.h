@@ -78,7 +78,7 @@ struct LedgerRow {
     std::optional<stats::MedianCI> steadyCI;        // steady median with its process-level CI
     int processes = 0;                              // completed runs with a steady window
     stats::Summary steady;                          // pooled steady samples
-    std::string timing;                             // "gpu" (CUDA events) or "wall"
+    store::Timing timing = store::Timing::Wall;     // CUDA events or wall time
     std::optional<double> blockWallMs;              // the worker\'s mean wall time per step over the timed block
     stats::Noise noise = stats::Noise::Ok;
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)

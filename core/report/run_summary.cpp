@@ -34,7 +34,7 @@ StepWindow steadyWindowOf(const StepSeries &series)
 store::RunSummary summarizeSeries(const StepSeries &series)
 {
     store::RunSummary summary;
-    summary.timing = series.gpu ? "gpu" : "wall";
+    summary.timing = series.gpu ? store::Timing::Gpu : store::Timing::Wall;
     summary.methodVersion = kSummaryMethodVersion;
     const StepWindow window = steadyWindowOf(series);
     if (!window.found) {

@@ -43,6 +43,16 @@ std::string_view toString(MachineWarmup m)
     return "";
 }
 
+std::string_view toString(Timing t)
+{
+    return t == Timing::Gpu ? "gpu" : t == Timing::Wall ? "wall" : "";
+}
+
+Timing timingFromString(std::string_view s)
+{
+    return s == "gpu" ? Timing::Gpu : s == "wall" ? Timing::Wall : Timing::Unrecorded;
+}
+
 MachineWarmup machineWarmupFromString(std::string_view s)
 {
     for (const auto m : {MachineWarmup::WarmedUp, MachineWarmup::FirstProcess, MachineWarmup::AfterOthers})

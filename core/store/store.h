@@ -68,6 +68,12 @@ enum class MachineWarmup {
 std::string_view toString(MachineWarmup m); // "" for Unrecorded
 MachineWarmup machineWarmupFromString(std::string_view s);
 
+// The clock a run's steps were read by: CUDA events on the GPU, else wall time. Stored as "gpu" and
+// "wall" (schema 5); Unrecorded in older summaries.
+enum class Timing { Unrecorded, Gpu, Wall };
+std::string_view toString(Timing t); // "" for Unrecorded
+Timing timingFromString(std::string_view s);
+
 // What every cache a run's first step reads held when it started (supervisor/start_caches.h: the
 // machine caches and torch.compile's alike). Planned with the run (schema 7); Unrecorded in older
 // files, and for a run whose start did not hold (its caches missed: CacheRecord::missed).
@@ -192,7 +198,7 @@ struct RunSummary {
     std::int64_t steadyCount = 0;
     std::string noise; // stats::toString(Noise): "ok", "noisy", "unreliable"; empty without a steady state
     std::optional<SteadyProblem> problem; // why there is no steady state (schema 6)
-    std::string timing;                   // "gpu" (CUDA events) or "wall"; empty in summaries of schema < 5
+    Timing timing = Timing::Unrecorded;   // Unrecorded in summaries of schema < 5
     int methodVersion = 0;                // the rule's version that computed it; 0 for summaries of schema < 5
 };
 

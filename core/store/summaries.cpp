@@ -74,7 +74,7 @@ void Database::setSummary(std::int64_t runId, const RunSummary &summary)
             st.bind(2 + i, figures[i]);
         st.bind(8, summary.steadyBegin).bind(9, summary.steadyCount).bind(10, summary.noise);
         if (versioned)
-            st.bindTextOrNull(11, summary.timing).bind(12, summary.methodVersion);
+            st.bindTextOrNull(11, std::string(toString(summary.timing))).bind(12, summary.methodVersion);
         if (typed)
             st.bindTextOrNull(13, problemToJson(summary.problem));
         st.run();
@@ -104,7 +104,7 @@ std::optional<RunSummary> Reader::summary(std::int64_t runId) const
         r.steadyBegin = st.int64(6);
         r.steadyCount = st.int64(7);
         r.noise = st.text(8);
-        r.timing = st.text(9);
+        r.timing = timingFromString(st.text(9));
         r.methodVersion = static_cast<int>(st.int64(10));
         r.problem = problemFromJson(st.text(11));
         return r;

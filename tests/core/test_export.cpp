@@ -85,7 +85,7 @@ Ledger handMadeLedger()
     base.steadyMs = 14.2149;
     base.steadyMinMs = 14.1;
     base.steadyMaxMs = 14.9;
-    base.timing = "gpu";
+    base.timing = store::Timing::Gpu;
     base.accuracy.verdict = LedgerRow::Accuracy::Verdict::Ok;
 
     LedgerRow odd;

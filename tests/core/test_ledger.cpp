@@ -545,7 +545,7 @@ TEST(LedgerStoredSummary, OneProcessRowShowsTheStoredMedian)
     stored.steadyBegin = 2;
     stored.steadyCount = 30;
     stored.noise = "ok";
-    stored.timing = "wall";
+    stored.timing = store::Timing::Wall;
     stored.methodVersion = kSummaryMethodVersion;
     const auto detected = summarizeSteps(steps);
     ASSERT_NE(detected.steadyBegin, stored.steadyBegin) << "the test needs a window the rule would not pick";
@@ -566,7 +566,7 @@ TEST(LedgerStoredSummary, OneProcessRowShowsTheStoredMedian)
     ASSERT_TRUE(l.rows[0].steadyMs);
     EXPECT_DOUBLE_EQ(*l.rows[0].steadyMs, *stored.medianMs);
     EXPECT_EQ(l.rows[0].samplesMs.size(), 30u);
-    EXPECT_EQ(l.rows[0].timing, "wall");
+    EXPECT_EQ(l.rows[0].timing, store::Timing::Wall);
 }
 
 // A stopped sweep: the recommendation and the Markdown say what each cancelled row recorded, and
@@ -1171,7 +1171,7 @@ TEST(LedgerDataParallel, ScalingEfficiencyAndRankSpread)
             summary.steadyBegin = 11;
             summary.steadyCount = 50;
             summary.noise = "ok";
-            summary.timing = "wall";
+            summary.timing = store::Timing::Wall;
             summary.methodVersion = report::kSummaryMethodVersion;
             run.summary = summary;
             return test::addRun(*db, sweep, run);

@@ -35,7 +35,7 @@ TEST(RunSummary, ReadsTheSteadyWindowOfTheStepsAfterTheFirst)
     const auto steps = runSteps(80, 10.0, true);
     const store::RunSummary s = summarizeSteps(steps);
     EXPECT_EQ(s.methodVersion, kSummaryMethodVersion);
-    EXPECT_EQ(s.timing, "gpu");
+    EXPECT_EQ(s.timing, store::Timing::Gpu);
     ASSERT_TRUE(hasSteadyState(s)) << s.noise;
     EXPECT_GE(s.steadyBegin, 6) << "the warm-up steps are not steady";
     EXPECT_EQ(s.steadyBegin + s.steadyCount - 1, 80) << "the window runs to the last step";
@@ -56,7 +56,7 @@ TEST(RunSummary, ReadsTheSteadyWindowOfTheStepsAfterTheFirst)
     EXPECT_EQ(steadySamples(stepSeries(steps), s), inside);
 
     const store::RunSummary wall = summarizeSteps(runSteps(80, 10.0, false));
-    EXPECT_EQ(wall.timing, "wall");
+    EXPECT_EQ(wall.timing, store::Timing::Wall);
     EXPECT_DOUBLE_EQ(*wall.medianMs, *s.medianMs + 1.0);
 
     const store::RunSummary few = summarizeSteps(runSteps(6, 10.0, true));

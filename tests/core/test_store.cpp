@@ -542,7 +542,7 @@ TEST_F(StoreTest, MigrationToFiveNamesEachSweepsFirstConfigurationAsItsBaseline)
         EXPECT_EQ(reader->sweep(sweepA)->baselineConfig, "");
         ASSERT_TRUE(reader->summary(stale));
         EXPECT_EQ(reader->summary(stale)->methodVersion, 0);
-        EXPECT_EQ(reader->summary(stale)->timing, "");
+        EXPECT_EQ(reader->summary(stale)->timing, store::Timing::Unrecorded);
         EXPECT_EQ(reader->runsNeedingSummary(1), (std::vector<std::int64_t>{done, stale, bare}));
     }
     std::int64_t fresh = 0;
@@ -581,7 +581,7 @@ TEST_F(StoreTest, RunsNeedingSummaryAreThoseWithoutOneOfTheCurrentRule)
     db->markRunning(running);
     RunSummary s;
     s.methodVersion = 3;
-    s.timing = "gpu";
+    s.timing = store::Timing::Gpu;
     db->setSummary(current, s);
     s.methodVersion = 2;
     db->setSummary(older, s);
@@ -589,7 +589,7 @@ TEST_F(StoreTest, RunsNeedingSummaryAreThoseWithoutOneOfTheCurrentRule)
     auto reader = Reader::open(path_);
     EXPECT_EQ(reader->runsNeedingSummary(3), (std::vector<std::int64_t>{older, none}));
     EXPECT_EQ(reader->runsNeedingSummary(2), (std::vector<std::int64_t>{none}));
-    EXPECT_EQ(reader->summary(current)->timing, "gpu");
+    EXPECT_EQ(reader->summary(current)->timing, store::Timing::Gpu);
     EXPECT_EQ(reader->summary(current)->methodVersion, 3);
 }
 

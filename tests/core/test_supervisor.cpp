@@ -112,7 +112,7 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     EXPECT_EQ(summary->problem->kind, SteadyProblem::Kind::TooFewSteps);
     EXPECT_EQ(summary->problem->steps, 5);
     EXPECT_EQ(summary->problem->needed, 10);
-    EXPECT_EQ(summary->timing, "gpu");
+    EXPECT_EQ(summary->timing, store::Timing::Gpu);
     EXPECT_EQ(summary->methodVersion, report::kSummaryMethodVersion) << "stored by the one rule";
 
     const auto steps = r->steps(run.id);

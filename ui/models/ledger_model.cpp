@@ -278,7 +278,7 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             if (r.steadyMs)
                 return tr("Median of %1 steady steps (%2 time), pooled over %3 repeat(s)")
                            .arg(r.steady.count)
-                           .arg(r.timing == "gpu" ? tr("CUDA-event") : tr("wall"))
+                           .arg(r.timing == store::Timing::Gpu ? tr("CUDA-event") : tr("wall"))
                            .arg(r.completed) +
                        QLatin1Char('\n') + ledgerIntervalTip(r, column);
             return {};

@@ -212,7 +212,7 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
     html += table(times);
     html += QStringLiteral("<h3>%1</h3>\n").arg(esc(tr("Against the baseline (first row)")));
     html += table(against);
-    const bool gpu = !l.rows.empty() && l.rows.front().timing == "gpu";
+    const bool gpu = !l.rows.empty() && l.rows.front().timing == store::Timing::Gpu;
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
                 .arg(esc(tr("Steady state: median of the detected steady window (%1 per step), pooled over "
                             "cold-process repeats; spread: lowest and highest per-repeat median. Speed-up against "
