@@ -9,6 +9,7 @@
 #include "config/config_json.h"
 #include "config/presets.h"
 #include "config/sweep_baseline.h"
+#include "platform/platform.h"
 #include "report/ledger.h"
 #include "report/why_table.h"
 #include "store/store.h"
@@ -722,11 +723,28 @@ int runCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
-    printError(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4")
+    // What the dashboard says above Start (supervisor/sweep_recipe.h preview): the runs and the time
+    // they should take, from this database's runs on this host, else the shipped run costs.
+    supervisor::TimeLeft history;
+    try {
+        if (const auto reader = store::Reader::open(options.db.toStdString()))
+            supervisor::addDatabaseHistory(history, *reader, platform::hostName());
+    } catch (const store::StoreError &) {
+        // No history to go by: the reference costs alone.
+    }
+    history.addReference(supervisor::referenceRunCosts());
+    const supervisor::SweepPreview preview = supervisor::preview(flags.request, history);
+    const QString estimate =
+        !preview.estimate ? QString(", time unknown")
+                          : ", " + QString::fromStdString(supervisor::roundedTimeLeft(preview.estimate->seconds)) +
+                                (preview.estimate->guess ? ", a guess" : "");
+    printError(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4: %5 run(s)%6")
                    .arg(sweep->plan.sweepId)
                    .arg(sweep->request.configs.size())
                    .arg(sweep->request.repeats)
-                   .arg(options.db));
+                   .arg(options.db)
+                   .arg(preview.runs)
+                   .arg(estimate));
     if (!sweep->options.lanes.empty()) {
         QStringList lanes;
         for (const auto &lane : sweep->options.lanes)

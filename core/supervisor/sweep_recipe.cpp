@@ -216,6 +216,28 @@ bool requestOf(const SweepRecipe &recipe, SweepRequest &out, std::string &error,
     return true;
 }
 
+SweepPreview preview(const SweepRequest &request, const TimeLeft &history)
+{
+    SweepPreview p;
+    p.batchSizes = static_cast<int>(request.batches.size());
+    // As the service will run it: automatic starts resolved, a batch scan's configurations made,
+    // adaptive repeats at their least.
+    const SweepRequest r = withDefaults(request);
+    p.configurations = static_cast<int>(r.configs.size());
+    p.repeats = r.repeats;
+    p.adaptive = r.adaptive;
+    p.starts = r.starts.value_or(StartStates{});
+    p.startsChosen = !(p.starts == StartStates{});
+    const auto runs = orderRuns(r.configs, r.repeats, p.starts);
+    p.runs = static_cast<int>(runs.size());
+    // Lanes share the runs (sweep_service.cpp divides the estimate the same way).
+    p.lanes = std::max(1, static_cast<int>(r.lanes.size()));
+    p.estimate = history.left(runKeys(runs), 0, 0);
+    if (p.estimate)
+        p.estimate->seconds /= p.lanes;
+    return p;
+}
+
 std::string compileProblems(const RunConfig &config)
 {
     std::vector<ConfigError> mine;

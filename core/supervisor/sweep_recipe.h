@@ -21,6 +21,7 @@
 #include "config/presets.h"
 #include "config/run_config.h"
 #include "supervisor/sweep_request.h"
+#include "supervisor/time_left.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -82,6 +83,18 @@ Sweep expand(const SweepRecipe &recipe);
 // receives the whole Sweep, skipped knobs included), the preset word, the baseline's index and the
 // recipe itself (stored with the sweep). False with `error` when the named baseline is not a row.
 bool requestOf(const SweepRecipe &recipe, SweepRequest &out, std::string &error, Sweep *expanded = nullptr);
+
+// What a request would run before it is planned (issue 29.1: the panel's line above Start and the
+// CLI's first line): configurations after the defaults (a batch scan's made), runs in every start
+// state, and the time it should take from `history` (supervisor/time_left.h), shared by the lanes.
+struct SweepPreview {
+    int configurations = 0, repeats = 0, runs = 0, lanes = 1, batchSizes = 0;
+    bool adaptive = false;
+    StartStates starts;
+    bool startsChosen = false;              // not the plain fresh-only start
+    std::optional<TimeEstimate> estimate;   // nullopt: nothing to go by yet
+};
+SweepPreview preview(const SweepRequest &request, const TimeLeft &history);
 
 // validate()'s complaints about the compile settings alone (compile, backend, target), one line
 // each; empty when they are fine for `config`.

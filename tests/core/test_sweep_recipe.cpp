@@ -127,4 +127,33 @@ TEST(SweepRecipe, RefusesWhatThisVersionCannotRunByName)
     EXPECT_NE(error.find("not a configuration"), std::string::npos) << error;
 }
 
+// The preview both front-ends show before a sweep: its runs in every start state and their time.
+TEST(SweepRecipe, PreviewCountsTheRunsAndTheirTimeAsTheServiceWillRunThem)
+{
+    SweepRequest r;
+    RunConfig channelsLast = smallConfig(2);
+    channelsLast.channelsLast = true;
+    r.configs = {smallConfig(2), channelsLast};
+    r.starts = startStatesFromString("fresh,again");
+    r.repeats = 2;
+    TimeLeft history;
+    EXPECT_FALSE(preview(r, history).estimate) << "nothing to go by";
+    for (const RunConfig &c : r.configs) {
+        history.addHistory(runKey(c, store::StartState::Fresh), 10.0);
+        history.addHistory(runKey(c, store::StartState::Again), 4.0);
+    }
+    const SweepPreview p = preview(r, history);
+    EXPECT_EQ(p.configurations, 2);
+    EXPECT_EQ(p.runs, 8) << "2 configurations x 2 repeats x 2 start states";
+    EXPECT_TRUE(p.startsChosen);
+    ASSERT_TRUE(p.estimate);
+    EXPECT_DOUBLE_EQ(p.estimate->seconds, 2 * 2 * (10.0 + 4.0));
+    EXPECT_FALSE(p.estimate->guess);
+    r.batches = {2, 8};
+    const SweepPreview scan = preview(r, history);
+    EXPECT_EQ(scan.batchSizes, 2);
+    EXPECT_EQ(scan.configurations, 4) << "each configuration at each batch";
+    EXPECT_EQ(scan.runs, 16);
+}
+
 } // namespace stepscope::supervisor

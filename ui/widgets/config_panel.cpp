@@ -877,38 +877,27 @@ void ConfigPanel::updatePreview()
         return;
     }
     preview_->setStyleSheet(QString());
-    const int batchSizes = static_cast<int>(request.batches.size());
-    // As the service will run it: automatic caches resolved, a batch scan's configurations made,
-    // adaptive repeats at their least (supervisor/sweep_request.h).
-    const SweepRequest r = supervisor::withDefaults(request);
-    const auto runs = supervisor::orderRuns(r.configs, r.repeats, r.starts.value_or(supervisor::StartStates{}));
-    QString text = request.preset;
-    if (batchSizes > 0)
-        text += tr(" at %1").arg(counted(batchSizes, tr("batch size"), tr("batch sizes")));
-    text +=
-        QStringLiteral(", ") + counted(static_cast<int>(r.configs.size()), tr("configuration"), tr("configurations"));
-    const QString repeats = counted(r.repeats, tr("repeat"), tr("repeats"));
-    text += r.adaptive ? tr(" × at least %1").arg(repeats) : tr(" × %1").arg(repeats);
-    if (r.starts && !(*r.starts == supervisor::StartStates{}))
-        text += tr(", starts %1 (%2)")
-                    .arg(QString::fromStdString(supervisor::toString(*r.starts)),
-                         counted(static_cast<int>(runs.size()), tr("run"), tr("runs")));
-    // Lanes share the runs (supervisor/sweep_service.cpp divides the estimate the same way).
-    const int lanes = std::max(1, static_cast<int>(r.lanes.size()));
-    if (lanes > 1)
-        text += tr(", on %1 devices at once").arg(lanes);
-    // The estimate the running sweep starts from: the same runs of this host, else a guess.
     const supervisor::TimeLeft none;
-    auto estimate = (runTimes_ ? *runTimes_ : none).left(supervisor::runKeys(runs), 0, 0);
-    if (estimate)
-        estimate->seconds /= lanes;
-    if (!estimate)
+    const supervisor::SweepPreview p = supervisor::preview(request, runTimes_ ? *runTimes_ : none);
+    QString text = request.preset;
+    if (p.batchSizes > 0)
+        text += tr(" at %1").arg(counted(p.batchSizes, tr("batch size"), tr("batch sizes")));
+    text += QStringLiteral(", ") + counted(p.configurations, tr("configuration"), tr("configurations"));
+    const QString repeats = counted(p.repeats, tr("repeat"), tr("repeats"));
+    text += p.adaptive ? tr(" × at least %1").arg(repeats) : tr(" × %1").arg(repeats);
+    if (p.startsChosen)
+        text += tr(", starts %1 (%2)")
+                    .arg(QString::fromStdString(supervisor::toString(p.starts)), counted(p.runs, tr("run"), tr("runs")));
+    if (p.lanes > 1)
+        text += tr(", on %1 devices at once").arg(p.lanes);
+    // The estimate the running sweep starts from: the same runs of this host, else a guess.
+    if (!p.estimate)
         text += tr(", time unknown: no run on this machine to go by yet");
-    else if (estimate->guess)
+    else if (p.estimate->guess)
         text += tr(", %1 (a guess from runs of other configurations or another machine)")
-                    .arg(QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds)));
+                    .arg(QString::fromStdString(supervisor::roundedTimeLeft(p.estimate->seconds)));
     else
-        text += QStringLiteral(", ") + QString::fromStdString(supervisor::roundedTimeLeft(estimate->seconds));
+        text += QStringLiteral(", ") + QString::fromStdString(supervisor::roundedTimeLeft(p.estimate->seconds));
     preview_->setText(text);
 }
 
