@@ -69,6 +69,35 @@ bool ledgerOf(const store::Reader &reader, std::int64_t id, const QString &path,
     return true;
 }
 
+// The two databases of a comparison: --db, and --db-b when it names another file (else --db's reader
+// serves both sides). Each side's title names its file when there are two.
+struct TwoDatabases {
+    QString db, dbB;
+    bool otherFile = false;
+    std::unique_ptr<store::Reader> reader, readerB;
+
+    const store::Reader &of(bool b) const { return b && otherFile ? *readerB : *reader; }
+    const QString &path(bool b) const { return b ? dbB : db; }
+    std::string title(bool b, const report::Ledger &ledger) const
+    {
+        const std::string t = report::sweepTitle(ledger);
+        return otherFile ? QFileInfo(path(b)).fileName().toStdString() + ", " + t : t;
+    }
+};
+
+bool openDatabases(const Options &options, const CommandLine &line, TwoDatabases &out, int &exitCode)
+{
+    out.db = options.db;
+    out.dbB = line.isSet("db-b") ? line.value("db-b") : options.db;
+    out.otherFile = QFileInfo(out.dbB).canonicalFilePath() != QFileInfo(out.db).canonicalFilePath();
+    out.reader = openForReading(out.db, exitCode);
+    if (!out.reader)
+        return false;
+    if (out.otherFile)
+        out.readerB = openForReading(out.dbB, exitCode);
+    return !out.otherFile || out.readerB;
+}
+
 } // namespace
 
 int compareCommand(const Options &options, const CommandLine &line)
@@ -86,27 +115,17 @@ int compareCommand(const Options &options, const CommandLine &line)
     std::int64_t idA = 0, idB = 0;
     if (!sweepIdOf(arguments[0], "A", idA) || !sweepIdOf(arguments[1], "B", idB))
         return kUsage;
-    const QString pathB = line.isSet("db-b") ? line.value("db-b") : options.db;
-    const bool otherFile = QFileInfo(pathB).canonicalFilePath() != QFileInfo(options.db).canonicalFilePath();
-
     int code = kOk;
-    const auto readerA = openForReading(options.db, code);
-    if (!readerA)
-        return code;
-    const auto readerB = otherFile ? openForReading(pathB, code) : nullptr;
-    if (otherFile && !readerB)
+    TwoDatabases dbs;
+    if (!openDatabases(options, line, dbs, code))
         return code;
     report::Ledger a, b;
-    if (!ledgerOf(*readerA, idA, options.db, a) || !ledgerOf(otherFile ? *readerB : *readerA, idB, pathB, b))
+    if (!ledgerOf(dbs.of(false), idA, dbs.path(false), a) || !ledgerOf(dbs.of(true), idB, dbs.path(true), b))
         return kUsage;
 
     const report::SweepComparison comparison = report::compareSweeps(a, b);
     // From two files, each side says which file it is from.
-    const auto name = [&](const QString &path, const report::Ledger &l) {
-        const std::string title = report::sweepTitle(l);
-        return otherFile ? QFileInfo(path).fileName().toStdString() + ", " + title : title;
-    };
-    const report::ComparisonSides sides{a, b, name(options.db, a), name(pathB, b)};
+    const report::ComparisonSides sides{a, b, dbs.title(false, a), dbs.title(true, b)};
     const std::string text = format == "csv" ? report::comparisonCsv(sides, comparison)
                              : format == "json"
                                  ? QJsonDocument(report::comparisonJson(sides, comparison)).toJson().toStdString()
@@ -150,39 +169,32 @@ int checkCommand(const Options &options, const CommandLine &line)
         return kUsage;
     if (line.isSet("sweep") && !sweepIdOf(line.value("sweep"), "--sweep", idB))
         return kUsage;
-    const QString pathA = line.isSet("db-b") ? line.value("db-b") : options.db;
-    const bool otherFile = QFileInfo(pathA).canonicalFilePath() != QFileInfo(options.db).canonicalFilePath();
+    // The sweep checked is --db's; the one checked against is --db-b's when given.
     int code = kOk;
-    const auto readerB = openForReading(options.db, code);
-    if (!readerB)
-        return code;
-    const auto readerA = otherFile ? openForReading(pathA, code) : nullptr;
-    if (otherFile && !readerA)
+    TwoDatabases dbs;
+    if (!openDatabases(options, line, dbs, code))
         return code;
     if (idB == 0) {
-        const auto sweeps = readerB->sweeps();
+        const auto sweeps = dbs.of(false).sweeps();
         if (sweeps.empty()) {
             err("no sweep in " + options.db + " to check");
             return kUsage;
         }
         idB = sweeps.front().id;
     }
-    if (!otherFile && idA == idB) {
+    if (!dbs.otherFile && idA == idB) {
         err(QString("sweep %1 is the one checked: give --against an earlier sweep, or --sweep another").arg(idB));
         return kUsage;
     }
     report::Ledger a, b;
-    if (!ledgerOf(otherFile ? *readerA : *readerB, idA, pathA, a) || !ledgerOf(*readerB, idB, options.db, b))
+    if (!ledgerOf(dbs.of(true), idA, dbs.path(true), a) || !ledgerOf(dbs.of(false), idB, dbs.path(false), b))
         return kUsage;
     const report::SweepComparison comparison = report::compareSweeps(a, b);
     const report::GateResult result = report::checkRegression(a, b, comparison, rule);
-    const auto title = [&](const QString &path, const report::Ledger &l) {
-        const std::string t = report::sweepTitle(l);
-        return otherFile ? QFileInfo(path).fileName().toStdString() + ", " + t : t;
-    };
     const std::string text =
-        format == "json" ? QJsonDocument(report::gateJson(result, title(pathA, a), title(options.db, b))).toJson().toStdString()
-                         : report::gateText(result, title(pathA, a), title(options.db, b));
+        format == "json"
+            ? QJsonDocument(report::gateJson(result, dbs.title(true, a), dbs.title(false, b))).toJson().toStdString()
+            : report::gateText(result, dbs.title(true, a), dbs.title(false, b));
     std::fwrite(text.data(), 1, text.size(), stdout);
     return result.regressed() ? kRunsFailed : kOk;
 }

@@ -411,40 +411,26 @@ bool againRequest(RunFlags &f, const QString &dbPath)
                        .arg(*f.again));
         return false;
     }
-    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(sweep->settingsJson)).object();
-    supervisor::SweepRecipe recipe;
-    if (settings.contains("recipe")) {
-        std::string error;
-        const auto stored = supervisor::recipeFromJson(settings.value("recipe").toObject(), error);
-        if (!stored) {
-            printError(QString("stepscope-cli run: nothing was run: sweep %1 cannot run again here: %2")
-                           .arg(sweep->id)
-                           .arg(QString::fromStdString(error)));
-            return false;
-        }
-        recipe = *stored;
-    } else {
-        recipe.kind = supervisor::SweepKind::Custom;
-        for (const store::RunRecord &run : reader->runs(sweep->id)) {
-            RunConfig c;
-            std::vector<ConfigError> errors;
-            if (parseStoredConfig(QByteArray::fromStdString(run.configJson), c, errors) &&
-                std::find(recipe.list.begin(), recipe.list.end(), c) == recipe.list.end())
-                recipe.list.push_back(c);
-        }
-        recipe.settings.repeats = settings.value("repeats").toInt(1);
-        recipe.settings.starts = supervisor::startStatesFromString(
-            settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
-        recipe.settings.plannedSteps = sweep->plannedSteps;
-        recipe.baseline = QString::fromStdString(sweep->baselineConfig);
+    std::vector<std::string> configJsons;
+    for (const store::RunRecord &run : reader->runs(sweep->id))
+        configJsons.push_back(run.configJson);
+    bool legacy = false;
+    std::string why;
+    auto stored = supervisor::recipeToRunAgain(*sweep, configJsons, legacy, why);
+    if (!stored) {
+        printError(QString("stepscope-cli run: nothing was run: sweep %1 cannot run again here: %2")
+                       .arg(sweep->id)
+                       .arg(QString::fromStdString(why)));
+        return false;
+    }
+    supervisor::SweepRecipe &recipe = *stored;
+    if (legacy)
         printError(QString("stepscope-cli: sweep %1 was recorded before sweeps kept their recipe: running its %2 "
                            "configuration(s) with its repeats and start states; every other setting is the default")
                        .arg(sweep->id)
                        .arg(recipe.list.size()));
-    }
-    const QString before = QString::fromStdString(sweep->name);
-    recipe.settings.name =
-        !name.isEmpty() ? name : before.endsWith(QLatin1String(" (again)")) ? before : before + " (again)";
+    if (!name.isEmpty())
+        recipe.settings.name = name;
     recipe.settings.python = python;
     recipe.settings.cacheRoot = cacheRoot;
     std::string error;

@@ -216,6 +216,44 @@ bool requestOf(const SweepRecipe &recipe, SweepRequest &out, std::string &error,
     return true;
 }
 
+std::optional<SweepRecipe> recipeToRunAgain(const store::SweepRecord &sweep,
+                                            const std::vector<std::string> &configJsons, bool &legacy,
+                                            std::string &error)
+{
+    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(sweep.settingsJson)).object();
+    legacy = !settings.contains("recipe");
+    std::optional<SweepRecipe> recipe;
+    if (!legacy) {
+        recipe = recipeFromJson(settings.value("recipe").toObject(), error);
+        if (!recipe)
+            return std::nullopt;
+    } else {
+        // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
+        // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
+        recipe.emplace();
+        recipe->kind = SweepKind::Custom;
+        for (const std::string &json : configJsons) {
+            RunConfig c;
+            std::vector<ConfigError> errors;
+            if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) {
+                error = "a configuration of it does not read: " + describe(errors);
+                return std::nullopt;
+            }
+            if (std::find(recipe->list.begin(), recipe->list.end(), c) == recipe->list.end())
+                recipe->list.push_back(c);
+        }
+        recipe->settings.repeats = settings.value("repeats").toInt(1);
+        // Unset: automatic. Sweeps before start states kept the old words under "caches".
+        recipe->settings.starts = startStatesFromString(settings.contains("starts") ? settings.value("starts").toString()
+                                                                                    : settings.value("caches").toString());
+        recipe->settings.plannedSteps = sweep.plannedSteps;
+        recipe->baseline = QString::fromStdString(sweep.baselineConfig);
+    }
+    const QString before = QString::fromStdString(sweep.name);
+    recipe->settings.name = before.endsWith(QLatin1String(" (again)")) ? before : before + " (again)";
+    return recipe;
+}
+
 SweepPreview preview(const SweepRequest &request, const TimeLeft &history)
 {
     SweepPreview p;

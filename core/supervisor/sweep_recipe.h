@@ -84,6 +84,15 @@ Sweep expand(const SweepRecipe &recipe);
 // recipe itself (stored with the sweep). False with `error` when the named baseline is not a row.
 bool requestOf(const SweepRecipe &recipe, SweepRequest &out, std::string &error, Sweep *expanded = nullptr);
 
+// What runs when a stored sweep runs again (`run --again`, the dashboard's Run again): the recipe
+// stored with it, else, for a sweep of before recipes (`legacy`), its configurations as a custom
+// list with its repeats, start states, planned steps and baseline. Named as the sweep, marked
+// " (again)" once. nullopt with `error` for a recipe this version cannot run or a configuration
+// that does not read: nothing of the sweep is dropped in silence.
+std::optional<SweepRecipe> recipeToRunAgain(const store::SweepRecord &sweep,
+                                            const std::vector<std::string> &configJsons, bool &legacy,
+                                            std::string &error);
+
 // What a request would run before it is planned (issue 29.1: the panel's line above Start and the
 // CLI's first line): configurations after the defaults (a batch scan's made), runs in every start
 // state, and the time it should take from `history` (supervisor/time_left.h), shared by the lanes.

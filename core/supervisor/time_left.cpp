@@ -22,7 +22,6 @@ std::optional<double> medianOf(const std::map<std::string, std::vector<double>> 
 }
 } // namespace
 
-
 RunKey runKey(const RunConfig &config, store::StartState start)
 {
     RunKey k;
@@ -197,7 +196,6 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
 {
     std::optional<TimeEstimate> run;
     const std::string kind = key.kind + "|" + std::to_string(key.steps);
-    const auto from = medianOf;
     // The same configuration in another state of this sweep.
     auto [scaled, unscaled, modelled] = fromOtherState(key);
     if (modelled)
@@ -208,9 +206,9 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
     if (const auto cost = referenceOf(key, &exactReference)) {
         referenced = TimeEstimate{cost->seconds(key.steps) * hostScale(), !exactReference || hostSeconds_.second <= 0};
     }
-    if (const auto s = from(sweep_, exact(key)))
+    if (const auto s = medianOf(sweep_, exact(key)))
         run = TimeEstimate{*s, false};
-    else if (const auto h = from(history_, exact(key)))
+    else if (const auto h = medianOf(history_, exact(key)))
         run = TimeEstimate{*h, false};
     else if (scaled)
         run = TimeEstimate{*scaled, false};
@@ -218,9 +216,9 @@ std::optional<TimeEstimate> TimeLeft::predict(const RunKey &key) const
         run = referenced;
     else if (unscaled)
         run = TimeEstimate{*unscaled, true};
-    else if (const auto k = from(kinds_, kind))
+    else if (const auto k = medianOf(kinds_, kind))
         run = TimeEstimate{*k, true};
-    else if (const auto hk = from(historyKinds_, kind))
+    else if (const auto hk = medianOf(historyKinds_, kind))
         run = TimeEstimate{*hk, true};
     else if (!all_.empty())
         run = TimeEstimate{std::accumulate(all_.begin(), all_.end(), 0.0) / static_cast<double>(all_.size()), true};

@@ -2,6 +2,8 @@
 // presets' configurations, round-trips through JSON whole, and a recipe of a newer version is refused.
 #include "supervisor_fixture.h"
 
+#include "config/config_json.h"
+#include <QJsonDocument>
 #include "config/presets.h"
 #include "supervisor/sweep_recipe.h"
 
@@ -154,6 +156,52 @@ TEST(SweepRecipe, PreviewCountsTheRunsAndTheirTimeAsTheServiceWillRunThem)
     EXPECT_EQ(scan.batchSizes, 2);
     EXPECT_EQ(scan.configurations, 4) << "each configuration at each batch";
     EXPECT_EQ(scan.runs, 16);
+}
+
+// Both front-ends' Run again read a stored sweep the same way: its recipe, else (before recipes)
+// its configurations, repeats, start states, planned steps and baseline; an unreadable one refused.
+TEST(SweepRecipe, AStoredSweepRunsAgainFromItsRecipeElseFromItsRecords)
+{
+    const RunConfig a = smallConfig(2), b = smallConfig(4);
+    const auto json = [](const RunConfig &c) {
+        return QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString();
+    };
+    store::SweepRecord old;
+    old.id = 3;
+    old.name = "ledger cpu b2 64px";
+    old.plannedSteps = 5000;
+    old.baselineConfig = canonicalName(b);
+    old.settingsJson = R"({"repeats":3,"caches":"both"})";
+    bool legacy = false;
+    std::string error;
+    const auto before = recipeToRunAgain(old, {json(a), json(b), json(a)}, legacy, error);
+    ASSERT_TRUE(before) << error;
+    EXPECT_TRUE(legacy);
+    EXPECT_EQ(before->kind, SweepKind::Custom);
+    EXPECT_EQ(names(before->list), names({a, b})) << "one row a configuration, in the sweep's order";
+    EXPECT_EQ(before->settings.repeats, 3);
+    ASSERT_TRUE(before->settings.starts);
+    EXPECT_EQ(toString(*before->settings.starts), "fresh,again") << "the old word both";
+    EXPECT_EQ(before->settings.plannedSteps, 5000);
+    EXPECT_EQ(before->baseline, QString::fromStdString(canonicalName(b)));
+    EXPECT_EQ(before->settings.name, QString("ledger cpu b2 64px (again)"));
+
+    EXPECT_FALSE(recipeToRunAgain(old, {json(a), R"({"batch": 0})"}, legacy, error)) << "nothing dropped in silence";
+    EXPECT_NE(error.find("does not read"), std::string::npos) << error;
+
+    store::SweepRecord stored = old;
+    stored.name = "ledger cpu b2 64px (again)";
+    SweepRecipe recipe = defaultRecipe(defaultShape(false));
+    recipe.settings.repeats = 2;
+    stored.settingsJson = QJsonDocument(QJsonObject{{"repeats", 9}, {"recipe", toJson(recipe)}})
+                              .toJson(QJsonDocument::Compact)
+                              .toStdString();
+    const auto again = recipeToRunAgain(stored, {}, legacy, error);
+    ASSERT_TRUE(again) << error;
+    EXPECT_FALSE(legacy);
+    EXPECT_EQ(again->kind, SweepKind::Ledger);
+    EXPECT_EQ(again->settings.repeats, 2) << "the recipe's, not the flat settings'";
+    EXPECT_EQ(again->settings.name, QString("ledger cpu b2 64px (again)")) << "marked once";
 }
 
 } // namespace stepscope::supervisor

@@ -1,6 +1,5 @@
 #include "presenters/shown_sweep.h"
 
-#include "config/config_json.h"
 #include "config/run_config.h"
 #include "controller/run_controller.h"
 #include "models/environment_model.h"
@@ -8,8 +7,6 @@
 #include "presenters/open_database.h"
 #include "supervisor/sweep_recipe.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
 #include <QSettings>
 #include <QTimer>
@@ -210,44 +207,20 @@ ShownSweep::AgainRefusal ShownSweep::againRequest(int cudaDevices, const std::ve
     if (!info_)
         return AgainRefusal::Unreadable;
     const SweepInfo &info = *info_;
-    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
-    supervisor::SweepRecipe recipe;
-    if (settings.contains("recipe")) {
-        std::string why;
-        const auto stored = supervisor::recipeFromJson(settings.value("recipe").toObject(), why);
-        if (!stored) {
-            *error = tr("Sweep %1 cannot run again here: %2.").arg(info.sweep.id).arg(QString::fromStdString(why));
-            return AgainRefusal::Unreadable;
-        }
-        recipe = *stored;
-    } else {
-        // An older sweep's compile_cache key is the runs' start state now (docs/decisions.md "Start
-        // states"): its cold and warm rows are one configuration again, run under the sweep's starts.
-        recipe.kind = supervisor::SweepKind::Custom;
-        for (const auto &json : info.configJsons) {
-            RunConfig c;
-            std::vector<ConfigError> errors;
-            if (!parseStoredConfig(QByteArray::fromStdString(json), c, errors)) {
-                *error = tr("Sweep %1 has a configuration this version cannot read.").arg(info.sweep.id);
-                return AgainRefusal::Unreadable;
-            }
-            if (std::find(recipe.list.begin(), recipe.list.end(), c) == recipe.list.end())
-                recipe.list.push_back(c);
-        }
-        recipe.settings.repeats = settings.value("repeats").toInt(1);
-        // Unset: automatic. Sweeps before start states kept the old words under "caches".
-        recipe.settings.starts = supervisor::startStatesFromString(
-            settings.contains("starts") ? settings.value("starts").toString() : settings.value("caches").toString());
-        recipe.baseline = QString::fromStdString(info.sweep.baselineConfig);
-        if (note)
-            *note = tr("Sweep %1 was recorded before sweeps kept their recipe: its configurations, repeats and "
-                       "start states run again; every other setting is the default.")
-                        .arg(info.sweep.id);
-    }
-    recipe.settings.plannedSteps = plannedSteps_;
-    const QString before = QString::fromStdString(info.sweep.name);
-    recipe.settings.name = before.endsWith(QLatin1String(" (again)")) ? before : tr("%1 (again)").arg(before);
+    bool legacy = false;
     std::string why;
+    auto stored = supervisor::recipeToRunAgain(info.sweep, info.configJsons, legacy, why);
+    if (!stored) {
+        *error = tr("Sweep %1 cannot run again here: %2.").arg(info.sweep.id).arg(QString::fromStdString(why));
+        return AgainRefusal::Unreadable;
+    }
+    supervisor::SweepRecipe &recipe = *stored;
+    if (legacy && note)
+        *note = tr("Sweep %1 was recorded before sweeps kept their recipe: its configurations, repeats and "
+                   "start states run again; every other setting is the default.")
+                    .arg(info.sweep.id);
+    // The planned run is the reader's choice on the ledger page, not the stored sweep's.
+    recipe.settings.plannedSteps = plannedSteps_;
     if (!supervisor::requestOf(recipe, request, why)) {
         *error = tr("Sweep %1 cannot run again here: %2.").arg(info.sweep.id).arg(QString::fromStdString(why));
         return AgainRefusal::Unreadable;
