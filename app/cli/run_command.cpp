@@ -520,14 +520,16 @@ bool sweepConfigs(RunFlags &f, const std::function<int()> &cudaDevices)
             return refuse(problems);
         // The preset is a recipe of its kind with the kind's own knobs (supervisor/sweep_recipe.h):
         // the dashboard's default sweep is this one.
-        const auto kind = supervisor::sweepKindFromString(r.preset);
-        if (!kind || (*kind != supervisor::SweepKind::Ledger && *kind != supervisor::SweepKind::Each)) {
-            printError("stepscope-cli run: unknown preset '" + r.preset + "'; choose ledger or each");
+        const std::vector<std::string> &presets = presetNames(); // the presets --help lists
+        if (std::find(presets.begin(), presets.end(), r.preset.toStdString()) == presets.end()) {
+            QStringList names;
+            for (const std::string &p : presets)
+                names << QString::fromStdString(p);
+            printError("stepscope-cli run: unknown preset '" + r.preset + "'; choose " + names.join(" or "));
             return false;
         }
-        supervisor::SweepRecipe recipe = supervisor::defaultRecipe(f.base);
-        recipe.kind = *kind;
-        const Sweep sweep = supervisor::expand(recipe);        for (const auto &s : sweep.skipped)
+        const Sweep sweep = supervisor::expand(recipeOf(f)); // the recipe stored with the sweep below
+        for (const auto &s : sweep.skipped)
             printError("stepscope-cli: skipped " + QString::fromStdString(s));
         r.configs = sweep.configs;
     }
@@ -711,15 +713,8 @@ int runCommand(const Options &options, const CommandLine &line)
     }
     // What the dashboard says above Start (supervisor/sweep_recipe.h preview): the runs and the time
     // they should take, from this database's runs on this host, else the shipped run costs.
-    supervisor::TimeLeft history;
-    try {
-        if (const auto reader = store::Reader::open(options.db.toStdString()))
-            supervisor::addDatabaseHistory(history, *reader, platform::hostName());
-    } catch (const store::StoreError &) {
-        // No history to go by: the reference costs alone.
-    }
-    history.addReference(supervisor::referenceRunCosts());
-    const supervisor::SweepPreview preview = supervisor::preview(flags.request, history);
+    const supervisor::SweepPreview preview =
+        supervisor::preview(flags.request, supervisor::timeLeftBefore(options.db.toStdString(), platform::hostName()));
     const QString estimate =
         !preview.estimate ? QString(", time unknown")
                           : ", " + QString::fromStdString(supervisor::roundedTimeLeft(preview.estimate->seconds)) +

@@ -176,14 +176,7 @@ void SweepService::start(const PreparedSweep &prepared)
     runsDone_ = 0;
     // What each run should cost, from this database's earlier runs on this host and from the costs
     // Stepscope ships (time_left.h).
-    timeLeft_ = TimeLeft();
-    timeLeft_.addReference(referenceRunCosts());
-    try {
-        if (const auto reader = store::Reader::open(db_.path()))
-            addDatabaseHistory(timeLeft_, *reader, platform::hostName());
-    } catch (const store::StoreError &) {
-        // No history: the estimate starts from this sweep's own runs.
-    }
+    timeLeft_ = timeLeftBefore(db_.path(), platform::hostName());
     keys_.clear();
     configs_.clear();
     predictions_.clear();

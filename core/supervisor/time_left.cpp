@@ -341,4 +341,25 @@ void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std:
     }
 }
 
+TimeLeft timeLeftBefore(const store::Reader &reader, const std::string &host)
+{
+    TimeLeft model;
+    model.addReference(referenceRunCosts());
+    addDatabaseHistory(model, reader, host);
+    return model;
+}
+
+TimeLeft timeLeftBefore(const std::string &databasePath, const std::string &host)
+{
+    try {
+        if (const auto reader = store::Reader::open(databasePath))
+            return timeLeftBefore(*reader, host);
+    } catch (const store::StoreError &) {
+        // No history: the reference costs alone.
+    }
+    TimeLeft model;
+    model.addReference(referenceRunCosts());
+    return model;
+}
+
 } // namespace stepscope::supervisor

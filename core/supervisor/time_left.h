@@ -125,4 +125,10 @@ std::string roundedTimeLeft(double seconds);
 // The complete runs of `reader`'s newest `maxSweeps` sweeps that ran on `host`, into `model`.
 void addDatabaseHistory(TimeLeft &model, const store::Reader &reader, const std::string &host, int maxSweeps = 50);
 
+// What a sweep's time left knows before its first run: the run costs Stepscope ships and this
+// database's complete runs on `host` (the sweep service, the CLI's first line, the dashboard's
+// preview). A database that cannot be read adds nothing: the estimate starts from the costs alone.
+TimeLeft timeLeftBefore(const store::Reader &reader, const std::string &host);
+TimeLeft timeLeftBefore(const std::string &databasePath, const std::string &host);
+
 } // namespace stepscope::supervisor

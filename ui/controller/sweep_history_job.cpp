@@ -13,9 +13,8 @@ void SweepHistoryJob::request()
     post(0, [this](const Context &context) -> Deliver {
         const auto sweeps = context.reader.sweeps(); // newest first
         const qint64 newest = sweeps.empty() ? 0 : sweeps.front().id;
-        auto times = std::make_shared<supervisor::TimeLeft>();
-        supervisor::addDatabaseHistory(*times, context.reader, platform::hostName());
-        times->addReference(supervisor::referenceRunCosts());
+        auto times =
+            std::make_shared<supervisor::TimeLeft>(supervisor::timeLeftBefore(context.reader, platform::hostName()));
         return [this, newest, times] { Q_EMIT read(newest, times); };
     });
 }
