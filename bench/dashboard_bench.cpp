@@ -354,19 +354,21 @@ int main(int argc, char **argv)
     if (phases.contains("sweep")) {
         probe.enter("sweep: 7 configs x 3 repeats x 100,000 steps");
         // Another connection writes the sweep as a supervisor would; the window hears of each run
-        // through the controller's own signals, delivered to the UI thread.
+        // through the controller's own events, delivered to the UI thread.
         stepscope::bench::SyntheticSweep spec;
         spec.planned = [&](std::int64_t sweepId, int runs) {
             QMetaObject::invokeMethod(controller, [=] { Q_EMIT controller->sweepStarted(sweepId, runs); });
         };
         spec.runStarting = [&](std::int64_t runId, int index, int total) {
             QMetaObject::invokeMethod(controller, [=] {
-                Q_EMIT controller->runStarted(runId, index, total, QStringLiteral("synthetic run"));
+                controller->onEvent(stepscope::supervisor::event::RunStarted{runId, index, total,
+                                                                             QStringLiteral("synthetic run"), {}, {}});
             });
         };
         spec.runWritten = [&](std::int64_t runId, int, int) {
             QMetaObject::invokeMethod(controller, [=] {
-                Q_EMIT controller->runFinished(runId, stepscope::RunStatus::Complete, std::nullopt);
+                controller->onEvent(
+                    stepscope::supervisor::event::RunFinished{runId, stepscope::RunStatus::Complete, std::nullopt, {}});
             });
         };
         bool written = false;
@@ -377,7 +379,7 @@ int main(int argc, char **argv)
                 bigSweep = stepscope::bench::writeSyntheticSweep(*db, spec);
             } // closed here, as a supervisor's connection would be, not on the UI thread
             QMetaObject::invokeMethod(controller, [&] {
-                Q_EMIT controller->finished(bigSweep, false);
+                controller->onEvent(stepscope::supervisor::event::Finished{bigSweep, false});
                 written = true;
             });
             closed = true;

@@ -559,77 +559,74 @@ class SweepPrinter
 
     void print(const supervisor::SweepEvent &e)
     {
-        using K = supervisor::SweepEvent::Kind;
-        switch (e.kind) {
-        case K::RunStarted: {
-            // With lanes several runs go at once: each message names its run's lane.
-            current_ = QString("[%1/%2%3] %4")
-                           .arg(e.index + 1)
-                           .arg(e.total)
-                           .arg(e.lane.isEmpty() ? QString() : " " + e.lane)
-                           .arg(e.config);
-            labels_[e.runId] = current_;
-            lastPhase_.clear();
-            // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
-            // of the same configuration, or a guess from others, said to be one.
-            status_.message(current_ + ": starting" + (e.secondsLeft >= 0 ? " (" + timeLeft(e) + ")" : QString()));
-            break;
-        }
-        case K::Progress:
-            // Re-estimated from the pace of this run's steps as they come (supervisor/time_left.h).
-            if (e.steps > 0 && lanes_ > 1)
-                status_.progress(QString("%1 of %2 runs done on %3 lanes").arg(e.index).arg(e.total).arg(lanes_) +
-                                 (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
-            else if (e.steps > 0)
-                status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) +
-                                 (e.secondsLeft >= 0 ? ", " + timeLeft(e) : QString()));
-            break;
-        case K::FirstStep:
-            status_.message(label(e) + ": first step " + QString::fromStdString(report::formatSeconds(e.seconds)));
-            break;
-        case K::Phase:
-            showPhase(e);
-            break;
-        case K::RunFinished:
-            showFinished(e);
-            break;
-        case K::StorageFailed:
-            storageError = e.detail;
-            status_.message("stepscope-cli: the database refused a write, the sweep stops: " +
-                            storeMessage(e.detail.toStdString()));
-            break;
-        default:
-            // The stages and reports core words (supervisor/event_text.h), the Log page's words too.
-            if (supervisor::isSaidInWords(e.kind))
-                status_.message("stepscope-cli: " + supervisor::describe(e));
-            break;
-        case K::Finished:
-            cancelled = e.cancelled;
-            finished = true;
-            QCoreApplication::quit();
-            break;
-        case K::Environment:
-        case K::CompileInfo:
-        case K::Log:
-            break;
-        }
+        using namespace supervisor::event;
+        std::visit(supervisor::Overloaded{
+                       [&](const RunStarted &x) { showStarted(x); },
+                       [&](const Progress &x) { showProgress(x); },
+                       [&](const FirstStep &x) {
+                           status_.message(label(x.runId) + ": first step " +
+                                           QString::fromStdString(report::formatSeconds(x.seconds)));
+                       },
+                       [&](const Phase &x) { showPhase(x); },
+                       [&](const RunFinished &x) { showFinished(x); },
+                       [&](const StorageFailed &x) {
+                           storageError = x.message;
+                           status_.message("stepscope-cli: the database refused a write, the sweep stops: " +
+                                           storeMessage(x.message.toStdString()));
+                       },
+                       [&](const Finished &x) {
+                           cancelled = x.cancelled;
+                           finished = true;
+                           QCoreApplication::quit();
+                       },
+                       // The worker's own records and log stay in the database.
+                       [](const Environment &) {}, [](const CompileInfo &) {}, [](const Log &) {},
+                       // The stages and reports core words (supervisor/event_text.h), the Log page's words too.
+                       [&](const auto &) { status_.message("stepscope-cli: " + supervisor::describe(e)); },
+                   },
+                   e);
     }
 
   private:
+    void showStarted(const supervisor::event::RunStarted &e)
+    {
+        // With lanes several runs go at once: each message names its run's lane.
+        current_ = QString("[%1/%2%3] %4")
+                       .arg(e.index + 1)
+                       .arg(e.total)
+                       .arg(e.lane.label.isEmpty() ? QString() : " " + e.lane.label)
+                       .arg(e.config);
+        labels_[e.runId] = current_;
+        lastPhase_.clear();
+        // The service's estimate from what each run costs (supervisor/time_left.h): measured runs
+        // of the same configuration, or a guess from others, said to be one.
+        status_.message(current_ + ": starting" + (e.left.seconds >= 0 ? " (" + timeLeft(e.left) + ")" : QString()));
+    }
+
+    void showProgress(const supervisor::event::Progress &e)
+    {
+        // Re-estimated from the pace of this run's steps as they come (supervisor/time_left.h).
+        const QString left = e.left.seconds >= 0 ? ", " + timeLeft(e.left) : QString();
+        if (e.steps > 0 && lanes_ > 1)
+            status_.progress(QString("%1 of %2 runs done on %3 lanes").arg(e.runsDone).arg(e.total).arg(lanes_) + left);
+        else if (e.steps > 0)
+            status_.progress(current_ + QString(": step %1/%2").arg(e.step).arg(e.steps) + left);
+    }
+
     // "about 3 min left", rounded as far as an estimate deserves; ", a guess" where runs of another
     // kind stood in for some of it.
-    static QString timeLeft(const supervisor::SweepEvent &e)
+    static QString timeLeft(const supervisor::TimeLeftEstimate &left)
     {
-        return QString::fromStdString(supervisor::roundedTimeLeft(double(e.secondsLeft))) + " left" +
-               (e.secondsLeftGuess ? ", a guess" : "");
+        return QString::fromStdString(supervisor::roundedTimeLeft(double(left.seconds))) + " left" +
+               (left.guess ? ", a guess" : "");
     }
 
     // A compile can take minutes without a step: say what the worker is doing, so that it never
     // looks like a hang (a line at most every 15 s when stderr is a file or a pipe).
-    void showPhase(const supervisor::SweepEvent &e)
+    void showPhase(const supervisor::event::Phase &e)
     {
         const QString phase = (e.priming ? "priming: " : "") + e.phase;
-        const QString text = label(e) + ": " + phase + " " + phaseSeconds(e.seconds);
+        const QString text = label(e.runId) + ": " + phase + " " + phaseSeconds(e.seconds);
         if (status_.onTerminal()) {
             status_.progress(text);
         } else if (phase != lastPhase_ || !phasePrinted_.isValid() || phasePrinted_.elapsed() >= 15000) {
@@ -639,17 +636,18 @@ class SweepPrinter
         lastPhase_ = phase;
     }
 
-    void showFinished(const supervisor::SweepEvent &e)
+    void showFinished(const supervisor::event::RunFinished &e)
     {
+        const QString run = label(e.runId);
         if (e.status == RunStatus::Complete) {
-            status_.message(label(e) + ": complete (run " + QString::number(e.runId) + ")");
+            status_.message(run + ": complete (run " + QString::number(e.runId) + ")");
             return;
         }
         if (e.status == RunStatus::Failed)
             ++failed;
         const QString category =
             e.failure ? QString::fromUtf8(toString(e.failure->category).data()) : QString("internal");
-        status_.message(label(e) + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
+        status_.message(run + ": " + QString::fromUtf8(toString(e.status).data()) + " [" + category + "] " +
                         (e.failure ? QString::fromStdString(e.failure->message) : QString()) +
                         (e.failure ? "\n    fix: " + QString::fromUtf8(fixFor(*e.failure).data()) : QString()) +
                         "\n    detail: stepscope-cli show " + QString::number(e.runId));
@@ -658,9 +656,9 @@ class SweepPrinter
     StatusLine &status_;
     // The run an event is about, as RunStarted named it ("[3/21 cuda:1] python cuda b32 ..."); the
     // last one started when the event names no run.
-    QString label(const supervisor::SweepEvent &e) const
+    QString label(qint64 runId) const
     {
-        const auto it = labels_.find(e.runId);
+        const auto it = labels_.find(runId);
         return it == labels_.end() ? current_ : it->second;
     }
 

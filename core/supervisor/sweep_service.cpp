@@ -18,52 +18,6 @@
 namespace stepscope::supervisor
 {
 
-const char *toString(SweepEvent::Kind kind)
-{
-    using K = SweepEvent::Kind;
-    switch (kind) {
-    case K::RunStarted:
-        return "run-started";
-    case K::WarmupStarted:
-        return "warmup-started";
-    case K::WarmupFailed:
-        return "warmup-failed";
-    case K::PrimingStarted:
-        return "priming-started";
-    case K::LaneRetired:
-        return "lane-retired";
-    case K::RunRequeued:
-        return "run-requeued";
-    case K::Environment:
-        return "environment";
-    case K::FirstStep:
-        return "first-step";
-    case K::Phase:
-        return "phase";
-    case K::CompileInfo:
-        return "compile-info";
-    case K::Progress:
-        return "progress";
-    case K::RunFinished:
-        return "run-finished";
-    case K::AdaptiveRunAdded:
-        return "adaptive-run-added";
-    case K::AdaptiveTimeSpent:
-        return "adaptive-time-spent";
-    case K::Log:
-        return "log";
-    case K::TimeLeftReport:
-        return "time-left-report";
-    case K::Provisional:
-        return "provisional";
-    case K::StorageFailed:
-        return "storage-failed";
-    case K::Finished:
-        return "finished";
-    }
-    return "log";
-}
-
 QString gpuTopology()
 {
     // How the GPUs reach each other (NVLink, PCIe switch, host bridge) changes what a data-parallel
@@ -222,16 +176,11 @@ void SweepService::sayProvisional(int planIndex)
         if (!reader)
             return;
         const report::Ledger ledger = report::buildLedger(*reader, sweepId_, plannedSteps_, {}, key.start);
-        const std::string headline = report::recommendationHeadline(ledger);
-        SweepEvent e = SweepEvent::of(SweepEvent::Kind::Provisional);
+        event::Provisional e;
         e.start = key.start;
-        e.detail = QString::fromStdString(
-            "every configuration's " + std::string(store::toString(key.start)) + " run has ended (" +
-            report::provisionalText(ledger) + "); for " + report::startText(key.start) + ": " +
-            (headline.empty() ? "no recommendation yet" + (ledger.noRecommendationReason.empty()
-                                                               ? std::string()
-                                                               : " (" + ledger.noRecommendationReason + ")")
-                              : headline));
+        e.ledgerState = QString::fromStdString(report::provisionalText(ledger));
+        e.headline = QString::fromStdString(report::recommendationHeadline(ledger));
+        e.noRecommendation = QString::fromStdString(ledger.noRecommendationReason);
         emitEvent(e);
     } catch (const store::StoreError &) {
         // No verdict now: the final one comes with the finished sweep.
@@ -240,89 +189,45 @@ void SweepService::sayProvisional(int planIndex)
 
 void SweepService::connectRunner()
 {
-    using K = SweepEvent::Kind;
     SweepRunner *r = runner_;
     connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
     connect(r, &SweepRunner::runLane, this, [this](qint64 runId, int lane, const QString &label) {
-        lanes_[runId] = {lane, label};
+        lanes_[runId] = LaneOf{label, lane};
     });
     connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
         runClock_.start();
         pace_.restart();
         currentRun_ = index;
         runStarts_[runId] = {index, sweepClock_.elapsed()};
-        SweepEvent e = SweepEvent::of(K::RunStarted);
-        e.runId = runId;
-        e.index = index;
-        e.total = total;
-        e.config = name;
-        fillLane(e);
-        fillSecondsLeft(e, laneCount_ > 1 ? runsDone_ : index);
-        if (e.secondsLeft >= 0)
+        const TimeLeftEstimate left = timeLeftAt(laneCount_ > 1 ? runsDone_ : index);
+        if (left.seconds >= 0)
             predictions_.push_back({static_cast<double>(sweepClock_.elapsed()) / 1000.0,
-                                    static_cast<double>(e.secondsLeft), e.secondsLeftGuess});
-        emitEvent(e);
+                                    static_cast<double>(left.seconds), left.guess});
+        emitEvent(event::RunStarted{runId, index, total, name, laneOf(runId), left});
     });
     connect(r, &SweepRunner::warmupStarted, this, [this](const QString &warmup, const QString &before) {
-        SweepEvent e = SweepEvent::of(K::WarmupStarted);
-        e.config = warmup;
-        e.detail = before;
-        emitEvent(e);
+        emitEvent(event::WarmupStarted{warmup, before});
     });
-    connect(r, &SweepRunner::warmupFailed, this, [this](const Failure &failure) {
-        SweepEvent e = SweepEvent::of(K::WarmupFailed);
-        e.failure = failure;
-        emitEvent(e);
-    });
+    connect(r, &SweepRunner::warmupFailed, this,
+            [this](const Failure &failure) { emitEvent(event::WarmupFailed{failure}); });
     connect(r, &SweepRunner::primingStarted, this, [this](qint64 runId, const QString &name, store::StartState start) {
-        SweepEvent e = SweepEvent::of(K::PrimingStarted);
-        e.runId = runId;
-        e.config = name;
-        e.start = start;
-        fillLane(e);
-        emitEvent(e);
+        emitEvent(event::PrimingStarted{runId, name, start, laneOf(runId)});
     });
     connect(r, &SweepRunner::laneRetired, this, [this](const QString &lane, const QString &name, const Failure &failure) {
-        SweepEvent e = SweepEvent::of(K::LaneRetired);
-        e.lane = lane;
-        e.config = name;
-        e.failure = failure;
-        emitEvent(e);
+        emitEvent(event::LaneRetired{lane, name, failure});
     });
-    connect(r, &SweepRunner::runRequeued, this, [this](const QString &name) {
-        SweepEvent e = SweepEvent::of(K::RunRequeued);
-        e.config = name;
-        emitEvent(e);
-    });
-    connect(r, &SweepRunner::environment, this, [this](qint64 runId, const QString &json) {
-        SweepEvent e = SweepEvent::of(K::Environment);
-        e.runId = runId;
-        e.detail = json;
-        emitEvent(e);
-    });
+    connect(r, &SweepRunner::runRequeued, this, [this](const QString &name) { emitEvent(event::RunRequeued{name}); });
+    connect(r, &SweepRunner::environment, this,
+            [this](qint64 runId, const QString &json) { emitEvent(event::Environment{runId, json}); });
     connect(r, &SweepRunner::firstStep, this, [this](qint64 runId, double seconds) {
         firstSteps_[runId] = seconds; // the time-left model swaps first steps between start states
-        SweepEvent e = SweepEvent::of(K::FirstStep);
-        e.runId = runId;
-        e.seconds = seconds;
-        fillLane(e);
-        emitEvent(e);
+        emitEvent(event::FirstStep{runId, seconds, laneOf(runId)});
     });
     connect(r, &SweepRunner::phase, this, [this](qint64 runId, const QString &phase, double seconds, bool priming) {
-        SweepEvent e = SweepEvent::of(K::Phase);
-        e.runId = runId;
-        fillLane(e);
-        e.phase = phase;
-        e.seconds = seconds;
-        e.priming = priming;
-        emitEvent(e);
+        emitEvent(event::Phase{runId, phase, seconds, priming, laneOf(runId)});
     });
-    connect(r, &SweepRunner::compileInfo, this, [this](qint64 runId, const QString &json) {
-        SweepEvent e = SweepEvent::of(K::CompileInfo);
-        e.runId = runId;
-        e.detail = json;
-        emitEvent(e);
-    });
+    connect(r, &SweepRunner::compileInfo, this,
+            [this](qint64 runId, const QString &json) { emitEvent(event::CompileInfo{runId, json}); });
     connect(r, &SweepRunner::progress, this, &SweepService::onProgress);
     connect(r, &SweepRunner::runFinished, this,
             [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {
@@ -336,12 +241,7 @@ void SweepService::connectRunner()
                                               firstSteps_.count(runId) ? std::optional<double>(firstSteps_[runId])
                                                                        : std::nullopt);
                 }
-                SweepEvent e = SweepEvent::of(K::RunFinished);
-                e.runId = runId;
-                fillLane(e);
-                e.status = status;
-                e.failure = failure;
-                emitEvent(e);
+                emitEvent(event::RunFinished{runId, status, failure, laneOf(runId)});
                 if (const auto it = runStarts_.find(runId); it != runStarts_.end())
                     sayProvisional(it->second.first);
             });
@@ -349,43 +249,24 @@ void SweepService::connectRunner()
             [this](const QString &name, int processes, double halfWidth, double target) {
                 if (const auto it = configs_.find(name); it != configs_.end())
                     keys_.push_back(runKey(it->second, warmRuns_ ? store::StartState::Again : store::StartState::Fresh));
-                SweepEvent e = SweepEvent::of(K::AdaptiveRunAdded);
-                e.config = name;
-                e.processes = processes;
-                e.halfWidth = halfWidth;
-                e.target = target;
-                emitEvent(e);
+                emitEvent(event::AdaptiveRunAdded{name, processes, halfWidth, target});
             });
-    connect(r, &SweepRunner::adaptiveTimeSpent, this, [this](int minutes) {
-        SweepEvent e = SweepEvent::of(K::AdaptiveTimeSpent);
-        e.minutes = minutes;
-        emitEvent(e);
-    });
-    connect(r, &SweepRunner::logLine, this, [this](const QString &line) {
-        SweepEvent e = SweepEvent::of(K::Log);
-        e.detail = line;
-        emitEvent(e);
-    });
-    connect(r, &SweepRunner::storageFailed, this, [this](const QString &message) {
-        SweepEvent e = SweepEvent::of(K::StorageFailed);
-        e.detail = message;
-        emitEvent(e);
-    });
+    connect(r, &SweepRunner::adaptiveTimeSpent, this,
+            [this](int minutes) { emitEvent(event::AdaptiveTimeSpent{minutes}); });
+    connect(r, &SweepRunner::logLine, this, [this](const QString &line) { emitEvent(event::Log{line}); });
+    connect(r, &SweepRunner::storageFailed, this,
+            [this](const QString &message) { emitEvent(event::StorageFailed{message}); });
     connect(r, &SweepRunner::finished, this, [this](bool cancelled) {
         if (!cancelled)
             reportTimeLeftError();
-        SweepEvent e = SweepEvent::of(K::Finished);
-        e.cancelled = cancelled;
-        emitEvent(e);
+        emitEvent(event::Finished{sweepId_, cancelled});
     });
 }
 
-void SweepService::fillLane(SweepEvent &e) const
+LaneOf SweepService::laneOf(qint64 runId) const
 {
-    if (const auto it = lanes_.find(e.runId); it != lanes_.end()) {
-        e.laneIndex = it->second.first;
-        e.lane = it->second.second;
-    }
+    const auto it = lanes_.find(runId);
+    return it == lanes_.end() ? LaneOf{} : it->second;
 }
 
 void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int steps)
@@ -393,8 +274,8 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
     // With lanes the reporting run's position is not the count of runs done: several run at once.
     if (laneCount_ > 1)
         finishedRuns = std::min(runsDone_, totalRuns);
-    SweepEvent e = SweepEvent::of(SweepEvent::Kind::Progress);
-    e.index = finishedRuns;
+    event::Progress e;
+    e.runsDone = finishedRuns;
     e.total = totalRuns;
     e.step = step;
     e.steps = steps;
@@ -403,49 +284,40 @@ void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int ste
     // One pace meter follows one run: with lanes, their steps would mix into a pace of no run.
     if (laneCount_ <= 1)
         pace_.observe(step, steps, static_cast<double>(runClock_.elapsed()) / 1000.0);
-    fillSecondsLeft(e, finishedRuns);
+    e.left = timeLeftAt(finishedRuns);
     emitEvent(e);
 }
 
-void SweepService::fillSecondsLeft(SweepEvent &e, int currentRun) const
+TimeLeftEstimate SweepService::timeLeftAt(int currentRun) const
 {
-    e.secondsLeft = -1;
     if (currentRun < 0)
-        return;
+        return {};
     const double elapsed = static_cast<double>(runClock_.elapsed()) / 1000.0;
     // The pace is the running run's only while it runs: at its start (RunStarted) there is none yet.
     const auto pace = currentRun == currentRun_ ? pace_.pace() : std::nullopt;
-    if (const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed, pace)) {
-        // Lanes share the rest between them: a rough division (the last runs of a lane may wait).
-        e.secondsLeft = static_cast<qint64>(left->seconds / std::max(1, laneCount_));
-        e.secondsLeftGuess = left->guess;
-    }
+    const auto left = timeLeft_.left(keys_, static_cast<std::size_t>(currentRun), elapsed, pace);
+    if (!left)
+        return {};
+    // Lanes share the rest between them: a rough division (the last runs of a lane may wait).
+    return {static_cast<qint64>(left->seconds / std::max(1, laneCount_)), left->guess};
 }
 
 void SweepService::reportTimeLeftError()
 {
     const double end = static_cast<double>(sweepClock_.elapsed()) / 1000.0;
+    event::TimeLeftReport e;
     std::vector<double> errors;
-    QStringList each;
     for (const Prediction &p : predictions_) {
         const double actual = end - p.at;
         if (actual < 1)
             continue;
         errors.push_back(std::abs(p.left - actual) / actual);
-        each << QString("%1 s for %2 s%3").arg(p.left, 0, 'f', 0).arg(actual, 0, 'f', 0).arg(p.guess ? " (guess)" : "");
+        e.predictions.push_back({p.left, actual, p.guess});
     }
     if (errors.empty())
         return;
-    SweepEvent e = SweepEvent::of(SweepEvent::Kind::TimeLeftReport);
-    e.seconds = stats::median(errors);
-    e.target = *std::max_element(errors.begin(), errors.end());
-    e.processes = static_cast<int>(errors.size());
-    e.detail = QString("time left, predicted at %1 run starts against the time the rest took: median error %2%, "
-                       "worst %3% (%4)")
-                   .arg(errors.size())
-                   .arg(e.seconds * 100, 0, 'f', 0)
-                   .arg(e.target * 100, 0, 'f', 0)
-                   .arg(each.join(", "));
+    e.medianError = stats::median(errors);
+    e.worstError = *std::max_element(errors.begin(), errors.end());
     emitEvent(e);
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The one sweep service both front-ends adapt: a request (sweep_request.h) is validated, given its
 // defaults, turned into a plan with its worker commands (prepare), and run (start), and everything
-// that happens arrives as one typed event stream. The CLI prints the events, the dashboard's
-// controller turns them into its signals; neither assembles a sweep, reads a log line for meaning,
-// or estimates time left itself.
+// that happens arrives as one typed event stream (sweep_event.h). The CLI's printer and the
+// dashboard's presenters visit the events directly; neither assembles a sweep, reads a log line for
+// meaning, or estimates time left itself.
 //
 // Threads: the service lives in whatever thread it is moved to (the dashboard gives it the
 // supervisor thread, the CLI keeps it in the main event loop); prepare() is a plain function.
+#include "supervisor/sweep_event.h"
 #include "supervisor/sweep_plan.h"
 #include "supervisor/sweep_request.h"
 #include "supervisor/sweep_runner.h"
@@ -26,68 +27,8 @@
 namespace stepscope::supervisor
 {
 
-struct SweepEvent {
-    enum class Kind {
-        RunStarted,        // runId, index (0-based), total, config, secondsLeft
-        WarmupStarted,     // config: the warm-up's configuration; detail: the run it comes before
-        WarmupFailed,      // failure (the sweep goes on)
-        PrimingStarted,    // runId, config, start: the state whose caches it fills
-        Environment,       // runId, detail: the worker's environment JSON
-        FirstStep,         // runId, seconds
-        Phase,             // runId, phase (the worker's word: "compiling"), seconds in it, priming
-        CompileInfo,       // runId, detail: the worker's compile record (JSON)
-        Progress,          // index (runs finished), total, step, steps, runFraction, sweepFraction, secondsLeft
-        RunFinished,       // runId, status, failure
-        AdaptiveRunAdded,  // config, processes, halfWidth (< 0: no interval yet), target
-        AdaptiveTimeSpent, // minutes
-        LaneRetired,       // lane, config, failure: the lane's device failed that run; it takes no more
-        RunRequeued,       // config: a retired lane's run, queued again for another lane of its model
-        Log,               // detail: a line of a worker's log or of the supervisor's, for people only
-        TimeLeftReport,    // the estimates at each run start against the time the rest took: seconds =
-                           // median relative error, target = the worst, processes = run starts; detail words it
-        Provisional,       // every configuration's first run of one start state has ended while runs remain:
-                           // start: the state; detail: the ledger's verdict for it, said to be
-                           // provisional (report/ledger.h provisionalText)
-        StorageFailed,     // detail: the store's message; Finished(cancelled) follows
-        Finished,          // cancelled
-    };
-    Kind kind = Kind::Log;
-    qint64 runId = 0;
-    int index = 0, total = 0;
-    int step = 0, steps = 0;
-    QString config;
-    QString phase;
-    QString detail;
-    double seconds = 0;
-    bool priming = false;
-    RunStatus status = RunStatus::Complete;
-    std::optional<Failure> failure;
-    int processes = 0;
-    double halfWidth = 0, target = 0;
-    int minutes = 0;
-    double runFraction = 0, sweepFraction = 0;
-    qint64 secondsLeft = -1;       // Progress: < 0 while unknown (time_left.h)
-    bool secondsLeftGuess = false; // some run of the rest was predicted from another kind: a guess
-    bool cancelled = false;
-    store::StartState start = store::StartState::Fresh; // PrimingStarted, Provisional
-    // With several devices (issue 21): the lane that runs the event's run ("cuda:1"; a data-parallel
-    // run, "cuda:0+cuda:1") and its index; empty and -1 on one device.
-    QString lane;
-    int laneIndex = -1;
-
-    static SweepEvent of(Kind kind)
-    {
-        SweepEvent e;
-        e.kind = kind;
-        return e;
-    }
-};
-
 // `nvidia-smi topo -m`, or "unknown (why)": how the GPUs of a sweep over several reach each other.
 QString gpuTopology();
-
-// The kind's name, for logs and tests ("run-started", ...).
-const char *toString(SweepEvent::Kind kind);
 
 // A request made ready to run: the plan stored in the database (one transaction) and the options
 // the runner gets, workers resolved.
@@ -136,13 +77,13 @@ class SweepService : public QObject
     void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
 
   private:
-    void emitEvent(SweepEvent e) { Q_EMIT sweepEvent(e); }
+    void emitEvent(const SweepEvent &e) { Q_EMIT sweepEvent(e); }
     void onProgress(int finishedRuns, int totalRuns, int step, int steps);
-    // The time the rest of the sweep should take (time_left.h), into the event; -1 while there is
-    // nothing to go on.
-    void fillSecondsLeft(SweepEvent &e, int currentRun) const;
+    // The time the rest of the sweep should take (time_left.h); seconds -1 while there is nothing to
+    // go on.
+    TimeLeftEstimate timeLeftAt(int currentRun) const;
     void connectRunner();
-    void fillLane(SweepEvent &e) const;
+    LaneOf laneOf(qint64 runId) const;
     // How the predictions made at each run start compare with the time the sweep really took: a
     // Log event at its end (docs/results cite it).
     void reportTimeLeftError();
@@ -164,7 +105,7 @@ class SweepService : public QObject
     };
     std::vector<Prediction> predictions_;
     int laneCount_ = 1;
-    std::map<qint64, std::pair<int, QString>> lanes_;    // run id -> its lane (index, label)
+    std::map<qint64, LaneOf> lanes_;                     // run id -> its lane
     std::map<qint64, std::pair<int, qint64>> runStarts_; // run id -> plan index, sweep clock ms at its start
     std::map<qint64, double> firstSteps_;                // run id -> its first step, seconds
     // Issue 28.3: per start state, the configurations planned with it and those with a run of it
@@ -177,5 +118,4 @@ class SweepService : public QObject
 
 } // namespace stepscope::supervisor
 
-Q_DECLARE_METATYPE(stepscope::supervisor::SweepEvent)
 Q_DECLARE_METATYPE(stepscope::supervisor::PreparedSweep)

@@ -174,48 +174,26 @@ class SupervisorTest : public ::testing::Test
                          });
         QObject::connect(&runner, &SweepRunner::logLine, &loop, [&](const QString &l) { out.log << l; });
         // The stages said as data, in the words both front-ends give them (supervisor/event_text.h).
-        using K = SweepEvent::Kind;
-        const auto said = [&out](SweepEvent e) { out.log << describe(e); };
+        const auto said = [&out](const SweepEvent &e) { out.log << describe(e); };
         QObject::connect(&runner, &SweepRunner::warmupStarted, &loop, [said](const QString &w, const QString &before) {
-            SweepEvent e = SweepEvent::of(K::WarmupStarted);
-            e.config = w;
-            e.detail = before;
-            said(e);
+            said(event::WarmupStarted{w, before});
         });
-        QObject::connect(&runner, &SweepRunner::warmupFailed, &loop, [said](const Failure &f) {
-            SweepEvent e = SweepEvent::of(K::WarmupFailed);
-            e.failure = f;
-            said(e);
-        });
+        QObject::connect(&runner, &SweepRunner::warmupFailed, &loop,
+                         [said](const Failure &f) { said(event::WarmupFailed{f}); });
         QObject::connect(&runner, &SweepRunner::primingStarted, &loop,
-                         [said](qint64, const QString &name, store::StartState start) {
-                             SweepEvent e = SweepEvent::of(K::PrimingStarted);
-                             e.config = name;
-                             e.start = start;
-                             said(e);
+                         [said](qint64 runId, const QString &name, store::StartState start) {
+                             said(event::PrimingStarted{runId, name, start, {}});
                          });
         QObject::connect(&runner, &SweepRunner::adaptiveRunAdded, &loop,
                          [said](const QString &name, int processes, double halfWidth, double target) {
-                             SweepEvent e = SweepEvent::of(K::AdaptiveRunAdded);
-                             e.config = name;
-                             e.processes = processes;
-                             e.halfWidth = halfWidth;
-                             e.target = target;
-                             said(e);
+                             said(event::AdaptiveRunAdded{name, processes, halfWidth, target});
                          });
         QObject::connect(&runner, &SweepRunner::laneRetired, &loop,
                          [said](const QString &lane, const QString &name, const Failure &f) {
-                             SweepEvent e = SweepEvent::of(K::LaneRetired);
-                             e.lane = lane;
-                             e.config = name;
-                             e.failure = f;
-                             said(e);
+                             said(event::LaneRetired{lane, name, f});
                          });
-        QObject::connect(&runner, &SweepRunner::runRequeued, &loop, [said](const QString &name) {
-            SweepEvent e = SweepEvent::of(K::RunRequeued);
-            e.config = name;
-            said(e);
-        });
+        QObject::connect(&runner, &SweepRunner::runRequeued, &loop,
+                         [said](const QString &name) { said(event::RunRequeued{name}); });
         QObject::connect(&runner, &SweepRunner::environment, &loop,
                          [&](qint64, const QString &json) { out.environmentJson = json; });
         QObject::connect(&runner, &SweepRunner::firstStep, &loop, [&](qint64, double s) { out.firstStep = s; });

@@ -6,6 +6,10 @@
 
 #include <QThread>
 
+#include <set>
+#include <utility>
+#include <variant>
+
 namespace stepscope::supervisor
 {
 namespace
@@ -29,13 +33,13 @@ class SweepServiceTest : public SupervisorTest
     // depends on how the worker's lines were batched), with the run's config where it has one.
     static QString shape(const SweepEvent &e)
     {
-        QString s = toString(e.kind);
-        if (e.kind == SweepEvent::Kind::RunStarted)
-            s += ' ' + e.config + QString(" %1/%2").arg(e.index + 1).arg(e.total);
-        if (e.kind == SweepEvent::Kind::RunFinished)
-            s += QString(" ") + QString::fromUtf8(toString(e.status).data());
-        if (e.kind == SweepEvent::Kind::Provisional)
-            s += ' ' + QString::fromUtf8(store::toString(e.start).data()) + ": " + e.detail;
+        QString s = kindName(e);
+        if (const auto *x = std::get_if<event::RunStarted>(&e))
+            s += ' ' + x->config + QString(" %1/%2").arg(x->index + 1).arg(x->total);
+        if (const auto *x = std::get_if<event::RunFinished>(&e))
+            s += QString(" ") + QString::fromUtf8(toString(x->status).data());
+        if (const auto *x = std::get_if<event::Provisional>(&e))
+            s += ' ' + QString::fromUtf8(store::toString(x->start).data()) + ": " + describe(e);
         return s;
     }
 
@@ -52,9 +56,9 @@ class SweepServiceTest : public SupervisorTest
         }
         QEventLoop loop;
         QObject::connect(&service, &SweepService::sweepEvent, &loop, [&](const SweepEvent &e) {
-            if (e.kind != SweepEvent::Kind::Progress && e.kind != SweepEvent::Kind::Log)
+            if (!std::holds_alternative<event::Progress>(e) && !std::holds_alternative<event::Log>(e))
                 seen << shape(e);
-            if (e.kind == SweepEvent::Kind::Finished)
+            if (std::holds_alternative<event::Finished>(e))
                 loop.quit();
         });
         QTimer guard;
@@ -210,50 +214,67 @@ TEST(SweepLimits, RangesAndHintsComeFromTheTable)
 }
 
 } // namespace
+// Calls `f` with a default-made event of every kind the variant holds.
+template <class F, std::size_t... I> void forEachKindOf(F &&f, std::index_sequence<I...>)
+{
+    (f(SweepEvent(std::in_place_index<I>)), ...);
+}
+template <class F> void forEachKind(F &&f)
+{
+    forEachKindOf(f, std::make_index_sequence<std::variant_size_v<SweepEvent>>{});
+}
+
 // Issue 29.4: every stage that is no timed run is an event with its facts, worded once in core for
 // the CLI and the Log page; the steps and the run's start and end have their own places instead.
 TEST(SweepEventText, EveryStageIsWordedOnceWithItsFacts)
 {
-    using K = SweepEvent::Kind;
-    SweepEvent e = SweepEvent::of(K::LaneRetired);
-    e.lane = "cuda:1";
-    e.config = "native cuda b32 224px c1000 tf32";
-    e.failure = Failure{FailureCategory::CudaUnavailable, "the device has gone", {}};
-    const QString retired = describe(e);
+    const QString retired = describe(event::LaneRetired{
+        "cuda:1", "native cuda b32 224px c1000 tf32", Failure{FailureCategory::CudaUnavailable, "the device has gone", {}}});
     EXPECT_TRUE(retired.startsWith("lane cuda:1 retired: its run of native cuda b32 224px c1000 tf32 failed "
                                    "[cuda-unavailable] the device has gone"))
         << retired.toStdString();
-    e = SweepEvent::of(K::RunRequeued);
-    e.config = "native cuda b32 224px c1000 tf32";
-    EXPECT_EQ(describe(e), QString("queued again for another lane: native cuda b32 224px c1000 tf32"));
-    e = SweepEvent::of(K::PrimingStarted);
-    e.config = "python cuda b32 224px c1000 compile-default";
-    e.start = store::StartState::Shipped;
-    EXPECT_TRUE(describe(e).startsWith("priming the shipped bundle for python cuda")) << describe(e).toStdString();
-    e.start = store::StartState::Again;
-    EXPECT_TRUE(describe(e).startsWith("priming the caches of the again start")) << describe(e).toStdString();
-    e = SweepEvent::of(K::AdaptiveRunAdded);
-    e.config = "x";
-    e.processes = 3;
-    e.halfWidth = 0.05;
-    e.target = 0.02;
-    EXPECT_EQ(describe(e), QString("adaptive repeats: one more process of x (3 processes, 95% CI +-5.0% of the "
-                                   "median, above +-2.0%)"));
+    EXPECT_EQ(describe(event::RunRequeued{"native cuda b32 224px c1000 tf32"}),
+              QString("queued again for another lane: native cuda b32 224px c1000 tf32"));
+    event::PrimingStarted priming{7, "python cuda b32 224px c1000 compile-default", store::StartState::Shipped, {"cuda:1", 1}};
+    EXPECT_EQ(describe(priming),
+              QString("priming the shipped bundle for python cuda b32 224px c1000 compile-default on cuda:1 "
+                      "(one step of it, not stored)"));
+    priming.start = store::StartState::Again;
+    EXPECT_TRUE(describe(priming).startsWith("priming the caches of the again start")) << describe(priming).toStdString();
+    EXPECT_EQ(describe(event::AdaptiveRunAdded{"x", 3, 0.05, 0.02}),
+              QString("adaptive repeats: one more process of x (3 processes, 95% CI +-5.0% of the median, above +-2.0%)"));
+    EXPECT_EQ(describe(event::AdaptiveRunAdded{"x", 1, -1, 0.02}),
+              QString("adaptive repeats: one more process of x (1 process(es) with a steady state: no interval yet)"));
+    // The reports are facts first: the words are made from the fields, not carried.
+    event::TimeLeftReport report;
+    report.predictions = {{100, 80, false}, {60, 50, true}, {33, 30, false}};
+    report.medianError = 0.2;
+    report.worstError = 0.25;
+    EXPECT_EQ(describe(report), QString("time left, predicted at 3 run starts against the time the rest took: median "
+                                        "error 20%, worst 25% (100 s for 80 s, 60 s for 50 s (guess), 33 s for 30 s)"));
+    event::Provisional provisional{store::StartState::Fresh, "2 of 3 rows", "", "the baseline failed"};
+    EXPECT_TRUE(describe(provisional).startsWith("every configuration's fresh run has ended (2 of 3 rows); for "))
+        << describe(provisional).toStdString();
+    EXPECT_TRUE(describe(provisional).endsWith(": no recommendation yet (the baseline failed)"))
+        << describe(provisional).toStdString();
+    provisional.headline = "Use tf32 (fresh)";
+    EXPECT_TRUE(describe(provisional).endsWith(": Use tf32 (fresh)")) << describe(provisional).toStdString();
 
-    // Every kind that a front-end shows only in words has words.
+    // Every kind has a name, and every kind a front-end shows only in words has words; the others
+    // are shown in their own places (steps, progress, a run's start and end).
     int said = 0;
-    for (int k = 0; k <= static_cast<int>(K::Finished); ++k) {
-        SweepEvent any = SweepEvent::of(static_cast<K>(k));
-        any.config = "c";
-        any.detail = "d";
-        if (isSaidInWords(any.kind)) {
+    std::set<std::string> names;
+    forEachKind([&](const SweepEvent &any) {
+        names.insert(kindName(any));
+        if (isSaidInWords(any)) {
             ++said;
-            EXPECT_FALSE(describe(any).isEmpty()) << toString(any.kind);
+            EXPECT_FALSE(describe(any).isEmpty()) << kindName(any);
+        } else if (!std::holds_alternative<event::Log>(any) && !std::holds_alternative<event::StorageFailed>(any)) {
+            EXPECT_TRUE(describe(any).isEmpty()) << kindName(any) << ": shown in its own place";
         }
-    }
+    });
     EXPECT_EQ(said, 9);
-    for (const K kind : {K::Progress, K::Environment, K::CompileInfo, K::RunStarted, K::RunFinished})
-        EXPECT_TRUE(describe(SweepEvent::of(kind)).isEmpty()) << toString(kind) << ": shown in its own place";
+    EXPECT_EQ(names.size(), std::variant_size_v<SweepEvent>);
 }
 
 } // namespace stepscope::supervisor

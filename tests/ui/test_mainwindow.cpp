@@ -225,20 +225,21 @@ class TestMainWindow : public QObject
         MainWindow window;
         window.show();
         RunController *controller = window.controller();
-        Q_EMIT controller->runStarted(7, 0, 2, "python cpu b8 64px c10 compile-max-autotune-no-cudagraphs");
+        using namespace supervisor::event;
+        controller->onEvent(RunStarted{7, 0, 2, "python cpu b8 64px c10 compile-max-autotune-no-cudagraphs", {}, {}});
         QVERIFY(window.phaseStatus().isEmpty());
-        Q_EMIT controller->phase(7, "compiling", 42.4, false);
+        controller->onEvent(Phase{7, "compiling", 42.4, false, {}});
         QCOMPARE(window.phaseStatus(), QString("compiling 0:42"));
         QVERIFY(window.pages()->live()->liveChart()->phaseText().startsWith("compiling 0:42"));
-        Q_EMIT controller->phase(7, "compiling", 44.5, false); // every 2 s while it lasts
+        controller->onEvent(Phase{7, "compiling", 44.5, false, {}}); // every 2 s while it lasts
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
-        Q_EMIT controller->phase(8, "compiling", 1.0, false); // not the run on screen
+        controller->onEvent(Phase{8, "compiling", 1.0, false, {}}); // not the run on screen
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
-        Q_EMIT controller->phase(7, "compiling", 45.0, true); // the priming process says so
+        controller->onEvent(Phase{7, "compiling", 45.0, true, {}}); // the priming process says so
         QCOMPARE(window.phaseStatus(), QString("priming: compiling 0:45"));
-        Q_EMIT controller->phase(7, "compiling", 44.0, false);
+        controller->onEvent(Phase{7, "compiling", 44.0, false, {}});
         QCOMPARE(window.phaseStatus(), QString("compiling 0:44"));
-        Q_EMIT controller->runFinished(7, RunStatus::Complete, std::nullopt);
+        controller->onEvent(RunFinished{7, RunStatus::Complete, std::nullopt, {}});
         QVERIFY(window.phaseStatus().isEmpty());
         QVERIFY(window.pages()->live()->liveChart()->phaseText().isEmpty());
     }
@@ -399,10 +400,10 @@ class TestMainWindow : public QObject
         Q_EMIT controller->sweepStarted(5, 4);
         QVERIFY(panel->progressBar()->isVisible());
         QCOMPARE(panel->progressText(), QString("0% · estimating time left"));
-        Q_EMIT controller->progress(0.5, 0.25, 150, true);
+        controller->onEvent(supervisor::event::Progress{1, 4, 5, 10, 0.5, 0.25, {150, true}});
         QCOMPARE(panel->progressText(), QString("25% · about 3 min left, a guess"));
         QCOMPARE(panel->progressBar()->value(), 250);
-        Q_EMIT controller->progress(0.5, 0.5, 40, false);
+        controller->onEvent(supervisor::event::Progress{2, 4, 5, 10, 0.5, 0.5, {40, false}});
         QCOMPARE(panel->progressText(), QString("50% · about 40 s left"));
         // Beside the buttons, on the same row.
         const QRect bar(panel->progressBar()->mapTo(&window, QPoint(0, 0)), panel->progressBar()->size());

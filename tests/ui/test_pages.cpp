@@ -97,19 +97,20 @@ class TestPages : public QObject
         RunController controller;
         LaneStrip strip(&controller);
         QVERIFY(strip.isHidden());
-        Q_EMIT controller.runOnLane(8, 0, "cuda:0", "python cuda b32 224px c1000 baseline", 3, 14);
-        Q_EMIT controller.runOnLane(7, 1, "cuda:1", "python cuda b32 224px c1000 tf32", 2, 14);
+        using namespace supervisor::event;
+        controller.onEvent(RunStarted{8, 3, 14, "python cuda b32 224px c1000 baseline", {"cuda:0", 0}, {}});
+        controller.onEvent(RunStarted{7, 2, 14, "python cuda b32 224px c1000 tf32", {"cuda:1", 1}, {}});
         QVERIFY(!strip.isHidden());
         QCOMPARE(strip.table()->rowCount(), 2);
         QCOMPARE(strip.rowText(1), QString("cuda:1 | 3 of 14 | python cuda b32 224px c1000 tf32 | starting"));
         QVERIFY(strip.rowText(0).startsWith("cuda:0 | 4 of 14 | "));
-        Q_EMIT controller.firstStep(7, 2.5);
+        controller.onEvent(FirstStep{7, 2.5, {"cuda:1", 1}});
         QVERIFY2(strip.rowText(1).endsWith("first step 2.50 s, measuring"), qPrintable(strip.rowText(1)));
-        Q_EMIT controller.runFinished(8, RunStatus::Failed, Failure{FailureCategory::CudaUnavailable, "gone", {}});
+        controller.onEvent(RunFinished{8, RunStatus::Failed, Failure{FailureCategory::CudaUnavailable, "gone", {}}, {"cuda:0", 0}});
         QVERIFY2(strip.rowText(0).endsWith("failed [cuda-unavailable]; waiting for the next run"),
                  qPrintable(strip.rowText(0)));
         // A data-parallel run fills the row of each device it holds.
-        Q_EMIT controller.runOnLane(9, 0, "cuda:0+cuda:1", "python cuda b32 224px c1000 ddp-2", 4, 14);
+        controller.onEvent(RunStarted{9, 4, 14, "python cuda b32 224px c1000 ddp-2", {"cuda:0+cuda:1", 0}, {}});
         QCOMPARE(strip.table()->rowCount(), 2);
         QCOMPARE(strip.rowText(0), QString("cuda:0 | 5 of 14 | python cuda b32 224px c1000 ddp-2 | starting, with "
                                            "cuda:0+cuda:1"));

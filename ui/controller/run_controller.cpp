@@ -3,7 +3,6 @@
 #include "controller/reader_pool.h"
 #include "report/run_summary.h"
 #include "store/database_files.h"
-#include "supervisor/event_text.h"
 #include "supervisor/sweep_service.h"
 
 #include <QDir>
@@ -261,7 +260,7 @@ bool RunController::start(const SweepRequest &request, QString *error)
     service_ = new supervisor::SweepService(*db_);
     service_->moveToThread(&thread_);
     // Step samples take the direct route into a locked buffer; the events are queued to this (UI)
-    // thread and become this controller's signals.
+    // thread and handed on as they are (onEvent).
     connect(
         service_, &supervisor::SweepService::stepsArrived, service_,
         [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
@@ -284,48 +283,9 @@ bool RunController::start(const SweepRequest &request, QString *error)
 
 void RunController::onEvent(const supervisor::SweepEvent &e)
 {
-    using K = supervisor::SweepEvent::Kind;
-    switch (e.kind) {
-    case K::RunStarted:
-        if (e.laneIndex >= 0)
-            Q_EMIT runOnLane(e.runId, e.laneIndex, e.lane, e.config, e.index, e.total);
-        Q_EMIT runStarted(e.runId, e.index, e.total, e.config);
-        break;
-    case K::FirstStep:
-        Q_EMIT firstStep(e.runId, e.seconds);
-        break;
-    case K::Environment:
-        Q_EMIT environment(e.runId, e.detail);
-        break;
-    case K::Phase:
-        Q_EMIT phase(e.runId, e.phase, e.seconds, e.priming);
-        break;
-    case K::CompileInfo:
-        Q_EMIT compileInfo(e.runId, e.detail);
-        break;
-    case K::Progress:
-        Q_EMIT progress(e.runFraction, e.sweepFraction, e.secondsLeft, e.secondsLeftGuess);
-        break;
-    case K::RunFinished:
-        Q_EMIT runFinished(e.runId, e.status, e.failure);
-        break;
-    case K::Log:
-        Q_EMIT logLine(e.detail);
-        break;
-    default:
-        // The stages and reports in the words the CLI prints (supervisor/event_text.h); a provisional
-        // verdict is the ledger page's headline too (report::recommendationHeadline).
-        if (supervisor::isSaidInWords(e.kind))
-            Q_EMIT logLine(supervisor::describe(e));
-        break;
-    case K::StorageFailed:
-        Q_EMIT failed(e.detail);
-        break;
-    case K::Finished:
+    if (std::holds_alternative<supervisor::event::Finished>(e))
         running_ = false;
-        Q_EMIT finished(sweepId_, e.cancelled);
-        break;
-    }
+    Q_EMIT sweepEvent(e);
 }
 
 bool RunController::deleteSweep(qint64 sweepId, QString *error)

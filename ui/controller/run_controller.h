@@ -1,11 +1,12 @@
 #pragma once
 // The dashboard's one facade over a running sweep. The supervisor lives in a thread of its own;
-// this object lives in the UI thread and offers typed signals, progress with time left, stop, and
-// a sample buffer that the UI drains on its own timer (so a fast stream never floods the event
+// this object lives in the UI thread and hands on the service's typed events as they are (the
+// presenters visit them, supervisor/sweep_event.h), stop, and a sample buffer that the UI drains on its own timer (so a fast stream never floods the event
 // loop with one queued signal per batch).
 #include "common/measurement_defaults.h"
 #include "config/run_config.h"
 #include "store/store.h"
+#include "supervisor/sweep_event.h"
 #include "supervisor/sweep_request.h"
 
 #include <QElapsedTimer>
@@ -23,7 +24,6 @@
 namespace stepscope::supervisor
 {
 class SweepService;
-struct SweepEvent;
 } // namespace stepscope::supervisor
 
 namespace stepscope::ui
@@ -86,31 +86,17 @@ class RunController : public QObject
     // Where torch.compile caches go; empty: supervisor::defaultCompileCacheRoot().
     void setCompileCacheRoot(const QString &root) { compileCacheRoot_ = root; }
 
-    // The service's events as this controller's signals (the window's API); public so that a test
-    // can hand it any event kind without a sweep that produces it.
+    // The service's events, on the UI thread, handed on as sweepEvent; public so that a test can
+    // hand it any event kind without a sweep that produces it.
     void onEvent(const supervisor::SweepEvent &e);
 
   Q_SIGNALS:
     void sweepStarted(qint64 sweepId, int runs);
-    void runStarted(qint64 runId, int index, int total, const QString &configName);
-    void firstStep(qint64 runId, double seconds);
-    // A sweep over several devices (issue 21): which lane runs `runId` ("cuda:1"), said with runStarted.
-    void runOnLane(qint64 runId, int lane, const QString &label, const QString &configName, int index, int total);
-    void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
-    // Fractions in [0, 1]; secondsLeft < 0 while unknown; guess: predicted partly from runs of
-    // another kind (supervisor/time_left.h).
-    void progress(double runFraction, double sweepFraction, qint64 secondsLeft, bool guess);
-    void logLine(const QString &line);
+    // Every event of the running sweep, in order, one hop from the service (the presenters and
+    // pages visit the kinds they show; supervisor/event_text.h words the stages).
+    void sweepEvent(const stepscope::supervisor::SweepEvent &event);
     // The GPUs a sweep over several left out, and why (a host with more than one model).
     void lanesNote(const QString &note);
-    void environment(qint64 runId, const QString &json);
-    // A long stretch without steps ("compiling", "capturing", "priming: compiling") and the seconds
-    // the worker has spent in it; repeated about every 2 s while it lasts.
-    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
-    // The worker's torch.compile record (compact JSON; see models/compile_record.h).
-    void compileInfo(qint64 runId, const QString &json);
-    void finished(qint64 sweepId, bool cancelled);
-    void failed(const QString &message);
     void databaseOpened(const QString &path);
     void databaseRefused(const QString &path, const QString &error);
     // The open database is let go next (another one opens, or the controller ends): a write held back

@@ -115,7 +115,10 @@ HistoryPage::HistoryPage(HistoryModel *model, QueryJob *query, RunController *co
 
     connect(controller_, &RunController::databaseOpened, this, &HistoryPage::reload);
     connect(controller_, &RunController::sweepStarted, this, &HistoryPage::reload);
-    connect(controller_, &RunController::finished, this, &HistoryPage::reload);
+    connect(controller_, &RunController::sweepEvent, this, [this](const supervisor::SweepEvent &e) {
+        if (std::holds_alternative<supervisor::event::Finished>(e))
+            reload();
+    });
     // The file the delete was asked of is let go: carried out there now (writeAsync still reaches it).
     connect(controller_, &RunController::closingDatabase, this, &HistoryPage::carryOutDelete);
 }

@@ -9,6 +9,7 @@
 #include "report/ledger.h"
 #include "report/run_summary.h"
 #include "report/sweep_status.h"
+#include "supervisor/event_text.h"
 
 #include <QCoreApplication>
 #include <QThread>
@@ -55,26 +56,47 @@ LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
         Q_EMIT logLine(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
         drain_->start();
     });
-    connect(controller_, &RunController::runStarted, this, &LiveRun::onRunStarted);
-    connect(controller_, &RunController::progress, this, [this](double run, double sweep, qint64 left, bool guess) {
-        Q_EMIT progressed(sweep, tr("Run %1 of %2: %3% · sweep %4% · %5")
-                                     .arg(runIndex_ + 1)
-                                     .arg(runTotal_)
-                                     .arg(static_cast<int>(run * 100))
-                                     .arg(static_cast<int>(sweep * 100))
-                                     .arg(timeLeftText(left, guess)));
-    });
-    connect(controller_, &RunController::runFinished, this, &LiveRun::onRunFinished);
-    connect(controller_, &RunController::phase, this, &LiveRun::onPhase);
-    connect(controller_, &RunController::compileInfo, this, &LiveRun::onCompileInfo);
-    connect(controller_, &RunController::logLine, this, &LiveRun::logLine);
-    connect(controller_, &RunController::finished, this, &LiveRun::onFinished);
+    connect(controller_, &RunController::sweepEvent, this, &LiveRun::onEvent);
     connect(query_, &QueryJob::runStepsReady, this, &LiveRun::showSteps);
 }
 
-void LiveRun::onRunStarted(qint64 runId, int index, int total, const QString &name)
+void LiveRun::onEvent(const supervisor::SweepEvent &e)
+{
+    using namespace supervisor::event;
+    std::visit(supervisor::Overloaded{
+                   [this](const RunStarted &x) { onRunStarted(x); },
+                   [this](const Progress &x) { onProgress(x); },
+                   [this](const RunFinished &x) { onRunFinished(x); },
+                   [this](const Phase &x) { onPhase(x); },
+                   [this](const CompileInfo &x) { onCompileInfo(x); },
+                   [this](const Finished &x) { onFinished(x); },
+                   [this](const Log &x) { Q_EMIT logLine(x.line); },
+                   // The stages and reports in the words the CLI prints (supervisor/event_text.h); a
+                   // provisional verdict is the ledger page's headline too.
+                   [this, &e](const auto &) {
+                       if (supervisor::isSaidInWords(e))
+                           Q_EMIT logLine(supervisor::describe(e));
+                   },
+               },
+               e);
+}
+
+void LiveRun::onProgress(const supervisor::event::Progress &e)
+{
+    Q_EMIT progressed(e.sweepFraction, tr("Run %1 of %2: %3% · sweep %4% · %5")
+                                           .arg(runIndex_ + 1)
+                                           .arg(runTotal_)
+                                           .arg(static_cast<int>(e.runFraction * 100))
+                                           .arg(static_cast<int>(e.sweepFraction * 100))
+                                           .arg(timeLeftText(e.left.seconds, e.left.guess)));
+}
+
+void LiveRun::onRunStarted(const supervisor::event::RunStarted &e)
 {
     assertUiThread();
+    const qint64 runId = e.runId;
+    const int index = e.index, total = e.total;
+    const QString &name = e.config;
     // The previous run was drained when it finished; switch first, then drain, so that steps of
     // this run already in the buffer (step 1 among them) are kept.
     runId_ = runId;
@@ -89,9 +111,12 @@ void LiveRun::onRunStarted(qint64 runId, int index, int total, const QString &na
     Q_EMIT logLine(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
 }
 
-void LiveRun::onRunFinished(qint64 runId, RunStatus runStatus, const std::optional<Failure> &failure)
+void LiveRun::onRunFinished(const supervisor::event::RunFinished &e)
 {
     assertUiThread();
+    const qint64 runId = e.runId;
+    const RunStatus runStatus = e.status;
+    const std::optional<Failure> &failure = e.failure;
     drain();
     if (runId == runId_) {
         clearPhase();
@@ -122,9 +147,11 @@ void LiveRun::onRunFinished(qint64 runId, RunStatus runStatus, const std::option
     }
 }
 
-void LiveRun::onFinished(qint64 sweepId, bool cancelled)
+void LiveRun::onFinished(const supervisor::event::Finished &e)
 {
     assertUiThread();
+    const qint64 sweepId = e.sweepId;
+    const bool cancelled = e.cancelled;
     drain_->stop();
     drain();
     clearPhase();
@@ -143,13 +170,13 @@ void LiveRun::onFinished(qint64 sweepId, bool cancelled)
     Q_EMIT sweepEnded(sweepId, cancelled, summary);
 }
 
-void LiveRun::onPhase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming)
+void LiveRun::onPhase(const supervisor::event::Phase &e)
 {
     assertUiThread();
-    if (runId != runId_)
+    if (e.runId != runId_)
         return; // a phase of a run the chart has already left
     phaseShown_ = true;
-    Q_EMIT phaseShown(phaseStatusText(phase, elapsedSeconds, priming), phaseExplanation(phase, priming));
+    Q_EMIT phaseShown(phaseStatusText(e.phase, e.seconds, e.priming), phaseExplanation(e.phase, e.priming));
 }
 
 void LiveRun::clearPhase()
@@ -159,9 +186,10 @@ void LiveRun::clearPhase()
     Q_EMIT phaseCleared();
 }
 
-void LiveRun::onCompileInfo(qint64 runId, const QString &json)
+void LiveRun::onCompileInfo(const supervisor::event::CompileInfo &e)
 {
-    const CompileRecord record = parseCompileRecord(json);
+    const qint64 runId = e.runId;
+    const CompileRecord record = parseCompileRecord(e.json);
     if (!record.present)
         return;
     QStringList facts{compileSettingsText(record)};

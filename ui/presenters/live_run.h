@@ -5,6 +5,7 @@
 // capturing), the sweep's progress and what each run's end means. When nothing runs, a stored run's
 // steps read off the UI thread take its place. No widgets: the pages subscribe.
 #include "common/failure.h"
+#include "supervisor/sweep_event.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -68,11 +69,13 @@ class LiveRun : public QObject
     void message(const QString &text, int timeoutMs);
 
   private:
-    void onRunStarted(qint64 runId, int index, int total, const QString &name);
-    void onRunFinished(qint64 runId, RunStatus status, const std::optional<Failure> &failure);
-    void onFinished(qint64 sweepId, bool cancelled);
-    void onPhase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
-    void onCompileInfo(qint64 runId, const QString &json);
+    void onEvent(const supervisor::SweepEvent &e);
+    void onRunStarted(const supervisor::event::RunStarted &e);
+    void onProgress(const supervisor::event::Progress &e);
+    void onRunFinished(const supervisor::event::RunFinished &e);
+    void onFinished(const supervisor::event::Finished &e);
+    void onPhase(const supervisor::event::Phase &e);
+    void onCompileInfo(const supervisor::event::CompileInfo &e);
     void showSteps(const RunSteps &steps);
     void drain();
     // Shades what steadyShading gives for the steps on show (steadyWindowFound / steadyWindowLost).

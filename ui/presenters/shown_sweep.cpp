@@ -61,19 +61,26 @@ ShownSweep::ShownSweep(RunController *controller, QObject *parent)
         runTotal_ = runs;
         request(sweepId, tr("Reading sweep %1…").arg(sweepId));
     });
-    connect(controller_, &RunController::runStarted, this, [this](qint64, int index, int total) {
-        runIndex_ = index;
-        runTotal_ = total;
-    });
-    connect(controller_, &RunController::runFinished, this, [this] {
-        request(running_, tr("Updating the ledger after run %1 of %2…").arg(runIndex_ + 1).arg(runTotal_));
-    });
-    connect(controller_, &RunController::environment, this,
-            [this](qint64, const QString &json) { environment_->setEnvironmentJson(json); });
-    connect(controller_, &RunController::finished, this, [this](qint64 sweepId) {
-        request(sweepId, tr("Computing the ledger of sweep %1…").arg(sweepId));
-        QSettings().setValue("lastSweep", sweepId);
-        running_ = 0;
+    connect(controller_, &RunController::sweepEvent, this, [this](const supervisor::SweepEvent &e) {
+        using namespace supervisor::event;
+        std::visit(supervisor::Overloaded{
+                       [this](const RunStarted &x) {
+                           runIndex_ = x.index;
+                           runTotal_ = x.total;
+                       },
+                       [this](const RunFinished &) {
+                           request(running_,
+                                   tr("Updating the ledger after run %1 of %2…").arg(runIndex_ + 1).arg(runTotal_));
+                       },
+                       [this](const Environment &x) { environment_->setEnvironmentJson(x.json); },
+                       [this](const Finished &x) {
+                           request(x.sweepId, tr("Computing the ledger of sweep %1…").arg(x.sweepId));
+                           QSettings().setValue("lastSweep", x.sweepId);
+                           running_ = 0;
+                       },
+                       [](const auto &) {},
+                   },
+                   e);
     });
 }
 

@@ -37,9 +37,19 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
         table_->setRowCount(0);
         hide();
     });
-    connect(controller, &RunController::runOnLane, this, &LaneStrip::onRunOnLane);
-    connect(controller, &RunController::firstStep, this, &LaneStrip::onFirstStep);
-    connect(controller, &RunController::runFinished, this, &LaneStrip::onRunFinished);
+    connect(controller, &RunController::sweepEvent, this, [this](const supervisor::SweepEvent &e) {
+        using namespace supervisor::event;
+        std::visit(supervisor::Overloaded{
+                       [this](const RunStarted &x) {
+                           if (x.lane.index >= 0) // only a sweep over several devices names lanes
+                               onRunOnLane(x.runId, x.lane.index, x.lane.label, x.config, x.index, x.total);
+                       },
+                       [this](const FirstStep &x) { onFirstStep(x.runId, x.seconds); },
+                       [this](const RunFinished &x) { onRunFinished(x.runId, x.status, x.failure); },
+                       [](const auto &) {},
+                   },
+                   e);
+    });
 }
 
 void LaneStrip::onRunOnLane(qint64 runId, int lane, const QString &label, const QString &config, int index, int total)

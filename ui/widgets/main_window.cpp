@@ -311,8 +311,7 @@ void MainWindow::connectRun()
         panel_->setRunning(true);
         restoreTab_ = -1; // the running sweep's pages come forward now
     });
-    connect(controller_, &RunController::progress, panel_,
-            [this](double, double sweep, qint64 left, bool guess) { panel_->setProgress(sweep, left, guess); });
+    connect(controller_, &RunController::sweepEvent, this, &MainWindow::onSweepEvent);
     connect(live_, &LiveRun::sweepEnded, this, [this](qint64 sweepId, bool cancelled) {
         panel_->setRunning(false);
         sweepHistory_->request(); // its runs are history for the next estimate
@@ -341,11 +340,6 @@ void MainWindow::connectRun()
         const QString python = panel_->pythonInterpreter();
         tabs_->environment()->runDoctor(supervisor::defaultPythonWorker(python), panel_->device(),
                                         supervisor::torchDoctorItems(supervisor::locateTorch(python)));
-    });
-    connect(controller_, &RunController::failed, this, [this](const QString &message) {
-        QMessageBox::critical(
-            this, tr("Database write failed"),
-            tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(fileChoiceHint(message)));
     });
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
     connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
@@ -474,6 +468,17 @@ bool MainWindow::startSweep()
         return false;
     }
     return true;
+}
+
+void MainWindow::onSweepEvent(const supervisor::SweepEvent &e)
+{
+    if (const auto *p = std::get_if<supervisor::event::Progress>(&e)) {
+        panel_->setProgress(p->sweepFraction, p->left.seconds, p->left.guess);
+    } else if (const auto *f = std::get_if<supervisor::event::StorageFailed>(&e)) {
+        QMessageBox::critical(
+            this, tr("Database write failed"),
+            tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(fileChoiceHint(f->message)));
+    }
 }
 
 void MainWindow::runAgain()

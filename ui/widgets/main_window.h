@@ -5,6 +5,8 @@
 // it, frame included, on the screen's available area (fitToScreen). It
 // routes no job's results: the presenters (presenters/*.h) follow the controller and the jobs, and
 // each page subscribes itself to the presenter, model or job it shows.
+#include "supervisor/sweep_event.h"
+
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
@@ -113,6 +115,8 @@ class MainWindow : public QMainWindow
     void clearViews();
     void onDevicesFound(int count);
     void runAgain();
+    // The running sweep's progress into the panel, and a refused write said where it cannot be missed.
+    void onSweepEvent(const supervisor::SweepEvent &e);
     // The geometry, the tab, the splitters and the column widths of last time (view_state.h).
     void restoreWindowState();
     void fitToScreen(const QRect &available, const QSize &wanted);
