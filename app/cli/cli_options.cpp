@@ -298,8 +298,13 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
     out.back().groups = {
         {"run options",
          {option("preset", toStrings(presetNames()).join('|'),
-                 "ledger: knobs added cumulatively; each: every knob alone vs the baseline", ValueKind::Choice,
-                 toStrings(presetNames())),
+                 "ledger: knobs added cumulatively; each: every knob alone vs the baseline; combinations: every "
+                 "combination of the --knobs named (2^k rows)",
+                 ValueKind::Choice, toStrings(presetNames())),
+          option("knobs", "LIST",
+                 "the knobs a preset sweeps, a comma list in its order (tf32, cudnn-bench, bf16, fp16, "
+                 "channels-last, pin-one-core, cuda-graph, sgd-per-parameter, sgd-fused, compile-default, ...; "
+                 "default: the preset's own; combinations needs them); the dashboard's ticks are these"),
           option("config", "FILE", "configurations from JSON (an object, an array, or {\"configs\": [...]})",
                  ValueKind::File),
           flag("single", "run exactly the configuration given by flags (no preset)"),
@@ -334,6 +339,9 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       ": Kineto (native) or torch.profiler (Python) over K more steps after the timed ones, never "
                       "during them; the summary is stored with the run and the trace kept beside the database"),
           flag("no-profile", "no profile (the same as --profile-steps 0)"),
+          flag("dry-run", "say what the sweep would run (each configuration's name on standard output, the runs "
+                          "and the time they should take on standard error) and stop: nothing runs, nothing is "
+                          "written"),
           option("devices", "LIST",
                  "run on several GPUs at once, one timed process per GPU: cuda:0,cuda:1 or all; the runs are dealt "
                  "out as GPUs come free, repeats of a configuration stay on GPUs of one model (a host with two "

@@ -173,8 +173,33 @@ struct RunFlags {
     std::optional<QString> baselineChoice; // --baseline N|LABEL, resolved once the configurations are known
     QStringList configKeys; // the configuration fields the flags set ("compile", "tf32"), in order, once each
     std::optional<qint64> again; // --again SWEEP: its stored recipe, whole
+    std::optional<std::vector<std::string>> knobs; // --knobs: a preset's knobs instead of its own
+    bool dryRun = false;                           // --dry-run: say what would run, run nothing
     QStringList others;          // every other flag given, for --again's refusal
 };
+
+// --knobs: a comma list of the presets' knob names (config/presets.h allKnobs), in order, each once;
+// an unknown name is refused with the known ones, never skipped while the sweep runs.
+std::vector<std::string> knobList(const QString &text, const std::string &flag, std::vector<ConfigError> &errors)
+{
+    std::vector<std::string> out, known;
+    for (const Knob &k : allKnobs())
+        known.push_back(k.name);
+    for (const QString &part : text.split(',', Qt::SkipEmptyParts)) {
+        const std::string name = part.trimmed().toStdString();
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string list;
+            for (const std::string &k : known)
+                list += (list.empty() ? "" : ", ") + k;
+            errors.push_back({flag, "'" + name + "' is no knob; the knobs are " + list});
+        } else if (std::find(out.begin(), out.end(), name) == out.end()) {
+            out.push_back(name);
+        }
+    }
+    if (out.empty() && errors.empty())
+        errors.push_back({flag, "no knob named: give a comma list, e.g. tf32,bf16"});
+    return out;
+}
 
 // The limit a numeric flag of `run` checks against (the service's table); null for other flags.
 const supervisor::SweepLimit *limitOf(const QString &option)
@@ -252,6 +277,10 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                 f.again = id;
         } else if (option == "single") {
             f.single = true;
+        } else if (option == "dry-run") {
+            f.dryRun = true;
+        } else if (option == "knobs") {
+            f.knobs = knobList(v, flag, errors);
         } else if (option == "warmup-process" || option == "no-warmup-process") {
             r.machineWarmup = option == "warmup-process";
         } else if (option == "devices") {
@@ -285,7 +314,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         }
         // --db is the program's, read before the command runs.
         if (option != "again" && option != "python" && option != "cache-dir" && option != "compile-cache-dir" &&
-            option != "name")
+            option != "name" && option != "dry-run")
             f.others << "--" + option;
     }
     if (f.again && !f.others.isEmpty())
@@ -297,6 +326,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
     if (sources > 1)
         errors.push_back({"--preset/--config/--single",
                           "give one of --preset, --config and --single: each names the whole sweep on its own"});
+    if (f.knobs && (f.single || !f.configFile.isEmpty()))
+        errors.push_back({"--knobs", "it chooses the knobs of a preset; --single and --config name their "
+                                     "configurations whole, so leave it out or use --preset"});
+    if (r.preset == "combinations" && !f.knobs)
+        errors.push_back({"--preset combinations", "it combines the knobs --knobs names (2^k rows for k knobs), and "
+                                                   "none were named: add e.g. --knobs tf32,bf16,channels-last"});
     if (errors.empty())
         return true;
     printError("stepscope-cli run: nothing was run:\n  " +
@@ -387,6 +422,8 @@ supervisor::SweepRecipe recipeOf(const RunFlags &f)
     if (r.baseline && *r.baseline < r.configs.size())
         recipe.baseline = QString::fromStdString(canonicalName(r.configs[*r.baseline]));
     recipe.devices = f.devices;
+    if (recipe.kind != supervisor::SweepKind::Custom && recipe.kind != supervisor::SweepKind::Single)
+        recipe.knobs = f.knobs;
     return recipe;
 }
 
@@ -670,6 +707,46 @@ class SweepPrinter
 
 } // namespace
 
+// What the dashboard says above Start (supervisor/sweep_recipe.h preview), as the CLI's first line:
+// "7 configuration(s) x 2 repeat(s) into FILE: 14 run(s), about 6 min": the time from this
+// database's runs on this host, else the shipped run costs.
+QString planText(const supervisor::SweepRequest &request, const QString &db)
+{
+    const supervisor::SweepPreview preview =
+        supervisor::preview(request, supervisor::timeLeftBefore(db.toStdString(), platform::hostName()));
+    const QString estimate =
+        !preview.estimate ? QString(", time unknown")
+                          : ", " + QString::fromStdString(supervisor::roundedTimeLeft(preview.estimate->seconds)) +
+                                (preview.estimate->guess ? ", a guess" : "");
+    return QString("%1 configuration(s) x %2 repeat(s) into %3: %4 run(s)%5")
+        .arg(supervisor::withDefaults(request).configs.size())
+        .arg(preview.repeats)
+        .arg(db)
+        .arg(preview.runs)
+        .arg(estimate);
+}
+
+// --dry-run: the configurations the sweep would run, one canonical name a line on standard output
+// (what a script or a test compares), and the plan's line on standard error; the service's checks
+// are made, so a sweep it would refuse is refused here too. The database is read for the estimate,
+// never created or written.
+int dryRun(const supervisor::SweepRequest &request, const QString &db)
+{
+    std::vector<ConfigError> problems = supervisor::validate(request);
+    const supervisor::SweepRequest full = supervisor::withDefaults(request);
+    if (problems.empty() && (!request.batches.empty() || !request.worldSizes.empty()))
+        problems = supervisor::validate(full);
+    if (!problems.empty()) {
+        printError("stepscope-cli run: nothing would run:\n  " +
+                   QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+        return kUsage;
+    }
+    for (const RunConfig &c : full.configs)
+        std::printf("%s\n", canonicalName(c).c_str());
+    printError("stepscope-cli: dry run: " + planText(request, db) + "; nothing was run or written");
+    return kOk;
+}
+
 int runCommand(const Options &options, const CommandLine &line)
 {
     RunFlags flags;
@@ -687,6 +764,8 @@ int runCommand(const Options &options, const CommandLine &line)
     } else if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices) ||
                !lanesOf(flags.devices, flags.request.python, flags.request))
         return kUsage;
+    if (flags.dryRun)
+        return dryRun(flags.request, options.db);
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());
     std::unique_ptr<store::Database> db;
@@ -709,21 +788,7 @@ int runCommand(const Options &options, const CommandLine &line)
         printError("stepscope-cli: " + storeMessage(e.what()));
         return kDatabase;
     }
-    // What the dashboard says above Start (supervisor/sweep_recipe.h preview): the runs and the time
-    // they should take, from this database's runs on this host, else the shipped run costs.
-    const supervisor::SweepPreview preview =
-        supervisor::preview(flags.request, supervisor::timeLeftBefore(options.db.toStdString(), platform::hostName()));
-    const QString estimate =
-        !preview.estimate ? QString(", time unknown")
-                          : ", " + QString::fromStdString(supervisor::roundedTimeLeft(preview.estimate->seconds)) +
-                                (preview.estimate->guess ? ", a guess" : "");
-    printError(QString("stepscope-cli: sweep %1: %2 configuration(s) x %3 repeat(s) into %4: %5 run(s)%6")
-                   .arg(sweep->plan.sweepId)
-                   .arg(sweep->request.configs.size())
-                   .arg(sweep->request.repeats)
-                   .arg(options.db)
-                   .arg(preview.runs)
-                   .arg(estimate));
+    printError(QString("stepscope-cli: sweep %1: %2").arg(sweep->plan.sweepId).arg(planText(flags.request, options.db)));
     if (!sweep->options.lanes.empty()) {
         QStringList lanes;
         for (const auto &lane : sweep->options.lanes)

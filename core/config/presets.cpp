@@ -255,7 +255,7 @@ Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &kn
 
 const std::vector<std::string> &presetNames()
 {
-    static const std::vector<std::string> names{"ledger", "each"};
+    static const std::vector<std::string> names{"ledger", "each", "combinations"};
     return names;
 }
 
@@ -265,8 +265,10 @@ bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, s
         out = ledgerSweep(base);
     else if (preset == "each")
         out = eachSweep(base);
+    else if (preset == "combinations")
+        out = combinationSweep(base, {}); // no knobs of its own: the baseline alone until some are named
     else {
-        error = "unknown preset '" + preset + "'; choose ledger or each";
+        error = "unknown preset '" + preset + "'; choose ledger, each or combinations";
         return false;
     }
     return true;

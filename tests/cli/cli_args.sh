@@ -159,4 +159,21 @@ assert seen == 2, seen
 PY
 fi
 
+# run --dry-run (issue 29.1): the configurations on stdout, one a line, and nothing written; --knobs
+# chooses a preset's knobs, and an unknown one is refused with the known ones before anything runs.
+dry=$work/dry.sqlite
+shape=(--device cpu --batch 2 --image-size 32)
+out=$(cli --db "$dry" run --dry-run "${shape[@]}" --preset combinations --knobs bf16,channels-last 2> "$work/dry.err") ||
+  fail "run --dry-run failed: $(cat "$work/dry.err")"
+[ "$(wc -l <<< "$out")" = 4 ] || fail "2 knobs combine into 4 rows, the dry run said: $out"
+has_line "native cpu b2 32px c1000 bf16+channels-last" "$out" || fail "no combined row in: $out"
+grep -q "dry run: 4 configuration(s) x 1 repeat(s)" "$work/dry.err" || fail "no plan line: $(cat "$work/dry.err")"
+[ -e "$dry" ] && fail "run --dry-run created the database"
+cli --db "$dry" run --dry-run "${shape[@]}" --preset each --knobs bf16,turbo > /dev/null 2> "$work/knob.err"; rc=$?
+[ $rc = 2 ] || fail "an unknown knob must exit 2, got $rc"
+grep -q "'turbo' is no knob; the knobs are tf32, " "$work/knob.err" || fail "unknown knob not named: $(cat "$work/knob.err")"
+cli --db "$dry" run --dry-run "${shape[@]}" --preset combinations > /dev/null 2> "$work/knob.err" &&
+  fail "combinations without --knobs was accepted"
+grep -q "add e.g. --knobs" "$work/knob.err" || fail "combinations without knobs says no fix: $(cat "$work/knob.err")"
+
 echo "cli args: ok"

@@ -7,13 +7,16 @@
 #include "config/config_json.h"
 #include <QJsonDocument>
 #include "config/config_table.h"
+#include "config/presets.h"
 #include "supervisor/time_left.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLineEdit>
+#include <QProcess>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -56,6 +59,38 @@ template <typename Enum> QString name(Enum e)
 Runtime runtimeOf(const ConfigPanel &panel)
 {
     return static_cast<Runtime>(panel.runtimeBox()->currentData().toInt());
+}
+
+// `config`'s fields as stepscope-cli run's configuration flags (--batch 8 --image-size 64 ...).
+QStringList configFlags(const RunConfig &config)
+{
+    QStringList flags;
+    const QJsonObject json = toJson(config);
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const QJsonValue v = it.value();
+        flags << "--" + QString(it.key()).replace('_', '-')
+              << (v.isBool() ? QString(v.toBool() ? "true" : "false")
+                  : v.isDouble() ? QString::number(v.toVariant().toLongLong())
+                                 : v.toString());
+    }
+    return flags;
+}
+
+// What `stepscope-cli run --dry-run ARGS` would run: the configurations' canonical names, one a line.
+QStringList cliDryRun(const QStringList &args, QString *log)
+{
+    QTemporaryDir dir;
+    QProcess cli;
+    cli.start(QStringLiteral(STEPSCOPE_BIN_DIR "/stepscope-cli"),
+              QStringList{"--db", dir.filePath("never.sqlite"), "run", "--dry-run"} + args);
+    if (!cli.waitForFinished(60000) || cli.exitCode() != 0) {
+        *log = QString::fromUtf8(cli.readAllStandardError());
+        return {};
+    }
+    *log = QString::fromUtf8(cli.readAllStandardError());
+    if (QFile::exists(dir.filePath("never.sqlite")))
+        *log += "\n--dry-run wrote the database";
+    return QString::fromUtf8(cli.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
 }
 
 // A CPU panel with bf16 autocast ticked and nothing else.
@@ -195,6 +230,44 @@ class TestConfigPanel : public QObject
             QCOMPARE(request.plannedSteps, cli.plannedSteps);
             QCOMPARE(request.profileSteps, cli.profileSteps);
             QCOMPARE(request.timeoutSeconds, cli.timeoutSeconds);
+        }
+    }
+
+    // Issue 29.1: every kind of sweep the panel makes is one the CLI makes from the same choices: the
+    // kind (--preset), the ticked knobs (--knobs) and the shape, or the one configuration (--single).
+    // Both fill one recipe; the CLI's --dry-run says what it would run.
+    void everySweepKindIsTheClisFromTheSameChoices()
+    {
+        using Kind = ConfigPanel::SweepKind;
+        for (const Kind kind : {Kind::Ledger, Kind::Each, Kind::Combinations, Kind::Single}) {
+            ConfigPanel panel;
+            cpuPanel(panel);
+            panel.setSweepKind(kind);
+            panel.knobBox("channels-last")->setChecked(true); // bf16 is ticked already
+            SweepRequest request;
+            QString error;
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            const supervisor::SweepRecipe recipe = panel.recipe();
+            QStringList args;
+            if (kind == Kind::Single) {
+                args << "--single" << configFlags(recipe.base);
+            } else {
+                QStringList knobs;
+                for (const std::string &k : *recipe.knobs)
+                    knobs << QString::fromStdString(k);
+                args << "--preset" << QString::fromLatin1(supervisor::toString(kind)) << "--knobs" << knobs.join(',')
+                     << configFlags(baselineOf(recipe.base));
+            }
+            QString log;
+            const QStringList theirs = cliDryRun(args, &log);
+            QStringList ours;
+            for (const auto &c : request.configs)
+                ours << QString::fromStdString(canonicalName(c));
+            QVERIFY2(ours.size() >= (kind == Kind::Single ? 1 : 3), qPrintable(ours.join(", ")));
+            QVERIFY2(!log.contains("wrote the database"), qPrintable(log));
+            QVERIFY2(ours == theirs, qPrintable(QString("%1: dashboard %2\ncli %3\n%4")
+                                                    .arg(supervisor::toString(kind), ours.join(", "),
+                                                         theirs.join(", "), log)));
         }
     }
 
