@@ -18,6 +18,9 @@ graph = dict(shape, tf32=True, cudnn_benchmark=True, autocast="bf16", channels_l
              optimizer="fused")
 json.dump({"configs": [dict(shape), graph], "baseline": 1}, open(f"{out}/gate.json", "w"))
 PY
+# The default sweep on this machine, as the dashboard's panel would plan it too (nothing runs).
+$cli --db "$db" run --dry-run > "$out/default-dry.txt" 2>&1
+echo "default sweep: $(grep -c . "$out/default-dry.txt") lines; $(tail -1 "$out/default-dry.txt")"
 $cli --db "$db" run --config "$out/gate.json" --start fresh --repeat "$repeats" --no-profile \
   --name "gate A" 2> "$out/sweep1.log" > "$out/sweep1.md"
 echo "sweep 1 rc=$? at $SECONDS s"
