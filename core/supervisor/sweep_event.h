@@ -4,6 +4,7 @@
 // every sentence a user reads about one comes from event_text.h's describe(). A fact that matters
 // to anyone is a field here, never only a word in a log line.
 #include "common/failure.h"
+#include "report/compile_record.h"
 #include "store/store.h"
 
 #include <QMetaType>
@@ -75,7 +76,7 @@ struct Phase {
 };
 struct CompileInfo {
     qint64 runId = 0;
-    QString json; // the worker's compile record (report/compile_record.h reads it)
+    report::CompileRecord record; // what torch.compile reported, read once (report/compile_record.h)
 };
 struct Progress {
     int runsDone = 0, total = 0;

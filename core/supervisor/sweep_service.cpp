@@ -227,7 +227,9 @@ void SweepService::connectRunner()
         emitEvent(event::Phase{runId, phase, seconds, priming, laneOf(runId)});
     });
     connect(r, &SweepRunner::compileInfo, this,
-            [this](qint64 runId, const QString &json) { emitEvent(event::CompileInfo{runId, json}); });
+            [this](qint64 runId, const QString &json) {
+                emitEvent(event::CompileInfo{runId, report::parseCompileRecord(json)});
+            });
     connect(r, &SweepRunner::progress, this, &SweepService::onProgress);
     connect(r, &SweepRunner::runFinished, this,
             [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {

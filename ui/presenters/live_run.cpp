@@ -189,7 +189,7 @@ void LiveRun::clearPhase()
 void LiveRun::onCompileInfo(const supervisor::event::CompileInfo &e)
 {
     const qint64 runId = e.runId;
-    const CompileRecord record = parseCompileRecord(e.json);
+    const CompileRecord &record = e.record;
     if (!record.present)
         return;
     QStringList facts{compileSettingsText(record)};
