@@ -1,6 +1,6 @@
 #include "report/compile_record.h"
 
-#include "report/ledger.h"
+#include "report/ledger_text.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,8 @@
 #pragma once
 // The ledger of a sweep: one row per configuration (repeats pooled), compared with the baseline.
 // Plain C++ over the store and stats; the CLI's export, the dashboard's table and the report all
-// read this one computation.
+// read this one computation. This header holds its types; the functions are in the job headers
+// included at its end (rows, accuracy gate, labels, recommendation, text, export).
 #include "config/run_config.h"
 #include "profile/profile_summary.h"
 #include "report/compute.h"
@@ -218,96 +219,13 @@ struct Ledger {
     } firstStepCaches;
 };
 
-// Builds the ledger of one sweep; plannedSteps <= 0 uses the sweep's own planned length. Once
-// `cancel` is raised the intervals are left out (stats::CancelToken): the caller drops that ledger.
-//
-// A sweep that scanned batch sizes (issue 18.5: --batch 16,32,64,128) is one ledger per batch: step
-// times, break-evens and the recommendation only make sense between steps of the same size. `batch`
-// picks one (0: the baseline's); its baseline is the sweep's baseline configuration at that batch.
-Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
-                   stats::CancelToken cancel = {}, store::StartState start = store::StartState::Fresh, int batch = 0);
-// A row's first step (ms) for a start state: the state's own when the row ran it, else that of a state
-// with fewer caches (again: shipped, then fresh; shipped: fresh); `measured` says which.
-std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured = nullptr);
-// "" for a finished sweep; else "provisional: 12 of 27 runs done, shipped and again runs to come".
-std::string provisionalText(const Ledger &ledger);
-// "a fresh machine", "a fresh machine with shipped caches", "this machine again", "" (unrecorded).
-std::string startText(store::StartState start);
-// A row's break-even in both states when it has them, the assumed one first:
-// "474 on a fresh machine, 167 on this machine again"; breakEvenText(row) otherwise.
-std::string breakEvenByStartText(const LedgerRow &row, store::StartState assumed);
-
-// A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
-// or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
-std::string statusText(const LedgerRow &row);
-// How many of the row's runs completed, alone: "complete", "2/3 complete", or how the last run
-// ended when none did ("failed", "cancelled").
-std::string completionText(const LedgerRow &row);
-// "ok", "reference", "n/a", "differs (step 4: 0.86 vs 0.52, 0.21 allowed)", "diverged (loss rose from
-// 6.91 to 9.30)", "diverged (a loss is not finite)".
-std::string accuracyText(const LedgerRow::Accuracy &accuracy);
-// Why the recommendation left a row out, or "" for a candidate (its accuracy verdict: Diverged).
-std::string leftOutReason(const LedgerRow &row);
-// A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
-// "immediately", "1234".
-std::string breakEvenText(const LedgerRow &row);
-// A break-even step count alone: "never" (none), "immediately" (at one step or less), "1234".
-std::string breakEvenStepsText(const std::optional<double> &steps);
-// Which caches the first steps found, for people; empty when the runs did not record it.
-std::string firstStepCachesText(const Ledger &ledger);
-
-// The verdict in one line for the top of every view, in the short labels of the ledger's axis:
-// "Use +cuda-graph: 3.77x, pays off after 170 steps", and when the runner-up cannot be told apart,
-// its difference and the planned run's total time it changes: "; +sgd-fused 0.7% faster, within
-// noise". "" without a recommendation.
-std::string recommendationHeadline(const Ledger &ledger);
-// What the headline rests on that a reader should know, for a smaller line under it: the sweep's
-// state, rows not complete or unreliable, a tie without an interval. "" when there is nothing to say.
-std::string recommendationCaveats(const Ledger &ledger);
-// `row`'s label against `reference`'s: "+sgd-fused" when it adds knobs to it, "without cuda-graph"
-// when it only takes some away, else its own label.
-std::string shortLabel(const LedgerRow &row, const LedgerRow &reference);
-
-// Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
-void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});
-
-// Tolerance of the accuracy gate for a configuration's precision (fp16 or bf16 autocast, TF32,
-// fp32), at least TF32's for a compiled configuration.
-double lossTolerance(const RunConfig &config);
-// The difference allowed between a loss and the baseline's at the same step: tolerance x (|the
-// baseline's loss| + |the baseline's first loss|).
-double lossAllowance(double tolerance, double baselineLoss, double baselineFirstLoss);
-// The gate itself, on two loss curves (`losses` the row's, `baseline` the reference's).
-LedgerRow::Accuracy compareLosses(const std::vector<double> &losses, const std::vector<double> &baseline,
-                                  double tolerance);
-// The configuration a run row stored (RunRecord::configJson) as RunConfig fields; members it cannot
-// read keep their defaults, so an unreadable precision gets fp32's tolerance, the strictest.
-RunConfig storedConfig(const std::string &configJson);
-// The ledger row a stored run of `configName` belongs to: an older file's "+warm-cache" row is its
-// cold twin's, since the compile caches became the run's start state.
-std::string rowNameOf(const std::string &configName);
-
-std::string toCsv(const Ledger &ledger);
-std::string toJson(const Ledger &ledger);
-std::string toMarkdown(const Ledger &ledger);
-
-std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
-std::string formatMs(double ms);     // "7.16 ms"
-// A row's milliseconds in seconds, for the figures people and exports read in seconds.
-inline std::optional<double> msToSeconds(std::optional<double> ms)
-{
-    return ms ? std::optional<double>(*ms / 1000.0) : std::nullopt;
-}
-
-// The spread of a process-level interval in tables; "n=1, no CI" when only one process ran.
-extern const char *const kNoInterval;                         // "1 repeat: no interval"
-extern const char *const kNoIntervalShort;                    // "n=1, no CI"
-std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "immediately to never"
-// The processes of a row as the bootstrap takes them: first step and steady steps, both in seconds.
-std::vector<stats::Process> processesOf(const LedgerRow &row);
-// The same, summarised for the intervals: the row's processSummaries, or computed now when it has none.
-std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row);
-// Of the processes that started `start` only (all of them for Unrecorded).
-std::vector<stats::ProcessSummary> processSummariesOf(const LedgerRow &row, store::StartState start);
-
 } // namespace stepscope::report
+
+// What is computed and said of these types, a header a job. Included here so that a file that
+// includes the ledger has all of it; each of them includes this header first for the types.
+#include "report/accuracy_gate.h"
+#include "report/export.h"
+#include "report/ledger_labels.h"
+#include "report/ledger_rows.h"
+#include "report/ledger_text.h"
+#include "report/recommendation.h"

@@ -1,5 +1,5 @@
 // The text exports of a ledger (core/report/export.cpp) and the number text they use
-// (number_text.cpp, ledger.cpp's formatters), on ledgers built by hand: CSV that a spreadsheet
+// (number_text.cpp, ledger_text.cpp's formatters), on ledgers built by hand: CSV that a spreadsheet
 // splits into the header's columns whatever the names hold, JSON that parses with null for what is
 // missing or not finite, and Markdown with one table row per configuration. That numbers keep a
 // decimal point under a decimal-comma locale is cli_locale.sh's test: it compiles such a locale.

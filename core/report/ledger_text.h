@@ -1,0 +1,44 @@
+#pragma once
+// The ledger's figures in words (ledger_text.cpp): times, break-evens, a row's status, start states
+// and the caches the first steps found.
+#include "report/ledger.h"
+
+#include <optional>
+#include <string>
+
+namespace stepscope::report
+{
+
+std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
+std::string formatMs(double ms);     // "7.16 ms"
+// A row's milliseconds in seconds, for the figures people and exports read in seconds.
+inline std::optional<double> msToSeconds(std::optional<double> ms)
+{
+    return ms ? std::optional<double>(*ms / 1000.0) : std::nullopt;
+}
+
+// The spread of a process-level interval in tables; "n=1, no CI" when only one process ran.
+extern const char *const kNoInterval;                         // "1 repeat: no interval"
+extern const char *const kNoIntervalShort;                    // "n=1, no CI"
+std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "immediately to never"
+// A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
+// "immediately", "1234".
+std::string breakEvenText(const LedgerRow &row);
+// A break-even step count alone: "never" (none), "immediately" (at one step or less), "1234".
+std::string breakEvenStepsText(const std::optional<double> &steps);
+// "a fresh machine", "a fresh machine with shipped caches", "this machine again", "" (unrecorded).
+std::string startText(store::StartState start);
+// A row's break-even in both states when it has them, the assumed one first:
+// "474 on a fresh machine, 167 on this machine again"; breakEvenText(row) otherwise.
+std::string breakEvenByStartText(const LedgerRow &row, store::StartState assumed);
+
+// A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
+// or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
+std::string statusText(const LedgerRow &row);
+// How many of the row's runs completed, alone: "complete", "2/3 complete", or how the last run
+// ended when none did ("failed", "cancelled").
+std::string completionText(const LedgerRow &row);
+// Which caches the first steps found, for people; empty when the runs did not record it.
+std::string firstStepCachesText(const Ledger &ledger);
+
+} // namespace stepscope::report

@@ -1,0 +1,323 @@
+// The recommendation: what finishes the planned run first, under the assumed start state and under
+// each, whether it can be told from the runner-up, and the headline and text every view shows of it.
+// Apart from the rows because it is taken again, alone, for another run length (recommendFor).
+#include "report/recommendation.h"
+
+#include "report/ledger_internal.h"
+#include "report/number_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <utility>
+
+namespace stepscope::report
+{
+
+void pickByStart(Ledger &ledger)
+{
+    ledger.byStart.clear();
+    for (const store::StartState s : store::kStartStates) {
+        Ledger::StartPick pick;
+        pick.state = s;
+        std::vector<stats::Candidate> candidates;
+        std::vector<std::size_t> rows;
+        for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+            const LedgerRow &row = ledger.rows[i];
+            const auto first = firstStepFor(row, s);
+            if (!row.steadyMs || !first || !leftOutReason(row).empty())
+                continue;
+            candidates.push_back({row.label, *first / 1000.0, *row.steadyMs / 1000.0});
+            rows.push_back(i);
+        }
+        if (const auto rec = stats::recommend(candidates, ledger.plannedSteps)) {
+            pick.row = rows[rec->best];
+            pick.totalSeconds = rec->bestTotal;
+            firstStepFor(ledger.rows[*pick.row], s, &pick.measured);
+        }
+        ledger.byStart.push_back(pick);
+    }
+}
+
+std::string provisionalText(const Ledger &ledger)
+{
+    if (!ledger.provisional())
+        return {};
+    std::string states;
+    for (std::size_t i = 0; i < ledger.statesPending.size(); ++i)
+        states += (i == 0 ? "" : i + 1 == ledger.statesPending.size() ? " and " : ", ") +
+                  std::string(store::toString(ledger.statesPending[i]));
+    return "provisional: " + std::to_string(ledger.runsTotal - ledger.runsPending) + " of " +
+           std::to_string(ledger.runsTotal) + " runs done" + (states.empty() ? "" : ", " + states + " runs to come");
+}
+
+std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured)
+{
+    for (const store::StartState s : store::stateAndFewerCaches(state))
+        if (const auto &f = row.figuresOf(s).firstStepMs) {
+            if (measured)
+                *measured = s == state;
+            return f;
+        }
+    return std::nullopt;
+}
+
+std::string recommendationHeadline(const Ledger &ledger)
+{
+    if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
+        return {};
+    const LedgerRow &row = ledger.rows[*ledger.recommended];
+    // The row by its name, not the knob it adds to the row before (a "+warm-cache" read as a switch
+    // a user could flip), and the start state its first step had (issue 28).
+    const std::string_view start = store::toString(row.firstStepStart);
+    // A sweep still under way says so first: the verdict may change as its other runs land.
+    std::string line = std::string(ledger.provisional() ? "Provisional: use " : "Use ") + row.label +
+                       (start.empty() ? std::string() : " (" + std::string(start) + ")");
+    if (row.speedup && &row != &ledger.rows.front()) {
+        line += ": " + formatNumber("%.2fx", *row.speedup);
+        line += row.breakEvenSteps ? (*row.breakEvenSteps <= 1
+                                          ? ", pays off at once"
+                                          : ", pays off after " + breakEvenStepsText(row.breakEvenSteps) + " steps")
+                                   : std::string(", never pays off");
+    }
+    if (ledger.recommendationTied && ledger.recommendation && ledger.recommendation->runnerUp) {
+        const std::size_t otherIndex = *ledger.recommended == ledger.recommendation->best
+                                           ? *ledger.recommendation->runnerUp
+                                           : ledger.recommendation->best;
+        const LedgerRow &other = ledger.rows[otherIndex];
+        // The other against the recommended, in the planned run's total time: what choosing it would
+        // change, which the interval cannot tell from nothing.
+        const auto total = [&](const LedgerRow &r) {
+            return *r.firstStepMs + static_cast<double>(ledger.plannedSteps - 1) * *r.steadyMs;
+        };
+        line += "; " + shortLabel(other, row);
+        if (other.firstStepMs && other.steadyMs && row.firstStepMs && row.steadyMs && total(row) > 0) {
+            const double change = total(other) / total(row) - 1;
+            line += " " + formatNumber("%.1f%%", 100 * std::abs(change)) + (change < 0 ? " faster" : " slower") +
+                    ", within noise";
+        } else {
+            line += " is within noise of it";
+        }
+    }
+    return line;
+}
+
+namespace
+{
+
+// The processes a row's first-step figures rest on (its start state's), for intervals of total time.
+std::vector<stats::ProcessSummary> startSummariesOf(const LedgerRow &row)
+{
+    return row.startSummaries.empty() ? processSummariesOf(row, row.firstStepStart) : row.startSummaries;
+}
+
+// formatSeconds for a bound of a margin, which may be negative.
+std::string signedSeconds(double s)
+{
+    return s < 0 ? "-" + formatSeconds(-s) : formatSeconds(s);
+}
+
+// Knobs a configuration turns on: "baseline" none, "tf32+bf16" two. The simpler of two
+// configurations that cannot be told apart is the one to keep.
+int knobCount(const LedgerRow &row)
+{
+    const std::string knobs = knobsOf(row.configName);
+    if (knobs.empty() || knobs == "baseline")
+        return 0;
+    return 1 + static_cast<int>(std::count(knobs.begin(), knobs.end(), '+'));
+}
+
+// Rows the recommendation must name: runs that did not all complete, or figures that are noisy
+// enough to be unreliable or have no steady state.
+std::string caveatsOf(const Ledger &ledger)
+{
+    std::string incomplete, unreliable;
+    const auto append = [](std::string &list, const std::string &item) { list += (list.empty() ? "" : ", ") + item; };
+    for (const LedgerRow &row : ledger.rows) {
+        if (!row.complete())
+            append(incomplete, row.label + " (" + statusText(row) + ")");
+        else if (row.steadyProblem)
+            append(unreliable, row.label + " (no steady state)");
+        else if (row.steadyMs && row.noise == stats::Noise::Unreliable)
+            append(unreliable, row.label + " (noise)");
+        else if (row.firstStepNoise == stats::Noise::Unreliable)
+            append(unreliable, row.label + " (first step)");
+    }
+    std::string text;
+    if (!ledger.sweep.status.empty() && ledger.sweep.status != "complete" && ledger.sweep.status != "running")
+        text += " The sweep was " + ledger.sweep.status + ".";
+    if (!incomplete.empty())
+        text += " Not complete: " + incomplete + ".";
+    if (!unreliable.empty())
+        text += " Unreliable: " + unreliable + ".";
+    return text;
+}
+
+// Why nothing is compared with a baseline that has no steady figure, in its own terms.
+std::string withoutBaselineReason(const LedgerRow &base)
+{
+    const std::string who = "the baseline (" + base.label + ")";
+    if (base.completed == 0)
+        return who + " has no completed run (" + statusText(base) + ")";
+    if (base.steadyProblem)
+        return who + " has no steady state: " + describe(*base.steadyProblem);
+    return who + " has no steady step time";
+}
+
+// Why no row is a candidate though the baseline has figures (recommendFor takes a row with a first
+// step and a steady state whose losses stayed with the baseline's).
+std::string withoutCandidatesReason(const Ledger &ledger)
+{
+    const bool anySteady =
+        std::any_of(ledger.rows.begin(), ledger.rows.end(), [](const LedgerRow &r) { return r.steadyMs.has_value(); });
+    if (!anySteady)
+        return "no configuration has a steady state";
+    return "no configuration has both a first step and a steady state whose losses kept with the baseline's";
+}
+
+// The crossing of two candidates' total-time lines, from the faster-per-step one's side, with the
+// same interval a row gets against the baseline (so the two agree when one of them is the baseline).
+std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> &rows, std::size_t best,
+                                                   std::size_t runnerUp, stats::CancelToken cancel)
+{
+    const LedgerRow &a = rows[best], &b = rows[runnerUp];
+    const double stepA = *a.steadyMs, stepB = *b.steadyMs; // a ratio of differences: ms as good as s
+    Ledger::Crossing crossing;
+    std::optional<double> steps = stats::breakEvenSteps(*a.firstStepMs, stepA, *b.firstStepMs, stepB);
+    crossing.faster = best;
+    crossing.slower = runnerUp;
+    if (!steps) {
+        steps = stats::breakEvenSteps(*b.firstStepMs, stepB, *a.firstStepMs, stepA);
+        std::swap(crossing.faster, crossing.slower);
+    }
+    // Equal steady steps never cross; at one step or less the faster leads from the start: no crossing.
+    if (!steps || !std::isfinite(*steps) || *steps <= 1)
+        return std::nullopt;
+    crossing.steps = *steps;
+    crossing.ci =
+        stats::breakEvenInterval(startSummariesOf(rows[crossing.faster]), startSummariesOf(rows[crossing.slower]),
+                                 stats::kResamples, stats::kSeed, cancel);
+    crossing.range = breakEvenRangeText(crossing.ci);
+    return crossing;
+}
+
+} // namespace
+
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
+{
+    ledger.plannedSteps = plannedSteps;
+    ledger.recommendation.reset();
+    ledger.recommendationCI.reset();
+    ledger.recommendationTied = false;
+    ledger.recommended.reset();
+    ledger.recommendedReason.clear();
+    ledger.decidingCrossing.reset();
+    ledger.recommendationText.clear();
+    ledger.leftOut.clear();
+    ledger.noRecommendationReason.clear();
+    // Every comparison is against the baseline: without its steady figure none is made.
+    if (!ledger.rows.empty() && !ledger.rows.front().steadyMs) {
+        ledger.noRecommendationReason = withoutBaselineReason(ledger.rows.front());
+        return;
+    }
+    // A configuration that broke training is no candidate, however fast; the text says so (a row
+    // that merely differs from the baseline stays one, and is named when it is the one to use).
+    std::vector<stats::Candidate> candidates;
+    std::vector<std::size_t> candidateRows;
+    std::string leftOutText;
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        const LedgerRow &row = ledger.rows[i];
+        if (!row.steadyMs || !row.firstStepMs)
+            continue; // no figures: caveatsOf names the row when it failed or never settled
+        if (const std::string reason = leftOutReason(row); !reason.empty()) {
+            ledger.leftOut.push_back(i);
+            leftOutText +=
+                (leftOutText.empty() ? " Left out of the recommendation: " : "; ") + row.label + " (" + reason + ")";
+            continue;
+        }
+        candidates.push_back({row.label, *row.firstStepMs / 1000.0, *row.steadyMs / 1000.0});
+        candidateRows.push_back(i);
+    }
+    if (!leftOutText.empty())
+        leftOutText += ".";
+    auto rec = stats::recommend(candidates, ledger.plannedSteps);
+    if (!rec) {
+        ledger.noRecommendationReason = withoutCandidatesReason(ledger);
+        return;
+    }
+    rec->best = candidateRows[rec->best];
+    if (rec->runnerUp)
+        rec->runnerUp = candidateRows[*rec->runnerUp];
+    ledger.recommendation = rec;
+    ledger.recommended = rec->best;
+    ledger.recommendedReason = "finishes " + std::to_string(ledger.plannedSteps) + " steps first";
+    const LedgerRow &best = ledger.rows[rec->best];
+    // The start state is named where the runs recorded theirs: a first step is cold or warm.
+    const bool started = best.firstStepStart != store::StartState::Unrecorded;
+    std::string text = "For " + std::to_string(ledger.plannedSteps) + " steps" +
+                       (started ? " on " + startText(best.firstStepStart) : std::string()) + ": " + best.label +
+                       " finishes first (" + formatSeconds(rec->bestTotal) + ")";
+    if (rec->runnerUp) {
+        const LedgerRow &second = ledger.rows[*rec->runnerUp];
+        text += ", " + formatSeconds(rec->margin) + " ahead of " + second.label + " (" +
+                formatNumber("%.1f%%", 100.0 * rec->margin / rec->runnerUpTotal) + ")";
+        const auto ci = stats::totalTimeDifference(startSummariesOf(best), startSummariesOf(second),
+                                                   ledger.plannedSteps, stats::kResamples, stats::kSeed, cancel);
+        ledger.recommendationCI = ci;
+        ledger.recommendationTied = !ci.significant;
+        if (!ci.hasInterval)
+            text += "; " + std::string(kNoInterval) + ", so it cannot be told apart from " + second.label;
+        else if (!ci.significant)
+            text += ", but the margin's 95% CI (" + signedSeconds(ci.low) + " to " + signedSeconds(ci.high) +
+                    ") contains 0: it cannot be told apart from " + second.label;
+        else
+            text += ", margin 95% CI " + signedSeconds(ci.low) + " to " + signedSeconds(ci.high);
+        if (ledger.recommendationTied) {
+            // Ties go to the row listed first (the baseline side of the ledger) at equal knob counts.
+            const bool secondSimpler = knobCount(second) < knobCount(best) ||
+                                       (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
+            text += "; the simpler is " + (secondSimpler ? second.label : best.label);
+            ledger.recommended = secondSimpler ? *rec->runnerUp : rec->best;
+            ledger.recommendedReason =
+                "the simpler of two that cannot be told apart (" + best.label + ", " + second.label + ")";
+        }
+        ledger.decidingCrossing = decidingCrossingOf(ledger.rows, rec->best, *rec->runnerUp, cancel);
+        if (const auto &crossing = ledger.decidingCrossing) {
+            const std::string &faster = ledger.rows[crossing->faster].label;
+            const std::string &slower = ledger.rows[crossing->slower].label;
+            text += crossing->faster == rec->best ? "; " + faster + " overtakes " + slower + " after "
+                                                  : "; " + faster + " would overtake " + slower + " only after ";
+            text += std::to_string(std::llround(crossing->steps)) + " steps (" +
+                    (crossing->ci.hasInterval ? "95% CI " + crossing->range : std::string(kNoInterval)) + ")";
+        }
+    }
+    // What the other start state gives the recommended row, when it ran both.
+    if (ledger.hasSeveralStarts && best.speedup && best.fresh.firstStepMs && best.again.firstStepMs)
+        text += "; " + best.label + " pays off after " + breakEvenByStartText(best, ledger.start);
+    // The recommended row's losses took another path than the baseline's beyond its tolerance: it
+    // still trains, but that is worth a look before a long run relies on it.
+    if (ledger.recommended && ledger.rows[*ledger.recommended].accuracy.differs()) {
+        const LedgerRow &chosen = ledger.rows[*ledger.recommended];
+        leftOutText += " " + chosen.label + "'s losses differ from the baseline's beyond its tolerance (" +
+                       differenceTextOf(chosen.accuracy) + "): it trains, but check its accuracy before a long run.";
+    }
+    ledger.recommendationText = text + "." + leftOutText + caveatsOf(ledger);
+    if (ledger.provisional()) {
+        std::string note = provisionalText(ledger);
+        note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+        ledger.recommendationText = note + ": this verdict may change. " + ledger.recommendationText;
+    }
+}
+
+std::string recommendationCaveats(const Ledger &ledger)
+{
+    if (!ledger.recommended)
+        return {};
+    std::string text = caveatsOf(ledger);
+    // "Within noise" of one process each is no measured noise: no interval could be taken.
+    if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
+        text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
+    return text.empty() ? text : text.substr(1); // caveatsOf's sentences each start with a space
+}
+
+} // namespace stepscope::report
