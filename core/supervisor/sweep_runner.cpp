@@ -2,7 +2,6 @@
 #include "supervisor/event_text.h"
 
 #include "config/config_json.h"
-#include "stats/stats.h"
 #include "supervisor/run_profile.h"
 
 #include <QCoreApplication>
@@ -16,6 +15,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <chrono>
 
 namespace stepscope::supervisor
 {
@@ -63,28 +63,29 @@ SweepRunner::~SweepRunner()
 void SweepRunner::removeRunDirs(Lane &lane)
 {
     if (cacheDirs_ && !lane.primingCaches.dir.isEmpty())
-        cacheDirs_->finish(lane.primingCaches, lane.config(plan_), false);
+        cacheDirs_->finish(lane.primingCaches, configOf(lane), false);
     lane.primingCaches = {};
 }
 
 void SweepRunner::start(const SweepPlan &plan)
 {
     plan_ = plan;
-    taken_.assign(plan_.runs.size(), false);
     running_ = true;
     cancelRequested_ = false;
-    steadyRuns_.clear();
-    failedConfigs_.clear();
-    runningConfigs_.clear();
-    configModel_.clear();
     lanes_.clear();
     const std::vector<LaneDevice> devices = laned() ? options_.lanes : std::vector<LaneDevice>{LaneDevice{}};
+    std::vector<SweepScheduler::Lane> kinds;
     for (std::size_t i = 0; i < devices.size(); ++i) {
         auto lane = std::make_unique<Lane>();
         lane->index = static_cast<int>(i);
         lane->device = devices[i];
         lanes_.push_back(std::move(lane));
+        if (laned())
+            kinds.push_back({devices[i].model.toStdString(), devices[i].cudaIndex >= 0});
     }
+    scheduler_ = std::make_unique<SweepScheduler>(std::move(kinds), options_.adaptive);
+    for (const PlannedRun &run : plan_.runs)
+        scheduler_->addRun(run.config);
     const bool reusedStarts = std::any_of(plan_.runs.begin(), plan_.runs.end(), [](const PlannedRun &r) {
         return r.caches == store::StartState::Again || r.caches == store::StartState::Shipped;
     });
@@ -115,21 +116,19 @@ void SweepRunner::cancel()
 
 bool SweepRunner::anyBusy() const
 {
-    return std::any_of(lanes_.begin(), lanes_.end(), [](const auto &lane) { return lane->busy; });
+    return scheduler_ && scheduler_->anyBusy();
 }
 
-void SweepRunner::cancelUntaken(const Failure &why, RunStatus status)
+const RunConfig &SweepRunner::configOf(const Lane &lane) const
 {
-    taken_.resize(plan_.runs.size(), false); // a retired lane may have appended a run since
-    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
-        if (taken_[i])
-            continue;
-        if (status == RunStatus::Failed) {
-            failBeforeStart(i, why);
-            continue;
-        }
-        taken_[i] = true;
-        db_.finishRun(plan_.runs[i].runId, status, why);
+    return plan_.runs[scheduler_->runOn(lane.index)].config;
+}
+
+void SweepRunner::cancelUntaken(const Failure &why)
+{
+    while (const auto run = scheduler_->firstQueued()) {
+        scheduler_->cancelRun(*run);
+        db_.finishRun(plan_.runs[*run].runId, RunStatus::Cancelled, why);
     }
 }
 
@@ -137,39 +136,13 @@ void SweepRunner::failBeforeStart(std::size_t planIndex, const Failure &why)
 {
     // Said as a run that started and failed at once (as a missing worker is), so that every front
     // end counts and shows it: a sweep of only such runs is a failed sweep, not a quiet one.
-    taken_[planIndex] = true;
+    scheduler_->failRun(planIndex);
     const PlannedRun &run = plan_.runs[planIndex];
     const std::string failedFor = canonicalName(run.config);
-    failedConfigs_.insert(failedFor);
     Q_EMIT runStarted(run.runId, static_cast<int>(planIndex), static_cast<int>(plan_.runs.size()),
                       QString::fromStdString(failedFor));
     db_.finishRun(run.runId, RunStatus::Failed, why);
     Q_EMIT runFinished(run.runId, RunStatus::Failed, why);
-}
-
-std::optional<std::size_t> SweepRunner::pickRun(const Lane &lane)
-{
-    auto idleOfModel = [&](const QString &model) {
-        return std::count_if(lanes_.begin(), lanes_.end(), [&](const auto &l) {
-            return !l->busy && !l->retired && l->heldBy < 0 && l->device.model == model;
-        });
-    };
-    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
-        if (taken_[i])
-            continue;
-        const RunConfig &config = plan_.runs[i].config;
-        const std::string name = canonicalName(config);
-        if (runningConfigs_.count(name))
-            continue; // one process of a configuration at a time: its again caches are one folder
-        if (const auto bound = configModel_.find(name);
-            bound != configModel_.end() && bound->second != lane.device.model)
-            continue; // its repeats keep to the model its first run had
-        const int needed = laned() ? config.worldSize : 1;
-        if (needed > 1 && idleOfModel(lane.device.model) < needed)
-            return std::nullopt; // a data-parallel run waits for its lanes; nothing overtakes it
-        return i;
-    }
-    return std::nullopt;
 }
 
 void SweepRunner::dispatch()
@@ -178,52 +151,36 @@ void SweepRunner::dispatch()
     // then finds nothing to do (and must not emit finished() a second time).
     if (!running_)
         return;
-    taken_.resize(plan_.runs.size(), false); // adaptive repeats and retired lanes append runs
     if (cancelRequested_)
         cancelUntaken(Failure{FailureCategory::Cancelled, "the sweep was stopped before this run started", {}});
     // A data-parallel run that no group of lanes could ever hold fails now rather than waiting forever.
-    for (std::size_t i = 0; laned() && i < plan_.runs.size(); ++i) {
-        const int needed = plan_.runs[i].config.worldSize;
-        if (taken_[i] || needed <= 1)
-            continue;
-        std::map<QString, int> alive;
-        for (const auto &l : lanes_)
-            if (!l->retired)
-                ++alive[l->device.model];
-        const bool fits = std::any_of(alive.begin(), alive.end(), [&](const auto &m) { return m.second >= needed; });
-        if (!fits)
-            failBeforeStart(i, Failure{FailureCategory::InvalidConfig,
-                                       "world_size " + std::to_string(needed) + " needs " + std::to_string(needed) +
-                                           " devices of one model, and the sweep's lanes have fewer; name more "
-                                           "with --devices or lower world_size",
-                                       {}});
+    while (const auto run = scheduler_->firstUnholdable()) {
+        const std::string needed = std::to_string(plan_.runs[*run].config.worldSize);
+        failBeforeStart(*run, Failure{FailureCategory::InvalidConfig,
+                                      "world_size " + needed + " needs " + needed +
+                                          " devices of one model, and the sweep's lanes have fewer; name more "
+                                          "with --devices or lower world_size",
+                                      {}});
     }
     // Until no idle lane finds a run: a run that fails before its worker starts frees its lane at once.
-    for (bool started = true; started;) {
-        started = false;
-        for (const auto &lane : lanes_) {
-            if (!running_)
-                return; // the store refused a write: storeFailed() has said finished()
-            if (lane->busy || lane->retired || lane->heldBy >= 0)
-                continue;
-            if (const auto pick = pickRun(*lane)) {
-                startRun(*lane, *pick);
-                started = true;
-            }
-        }
+    for (;;) {
+        if (!running_)
+            return; // the store refused a write: storeFailed() has said finished()
+        const auto start = scheduler_->next();
+        if (!start)
+            break;
+        startRun(*start);
     }
     if (anyBusy())
         return;
     // Nothing runs, so the runs left (if any) have no lane that may take them: their model's lanes
     // were all retired after device failures.
-    taken_.resize(plan_.runs.size(), false);
-    cancelUntaken(Failure{FailureCategory::CudaUnavailable,
-                          "no lane of the sweep was left to run this: the lanes of its GPU model were retired after "
-                          "device failures (the log says which)",
-                          {}},
-                  RunStatus::Failed);
-    if (std::find(taken_.begin(), taken_.end(), false) == taken_.end() && !cancelRequested_ &&
-        options_.adaptive.enabled && planAnotherRound()) {
+    while (const auto run = scheduler_->firstStranded())
+        failBeforeStart(*run, Failure{FailureCategory::CudaUnavailable,
+                                      "no lane of the sweep was left to run this: the lanes of its GPU model were "
+                                      "retired after device failures (the log says which)",
+                                      {}});
+    if (!scheduler_->firstQueued() && !cancelRequested_ && planAnotherRound()) {
         dispatch(); // adaptive repeats appended a round; the lanes go on with it
         return;
     }
@@ -242,7 +199,7 @@ void SweepRunner::dispatch()
 QString SweepRunner::laneLabel(const Lane &lane) const
 {
     QStringList labels{lane.device.label};
-    for (int other : lane.holding)
+    for (int other : scheduler_->holding(lane.index))
         labels << lanes_[static_cast<std::size_t>(other)]->device.label;
     return labels.join('+');
 }
@@ -257,7 +214,7 @@ QString SweepRunner::visibleDevices(const Lane &lane) const
         visible << (index >= 0 && index < outer.size() ? outer[index].trimmed() : QString::number(index));
     };
     add(lane);
-    for (int other : lane.holding)
+    for (int other : scheduler_->holding(lane.index))
         add(*lanes_[static_cast<std::size_t>(other)]);
     return visible.join(',');
 }
@@ -279,39 +236,23 @@ std::string SweepRunner::laneJson(const Lane &lane) const
                   {"device", lane.device.label},
                   {"model", lane.device.model},
                   {"uuid", lane.device.uuid}};
-    if (!lane.holding.empty()) {
+    if (const std::vector<int> &holding = scheduler_->holding(lane.index); !holding.empty()) {
         QJsonArray devices{lane.device.label};
-        for (int other : lane.holding)
+        for (int other : holding)
             devices.append(lanes_[static_cast<std::size_t>(other)]->device.label);
         o.insert("devices", devices);
     }
     return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }
 
-void SweepRunner::startRun(Lane &lane, std::size_t planIndex)
+void SweepRunner::startRun(const SweepScheduler::Start &start)
 {
-    taken_[planIndex] = true;
+    Lane &lane = *lanes_[static_cast<std::size_t>(start.lane)];
+    const std::size_t planIndex = start.run;
     const PlannedRun &run = plan_.runs[planIndex];
     const std::string canonical = canonicalName(run.config);
-    lane.busy = true;
-    lane.planIndex = planIndex;
     lane.runId = run.runId;
     lane.stage = Stage::Timed;
-    lane.holding.clear();
-    if (laned() && run.config.worldSize > 1) {
-        for (const auto &other : lanes_) {
-            if (static_cast<int>(lane.holding.size()) + 1 >= run.config.worldSize)
-                break;
-            if (other.get() != &lane && !other->busy && !other->retired && other->heldBy < 0 &&
-                other->device.model == lane.device.model) {
-                other->heldBy = lane.index;
-                lane.holding.push_back(other->index);
-            }
-        }
-    }
-    runningConfigs_.insert(canonical);
-    if (laned())
-        configModel_.emplace(canonical, lane.device.model);
     const int total = static_cast<int>(plan_.runs.size());
     lane.recorder = std::make_unique<RunRecorder>(db_, lane.runId, static_cast<int>(planIndex), total,
                                                   run.config.totalSteps(), storedEnvironment_);
@@ -504,7 +445,7 @@ void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Fail
         finishCurrent(lane, status, failure);
         return;
     }
-    const RunConfig &config = lane.config(plan_);
+    const RunConfig &config = configOf(lane);
     cacheDirs_->finish(lane.primingCaches, config, true);
     lane.primingCaches = {};
     // What a shipped or again run finds is measured now that the priming process has filled it.
@@ -518,46 +459,32 @@ void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Fail
 
 bool SweepRunner::planAnotherRound()
 {
-    const auto &a = options_.adaptive;
-    if (a.maxMinutes > 0 && sweepClock_.elapsed() >= qint64(a.maxMinutes) * 60 * 1000) {
-        Q_EMIT adaptiveTimeSpent(a.maxMinutes);
+    const SweepScheduler::Round round = scheduler_->anotherRound(std::chrono::milliseconds(sweepClock_.elapsed()));
+    if (round.timeSpent) {
+        Q_EMIT adaptiveTimeSpent(options_.adaptive.maxMinutes);
         return false;
     }
     const bool sweepHasWarm = std::any_of(plan_.runs.begin(), plan_.runs.end(),
                                           [](const PlannedRun &r) { return r.caches == store::StartState::Again; });
-    // Configurations in plan order, each once, with the processes already planned for it.
-    std::vector<std::pair<RunConfig, int>> configs;
-    for (const auto &run : plan_.runs) {
-        auto it = std::find_if(configs.begin(), configs.end(), [&](const auto &c) { return c.first == run.config; });
-        if (it == configs.end())
-            configs.emplace_back(run.config, 1);
-        else
-            ++it->second;
-    }
-    bool added = false;
-    for (const auto &[config, planned] : configs) {
-        const std::string name = canonicalName(config);
-        if (failedConfigs_.count(name) || planned >= a.maxProcesses)
-            continue;
-        const auto &runs = steadyRuns_[name];
-        double halfWidth = -1; // fewer than two processes with a steady state: no interval yet
-        if (runs.size() >= 2) {
-            const auto ci = stats::medianOfRuns(runs, 1000);
-            halfWidth = ci.hasInterval && ci.median > 0 ? (ci.high - ci.low) / 2 / ci.median : 1.0;
-            if (halfWidth <= a.halfWidth)
-                continue;
-        }
+    for (const SweepScheduler::AddedRun &added : round.runs) {
         try {
             // Again when the sweep runs again starts: primed already, so no process is spent priming.
-            appendRun(db_, plan_, config, planned, sweepHasWarm ? store::StartState::Again : store::StartState::Fresh);
+            queueRun(added.config, added.repeatIndex,
+                     sweepHasWarm ? store::StartState::Again : store::StartState::Fresh);
         } catch (const store::StoreError &e) {
             storeFailed(e.what());
             return false;
         }
-        Q_EMIT adaptiveRunAdded(QString::fromStdString(name), static_cast<int>(runs.size()), halfWidth, a.halfWidth);
-        added = true;
+        Q_EMIT adaptiveRunAdded(QString::fromStdString(canonicalName(added.config)), added.processes, added.halfWidth,
+                                options_.adaptive.halfWidth);
     }
-    return added;
+    return !round.runs.empty();
+}
+
+void SweepRunner::queueRun(const RunConfig &config, int repeatIndex, store::StartState start)
+{
+    appendRun(db_, plan_, config, repeatIndex, start);
+    scheduler_->addRun(config);
 }
 
 void SweepRunner::warmupExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure)
@@ -573,7 +500,7 @@ void SweepRunner::warmupExited(Lane &lane, RunStatus status, const std::optional
     if (status != RunStatus::Complete && failure) {
         Q_EMIT warmupFailed(*failure);
     }
-    startPrimingOrRun(lane, lane.config(plan_));
+    startPrimingOrRun(lane, configOf(lane));
 }
 
 void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Failure> failure)
@@ -602,22 +529,18 @@ void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Fai
     }
 }
 
-void SweepRunner::retireAfter(Lane &lane, const Failure &failure)
+void SweepRunner::retireAfter(Lane &lane, const SweepScheduler::Ended &ended, const Failure &failure)
 {
     // A device that has gone (cuda-unavailable on a lane whose GPU the probe saw) fails every run
     // it would get: it takes no more, the others go on, and its run is queued again for them.
-    lane.retired = true;
-    const RunConfig config = lane.config(plan_); // a copy: appendRun below may move plan_.runs
-    Q_EMIT laneRetired(lane.device.label, QString::fromStdString(canonicalName(config)), failure);
-    const bool another = std::any_of(lanes_.begin(), lanes_.end(), [&](const auto &l) {
-        return !l->retired && l->device.model == lane.device.model;
-    });
-    if (!another || cancelRequested_)
+    const PlannedRun run = plan_.runs[ended.run]; // a copy: queueRun below may move plan_.runs
+    const QString name = QString::fromStdString(canonicalName(run.config));
+    Q_EMIT laneRetired(lane.device.label, name, failure);
+    if (!ended.requeue || cancelRequested_)
         return;
     try {
-        const PlannedRun run = plan_.runs[lane.planIndex];
-        appendRun(db_, plan_, run.config, run.repeatIndex, run.caches);
-        Q_EMIT runRequeued(QString::fromStdString(canonicalName(config)));
+        queueRun(run.config, run.repeatIndex, run.caches);
+        Q_EMIT runRequeued(name);
     } catch (const store::StoreError &e) {
         storeFailed(e.what());
     }
@@ -627,34 +550,21 @@ void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optiona
 {
     lane.stage = Stage::Timed;
     removeRunDirs(lane); // the worker has gone: its fresh caches go too
-    const RunConfig config = lane.config(plan_);
+    const RunConfig &config = configOf(lane);
     if (!lane.runCaches.dir.isEmpty()) {
         cacheDirs_->finish(lane.runCaches, config, status == RunStatus::Complete,
-                             lane.recorder ? lane.recorder->bundle() : std::nullopt);
+                           lane.recorder ? lane.recorder->bundle() : std::nullopt);
         db_.setCacheRecord(lane.runId, lane.runCaches.record);
         lane.runCaches = {};
     }
     std::vector<double> steady = lane.recorder->finish(status, failure);
     lane.recorder.reset();
-    const std::string name = canonicalName(config);
-    // A device that has gone is the lane's failure, not the configuration's: its run is queued again.
-    const bool retire = laned() && status == RunStatus::Failed && failure &&
-                        failure->category == FailureCategory::CudaUnavailable && lane.device.cudaIndex >= 0 &&
-                        config.worldSize <= 1;
-    if (!steady.empty())
-        steadyRuns_[name].push_back(std::move(steady));
-    else if (status == RunStatus::Failed && !retire)
-        failedConfigs_.insert(name);
+    const SweepScheduler::Ended ended = scheduler_->finish(lane.index, status, failure, std::move(steady));
     const std::int64_t runId = std::exchange(lane.runId, 0);
-    lane.busy = false;
-    for (int other : lane.holding)
-        lanes_[static_cast<std::size_t>(other)]->heldBy = -1;
-    lane.holding.clear();
-    runningConfigs_.erase(name);
     if (!anyBusy())
         heartbeat_.stop();
-    if (retire)
-        retireAfter(lane, *failure);
+    if (ended.retired)
+        retireAfter(lane, ended, *failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;
     Q_EMIT runFinished(runId, status, failure);
@@ -697,8 +607,9 @@ void SweepRunner::storeFailed(const QString &message)
             lane->worker = nullptr;
         }
         removeRunDirs(*lane);
-        lane->busy = false;
     }
+    if (scheduler_)
+        scheduler_->freeAll();
     heartbeat_.stop();
     Q_EMIT storageFailed(message);
     Q_EMIT finished(true);

@@ -8,12 +8,14 @@
 // take the plan's runs in order as they come free (a queue, not a fixed share: the lanes finish
 // together however long each configuration takes). A configuration runs in one process at a time,
 // its repeats only on lanes of the GPU model its first run had, and a data-parallel run of
-// world_size W holds W idle lanes of one model at once.
+// world_size W holds W idle lanes of one model at once. Those decisions are SweepScheduler's
+// (sweep_scheduler.h); the runner asks it and does what it says.
 #include "protocol/protocol.h"
 #include "supervisor/start_caches.h"
 #include "supervisor/run_recorder.h"
 #include "supervisor/sweep_lanes.h"
 #include "supervisor/sweep_plan.h"
+#include "supervisor/sweep_scheduler.h"
 #include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 #include "supervisor/worker_memory.h"
@@ -28,10 +30,8 @@
 #include <QTimer>
 #include <QVector>
 
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 
 namespace stepscope::supervisor
 {
@@ -51,15 +51,9 @@ struct RunnerOptions {
     // (CUDA JIT, cuDNN's compiled engines, the file cache of the libraries) are paid for there,
     // not by whichever configuration happens to run first.
     bool machineWarmup = false;
-    // Adaptive repeats: after the planned runs, one more round of cold processes for every
-    // configuration whose steady figure's 95% CI (at process level) is wider than +-halfWidth of its
-    // median, until maxProcesses per configuration or maxMinutes for the sweep (0: no limit).
-    struct Adaptive {
-        bool enabled = false;
-        double halfWidth = 0.02;
-        int maxProcesses = 10;
-        int maxMinutes = 0;
-    } adaptive;
+    // Adaptive repeats (sweep_scheduler.h says when a round adds a process).
+    using Adaptive = AdaptiveRepeats;
+    Adaptive adaptive;
     // Where the kernel counts its OOM kills (worker_memory.h); a SIGKILL that Stepscope did not send
     // while the count rose is named out-of-memory. Tests point it at a file of their own.
     std::vector<std::string> oomCounterFiles = defaultOomCounterFiles();
@@ -129,14 +123,11 @@ class SweepRunner : public QObject
   private:
     enum class Stage { Timed, WarmingUp, Priming };
     enum class Warmup { NotRun, Running, Completed, Failed };
-    // One device's worker and the run it is running. Without RunnerOptions::lanes there is one.
+    // One device's worker and the run it is running (which run, and what the lane may take: the
+    // scheduler's). Without RunnerOptions::lanes there is one.
     struct Lane {
         int index = 0;
         LaneDevice device;
-        bool busy = false, retired = false;
-        int heldBy = -1;                       // a data-parallel run of another lane holds this one
-        std::vector<int> holding;              // the other lanes this lane's data-parallel run holds
-        std::size_t planIndex = 0;             // the run in plan_ this lane runs
         QPointer<WorkerProcess> worker;        // the worker process now running, of any stage
         std::unique_ptr<RunRecorder> recorder; // the run's figures into the store
         std::int64_t runId = 0;
@@ -147,12 +138,10 @@ class SweepRunner : public QObject
         Stage stage = Stage::Timed;
         Warmup warmup = Warmup::NotRun;
         int workersStarted = 0;
-        const RunConfig &config(const SweepPlan &plan) const { return plan.runs[planIndex].config; }
     };
 
     void dispatch();
-    std::optional<std::size_t> pickRun(const Lane &lane);
-    void startRun(Lane &lane, std::size_t planIndex);
+    void startRun(const SweepScheduler::Start &start);
     bool prepareCaches(Lane &lane, const PlannedRun &run);
     void startWorker(Lane &lane, const RunConfig &config);
     void onMessage(Lane &lane, const protocol::Message &m);
@@ -163,8 +152,10 @@ class SweepRunner : public QObject
     bool planAnotherRound();
     void startPrimingOrRun(Lane &lane, const RunConfig &config);
     void finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
-    void retireAfter(Lane &lane, const Failure &failure);
-    void cancelUntaken(const Failure &why, RunStatus status = RunStatus::Cancelled);
+    void retireAfter(Lane &lane, const SweepScheduler::Ended &ended, const Failure &failure);
+    // Queues one more run at the end of plan_ and of the scheduler's runs, which match index for index.
+    void queueRun(const RunConfig &config, int repeatIndex, store::StartState start);
+    void cancelUntaken(const Failure &why);
     void failBeforeStart(std::size_t planIndex, const Failure &why);
     // Whether the store took every write so far, after waiting for their commit (flush) or from what
     // it has committed by now (check); when not, the sweep stops (storeFailed).
@@ -173,6 +164,7 @@ class SweepRunner : public QObject
     void removeRunDirs(Lane &lane);
     void storeFailed(const QString &message);
     bool anyBusy() const;
+    const RunConfig &configOf(const Lane &lane) const;
     bool laned() const { return !options_.lanes.empty(); }
     // The config a lane's worker gets: on a GPU lane, its device (a data-parallel run: "cuda", the
     // lanes it holds made visible), and the lane's record for the store.
@@ -184,19 +176,13 @@ class SweepRunner : public QObject
     store::Database &db_;
     RunnerOptions options_;
     SweepPlan plan_;
-    std::vector<bool> taken_; // plan_.runs a lane has taken (or that were cancelled before one did)
     bool running_ = false;
     bool cancelRequested_ = false;
     std::vector<std::unique_ptr<Lane>> lanes_;
-    std::set<std::string> runningConfigs_;       // canonical names with a process now
-    std::map<std::string, QString> configModel_; // canonical name -> the GPU model its repeats keep to
+    std::unique_ptr<SweepScheduler> scheduler_; // which lane runs what; made by start()
     QTimer heartbeat_;
     // The sweep's cache folders, the timed runs' and the priming processes'.
     std::unique_ptr<StartCacheDirs> cacheDirs_;
-    // Per configuration (canonical name): the steady steps of each completed process, and whether
-    // one of its runs failed (adaptive repeats add no process to a failing configuration).
-    std::map<std::string, std::vector<std::vector<double>>> steadyRuns_;
-    std::set<std::string> failedConfigs_;
     QElapsedTimer sweepClock_;
     StoredEnvironment storedEnvironment_; // shared by the runs' recorders
 };
