@@ -8,12 +8,15 @@
 #include <QJsonObject>
 #include <QVariant>
 
+#include <utility>
+
 namespace stepscope::supervisor
 {
 
-RunRecorder::RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun,
+RunRecorder::RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun, LaneOf lane,
                          StoredEnvironment &stored, QObject *parent)
-    : QObject(parent), db_(db), runId_(runId), index_(index), total_(total), stepsInRun_(stepsInRun), stored_(stored)
+    : QObject(parent), db_(db), runId_(runId), index_(index), total_(total), stepsInRun_(stepsInRun),
+      lane_(std::move(lane)), stored_(stored)
 {
 }
 
@@ -60,7 +63,7 @@ void RunRecorder::handle(const protocol::Message &m)
         break;
     case T::FirstStep:
         db_.setFirstStep(runId_, m.seconds);
-        Q_EMIT firstStep(runId_, m.seconds);
+        Q_EMIT sweepEvent(event::FirstStep{runId_, m.seconds, lane_});
         break;
     case T::RankSteps:
         // Kept as they are; the run's own steps (the slowest rank) come in `steps`.
@@ -95,7 +98,7 @@ void RunRecorder::handle(const protocol::Message &m)
             profiling_ = true;
         // Minutes of compiling print no steps: the heartbeat keeps the run from looking stale.
         db_.heartbeat(runId_);
-        Q_EMIT phase(runId_, QString::fromStdString(m.phase), m.seconds, false);
+        Q_EMIT sweepEvent(event::Phase{runId_, QString::fromStdString(m.phase), m.seconds, false, lane_});
         break;
     case T::Compile:
         db_.setCompileInfo(runId_, m.compileJson.toStdString());
@@ -111,7 +114,7 @@ void RunRecorder::handle(const protocol::Message &m)
             use.reported = true;
             bundle_ = use;
         }
-        Q_EMIT compileInfo(runId_, QString::fromUtf8(m.compileJson));
+        Q_EMIT sweepEvent(event::CompileInfo{runId_, report::parseCompileRecord(QString::fromUtf8(m.compileJson))});
         break;
     case T::Done:
         if (m.meanWallMs > 0)
@@ -177,7 +180,7 @@ void RunRecorder::recordEnvironment(const QJsonObject &object)
         Q_EMIT storageFailed(QString::fromUtf8(e.what()));
         return;
     }
-    Q_EMIT environment(runId_, QString::fromUtf8(json));
+    Q_EMIT sweepEvent(event::Environment{runId_, QString::fromUtf8(json)});
 }
 
 } // namespace stepscope::supervisor

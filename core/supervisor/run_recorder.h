@@ -1,10 +1,11 @@
 #pragma once
 // One timed run into the store: what its worker's protocol lines say (environment, setup, first
-// step, steps, memory, losses, compile info), and how the run ended, with its summary. Its signals
+// step, steps, memory, losses, compile info), and how the run ended, with its summary. Its events
 // are SweepRunner's, for the same run; which process runs when is SweepRunner's business.
 #include "common/failure.h"
 #include "protocol/protocol.h"
 #include "store/store.h"
+#include "supervisor/sweep_event.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -30,9 +31,9 @@ class RunRecorder : public QObject
 {
     Q_OBJECT
   public:
-    // Run `runId` is run `index` of `total` in its sweep and has `stepsInRun` steps (progress);
-    // `stored` outlives the recorder.
-    RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun,
+    // Run `runId` is run `index` of `total` in its sweep, on `lane`, and has `stepsInRun` steps
+    // (progress); `stored` outlives the recorder.
+    RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun, LaneOf lane,
                 StoredEnvironment &stored, QObject *parent = nullptr);
 
     // Which machine-wide caches the run's first step found warm, stored when the worker says hello.
@@ -54,12 +55,10 @@ class RunRecorder : public QObject
     std::vector<double> finish(RunStatus status, const std::optional<Failure> &failure);
 
   Q_SIGNALS:
-    void environment(qint64 runId, const QString &json);
-    void firstStep(qint64 runId, double seconds);
+    // The run's environment, first step, phases and compile record.
+    void sweepEvent(const stepscope::supervisor::SweepEvent &event);
     void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
-    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
-    void compileInfo(qint64 runId, const QString &json);
     void storageFailed(const QString &message);
 
   private:
@@ -70,6 +69,7 @@ class RunRecorder : public QObject
     const int index_;
     const int total_;
     const int stepsInRun_;
+    const LaneOf lane_;
     StoredEnvironment &stored_;
     store::MachineWarmup machineWarmup_ = store::MachineWarmup::Unrecorded;
     QJsonObject helloEnvironment_;

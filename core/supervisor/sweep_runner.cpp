@@ -139,16 +139,16 @@ void SweepRunner::failBeforeStart(std::size_t planIndex, const Failure &why)
     scheduler_->failRun(planIndex);
     const PlannedRun &run = plan_.runs[planIndex];
     const std::string failedFor = canonicalName(run.config);
-    Q_EMIT runStarted(run.runId, static_cast<int>(planIndex), static_cast<int>(plan_.runs.size()),
-                      QString::fromStdString(failedFor));
+    Q_EMIT sweepEvent(event::RunStarted{run.runId, static_cast<int>(planIndex), static_cast<int>(plan_.runs.size()),
+                                        QString::fromStdString(failedFor), {}, {}});
     db_.finishRun(run.runId, RunStatus::Failed, why);
-    Q_EMIT runFinished(run.runId, RunStatus::Failed, why);
+    Q_EMIT sweepEvent(event::RunFinished{run.runId, RunStatus::Failed, why, {}});
 }
 
 void SweepRunner::dispatch()
 {
     // A cancel() between runs finishes the sweep itself; a dispatch() that finishCurrent() queued
-    // then finds nothing to do (and must not emit finished() a second time).
+    // then finds nothing to do (and must not say Finished a second time).
     if (!running_)
         return;
     if (cancelRequested_)
@@ -165,7 +165,7 @@ void SweepRunner::dispatch()
     // Until no idle lane finds a run: a run that fails before its worker starts frees its lane at once.
     for (;;) {
         if (!running_)
-            return; // the store refused a write: storeFailed() has said finished()
+            return; // the store refused a write: storeFailed() has said Finished
         const auto start = scheduler_->next();
         if (!start)
             break;
@@ -185,15 +185,20 @@ void SweepRunner::dispatch()
         return;
     }
     if (!running_)
-        return; // the store refused the new runs: storeFailed() has said finished()
+        return; // the store refused the new runs: storeFailed() has said Finished
     const int total = static_cast<int>(plan_.runs.size());
     db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
     cacheDirs_.reset(); // the sweep's cache folders go with it
     if (!flushed())
-        return; // storeFailed() has said finished()
+        return; // storeFailed() has said Finished
     running_ = false;
     Q_EMIT progress(total, total, 0, 0);
-    Q_EMIT finished(cancelRequested_);
+    Q_EMIT sweepEvent(event::Finished{plan_.sweepId, cancelRequested_});
+}
+
+LaneOf SweepRunner::laneOf(const Lane &lane) const
+{
+    return laned() ? LaneOf{laneLabel(lane), lane.index} : LaneOf{};
 }
 
 QString SweepRunner::laneLabel(const Lane &lane) const
@@ -255,23 +260,18 @@ void SweepRunner::startRun(const SweepScheduler::Start &start)
     lane.stage = Stage::Timed;
     const int total = static_cast<int>(plan_.runs.size());
     lane.recorder = std::make_unique<RunRecorder>(db_, lane.runId, static_cast<int>(planIndex), total,
-                                                  run.config.totalSteps(), storedEnvironment_);
-    connect(lane.recorder.get(), &RunRecorder::environment, this, &SweepRunner::environment);
-    connect(lane.recorder.get(), &RunRecorder::firstStep, this, &SweepRunner::firstStep);
+                                                  run.config.totalSteps(), laneOf(lane), storedEnvironment_);
+    connect(lane.recorder.get(), &RunRecorder::sweepEvent, this, &SweepRunner::sweepEvent);
     connect(lane.recorder.get(), &RunRecorder::stepsArrived, this, &SweepRunner::stepsArrived);
     connect(lane.recorder.get(), &RunRecorder::progress, this, &SweepRunner::progress);
-    connect(lane.recorder.get(), &RunRecorder::phase, this, &SweepRunner::phase);
-    connect(lane.recorder.get(), &RunRecorder::compileInfo, this, &SweepRunner::compileInfo);
     connect(lane.recorder.get(), &RunRecorder::storageFailed, this, &SweepRunner::storeFailed);
 
     const bool python = run.config.runtime == Runtime::Python;
     const WorkerCommand &worker = python ? options_.python : options_.native;
     const QString name = QString::fromStdString(canonical);
-    if (laned()) {
+    if (laned())
         db_.setLane(lane.runId, laneJson(lane));
-        Q_EMIT runLane(lane.runId, lane.index, laneLabel(lane));
-    }
-    Q_EMIT runStarted(lane.runId, static_cast<int>(planIndex), total, name);
+    Q_EMIT sweepEvent(event::RunStarted{lane.runId, static_cast<int>(planIndex), total, name, laneOf(lane), {}});
     Q_EMIT progress(static_cast<int>(planIndex), total, 0, run.config.totalSteps());
     db_.markRunning(lane.runId);
     if (worker.program.isEmpty()) {
@@ -293,7 +293,7 @@ void SweepRunner::startRun(const SweepScheduler::Start &start)
         lane.stage = Stage::WarmingUp;
         lane.warmup = Warmup::Running; // once a lane, whatever becomes of it
         const RunConfig warmup = machineWarmupConfig(run.config);
-        Q_EMIT warmupStarted(QString::fromStdString(canonicalName(warmup)), name);
+        Q_EMIT sweepEvent(event::WarmupStarted{QString::fromStdString(canonicalName(warmup)), name});
         startWorker(lane, warmup);
         return;
     }
@@ -313,7 +313,8 @@ void SweepRunner::startPrimingOrRun(Lane &lane, const RunConfig &config)
         }
         lane.stage = Stage::Priming;
         lane.primingWhat = primingText(lane.runCaches.start);
-        Q_EMIT primingStarted(lane.runId, QString::fromStdString(canonicalName(config)), lane.runCaches.start);
+        Q_EMIT sweepEvent(event::PrimingStarted{lane.runId, QString::fromStdString(canonicalName(config)),
+                                                lane.runCaches.start, laneOf(lane)});
         startWorker(lane, primingConfig(config));
         return;
     }
@@ -396,7 +397,7 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
     Lane *l = &lane; // lanes_ holds them by pointer: the address stays for the runner's life
     connect(w, &WorkerProcess::message, this, [this, l](const protocol::Message &m) { onMessage(*l, m); });
     connect(w, &WorkerProcess::stdoutRead, this, &SweepRunner::storeHealthy);
-    connect(w, &WorkerProcess::logLine, this, &SweepRunner::logLine);
+    connect(w, &WorkerProcess::logLine, this, [this](const QString &line) { Q_EMIT sweepEvent(event::Log{line}); });
     connect(w, &WorkerProcess::exited, this,
             [this, l](RunStatus status, std::optional<Failure> failure) { onWorkerExited(*l, status, failure); });
     connect(w, &WorkerProcess::failedToStart, this, [this, l](Failure failure) { onWorkerFailedToStart(*l, failure); });
@@ -417,7 +418,7 @@ void SweepRunner::onMessage(Lane &lane, const protocol::Message &m)
     // that they are alive; their figures are not the run's.
     if (m.type == protocol::Message::Type::Phase) {
         db_.heartbeat(lane.runId);
-        Q_EMIT phase(lane.runId, QString::fromStdString(m.phase), m.seconds, true);
+        Q_EMIT sweepEvent(event::Phase{lane.runId, QString::fromStdString(m.phase), m.seconds, true, laneOf(lane)});
     }
 }
 
@@ -461,7 +462,7 @@ bool SweepRunner::planAnotherRound()
 {
     const SweepScheduler::Round round = scheduler_->anotherRound(std::chrono::milliseconds(sweepClock_.elapsed()));
     if (round.timeSpent) {
-        Q_EMIT adaptiveTimeSpent(options_.adaptive.maxMinutes);
+        Q_EMIT sweepEvent(event::AdaptiveTimeSpent{options_.adaptive.maxMinutes});
         return false;
     }
     const bool sweepHasWarm = std::any_of(plan_.runs.begin(), plan_.runs.end(),
@@ -475,8 +476,8 @@ bool SweepRunner::planAnotherRound()
             storeFailed(e.what());
             return false;
         }
-        Q_EMIT adaptiveRunAdded(QString::fromStdString(canonicalName(added.config)), added.processes, added.halfWidth,
-                                options_.adaptive.halfWidth);
+        Q_EMIT sweepEvent(event::AdaptiveRunAdded{QString::fromStdString(canonicalName(added.config)),
+                                                  added.processes, added.halfWidth, options_.adaptive.halfWidth});
     }
     return !round.runs.empty();
 }
@@ -498,7 +499,7 @@ void SweepRunner::warmupExited(Lane &lane, RunStatus status, const std::optional
     }
     // Its figures are not kept, and its failure is not the run's: the run that follows says for itself.
     if (status != RunStatus::Complete && failure) {
-        Q_EMIT warmupFailed(*failure);
+        Q_EMIT sweepEvent(event::WarmupFailed{*failure});
     }
     startPrimingOrRun(lane, configOf(lane));
 }
@@ -535,12 +536,12 @@ void SweepRunner::retireAfter(Lane &lane, const SweepScheduler::Ended &ended, co
     // it would get: it takes no more, the others go on, and its run is queued again for them.
     const PlannedRun run = plan_.runs[ended.run]; // a copy: queueRun below may move plan_.runs
     const QString name = QString::fromStdString(canonicalName(run.config));
-    Q_EMIT laneRetired(lane.device.label, name, failure);
+    Q_EMIT sweepEvent(event::LaneRetired{lane.device.label, name, failure});
     if (!ended.requeue || cancelRequested_)
         return;
     try {
         queueRun(run.config, run.repeatIndex, run.caches);
-        Q_EMIT runRequeued(name);
+        Q_EMIT sweepEvent(event::RunRequeued{name});
     } catch (const store::StoreError &e) {
         storeFailed(e.what());
     }
@@ -567,7 +568,7 @@ void SweepRunner::finishCurrent(Lane &lane, RunStatus status, const std::optiona
         retireAfter(lane, ended, *failure);
     if (!flushed()) // a finished run is on disk before anyone hears of it
         return;
-    Q_EMIT runFinished(runId, status, failure);
+    Q_EMIT sweepEvent(event::RunFinished{runId, status, failure, laneOf(lane)});
     // Queued so that a long sweep does not grow the stack, and signals of this run drain first.
     QMetaObject::invokeMethod(this, &SweepRunner::dispatch, Qt::QueuedConnection);
 }
@@ -611,8 +612,8 @@ void SweepRunner::storeFailed(const QString &message)
     if (scheduler_)
         scheduler_->freeAll();
     heartbeat_.stop();
-    Q_EMIT storageFailed(message);
-    Q_EMIT finished(true);
+    Q_EMIT sweepEvent(event::StorageFailed{message});
+    Q_EMIT sweepEvent(event::Finished{plan_.sweepId, true});
 }
 
 } // namespace stepscope::supervisor

@@ -78,47 +78,22 @@ class SweepRunner : public QObject
     SweepRunner(store::Database &db, RunnerOptions options, QObject *parent = nullptr);
     ~SweepRunner() override;
 
-    // Starts the sweep; returns at once. finished() follows.
+    // Starts the sweep; returns at once. event::Finished follows.
     Q_INVOKABLE void start(const stepscope::supervisor::SweepPlan &plan);
     // Kills the running worker (its run becomes cancelled) and cancels the queued ones. Thread-safe.
     Q_INVOKABLE void cancel();
     bool isRunning() const { return running_; }
 
   Q_SIGNALS:
-    void runStarted(qint64 runId, int index, int total, const QString &configName);
-    void environment(qint64 runId, const QString &json);
-    void firstStep(qint64 runId, double seconds);
+    // Everything that happens, one typed event per fact (sweep_event.h): runs starting and ending,
+    // their environment, first step, phases and compile record, the stages that are no timed run
+    // (warm-up, priming, adaptive repeats, a retired lane, a requeued run), worker log lines, a
+    // refused write (StorageFailed, then Finished(cancelled)) and the end (Finished). The service
+    // adds what it knows (time left) and hands them on.
+    void sweepEvent(const stepscope::supervisor::SweepEvent &event);
+    // The data streams, apart: a run's step samples, and its steps so far for progress.
     void stepsArrived(qint64 runId, int firstIndex, const QVector<double> &gpuMs, const QVector<double> &wallMs);
-    void runFinished(qint64 runId, stepscope::RunStatus status, const std::optional<stepscope::Failure> &failure);
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
-    void logLine(const QString &line);
-    // A long stretch without steps: the worker's word for it ("compiling", "capturing") and the
-    // seconds it has spent in it so far; `priming` while the unstored priming process runs.
-    void phase(qint64 runId, const QString &phase, double elapsedSeconds, bool priming);
-    // What torch.compile reported (the worker's `compile` info object, compact JSON).
-    void compileInfo(qint64 runId, const QString &json);
-    // The stages that are no timed run, as data (supervisor/event_text.h words them, once, for both
-    // front-ends): the discarded machine warm-up process before `beforeConfig`, and its failure (the
-    // sweep goes on);
-    void warmupStarted(const QString &warmupConfig, const QString &beforeConfig);
-    void warmupFailed(const stepscope::Failure &failure);
-    // the unstored process that fills what run `runId`'s shipped or again start reads, first;
-    void primingStarted(qint64 runId, const QString &configName, stepscope::store::StartState start);
-    // one more process of `configName` (adaptive repeats): `processes` had a steady state, and their
-    // CI's half width was `halfWidth` of the median (< 0: fewer than two, no interval yet);
-    void adaptiveRunAdded(const QString &configName, int processes, double halfWidth, double target);
-    // the adaptive time cap: no more processes after `minutes`.
-    void adaptiveTimeSpent(int minutes);
-    // A lane whose device failed its run (`failure`) takes no more; its run of `configName` is queued
-    // again for another lane of its model (runRequeued) when one is left.
-    void laneRetired(const QString &lane, const QString &configName, const stepscope::Failure &failure);
-    void runRequeued(const QString &configName);
-    void finished(bool cancelled);
-    // With lanes: which lane runs `runId` (its label, e.g. "cuda:1"), said before runStarted; a
-    // data-parallel run names every lane it holds, "cuda:0+cuda:1".
-    void runLane(qint64 runId, int lane, const QString &label);
-    // The database refused a write (disk full, file gone): the sweep stops; finished(true) follows.
-    void storageFailed(const QString &message);
 
   private:
     enum class Stage { Timed, WarmingUp, Priming };
@@ -172,6 +147,8 @@ class SweepRunner : public QObject
     QString visibleDevices(const Lane &lane) const;
     std::string laneJson(const Lane &lane) const;
     QString laneLabel(const Lane &lane) const;
+    // The lane's label and index for the events of its run; empty on one device.
+    LaneOf laneOf(const Lane &lane) const;
 
     store::Database &db_;
     RunnerOptions options_;

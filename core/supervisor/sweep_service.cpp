@@ -136,7 +136,6 @@ void SweepService::start(const PreparedSweep &prepared)
     predictions_.clear();
     currentRun_ = -1;
     warmRuns_ = false;
-    lanes_.clear();
     runStarts_.clear();
     firstSteps_.clear();
     laneCount_ = static_cast<int>(std::max<std::size_t>(1, sweep.options.lanes.size()));
@@ -191,84 +190,62 @@ void SweepService::connectRunner()
 {
     SweepRunner *r = runner_;
     connect(r, &SweepRunner::stepsArrived, this, &SweepService::stepsArrived);
-    connect(r, &SweepRunner::runLane, this, [this](qint64 runId, int lane, const QString &label) {
-        lanes_[runId] = LaneOf{label, lane};
-    });
-    connect(r, &SweepRunner::runStarted, this, [this](qint64 runId, int index, int total, const QString &name) {
-        runClock_.start();
-        pace_.restart();
-        currentRun_ = index;
-        runStarts_[runId] = {index, sweepClock_.elapsed()};
-        const TimeLeftEstimate left = timeLeftAt(laneCount_ > 1 ? runsDone_ : index);
-        if (left.seconds >= 0)
-            predictions_.push_back({static_cast<double>(sweepClock_.elapsed()) / 1000.0,
-                                    static_cast<double>(left.seconds), left.guess});
-        emitEvent(event::RunStarted{runId, index, total, name, laneOf(runId), left});
-    });
-    connect(r, &SweepRunner::warmupStarted, this, [this](const QString &warmup, const QString &before) {
-        emitEvent(event::WarmupStarted{warmup, before});
-    });
-    connect(r, &SweepRunner::warmupFailed, this,
-            [this](const Failure &failure) { emitEvent(event::WarmupFailed{failure}); });
-    connect(r, &SweepRunner::primingStarted, this, [this](qint64 runId, const QString &name, store::StartState start) {
-        emitEvent(event::PrimingStarted{runId, name, start, laneOf(runId)});
-    });
-    connect(r, &SweepRunner::laneRetired, this, [this](const QString &lane, const QString &name, const Failure &failure) {
-        emitEvent(event::LaneRetired{lane, name, failure});
-    });
-    connect(r, &SweepRunner::runRequeued, this, [this](const QString &name) { emitEvent(event::RunRequeued{name}); });
-    connect(r, &SweepRunner::environment, this,
-            [this](qint64 runId, const QString &json) { emitEvent(event::Environment{runId, json}); });
-    connect(r, &SweepRunner::firstStep, this, [this](qint64 runId, double seconds) {
-        firstSteps_[runId] = seconds; // the time-left model swaps first steps between start states
-        emitEvent(event::FirstStep{runId, seconds, laneOf(runId)});
-    });
-    connect(r, &SweepRunner::phase, this, [this](qint64 runId, const QString &phase, double seconds, bool priming) {
-        emitEvent(event::Phase{runId, phase, seconds, priming, laneOf(runId)});
-    });
-    connect(r, &SweepRunner::compileInfo, this,
-            [this](qint64 runId, const QString &json) {
-                emitEvent(event::CompileInfo{runId, report::parseCompileRecord(json)});
-            });
     connect(r, &SweepRunner::progress, this, &SweepService::onProgress);
-    connect(r, &SweepRunner::runFinished, this,
-            [this](qint64 runId, RunStatus status, const std::optional<Failure> &failure) {
-                ++runsDone_;
-                // Each run's own start: with lanes, several run at once.
-                if (const auto it = runStarts_.find(runId); it != runStarts_.end()) {
-                    const auto [index, startMs] = it->second;
-                    if (index >= 0 && index < static_cast<int>(keys_.size()))
-                        timeLeft_.addFinished(keys_[static_cast<std::size_t>(index)],
-                                              static_cast<double>(sweepClock_.elapsed() - startMs) / 1000.0,
-                                              firstSteps_.count(runId) ? std::optional<double>(firstSteps_[runId])
-                                                                       : std::nullopt);
-                }
-                emitEvent(event::RunFinished{runId, status, failure, laneOf(runId)});
-                if (const auto it = runStarts_.find(runId); it != runStarts_.end())
-                    sayProvisional(it->second.first);
-            });
-    connect(r, &SweepRunner::adaptiveRunAdded, this,
-            [this](const QString &name, int processes, double halfWidth, double target) {
-                if (const auto it = configs_.find(name); it != configs_.end())
-                    keys_.push_back(runKey(it->second, warmRuns_ ? store::StartState::Again : store::StartState::Fresh));
-                emitEvent(event::AdaptiveRunAdded{name, processes, halfWidth, target});
-            });
-    connect(r, &SweepRunner::adaptiveTimeSpent, this,
-            [this](int minutes) { emitEvent(event::AdaptiveTimeSpent{minutes}); });
-    connect(r, &SweepRunner::logLine, this, [this](const QString &line) { emitEvent(event::Log{line}); });
-    connect(r, &SweepRunner::storageFailed, this,
-            [this](const QString &message) { emitEvent(event::StorageFailed{message}); });
-    connect(r, &SweepRunner::finished, this, [this](bool cancelled) {
-        if (!cancelled)
-            reportTimeLeftError();
-        emitEvent(event::Finished{sweepId_, cancelled});
-    });
+    connect(r, &SweepRunner::sweepEvent, this, &SweepService::onRunnerEvent);
 }
 
-LaneOf SweepService::laneOf(qint64 runId) const
+void SweepService::onRunnerEvent(const SweepEvent &e)
 {
-    const auto it = lanes_.find(runId);
-    return it == lanes_.end() ? LaneOf{} : it->second;
+    // The runner's events go on as they are; the service adds what time left knows, and learns
+    // from the runs' starts, first steps and ends what the rest of the sweep should take.
+    using namespace event;
+    std::visit(Overloaded{
+                   [this](RunStarted x) {
+                       runClock_.start();
+                       pace_.restart();
+                       currentRun_ = x.index;
+                       runStarts_[x.runId] = {x.index, sweepClock_.elapsed()};
+                       x.left = timeLeftAt(laneCount_ > 1 ? runsDone_ : x.index);
+                       if (x.left.seconds >= 0)
+                           predictions_.push_back({static_cast<double>(sweepClock_.elapsed()) / 1000.0,
+                                                   static_cast<double>(x.left.seconds), x.left.guess});
+                       emitEvent(x);
+                   },
+                   [this](const FirstStep &x) {
+                       firstSteps_[x.runId] = x.seconds; // the time-left model swaps first steps between states
+                       emitEvent(x);
+                   },
+                   [this](const RunFinished &x) {
+                       ++runsDone_;
+                       // Each run's own start: with lanes, several run at once.
+                       const auto started = runStarts_.find(x.runId);
+                       if (started != runStarts_.end()) {
+                           const auto [index, startMs] = started->second;
+                           if (index >= 0 && index < static_cast<int>(keys_.size()))
+                               timeLeft_.addFinished(keys_[static_cast<std::size_t>(index)],
+                                                     static_cast<double>(sweepClock_.elapsed() - startMs) / 1000.0,
+                                                     firstSteps_.count(x.runId)
+                                                         ? std::optional<double>(firstSteps_[x.runId])
+                                                         : std::nullopt);
+                       }
+                       emitEvent(x);
+                       if (started != runStarts_.end())
+                           sayProvisional(started->second.first);
+                   },
+                   [this](const AdaptiveRunAdded &x) {
+                       if (const auto it = configs_.find(x.config); it != configs_.end())
+                           keys_.push_back(
+                               runKey(it->second, warmRuns_ ? store::StartState::Again : store::StartState::Fresh));
+                       emitEvent(x);
+                   },
+                   [this](const Finished &x) {
+                       if (!x.cancelled)
+                           reportTimeLeftError();
+                       emitEvent(x);
+                   },
+                   [this](const auto &x) { emitEvent(x); },
+               },
+               e);
 }
 
 void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int steps)

@@ -83,7 +83,7 @@ class SweepService : public QObject
     // go on.
     TimeLeftEstimate timeLeftAt(int currentRun) const;
     void connectRunner();
-    LaneOf laneOf(qint64 runId) const;
+    void onRunnerEvent(const SweepEvent &e);
     // How the predictions made at each run start compare with the time the sweep really took: a
     // Log event at its end (docs/results cite it).
     void reportTimeLeftError();
@@ -105,7 +105,6 @@ class SweepService : public QObject
     };
     std::vector<Prediction> predictions_;
     int laneCount_ = 1;
-    std::map<qint64, LaneOf> lanes_;                     // run id -> its lane
     std::map<qint64, std::pair<int, qint64>> runStarts_; // run id -> plan index, sweep clock ms at its start
     std::map<qint64, double> firstSteps_;                // run id -> its first step, seconds
     // Issue 28.3: per start state, the configurations planned with it and those with a run of it

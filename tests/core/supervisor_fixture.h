@@ -103,6 +103,15 @@ inline RunConfig smallConfig(int batch = 8)
     return c;
 }
 
+// Calls `f` on each event of kind E the runner says (a test's hook into a running sweep).
+template <class E, class F> void onEvent(SweepRunner &runner, F f)
+{
+    QObject::connect(&runner, &SweepRunner::sweepEvent, &runner, [f](const SweepEvent &e) {
+        if (std::holds_alternative<E>(e))
+            f();
+    });
+}
+
 struct Outcome {
     int finishedCount = 0;
     bool cancelled = false;
@@ -112,7 +121,7 @@ struct Outcome {
     std::vector<int> stepFirsts;
     QStringList log;
     std::vector<std::pair<QString, double>> phases; // phase ("priming: " while priming), elapsed seconds
-    QStringList compileInfos;
+    std::vector<report::CompileRecord> compileInfos;
     QString environmentJson;
     double firstStep = -1;
     qint64 elapsedMs = 0;
@@ -155,54 +164,39 @@ class SupervisorTest : public ::testing::Test
         Outcome out;
         SweepRunner runner(*db_, std::move(options));
         QEventLoop loop;
-        QObject::connect(&runner, &SweepRunner::finished, &loop, [&](bool cancelled) {
-            ++out.finishedCount;
-            out.cancelled = cancelled;
-            loop.quit();
-        });
-        QObject::connect(&runner, &SweepRunner::runStarted, &loop,
-                         [&](qint64 id, int, int, const QString &) { out.started.push_back(id); });
-        QObject::connect(&runner, &SweepRunner::runFinished, &loop,
-                         [&](qint64 id, RunStatus, const std::optional<Failure> &failure) {
-                             out.runFinished.emplace_back(
-                                 id, failure ? QString::fromUtf8(toString(failure->category).data()) : QString());
-                         });
         QObject::connect(&runner, &SweepRunner::stepsArrived, &loop,
                          [&](qint64, int first, const QVector<double> &, const QVector<double> &wall) {
                              out.stepFirsts.push_back(first);
                              out.wallMs.insert(out.wallMs.end(), wall.begin(), wall.end());
                          });
-        QObject::connect(&runner, &SweepRunner::logLine, &loop, [&](const QString &l) { out.log << l; });
-        // The stages said as data, in the words both front-ends give them (supervisor/event_text.h).
-        const auto said = [&out](const SweepEvent &e) { out.log << describe(e); };
-        QObject::connect(&runner, &SweepRunner::warmupStarted, &loop, [said](const QString &w, const QString &before) {
-            said(event::WarmupStarted{w, before});
+        QObject::connect(&runner, &SweepRunner::sweepEvent, &loop, [&](const SweepEvent &e) {
+            std::visit(Overloaded{
+                           [&](const event::Finished &x) {
+                               ++out.finishedCount;
+                               out.cancelled = x.cancelled;
+                               loop.quit();
+                           },
+                           [&](const event::RunStarted &x) { out.started.push_back(x.runId); },
+                           [&](const event::RunFinished &x) {
+                               out.runFinished.emplace_back(
+                                   x.runId, x.failure ? QString::fromUtf8(toString(x.failure->category).data()) : QString());
+                           },
+                           [&](const event::Environment &x) { out.environmentJson = x.json; },
+                           [&](const event::FirstStep &x) { out.firstStep = x.seconds; },
+                           [&](const event::Phase &x) {
+                               out.phases.emplace_back((x.priming ? "priming: " : "") + x.phase, x.seconds);
+                           },
+                           [&](const event::CompileInfo &x) { out.compileInfos.push_back(x.record); },
+                           [&](const event::Log &x) { out.log << x.line; },
+                           // The stages said as data, in the words both front-ends give them
+                           // (supervisor/event_text.h).
+                           [&](const auto &) {
+                               if (isSaidInWords(e))
+                                   out.log << describe(e);
+                           },
+                       },
+                       e);
         });
-        QObject::connect(&runner, &SweepRunner::warmupFailed, &loop,
-                         [said](const Failure &f) { said(event::WarmupFailed{f}); });
-        QObject::connect(&runner, &SweepRunner::primingStarted, &loop,
-                         [said](qint64 runId, const QString &name, store::StartState start) {
-                             said(event::PrimingStarted{runId, name, start, {}});
-                         });
-        QObject::connect(&runner, &SweepRunner::adaptiveRunAdded, &loop,
-                         [said](const QString &name, int processes, double halfWidth, double target) {
-                             said(event::AdaptiveRunAdded{name, processes, halfWidth, target});
-                         });
-        QObject::connect(&runner, &SweepRunner::laneRetired, &loop,
-                         [said](const QString &lane, const QString &name, const Failure &f) {
-                             said(event::LaneRetired{lane, name, f});
-                         });
-        QObject::connect(&runner, &SweepRunner::runRequeued, &loop,
-                         [said](const QString &name) { said(event::RunRequeued{name}); });
-        QObject::connect(&runner, &SweepRunner::environment, &loop,
-                         [&](qint64, const QString &json) { out.environmentJson = json; });
-        QObject::connect(&runner, &SweepRunner::firstStep, &loop, [&](qint64, double s) { out.firstStep = s; });
-        QObject::connect(&runner, &SweepRunner::phase, &loop,
-                         [&](qint64, const QString &phase, double s, bool priming) {
-                             out.phases.emplace_back((priming ? "priming: " : "") + phase, s);
-                         });
-        QObject::connect(&runner, &SweepRunner::compileInfo, &loop,
-                         [&](qint64, const QString &json) { out.compileInfos << json; });
         if (during)
             during(runner);
         QTimer guard;
@@ -218,7 +212,7 @@ class SupervisorTest : public ::testing::Test
             guard.start(limitMs);
             loop.exec();
         }
-        // Let anything queued after finished() drain: nothing more may arrive.
+        // Let anything queued after Finished drain: nothing more may arrive.
         QTimer::singleShot(100, &loop, &QEventLoop::quit);
         loop.exec();
         out.elapsedMs = clock.elapsed();

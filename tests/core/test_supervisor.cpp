@@ -233,8 +233,8 @@ TEST_F(SupervisorTest, CancelStopsRunningAndQueuedRuns)
 {
     const SweepPlan p = plan({smallConfig(8), smallConfig(16)}, 2);
     const Outcome out = run(p, options(sleeper(30)), [](SweepRunner &runner) {
-        QObject::connect(&runner, &SweepRunner::runStarted, &runner,
-                         [&runner] { QTimer::singleShot(200, &runner, [&runner] { runner.cancel(); }); });
+        onEvent<event::RunStarted>(runner,
+                                   [&runner] { QTimer::singleShot(200, &runner, [&runner] { runner.cancel(); }); });
     });
     EXPECT_EQ(out.finishedCount, 1);
     EXPECT_TRUE(out.cancelled);
@@ -260,7 +260,7 @@ TEST_F(SupervisorTest, CancelBetweenRunsFinishesOnce)
     // run is queued rather than while a process runs.
     const SweepPlan p = plan({smallConfig(8), smallConfig(16), smallConfig(24)});
     const Outcome out = run(p, options({}), [](SweepRunner &runner) {
-        QObject::connect(&runner, &SweepRunner::runFinished, &runner, [&runner] { runner.cancel(); });
+        onEvent<event::RunFinished>(runner, [&runner] { runner.cancel(); });
     });
     EXPECT_EQ(out.finishedCount, 1) << "finished() must be emitted exactly once";
     EXPECT_TRUE(out.cancelled);
@@ -390,8 +390,7 @@ TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
     {
         SweepRunner runner(*db_, options(sleeper(30)));
         QEventLoop loop;
-        QObject::connect(&runner, &SweepRunner::runStarted, &loop,
-                         [&] { QTimer::singleShot(300, &loop, &QEventLoop::quit); });
+        onEvent<event::RunStarted>(runner, [&] { QTimer::singleShot(300, &loop, &QEventLoop::quit); });
         QTimer::singleShot(0, &runner, [&] { runner.start(p); });
         QTimer::singleShot(8000, &loop, &QEventLoop::quit);
         loop.exec();
@@ -481,8 +480,11 @@ TEST_F(SupervisorTest, DatabaseDeletedMidRunStopsTheSweep)
     const SweepPlan p = plan({smallConfig(), smallConfig(16)});
     QString storageMessage;
     const Outcome out = run(p, options(fakeWorker({"--pace", "50", "--replay", steps})), [&](SweepRunner &runner) {
-        QObject::connect(&runner, &SweepRunner::storageFailed, [&](const QString &m) { storageMessage = m; });
-        QObject::connect(&runner, &SweepRunner::runStarted, [this] {
+        QObject::connect(&runner, &SweepRunner::sweepEvent, [&](const SweepEvent &e) {
+            if (const auto *failed = std::get_if<event::StorageFailed>(&e))
+                storageMessage = failed->message;
+        });
+        onEvent<event::RunStarted>(runner, [this] {
             QTimer::singleShot(500, [this] {
                 for (const char *suffix : {"", "-wal", "-shm"})
                     QFile::remove(QString::fromStdString(path_) + suffix);

@@ -44,7 +44,8 @@ TEST_F(SupervisorTest, CompileRunStoresPhasesInfoAndFreshCaches)
     EXPECT_EQ(out.phases[1], std::make_pair(QString("compiling"), 12.5));
     EXPECT_EQ(out.phases[2], std::make_pair(QString("capturing"), 0.25));
     ASSERT_EQ(out.compileInfos.size(), 1u);
-    EXPECT_TRUE(out.compileInfos[0].contains("\"compile_s\":38.5")) << out.compileInfos[0].toStdString();
+    ASSERT_TRUE(out.compileInfos[0].compileS.has_value());
+    EXPECT_DOUBLE_EQ(*out.compileInfos[0].compileS, 38.5);
 
     const auto run = reader()->run(p.runs[0].runId);
     ASSERT_TRUE(run);
@@ -220,7 +221,7 @@ TEST_F(SupervisorTest, CancelWhilePrimingCancelsTheRun)
         fakeWorker({"--replay", stream("phase.jsonl", {phaseLine("compiling", 0)}), "--sleep", "30"});
     const SweepPlan p = plan({compileConfig(), smallConfig(16)}, 1, starts("again"));
     const Outcome out = run(p, options(recorded("worker-ok.jsonl"), slowPriming), [](SweepRunner &runner) {
-        QObject::connect(&runner, &SweepRunner::phase, &runner, [&runner] { runner.cancel(); });
+        onEvent<event::Phase>(runner, [&runner] { runner.cancel(); });
     });
     EXPECT_TRUE(out.cancelled);
     EXPECT_LT(out.elapsedMs, 5000);
