@@ -82,7 +82,7 @@ std::int64_t writeSyntheticSweep(store::Database &db, const SyntheticSweep &spec
         if (spec.runWritten)
             spec.runWritten(run.runId, i, total);
     }
-    db.finishSweep(plan.sweepId, "complete");
+    db.finishSweep(plan.sweepId, store::SweepStatus::Complete);
     db.flush();
     return plan.sweepId;
 }

@@ -203,7 +203,7 @@ std::string toJson(const Ledger &l)
                                 {"name", text(l.sweep.name)},
                                 {"preset", text(l.sweep.preset)},
                                 {"created", text(l.sweep.created)},
-                                {"status", text(l.sweep.status)}};
+                                {"status", text(std::string(store::toString(l.sweep.status)))}};
     const QJsonDocument environment = QJsonDocument::fromJson(QByteArray::fromStdString(l.environmentJson));
     root["environment"] = environment.isObject() ? QJsonValue(environment.object()) : QJsonValue(QJsonValue::Null);
     root["planned_steps"] = qint64(l.plannedSteps);

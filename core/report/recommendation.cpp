@@ -144,8 +144,8 @@ std::string caveatsOf(const Ledger &ledger)
             append(unreliable, row.label + " (first step)");
     }
     std::string text;
-    if (!ledger.sweep.status.empty() && ledger.sweep.status != "complete" && ledger.sweep.status != "running")
-        text += " The sweep was " + ledger.sweep.status + ".";
+    if (ledger.sweep.status != store::SweepStatus::Complete && ledger.sweep.status != store::SweepStatus::Running)
+        text += " The sweep was " + std::string(store::toString(ledger.sweep.status)) + ".";
     if (!incomplete.empty())
         text += " Not complete: " + incomplete + ".";
     if (!unreliable.empty())

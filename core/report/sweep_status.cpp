@@ -4,26 +4,39 @@
 
 namespace stepscope::report
 {
-
-bool sweepHadFailures(std::string_view storedStatus, int failed)
+namespace
 {
-    return storedStatus == "complete" && failed > 0;
+
+// In a sweep that ran to its end, every run that did not complete failed (a Stop cancels the
+// sweep, so a complete sweep holds no cancelled run).
+int failedOf(const std::vector<store::RunRecord> &runs)
+{
+    return static_cast<int>(std::count_if(runs.begin(), runs.end(),
+                                          [](const store::RunRecord &r) { return r.status != RunStatus::Complete; }));
 }
 
-std::string sweepStatusText(std::string_view storedStatus, int runs, int failed)
+} // namespace
+
+bool sweepHadFailures(store::SweepStatus status, int failed)
 {
-    if (sweepHadFailures(storedStatus, failed))
+    return status == store::SweepStatus::Complete && failed > 0;
+}
+
+bool sweepHadFailures(const store::SweepRecord &sweep, const std::vector<store::RunRecord> &runs)
+{
+    return sweepHadFailures(sweep.status, failedOf(runs));
+}
+
+std::string sweepStatusText(store::SweepStatus status, int runs, int failed)
+{
+    if (sweepHadFailures(status, failed))
         return "finished, " + std::to_string(failed) + " of " + std::to_string(runs) + " failed";
-    return std::string(storedStatus);
+    return std::string(store::toString(status));
 }
 
 std::string sweepStatusText(const store::SweepRecord &sweep, const std::vector<store::RunRecord> &runs)
 {
-    // In a sweep that ran to its end, every run that did not complete failed (a Stop cancels the
-    // sweep, so "complete" holds no cancelled run).
-    const auto failed = std::count_if(runs.begin(), runs.end(),
-                                      [](const store::RunRecord &r) { return r.status != RunStatus::Complete; });
-    return sweepStatusText(sweep.status, static_cast<int>(runs.size()), static_cast<int>(failed));
+    return sweepStatusText(sweep.status, static_cast<int>(runs.size()), failedOf(runs));
 }
 
 std::string sweepStatusText(const Ledger &ledger)

@@ -9,10 +9,12 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <utility>
 
 namespace stepscope::store
 {
@@ -26,6 +28,34 @@ std::string isoUtc(std::chrono::system_clock::time_point t)
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                   tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
     return buf;
+}
+
+namespace
+{
+
+constexpr std::array<std::pair<SweepStatus, std::string_view>, 4> kSweepStatuses{{
+    {SweepStatus::Running, "running"},
+    {SweepStatus::Complete, "complete"},
+    {SweepStatus::Cancelled, "cancelled"},
+    {SweepStatus::Interrupted, "interrupted"},
+}};
+
+} // namespace
+
+std::string_view toString(SweepStatus s)
+{
+    for (const auto &[status, name] : kSweepStatuses)
+        if (status == s)
+            return name;
+    return {}; // not reached: every SweepStatus is in the table
+}
+
+std::optional<SweepStatus> sweepStatusFromString(std::string_view s)
+{
+    for (const auto &[status, name] : kSweepStatuses)
+        if (name == s)
+            return status;
+    return std::nullopt;
 }
 
 std::string_view toString(MachineWarmup m)
@@ -277,7 +307,7 @@ SweepRecord readSweep(const Statement &st)
     s.preset = st.text(3);
     s.plannedSteps = st.int64(4);
     s.settingsJson = st.text(5);
-    s.status = st.text(6);
+    s.status = sweepStatusFromString(st.text(6)).value_or(SweepStatus::Interrupted);
     s.baselineConfig = st.text(7);
     return s;
 }

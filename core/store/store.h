@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stepscope::store
@@ -42,6 +43,17 @@ struct EnvironmentRecord {
     std::string gpu, driver, cuda, cudnn, torch, python, host;
 };
 
+// How a sweep stands: running until its runner finishes it (complete, or cancelled by a Stop or by
+// Stepscope closing), interrupted when a later open finds it running with no live owner (recovery.cpp).
+// Stored as those words in sweeps.status; a sweep that ran to its end is complete whatever its runs
+// did (report/sweep_status.h words that for people).
+enum class SweepStatus { Running, Complete, Cancelled, Interrupted };
+std::string_view toString(SweepStatus s);
+// nullopt for a word this build does not know (a newer build's, a hand-edited file's). The store reads
+// such a sweep as Interrupted (readSweep): it is not running under this build, and nothing says it ran
+// to its end. The word stays in the file; nothing writes it back.
+std::optional<SweepStatus> sweepStatusFromString(std::string_view s);
+
 struct SweepRecord {
     std::int64_t id = 0;
     std::string created; // ISO-8601 UTC, filled by the store on insert
@@ -49,7 +61,7 @@ struct SweepRecord {
     std::string preset; // "ledger", "each", "custom", ...
     std::int64_t plannedSteps = 0;
     std::string settingsJson; // the sweep's shared settings (device, batch, ...)
-    std::string status;       // "running", "complete", "cancelled", "failed", "interrupted"
+    SweepStatus status = SweepStatus::Running;
     // Canonical name (RunRecord::configName) of the configuration every other is compared with
     // (schema 5). Files of older schemas take their first configuration, as before; empty where a
     // reader of an older file or a sweep without runs has none: readers then take the first.
@@ -270,7 +282,7 @@ class Database
     void setMachineWarmup(std::int64_t runId, MachineWarmup state);
     void setCacheRecord(std::int64_t runId, const CacheRecord &record);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
-    void finishSweep(std::int64_t sweepId, const std::string &status);
+    void finishSweep(std::int64_t sweepId, SweepStatus status);
     void renameSweep(std::int64_t sweepId, const std::string &name);
     void deleteSweep(std::int64_t sweepId); // with its runs and steps
 

@@ -34,7 +34,7 @@ std::int64_t insertSweep(sqlite3 *db, const SweepRecord &sweep, bool hasBaseline
                                  : "INSERT INTO sweeps (created, name, preset, planned_steps, settings_json, "
                                    "status) VALUES (?, ?, ?, ?, ?, ?)");
     st.bind(1, nowUtc()).bind(2, sweep.name).bind(3, sweep.preset).bind(4, sweep.plannedSteps);
-    st.bind(5, sweep.settingsJson).bind(6, sweep.status.empty() ? std::string("running") : sweep.status);
+    st.bind(5, sweep.settingsJson).bind(6, toString(sweep.status));
     if (hasBaseline)
         st.bindTextOrNull(7, sweep.baselineConfig);
     st.run();
@@ -268,11 +268,11 @@ void Database::finishRun(std::int64_t runId, RunStatus status, const std::option
     });
 }
 
-void Database::finishSweep(std::int64_t sweepId, const std::string &status)
+void Database::finishSweep(std::int64_t sweepId, SweepStatus status)
 {
     d->enqueue([sweepId, status](sqlite3 *db) {
         Statement st(db, "UPDATE sweeps SET status = ? WHERE id = ?");
-        st.bind(1, status).bind(2, sweepId).run();
+        st.bind(1, toString(status)).bind(2, sweepId).run();
     });
 }
 

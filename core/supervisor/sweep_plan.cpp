@@ -46,7 +46,7 @@ SweepPlan planSweep(store::Database &db, const std::string &name, const std::str
     sweep.name = name;
     sweep.preset = preset;
     sweep.plannedSteps = plannedSteps;
-    sweep.status = "running";
+    sweep.status = store::SweepStatus::Running;
     if (!configs.empty()) {
         QJsonObject settings = toJson(configs.front());
         settings.insert("repeats", repeats);

@@ -52,7 +52,7 @@ SweepRunner::~SweepRunner()
         if (lane->runId)
             db_.finishRun(lane->runId, RunStatus::Cancelled, closed);
     cancelUntaken(closed);
-    db_.finishSweep(plan_.sweepId, "cancelled");
+    db_.finishSweep(plan_.sweepId, store::SweepStatus::Cancelled);
     try {
         db_.flush();
     } catch (const store::StoreError &) {
@@ -187,7 +187,7 @@ void SweepRunner::dispatch()
     if (!running_)
         return; // the store refused the new runs: storeFailed() has said Finished
     const int total = static_cast<int>(plan_.runs.size());
-    db_.finishSweep(plan_.sweepId, cancelRequested_ ? "cancelled" : "complete");
+    db_.finishSweep(plan_.sweepId, cancelRequested_ ? store::SweepStatus::Cancelled : store::SweepStatus::Complete);
     cacheDirs_.reset(); // the sweep's cache folders go with it
     if (!flushed())
         return; // storeFailed() has said Finished

@@ -40,7 +40,7 @@ struct SweepSpec {
     std::int64_t plannedSteps;
     std::string baseline; // the stored baseline's canonical name; empty: readers take the first
     std::string settingsJson;
-    std::string status = "complete";
+    store::SweepStatus status = store::SweepStatus::Complete;
 };
 
 inline std::int64_t addSweep(store::Database &db, const SweepSpec &spec)

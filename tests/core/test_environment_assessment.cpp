@@ -114,7 +114,7 @@ class TimingAssessmentTest : public ::testing::Test
         // Neither a failed run nor its missing figures count.
         test::StoredRun failed{graph, 1.0, 1.0, 50.0, true, RunStatus::Failed};
         test::addStoredRun(*db, sweepId_, position++, failed);
-        db->finishSweep(sweepId_, "complete");
+        db->finishSweep(sweepId_, store::SweepStatus::Complete);
         db->flush();
     }
 

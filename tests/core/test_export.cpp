@@ -75,7 +75,7 @@ Ledger handMadeLedger()
     l.sweep.name = "nightly";
     l.sweep.preset = "ledger";
     l.sweep.created = "2026-12-01T10:00:00Z";
-    l.sweep.status = "complete";
+    l.sweep.status = store::SweepStatus::Complete;
 
     LedgerRow base;
     base.configName = "native cuda b32 224px c1000 baseline";

@@ -595,7 +595,7 @@ TEST(LedgerStoppedSweep, CancelledRowsSayWhatTheyRecorded)
         addRun("bf16", 2, 40, RunStatus::Cancelled);
         addRun("tf32", 3, 7, RunStatus::Cancelled);
         addRun("tf32+bf16", 4, 0, RunStatus::Cancelled);
-        db->finishSweep(sweepId, "cancelled");
+        db->finishSweep(sweepId, store::SweepStatus::Cancelled);
         db->flush();
     }
     auto reader = store::Reader::open(path);
@@ -691,16 +691,16 @@ TEST(LedgerUnsettledBaseline, ASettledBaselineIsTheReference)
 // view (header, History, Live, CLI list and show) takes.
 TEST(SweepStatus, AFailedRunMakesTheSweepFinishedNotComplete)
 {
-    EXPECT_EQ(sweepStatusText("complete", 1, 1), "finished, 1 of 1 failed");
-    EXPECT_EQ(sweepStatusText("complete", 7, 2), "finished, 2 of 7 failed");
-    EXPECT_EQ(sweepStatusText("complete", 7, 0), "complete");
-    EXPECT_EQ(sweepStatusText("cancelled", 7, 0), "cancelled");
-    EXPECT_EQ(sweepStatusText("running", 3, 1), "running") << "not finished yet";
-    EXPECT_TRUE(sweepHadFailures("complete", 1));
-    EXPECT_FALSE(sweepHadFailures("interrupted", 1));
+    EXPECT_EQ(sweepStatusText(store::SweepStatus::Complete, 1, 1), "finished, 1 of 1 failed");
+    EXPECT_EQ(sweepStatusText(store::SweepStatus::Complete, 7, 2), "finished, 2 of 7 failed");
+    EXPECT_EQ(sweepStatusText(store::SweepStatus::Complete, 7, 0), "complete");
+    EXPECT_EQ(sweepStatusText(store::SweepStatus::Cancelled, 7, 0), "cancelled");
+    EXPECT_EQ(sweepStatusText(store::SweepStatus::Running, 3, 1), "running") << "not finished yet";
+    EXPECT_TRUE(sweepHadFailures(store::SweepStatus::Complete, 1));
+    EXPECT_FALSE(sweepHadFailures(store::SweepStatus::Interrupted, 1));
 
     store::SweepRecord sweep;
-    sweep.status = "complete";
+    sweep.status = store::SweepStatus::Complete;
     store::RunRecord failed;
     failed.status = RunStatus::Failed;
     failed.category = FailureCategory::CompileFailed;
@@ -711,7 +711,7 @@ TEST(SweepStatus, AFailedRunMakesTheSweepFinishedNotComplete)
 
     // From a ledger's rows, as the HTML report has them: a Stop's run is no failure.
     Ledger ledger;
-    ledger.sweep.status = "complete";
+    ledger.sweep.status = store::SweepStatus::Complete;
     LedgerRow ok, broken;
     ok.repeats = ok.completed = 2;
     broken.repeats = 1;

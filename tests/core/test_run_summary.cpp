@@ -86,7 +86,7 @@ TEST(RunSummary, RefreshFillsMissingAndOutdatedSummariesOnce)
         options.migrateUpTo = 4;
         auto db = store::Database::open(path, options);
         test::SweepSpec sweep("old", "ledger", 0);
-        sweep.status = "";
+        sweep.status = store::SweepStatus::Running; // what the store wrote for no status
         const auto sweepId = test::addSweep(*db, sweep);
         for (int i = 0; i < 4; ++i) {
             test::RunSpec run =
@@ -138,7 +138,7 @@ TEST(RunSummary, SummaryOfPrefersTheStoredOneOfTheCurrentRule)
     const std::string path = dir.filePath("s.sqlite").toStdString();
     auto db = store::Database::open(path);
     test::SweepSpec sweep("s", "", 0);
-    sweep.status = "";
+    sweep.status = store::SweepStatus::Running; // what the store wrote for no status
     const auto sweepId = test::addSweep(*db, sweep);
     test::RunSpec run = test::runNamed("native cpu b8 64px c1000 baseline", 0, "");
     run.started = false; // written as the test always wrote it: never marked running

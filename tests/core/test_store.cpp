@@ -23,6 +23,7 @@
 #include <iterator>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #ifndef _WIN32
 // Only for what has no portable form: a file-size limit (RLIMIT_FSIZE) and file modes read by
@@ -163,7 +164,7 @@ class StoreTest : public ::testing::Test
         sweep.preset = "ledger";
         sweep.plannedSteps = 200;
         sweep.settingsJson = R"({"device":"cuda","batch":64})";
-        sweep.status = "running";
+        sweep.status = SweepStatus::Running;
         return db.createSweep(sweep);
     }
 
@@ -232,7 +233,7 @@ TEST_F(StoreTest, RoundTripSurvivesReopen)
         db->setCheckLosses(runId, losses);
         db->appendSteps(runId, makeSteps(1, 20));
         db->finishRun(runId, RunStatus::Complete);
-        db->finishSweep(sweepId, "complete");
+        db->finishSweep(sweepId, SweepStatus::Complete);
     }
 
     auto reader = Reader::open(path_);
@@ -250,7 +251,7 @@ TEST_F(StoreTest, RoundTripSurvivesReopen)
     EXPECT_EQ(sweeps[0].preset, "ledger");
     EXPECT_EQ(sweeps[0].plannedSteps, 200);
     EXPECT_EQ(sweeps[0].settingsJson, R"({"device":"cuda","batch":64})");
-    EXPECT_EQ(sweeps[0].status, "complete");
+    EXPECT_EQ(sweeps[0].status, SweepStatus::Complete);
     // ISO-8601 UTC, e.g. 2025-01-31T12:00:00.000Z
     ASSERT_EQ(sweeps[0].created.size(), 24u) << sweeps[0].created;
     EXPECT_EQ(sweeps[0].created[10], 'T');
@@ -290,6 +291,51 @@ TEST_F(StoreTest, RoundTripSurvivesReopen)
     EXPECT_FALSE(reader->environment(envId + 100));
     ASSERT_TRUE(reader->run(runId));
     EXPECT_EQ(reader->run(runId)->stepCount, 20);
+}
+
+// A sweep's status is stored as its word (no schema change: older builds read these files) and read
+// back as the same status. A word this build does not know (a newer build's, a hand edit) reads as
+// Interrupted, neither running nor run to its end, and stays in the file as it was.
+TEST_F(StoreTest, SweepStatusRoundTripsAsItsWordAndAnUnknownWordReadsAsInterrupted)
+{
+    const std::vector<std::pair<SweepStatus, std::string>> statuses{{SweepStatus::Running, "running"},
+                                                                    {SweepStatus::Complete, "complete"},
+                                                                    {SweepStatus::Cancelled, "cancelled"},
+                                                                    {SweepStatus::Interrupted, "interrupted"}};
+    std::vector<std::int64_t> ids;
+    std::int64_t unknown = 0;
+    {
+        auto db = Database::open(path_);
+        for (const auto &[status, word] : statuses) {
+            ids.push_back(addSweep(*db));
+            db->finishSweep(ids.back(), status);
+        }
+        unknown = addSweep(*db);
+        db->finishSweep(unknown, SweepStatus::Complete);
+    }
+    {
+        RawDb raw(path_);
+        for (std::size_t i = 0; i < statuses.size(); ++i)
+            EXPECT_EQ(raw.text("SELECT status FROM sweeps WHERE id = " + std::to_string(ids[i])), statuses[i].second);
+        raw.exec("UPDATE sweeps SET status = 'paused' WHERE id = " + std::to_string(unknown));
+    }
+    auto reader = Reader::open(path_);
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+        EXPECT_EQ(reader->sweep(ids[i])->status, statuses[i].first) << statuses[i].second;
+        EXPECT_EQ(toString(statuses[i].first), statuses[i].second);
+        EXPECT_EQ(sweepStatusFromString(statuses[i].second), statuses[i].first);
+    }
+    EXPECT_EQ(sweepStatusFromString("paused"), std::nullopt);
+    EXPECT_EQ(sweepStatusFromString(""), std::nullopt);
+    EXPECT_EQ(reader->sweep(unknown)->status, SweepStatus::Interrupted);
+    const auto listed = reader->sweeps();
+    const auto it = std::find_if(listed.begin(), listed.end(), [&](const SweepRecord &s) { return s.id == unknown; });
+    ASSERT_NE(it, listed.end());
+    EXPECT_EQ(it->status, SweepStatus::Interrupted);
+    reader.reset();
+    RawDb raw(path_);
+    EXPECT_EQ(raw.text("SELECT status FROM sweeps WHERE id = " + std::to_string(unknown)), "paused")
+        << "reading an unknown word leaves it in the file";
 }
 
 TEST_F(StoreTest, CheckLossesAreStoredAsJsonText)
@@ -774,7 +820,7 @@ TEST_F(StoreTest, RunOfDeadOwnerBecomesInterrupted)
     EXPECT_EQ(reader->run(queuedId)->status, RunStatus::Interrupted);
     EXPECT_NE(reader->run(queuedId)->message.find("not run"), std::string::npos);
     EXPECT_EQ(reader->run(queuedId)->stepCount, 0);
-    EXPECT_EQ(reader->sweep(sweepId)->status, "interrupted");
+    EXPECT_EQ(reader->sweep(sweepId)->status, SweepStatus::Interrupted);
 }
 
 TEST_F(StoreTest, SilentRunElsewhereBecomesInterruptedButFreshRunElsewhereDoesNot)
@@ -830,7 +876,7 @@ TEST_F(StoreTest, SilentRunOfALiveOwnerStaysRunningButAReusedPidDoesNotKeepIt)
     auto db = Database::open(path_);
     auto reader = Reader::open(path_);
     EXPECT_EQ(reader->run(stoppedId)->status, RunStatus::Running);
-    EXPECT_EQ(reader->sweep(sweepId)->status, "running");
+    EXPECT_EQ(reader->sweep(sweepId)->status, SweepStatus::Running);
     EXPECT_EQ(reader->run(reusedId)->status, RunStatus::Interrupted);
 }
 
@@ -868,15 +914,15 @@ TEST_F(StoreTest, SweepWithNoRunRunningIsInterruptedOnceItsProcessIsGone)
     }
     auto db = Database::open(path_);
     auto reader = Reader::open(path_);
-    EXPECT_EQ(reader->sweep(emptyOld)->status, "interrupted");
-    EXPECT_EQ(reader->sweep(queuedOld)->status, "interrupted");
+    EXPECT_EQ(reader->sweep(emptyOld)->status, SweepStatus::Interrupted);
+    EXPECT_EQ(reader->sweep(queuedOld)->status, SweepStatus::Interrupted);
     EXPECT_EQ(reader->run(queuedOldRun)->status, RunStatus::Interrupted);
-    EXPECT_EQ(reader->sweep(fresh)->status, "running");
+    EXPECT_EQ(reader->sweep(fresh)->status, SweepStatus::Running);
     EXPECT_EQ(reader->run(freshRun)->status, RunStatus::Queued);
-    EXPECT_EQ(reader->sweep(between)->status, "interrupted");
+    EXPECT_EQ(reader->sweep(between)->status, SweepStatus::Interrupted);
     EXPECT_EQ(reader->run(betweenDone)->status, RunStatus::Complete);
     EXPECT_EQ(reader->run(betweenNext)->status, RunStatus::Interrupted);
-    EXPECT_EQ(reader->sweep(live)->status, "running");
+    EXPECT_EQ(reader->sweep(live)->status, SweepStatus::Running);
     EXPECT_EQ(reader->run(liveNext)->status, RunStatus::Queued);
 }
 
@@ -979,7 +1025,7 @@ TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
     db->appendSteps(doomedRun1, makeSteps(1, 40));
     db->appendSteps(doomedRun2, makeSteps(1, 40));
     db->appendSteps(keptRun, makeSteps(1, 40));
-    db->finishSweep(doomed, "complete"); // a running one is its owner's (below)
+    db->finishSweep(doomed, SweepStatus::Complete); // a running one is its owner's (below)
     db->deleteSweep(doomed);
     db->flush();
 
@@ -1019,7 +1065,7 @@ TEST_F(StoreTest, ARunningSweepOfALiveOwnerIsNotDeleted)
     EXPECT_EQ(Reader::open(path_)->steps(run).size(), 10u);
     // The store goes on: the owner's next writes land, and a finished sweep can be deleted.
     db->finishRun(run, RunStatus::Complete);
-    db->finishSweep(sweep, "complete");
+    db->finishSweep(sweep, SweepStatus::Complete);
     db->deleteSweep(sweep);
     db->flush();
     EXPECT_FALSE(Reader::open(path_)->sweep(sweep));

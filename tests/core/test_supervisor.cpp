@@ -31,7 +31,7 @@ TEST_F(SupervisorTest, PlanInterleavesRepeats)
     auto r = reader();
     const auto sweep = r->sweep(p.sweepId);
     ASSERT_TRUE(sweep);
-    EXPECT_EQ(sweep->status, "running");
+    EXPECT_EQ(sweep->status, store::SweepStatus::Running);
     EXPECT_EQ(sweep->plannedSteps, 6);
     const auto settings = QJsonDocument::fromJson(QByteArray::fromStdString(sweep->settingsJson)).object();
     EXPECT_EQ(settings.value("repeats").toInt(), 3);
@@ -87,7 +87,7 @@ TEST_F(SupervisorTest, RecordedStreamIsStored)
     EXPECT_TRUE(out.log.contains("worker log line")) << out.log.join('|').toStdString();
 
     auto r = reader();
-    EXPECT_EQ(r->sweep(p.sweepId)->status, "complete");
+    EXPECT_EQ(r->sweep(p.sweepId)->status, store::SweepStatus::Complete);
     const auto runOpt = r->run(p.runs[0].runId);
     ASSERT_TRUE(runOpt);
     const store::RunRecord &run = *runOpt;
@@ -177,7 +177,7 @@ TEST_F(SupervisorTest, TruncatedStreamIsWorkerCrashedWithLog)
     EXPECT_EQ(out.runFinished[0].second, "worker-crashed");
 
     auto r = reader();
-    EXPECT_EQ(r->sweep(p.sweepId)->status, "complete"); // the sweep ran to its end; the run failed
+    EXPECT_EQ(r->sweep(p.sweepId)->status, store::SweepStatus::Complete); // the sweep ran to its end; the run failed
     const auto run = r->run(p.runs[0].runId);
     ASSERT_TRUE(run);
     EXPECT_EQ(run->status, RunStatus::Failed);
@@ -242,7 +242,7 @@ TEST_F(SupervisorTest, CancelStopsRunningAndQueuedRuns)
     EXPECT_EQ(out.started.size(), 1u) << "no run starts after cancel()";
 
     auto r = reader();
-    EXPECT_EQ(r->sweep(p.sweepId)->status, "cancelled");
+    EXPECT_EQ(r->sweep(p.sweepId)->status, store::SweepStatus::Cancelled);
     const auto runs = r->runs(p.sweepId);
     ASSERT_EQ(runs.size(), 4u);
     for (const auto &run : runs) {
@@ -357,7 +357,7 @@ TEST_F(SupervisorTest, EmptyPlanFinishesAtOnce)
     const Outcome out = run(p, options(recorded("worker-ok.jsonl")));
     EXPECT_EQ(out.finishedCount, 1);
     EXPECT_FALSE(out.cancelled);
-    EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
+    EXPECT_EQ(reader()->sweep(p.sweepId)->status, store::SweepStatus::Complete);
 }
 
 TEST_F(SupervisorTest, NativeWorkerIsBesideTheProgramUnlessOverridden)
@@ -397,7 +397,7 @@ TEST_F(SupervisorTest, ClosingMidSweepLeavesNothingRunningOrQueued)
     } // the window closes: the runner goes while its first worker sleeps
     db_->flush();
     auto r = reader();
-    EXPECT_EQ(r->sweep(p.sweepId)->status, "cancelled");
+    EXPECT_EQ(r->sweep(p.sweepId)->status, store::SweepStatus::Cancelled);
     for (const auto &run : r->runs(p.sweepId))
         EXPECT_EQ(run.status, RunStatus::Cancelled) << run.id;
 }

@@ -160,7 +160,7 @@ TEST_F(SupervisorTest, LanesRunAtOnceAndNeverTwoRunsOnOneLane)
     o.lanes = {LaneDevice{"cpu", "cpu slot 0", "cpu", {}, -1}, LaneDevice{"cpu", "cpu slot 1", "cpu", {}, -1}};
     const Outcome out = run(p, o, {}, 20000);
     ASSERT_EQ(out.finishedCount, 1);
-    EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
+    EXPECT_EQ(reader()->sweep(p.sweepId)->status, store::SweepStatus::Complete);
 
     const auto byLane = intervals(starts, ends);
     ASSERT_EQ(byLane.size(), 2u) << "both slots ran processes";
@@ -198,7 +198,7 @@ TEST_F(SupervisorTest, RepeatsKeepToOneModelAndARetiredLaneDoesNotStopTheOthers)
     o.lanes = {fakeGpu("a0", "Model A", 0), fakeGpu("a1", "Model A", 1), fakeGpu("b0", "Model B", 2)};
     const Outcome out = run(p, o, {}, 30000);
     ASSERT_EQ(out.finishedCount, 1);
-    EXPECT_EQ(reader()->sweep(p.sweepId)->status, "complete");
+    EXPECT_EQ(reader()->sweep(p.sweepId)->status, store::SweepStatus::Complete);
     EXPECT_TRUE(std::any_of(out.log.begin(), out.log.end(), [](const QString &l) {
         return l.contains("lane a1 retired");
     })) << out.log.join('|').toStdString();

@@ -99,7 +99,7 @@ inline std::int64_t writeCompileSweep(store::Database &db)
 {
     SweepSpec sweep("compile sweep", "ledger", 10000);
     sweep.settingsJson = R"j({"device":"cpu","batch":8,"image_size":64,"steps":60,"warmup_steps":5,"repeats":1})j";
-    sweep.status = "running";
+    sweep.status = store::SweepStatus::Running;
     const auto sweepId = addSweep(db, sweep);
     std::int64_t position = 0;
     for (const auto &spec : compiledSpecs()) {
@@ -117,7 +117,7 @@ inline std::int64_t writeCompileSweep(store::Database &db)
         }
         addRun(db, sweepId, run);
     }
-    db.finishSweep(sweepId, "complete");
+    db.finishSweep(sweepId, store::SweepStatus::Complete);
     db.flush();
     return sweepId;
 }

@@ -65,7 +65,7 @@ std::int64_t writeSweep(const QString &path, const std::string &name, const Shap
                                                    {"repeats", repeats}})
                              .toJson(QJsonDocument::Compact)
                              .toStdString();
-    sweep.status = "running";
+    sweep.status = store::SweepStatus::Running;
     const auto sweepId = test::addSweep(*db, sweep);
     std::int64_t position = 0;
     for (int r = 0; r < repeats; ++r)
@@ -85,7 +85,7 @@ std::int64_t writeSweep(const QString &path, const std::string &name, const Shap
                 run.steps.push_back({i, std::nullopt, level * (1.0 + 0.02 * std::sin(double(i) * 1.7))});
             test::addRun(*db, sweepId, run);
         }
-    db->finishSweep(sweepId, "complete");
+    db->finishSweep(sweepId, store::SweepStatus::Complete);
     db->flush();
     return sweepId;
 }

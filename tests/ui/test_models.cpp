@@ -98,7 +98,7 @@ WrittenSweep writeSweep(store::Database &db, const std::string &name, const std:
     WrittenSweep written;
     test::SweepSpec sweep(name, "ledger", 10000);
     sweep.settingsJson = R"j({"device":"cuda","batch":8,"image_size":64,"steps":60,"warmup_steps":5,"repeats":2})j";
-    sweep.status = "running";
+    sweep.status = store::SweepStatus::Running;
     written.id = test::addSweep(db, sweep);
     // Interleaved as the supervisor runs them (A B C A B C).
     for (int r = 0; r < repeats; ++r) {
@@ -121,7 +121,7 @@ WrittenSweep writeSweep(store::Database &db, const std::string &name, const std:
             ++written.runs;
         }
     }
-    db.finishSweep(written.id, "complete");
+    db.finishSweep(written.id, store::SweepStatus::Complete);
     return written;
 }
 

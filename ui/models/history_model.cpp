@@ -43,11 +43,19 @@ QString fromView(std::string_view v)
     return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
 }
 
-QColor statusColor(std::string_view status)
+QColor statusColor(RunStatus status)
 {
-    if (status == "failed")
+    if (status == RunStatus::Failed)
         return failureColor();
-    if (status == "cancelled" || status == "interrupted")
+    if (status == RunStatus::Cancelled || status == RunStatus::Interrupted)
+        return warningColor();
+    return {};
+}
+
+// A sweep that ran to its end with failed runs is coloured as failed by its caller (sweepHadFailures).
+QColor statusColor(store::SweepStatus status)
+{
+    if (status == store::SweepStatus::Cancelled || status == store::SweepStatus::Interrupted)
         return warningColor();
     return {};
 }
@@ -258,7 +266,7 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
         return {};
     case Qt::ForegroundRole: {
         // A sweep that finished with failed runs reads as failed, as its words say.
-        const QColor c = report::sweepStatusText(s, sweep.runs) == s.status ? statusColor(s.status) : failureColor();
+        const QColor c = report::sweepHadFailures(s, sweep.runs) ? failureColor() : statusColor(s.status);
         return column == Status && c.isValid() ? QVariant(QBrush(c)) : QVariant();
     }
     default:
@@ -316,7 +324,7 @@ QVariant HistoryModel::runData(const store::RunRecord &run, int column, int role
             return QString::fromStdString(run.message);
         return {};
     case Qt::ForegroundRole: {
-        const QColor c = statusColor(toString(run.status));
+        const QColor c = statusColor(run.status);
         return (column == Status || column == Runs) && c.isValid() ? QVariant(QBrush(c)) : QVariant();
     }
     default:

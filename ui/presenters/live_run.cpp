@@ -164,7 +164,7 @@ void LiveRun::onFinished(const supervisor::event::Finished &e)
                         .arg(runTotal_)
         : failed > 0 ? tr("Sweep %1 %2.")
                            .arg(sweepId)
-                           .arg(QString::fromStdString(report::sweepStatusText("complete", runTotal_, failed)))
+                           .arg(QString::fromStdString(report::sweepStatusText(store::SweepStatus::Complete, runTotal_, failed)))
                      : tr("Sweep %1 complete: %2 of %3 runs complete.").arg(sweepId).arg(runsComplete_).arg(runTotal_);
     Q_EMIT logLine(summary);
     Q_EMIT sweepEnded(sweepId, cancelled, summary);
