@@ -72,16 +72,8 @@ void DeviceProbe::start(const QString &configuredPython)
     p->setProcessEnvironment(nativeWorkerEnvironment(torch));
     process_ = p;
     connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus status) {
-        NativeProbe probe;
-        probe.started = probe.finished = true;
-        probe.exitCode = status == QProcess::NormalExit ? code : -1;
-        if (probe.exitCode == 0) {
-            // The count, then a line per device (index, name, UUID, PCI bus id): sweep_lanes.h.
-            const QString out = QString::fromUtf8(p->readAllStandardOutput());
-            probe.cudaDevices = out.section('\n', 0, 0).trimmed().toInt();
-            probe.gpus = parseFoundGpus(out);
-        } else
-            probe.error = QStringLiteral("exit code %1: %2").arg(probe.exitCode).arg(stderrTail(*p));
+        const NativeProbe probe =
+            cudaDevicesAnswer(status == QProcess::NormalExit ? code : -1, p->readAllStandardOutput(), stderrTail(*p));
         p->deleteLater();
         finish(probe);
     });
@@ -110,6 +102,22 @@ NativeProbe probeNativeWorker(const QString &configuredPython)
     if (probe.isRunning())
         loop.exec();
     return answer;
+}
+
+NativeProbe cudaDevicesAnswer(int exitCode, const QByteArray &output, const QString &log)
+{
+    NativeProbe probe;
+    probe.started = probe.finished = true;
+    probe.exitCode = exitCode;
+    if (exitCode != 0) {
+        probe.error = QStringLiteral("exit code %1: %2").arg(exitCode).arg(log);
+        return probe;
+    }
+    // The count, then a line per device (index, name, UUID, PCI bus id): sweep_lanes.h.
+    const QString out = QString::fromUtf8(output);
+    probe.cudaDevices = out.section('\n', 0, 0).trimmed().toInt();
+    probe.gpus = parseFoundGpus(out);
+    return probe;
 }
 
 } // namespace stepscope::supervisor

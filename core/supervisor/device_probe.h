@@ -56,4 +56,9 @@ class DeviceProbe : public QObject
 // The same probe, waited for.
 NativeProbe probeNativeWorker(const QString &configuredPython = {});
 
+// What a `--cuda-devices` run that ended with `exitCode` (-1: by a signal) says: the count, then a
+// line per device; or why it says nothing (`log`: the end of its stderr). Read the same way by the
+// probe and by the doctor (native_doctor.h).
+NativeProbe cudaDevicesAnswer(int exitCode, const QByteArray &output, const QString &log);
+
 } // namespace stepscope::supervisor

@@ -1,5 +1,7 @@
 #include "supervisor/doctor_items.h"
 
+#include "common/failure.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
@@ -19,40 +21,63 @@ QString tr(const char *text)
 
 } // namespace
 
+const char *toString(DoctorStatus status)
+{
+    switch (status) {
+    case DoctorStatus::Ok:
+        return "ok";
+    case DoctorStatus::Warn:
+        return "warn";
+    case DoctorStatus::Fail:
+        break;
+    }
+    return "fail";
+}
+
+DoctorStatus doctorStatusFromString(const QString &word)
+{
+    for (DoctorStatus status : {DoctorStatus::Ok, DoctorStatus::Warn})
+        if (word == QLatin1String(toString(status)))
+            return status;
+    return DoctorStatus::Fail;
+}
+
+int countOf(const QList<DoctorItem> &items, DoctorStatus status)
+{
+    return static_cast<int>(
+        std::count_if(items.begin(), items.end(), [status](const DoctorItem &i) { return i.status == status; }));
+}
+
 std::optional<DoctorItem> parseDoctorLine(const QByteArray &line)
 {
     const QJsonObject o = QJsonDocument::fromJson(line.trimmed()).object();
     if (o.value(QLatin1String("type")).toString() != QLatin1String("doctor"))
         return std::nullopt;
-    DoctorItem item{o.value(QLatin1String("item")).toString(), o.value(QLatin1String("status")).toString(),
-                    o.value(QLatin1String("value")).toVariant().toString(), o.value(QLatin1String("fix")).toString()};
-    if (item.status != QLatin1String("ok") && item.status != QLatin1String("warn"))
-        item.status = QStringLiteral("fail"); // an unknown status is no reason to pass
-    return item;
+    return DoctorItem{o.value(QLatin1String("item")).toString(),
+                      doctorStatusFromString(o.value(QLatin1String("status")).toString()),
+                      o.value(QLatin1String("value")).toVariant().toString(), o.value(QLatin1String("fix")).toString()};
 }
 
-std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const DoctorExit &exit)
+std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const ProcessRun &run)
 {
-    const QString fix = tr("Run it by hand to read the whole log: %1").arg(exit.command);
-    const QString log = exit.logTail.trimmed().isEmpty() ? tr("(no log)") : exit.logTail.trimmed();
-    if (!exit.started)
-        return DoctorItem{QStringLiteral("python worker"), QStringLiteral("fail"),
-                          tr("cannot start: %1").arg(exit.startError),
-                          tr("Set the Python interpreter in the panel (empty: STEPSCOPE_PYTHON, the build's "
-                             "environment, python3 on PATH) to one that holds torch.")};
-    if (exit.timedOut)
-        return DoctorItem{QStringLiteral("python worker"), QStringLiteral("fail"),
-                          tr("no answer within 180 s; the end of its log: %1").arg(log), fix};
+    const QString item = QStringLiteral("python worker");
+    const QString fix = tr("Run it by hand to read the whole log: %1").arg(run.commandLine());
+    const QString log = run.log();
+    if (!run.started) {
+        const auto notFound = fixFor(FailureCategory::PythonNotFound);
+        return DoctorItem{item, DoctorStatus::Fail, tr("cannot start %1: %2").arg(run.program, run.startError),
+                          QString::fromUtf8(notFound.data(), static_cast<qsizetype>(notFound.size()))};
+    }
+    if (run.timedOut)
+        return DoctorItem{item, DoctorStatus::Fail,
+                          tr("no answer within %1 s; the end of its log: %2").arg(kDoctorLimitMs / 1000).arg(log), fix};
     if (items.isEmpty())
-        return DoctorItem{QStringLiteral("python worker"), QStringLiteral("fail"),
-                          tr("--doctor said nothing; the end of its log: %1").arg(log), fix};
-    const bool anyFail =
-        std::any_of(items.begin(), items.end(), [](const DoctorItem &i) { return i.status == "fail"; });
-    if ((exit.crashed || exit.exitCode != 0) && !anyFail)
+        return DoctorItem{item, DoctorStatus::Fail, tr("--doctor said nothing; the end of its log: %1").arg(log), fix};
+    if ((run.crashed || run.exitCode != 0) && countOf(items, DoctorStatus::Fail) == 0)
         return DoctorItem{
-            QStringLiteral("python worker"), QStringLiteral("fail"),
-            exit.crashed ? tr("--doctor crashed; the end of its log: %1").arg(log)
-                         : tr("--doctor stopped with exit code %1; the end of its log: %2").arg(exit.exitCode).arg(log),
+            item, DoctorStatus::Fail,
+            run.crashed ? tr("--doctor crashed; the end of its log: %1").arg(log)
+                        : tr("--doctor stopped with exit code %1; the end of its log: %2").arg(run.exitCode).arg(log),
             fix};
     return std::nullopt;
 }
@@ -60,12 +85,15 @@ std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const Do
 QList<DoctorItem> torchDoctorItems(const TorchLocation &torch)
 {
     if (torch.python.isEmpty())
-        return {{"python", "fail", torch.problem, torch.fix}};
-    QList<DoctorItem> items{{"python", "ok", torch.python + " (" + torch.origin + ")", {}}};
+        return {{"python", DoctorStatus::Fail, torch.problem, torch.fix}};
+    QList<DoctorItem> items{{"python", DoctorStatus::Ok, torch.python + " (" + torch.origin + ")", {}}};
     if (!torch.usable())
-        items.append({"libtorch", "fail", torch.problem, torch.fix});
+        items.append({"libtorch", DoctorStatus::Fail, torch.problem, torch.fix});
     else
-        items.append({"libtorch", "ok", QDir(torch.torchDir).filePath("lib") + " (torch " + torch.version + ")", {}});
+        items.append({"libtorch",
+                      DoctorStatus::Ok,
+                      QDir(torch.torchDir).filePath("lib") + " (torch " + torch.version + ")",
+                      {}});
     return items;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// What the Python worker's --doctor says about this machine, one row per item (python, torch,
-// Triton, the C++ compiler, a tiny torch.compile, ...), each ok / warn / fail with its fix, read
-// by one parser for both front-ends (`stepscope-cli doctor`, the dashboard's Environment page):
-// an unknown status is a fail, and a doctor that says nothing, or stops without saying why, is a
-// fail row of its own with the end of its log.
+// The doctor's rows (doctor_service.h runs it for both front-ends): one item each (python, the native
+// worker, torch, Triton, the C++ compiler, a tiny torch.compile, ...), ok / warn / fail with its fix.
+// The Python worker's --doctor lines are read by one parser: an unknown status is a fail, and a
+// doctor that says nothing, or stops without saying why, is a fail row of its own with the end of
+// its log.
+#include "supervisor/process_run.h"
 #include "supervisor/torch_location.h"
 
 #include <QByteArray>
@@ -18,28 +19,28 @@ namespace stepscope::supervisor
 // How long --doctor may take: its tiny compile takes seconds, a cold CPU import of torch more.
 inline constexpr int kDoctorLimitMs = 180 * 1000;
 
+enum class DoctorStatus { Ok, Warn, Fail };
+// "ok", "warn", "fail": the words of the worker's JSON and of the CLI's table, mapped here only.
+const char *toString(DoctorStatus status);
+// Any other word is Fail: a status the worker made up is no reason to pass.
+DoctorStatus doctorStatusFromString(const QString &word);
+
 struct DoctorItem {
     QString item;
-    QString status; // "ok", "warn" or "fail"
+    DoctorStatus status = DoctorStatus::Fail;
     QString value;
     QString fix;
 };
 
+// How many of `items` stand at `status`.
+int countOf(const QList<DoctorItem> &items, DoctorStatus status);
+
 // One line of the worker's stdout: a doctor item, or nothing for any other line.
 std::optional<DoctorItem> parseDoctorLine(const QByteArray &line);
 
-// The closing verdict once the process is over, given the items it printed. Empty when they say
-// it all; otherwise a fail row naming what went wrong with the end of its log.
-struct DoctorExit {
-    bool started = true;
-    bool timedOut = false;
-    bool crashed = false; // killed by a signal
-    int exitCode = 0;
-    QString startError; // QProcess's errorString() when it did not start
-    QString logTail;    // the end of its stderr
-    QString command;    // the command line, for the fix
-};
-std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const DoctorExit &exit);
+// The closing verdict once `--doctor` is over, given the items it printed. Empty when they say it
+// all; otherwise a fail row naming what went wrong with the end of its log.
+std::optional<DoctorItem> doctorVerdict(const QList<DoctorItem> &items, const ProcessRun &run);
 
 // What Stepscope itself found before asking any worker (torch_location.h): the "python" row (which
 // interpreter, and why that one) and, when there is one, the "libtorch" row (the lib/ folder the

@@ -267,21 +267,21 @@ TEST_F(TorchLocationTest, DoctorSaysWhichPythonAndLibTorch)
     EXPECT_EQ(items[0].item, "python");
     EXPECT_EQ(items[0].value, "/opt/py/bin/python (the managed environment)");
     EXPECT_EQ(items[1].item, "libtorch");
-    EXPECT_EQ(items[1].status, "ok");
+    EXPECT_EQ(items[1].status, DoctorStatus::Ok);
     EXPECT_EQ(items[1].value, "/opt/py/site-packages/torch/lib (torch 2.11.0+cu130)");
 
     t.problem = "it has torch 1.0.0";
     t.fix = "Run `stepscope-cli setup`.";
     items = torchDoctorItems(t);
     ASSERT_EQ(items.size(), 2);
-    EXPECT_EQ(items[1].status, "fail");
+    EXPECT_EQ(items[1].status, DoctorStatus::Fail);
     EXPECT_EQ(items[1].fix, t.fix);
 
     // No Python: one row, what was tried and the fix.
     items = torchDoctorItems(TorchLocation{{}, {}, {}, {}, "no Python interpreter found (tried ...)", "Run setup."});
     ASSERT_EQ(items.size(), 1);
     EXPECT_EQ(items[0].item, "python");
-    EXPECT_EQ(items[0].status, "fail");
+    EXPECT_EQ(items[0].status, DoctorStatus::Fail);
 }
 
 TEST_F(TorchLocationTest, InstalledLayoutFindsItsWorkers)

@@ -36,7 +36,9 @@
 // The real workers' own arguments, which the supervisor and the doctor append, are accepted
 // wherever they stand: `--config JSON` (echoed or recorded above; an action that needs it fails with
 // exit code 9 when it is missing, the way a worker refuses to start without it), `--doctor`,
-// `--device NAME`, `--profile-steps K` and `--trace PATH`. Anything else is a mistake in the test: exit code 2.
+// `--cuda-devices`, `--probe DEVICE` (the doctor's questions to the native worker: the answer is what
+// the actions print), `--device NAME`, `--profile-steps K` and `--trace PATH`. Anything else is a
+// mistake in the test: exit code 2.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -300,7 +302,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         // The real workers' arguments, in whatever place the caller appends them.
-        if (arg == "--config" || arg == "--device" || arg == "--profile-steps" || arg == "--trace") {
+        if (arg == "--config" || arg == "--device" || arg == "--profile-steps" || arg == "--trace" ||
+            arg == "--probe") {
             if (i + 1 >= argc)
                 fail(2, arg + " needs a value");
             if (arg == "--config")
@@ -313,7 +316,7 @@ int main(int argc, char **argv)
                 ++i;
             continue;
         }
-        if (arg == "--doctor")
+        if (arg == "--doctor" || arg == "--cuda-devices")
             continue;
         const int count = arity(arg);
         if (count < 0)

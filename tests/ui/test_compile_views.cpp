@@ -1,18 +1,23 @@
 // What the dashboard says about torch.compile outside the charts: a run's detail (above all a
 // run that claims compile but did not get it), the doctor's rows, and the phase text that keeps a
 // long compile from looking like a hang.
-#include "controller/doctor_process.h"
-#include "report/compile_record.h"
+#include "controller/doctor_job.h"
 #include "models/doctor_model.h"
+#include "models/environment_model.h"
 #include "models/phase_text.h"
 #include "models/run_detail.h"
 #include "models/status_colors.h"
+#include "report/compile_record.h"
+#include "supervisor/worker_command.h"
+#include "widgets/environment_page.h"
 
 #include "common/failure.h"
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
+#include <QDir>
 #include <QFile>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,13 +42,8 @@ store::RunRecord compiledRun(const std::string &compileJson)
     return run;
 }
 
-// Recorded from `python3 -u stepscope_worker.py --doctor --device cpu` on a machine without torch,
-// and from one with torch 2.11 and no C++ compiler, plus one line of another kind.
-const char *const kNoTorch =
-    R"j({"type":"doctor","item":"python","status":"ok","value":"3.11.7 (/root/.pyenv/versions/3.11.7/bin/python3)","fix":""})j"
-    "\n"
-    R"j({"type":"doctor","item":"torch","status":"fail","value":"torch cannot be imported by /root/.pyenv/versions/3.11.7/bin/python3: No module named 'torch'","fix":"Install torch into this Python (scripts/bootstrap.sh does it), or point STEPSCOPE_PYTHON at one that has it."})j"
-    "\n";
+// Recorded from `python3 -u stepscope_worker.py --doctor --device cpu` on a machine with torch 2.11
+// and no C++ compiler, plus one line of another kind and a status word the worker made up.
 const char *const kWithTorch =
     R"j({"type":"doctor","item":"python","status":"ok","value":"3.11.2 (/opt/venv/bin/python3)","fix":""})j"
     "\n"
@@ -62,7 +62,7 @@ QList<DoctorItem> parseAll(const QByteArray &text)
 {
     QList<DoctorItem> items;
     for (const QByteArray &line : text.split('\n'))
-        if (const auto item = parseDoctorLine(line))
+        if (const auto item = supervisor::parseDoctorLine(line))
             items << *item;
     return items;
 }
@@ -183,28 +183,17 @@ class TestCompileViews : public QObject
 
     void doctorLinesBecomeRows()
     {
-        const auto none = parseAll(kNoTorch);
-        QCOMPARE(none.size(), 2);
-        QCOMPARE(none[0].item, QString("python"));
-        QCOMPARE(none[0].status, QString("ok"));
-        QCOMPARE(none[1].item, QString("torch"));
-        QCOMPARE(none[1].status, QString("fail"));
-        QVERIFY(none[1].fix.contains("STEPSCOPE_PYTHON"));
-
         const auto items = parseAll(kWithTorch);
         QCOMPARE(items.size(), 5); // the log line is not a row
-        QCOMPARE(items[2].status, QString("warn"));
-        QCOMPARE(items[3].status, QString("fail"));
-        QCOMPARE(items[4].item, QString("triton"));
-        QCOMPARE(items[4].status, QString("fail")); // an unknown status is no pass
 
         DoctorModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         for (const auto &i : items)
             model.append(i);
         QCOMPARE(model.rowCount(), 5);
-        QCOMPARE(model.count("fail"), 2);
-        QCOMPARE(model.count("warn"), 1);
+        QCOMPARE(model.count(DoctorStatus::Fail), 2); // c++ compiler and triton's unknown word
+        QCOMPARE(model.count(DoctorStatus::Warn), 1);
+        QCOMPARE(model.index(4, DoctorModel::Status).data().toString(), QString("fail"));
         const auto colour = [&](int row) {
             return model.index(row, DoctorModel::Status).data(Qt::ForegroundRole).value<QBrush>().color();
         };
@@ -213,74 +202,55 @@ class TestCompileViews : public QObject
         QCOMPARE(colour(3), failureColor());
         QCOMPARE(model.index(3, DoctorModel::Fix).data().toString(), QString("apt-get install g++"));
         QVERIFY(model.index(0, DoctorModel::Fix).data().toString().isEmpty()); // an ok row needs no fix
-
-        // The closing verdict: a failing doctor that said why needs none; a silent or crashed one does.
-        DoctorExit exit;
-        exit.exitCode = 1;
-        QVERIFY(!doctorVerdict(none, exit));
-        exit.logTail = "Traceback: SyntaxError";
-        const auto silent = doctorVerdict({}, exit);
-        QVERIFY(silent && silent->status == "fail" && silent->value.contains("said nothing") &&
-                silent->value.contains("SyntaxError"));
-        const auto quiet = doctorVerdict({none[0]}, exit);
-        QVERIFY(quiet && quiet->value.contains("exit code 1"));
-        exit.timedOut = true;
-        QVERIFY(doctorVerdict(items, exit)->value.contains("180 s"));
     }
 
-    void doctorProcessStreamsRowsWithoutBlocking()
+    // The Environment page shows the doctor service's rows, the native worker's among them, which the
+    // dashboard did not check before. A stand-in Python answers the torch lookup with a torch of the
+    // release the native worker was built for, so the native worker (the stand-in worker, which
+    // answers --cuda-devices with no device) is started, and --doctor with one line.
+    void environmentPageShowsTheNativeWorkerRow()
     {
         QTemporaryDir dir;
-        // A stand-in interpreter (tests/tools/fake_worker.cpp): prints the recorded lines slowly, as
-        // the real doctor does while its tiny compile runs, and fails like it.
-        QFile lines(dir.filePath("doctor.jsonl"));
-        QVERIFY(lines.open(QIODevice::WriteOnly));
-        lines.write(kWithTorch);
-        lines.close();
+        const QString version =
+            supervisor::expectedTorchVersion().isEmpty() ? QString("2.11.0") : supervisor::expectedTorchVersion();
+        const QString torch = dir.filePath("site/torch");
+        QVERIFY(QDir().mkpath(torch + "/lib"));
+        QFile versionPy(torch + "/version.py");
+        QVERIFY(versionPy.open(QIODevice::WriteOnly));
+        versionPy.write("__version__ = '" + version.toUtf8() + "'\n");
+        versionPy.close();
+        QFile python(dir.filePath("python"));
+        QVERIFY(python.open(QIODevice::WriteOnly));
+        python.write("#!/bin/sh\ncase \"$1\" in\n  -c) echo '" + torch.toUtf8() +
+                     "' ;;\n  *) echo '{\"type\":\"doctor\",\"item\":\"torch\",\"status\":\"ok\",\"value\":\"" +
+                     version.toUtf8() + "\",\"fix\":\"\"}' ;;\nesac\n");
+        python.close();
+        python.setPermissions(python.permissions() | QFileDevice::ExeOwner);
+        qputenv("STEPSCOPE_NATIVE_WORKER", STEPSCOPE_FAKE_WORKER);
+        qputenv("STEPSCOPE_PYTHON_WORKER", python.fileName().toUtf8()); // a script that is there; none is run
 
-        DoctorProcess doctor;
-        QSignalSpy rows(&doctor, &DoctorProcess::item);
-        QSignalSpy finished(&doctor, &DoctorProcess::finished);
-        doctor.start({STEPSCOPE_FAKE_WORKER, {"--pace", "60", "--replay", lines.fileName(), "--exit", "1"}, "test"},
-                     "cpu");
-        QVERIFY(doctor.isRunning()); // start() returned at once: the rows come through the event loop
-        QVERIFY(finished.wait(20000));
-        QCOMPARE(rows.count(), 5);
-        QCOMPARE(rows.at(0).at(0).value<DoctorItem>().item, QString("python"));
-        QCOMPARE(finished.first().at(0).toInt(), 2); // c++ compiler and the unknown triton status
-        QCOMPARE(finished.first().at(1).toInt(), 1);
-        QVERIFY(!doctor.isRunning());
+        EnvironmentModel environment;
+        EnvironmentPage page(&environment);
+        QAbstractItemModelTester tester(page.doctorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&page, &EnvironmentPage::doctorFinished);
+        QSignalSpy asking(page.findChild<DoctorJob *>(), &DoctorJob::askingPython);
+        page.runDoctor(python.fileName(), "cpu");
+        QVERIFY(page.doctorRunning()); // returned at once: the checks run on the job's thread
+        QVERIFY(finished.wait(30000));
+        qunsetenv("STEPSCOPE_NATIVE_WORKER");
+        qunsetenv("STEPSCOPE_PYTHON_WORKER");
 
-        // No interpreter at all: one fail row with what was tried and the fix.
-        DoctorProcess none;
-        QSignalSpy noneRows(&none, &DoctorProcess::item);
-        none.start({{}, {}, "no Python interpreter found (tried --python, STEPSCOPE_PYTHON, python3 on PATH)"}, "cpu");
-        QCOMPARE(noneRows.count(), 1);
-        const auto row = noneRows.first().at(0).value<DoctorItem>();
-        QCOMPARE(row.status, QString("fail"));
-        QVERIFY(row.value.contains("tried --python"));
-        const auto fix = fixFor(FailureCategory::PythonNotFound);
-        QCOMPARE(row.fix, QString::fromUtf8(fix.data(), int(fix.size())));
-
-        // Rows Stepscope found itself come first; a python fail among them is not said twice.
-        DoctorProcess found;
-        QSignalSpy foundRows(&found, &DoctorProcess::item);
-        QSignalSpy foundDone(&found, &DoctorProcess::finished);
-        found.start({{}, {}, "no Python interpreter found"}, "cpu",
-                    {{QStringLiteral("python"), QStringLiteral("fail"), QStringLiteral("no Python interpreter found"),
-                      QStringLiteral("Run `stepscope-cli setup`.")}});
-        QCOMPARE(foundRows.count(), 1);
-        QCOMPARE(foundRows.first().at(0).value<DoctorItem>().fix, QString("Run `stepscope-cli setup`."));
-        QCOMPARE(foundDone.count(), 1);
-
-        // An interpreter that cannot start: a fail row, not a hang.
-        DoctorProcess missing;
-        QSignalSpy missingRows(&missing, &DoctorProcess::item);
-        QSignalSpy missingDone(&missing, &DoctorProcess::finished);
-        missing.start({dir.filePath("no-such-python"), {"-u", "x.py"}, "test"}, "cpu");
-        QVERIFY(missingDone.count() == 1 || missingDone.wait(10000));
-        QCOMPARE(missingRows.count(), 1);
-        QVERIFY(missingRows.first().at(0).value<DoctorItem>().value.contains("cannot start"));
+        QStringList names;
+        for (const DoctorItem &i : page.doctorModel()->items())
+            names << i.item;
+        QCOMPARE(names, QStringList({"stepscope", "python", "libtorch", "native worker", "torch"}));
+        const DoctorItem native = page.doctorModel()->items().at(3);
+        QCOMPARE(native.status, DoctorStatus::Ok);
+        QCOMPARE(native.value, QString("0 CUDA device(s) seen by LibTorch (%1)").arg(STEPSCOPE_FAKE_WORKER));
+        QCOMPARE(finished.first().at(0).toInt(), 0); // no fail
+        QCOMPARE(asking.count(), 1);
+        QCOMPARE(asking.first().at(0).toString(), QString("cpu"));
+        QVERIFY(page.doctorButton()->isEnabled()); // ready to run again
     }
 };
 

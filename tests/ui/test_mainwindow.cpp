@@ -285,18 +285,25 @@ class TestMainWindow : public QObject
         QVERIFY(error.contains(".pdf"));
     }
 
-    void doctorWithoutPythonSaysSoInOneRow()
+    // The button runs the doctor service with the panel's Python: without one, its row says so and the
+    // native worker's row says it was not started and what to do, with no row from a Python worker.
+    void doctorWithoutPythonSaysSoForBothWorkers()
     {
         MainWindow window;
         window.configPanel()->setPythonInterpreter("/nonexistent/bin/python3");
-        QTest::mouseClick(window.pages()->environment()->doctorButton(), Qt::LeftButton);
-        DoctorModel *rows = window.pages()->environment()->doctorModel();
-        QTRY_COMPARE(rows->rowCount(), 1);
-        QCOMPARE(rows->items().front().status, QString("fail"));
-        QVERIFY2(rows->items().front().value.contains("/nonexistent/bin/python3"),
-                 qPrintable(rows->items().front().value));
-        QVERIFY(!rows->items().front().fix.isEmpty());
-        QVERIFY(window.pages()->environment()->doctorButton()->isEnabled()); // ready to run again
+        EnvironmentPage *page = window.pages()->environment();
+        QTest::mouseClick(page->doctorButton(), Qt::LeftButton);
+        QTRY_VERIFY(!page->doctorRunning());
+        const QList<DoctorItem> rows = page->doctorModel()->items();
+        QCOMPARE(rows.size(), 3); // stepscope, python, native worker
+        QCOMPARE(rows[1].item, QString("python"));
+        QCOMPARE(rows[1].status, DoctorStatus::Fail);
+        QVERIFY2(rows[1].value.contains("/nonexistent/bin/python3"), qPrintable(rows[1].value));
+        QVERIFY(!rows[1].fix.isEmpty());
+        QCOMPARE(rows[2].item, QString("native worker"));
+        QCOMPARE(rows[2].status, DoctorStatus::Fail);
+        QVERIFY2(rows[2].value.startsWith("not started"), qPrintable(rows[2].value));
+        QVERIFY(page->doctorButton()->isEnabled()); // ready to run again
     }
 
     void stopSaysCancelledAndKeepsTheRecordedSteps()

@@ -5,8 +5,6 @@
 #include <QBrush>
 #include <QCoreApplication>
 
-#include <algorithm>
-
 namespace stepscope::ui
 {
 
@@ -27,12 +25,6 @@ void DoctorModel::append(const DoctorItem &item)
     endInsertRows();
 }
 
-int DoctorModel::count(const QString &status) const
-{
-    return static_cast<int>(
-        std::count_if(items_.begin(), items_.end(), [&](const DoctorItem &i) { return i.status == status; }));
-}
-
 int DoctorModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(items_.size());
@@ -48,19 +40,19 @@ QVariant DoctorModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const DoctorItem &i = items_[index.row()];
-    const bool fail = i.status == QLatin1String("fail");
-    const bool warn = i.status == QLatin1String("warn");
+    const bool fail = i.status == DoctorStatus::Fail;
+    const bool warn = i.status == DoctorStatus::Warn;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case Status:
-            return i.status;
+            return QString::fromLatin1(supervisor::toString(i.status));
         case Item:
             return i.item;
         case Value:
             return i.value;
         case Fix:
-            return i.status == QLatin1String("ok") ? QString() : i.fix;
+            return i.status == DoctorStatus::Ok ? QString() : i.fix;
         default:
             return {};
         }

@@ -1,22 +1,16 @@
 #pragma once
-// The Python worker's --doctor items as a table (the items and their rules: supervisor/doctor_items.h,
-// which `stepscope-cli doctor` reads too).
+// The doctor's rows as a table (supervisor/doctor_service.h: the rows `stepscope-cli doctor` prints).
 #include "supervisor/doctor_items.h"
 
 #include <QAbstractTableModel>
-#include <QByteArray>
 #include <QList>
 #include <QString>
-
-#include <optional>
 
 namespace stepscope::ui
 {
 
-using supervisor::DoctorExit;
 using supervisor::DoctorItem;
-using supervisor::doctorVerdict;
-using supervisor::parseDoctorLine;
+using supervisor::DoctorStatus;
 
 class DoctorModel : public QAbstractTableModel
 {
@@ -29,7 +23,7 @@ class DoctorModel : public QAbstractTableModel
     void clear();
     void append(const DoctorItem &item);
     const QList<DoctorItem> &items() const { return items_; }
-    int count(const QString &status) const;
+    int count(DoctorStatus status) const { return supervisor::countOf(items_, status); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -1,10 +1,11 @@
 #include "widgets/environment_page.h"
 
-#include "controller/doctor_process.h"
+#include "controller/doctor_job.h"
 #include "models/doctor_model.h"
 #include "models/environment_model.h"
 #include "widgets/table_copy.h"
 
+#include <QCoreApplication>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -45,12 +46,12 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     });
 
     doctor_ = new DoctorModel(this);
-    process_ = new DoctorProcess(this);
-    auto *doctorBox = new QGroupBox(tr("Doctor: can this machine run the Python worker and torch.compile?"));
+    job_ = new DoctorJob(this);
+    auto *doctorBox = new QGroupBox(tr("Doctor: can this machine run both workers and torch.compile?"));
     run_ = new QPushButton(tr("Run doctor"));
-    run_->setToolTip(tr("Runs the Python worker's --doctor for the device chosen in the panel, as "
-                        "stepscope-cli doctor does: Python, torch, torchvision, Triton, a C++ compiler, cache paths "
-                        "and a tiny torch.compile (seconds)."));
+    run_->setToolTip(tr("Checks this machine for the device chosen in the panel, as stepscope-cli doctor does: "
+                        "which Python and LibTorch, the native worker and the GPU it sees, then the Python worker's "
+                        "torch, torchvision, Triton, a C++ compiler, cache paths and a tiny torch.compile (seconds)."));
     status_ = new QLabel(tr("Not run yet."));
     status_->setWordWrap(true);
     auto *top = new QHBoxLayout;
@@ -79,33 +80,35 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     layout->addWidget(split);
 
     connect(run_, &QPushButton::clicked, this, &EnvironmentPage::doctorRequested);
-    connect(process_, &DoctorProcess::item, this, [this](const DoctorItem &item) {
+    connect(job_, &DoctorJob::item, this, [this](const DoctorItem &item) {
         doctor_->append(item);
         for (int column : {int(DoctorModel::Status), int(DoctorModel::Item)})
             doctorView_->resizeColumnToContents(column);
         doctorView_->resizeRowsToContents();
     });
-    connect(process_, &DoctorProcess::finished, this, [this](int fails, int warnings) {
+    connect(job_, &DoctorJob::askingPython, this, [this](const QString &device) {
+        status_->setText(
+            tr("Asking the Python worker about %1 (a tiny torch.compile takes a few seconds)…").arg(device));
+    });
+    connect(job_, &DoctorJob::finished, this, [this](int fails, int warnings) {
         run_->setEnabled(true);
         status_->setText(fails > 0      ? tr("%n check(s) failed: read the fix next to each.", nullptr, fails)
                          : warnings > 0 ? tr("Ready, with %n warning(s).", nullptr, warnings)
-                                        : tr("Ready: the Python worker and torch.compile work here."));
+                                        : tr("Ready: both workers and torch.compile work here."));
         Q_EMIT doctorFinished(fails, warnings);
     });
 }
 
-void EnvironmentPage::runDoctor(const supervisor::WorkerCommand &python, const QString &device,
-                                const QList<supervisor::DoctorItem> &found)
+void EnvironmentPage::runDoctor(const QString &configuredPython, const QString &device)
 {
-    if (process_->isRunning())
+    if (job_->isRunning())
         return;
     doctor_->clear();
     run_->setEnabled(false);
-    status_->setText(
-        python.program.isEmpty()
-            ? tr("No Python interpreter found.")
-            : tr("Asking %1 about %2 (a tiny torch.compile takes a few seconds)…").arg(python.program, device));
-    process_->start(python, device, found);
+    status_->setText(tr("Looking for Python and LibTorch, asking the native worker…"));
+    const QString self =
+        QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(), QCoreApplication::applicationVersion());
+    job_->start(self.trimmed(), configuredPython, device);
 }
 
 void EnvironmentPage::resizeEvent(QResizeEvent *event)
@@ -133,7 +136,7 @@ void EnvironmentPage::fitRows()
 
 bool EnvironmentPage::doctorRunning() const
 {
-    return process_->isRunning();
+    return job_->isRunning();
 }
 
 QString EnvironmentPage::doctorStatus() const

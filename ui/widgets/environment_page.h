@@ -1,10 +1,9 @@
 #pragma once
 // The Environment tab: what the sweep's worker reported (EnvironmentModel, with what skews the
-// numbers), and the doctor: the Python worker's own check of this machine (torch, Triton, a C++
-// compiler, a tiny torch.compile), run on request without blocking the window.
+// numbers), and the doctor (supervisor/doctor_service.h, the rows `stepscope-cli doctor` prints):
+// which Python and LibTorch, the native worker, and the Python worker's own check of this machine
+// (torch, Triton, a C++ compiler, a tiny torch.compile), run on request without blocking the window.
 #include "pages/page.h"
-#include "supervisor/doctor_items.h"
-#include "supervisor/worker_command.h"
 
 class QLabel;
 class QPushButton;
@@ -13,8 +12,8 @@ class QTableView;
 namespace stepscope::ui
 {
 
+class DoctorJob;
 class DoctorModel;
-class DoctorProcess;
 class EnvironmentModel;
 
 class EnvironmentPage : public Page
@@ -26,10 +25,9 @@ class EnvironmentPage : public Page
     QString title() const override { return tr("&Environment"); }
     QString key() const override { return QStringLiteral("environment"); }
 
-    // Asks `python` (see supervisor::defaultPythonWorker) about `device`; rows appear as they come,
-    // after `found` (supervisor::torchDoctorItems: which Python and LibTorch, and why).
-    void runDoctor(const supervisor::WorkerCommand &python, const QString &device,
-                   const QList<supervisor::DoctorItem> &found = {});
+    // Checks the workers a run with `configuredPython` (empty: the default lookup) would use, on
+    // `device`; rows appear as they come.
+    void runDoctor(const QString &configuredPython, const QString &device);
     bool doctorRunning() const;
     DoctorModel *doctorModel() const { return doctor_; }
     QPushButton *doctorButton() const { return run_; }
@@ -49,7 +47,7 @@ class EnvironmentPage : public Page
 
     QTableView *envView_;
     DoctorModel *doctor_;
-    DoctorProcess *process_;
+    DoctorJob *job_;
     QPushButton *run_;
     QLabel *status_;
     QTableView *doctorView_;

@@ -19,10 +19,8 @@
 #include "presenters/open_database.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
-#include "supervisor/doctor_items.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
-#include "supervisor/worker_command.h"
 #include "widgets/config_panel.h"
 #include "widgets/environment_page.h"
 #include "widgets/export_dialogs.h"
@@ -335,11 +333,8 @@ void MainWindow::connectRun()
     connect(history, &HistoryPage::message, status_, &SweepStatusBar::say);
     connect(tabs_->compare(), &ComparePage::reportWritten, this,
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
-    connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this, [this] {
-        // The same Python for the worker's doctor and for the rows saying which LibTorch runs use.
-        const QString python = panel_->pythonInterpreter();
-        tabs_->environment()->runDoctor(supervisor::defaultPythonWorker(python), panel_->device(),
-                                        supervisor::torchDoctorItems(supervisor::locateTorch(python)));
+    connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this,
+            [this] { tabs_->environment()->runDoctor(panel_->pythonInterpreter(), panel_->device()); });
     });
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
     connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
