@@ -335,7 +335,6 @@ void MainWindow::connectRun()
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
     connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this,
             [this] { tabs_->environment()->runDoctor(panel_->pythonInterpreter(), panel_->device()); });
-    });
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
     connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
         startWhenOpen_ = false;
