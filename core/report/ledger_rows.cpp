@@ -476,7 +476,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())
         recommendFor(ledger, ledger.plannedSteps, cancel);
-    pickByStart(ledger);
+    else
+        pickByStart(ledger);
     return ledger;
 }
 

@@ -203,7 +203,11 @@ std::optional<Ledger::Crossing> decidingCrossingOf(const std::vector<LedgerRow> 
 
 } // namespace
 
-void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
+namespace
+{
+
+// The recommendation for the ledger's assumed start state.
+void recommendAssumedStart(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
     ledger.plannedSteps = plannedSteps;
     ledger.recommendation.reset();
@@ -309,6 +313,8 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     }
 }
 
+} // namespace
+
 std::string recommendationCaveats(const Ledger &ledger)
 {
     if (!ledger.recommended)
@@ -318,6 +324,14 @@ std::string recommendationCaveats(const Ledger &ledger)
     if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
         text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
     return text.empty() ? text : text.substr(1); // caveatsOf's sentences each start with a space
+}
+
+void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
+{
+    recommendAssumedStart(ledger, plannedSteps, cancel);
+    // Each start state's pick (Ledger::byStart, the exports' recommended_by_start) is for the same
+    // planned run: another length picks them again, or an export would mix two lengths.
+    pickByStart(ledger);
 }
 
 } // namespace stepscope::report

@@ -1004,6 +1004,17 @@ TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
             << store::toString(pick.state);
         EXPECT_EQ(pick.measured, pick.state != store::StartState::Shipped) << "no shipped run: fresh stands in";
     }
+    // Another planned length (the dashboard's box) picks every state again: the exports never mix
+    // the assumed state's verdict for one length with the others' for another.
+    Ledger shorter = fresh;
+    recommendFor(shorter, 10);
+    for (const Ledger::StartPick &pick : shorter.byStart) {
+        ASSERT_TRUE(pick.row);
+        const LedgerRow &picked = shorter.rows[*pick.row];
+        const double first = pick.state == store::StartState::Again ? *picked.again.firstStepMs : *picked.fresh.firstStepMs;
+        EXPECT_NEAR(pick.totalSeconds, first / 1000.0 + (10 - 1) * *picked.steadyMs / 1000.0, 1e-6)
+            << store::toString(pick.state);
+    }
 }
 
 namespace
