@@ -64,11 +64,13 @@ bool rowOwnerAlive(const Statement &st, int pidCol, int hostCol, int startedCol,
 
 std::string liveSweepOwner(sqlite3 *db, std::int64_t sweepId)
 {
-    // The process driving a running sweep owns its running run, else its latest started one.
-    Statement st(db, "SELECT r.owner_pid, r.owner_host, r.started, "
+    // The process driving a running sweep owns its running run, else its latest started one, else
+    // (none started) the process that planned its runs.
+    Statement st(db, "SELECT r.owner_pid, r.owner_host, coalesce(r.started, s.created), "
                      "max(s.created, coalesce(r.heartbeat, ''), coalesce(r.finished, '')) "
                      "FROM sweeps s LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE sweep_id = s.id AND "
-                     "started IS NOT NULL ORDER BY status = 'running' DESC, started DESC, id DESC LIMIT 1) "
+                     "(started IS NOT NULL OR owner_pid IS NOT NULL) ORDER BY status = 'running' DESC, "
+                     "started IS NOT NULL DESC, started DESC, id DESC LIMIT 1) "
                      "WHERE s.id = ? AND s.status = 'running'");
     st.bind(1, sweepId);
     if (!st.step() || !rowOwnerAlive(st, 0, 1, 2, 3))
@@ -96,13 +98,16 @@ void interruptStaleRuns(sqlite3 *db)
         }
 
         // Sweeps marked running with none of their runs running: the process driving one is the
-        // owner of its latest started run; before any run started, only its age can tell.
+        // owner of its latest started run; before any run started, the process that planned its runs
+        // (which started before the sweep was created: a later process given its pid is not it).
+        // Only a sweep without runs, or planned by an older build, is judged by its age alone.
         std::vector<std::int64_t> staleSweeps;
         {
-            Statement st(db, "SELECT s.id, r.owner_pid, r.owner_host, r.started, "
+            Statement st(db, "SELECT s.id, r.owner_pid, r.owner_host, coalesce(r.started, s.created), "
                              "max(s.created, coalesce(r.heartbeat, ''), coalesce(r.finished, '')) "
                              "FROM sweeps s LEFT JOIN runs r ON r.id = (SELECT id FROM runs WHERE sweep_id = s.id AND "
-                             "started IS NOT NULL ORDER BY started DESC, id DESC LIMIT 1) "
+                             "(started IS NOT NULL OR owner_pid IS NOT NULL) "
+                             "ORDER BY started IS NOT NULL DESC, started DESC, id DESC LIMIT 1) "
                              "WHERE s.status = 'running' AND "
                              "NOT EXISTS (SELECT 1 FROM runs WHERE sweep_id = s.id AND status = 'running')");
             while (st.step())

@@ -239,9 +239,13 @@ class Database
     // Opens (or creates) a Stepscope database. Refuses, with StoreError and without touching the
     // file, anything that is not one: another SQLite file, a corrupt file, a newer schema.
     // On success, stale `running` runs (owner process gone, or heartbeat older than two minutes)
-    // become `interrupted`.
+    // become `interrupted`, and so do sweeps whose runs' process (before any started: the process
+    // that planned them) is gone.
     static std::unique_ptr<Database> open(const std::string &path, const OpenOptions &options = {});
-    ~Database(); // flushes and joins the writer thread
+    // Flushes, copies the write-ahead log into the file (the file alone is then the whole database,
+    // unless a reader held the log past a short wait: SQLite replays what stays there), and joins
+    // the writer thread.
+    ~Database();
 
     static int latestSchemaVersion();
     int schemaVersion() const;
@@ -282,7 +286,7 @@ class Database
     void setMachineWarmup(std::int64_t runId, MachineWarmup state);
     void setCacheRecord(std::int64_t runId, const CacheRecord &record);
     void finishRun(std::int64_t runId, RunStatus status, const std::optional<Failure> &failure = std::nullopt);
-    void finishSweep(std::int64_t sweepId, SweepStatus status);
+    void finishSweep(std::int64_t sweepId, SweepStatus status); // then checkpoints, as the destructor does
     void renameSweep(std::int64_t sweepId, const std::string &name);
     void deleteSweep(std::int64_t sweepId); // with its runs and steps
 

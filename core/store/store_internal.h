@@ -32,6 +32,10 @@ constexpr int kApplicationId = 0x53545053;
 constexpr std::chrono::seconds kStaleAfter{120};
 
 constexpr int kBusyTimeoutMs = 5000;
+// How long a checkpoint waits for readers still reading the write-ahead log (Impl::checkpoint): at
+// a sweep's end briefly, since the writer thread waits with it; at close a little longer, once.
+constexpr int kSweepCheckpointWaitMs = 100;
+constexpr int kCloseCheckpointWaitMs = 1000;
 
 // The schema version this build writes: one per entry of the migrations (schema.cpp checks it).
 constexpr int kLatestVersion = 9;
@@ -272,6 +276,8 @@ struct Database::Impl {
     struct Command {
         std::function<void(sqlite3 *)> work;
         std::function<void(std::exception_ptr)> done;
+        // After its commit, the write-ahead log goes into the file (a sweep's end): see checkpoint().
+        bool checkpointAfter = false;
     };
 
     std::string path;
@@ -304,6 +310,11 @@ struct Database::Impl {
     std::optional<StoreError> checkStillThere(sqlite3 *conn);
 
     void runBatch(std::vector<Command> &batch);
+
+    // Copies the write-ahead log into the file and empties it (TRUNCATE), waiting at most `waitMs`
+    // for readers still reading from the log; what it could not copy stays in the log, where SQLite
+    // replays it. Never fails a write: every committed row is in the log or the file either way.
+    void checkpoint(sqlite3 *conn, int waitMs);
 
     // Throws the first failure of a queued write that nobody has heard of yet. `mutex` is held.
     void throwPending();

@@ -45,8 +45,8 @@ std::int64_t insertRun(sqlite3 *db, const RunRecord &run, bool hasCaches)
 {
     Statement st(db, "INSERT INTO runs (sweep_id, position, repeat_index, config_name, config_json, status, "
                      "category, message, detail, environment_id, setup_s, first_step_s, peak_allocated, "
-                     "peak_reserved, check_losses, started, finished, heartbeat) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                     "peak_reserved, check_losses, started, finished, heartbeat, owner_pid, owner_host) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, run.sweepId).bind(2, run.position).bind(3, run.repeatIndex);
     st.bind(4, run.configName).bind(5, run.configJson).bind(6, toString(run.status));
     if (run.category)
@@ -58,6 +58,10 @@ std::int64_t insertRun(sqlite3 *db, const RunRecord &run, bool hasCaches)
     st.bind(13, run.peakAllocatedBytes).bind(14, run.peakReservedBytes);
     st.bind(15, lossesToJson(run.checkLosses));
     st.bindTextOrNull(16, run.started).bindTextOrNull(17, run.finished).bindTextOrNull(18, run.heartbeat);
+    // The planner owns a run until one starts it (markRunning takes it then): a sweep killed before its
+    // first run is known dead by its planner's process at the next open, not two minutes later by its
+    // age (issue 34.7; recovery.cpp). Runs are planned by the process that runs them.
+    st.bind(19, static_cast<std::int64_t>(platform::currentProcessId())).bind(20, platform::hostName());
     st.run();
     const auto id = static_cast<std::int64_t>(sqlite3_last_insert_rowid(db));
     if (hasCaches && run.caches != StartState::Unrecorded) {
@@ -270,10 +274,15 @@ void Database::finishRun(std::int64_t runId, RunStatus status, const std::option
 
 void Database::finishSweep(std::int64_t sweepId, SweepStatus status)
 {
-    d->enqueue([sweepId, status](sqlite3 *db) {
-        Statement st(db, "UPDATE sweeps SET status = ? WHERE id = ?");
-        st.bind(1, toString(status)).bind(2, sweepId).run();
-    });
+    // A finished sweep is what a user copies away: its rows go from the write-ahead log into the
+    // file right after they commit, so that the file alone holds it (issue 34).
+    Impl::Command command{[sweepId, status](sqlite3 *db) {
+                              Statement st(db, "UPDATE sweeps SET status = ? WHERE id = ?");
+                              st.bind(1, toString(status)).bind(2, sweepId).run();
+                          },
+                          {}};
+    command.checkpointAfter = true;
+    d->enqueue(std::move(command));
 }
 
 void Database::renameSweep(std::int64_t sweepId, const std::string &name)

@@ -47,8 +47,16 @@ void Database::Impl::writerLoop()
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
         wake.wait(lock, [this] { return stopping || !queue.empty(); });
-        if (queue.empty())
-            return; // stopping, and everything before the stop is committed
+        if (queue.empty()) {
+            // Stopping, and everything before the stop is committed. SQLite's own checkpoint when
+            // the last connection closes does not run while another connection (the dashboard's
+            // readers, another process) has the file open, and the sweeps would stay in the -wal
+            // beside it: a copy of the file alone would lack them. Closing may wait a little for a
+            // reader to finish its query; a longer read leaves the rest in the log.
+            lock.unlock();
+            checkpoint(db.get(), kCloseCheckpointWaitMs);
+            return;
+        }
         std::vector<Command> batch(std::make_move_iterator(queue.begin()), std::make_move_iterator(queue.end()));
         queue.clear();
         lock.unlock();
@@ -116,9 +124,29 @@ void Database::Impl::runBatch(std::vector<Command> &batch)
             fail(command, *gone);
         return;
     }
+    // Before anyone waiting on the batch (flush) is told: once told, the file alone holds it.
+    if (std::any_of(batch.begin(), batch.end(), [](const Command &command) { return command.checkpointAfter; }))
+        checkpoint(conn, kSweepCheckpointWaitMs);
     for (auto &command : batch)
         if (command.done)
             command.done(nullptr);
+}
+
+void Database::Impl::checkpoint(sqlite3 *conn, int waitMs)
+{
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (lost)
+            return; // the file at `path` is another one now: nothing of ours goes into it
+    }
+    // TRUNCATE waits (through the busy handler) for readers still reading the log, then empties it.
+    // A reader in a long query answers SQLITE_BUSY: SQLite has then copied what it could, as a
+    // passive checkpoint, and keeps the rest in the log, where every connection (and a later open)
+    // reads and replays it. Nothing is lost, so no error here fails a write or reaches the user;
+    // the next sweep's end, or the close, tries again.
+    sqlite3_busy_timeout(conn, waitMs);
+    sqlite3_wal_checkpoint_v2(conn, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(conn, kBusyTimeoutMs);
 }
 
 void Database::Impl::throwPending()

@@ -1612,3 +1612,137 @@ TEST_F(StoreTest, ADatabaseOnAFullDiskCanStillBeRead)
 #endif
 
 } // namespace stepscope::store
+
+// Issue 34: the file alone is the whole database once its writer ends, and at every sweep's end: a
+// user carries measurements.db, not its -wal, from a GPU server to a laptop.
+namespace stepscope::store
+{
+namespace
+{
+
+// `path` copied alone (no -wal, no -shm) into a folder of its own; returns the copy's path.
+std::string copyAlone(const std::string &path, const std::string &folder)
+{
+    std::filesystem::create_directories(folder);
+    const std::string copy = folder + "/measurements.db";
+    std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+    return copy;
+}
+
+} // namespace
+
+TEST_F(StoreTest, TheFileAloneHoldsEverySweepOnceItsWriterCloses)
+{
+    // The dashboard keeps a reader open: SQLite's own checkpoint when its last connection closes
+    // never runs then, and the sweeps stayed in the -wal.
+    { Database::open(path_); }
+    auto reader = Reader::open(path_);
+    std::vector<std::int64_t> sweepIds, runIds;
+    {
+        auto db = Database::open(path_);
+        for (int i = 0; i < 3; ++i) {
+            sweepIds.push_back(addSweep(*db, "sweep " + std::to_string(i)));
+            runIds.push_back(addRun(*db, sweepIds.back(), 0));
+            db->markRunning(runIds.back());
+            db->appendSteps(runIds.back(), makeSteps(1, 40 + i));
+            db->finishRun(runIds.back(), RunStatus::Complete);
+        }
+        db->renameSweep(sweepIds.back(), "renamed last"); // after the last sweep's writes: only close saves it
+    }
+    auto copy = Reader::open(copyAlone(path_, dir_ + "/laptop"));
+    ASSERT_EQ(copy->sweeps().size(), 3u);
+    for (int i = 0; i < 3; ++i) {
+        const auto run = copy->run(runIds[static_cast<std::size_t>(i)]);
+        ASSERT_TRUE(run) << "sweep " << i;
+        EXPECT_EQ(run->status, RunStatus::Complete);
+        EXPECT_EQ(copy->steps(run->id).size(), static_cast<std::size_t>(40 + i));
+    }
+    EXPECT_EQ(copy->sweep(sweepIds.back())->name, "renamed last");
+    EXPECT_EQ(reader->sweeps().size(), 3u);
+}
+
+TEST_F(StoreTest, TheFileAloneHoldsAFinishedSweepWhileItsWriterStaysOpen)
+{
+    { Database::open(path_); }
+    auto reader = Reader::open(path_);
+    auto db = Database::open(path_);
+    const std::int64_t sweepId = addSweep(*db);
+    const std::int64_t runId = addRun(*db, sweepId, 0);
+    db->markRunning(runId);
+    const auto written = makeSteps(1, 500);
+    db->appendSteps(runId, written);
+    db->finishRun(runId, RunStatus::Complete);
+    db->finishSweep(sweepId, SweepStatus::Complete);
+    db->flush();
+
+    auto copy = Reader::open(copyAlone(path_, dir_ + "/laptop"));
+    const auto sweep = copy->sweep(sweepId);
+    ASSERT_TRUE(sweep) << "the finished sweep is only in the write-ahead log";
+    EXPECT_EQ(sweep->status, SweepStatus::Complete);
+    const auto steps = copy->steps(runId);
+    ASSERT_EQ(steps.size(), written.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].index, written[i].index);
+        EXPECT_EQ(steps[i].wallMs, written[i].wallMs);
+        EXPECT_EQ(steps[i].gpuMs, written[i].gpuMs);
+    }
+    // The writer goes on after its checkpoint.
+    const std::int64_t next = addSweep(*db, "next");
+    db->flush();
+    EXPECT_TRUE(reader->sweep(next));
+}
+
+#ifndef _WIN32
+// Issue 34.7: a process killed right after it planned a sweep, before its first run started, left
+// the sweep `running` (and its run queued) until the sweep was two minutes old, across later sweeps.
+TEST_F(StoreTest, ASweepWhosePlannerWasKilledBeforeItsFirstRunIsInterruptedAtTheNextOpen)
+{
+    if (childRole() == "planner") {
+        auto db = Database::open(childArgument());
+        std::vector<std::int64_t> ids;
+        SweepRecord sweep;
+        sweep.name = "killed";
+        sweep.preset = "ledger";
+        RunRecord run;
+        run.configName = "eager";
+        db->createSweepWithRuns(sweep, {run, run}, ids);
+        db->flush();
+        for (;;)
+            std::this_thread::sleep_for(std::chrono::hours(1));
+    }
+    { Database::open(path_); }
+    const auto child = startChild("planner", path_);
+    auto reader = Reader::open(path_);
+    std::int64_t killedId = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (killedId == 0 && std::chrono::steady_clock::now() < deadline) {
+        const auto sweeps = reader->sweeps();
+        if (!sweeps.empty())
+            killedId = sweeps.front().id;
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ::kill(static_cast<pid_t>(child->processId()), SIGKILL);
+    ASSERT_TRUE(child->waitForFinished(30000));
+    ASSERT_NE(killedId, 0) << "the child planned nothing before it was killed";
+
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(reader->sweep(killedId)->status, SweepStatus::Interrupted);
+        for (const auto &run : reader->runs(killedId))
+            EXPECT_EQ(run.status, RunStatus::Interrupted);
+        // A later sweep runs to its end; the killed one stays what it is.
+        const std::int64_t later = addSweep(*db, "later");
+        const std::int64_t runId = addRun(*db, later, 0);
+        db->markRunning(runId);
+        db->appendSteps(runId, makeSteps(1, 5));
+        db->finishRun(runId, RunStatus::Complete);
+        db->finishSweep(later, SweepStatus::Complete);
+    }
+    auto db = Database::open(path_);
+    EXPECT_EQ(reader->sweep(killedId)->status, SweepStatus::Interrupted);
+    EXPECT_EQ(reader->sweeps().front().status, SweepStatus::Complete);
+}
+#endif
+
+} // namespace stepscope::store
