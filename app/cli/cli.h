@@ -68,6 +68,13 @@ QString storeMessage(const std::string &message);
 bool parseNumber(const QString &text, double &out); // commands.cpp
 bool parseWhole(const QString &text, long long &out);
 
+// The one grammar of the CLI's comma lists (--devices, --batch, --world-sizes, --start, --knobs):
+// items separated by single commas, none empty, none with blanks around it, none named twice. The
+// items in order; empty, with `problem` naming the bad item and what to write instead (the list
+// cleaned up, or `example` when nothing is left), when the text breaks a rule. The caller puts the
+// flag in front of `problem`.
+QStringList commaList(const QString &text, const QString &example, QString &problem); // commands.cpp
+
 // One line on standard error: every command's errors and notes go through here.
 void printError(const QString &line); // commands.cpp
 

@@ -62,6 +62,39 @@ bool parseWhole(const QString &text, long long &out)
     return ok;
 }
 
+QStringList commaList(const QString &text, const QString &example, QString &problem)
+{
+    problem.clear();
+    const QStringList parts = text.split(',');
+    QStringList cleaned; // what to write instead: each item once, trimmed, none empty
+    for (const QString &part : parts)
+        if (const QString item = part.trimmed(); !item.isEmpty() && !cleaned.contains(item))
+            cleaned << item;
+    const QString instead = "write " + (cleaned.isEmpty() ? example : cleaned.join(','));
+    if (text.trimmed().isEmpty()) {
+        problem = "the list is empty; " + instead;
+        return {};
+    }
+    QStringList items;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const QString &part = parts[i];
+        if (part.trimmed().isEmpty()) {
+            problem = QString("item %1 of '%2' is empty (a comma too many); %3").arg(i + 1).arg(text, instead);
+            return {};
+        }
+        if (part != part.trimmed()) {
+            problem = "'" + part + "' has blanks around it; " + instead;
+            return {};
+        }
+        if (items.contains(part)) {
+            problem = part + " is named twice; name each once: " + instead;
+            return {};
+        }
+        items << part;
+    }
+    return items;
+}
+
 void printError(const QString &line)
 {
     // Values and paths a user gave are echoed here: a control character in one (an escape sequence,
@@ -399,6 +432,11 @@ int exportCommand(const Options &options, const CommandLine &line)
         return kUsage;
     if (format != "csv" && format != "json" && format != "markdown") {
         printError("stepscope-cli export: format '" + format + "' is not allowed; use csv, json or markdown");
+        return kUsage;
+    }
+    if (line.isSet("out") && out.isEmpty()) {
+        printError("stepscope-cli export: --out is empty; give a file name (--out ledger.md), or leave --out out "
+                   "to write to standard output");
         return kUsage;
     }
     if (!out.isEmpty()) {

@@ -90,11 +90,12 @@ int main(int argc, char **argv)
     const HelpDefaults defaults = machineDefaults();
     CommandLine program(programSpec(defaults), defaults);
     int code = kOk;
+    // --help prints, then the parse says stop: what it printed must have reached standard output too.
     if (!program.parse(app.arguments().mid(1), code))
-        return code;
+        return finishStandardOutput(code);
     if (program.isSet("version")) {
         std::printf("stepscope-cli %s\n", STEPSCOPE_VERSION);
-        return kOk;
+        return finishStandardOutput(kOk);
     }
     QStringList arguments = program.positionalArguments();
     if (arguments.isEmpty()) {
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
     }
     CommandLine line(*spec, defaults);
     if (!line.parse(arguments, code))
-        return code;
+        return finishStandardOutput(code);
     options.db = line.isSet("db")      ? line.value("db")
                  : program.isSet("db") ? program.value("db")
                                        : QString::fromStdString(stepscope::store::defaultDatabasePath());

@@ -27,6 +27,7 @@
 #include <QJsonObject>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -178,6 +179,17 @@ struct RunFlags {
     QStringList others;          // every other flag given, for --again's refusal
 };
 
+// A flag's comma list in the CLI's one grammar (commaList, cli.h); empty after the problem is put
+// in `errors` under the flag.
+QStringList listOf(const QString &text, const char *example, const std::string &flag, std::vector<ConfigError> &errors)
+{
+    QString problem;
+    const QStringList items = commaList(text, example, problem);
+    if (!problem.isEmpty())
+        errors.push_back({flag, problem.toStdString()});
+    return items;
+}
+
 // --knobs: a comma list of the presets' knob names (config/presets.h allKnobs), in order, each once;
 // an unknown name is refused with the known ones, never skipped while the sweep runs.
 std::vector<std::string> knobList(const QString &text, const std::string &flag, std::vector<ConfigError> &errors)
@@ -185,19 +197,17 @@ std::vector<std::string> knobList(const QString &text, const std::string &flag, 
     std::vector<std::string> out, known;
     for (const Knob &k : allKnobs())
         known.push_back(k.name);
-    for (const QString &part : text.split(',', Qt::SkipEmptyParts)) {
-        const std::string name = part.trimmed().toStdString();
+    for (const QString &part : listOf(text, "tf32,bf16", flag, errors)) {
+        const std::string name = part.toStdString();
         if (std::find(known.begin(), known.end(), name) == known.end()) {
             std::string list;
             for (const std::string &k : known)
                 list += (list.empty() ? "" : ", ") + k;
             errors.push_back({flag, "'" + name + "' is no knob; the knobs are " + list});
-        } else if (std::find(out.begin(), out.end(), name) == out.end()) {
+        } else {
             out.push_back(name);
         }
     }
-    if (out.empty() && errors.empty())
-        errors.push_back({flag, "no knob named: give a comma list, e.g. tf32,bf16"});
     return out;
 }
 
@@ -210,17 +220,23 @@ const supervisor::SweepLimit *limitOf(const QString &option)
     return nullptr;
 }
 
-// A comma-separated list of whole numbers from 1 to `max` (--batch 16,32, --world-sizes 1,2); empty,
-// with the first bad part named in `errors`, when one is not such a number.
+// A comma list (the one grammar, commaList) of whole numbers from 1 to `max` (--batch 16,32,
+// --world-sizes 1,2); empty, with the first bad part named in `errors`, when one is not such a
+// number or names a number twice (2,02).
 std::vector<int> wholeList(const QString &text, long long max, const char *what, const char *example,
                            const std::string &flag, std::vector<ConfigError> &errors)
 {
     std::vector<int> out;
-    for (const QString &part : text.split(',')) {
+    for (const QString &part : listOf(text, example, flag, errors)) {
         long long n = 0;
         if (!parseWhole(part, n) || n < 1 || n > max) {
             errors.push_back({flag, "'" + part.toStdString() + "' is not " + what + ": give whole numbers from 1 to " +
                                         std::to_string(max) + ", separated by commas (" + example + ")"});
+            return {};
+        }
+        if (std::find(out.begin(), out.end(), static_cast<int>(n)) != out.end()) {
+            errors.push_back(
+                {flag, std::to_string(n) + " is named twice ('" + part.toStdString() + "'); name each once"});
             return {};
         }
         out.push_back(static_cast<int>(n));
@@ -285,6 +301,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.machineWarmup = option == "warmup-process";
         } else if (option == "devices") {
             f.devices = v;
+            listOf(v, "cuda:0,cuda:1", flag, errors); // its items are read by parseLanes once checked
         } else if (option == "world-sizes") {
             r.worldSizes = wholeList(v, 64, "a world size", "1,2", flag, errors);
         } else if (option == "no-profile") {
@@ -293,9 +310,11 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.starts = supervisor::StartStates{};
         } else if (option == "caches" || option == "start") {
             std::string why;
-            r.starts = supervisor::startStatesFromString(v, &why);
-            if (!r.starts)
-                errors.push_back({flag, why});
+            if (!listOf(v, "fresh,again", flag, errors).isEmpty()) {
+                r.starts = supervisor::startStatesFromString(v, &why);
+                if (!r.starts)
+                    errors.push_back({flag, why});
+            }
         } else if (option == "batch" && v.contains(',')) {
             // A batch scan: every configuration at each size (SweepRequest::batches).
             r.batches = wholeList(v, 4096, "a batch size", "16,32,64,128", flag, errors);
@@ -329,6 +348,22 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
     if (f.knobs && (f.single || !f.configFile.isEmpty()))
         errors.push_back({"--knobs", "it chooses the knobs of a preset; --single and --config name their "
                                      "configurations whole, so leave it out or use --preset"});
+    // DDP (a world size above 1) runs only in the Python worker, and unpinned: every rank would pin
+    // itself to the same cores. A --runtime native or a --cpu-affinity the user gave would be dropped
+    // from those rows, so it is refused; the runtime the user left alone is switched, and said
+    // (ddpNote).
+    if (const auto ddp = std::find_if(r.worldSizes.begin(), r.worldSizes.end(), [](int w) { return w > 1; });
+        ddp != r.worldSizes.end()) {
+        const std::string sizes = "--world-sizes " + std::to_string(*ddp);
+        if (f.configKeys.contains("runtime") && f.base.runtime == Runtime::Native)
+            errors.push_back({"--runtime native", sizes + " runs DDP, which only the Python worker runs; leave "
+                                                          "--runtime native out, or give --world-sizes 1"});
+        if (f.configKeys.contains("cpu_affinity") && f.base.cpuAffinity != "none")
+            errors.push_back({"--cpu-affinity " + f.base.cpuAffinity,
+                              sizes + " runs unpinned (every rank would pin itself to the same cores), so the "
+                                      "affinity would be dropped from its rows; leave --cpu-affinity out, or give "
+                                      "--world-sizes 1"});
+    }
     if (r.preset == "combinations" && !f.knobs)
         errors.push_back({"--preset combinations", "it combines the knobs --knobs names (2^k rows for k knobs), and "
                                                    "none were named: add e.g. --knobs tf32,bf16,channels-last"});
@@ -726,6 +761,21 @@ QString planText(const supervisor::SweepRequest &request, const QString &db)
         .arg(estimate);
 }
 
+// A world size above 1 moves the configurations that would run natively into the Python worker
+// (supervisor::withDefaults): said on standard error, never done without a word.
+void ddpNote(const supervisor::SweepRequest &request)
+{
+    const auto ddp = std::find_if(request.worldSizes.begin(), request.worldSizes.end(), [](int w) { return w > 1; });
+    if (ddp == request.worldSizes.end() ||
+        std::none_of(request.configs.begin(), request.configs.end(),
+                     [](const RunConfig &c) { return c.runtime == Runtime::Native; }))
+        return;
+    printError(QString("stepscope-cli: --world-sizes %1 runs in the Python worker: DDP runs only there, so every "
+                       "configuration of this sweep runs in the Python worker (--runtime python), at each world "
+                       "size, to compare in one runtime")
+                   .arg(*ddp));
+}
+
 // --dry-run: the configurations the sweep would run, one canonical name a line on standard output
 // (what a script or a test compares), and the plan's line on standard error; the service's checks
 // are made, so a sweep it would refuse is refused here too. The database is read for the estimate,
@@ -764,6 +814,7 @@ int runCommand(const Options &options, const CommandLine &line)
     } else if (!fitToMachine(flags, cudaDevices) || !sweepConfigs(flags, cudaDevices) ||
                !lanesOf(flags.devices, flags.request.python, flags.request))
         return kUsage;
+    ddpNote(flags.request);
     if (flags.dryRun)
         return dryRun(flags.request, options.db);
 

@@ -176,4 +176,42 @@ cli --db "$dry" run --dry-run "${shape[@]}" --preset combinations > /dev/null 2>
   fail "combinations without --knobs was accepted"
 grep -q "add e.g. --knobs" "$work/knob.err" || fail "combinations without knobs says no fix: $(cat "$work/knob.err")"
 
+# Every comma list has one grammar (issue 34.10): an empty item, an item with blanks around it and an
+# item named twice are refused with exit 2, the flag and the bad item named, before anything runs.
+refused_list() { # EXPECTED-MESSAGE ARGS...
+  local want=$1; shift
+  cli --db "$dry" run --dry-run "${shape[@]}" "$@" > /dev/null 2> "$work/list.err"; local rc=$?
+  [ $rc = 2 ] || fail "run $* must exit 2, got $rc: $(cat "$work/list.err")"
+  grep -qF -- "$want" "$work/list.err" || fail "run $*: no '$want' in: $(cat "$work/list.err")"
+}
+refused_list "--devices: the list is empty" --single --devices ""
+refused_list "--devices: item 2 of 'cpu:0,,cpu:1' is empty (a comma too many); write cpu:0,cpu:1" \
+  --single --devices cpu:0,,cpu:1
+refused_list "--devices: ' cpu:0' has blanks around it; write cpu:0" --single --devices " cpu:0"
+refused_list "--devices: item 2 of 'cpu:0,' is empty" --single --devices cpu:0,
+refused_list "--world-sizes: 2 is named twice" --single --runtime python --world-sizes 2,2
+refused_list "--batch: 2 is named twice" --single --batch 2,2
+refused_list "--batch: 4 is named twice ('04')" --single --batch 4,04
+refused_list "--batch: item 2 of '2,' is empty" --single --batch 2,
+refused_list "--start: fresh is named twice" --single --start fresh,fresh
+refused_list "--start: item 2 of 'fresh,,again' is empty" --single --start fresh,,again
+refused_list "--knobs: bf16 is named twice" --preset each --knobs bf16,bf16
+refused_list "--knobs: ' tf32' has blanks around it; write bf16,tf32" --preset each --knobs "bf16, tf32"
+[ -e "$dry" ] && fail "a refused list created the database"
+# DDP runs only in the Python worker, unpinned: a runtime switched is said, one asked for natively and
+# an affinity that would be dropped are refused.
+cli --db "$dry" run --dry-run "${shape[@]}" --single --world-sizes 1,2 > "$work/ddp.out" 2> "$work/ddp.err" ||
+  fail "--world-sizes 1,2 failed: $(cat "$work/ddp.err")"
+grep -q "^stepscope-cli: --world-sizes 2 runs in the Python worker: " "$work/ddp.err" ||
+  fail "the switch to the Python worker was not said: $(cat "$work/ddp.err")"
+refused_list "--runtime native: --world-sizes 2 runs DDP, which only the Python worker runs" \
+  --single --runtime native --world-sizes 1,2
+refused_list "--cpu-affinity 0: --world-sizes 2 runs unpinned" --single --world-sizes 2 --cpu-affinity 0
+# A write error on standard output is an error, --help's too; an empty --out is no file name.
+cli run --help > /dev/full 2> "$work/full.err" && fail "run --help > /dev/full exited 0"
+grep -q "could not write to standard output" "$work/full.err" || fail "run --help > /dev/full said: $(cat "$work/full.err")"
+cli --db "$dry" export --out "" > "$work/out.out" 2> "$work/out.err"; rc=$?
+[ $rc = 2 ] && grep -q -- "--out is empty" "$work/out.err" || fail "export --out '' must exit 2: $rc $(cat "$work/out.err")"
+[ -s "$work/out.out" ] && fail "export --out '' wrote to standard output"
+
 echo "cli args: ok"
