@@ -17,7 +17,7 @@ fi
 
 # Data parallel: world sizes 1 and 2 of one configuration, on two CPU slots. The world-size-2 run
 # holds both slots; the two world-size-1 repeats may run side by side.
-cli run --db "$db" "${tiny[@]}" --single --runtime python --world-sizes 1,2 --repeat 2 --steps 12 \
+cli run --db "$db" "${tiny[@]}" --single --runtime python --world-sizes 1,2 --repeat 2 --steps 24 \
   --warmup-steps 2 --devices cpu:0,cpu:1 --no-profile > "$work/run.out" 2> "$work/run.err" ||
   { cat "$work/run.err"; fail "the data-parallel sweep failed"; }
 grep -q "2 lanes, one timed process on each at a time: cpu slot 0, cpu slot 1" "$work/run.err" ||
@@ -30,7 +30,7 @@ runs=$(count "$db" "SELECT COUNT(*) FROM runs WHERE status = 'complete'")
 # Every rank's steps are kept, and the run's own steps are the slowest rank's.
 ddp=$(count "$db" "SELECT id FROM runs WHERE config_name LIKE '%ddp-2%' ORDER BY id LIMIT 1")
 [ "$(count "$db" "SELECT COUNT(DISTINCT rank) FROM rank_steps WHERE run_id = $ddp")" = 2 ] || fail "not both ranks' steps stored"
-total=$((1 + 2 + 12))
+total=$((1 + 2 + 24))
 [ "$(count "$db" "SELECT COUNT(*) FROM rank_steps WHERE run_id = $ddp AND rank = 1")" = "$total" ] ||
   fail "rank 1 lacks steps: $(count "$db" "SELECT COUNT(*) FROM rank_steps WHERE run_id = $ddp AND rank = 1")"
 [ "$(count "$db" "SELECT COUNT(*) FROM steps WHERE run_id = $ddp")" = "$total" ] || fail "the run lacks steps"
