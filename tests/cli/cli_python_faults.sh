@@ -34,9 +34,11 @@ expect() {
 mkdir -p "$fx/oldtorch/torch" "$fx/oldtriton/triton" "$fx/segv" "$fx/hang"
 echo '__version__ = "2.4.0"' > "$fx/oldtorch/torch/__init__.py"
 echo '__version__ = "3.1.0"' > "$fx/oldtriton/triton/__init__.py"
+# The crash comes 0.3 s after the interpreter starts, while torch still imports: a tiny run on an
+# idle machine can end within 2 s, and then there was nothing left to crash.
 cat > "$fx/segv/sitecustomize.py" <<'PY'
 import os, signal, threading
-threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGSEGV)).start()
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGSEGV)).start()
 PY
 echo 'import time; time.sleep(600)' > "$fx/hang/sitecustomize.py"
 # An interpreter without torch: the same Python with its site-packages switched off.
