@@ -996,25 +996,25 @@ TEST(LedgerCacheStates, ColdAndWarmFirstStepsSideBySideFromTypedState)
     const QJsonObject byStart = jsonOf(toJson(fresh)).value("recommended_by_start").toObject();
     ASSERT_TRUE(byStart.value("fresh").isObject()) << toJson(fresh);
     ASSERT_EQ(fresh.byStart.size(), 3u);
-    for (const Ledger::StartPick &pick : fresh.byStart) {
-        ASSERT_TRUE(pick.row);
-        const LedgerRow &picked = fresh.rows[*pick.row];
-        const double first = pick.state == store::StartState::Again ? *picked.again.firstStepMs : *picked.fresh.firstStepMs;
-        EXPECT_NEAR(pick.totalSeconds, first / 1000.0 + (1000 - 1) * *picked.steadyMs / 1000.0, 1e-6)
-            << store::toString(pick.state);
+    // Each state's pick totals its own first step and the planned steps at its steady time.
+    const auto expectTotals = [](const Ledger &ledger, std::int64_t planned) {
+        for (const Ledger::StartPick &pick : ledger.byStart) {
+            ASSERT_TRUE(pick.row);
+            const LedgerRow &picked = ledger.rows[*pick.row];
+            const double first =
+                pick.state == store::StartState::Again ? *picked.again.firstStepMs : *picked.fresh.firstStepMs;
+            EXPECT_NEAR(pick.totalSeconds, first / 1000.0 + double(planned - 1) * *picked.steadyMs / 1000.0, 1e-6)
+                << store::toString(pick.state) << " at " << planned << " steps";
+        }
+    };
+    expectTotals(fresh, 1000);
+    for (const Ledger::StartPick &pick : fresh.byStart)
         EXPECT_EQ(pick.measured, pick.state != store::StartState::Shipped) << "no shipped run: fresh stands in";
-    }
     // Another planned length (the dashboard's box) picks every state again: the exports never mix
     // the assumed state's verdict for one length with the others' for another.
     Ledger shorter = fresh;
     recommendFor(shorter, 10);
-    for (const Ledger::StartPick &pick : shorter.byStart) {
-        ASSERT_TRUE(pick.row);
-        const LedgerRow &picked = shorter.rows[*pick.row];
-        const double first = pick.state == store::StartState::Again ? *picked.again.firstStepMs : *picked.fresh.firstStepMs;
-        EXPECT_NEAR(pick.totalSeconds, first / 1000.0 + (10 - 1) * *picked.steadyMs / 1000.0, 1e-6)
-            << store::toString(pick.state);
-    }
+    expectTotals(shorter, 10);
 }
 
 namespace
