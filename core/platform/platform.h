@@ -119,6 +119,40 @@ std::string syncFile(int handle);
 // Makes a rename inside `folder` durable (fsync of the folder on POSIX; nothing to do on Windows).
 void syncFolder(const std::string &folder);
 
+// A file held open for byte-range locks that belong to this open file alone (Linux: open file
+// description locks). SQLite's own locks are per process and fall when any descriptor of the file
+// in the process closes (a reader's connection ending); these stay until the holder goes, and a
+// kill releases them. They meet SQLite's locks only on the same bytes: callers keep to their own.
+// Where the system has no such locks (Windows, other POSIX systems), open() gives an invalid holder
+// and callers go without (README "Building on Windows").
+class LockHolder
+{
+  public:
+    LockHolder() = default;
+    ~LockHolder();
+    LockHolder(LockHolder &&other) noexcept;
+    LockHolder &operator=(LockHolder &&other) noexcept;
+    LockHolder(const LockHolder &) = delete;
+    LockHolder &operator=(const LockHolder &) = delete;
+
+    // Opens `path` for its locks. With `createLike`, a missing file is created with that file's
+    // permission bits (as SQLite creates its side files); `created` then says whether it was.
+    static LockHolder open(const std::string &path, const std::string &createLike = {}, bool *created = nullptr);
+    bool valid() const { return handle_ >= 0; }
+    // Take a lock on one byte without waiting: false where another open file holds one in the way.
+    bool lockShared(std::int64_t offset);
+    bool lockExclusive(std::int64_t offset);
+    void unlock(std::int64_t offset);
+    // The first byte of [from, from + length) (length 0: to the end of all bytes) where another open
+    // file, in this process or another, holds a lock of any kind, SQLite's included; none if free.
+    std::optional<std::int64_t> lockedElsewhere(std::int64_t from, std::int64_t length) const;
+    // Where the open file is now: its new name after a rename, empty once removed or unknown.
+    std::string currentPath() const;
+
+  private:
+    int handle_ = -1;
+};
+
 // What an OS error behind a failed write says about room: the disk is full, a quota is used up, the
 // file reached a size limit, or none of these.
 enum class NoSpace { None, DiskFull, QuotaExceeded, FileTooLarge };

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <sstream>
 
 #include <dlfcn.h>
@@ -377,6 +378,215 @@ std::optional<std::uint64_t> hardLinkCount(const std::string &path)
     if (::stat(path.c_str(), &st) != 0)
         return std::nullopt;
     return static_cast<std::uint64_t>(st.st_nlink);
+}
+
+// --- LockHolder: open file description locks (Linux 3.15 and later) -------------------------------
+
+namespace
+{
+
+// Whether a descriptor of this process other than `fd` and those in `skip` refers to fd's file.
+bool fileOpenElsewhere(int fd, const std::vector<int> &skip)
+{
+#ifndef __linux__
+    (void)fd;
+    (void)skip;
+    return false; // no holder is ever opened there (no open file description locks)
+#else
+    struct stat mine {
+    };
+    if (::fstat(fd, &mine) != 0)
+        return false;
+    DIR *dir = ::opendir("/proc/self/fd");
+    if (!dir)
+        return true; // cannot tell: keep it open rather than drop someone's locks
+    bool found = false;
+    const int dirFd = ::dirfd(dir);
+    while (const dirent *entry = ::readdir(dir)) {
+        char *end = nullptr;
+        const long other = std::strtol(entry->d_name, &end, 10);
+        if (end == entry->d_name || *end != '\0' || other == fd || other == dirFd ||
+            std::find(skip.begin(), skip.end(), static_cast<int>(other)) != skip.end())
+            continue;
+        struct stat st {
+        };
+        if (::fstat(static_cast<int>(other), &st) == 0 && st.st_dev == mine.st_dev && st.st_ino == mine.st_ino) {
+            found = true;
+            break;
+        }
+    }
+    ::closedir(dir);
+    return found;
+#endif
+}
+
+// Closing ANY descriptor of a file drops every POSIX lock this process holds on it, SQLite's
+// included (a reader's connection to the same database, the -shm it shares). So a lock holder's
+// descriptor gives up its own locks at once, but is closed only once no other descriptor of this
+// process has its file open; until then it waits here, and every later close tries again.
+void closeKeepingProcessLocks(int fd)
+{
+    static std::mutex mutex;
+    static std::vector<int> parked;
+#ifdef F_OFD_SETLK
+    struct flock all {
+    };
+    all.l_type = F_UNLCK;
+    all.l_whence = SEEK_SET;
+    ::fcntl(fd, F_OFD_SETLK, &all); // this open file's locks only; the process's POSIX ones stay
+#endif
+    std::lock_guard<std::mutex> lock(mutex);
+    parked.push_back(fd);
+    for (auto it = parked.begin(); it != parked.end();) {
+        if (fileOpenElsewhere(*it, parked)) {
+            ++it;
+            continue;
+        }
+        ::close(*it);
+        it = parked.erase(it);
+    }
+}
+
+} // namespace
+
+LockHolder::~LockHolder()
+{
+    if (handle_ >= 0)
+        closeKeepingProcessLocks(handle_);
+}
+
+LockHolder::LockHolder(LockHolder &&other) noexcept : handle_(other.handle_)
+{
+    other.handle_ = -1;
+}
+
+LockHolder &LockHolder::operator=(LockHolder &&other) noexcept
+{
+    if (this != &other) {
+        if (handle_ >= 0)
+            closeKeepingProcessLocks(handle_);
+        handle_ = other.handle_;
+        other.handle_ = -1;
+    }
+    return *this;
+}
+
+LockHolder LockHolder::open(const std::string &path, const std::string &createLike, bool *created)
+{
+    LockHolder holder;
+    if (created)
+        *created = false;
+#ifdef F_OFD_SETLK
+    int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && !createLike.empty()) {
+        struct stat like {
+        };
+        const mode_t mode = ::stat(createLike.c_str(), &like) == 0 ? (like.st_mode & 0777) : 0644;
+        fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            ::fchmod(fd, mode); // the umask must not make it narrower than the database
+            if (created)
+                *created = true;
+        } else if (errno == EEXIST) {
+            fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC); // another process made it meanwhile
+        }
+    }
+    holder.handle_ = fd;
+#else
+    (void)path;
+    (void)createLike;
+#endif
+    return holder;
+}
+
+namespace
+{
+
+#ifdef F_OFD_SETLK
+bool setByteLock(int fd, short type, std::int64_t offset)
+{
+    struct flock lock {
+    };
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = static_cast<off_t>(offset);
+    lock.l_len = 1;
+    return ::fcntl(fd, F_OFD_SETLK, &lock) == 0;
+}
+#endif
+
+} // namespace
+
+bool LockHolder::lockShared(std::int64_t offset)
+{
+#ifdef F_OFD_SETLK
+    return handle_ >= 0 && setByteLock(handle_, F_RDLCK, offset);
+#else
+    (void)offset;
+    return false;
+#endif
+}
+
+bool LockHolder::lockExclusive(std::int64_t offset)
+{
+#ifdef F_OFD_SETLK
+    return handle_ >= 0 && setByteLock(handle_, F_WRLCK, offset);
+#else
+    (void)offset;
+    return false;
+#endif
+}
+
+void LockHolder::unlock(std::int64_t offset)
+{
+#ifdef F_OFD_SETLK
+    if (handle_ >= 0)
+        setByteLock(handle_, F_UNLCK, offset);
+#else
+    (void)offset;
+#endif
+}
+
+std::optional<std::int64_t> LockHolder::lockedElsewhere(std::int64_t from, std::int64_t length) const
+{
+#ifdef F_OFD_SETLK
+    if (handle_ < 0)
+        return std::nullopt;
+    // Asking for a write lock meets every other lock, shared or not; our own open file's are skipped.
+    struct flock probe {
+    };
+    probe.l_type = F_WRLCK;
+    probe.l_whence = SEEK_SET;
+    probe.l_start = static_cast<off_t>(from);
+    probe.l_len = static_cast<off_t>(length);
+    if (::fcntl(handle_, F_OFD_GETLK, &probe) != 0 || probe.l_type == F_UNLCK)
+        return std::nullopt;
+    return static_cast<std::int64_t>(std::max<off_t>(probe.l_start, static_cast<off_t>(from)));
+#else
+    (void)from;
+    (void)length;
+    return std::nullopt;
+#endif
+}
+
+std::string LockHolder::currentPath() const
+{
+    if (handle_ < 0)
+        return {};
+    char target[4096];
+    const std::string link = "/proc/self/fd/" + std::to_string(handle_);
+    const ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
+    if (n <= 0)
+        return {};
+    std::string path(target, static_cast<std::size_t>(n));
+    static const std::string kDeleted = " (deleted)";
+    struct stat st {
+    };
+    if (::fstat(handle_, &st) != 0 || st.st_nlink == 0)
+        return {};
+    if (path.size() > kDeleted.size() && path.compare(path.size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0)
+        return {};
+    return path;
 }
 
 FileKind fileKind(const std::string &path)

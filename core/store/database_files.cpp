@@ -1,5 +1,7 @@
 #include "store/database_files.h"
 
+#include "store/writer_claim.h"
+
 #include "platform/platform.h"
 
 #include <QDir>
@@ -47,6 +49,11 @@ std::string databaseFileBehind(const std::string &path, const std::string &datab
                     .toStdString();
         }
     }
+    // A side file of a live database under a name none of the above has (a bind mount of it, a
+    // second mount): its locks give it away.
+    if (lockedByARunningProgram(path))
+        return "a file that a running program holds locked (a live database, or its -wal or -shm under another "
+               "name)";
     return {};
 }
 

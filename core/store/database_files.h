@@ -14,8 +14,9 @@ std::string defaultDatabasePath();
 
 // Which of the database's own files `path` is (the database, its -wal, -shm or -journal), by device
 // and inode, so that a symbolic or a hard link to one counts too, or by path for one that does not
-// exist yet: "the database's wal file (/x/m.sqlite-wal)". Empty when it is none of them, so a
-// report or export may be written there.
+// exist yet: "the database's wal file (/x/m.sqlite-wal)"; or a file a running program holds
+// locked, which is what a live database's side file under a name we do not know (a bind mount)
+// gives away. Empty when it is none of them, so a report or export may be written there.
 std::string databaseFileBehind(const std::string &path, const std::string &database);
 
 } // namespace stepscope::store

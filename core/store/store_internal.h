@@ -3,6 +3,7 @@
 // checks, the row codecs, and the two Impl structs behind Database and Reader. Each group below names
 // the file that defines it; not installed, not included from outside core/store.
 #include "store/store.h"
+#include "store/writer_claim.h"
 
 #include <sqlite3.h>
 
@@ -282,6 +283,8 @@ struct Database::Impl {
 
     std::string path;
     int version = 0;
+    // Declared before the connection, so released after it has closed (writer_claim.h).
+    std::unique_ptr<WriterClaim> claim;
     Connection db;
 
     std::mutex mutex;
@@ -294,6 +297,9 @@ struct Database::Impl {
     // file nobody can find. `lostReported`: check() or flush() has handed it to someone.
     std::optional<StoreError> lost;
     bool lostReported = false;
+    // Where the file went when it was renamed under the writer (then `lost` is set too, and what
+    // the log held was checkpointed into it); empty otherwise.
+    std::string movedTo;
     std::thread writer;
 
     void enqueue(Command command);

@@ -71,13 +71,33 @@ std::optional<StoreError> Database::Impl::checkStillThere(sqlite3 *conn)
     if (lost)
         return lost;
     int moved = 0;
-    if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+    if (sqlite3_file_control(conn, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
+        return lost;
+    const std::string now = claim ? claim->currentPath() : std::string();
+    if (now.empty() || now == path) {
         lost =
             StoreError(StoreError::Kind::Io,
                        store::quoted(path) + " was deleted or replaced while Stepscope was writing to it (or its "
                                              "folder went away): nothing written since can be found there. What the "
-                                             "file held is gone with it unless it was moved or has another link; run "
-                                             "the sweep again, and leave the database where it is until it ends.");
+                                             "file held is gone with it unless it has another link; run the sweep "
+                                             "again, and leave the database where it is until it ends.");
+        return lost;
+    }
+    // Renamed: the open file is still the database, but its log stays beside the old name, where
+    // no one opening the new name looks. So the log goes into the file now, and the writer stops
+    // rather than go on writing a log that only this process can find.
+    movedTo = now;
+    sqlite3_busy_timeout(conn, kSweepCheckpointWaitMs);
+    const int rc = sqlite3_wal_checkpoint_v2(conn, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(conn, kBusyTimeoutMs);
+    lost = StoreError(StoreError::Kind::Io,
+                      store::quoted(path) + " was moved to " + store::quoted(now) +
+                          " while Stepscope was writing to it, so Stepscope stopped writing. " +
+                          (rc == SQLITE_OK ? "Everything it had saved is in " + store::quoted(now) + "."
+                                           : "What it had saved goes into " + store::quoted(now) +
+                                                 " once every program reading the database has closed it.") +
+                          " Open that file to see it (--db " + store::quoted(now) +
+                          "), and leave a database where it is while a sweep writes to it.");
     return lost;
 }
 
@@ -136,7 +156,7 @@ void Database::Impl::checkpoint(sqlite3 *conn, int waitMs)
 {
     {
         std::lock_guard<std::mutex> lock(mutex);
-        if (lost)
+        if (lost && movedTo.empty())
             return; // the file at `path` is another one now: nothing of ours goes into it
     }
     // TRUNCATE waits (through the busy handler) for readers still reading the log, then empties it.
@@ -230,7 +250,12 @@ namespace
 bool createWhole(const std::string &path, int schemaVersion)
 {
     namespace fs = std::filesystem;
-    const fs::path target(path);
+    // As SQLite reads the name: "a/../m.sqlite" is m.sqlite here even where no folder "a" exists
+    // (the kernel would refuse the rename, and the temporary file would stay behind).
+    std::error_code absoluteError;
+    fs::path target = fs::absolute(fs::path(path), absoluteError).lexically_normal();
+    if (absoluteError)
+        target = fs::path(path).lexically_normal();
     const fs::path temporary =
         target.parent_path() /
         ("." + target.filename().string() + ".creating-" + std::to_string(platform::currentProcessId()) + "-" +
@@ -257,7 +282,7 @@ bool createWhole(const std::string &path, int schemaVersion)
             return false;
         }
     }
-    const int renamed = platform::renameNoReplace(temporary.string(), path);
+    const int renamed = platform::renameNoReplace(temporary.string(), target.string());
     if (renamed != 0)
         fs::remove(temporary, error); // EEXIST: another process created it first, and that one stays
     return renamed == 0 || renamed == EEXIST;
@@ -291,6 +316,9 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
                                        " is read-only; Stepscope needs to create its write-ahead log beside it. "
                                        "Check the folder's permissions or choose another database file.");
 
+    // Before SQLite opens it: a writer through a second name must not even create its log.
+    std::unique_ptr<WriterClaim> claim = exists ? WriterClaim::take(path) : nullptr;
+
     Inspection inspection;
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     Connection db = openChecked(path, flags, inspection);
@@ -309,6 +337,7 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;
+    impl->claim = std::move(claim);
     try {
         exec(conn, "PRAGMA foreign_keys = ON");
         // WAL: readers see committed batches while the writer goes on, and a kill loses at most
@@ -341,6 +370,21 @@ Database::~Database()
             std::fprintf(stderr, "stepscope: %s\n", e.what());
     }
     d->stop();
+    if (d->movedTo.empty())
+        return;
+    // Renamed under us: once the connection is closed, the log and index beside the old name are
+    // ours alone unless a reader still has them open (SQLite locks the -shm while it does). What the
+    // log held is in the file (see checkStillThere), so an empty log is litter; one with frames is
+    // left for the readers, who put it into the file when they close.
+    d->db = Connection();
+    const std::string log = d->claim->logName();
+    const std::string index = log.substr(0, log.size() - 4) + "-shm";
+    d->claim.reset();
+    if (lockedByARunningProgram(index) || platform::fileSize(log).value_or(0) > 0)
+        return;
+    std::error_code ignored;
+    std::filesystem::remove(log, ignored);
+    std::filesystem::remove(index, ignored);
 }
 
 int Database::schemaVersion() const

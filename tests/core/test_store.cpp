@@ -1,6 +1,7 @@
 #include "platform/platform.h"
 #include "store/database_files.h"
 #include "store/store.h"
+#include "store/writer_claim.h"
 
 #include "child_process.h"
 
@@ -1460,6 +1461,71 @@ TEST_F(StoreTest, DeletedOrReplacedFileIsNoticedAndEveryLaterWriteFails)
             EXPECT_FALSE(std::filesystem::exists(path_));
     }
 }
+
+#ifdef __linux__
+// Renamed under a writer (issue 34.2): the writer stops, says where the file went, and puts its log
+// into the file it holds, so the renamed file alone has every committed step and nothing is left
+// beside the old name.
+TEST_F(StoreTest, ARenamedFileGetsItsLogAndTheWriterSaysWhereItWent)
+{
+    auto db = Database::open(path_);
+    const std::int64_t runId = addRun(*db, addSweep(*db), 0);
+    db->appendSteps(runId, makeSteps(1, 25));
+    db->flush();
+    ASSERT_GT(platform::fileSize(path_ + "-wal").value_or(0), 0) << "the steps must still be in the log";
+    const std::string moved = dir_ + "/moved.db";
+    std::filesystem::rename(path_, moved);
+    db->appendSteps(runId, makeSteps(26, 5));
+    try {
+        db->flush();
+        ADD_FAILURE() << "a write after the rename was taken for saved";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find("was moved to '" + moved + "'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("Everything it had saved is in"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(addRun(*db, 1, 1), StoreError);
+    db.reset();
+    for (const char *suffix : {"", "-wal", "-shm"})
+        EXPECT_FALSE(std::filesystem::exists(path_ + suffix)) << "left beside the old name: " << suffix;
+    // The file alone, copied away from any log, holds the 25 committed steps.
+    const std::string copy = dir_ + "/carried.db";
+    std::filesystem::copy_file(moved, copy);
+    auto reader = Reader::open(copy);
+    EXPECT_EQ(reader->steps(runId).size(), 25u);
+}
+
+// One file, one log, whatever its names (issue 34.1): a writer through a second name of a file that
+// is being written is refused with the writer's process id, before SQLite opens anything; through
+// the writer's own name it shares as before; once the writer ends, the other name may write. A hard
+// link stands in for a bind mount here (the claim is what is tested; Database::open refuses hard
+// links earlier by their count, and tests/cli/cli_one_writer.sh runs a real bind mount).
+TEST_F(StoreTest, AWriterThroughAnotherNameOfALiveFileIsRefusedWithTheWritersPid)
+{
+    auto db = Database::open(path_);
+    addSweep(*db);
+    db->flush();
+    const std::string other = dir_ + "/other/measurements.db";
+    std::filesystem::create_directories(dir_ + "/other");
+    std::filesystem::create_hard_link(path_, other);
+    try {
+        WriterClaim::take(other);
+        ADD_FAILURE() << "a second name of a live file was claimed";
+    } catch (const StoreError &e) {
+        const std::string pid = std::to_string(platform::currentProcessId());
+        EXPECT_NE(std::string(e.what()).find("Stepscope process " + pid + " on this machine"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(other + "-wal")) << "the refused claim left a log beside its name";
+    EXPECT_NE(WriterClaim::take(path_), nullptr) << "the writer's own name must still be claimable";
+    // A live side file is found by its locks under any name; a file nobody holds is free.
+    std::filesystem::create_hard_link(path_ + "-shm", dir_ + "/other/index");
+    EXPECT_TRUE(lockedByARunningProgram(dir_ + "/other/index"));
+    EXPECT_NE(databaseFileBehind(dir_ + "/other/index", other), "");
+    db.reset();
+    EXPECT_FALSE(lockedByARunningProgram(path_));
+    EXPECT_NE(WriterClaim::take(other), nullptr) << "the writer has ended: its claim must be gone";
+}
+#endif
 
 } // namespace
 } // namespace stepscope::store
