@@ -22,6 +22,11 @@ std::string defaultDatabasePath()
         .toStdString();
 }
 
+std::string besideDatabase(const std::string &database, const std::string &storedName)
+{
+    return QFileInfo(QString::fromStdString(database)).dir().filePath(QString::fromStdString(storedName)).toStdString();
+}
+
 std::string databaseFileBehind(const std::string &path, const std::string &database)
 {
     const QString out = QString::fromStdString(path);

@@ -19,4 +19,8 @@ std::string defaultDatabasePath();
 // gives away. Empty when it is none of them, so a report or export may be written there.
 std::string databaseFileBehind(const std::string &path, const std::string &database);
 
+// The path of a file the database keeps beside itself under a stored name relative to the
+// database's folder (a run's kept trace: "m.sqlite.traces/run-3-AbC123.trace.json.gz").
+std::string besideDatabase(const std::string &database, const std::string &storedName);
+
 } // namespace stepscope::store

@@ -279,6 +279,9 @@ struct Database::Impl {
         std::function<void(std::exception_ptr)> done;
         // After its commit, the write-ahead log goes into the file (a sweep's end): see checkpoint().
         bool checkpointAfter = false;
+        // Runs once the work has committed, never after a failure (which goes where `done`, or
+        // without one the next check or flush, reports it): files that go with the rows.
+        std::function<void()> afterCommit = {};
     };
 
     std::string path;

@@ -4,6 +4,9 @@
 #include "store/store_internal.h"
 
 #include "platform/platform.h"
+#include "store/database_files.h"
+
+#include <filesystem>
 
 #include <memory>
 #include <string>
@@ -25,6 +28,24 @@ std::int64_t Database::addEnvironment(const EnvironmentRecord &env)
 
 namespace
 {
+
+// Removes the kept traces `names` of a database's deleted runs. Only a name a profile stores (a
+// file in the traces folder, ending .trace.json.gz) is taken: a stored name that climbs out
+// ("../x") or names anything else is left alone, whatever a foreign file says.
+void removeKeptTraces(const std::string &database, const std::vector<std::string> &names)
+{
+    static const std::string suffix = ".trace.json.gz";
+    for (const std::string &name : names) {
+        const auto slash = name.find('/');
+        if (name.find("..") != std::string::npos || slash == std::string::npos ||
+            name.find('/', slash + 1) != std::string::npos || name.size() < suffix.size() ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0 ||
+            name.compare(0, slash, std::filesystem::path(database).filename().string() + ".traces") != 0)
+            continue;
+        std::error_code error;
+        std::filesystem::remove(besideDatabase(database, name), error);
+    }
+}
 
 // `hasBaseline`: the file has the baseline column (schema 5); tests keep files at older schemas.
 std::int64_t insertSweep(sqlite3 *db, const SweepRecord &sweep, bool hasBaseline)
@@ -296,7 +317,11 @@ void Database::renameSweep(std::int64_t sweepId, const std::string &name)
 void Database::deleteSweep(std::int64_t sweepId)
 {
     const bool hasSummaries = d->version >= 2;
-    d->enqueue([sweepId, hasSummaries](sqlite3 *db) {
+    // The traces its runs kept (supervisor/run_profile.h) go too, once the rows are gone for good:
+    // a delete that rolls back keeps them, and no later run with a reused id finds one.
+    auto traces = std::make_shared<std::vector<std::string>>();
+    Impl::Command command;
+    command.work = [sweepId, hasSummaries, traces](sqlite3 *db) {
         // A sweep that some process is running now is its: deleting it would fail that process's next
         // write (a run of no sweep) and take what it measures. Checked in the deleting transaction.
         if (const std::string owner = liveSweepOwner(db, sweepId); !owner.empty())
@@ -308,6 +333,13 @@ void Database::deleteSweep(std::int64_t sweepId)
             Statement st(db, "DELETE FROM summaries WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
             st.bind(1, sweepId).run();
         }
+        if (queryInt(db, "PRAGMA user_version") >= 8) {
+            Statement kept(db, "SELECT json_extract(profile, '$.trace_file') FROM runs WHERE sweep_id = ? AND "
+                               "json_valid(profile) AND json_extract(profile, '$.trace_file') IS NOT NULL");
+            kept.bind(1, sweepId);
+            while (kept.step())
+                traces->push_back(kept.text(0));
+        }
         Statement steps(db, "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
         steps.bind(1, sweepId).run();
         if (queryInt(db, "PRAGMA user_version") >= 9) {
@@ -318,7 +350,9 @@ void Database::deleteSweep(std::int64_t sweepId)
         runs.bind(1, sweepId).run();
         Statement sweep(db, "DELETE FROM sweeps WHERE id = ?");
         sweep.bind(1, sweepId).run();
-    });
+    };
+    command.afterCommit = [traces, database = d->path] { removeKeptTraces(database, *traces); };
+    d->enqueue(std::move(command));
 }
 
 } // namespace stepscope::store

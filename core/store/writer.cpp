@@ -147,9 +147,12 @@ void Database::Impl::runBatch(std::vector<Command> &batch)
     // Before anyone waiting on the batch (flush) is told: once told, the file alone holds it.
     if (std::any_of(batch.begin(), batch.end(), [](const Command &command) { return command.checkpointAfter; }))
         checkpoint(conn, kSweepCheckpointWaitMs);
-    for (auto &command : batch)
+    for (auto &command : batch) {
+        if (command.afterCommit)
+            command.afterCommit();
         if (command.done)
             command.done(nullptr);
+    }
 }
 
 void Database::Impl::checkpoint(sqlite3 *conn, int waitMs)

@@ -1043,6 +1043,39 @@ TEST_F(StoreTest, DeleteSweepRemovesRunsAndSteps)
     EXPECT_EQ(raw.scalar("SELECT count(*) FROM runs"), 1);
 }
 
+// A deleted sweep's kept traces go with it (issue 34.3): no file stays that no row names, and no
+// later run given a reused id finds a trace that is not its own. Another sweep's trace stays, and a
+// stored name that points out of the traces folder (a foreign or tampered file) is never followed.
+TEST_F(StoreTest, DeleteSweepRemovesItsKeptTraces)
+{
+    namespace fs = std::filesystem;
+    auto db = Database::open(path_);
+    const std::int64_t doomed = addSweep(*db, "doomed");
+    const std::int64_t kept = addSweep(*db, "kept");
+    const std::int64_t doomedRun = addRun(*db, doomed, 0);
+    const std::int64_t oldNamedRun = addRun(*db, doomed, 1);
+    const std::int64_t climbingRun = addRun(*db, doomed, 2);
+    const std::int64_t keptRun = addRun(*db, kept, 0);
+    const std::string traces = path_ + ".traces";
+    fs::create_directories(traces);
+    const auto plant = [&](std::int64_t run, const std::string &stored, const std::string &file) {
+        std::ofstream(file) << "trace";
+        db->setProfile(run, "{\"trace_file\": \"" + stored + "\"}");
+    };
+    const std::string folder = fs::path(traces).filename().string();
+    plant(doomedRun, folder + "/run-1-AbC123.trace.json.gz", traces + "/run-1-AbC123.trace.json.gz");
+    plant(oldNamedRun, folder + "/run-2.trace.json.gz", traces + "/run-2.trace.json.gz"); // an older version's name
+    plant(climbingRun, folder + "/../outside.trace.json.gz", dir_ + "/outside.trace.json.gz");
+    plant(keptRun, folder + "/run-4-XyZ789.trace.json.gz", traces + "/run-4-XyZ789.trace.json.gz");
+    db->finishSweep(doomed, SweepStatus::Complete);
+    db->deleteSweep(doomed);
+    db->flush();
+    EXPECT_FALSE(fs::exists(traces + "/run-1-AbC123.trace.json.gz"));
+    EXPECT_FALSE(fs::exists(traces + "/run-2.trace.json.gz"));
+    EXPECT_TRUE(fs::exists(dir_ + "/outside.trace.json.gz")) << "a stored name that climbs out is followed";
+    EXPECT_TRUE(fs::exists(traces + "/run-4-XyZ789.trace.json.gz")) << "another sweep's trace went";
+}
+
 // A sweep some live process is running is that process's: another process's delete is refused
 // (the running writer would fail "FOREIGN KEY constraint failed" and its measurements go), and
 // nothing is deleted. Once the sweep is over, it goes.
