@@ -1,6 +1,7 @@
 #include "supervisor/start_caches.h"
 
 #include "config/config_json.h"
+#include "supervisor/leftovers.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -112,14 +113,21 @@ std::int64_t folderBytes(const QString &path)
 StartCacheDirs::StartCacheDirs(const QString &root, bool reusedStarts) : reusedStarts_(reusedStarts)
 {
     parent_ = root.isEmpty() ? QDir::tempPath() : root;
-    std::filesystem::create_directories(parent_.toStdString(), rootError_);
-    sweepDir_ = std::make_unique<QTemporaryDir>(parent_ + "/sweep-XXXXXX");
-    root_ = sweepDir_->path(); // empty when the folder is not writable: prepare() says so
+    // Owned (leftovers.h): a sweep that is killed cannot remove it, the next one on this host does.
+    // Empty when the folder cannot be made: prepare() says why.
+    root_ =
+        QString::fromStdString(leftovers::makeOwnedFolder(parent_.toStdString(), leftovers::kCachePrefix, rootError_));
     if (root_.isEmpty() && !rootError_)
         rootError_ = std::make_error_code(std::errc::permission_denied);
 }
 
-StartCacheDirs::~StartCacheDirs() = default; // the sweep's folder goes whole
+StartCacheDirs::~StartCacheDirs()
+{
+    // The sweep's folder goes whole.
+    std::error_code error;
+    if (!root_.isEmpty())
+        std::filesystem::remove_all(root_.toStdString(), error);
+}
 
 QString StartCacheDirs::keyOf(const RunConfig &config) const
 {

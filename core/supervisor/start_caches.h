@@ -12,10 +12,11 @@
 //            or an unstored priming process), so its first step is what that configuration pays on
 //            a machine that ran it before, and no other configuration touched them
 //
-//   <root>/sweep-XXXXXX/fresh-<run id>/<cache>    one per fresh run that does not prime (removed after it)
-//   <root>/sweep-XXXXXX/again-<sha1>/<cache>      one per configuration, primed once
-//   <root>/sweep-XXXXXX/bundle-<sha1>/            what its priming run saved for shipped starts
-//   <root>/sweep-XXXXXX/shipped-<run id>/<cache>  one per shipped run (removed after it)
+//   <root>/sweep-<pid>-XXXXXX/owner                    whose sweep it is (leftovers.h: a killed sweep's goes later)
+//   <root>/sweep-<pid>-XXXXXX/fresh-<run id>/<cache>    one per fresh run that does not prime (removed after it)
+//   <root>/sweep-<pid>-XXXXXX/again-<sha1>/<cache>      one per configuration, primed once
+//   <root>/sweep-<pid>-XXXXXX/bundle-<sha1>/            what its priming run saved for shipped starts
+//   <root>/sweep-<pid>-XXXXXX/shipped-<run id>/<cache>  one per shipped run (removed after it)
 //
 // The sweep's folder goes with this object. What cannot be redirected per process (the kernel's page
 // cache of library files, the driver's own state) is left alone and written down in docs/decisions.md.
@@ -25,7 +26,6 @@
 
 #include <QProcessEnvironment>
 #include <QString>
-#include <QTemporaryDir>
 
 #include <map>
 #include <memory>
@@ -106,7 +106,6 @@ class StartCacheDirs
     QString againDir(const RunConfig &config) const;
     QString bundleDir(const RunConfig &config) const;
     bool makeFolders(const QString &dir, Failure &failure) const;
-    std::unique_ptr<QTemporaryDir> sweepDir_;
     QString parent_, root_;
     std::error_code rootError_; // why the sweep's folder could not be made (root_ empty)
     bool reusedStarts_ = true;

@@ -2,6 +2,7 @@
 #include "supervisor/event_text.h"
 
 #include "config/config_json.h"
+#include "supervisor/leftovers.h"
 #include "supervisor/run_profile.h"
 
 #include <QCoreApplication>
@@ -89,6 +90,12 @@ void SweepRunner::start(const SweepPlan &plan)
     const bool reusedStarts = std::any_of(plan_.runs.begin(), plan_.runs.end(), [](const PlannedRun &r) {
         return r.caches == store::StartState::Again || r.caches == store::StartState::Shipped;
     });
+    // What killed sweeps left on this host goes before this one makes its own (leftovers.h).
+    const auto found =
+        leftovers::clearLeftovers(leftovers::placesOf(db_.path(), QFile::encodeName(options_.cacheRoot).toStdString()));
+    if (std::any_of(found.begin(), found.end(),
+                    [](const leftovers::Found &f) { return f.owner == leftovers::Owner::Gone; }))
+        Q_EMIT sweepEvent(event::Log{"stepscope: " + QString::fromStdString(leftovers::describe(found))});
     cacheDirs_ = std::make_unique<StartCacheDirs>(options_.cacheRoot, reusedStarts);
     sweepClock_.start();
     dispatch();

@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -169,7 +168,8 @@ class Coordinator:
     # -- the run ------------------------------------------------------------------------------
     def run(self):
         """None when the run is done (the stream said so), else the failure that names it."""
-        self.dir = tempfile.mkdtemp(prefix="stepscope-ddp-")
+        # Owned (core/supervisor/leftovers.h): a coordinator killed here leaves it to the next sweep.
+        self.dir = processes.make_owned_folder("stepscope-ddp-")
         try:
             self._launch()
             return self._watch()

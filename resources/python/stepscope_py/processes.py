@@ -13,6 +13,8 @@ import os
 import signal
 import socket
 import sys
+import tempfile
+import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -138,3 +140,16 @@ def signal_group_or_process(pid, sig):
             os.kill(pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+OWNER_FILE = "owner"
+
+
+def make_owned_folder(prefix):
+    """A private folder <TMPDIR>/<prefix><pid>-<random> with the owner file that
+    core/supervisor/leftovers.h defines ("pid N", "host NAME", "made SECONDS"): a coordinator that is
+    killed cannot remove its folder, and the next sweep on this host removes it once this pid is gone."""
+    folder = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+    with open(os.path.join(folder, OWNER_FILE), "w", encoding="utf-8") as owner:
+        owner.write(f"pid {os.getpid()}\nhost {socket.gethostname()}\nmade {int(time.time())}\n")
+    return folder
