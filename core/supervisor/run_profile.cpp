@@ -1,10 +1,16 @@
 #include "supervisor/run_profile.h"
 
+#include "platform/platform.h"
 #include "profile/trace_summary.h"
+#include "store/database_files.h"
+#include "supervisor/leftovers.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <cerrno>
+#include <filesystem>
 
 #ifdef STEPSCOPE_WITH_ZLIB
 #include <zlib.h>
@@ -15,40 +21,77 @@ namespace stepscope::supervisor
 namespace
 {
 
-// Writes `data` gzip-compressed to `path` (whole or not at all). Returns the problem, empty on success.
-std::string writeCompressed(const QByteArray &data, const QString &path, std::int64_t &bytes)
+// The raw trace's and the compressed trace's names inside a run's scratch folder.
+constexpr const char *kRawName = "trace.json";
+constexpr const char *kCompressedName = "trace.json.gz";
+
+// Why a write failed, in words that say what to do.
+std::string writeProblem(int systemError)
+{
+    switch (platform::noSpaceCause(systemError)) {
+    case platform::NoSpace::DiskFull:
+        return "the disk beside the database is full; free space there, or profile fewer steps (--profile-steps)";
+    case platform::NoSpace::QuotaExceeded:
+        return "the disk quota is used up; free space there, or profile fewer steps (--profile-steps)";
+    case platform::NoSpace::FileTooLarge:
+        return "the file reached this process's file-size limit (ulimit -f); raise it, or profile fewer steps";
+    case platform::NoSpace::None:
+        break;
+    }
+    return systemError ? platform::errorText(systemError) : std::string("a write failed");
+}
+
+// What may explain a trace the worker could not write, for its problem: a file-size limit (the
+// worker has the supervisor's) or a disk with next to no room. Empty when neither holds.
+std::string roomHint(const QString &folder)
+{
+    if (const auto limit = platform::fileSizeLimit())
+        return " (files may hold at most " + std::to_string(*limit / 1024) +
+               " KiB here, ulimit -f: raise it, or profile fewer steps)";
+    const auto free = platform::freeBytes(QFile::encodeName(folder).toStdString());
+    if (free && *free < 64ULL * 1024 * 1024)
+        return " (only " + std::to_string(*free / (1024 * 1024)) +
+               " MiB free beside the database: free space there, or profile fewer steps)";
+    return {};
+}
+
+// Writes `data` gzip-compressed to `partial` (inside the scratch folder: the scratch goes with it on
+// any failure), then gives it the name `path`, never over a file already there. Returns the problem,
+// empty on success.
+std::string writeCompressed(const QByteArray &data, const QString &partial, const QString &path)
 {
 #ifdef STEPSCOPE_WITH_ZLIB
-    const QString partial = path + ".partial";
+    errno = 0;
     gzFile file = gzopen(QFile::encodeName(partial).constData(), "wb6");
     if (!file)
-        return "cannot create " + partial.toStdString();
+        return "cannot create " + partial.toStdString() + ": " + writeProblem(errno);
     qsizetype written = 0;
     bool ok = true;
+    int error = 0;
     while (written < data.size() && ok) {
         const auto chunk = static_cast<unsigned>(std::min<qsizetype>(data.size() - written, 1 << 24));
         ok = gzwrite(file, data.constData() + written, chunk) == static_cast<int>(chunk);
         written += chunk;
     }
-    ok = gzclose(file) == Z_OK && ok;
-    bytes = QFileInfo(partial).size();
-    if (!ok) {
-        QFile::remove(partial);
-        return "writing the compressed trace failed (is the disk full?)";
+    if (!ok)
+        error = errno;
+    if (gzclose(file) != Z_OK && ok) {
+        ok = false;
+        error = errno;
     }
-    if (bytes > kMaxKeptTraceBytes) {
-        QFile::remove(partial);
+    if (!ok)
+        return "writing the compressed trace failed: " + writeProblem(error);
+    const std::int64_t bytes = QFileInfo(partial).size();
+    if (bytes > kMaxKeptTraceBytes)
         return "the trace is " + std::to_string(bytes / (1024 * 1024)) + " MiB compressed, over the " +
                std::to_string(kMaxKeptTraceBytes / (1024 * 1024)) + " MiB kept";
-    }
-    QFile::remove(path);
-    if (!QFile::rename(partial, path)) {
-        QFile::remove(partial);
-        return "cannot move the compressed trace to " + path.toStdString();
-    }
+    if (const int renameError =
+            platform::renameNoReplace(QFile::encodeName(partial).toStdString(), QFile::encodeName(path).toStdString()))
+        return "cannot give the compressed trace its name " + path.toStdString() + ": " +
+               platform::errorText(renameError);
     return {};
 #else
-    (void)data, (void)path, (void)bytes;
+    (void)data, (void)partial, (void)path;
     return "this build has no zlib, so traces are summarised but not kept";
 #endif
 }
@@ -60,58 +103,108 @@ QString traceFolderFor(const QString &databasePath)
     return databasePath + ".traces";
 }
 
-QString rawTracePath(const QString &folder, std::int64_t runId)
+TraceScratch::TraceScratch(const QString &databasePath, std::string &problem)
 {
-    return QDir(folder).filePath(QString("run-%1.trace.json").arg(runId));
+    const QString traces = traceFolderFor(databasePath);
+    std::error_code error;
+    folder_ = QString::fromStdString(
+        leftovers::makeOwnedFolder(QFile::encodeName(traces).toStdString(), leftovers::kTracePrefix, error));
+    if (folder_.isEmpty())
+        problem = "cannot create the trace folder " + traces.toStdString() + " (" + error.message() +
+                  "); free space or fix its permissions, or run with --no-profile";
 }
 
-QString keptTraceName(const QString &databasePath, std::int64_t runId)
+TraceScratch::~TraceScratch()
 {
-    return QFileInfo(traceFolderFor(databasePath)).fileName() + QString("/run-%1.trace.json.gz").arg(runId);
+    std::error_code error;
+    if (!folder_.isEmpty())
+        std::filesystem::remove_all(QFile::encodeName(folder_).toStdString(), error);
+}
+
+QString TraceScratch::rawTracePath() const
+{
+    return QDir(folder_).filePath(kRawName);
+}
+
+void TraceScratch::empty() const
+{
+    // The owner file stays: the folder is still this process's until it goes.
+    QDir dir(folder_);
+    for (const QFileInfo &entry :
+         dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot))
+        if (entry.fileName() != QLatin1String(leftovers::kOwnerFile)) {
+            std::error_code error;
+            std::filesystem::remove_all(QFile::encodeName(entry.filePath()).toStdString(), error);
+        }
+}
+
+QString TraceScratch::unique() const
+{
+    return QFileInfo(folder_).fileName().section('-', -1);
+}
+
+QString keptTraceName(const QString &databasePath, std::int64_t runId, const QString &unique)
+{
+    return QFileInfo(traceFolderFor(databasePath)).fileName() +
+           QString("/run-%1-%2.trace.json.gz").arg(runId).arg(unique);
 }
 
 QString keptTracePath(const QString &databasePath, const std::string &storedName)
 {
-    return QFileInfo(databasePath).dir().filePath(QString::fromStdString(storedName));
+    return QString::fromStdString(store::besideDatabase(databasePath.toStdString(), storedName));
 }
 
-profile::StoredProfile recordProfile(const protocol::Message &m, const QString &databasePath, std::int64_t runId)
+profile::StoredProfile recordProfile(const protocol::Message &m, const QString &databasePath, std::int64_t runId,
+                                     const TraceScratch &scratch)
 {
     profile::StoredProfile out;
+    const QString raw = scratch.rawTracePath();
     if (!m.profileProblem.empty()) {
-        out.problem = m.profileProblem;
+        out.problem = m.profileProblem + roomHint(scratch.folder());
+        scratch.empty(); // what a profiler that failed half-way wrote
         return out;
     }
-    const QString raw = QString::fromStdString(m.tracePath);
+    if (scratch.folder().isEmpty() || QString::fromStdString(m.tracePath) != raw) {
+        out.problem = "the worker wrote its trace to " + m.tracePath + ", not where it was asked (" +
+                      raw.toStdString() + "); it is not read";
+        return out;
+    }
     QFile file(raw);
     if (!file.open(QIODevice::ReadOnly)) {
-        out.problem = "the worker's trace " + m.tracePath + " cannot be read: " + file.errorString().toStdString();
+        out.problem = "the worker's trace " + m.tracePath + " cannot be read: " + file.errorString().toStdString() +
+                      roomHint(scratch.folder());
+        scratch.empty();
         return out;
     }
     if (file.size() > kMaxRawTraceBytes) {
         out.problem = "the trace is " + std::to_string(file.size() / (1024 * 1024)) + " MiB, over the " +
                       std::to_string(kMaxRawTraceBytes / (1024 * 1024)) + " MiB read; profile fewer steps";
         file.close();
-        QFile::remove(raw);
+        scratch.empty();
         return out;
     }
     const QByteArray trace = file.readAll();
     file.close();
+    // Read: the raw trace (and any temporary file of the profiler's) goes now, so that a disk it
+    // filled has room again before the compressed copy or the database is written.
+    scratch.empty();
     profile::TraceFacts facts;
     facts.steps = m.steps;
     facts.profilerGflop = m.profilerGflop;
     std::string problem;
     out.summary = profile::summarizeTrace(trace, facts, problem);
     if (!out.summary)
-        out.problem = "the trace could not be read: " + problem;
-    std::int64_t bytes = 0;
-    const QString name = keptTraceName(databasePath, runId);
-    const std::string keepProblem = writeCompressed(trace, keptTracePath(databasePath, name.toStdString()), bytes);
+        out.problem = "the trace could not be read: " + problem + roomHint(scratch.folder());
+    const QString name = keptTraceName(databasePath, runId, scratch.unique());
+    const std::string keepProblem = writeCompressed(trace, QDir(scratch.folder()).filePath(kCompressedName),
+                                                    keptTracePath(databasePath, name.toStdString()));
+    scratch.empty(); // a compressed trace that was not kept
     if (keepProblem.empty())
         out.traceFile = name.toStdString();
     else if (out.summary)
         out.summary->note += (out.summary->note.empty() ? "" : "; ") + ("trace not kept: " + keepProblem);
-    QFile::remove(raw);
+    else
+        out.problem += "; trace not kept: " + keepProblem;
     return out;
 }
 

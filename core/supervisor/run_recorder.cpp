@@ -20,6 +20,22 @@ RunRecorder::RunRecorder(store::Database &db, std::int64_t runId, int index, int
 {
 }
 
+RunRecorder::~RunRecorder() = default;
+
+QString RunRecorder::prepareTrace()
+{
+    std::string problem;
+    traceScratch_ = std::make_unique<TraceScratch>(QString::fromStdString(db_.path()), problem);
+    if (traceScratch_->folder().isEmpty()) {
+        traceScratch_.reset();
+        profile::StoredProfile none;
+        none.problem = problem;
+        db_.setProfile(runId_, profile::toJson(none));
+        return {};
+    }
+    return traceScratch_->rawTracePath();
+}
+
 namespace
 {
 std::vector<store::StepRow> stepRows(const protocol::Message &m)
@@ -88,7 +104,12 @@ void RunRecorder::handle(const protocol::Message &m)
         break;
     case T::Profile: {
         // Read here, in the supervisor's thread, between the run's last step and the next run.
-        const profile::StoredProfile stored = recordProfile(m, QString::fromStdString(db_.path()), runId_);
+        profile::StoredProfile stored;
+        if (traceScratch_)
+            stored = recordProfile(m, QString::fromStdString(db_.path()), runId_, *traceScratch_);
+        else
+            stored.problem = m.profileProblem.empty() ? "the worker profiled without being asked" : m.profileProblem;
+        traceScratch_.reset(); // before the store is written: a disk the trace filled has room again
         db_.setProfile(runId_, profile::toJson(stored));
         profiled_ = true;
         break;
@@ -128,6 +149,7 @@ void RunRecorder::handle(const protocol::Message &m)
 
 void RunRecorder::recordProfileLoss(const std::string &why)
 {
+    traceScratch_.reset(); // whatever the worker had written of its trace
     profile::StoredProfile stored;
     stored.problem = why;
     db_.setProfile(runId_, profile::toJson(stored));

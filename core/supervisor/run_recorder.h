@@ -14,6 +14,7 @@
 #include <QVector>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct StoredEnvironment {
     std::int64_t id = 0;
 };
 
+class TraceScratch;
+
 class RunRecorder : public QObject
 {
     Q_OBJECT
@@ -35,6 +38,12 @@ class RunRecorder : public QObject
     // (progress); `stored` outlives the recorder.
     RunRecorder(store::Database &db, std::int64_t runId, int index, int total, int stepsInRun, LaneOf lane,
                 StoredEnvironment &stored, QObject *parent = nullptr);
+    ~RunRecorder() override; // the run's trace scratch goes with it, whatever the run's end
+
+    // Makes the folder the worker writes its trace into (run_profile.h, TraceScratch) and returns
+    // the trace's path for --trace; empty when it cannot be made, the problem then stored as the
+    // run's profile. The folder goes once the profile is recorded or lost, or with this recorder.
+    QString prepareTrace();
 
     // Which machine-wide caches the run's first step found warm, stored when the worker says hello.
     void setMachineWarmup(store::MachineWarmup warmup) { machineWarmup_ = warmup; }
@@ -79,6 +88,7 @@ class RunRecorder : public QObject
     bool profiling_ = false; // then it said it was profiling
     bool profiled_ = false;  // and its profile arrived
     std::optional<store::BundleUse> bundle_;
+    std::unique_ptr<TraceScratch> traceScratch_;
 };
 
 } // namespace stepscope::supervisor

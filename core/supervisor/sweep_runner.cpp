@@ -390,16 +390,9 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
                                                                          : store::MachineWarmup::AfterOthers);
     WorkerCommand command = worker;
     if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
-        // The timed worker profiles its last steps (issue 18.1) into the folder beside the database.
-        const QString folder = traceFolderFor(QString::fromStdString(db_.path()));
-        if (QDir().mkpath(folder)) {
-            command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace"
-                              << rawTracePath(folder, lane.runId);
-        } else {
-            profile::StoredProfile none;
-            none.problem = "cannot create the trace folder " + folder.toStdString();
-            db_.setProfile(lane.runId, profile::toJson(none));
-        }
+        // The timed worker profiles its last steps (issue 18.1) into a folder beside the database.
+        if (const QString trace = lane.recorder->prepareTrace(); !trace.isEmpty())
+            command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace" << trace;
     }
     Lane *l = &lane; // lanes_ holds them by pointer: the address stays for the runner's life
     connect(w, &WorkerProcess::message, this, [this, l](const protocol::Message &m) { onMessage(*l, m); });
@@ -528,7 +521,6 @@ void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Fai
             // Every timed figure was in before the profiler started: the run is complete, its
             // profile is what failed (issue 18: a failed profile never fails the timed run).
             lane.recorder->recordProfileLoss("the worker ended while profiling: " + failure->message);
-            QFile::remove(rawTracePath(traceFolderFor(QString::fromStdString(db_.path())), lane.runId));
             finishCurrent(lane, RunStatus::Complete, std::nullopt);
             break;
         }

@@ -29,7 +29,7 @@ trace=$work/$(sqlite3 "$db" "SELECT json_extract(profile, '$.trace_file') FROM r
 gzip -t "$trace" || fail "the kept trace is gzip"
 zcat "$trace" > "$work/trace.json"
 grep -q "stepscope::profiled_steps" "$work/trace.json" || fail "the trace holds the profiled window"
-[ "$(ls "$db.traces" | grep -c '\.json$' || true)" = 0 ] || fail "the raw traces are gone: $(ls "$db.traces")"
+[ "$(ls -A "$db.traces" | grep -vc '\.trace\.json\.gz$' || true)" = 0 ] || fail "the raw traces are gone: $(ls -A "$db.traces")"
 grep -q "### Why: where each step goes" "$work/run.md" || fail "the run's ledger ends with the Why table"
 
 cli --db "$db" why > "$work/why.txt" || fail "why exited $?"
@@ -40,7 +40,7 @@ grep -q "$trace" "$work/why.txt" || fail "why names the trace: $(cat "$work/why.
 
 cli --db "$db" show 1 > "$work/show.txt" || fail "show 1 exited $?"
 grep -q "^profile: 3 steps after the timed ones (ATen ops on the CPU)" "$work/show.txt" \
-  && grep -q "Trace: m.sqlite.traces/run-1.trace.json.gz beside the database" "$work/show.txt" \
+  && grep -Eq "Trace: m\.sqlite\.traces/run-1-[A-Za-z0-9]{6}\.trace\.json\.gz beside the database" "$work/show.txt" \
   || fail "show names the profile and its trace: $(cat "$work/show.txt")"
 
 cli --db "$db" why 1 2 > "$work/diff.txt" || fail "why 1 2 exited $?"

@@ -8,6 +8,13 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
+
+#include <csignal>
+
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
 
 namespace stepscope::supervisor::test
 {
@@ -31,11 +38,83 @@ TEST_F(SupervisorTest, ProfileIsAskedForSummarisedStoredAndItsTraceKept)
     ASSERT_FALSE(stored->traceFile.empty()) << stored->summary->note;
     const QString kept = keptTracePath(QString::fromStdString(path_), stored->traceFile);
     EXPECT_TRUE(QFileInfo(kept).isFile()) << kept.toStdString();
-    EXPECT_TRUE(kept.endsWith(".trace.json.gz"));
-    // The raw trace the worker wrote is gone: only the compressed one stays.
+    // Named for its run and a part of its own: a later run given the same id (its sweep deleted)
+    // never finds this trace as its.
+    EXPECT_TRUE(QRegularExpression(QString("^run-%1-[A-Za-z0-9]{6}\\.trace\\.json\\.gz$").arg(p.runs[0].runId))
+                    .match(QFileInfo(kept).fileName())
+                    .hasMatch())
+        << kept.toStdString();
+    // The raw trace the worker wrote is gone, and its scratch folder: only the compressed one stays.
     const QDir traces(traceFolderFor(QString::fromStdString(path_)));
-    EXPECT_EQ(traces.entryList(QDir::Files), QStringList{QFileInfo(kept).fileName()});
+    EXPECT_EQ(traces.entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+              QStringList{QFileInfo(kept).fileName()});
 }
+
+// What the traces folder holds besides kept traces: nothing, once a run is over.
+QStringList scratchIn(const QString &traces)
+{
+    return QDir(traces)
+        .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot)
+        .filter(QRegularExpression("^(?!run-.*\\.trace\\.json\\.gz$)"));
+}
+
+// A profile whose worker failed half-way (its profiler left a temporary file) stores the worker's
+// problem and leaves nothing in the traces folder.
+TEST_F(SupervisorTest, AFailedProfileLeavesNothingInTheTracesFolder)
+{
+    const QString db = QString::fromStdString(path_);
+    std::string problem;
+    {
+        TraceScratch scratch(db, problem);
+        ASSERT_FALSE(scratch.folder().isEmpty()) << problem;
+        EXPECT_TRUE(QFileInfo(scratch.folder()).fileName().startsWith("partial-"));
+        QFile junk(scratch.rawTracePath() + ".tmp");
+        ASSERT_TRUE(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(1000, '{'));
+        junk.close();
+        protocol::Message m;
+        m.type = protocol::Message::Type::Profile;
+        m.steps = 2;
+        m.profileProblem = "the profiler failed: No space left on device";
+        const profile::StoredProfile stored = recordProfile(m, db, 1, scratch);
+        EXPECT_TRUE(contains(stored.problem, m.profileProblem)) << stored.problem;
+        EXPECT_EQ(QDir(scratch.folder()).entryList(QDir::Files), QStringList{"owner"}) << "emptied before it is stored";
+    }
+    EXPECT_EQ(scratchIn(traceFolderFor(db)), QStringList());
+}
+
+#ifndef _WIN32
+// A trace that cannot be written back (a full disk; here a file-size limit, which root cannot
+// bypass, as it can a read-only folder) keeps its summary and says why the trace was not kept. The
+// raw trace, and the half-written compressed one, are gone.
+TEST_F(SupervisorTest, ATraceThatCannotBeWrittenKeepsTheSummaryAndLeavesNothing)
+{
+    const QString db = QString::fromStdString(path_);
+    std::string problem;
+    {
+        TraceScratch scratch(db, problem);
+        ASSERT_TRUE(QFile::copy(dataFile("profile-trace-gpu.json"), scratch.rawTracePath()));
+        protocol::Message m;
+        m.type = protocol::Message::Type::Profile;
+        m.steps = 2;
+        m.tracePath = scratch.rawTracePath().toStdString();
+        rlimit before{};
+        ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+        rlimit none = before;
+        none.rlim_cur = 0; // no file may grow: every write fails with EFBIG
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &none), 0);
+        const profile::StoredProfile stored = recordProfile(m, db, 1, scratch);
+        setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, oldHandler);
+        ASSERT_TRUE(stored.summary) << stored.problem;
+        EXPECT_TRUE(stored.traceFile.empty());
+        EXPECT_TRUE(contains(stored.summary->note, "trace not kept")) << stored.summary->note;
+        EXPECT_TRUE(contains(stored.summary->note, "file-size limit")) << stored.summary->note;
+    }
+    EXPECT_EQ(scratchIn(traceFolderFor(db)), QStringList());
+}
+#endif
 
 TEST_F(SupervisorTest, NoProfileAskedWhenProfilingIsOff)
 {
@@ -92,10 +171,12 @@ TEST_F(SupervisorTest, WorkerDyingWhileProfilingLeavesACompleteRun)
         if (!line.contains("\"done\""))
             lines << line;
     lines << phaseLine("profiling", 0);
-    RunnerOptions o = options(fakeWorker({"--replay", stream("dies.jsonl", lines), "--exit", "1"}));
+    RunnerOptions o = options(fakeWorker({"--replay", stream("dies.jsonl", lines), "--trace-junk", "--exit", "1"}));
     o.profileSteps = 2;
     const SweepPlan p = plan({smallConfig()});
     const Outcome out = run(p, o);
+    // What it had written of its trace went with it.
+    EXPECT_EQ(scratchIn(traceFolderFor(QString::fromStdString(path_))), QStringList());
     ASSERT_EQ(out.runFinished.size(), 1u);
     EXPECT_EQ(out.runFinished[0].second, QString()) << "complete, not failed";
     const auto runRecord = reader()->run(p.runs[0].runId);

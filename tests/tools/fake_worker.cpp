@@ -21,6 +21,8 @@
 //   --exit CODE        exit at once with CODE (without it the worker exits 0 after its last action)
 //   --write-trace FILE copy FILE to the --trace path the supervisor gave and say so in a `profile`
 //                      line, as a worker does after profiling (nothing when no --trace was given)
+//   --trace-junk       write 1000 bytes to the --trace path plus ".tmp", as a profiler killed while it
+//                      writes its trace leaves them (nothing when no --trace was given)
 //   --stamp FILE       append "MS<tab>LANE" to FILE: the wall clock in milliseconds and the lane the
 //                      supervisor named (STEPSCOPE_LANE; "-" without one), so a test of a sweep over
 //                      several devices learns when each process ran where
@@ -67,7 +69,7 @@ struct Action {
 // How many values each action takes.
 int arity(const std::string &name)
 {
-    if (name == "--echo-config" || name == "--killed")
+    if (name == "--echo-config" || name == "--killed" || name == "--trace-junk")
         return 0;
     if (name == "--alternate" || name == "--fill" || name == "--bundle")
         return 2;
@@ -251,6 +253,9 @@ void perform(const Action &a, State &s)
                                  s.tracePath + R"(","profiler_gflop":1.5})" + "\n";
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
+    } else if (n == "--trace-junk") {
+        if (!s.tracePath.empty())
+            std::ofstream(s.tracePath + ".tmp", std::ios::binary) << std::string(1000, '{');
     } else if (n == "--stamp") {
         const char *lane = std::getenv("STEPSCOPE_LANE");
         const auto ms =
