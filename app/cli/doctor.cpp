@@ -35,15 +35,16 @@ void printTable(const QList<DoctorItem> &items)
 
 } // namespace
 
-int doctorCommand(const Options &, const CommandLine &line)
+int doctorCommand(const Options &options, const CommandLine &line)
 {
     const QString device = line.value("device");
     if (!device.isEmpty() && device != "cpu" && device != "cuda") {
         std::fprintf(stderr, "stepscope-cli doctor: device '%s' is not allowed; use cpu or cuda\n", qPrintable(device));
         return kUsage;
     }
-    const auto request =
+    auto request =
         supervisor::doctorRequest(QString("stepscope-cli %1").arg(STEPSCOPE_VERSION), line.value("python"), device);
+    request.database = options.db; // its traces folder is where a killed profile leaves its scratch
     QElapsedTimer pythonClock;
     supervisor::DoctorProgress progress;
     progress.askingPython = [&](const QString &asked) {

@@ -1,9 +1,13 @@
 #include "supervisor/doctor_service.h"
 
+#include "supervisor/leftovers.h"
 #include "supervisor/native_doctor.h"
 #include "supervisor/start_caches.h"
 
+#include <QFile>
 #include <QFileInfo>
+
+#include <algorithm>
 
 namespace stepscope::supervisor
 {
@@ -43,11 +47,33 @@ void askPython(const WorkerCommand &python, const QString &device, const DoctorP
         add(*verdict);
 }
 
+// What killed sweeps left here, cleared as the next sweep would: the doctor is where a user looks
+// when a disk fills up.
+DoctorItem leftoversItem(const DoctorRequest &request)
+{
+    const auto found = leftovers::clearLeftovers(leftovers::placesOf(
+        QFile::encodeName(request.database).toStdString(), QFile::encodeName(request.cacheRoot).toStdString()));
+    const bool failed = std::any_of(found.begin(), found.end(), [](const leftovers::Found &f) {
+        return f.owner == leftovers::Owner::Gone && !f.removed;
+    });
+    const bool unowned = std::any_of(found.begin(), found.end(),
+                                     [](const leftovers::Found &f) { return f.owner == leftovers::Owner::Unknown; });
+    return {"leftovers", failed || unowned ? DoctorStatus::Warn : DoctorStatus::Ok,
+            QString::fromStdString(leftovers::describe(found)),
+            failed ? "Remove the folders named by hand (check their permissions)."
+            : unowned
+                ? "Folders without an owner file come from an older Stepscope: remove them by hand when no sweep runs."
+                : QString()};
+}
+
 } // namespace
 
 DoctorRequest doctorRequest(const QString &self, const QString &configuredPython, const QString &device)
 {
-    return {self, locateTorch(configuredPython), defaultNativeWorker(), defaultPythonWorker(configuredPython), device};
+    DoctorRequest request{self, locateTorch(configuredPython), defaultNativeWorker(),
+                          defaultPythonWorker(configuredPython), device};
+    request.cacheRoot = defaultCacheRoot();
+    return request;
 }
 
 DoctorReport runDoctor(const DoctorRequest &request, const DoctorProgress &progress)
@@ -62,6 +88,7 @@ DoctorReport runDoctor(const DoctorRequest &request, const DoctorProgress &progr
         add({"stepscope", DoctorStatus::Ok, request.self, {}});
     for (const DoctorItem &item : torchDoctorItems(request.torch))
         add(item);
+    add(leftoversItem(request));
     const NativeDoctor native = nativeDoctor(request.torch, request.native, request.device, progress.stop);
     for (const DoctorItem &item : native.items)
         add(item);

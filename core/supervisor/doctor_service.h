@@ -1,9 +1,9 @@
 #pragma once
 // The doctor of both front-ends: can this machine run what Stepscope offers? One ordered list of
 // rows, shown alike by `stepscope-cli doctor` and the dashboard's Environment page: who asks, which
-// Python and LibTorch (torchDoctorItems), the native worker (native_doctor.h), then the Python
-// worker's own --doctor (torch, torchvision, Triton, a C++ compiler, cache paths, a tiny
-// torch.compile) and its closing verdict (doctorVerdict).
+// Python and LibTorch (torchDoctorItems), what killed sweeps left (leftovers.h), the native worker
+// (native_doctor.h), then the Python worker's own --doctor (torch, torchvision, Triton, a C++
+// compiler, cache paths, a tiny torch.compile) and its closing verdict (doctorVerdict).
 //
 // A blocking function, not an asynchronous QObject: the checks are a chain of short processes, each
 // deciding the next (the device a run would pick comes from the native worker's answer, the GPU is
@@ -32,6 +32,11 @@ struct DoctorRequest {
     WorkerCommand native; // defaultNativeWorker()
     WorkerCommand python; // defaultPythonWorker(): {interpreter, {"-u", script}}; a missing script is a row
     QString device;       // "cpu", "cuda", or empty: what a run would pick (CUDA where LibTorch sees a device)
+    // Where killed sweeps may have left folders (leftovers.h): the cache root (defaultCacheRoot()),
+    // the database whose traces folder is looked at (empty: none) and the temporary folder. The
+    // "leftovers" row says what was found, and what was removed.
+    QString cacheRoot = {};
+    QString database = {};
 };
 
 // The request for the workers a run with `configuredPython` (empty: choosePython's order) would use.

@@ -4,10 +4,14 @@
 #include "supervisor_fixture.h"
 
 #include "common/failure.h"
+#include "platform/platform.h"
 #include "supervisor/doctor_service.h"
+#include "supervisor/leftovers.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 
 namespace stepscope::supervisor
 {
@@ -76,7 +80,8 @@ TEST_F(DoctorServiceTest, ANativeWorkerThatCannotStartIsAFailRowWithItsFixBefore
     QStringList names;
     for (const DoctorItem &i : report.items)
         names << i.item;
-    EXPECT_EQ(names, QStringList({"stepscope", "python", "libtorch", "native worker", "python", "torch", "triton"}));
+    EXPECT_EQ(names, QStringList({"stepscope", "python", "libtorch", "leftovers", "native worker", "python", "torch",
+                                  "triton"}));
     const DoctorItem &native = report.items[indexOf(report.items, "native worker")];
     EXPECT_EQ(native.status, DoctorStatus::Fail);
     EXPECT_TRUE(native.value.startsWith("cannot start " + dir_.filePath("no-such-worker")))
@@ -88,6 +93,33 @@ TEST_F(DoctorServiceTest, ANativeWorkerThatCannotStartIsAFailRowWithItsFixBefore
     ASSERT_EQ(streamed.size(), report.items.size());
     for (int i = 0; i < streamed.size(); ++i)
         EXPECT_EQ(streamed[i].item, report.items[i].item);
+}
+
+// The doctor clears what killed sweeps left, as the next sweep would, and says so in a row of its own.
+TEST_F(DoctorServiceTest, TheLeftoversRowSaysWhatKilledSweepsLeftAndWhatWentAway)
+{
+    std::error_code error;
+    const std::string caches = dir_.filePath("cc").toStdString();
+    const std::string mine = leftovers::makeOwnedFolder(caches, leftovers::kCachePrefix, error);
+    ASSERT_FALSE(mine.empty()) << error.message();
+    const QString dead = dir_.filePath("cc/sweep-1-dead01");
+    ASSERT_TRUE(QDir().mkpath(dead));
+    QFile owner(dead + "/owner");
+    ASSERT_TRUE(owner.open(QIODevice::WriteOnly));
+    owner.write(QString("pid 999999999\nhost %1\nmade 1\n").arg(QString::fromStdString(platform::hostName())).toUtf8());
+    owner.close();
+    DoctorRequest request{{}, usableTorch(), {dir_.filePath("none"), {}, {}}, {}, "cpu"};
+    request.cacheRoot = QString::fromStdString(caches);
+    const DoctorReport report = runDoctor(request);
+    const int row = indexOf(report.items, "leftovers");
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(report.items[row].status, DoctorStatus::Ok);
+    EXPECT_TRUE(report.items[row].value.startsWith("removed 1 cache folder left by ended processes"))
+        << report.items[row].value.toStdString();
+    EXPECT_TRUE(report.items[row].value.contains("kept 1 of running processes"))
+        << report.items[row].value.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(dead));
+    EXPECT_TRUE(QFileInfo::exists(QString::fromStdString(mine)));
 }
 
 TEST_F(DoctorServiceTest, TheNativeWorkersAnswerPicksCudaAndReadsTheGpu)
