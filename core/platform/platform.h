@@ -7,6 +7,7 @@
 // sched_setaffinity; other POSIX systems get the conservative answer documented here).
 // platform_windows.cpp implements it on Windows; it is written but NOT built or tested in this
 // project's CI (see README "Building on Windows"). CMake picks one of the two by platform.
+// guards.h adds the lock and the watchdog that a job owning a folder and processes takes.
 #include <chrono>
 #include <cstdint>
 #include <ctime>

@@ -1,5 +1,6 @@
 // platform.h on Linux (and, where noted, other POSIX systems): /proc, cgroups, sched_setaffinity,
-// statvfs, fsync, dlopen. The only file of Stepscope that includes POSIX headers.
+// statvfs, fsync, dlopen. With guards_posix.cpp (guards.h), the only file of Stepscope that includes
+// POSIX headers.
 #include "platform/platform.h"
 
 #include <algorithm>

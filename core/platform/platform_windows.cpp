@@ -9,6 +9,8 @@
 // are converted to UTF-16 here for the wide Win32 calls.
 #include "platform/platform.h"
 
+#include "platform/guards.h"
+
 #ifndef NOMINMAX
 #define NOMINMAX
 #endif
@@ -505,5 +507,65 @@ const char *nvmlLibraryName()
 {
     return "nvml.dll"; // in System32 since the R450 drivers (2020); before, under NVSMI only
 }
+
+// --- Guards (guards.h) ---------------------------------------------------------------------------
+
+FileLock::FileLock(const std::string &path, const std::string &holder)
+{
+    // Shared read and write, so that a second taker can open the file and read who holds it.
+    HANDLE file = CreateFileW(wide(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                              nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE) {
+        systemError_ = static_cast<int>(GetLastError());
+        return;
+    }
+    OVERLAPPED at{};
+    if (!LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &at)) {
+        systemError_ = static_cast<int>(GetLastError());
+        if (systemError_ == ERROR_LOCK_VIOLATION) {
+            state_ = State::Busy;
+            char buffer[512];
+            DWORD n = 0;
+            // The holder's lock covers the bytes: reading them fails, and the holder stays unnamed.
+            if (ReadFile(file, buffer, sizeof buffer, &n, nullptr))
+                holder_.assign(buffer, n);
+            while (!holder_.empty() && (holder_.back() == '\n' || holder_.back() == '\r'))
+                holder_.pop_back();
+        }
+        CloseHandle(file);
+        return;
+    }
+    const std::string text = holder + '\n';
+    DWORD written = 0;
+    if (!SetEndOfFile(file) || !WriteFile(file, text.data(), static_cast<DWORD>(text.size()), &written, nullptr) ||
+        written != text.size()) {
+        systemError_ = static_cast<int>(GetLastError());
+        CloseHandle(file);
+        return;
+    }
+    handle_ = reinterpret_cast<std::intptr_t>(file);
+    state_ = State::Held;
+}
+
+FileLock::~FileLock()
+{
+    if (handle_ == -1)
+        return;
+    HANDLE file = reinterpret_cast<HANDLE>(handle_);
+    SetFilePointer(file, 0, nullptr, FILE_BEGIN);
+    SetEndOfFile(file);
+    CloseHandle(file); // ends the lock
+}
+
+std::string FileLock::error() const
+{
+    return errorText(systemError_);
+}
+
+// No watchdog yet: socket_ stays -1 and every call does nothing.
+GroupWatchdog::GroupWatchdog() = default;
+GroupWatchdog::~GroupWatchdog() = default;
+void GroupWatchdog::watchOwnGroup() const noexcept {}
+void GroupWatchdog::forget(std::int64_t) const {}
 
 } // namespace stepscope::platform
