@@ -18,10 +18,33 @@ bool containsAny(const QString &text, std::initializer_list<const char *> needle
     return false;
 }
 
-QString freeText(const QString &folder)
+// The words a full disk or a used-up quota leaves in what a tool or the system says, for every step.
+bool saysNoSpace(const QString &text)
 {
-    const auto free = platform::freeBytes(folder.toStdString());
-    return free ? byteText(qint64(*free)) + " free" : QString("free space unknown");
+    return containsAny(text, {"No space left on device", "Errno 28", "Disk quota exceeded", "Errno 122"});
+}
+
+// "1.2 MB free": `known` when the caller measured it at the failure, else measured now.
+QString freeText(const QString &folder, std::optional<qint64> known = std::nullopt)
+{
+    if (!known)
+        if (const auto free = platform::freeBytes(folder.toStdString()))
+            known = qint64(*free);
+    return known ? byteText(*known) + " free" : QString("free space unknown");
+}
+
+const char *const kPythonFix =
+    "pass --python with the path of a Python 3 (--python /usr/bin/python3), or leave --python out to use python3 on "
+    "PATH";
+
+SetupFailure venvNoSpace(const QString &output, const SetupContext &context)
+{
+    return {SetupError::NoSpace,
+            "no space left to create the Python environment in " + context.environmentDir + " (" +
+                freeText(context.environmentDir, context.freeBytes) + ")",
+            "free some space there (PyTorch needs about " + byteText(kSetupEnvironmentBytes) +
+                "), or set STEPSCOPE_VENV to a folder on a larger disk",
+            lastLines(output)};
 }
 
 // The package Debian names in its own message ("apt install python3.11-venv"), else the generic one.
@@ -39,6 +62,8 @@ const char *toString(SetupError error)
     switch (error) {
     case SetupError::Cancelled:
         return "cancelled";
+    case SetupError::Busy:
+        return "busy";
     case SetupError::NoPython:
         return "no-python";
     case SetupError::NoVenvModule:
@@ -83,18 +108,82 @@ QString lastLines(const QString &text, int lines)
     return all.join('\n');
 }
 
+QStringList pythonProbeArguments()
+{
+    // %-formatting and sys.stdout.write: a Python 2 answers too ("2.7"), and is named for what it is.
+    return {"-c", "import sys; sys.stdout.write('%d.%d\\n' % sys.version_info[:2])"};
+}
+
+std::optional<SetupFailure> classifyPythonProbe(const QString &output, bool exitedNormally, int exitCode,
+                                                const SetupContext &context)
+{
+    static const QRegularExpression version("^([0-9]+)\\.([0-9]+)$");
+    const QString answer = output.trimmed().section('\n', -1).trimmed();
+    const auto m = version.match(answer);
+    const bool answered = exitedNormally && exitCode == 0 && m.hasMatch();
+    if (answered && m.captured(1) == "3")
+        return std::nullopt;
+    QString how;
+    if (answered)
+        how = "it is Python " + answer;
+    else if (!exitedNormally)
+        how = "asked its version, it crashed";
+    else if (exitCode != 0)
+        how = QString("asked its version, it exited with code %1").arg(exitCode);
+    else if (answer.isEmpty())
+        how = "asked its version, it said nothing";
+    else
+        how = "asked its version, it answered '" + answer.left(80) + "'";
+    return SetupFailure{SetupError::NoPython,
+                        context.basePython + " is not a Python 3 that can create the environment (" + how + ")",
+                        kPythonFix, lastLines(output)};
+}
+
+SetupFailure pythonProbeTimedOut(int seconds, const SetupContext &context)
+{
+    return {SetupError::NoPython,
+            QString("%1 did not answer within %2 s when asked its version: it is not a working Python 3")
+                .arg(context.basePython)
+                .arg(seconds),
+            kPythonFix,
+            {}};
+}
+
+SetupFailure busyFailure(const QString &holder, const SetupContext &context)
+{
+    static const QRegularExpression pid("pid ([0-9]+)");
+    const auto m = pid.match(holder);
+    const QString who = holder.isEmpty() ? QString("a process that has not named itself yet") : holder;
+    return {SetupError::Busy,
+            "another setup of " + context.environmentDir + " is running (" + who + " holds " + context.lockFile + ")",
+            "wait for it to finish, or stop it (Ctrl-C where it runs, Cancel in the dashboard" +
+                (m.hasMatch() ? ", or kill " + m.captured(1) : QString()) +
+                "), then set up again; two setups at once would break each other's pip",
+            {}};
+}
+
+SetupFailure writeFailure(const QString &path, const QString &why, const SetupContext &context)
+{
+    // mkdir's failure comes without the system's words: a disk with next to nothing free is the cause.
+    if (saysNoSpace(why) || (why.isEmpty() && context.freeBytes && *context.freeBytes < kSetupVenvBytes))
+        return {SetupError::NoSpace,
+                "no space left on the disk to write " + path + " (" + (why.isEmpty() ? QString() : why + "; ") +
+                    freeText(context.environmentDir, context.freeBytes) + ")",
+                "free some space there (PyTorch needs about " + byteText(kSetupEnvironmentBytes) +
+                    "), or set STEPSCOPE_VENV to a folder on a larger disk",
+                {}};
+    return {SetupError::NotWritable,
+            "cannot write " + path + (why.isEmpty() ? QString() : " (" + why + ")"),
+            "make that folder writable, or set STEPSCOPE_VENV to a folder you may write",
+            {}};
+}
+
 SetupFailure classifyVenvFailure(const QString &output, const SetupContext &context)
 {
+    if (saysNoSpace(output))
+        return venvNoSpace(output, context);
     SetupFailure f;
     f.detail = lastLines(output);
-    if (containsAny(output, {"No space left on device", "Errno 28", "Disk quota exceeded"})) {
-        f.error = SetupError::NoSpace;
-        f.message = "no space left to create the Python environment in " + context.environmentDir + " (" +
-                    freeText(context.environmentDir) + ")";
-        f.fix = "free some space there (PyTorch needs about " + byteText(kSetupEnvironmentBytes) +
-                "), or set STEPSCOPE_VENV to a folder on a larger disk";
-        return f;
-    }
     // Debian's own words wrap: "because ensurepip is not\navailable. ... install the python3-venv".
     if (containsAny(output, {"ensurepip is not", "python3-venv", "No module named venv", "No module named ensurepip",
                              "No module named 'venv'", "No module named 'ensurepip'"})) {
@@ -111,6 +200,8 @@ SetupFailure classifyVenvFailure(const QString &output, const SetupContext &cont
         f.fix = "make that folder writable, or set STEPSCOPE_VENV to a folder you may write";
         return f;
     }
+    if (context.freeBytes && *context.freeBytes < kSetupVenvBytes)
+        return venvNoSpace(output, context);
     f.error = SetupError::Failed;
     f.message = context.basePython + " -m venv could not create the environment in " + context.environmentDir;
     f.fix = "see the detail below; a retry resumes, or pass --python with another Python 3";
@@ -121,7 +212,7 @@ SetupFailure classifyPipFailure(const QString &output, const SetupContext &conte
 {
     SetupFailure f;
     f.detail = lastLines(output);
-    if (containsAny(output, {"No space left on device", "Errno 28", "Disk quota exceeded", "Errno 122"})) {
+    if (saysNoSpace(output)) {
         f.error = SetupError::NoSpace;
         f.message = "no space left on the disk while installing PyTorch (environment " + context.environmentDir + ": " +
                     freeText(context.environmentDir) + "; pip's cache " + context.cacheDir + ": " +

@@ -127,6 +127,74 @@ TEST(SetupFailure, DebianWithoutVenvNamesThePackage)
     EXPECT_TRUE(f.fix.contains("apt install python3.11-venv"));
 }
 
+TEST(SetupFailure, AFullDiskUnderVenvIsNamedFromTheFreeSpace)
+{
+    // venv captures ensurepip's output: on a full disk, this line is all it says.
+    const QString output = "Error: Command '['/tmp/venv/bin/python3', '-m', 'ensurepip', '--upgrade', "
+                           "'--default-pip']' returned non-zero exit status 1.\n";
+    SetupContext full = context();
+    full.freeBytes = 4096;
+    const SetupFailure f = classifyVenvFailure(output, full);
+    EXPECT_EQ(f.error, SetupError::NoSpace);
+    EXPECT_TRUE(f.message.contains("/tmp/venv"));
+    EXPECT_TRUE(f.message.contains("4.1 kB free"));
+    EXPECT_TRUE(f.fix.contains("STEPSCOPE_VENV"));
+    SetupContext roomy = context();
+    roomy.freeBytes = 100'000'000'000LL;
+    EXPECT_EQ(classifyVenvFailure(output, roomy).error, SetupError::Failed) << "room enough: another cause";
+    EXPECT_EQ(classifyVenvFailure(output, context()).error, SetupError::Failed) << "free space unknown";
+}
+
+TEST(SetupFailure, AFullDiskSaidByVenvIsNamed)
+{
+    const SetupFailure f =
+        classifyVenvFailure("OSError: [Errno 28] No space left on device: '/tmp/venv/lib'\n", context());
+    EXPECT_EQ(f.error, SetupError::NoSpace);
+    EXPECT_TRUE(f.message.startsWith("no space left to create the Python environment in /tmp/venv"));
+}
+
+TEST(SetupFailure, WritesOfItsOwnNameAFullDisk)
+{
+    EXPECT_EQ(writeFailure("/tmp/venv/.stepscope-setup-incomplete", "No space left on device", context()).error,
+              SetupError::NoSpace);
+    SetupContext full = context();
+    full.freeBytes = 0;
+    EXPECT_EQ(writeFailure("/tmp/venv", {}, full).error, SetupError::NoSpace) << "mkdir says no words";
+    const SetupFailure denied = writeFailure("/tmp/venv", "Permission denied", context());
+    EXPECT_EQ(denied.error, SetupError::NotWritable);
+    EXPECT_TRUE(denied.message.contains("Permission denied"));
+}
+
+TEST(SetupFailure, OnlyAPython3PassesTheProbe)
+{
+    EXPECT_FALSE(classifyPythonProbe("3.11\n", true, 0, context()));
+    EXPECT_FALSE(classifyPythonProbe("a warning on stderr\n3.13\n", true, 0, context()));
+    const auto silent = classifyPythonProbe("", true, 0, context()); // /bin/true
+    ASSERT_TRUE(silent);
+    EXPECT_EQ(silent->error, SetupError::NoPython);
+    EXPECT_TRUE(silent->message.contains("python3 is not a Python 3"));
+    EXPECT_TRUE(silent->message.contains("said nothing"));
+    EXPECT_TRUE(silent->fix.contains("--python"));
+    EXPECT_TRUE(classifyPythonProbe("2.7\n", true, 0, context())->message.contains("it is Python 2.7"));
+    EXPECT_TRUE(classifyPythonProbe("", true, 1, context())->message.contains("exited with code 1"));
+    EXPECT_TRUE(classifyPythonProbe("", false, 9, context())->message.contains("crashed"));
+    EXPECT_TRUE(classifyPythonProbe("hello\n", true, 0, context())->message.contains("answered 'hello'"));
+    const SetupFailure hang = pythonProbeTimedOut(5, context());
+    EXPECT_EQ(hang.error, SetupError::NoPython);
+    EXPECT_TRUE(hang.message.contains("did not answer within 5 s"));
+}
+
+TEST(SetupFailure, BusyNamesTheHolderAndHowToStopIt)
+{
+    SetupContext c = context();
+    c.lockFile = "/tmp/.venv.setup-lock";
+    const SetupFailure f = busyFailure("pid 4242 on host lab1", c);
+    EXPECT_EQ(f.error, SetupError::Busy);
+    EXPECT_EQ(f.message, "another setup of /tmp/venv is running (pid 4242 on host lab1 holds /tmp/.venv.setup-lock)");
+    EXPECT_TRUE(f.fix.contains("kill 4242"));
+    EXPECT_FALSE(busyFailure("", c).fix.contains("kill")) << "no pid, no kill to suggest";
+}
+
 TEST(SetupFailure, ByteText)
 {
     EXPECT_EQ(byteText(999), "999 bytes");
