@@ -509,10 +509,12 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
             ", several GB of downloads) with pip. Progress goes to standard error; Ctrl-C stops pip, and the "
             "environment stays marked incomplete (never used) until a later setup, which resumes with what "
             "was downloaded, finishes. Pip's own settings (PIP_INDEX_URL, a proxy) apply. When the environment is "
-            "ready already, it says so.",
+            "ready already, it says so. One setup of an environment runs at a time: a second refuses at once, naming "
+            "the first's pid. venv and pip die with the setup, even when it is killed outright.",
         {{kOk, "PyTorch is set up, or was already"},
          {kRunsFailed, "the setup failed: the message says why (offline, no matching release, no space, no "
-                       "python3 venv module) and the fix; a retry resumes"},
+                       "python3 venv module, not a Python 3, another setup of the same environment running) and "
+                       "the fix; a retry resumes"},
          {kUsage, "bad arguments"},
          {kCancelled, "interrupted (Ctrl-C): pip was stopped, the environment stays incomplete"}}));
     out.back().groups = {

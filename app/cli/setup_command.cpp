@@ -139,7 +139,8 @@ int setupCommand(const Options &, const CommandLine &line)
     });
 
     // As `run`: every interrupt cancels. pip runs in a process group of its own, so a terminal's
-    // Ctrl-C reaches this process alone and the cancel kills pip's group.
+    // Ctrl-C reaches this process alone and the cancel kills pip's group (a kill -9 of this process
+    // leaves that to the job's watchdog).
     const InterruptWatch interrupts([&] {
         status.message("stepscope-cli setup: interrupted: stopping pip");
         setup.cancel();

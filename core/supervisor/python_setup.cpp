@@ -1,5 +1,6 @@
 #include "supervisor/python_setup.h"
 
+#include "platform/guards.h"
 #include "platform/platform.h"
 #include "supervisor/managed_python.h"
 
@@ -42,6 +43,12 @@ QProcessEnvironment setupEnvironment()
 
 } // namespace
 
+QString setupLockFile(const QString &environmentDir)
+{
+    const QFileInfo dir(QDir::cleanPath(environmentDir));
+    return dir.absolutePath() + "/." + dir.fileName() + ".setup-lock";
+}
+
 PythonSetup::PythonSetup(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<SetupProgress>();
@@ -49,11 +56,30 @@ PythonSetup::PythonSetup(QObject *parent) : QObject(parent)
     qRegisterMetaType<SetupFailure>();
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &PythonSetup::pollDownload);
+    probeTimeout_.setSingleShot(true);
+    probeTimeout_.setInterval(kPythonProbeSeconds * 1000);
+    connect(&probeTimeout_, &QTimer::timeout, this, [this] {
+        if (running_ && step_ == Step::ProbePython)
+            fail(pythonProbeTimedOut(kPythonProbeSeconds, context_));
+    });
 }
 
 PythonSetup::~PythonSetup()
 {
     stopProcess();
+    releaseGuards();
+}
+
+SetupContext PythonSetup::failureContext() const
+{
+    SetupContext c = context_;
+    // The environment's disk: its nearest folder that exists (the environment may not, yet).
+    QString folder = options_.environmentDir;
+    while (!folder.isEmpty() && !QFileInfo(folder).isDir() && QFileInfo(folder).absolutePath() != folder)
+        folder = QFileInfo(folder).absolutePath();
+    if (const auto free = platform::freeBytes(folder.toStdString()))
+        c.freeBytes = qint64(*free);
+    return c;
 }
 
 QString PythonSetup::venvPython() const
@@ -85,6 +111,7 @@ void PythonSetup::start(const SetupOptions &options)
     context_.tempDir = options_.environmentDir + "/.stepscope-setup-tmp";
     context_.cacheDir = pipCacheDir(env);
     context_.requirements = "torch==" + options_.torchVersion + " torchvision==" + options_.torchvisionVersion;
+    context_.lockFile = options_.environmentDir.isEmpty() ? QString() : setupLockFile(options_.environmentDir);
 
     running_ = true;
     venvCreated_ = false;
@@ -104,23 +131,57 @@ void PythonSetup::start(const SetupOptions &options)
                       {}});
                 return;
             }
-            // The marker before anything else: from here on the environment never looks usable
-            // until the check at the end passes.
+            if (!takeLock())
+                return;
+            // The marker before anything else in the environment: from here on it never looks
+            // usable until the check at the end passes.
             const QString marker =
                 options_.environmentDir + '/' + QFileInfo(managedEnvironmentIncompleteMarker()).fileName();
+            if (!QDir().mkpath(options_.environmentDir)) {
+                fail(writeFailure(options_.environmentDir, {}, failureContext()));
+                return;
+            }
             QFile file(marker);
-            if (!QDir().mkpath(options_.environmentDir) || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-                file.write("setup of " + context_.requirements.toUtf8() + " not finished\n") < 0) {
-                fail({SetupError::NotWritable,
-                      "cannot write into " + options_.environmentDir,
-                      "make that folder writable, or set STEPSCOPE_VENV to a folder you may write",
-                      {}});
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+                file.write("setup of " + context_.requirements.toUtf8() + " not finished\n") < 0 || !file.flush()) {
+                fail(writeFailure(marker, file.errorString(), failureContext()));
                 return;
             }
             file.close();
             probePip();
         },
         Qt::QueuedConnection);
+}
+
+// The watchdog first: it is a fork of this process, and must not share the lock's open file.
+bool PythonSetup::takeLock()
+{
+    const QString parent = QFileInfo(context_.lockFile).absolutePath();
+    if (!QDir().mkpath(parent)) {
+        fail(writeFailure(parent, {}, failureContext()));
+        return false;
+    }
+    watchdog_ = std::make_unique<platform::GroupWatchdog>();
+    const std::string holder =
+        "pid " + std::to_string(platform::currentProcessId()) + " on host " + platform::hostName();
+    lock_ = std::make_unique<platform::FileLock>(context_.lockFile.toStdString(), holder);
+    switch (lock_->state()) {
+    case platform::FileLock::State::Held:
+        return true;
+    case platform::FileLock::State::Busy:
+        fail(busyFailure(QString::fromStdString(lock_->holder()), context_));
+        return false;
+    case platform::FileLock::State::Failed:
+        fail(writeFailure(context_.lockFile, QString::fromStdString(lock_->error()), failureContext()));
+        return false;
+    }
+    return false;
+}
+
+void PythonSetup::releaseGuards()
+{
+    watchdog_.reset(); // after stopProcess: no group is left for it to kill
+    lock_.reset();
 }
 
 void PythonSetup::runStep(Step step, const QString &program, const QStringList &arguments)
@@ -136,15 +197,22 @@ void PythonSetup::runStep(Step step, const QString &program, const QStringList &
         env.insert("TMPDIR", context_.tempDir); // pip downloads there: what the poll measures
     process->setProcessEnvironment(env);
     // A group of its own: a cancel ends pip's helpers too, and a terminal's Ctrl-C reaches the
-    // front-end alone (which cancels) instead of printing pip's traceback.
+    // front-end alone (which cancels) instead of printing pip's traceback. Watched from before
+    // exec, so that the group dies with this process even when it is killed outright.
 #ifdef Q_OS_UNIX
-    process->setChildProcessModifier([] { platform::startOwnProcessGroup(); });
+    const platform::GroupWatchdog *watchdog = watchdog_.get();
+    process->setChildProcessModifier([watchdog] {
+        platform::startOwnProcessGroup();
+        if (watchdog)
+            watchdog->watchOwnGroup();
+    });
 #endif
     connect(process, &QProcess::readyRead, this, &PythonSetup::onOutput);
     connect(process, &QProcess::finished, this, &PythonSetup::onFinished);
     connect(process, &QProcess::errorOccurred, this, &PythonSetup::onStartFailed);
     Q_EMIT outputLine("$ " + program + ' ' + arguments.join(' '));
     process->start(program, arguments);
+    processGroup_ = process->processId();
 }
 
 void PythonSetup::probePip()
@@ -155,22 +223,22 @@ void PythonSetup::probePip()
         createVenv();
 }
 
+// The base Python is asked its version first: venv's own errors assume a Python, and a program
+// that is none (/bin/true) would "create" nothing, or hang.
 void PythonSetup::createVenv()
 {
     venvCreated_ = true;
     reader_.setPhase(SetupPhase::CreatingEnvironment);
     emitProgress(true);
-    runStep(Step::CreateVenv, options_.basePython, {"-m", "venv", options_.environmentDir});
+    runStep(Step::ProbePython, options_.basePython, pythonProbeArguments());
+    probeTimeout_.start();
 }
 
 void PythonSetup::install()
 {
     QDir(context_.tempDir).removeRecursively(); // what a cancelled pip left there is of no use
     if (!QDir().mkpath(context_.tempDir)) {
-        fail({SetupError::NotWritable,
-              "cannot write into " + options_.environmentDir,
-              "make that folder writable, or set STEPSCOPE_VENV to a folder you may write",
-              {}});
+        fail(writeFailure(context_.tempDir, {}, failureContext()));
         return;
     }
     reader_.setPhase(SetupPhase::Resolving);
@@ -233,7 +301,7 @@ void PythonSetup::onStartFailed(QProcess::ProcessError error)
     const Step step = step_;
     const QString why = process_ ? process_->errorString() : QString();
     stopProcess();
-    if (step == Step::CreateVenv) {
+    if (step == Step::ProbePython || step == Step::CreateVenv) {
         fail({SetupError::NoPython,
               "cannot start " + options_.basePython + " to create the Python environment (" + why + ")",
               "install Python 3 with its venv module (Debian or Ubuntu: sudo apt install python3 python3-venv), or "
@@ -267,6 +335,8 @@ void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
         process_->deleteLater();
         process_ = nullptr;
     }
+    if (watchdog_)
+        watchdog_->forget(processGroup_);
     switch (step) {
     case Step::ProbePip:
         if (ok) {
@@ -277,21 +347,30 @@ void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
         } else {
             // A venv made just now without a working pip: Debian's python3 without python3-venv
             // gets that far on some versions.
-            fail(classifyVenvFailure(output + "\nNo module named ensurepip", context_));
+            fail(classifyVenvFailure(output + "\nNo module named ensurepip", failureContext()));
         }
         return;
-    case Step::CreateVenv:
-        if (ok)
-            probePip();
+    case Step::ProbePython:
+        probeTimeout_.stop();
+        if (const auto failure = classifyPythonProbe(output, status == QProcess::NormalExit, exitCode, context_))
+            fail(*failure);
         else
-            fail(classifyVenvFailure(output, context_));
+            runStep(Step::CreateVenv, options_.basePython, {"-m", "venv", options_.environmentDir});
+        return;
+    case Step::CreateVenv:
+        // An exit 0 that made no bin/python is a failure too: probing again would loop.
+        if (ok && QFileInfo(venvPython()).isExecutable()) {
+            probePip();
+        } else {
+            fail(classifyVenvFailure(output, failureContext()));
+        }
         return;
     case Step::Install:
         poll_.stop();
         if (ok)
             check();
         else
-            fail(classifyPipFailure(output, context_));
+            fail(classifyPipFailure(output, failureContext()));
         return;
     case Step::Check: {
         const QStringList versions = output.trimmed().section('\n', -1).split(' ', Qt::SkipEmptyParts);
@@ -323,6 +402,7 @@ void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
         removeTempDir();
         running_ = false;
         step_ = Step::None;
+        releaseGuards();
         Q_EMIT finished({options_.environmentDir, venvPython(), versions[0], versions[1]});
         return;
     }
@@ -373,15 +453,20 @@ void PythonSetup::cancel()
 void PythonSetup::fail(SetupFailure failure)
 {
     stopProcess();
-    removeTempDir();
+    // Only the lock's holder touches the environment: a refused second setup leaves the first's
+    // TMPDIR alone.
+    if (lock_ && lock_->state() == platform::FileLock::State::Held)
+        removeTempDir();
     running_ = false;
     step_ = Step::None;
+    releaseGuards();
     Q_EMIT failed(failure);
 }
 
 void PythonSetup::stopProcess()
 {
     poll_.stop();
+    probeTimeout_.stop();
     if (!process_)
         return;
     QProcess *process = process_;
@@ -392,6 +477,8 @@ void PythonSetup::stopProcess()
         process->kill();
         process->waitForFinished(2000); // reaped: SIGKILL leaves nothing to wait for
     }
+    if (watchdog_)
+        watchdog_->forget(processGroup_);
     process->deleteLater(); // it may be the sender of the signal being handled
 }
 

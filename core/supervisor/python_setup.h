@@ -3,11 +3,17 @@
 // the job behind `stepscope-cli setup` and the dashboard's "Set up PyTorch" dialog. One QObject
 // facade, as the other background jobs: start(), typed progress, finished or failed, cancel().
 //
-// The steps: write the incomplete marker first (the lookup never takes a half-made environment);
-// `python3 -m venv DIR` unless DIR already has a working pip (a retry resumes there); `pip install
+// The steps: take the environment's lock (setupLockFile) or refuse, naming the setup that holds it;
+// write the incomplete marker (the lookup never takes a half-made environment); unless DIR already
+// has a working pip (a retry resumes there), ask the base Python its version (a few seconds at most:
+// a program that is no Python is named) and run `python3 -m venv DIR`; `pip install
 // torch==PIN torchvision==PIN` with a private TMPDIR; import both and check the pins; only then
 // remove the marker. A cancel or a failure leaves the marker, the environment and pip's cache, so
 // that a retry downloads nothing twice.
+//
+// Every process runs in a process group of its own that a watchdog (platform/guards.h) kills if the
+// process behind this object dies, kill -9 included: venv's ensurepip and pip's helpers never
+// outlive it. The lock ends with the job too, and with its process however that ends.
 //
 // Threads: every process is an asynchronous QProcess of the thread the object lives in (the CLI's
 // main loop, the dashboard's UI thread): nothing blocks, signals arrive from that thread's loop.
@@ -21,8 +27,21 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <memory>
+
+namespace stepscope::platform
+{
+class FileLock;
+class GroupWatchdog;
+} // namespace stepscope::platform
+
 namespace stepscope::supervisor
 {
+
+// The lock a setup of `environmentDir` holds while it runs: beside the environment, not in it, so
+// that removing the environment (the fix of several failures) leaves the lock of a running setup.
+// "~/.local/share/stepscope/venv-torch-2.11.0" -> "~/.local/share/stepscope/.venv-torch-2.11.0.setup-lock"
+QString setupLockFile(const QString &environmentDir);
 
 struct SetupOptions {
     QString environmentDir;     // empty: managedEnvironmentDir()
@@ -61,6 +80,8 @@ class PythonSetup : public QObject
     // pip's default five retries of 15 s each.
     static constexpr int kPipRetries = 1;
     static constexpr int kPipTimeoutSeconds = 15;
+    // The base Python's answer to its version: a cold start on a loaded machine takes well under 1 s.
+    static constexpr int kPythonProbeSeconds = 5;
 
   Q_SIGNALS:
     void progress(const stepscope::supervisor::SetupProgress &progress);
@@ -70,10 +91,12 @@ class PythonSetup : public QObject
     void failed(const stepscope::supervisor::SetupFailure &failure);
 
   private:
-    enum class Step { None, ProbePip, CreateVenv, Install, Check };
+    enum class Step { None, ProbePip, ProbePython, CreateVenv, Install, Check };
     void runStep(Step step, const QString &program, const QStringList &arguments);
     void probePip();
     void createVenv();
+    bool takeLock(); // false: failed (Busy, or the lock cannot be written) was said
+    void releaseGuards();
     void install();
     void check();
     void onOutput();
@@ -85,10 +108,15 @@ class PythonSetup : public QObject
     void stopProcess();
     void removeTempDir();
     QString venvPython() const;
+    SetupContext failureContext() const; // context_ with the free space measured now
 
     SetupOptions options_;
     SetupContext context_;
     QPointer<QProcess> process_;
+    qint64 processGroup_ = 0; // the running step's pid, which leads its process group
+    std::unique_ptr<platform::GroupWatchdog> watchdog_;
+    std::unique_ptr<platform::FileLock> lock_; // held from start to finished or failed
+    QTimer probeTimeout_;
     Step step_ = Step::None;
     bool running_ = false;
     bool venvCreated_ = false; // by this run: a pip that still fails then means a broken venv module

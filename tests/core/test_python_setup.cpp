@@ -1,6 +1,7 @@
 // The setup job's reading of pip (supervisor/setup_progress.h) and of its failures
 // (supervisor/setup_failure.h), on lines recorded from pip 23.2.1 (Debian 12's venv) and pip 24.2.
 // The job itself runs against a local index in tests/cli/cli_setup.sh and tests/ui/test_setup_dialog.cpp.
+#include "supervisor/python_setup.h"
 #include "supervisor/setup_failure.h"
 #include "supervisor/setup_progress.h"
 
@@ -193,6 +194,13 @@ TEST(SetupFailure, BusyNamesTheHolderAndHowToStopIt)
     EXPECT_EQ(f.message, "another setup of /tmp/venv is running (pid 4242 on host lab1 holds /tmp/.venv.setup-lock)");
     EXPECT_TRUE(f.fix.contains("kill 4242"));
     EXPECT_FALSE(busyFailure("", c).fix.contains("kill")) << "no pid, no kill to suggest";
+}
+
+TEST(SetupLock, BesideTheEnvironmentNamedAfterIt)
+{
+    EXPECT_EQ(setupLockFile("/home/u/.local/share/stepscope/venv-torch-2.11.0"),
+              "/home/u/.local/share/stepscope/.venv-torch-2.11.0.setup-lock");
+    EXPECT_EQ(setupLockFile("/tmp/venv/"), "/tmp/.venv.setup-lock");
 }
 
 TEST(SetupFailure, ByteText)
