@@ -76,10 +76,32 @@ class PlainProgress
     QString package_ = "-";
 };
 
+// An option given empty ("--index-url ''", a shell variable that was not set) is a slip: taken as
+// not given, an empty index would quietly mean PyPI and gigabytes of download, an empty Python
+// python3 on PATH. Returns the complaint, or nothing.
+std::optional<QString> emptyValue(const CommandLine &line)
+{
+    const std::pair<const char *, const char *> wanted[] = {
+        {"index-url", "give the index's URL (--index-url https://download.pytorch.org/whl/cpu), or leave --index-url "
+                      "out for pip's own index (PyPI)"},
+        {"find-links", "give a folder of wheels (--find-links ~/wheels), or leave --find-links out"},
+        {"python", "give the path of a Python 3 (--python /usr/bin/python3), or leave --python out for python3 on "
+                   "PATH"},
+    };
+    for (const auto &[name, what] : wanted)
+        if (line.isSet(name) && line.value(name).trimmed().isEmpty())
+            return QString("stepscope-cli setup: --%1 is empty; %2").arg(name, what);
+    return std::nullopt;
+}
+
 } // namespace
 
 int setupCommand(const Options &, const CommandLine &line)
 {
+    if (const auto complaint = emptyValue(line)) {
+        printError(*complaint);
+        return kUsage;
+    }
     const QString dir = supervisor::managedEnvironmentDir();
     if (dir.isEmpty()) {
         printError("stepscope-cli setup: there is no folder for the Python environment: HOME is not set; set "

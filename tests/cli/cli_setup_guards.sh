@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `stepscope-cli setup` against what a hostile user does, with stand-in Pythons (shell scripts that
 # answer the version probe and then misbehave in `-m venv`): no pip, no network, seconds.
-#   1. a program that is no Python (/bin/true), or one that hangs: named within seconds;
-#   2. a full disk while venv runs: named, with the fix;
-#   3. a second setup of the same environment refuses at once, naming the first's pid; a kill -9
+#   1. empty --index-url, --find-links or --python: a usage error (exit 2), nothing written;
+#   2. a program that is no Python (/bin/true), or one that hangs: named within seconds;
+#   3. a full disk while venv runs: named, with the fix;
+#   4. a second setup of the same environment refuses at once, naming the first's pid; a kill -9
 #      of the first leaves none of its children (nor theirs) running, and its lock file blocks nobody.
 #   cli_setup_guards.sh BIN_DIR
 set -uo pipefail
@@ -32,7 +33,20 @@ stand_in() {
 
 full=$(stand_in full 'echo "OSError: [Errno 28] No space left on device: '"'"'$3/lib'"'"'" >&2; exit 1')
 
-# 1. Not a Python: /bin/true says nothing (it used to loop at "creating the Python environment").
+# 1. Empty values are slips, never "the default": an empty index would mean PyPI and gigabytes.
+for given in "--index-url=" "--index-url= " "--find-links=" "--python="; do
+  python=(--python "$full")
+  [ "$given" = --python= ] && python=()
+  cli setup "${python[@]}" "$given" > /dev/null 2> "$work/empty.err"; rc=$?
+  [ "$rc" = 2 ] || fail "setup '$given' must be a usage error (2), got $rc: $(cat "$work/empty.err")"
+  grep -q "^stepscope-cli setup: ${given%%=*} is empty; give " "$work/empty.err" ||
+    fail "setup '$given' words: $(cat "$work/empty.err")"
+done
+cli setup --python "$full" --index-url "" > /dev/null 2>&1
+[ $? = 2 ] || fail "--index-url '' (a separate argument) is refused too"
+[ -e "$STEPSCOPE_VENV" ] || [ -e "$lock" ] && fail "a refused setup writes nothing"
+
+# 2. Not a Python: /bin/true says nothing (it used to loop at "creating the Python environment").
 start=$(date +%s)
 timeout 30 "$bin/stepscope-cli" setup --python /bin/true > /dev/null 2> "$work/true.err"; rc=$?
 took=$(($(date +%s) - start))
@@ -55,14 +69,14 @@ grep -q "$hang did not answer within 5 s when asked its version" "$work/hang.err
 [ "$took" -le 15 ] || fail "a hanging Python took $took s to name"
 ended "$(cat "$work/hang.pid")" || fail "the hanging Python was left running"
 
-# 2. A full disk while venv creates the environment ($full says what Python's venv says then).
+# 3. A full disk while venv creates the environment ($full says what Python's venv says then).
 cli setup --python "$full" > /dev/null 2> "$work/full.err"; rc=$?
 [ "$rc" = 1 ] || fail "a full disk must fail (1), got $rc: $(cat "$work/full.err")"
 grep -q "no space left to create the Python environment in $STEPSCOPE_VENV (.* free)" "$work/full.err" ||
   fail "full-disk words: $(cat "$work/full.err")"
 grep -q "^fix: free some space there .*STEPSCOPE_VENV" "$work/full.err" || fail "full-disk fix: $(cat "$work/full.err")"
 
-# 3. A venv that takes its time: it, two children and a grandchild in its group, every pid written down.
+# 4. A venv that takes its time: it, two children and a grandchild in its group, every pid written down.
 slow=$(stand_in slow 'echo $$ >> "'"$work"'/slow.pids"
 sleep 300 & echo $! >> "'"$work"'/slow.pids"
 sh -c '"'"'sleep 300 & echo $! >> "'"$work"'/slow.pids"; wait'"'"' & echo $! >> "'"$work"'/slow.pids"
