@@ -179,8 +179,13 @@ bool parseCoreList(const std::string &text, std::vector<int> &cores, std::string
             return bad("'" + item + "' is not a core number or range");
         if (hi < lo)
             return bad("range '" + item + "' runs backwards");
-        for (long long core = lo; core <= hi; ++core)
+        for (long long core = lo; core <= hi; ++core) {
+            // One grammar for every list (issue 34.6): a core named twice is a slip, never merged
+            // without a word ("2,3" and "2-3" are one set, spelled two ways; "3,3" is a mistake).
+            if (std::find(cores.begin(), cores.end(), static_cast<int>(core)) != cores.end())
+                return bad("core " + std::to_string(core) + " is named twice");
             cores.push_back(static_cast<int>(core));
+        }
         if (comma == std::string::npos)
             break;
         pos = comma + 1;

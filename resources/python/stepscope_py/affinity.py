@@ -32,7 +32,11 @@ def parse_core_list(text, core_count):
             raise bad(f"'{item}' is not a core number or range")
         if hi < lo:
             raise bad(f"range '{item}' runs backwards")
-        cores.update(range(lo, hi + 1))
+        # One grammar for every list, as in C++: a core named twice is a slip, never merged quietly.
+        for core in range(lo, hi + 1):
+            if core in cores:
+                raise bad(f"core {core} is named twice")
+            cores.add(core)
     return sorted(cores)
 
 
