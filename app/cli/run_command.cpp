@@ -766,14 +766,26 @@ QString planText(const supervisor::SweepRequest &request, const QString &db)
 void ddpNote(const supervisor::SweepRequest &request)
 {
     const auto ddp = std::find_if(request.worldSizes.begin(), request.worldSizes.end(), [](int w) { return w > 1; });
-    if (ddp == request.worldSizes.end() ||
-        std::none_of(request.configs.begin(), request.configs.end(),
-                     [](const RunConfig &c) { return c.runtime == Runtime::Native; }))
+    if (ddp == request.worldSizes.end())
         return;
-    printError(QString("stepscope-cli: --world-sizes %1 runs in the Python worker: DDP runs only there, so every "
-                       "configuration of this sweep runs in the Python worker (--runtime python), at each world "
-                       "size, to compare in one runtime")
-                   .arg(*ddp));
+    if (std::any_of(request.configs.begin(), request.configs.end(),
+                    [](const RunConfig &c) { return c.runtime == Runtime::Native; }))
+        printError(QString("stepscope-cli: --world-sizes %1 runs in the Python worker: DDP runs only there, so every "
+                           "configuration of this sweep runs in the Python worker (--runtime python), at each world "
+                           "size, to compare in one runtime")
+                       .arg(*ddp));
+    // A pinned configuration of a preset or a --config file (a --cpu-affinity flag was refused): in
+    // the sweep as it will run, pinned at world size 1 and not above.
+    QStringList pinned;
+    for (const RunConfig &c : supervisor::withDefaults(request).configs)
+        if (c.worldSize == 1 && c.cpuAffinity != "none")
+            pinned << QString::fromStdString(canonicalName(c));
+    if (!pinned.isEmpty())
+        printError(QString("stepscope-cli: --world-sizes %1 runs unpinned, since every rank would pin itself to the "
+                           "same cores: %2 keep%3 the pinning at world size 1 only")
+                       .arg(*ddp)
+                       .arg(pinned.join(", "))
+                       .arg(pinned.size() == 1 ? "s" : ""));
 }
 
 // --dry-run: the configurations the sweep would run, one canonical name a line on standard output

@@ -207,6 +207,12 @@ grep -q "^stepscope-cli: --world-sizes 2 runs in the Python worker: " "$work/ddp
 refused_list "--runtime native: --world-sizes 2 runs DDP, which only the Python worker runs" \
   --single --runtime native --world-sizes 1,2
 refused_list "--cpu-affinity 0: --world-sizes 2 runs unpinned" --single --world-sizes 2 --cpu-affinity 0
+# A preset's pinned rows lose their pinning under DDP: said, with their names (a flag was refused).
+cli --db "$dry" run --dry-run "${shape[@]}" --preset each --knobs pin-one-core --world-sizes 1,2 > /dev/null \
+  2> "$work/pin.err" || fail "a pinned preset row with --world-sizes 1,2 failed: $(cat "$work/pin.err")"
+grep -q "^stepscope-cli: --world-sizes 2 runs unpinned, since every rank would pin itself to the same cores: .*pin-one-core" \
+  "$work/pin.err" || fail "the dropped pinning was not said: $(cat "$work/pin.err")"
+refused_list "is not a core list: core 3 is named twice" --single --cpu-affinity 3,3
 # A write error on standard output is an error, --help's too; an empty --out is no file name.
 cli run --help > /dev/full 2> "$work/full.err" && fail "run --help > /dev/full exited 0"
 grep -q "could not write to standard output" "$work/full.err" || fail "run --help > /dev/full said: $(cat "$work/full.err")"
