@@ -140,9 +140,11 @@ class LockHolder
     // permission bits (as SQLite creates its side files); `created` then says whether it was.
     static LockHolder open(const std::string &path, const std::string &createLike = {}, bool *created = nullptr);
     bool valid() const { return handle_ >= 0; }
-    // Take a lock on one byte without waiting: false where another open file holds one in the way.
-    bool lockShared(std::int64_t offset);
-    bool lockExclusive(std::int64_t offset);
+    // Take a lock on one byte without waiting. Busy: another open file holds one in the way.
+    // Unsupported: this file's file system takes no such locks (some network and FUSE mounts).
+    enum class Lock { Taken, Busy, Unsupported };
+    Lock lockShared(std::int64_t offset);
+    Lock lockExclusive(std::int64_t offset);
     void unlock(std::int64_t offset);
     // The first byte of [from, from + length) (length 0: to the end of all bytes) where another open
     // file, in this process or another, holds a lock of any kind, SQLite's included; none if free.

@@ -504,7 +504,7 @@ namespace
 {
 
 #ifdef F_OFD_SETLK
-bool setByteLock(int fd, short type, std::int64_t offset)
+LockHolder::Lock setByteLock(int fd, short type, std::int64_t offset)
 {
     struct flock lock {
     };
@@ -512,29 +512,31 @@ bool setByteLock(int fd, short type, std::int64_t offset)
     lock.l_whence = SEEK_SET;
     lock.l_start = static_cast<off_t>(offset);
     lock.l_len = 1;
-    return ::fcntl(fd, F_OFD_SETLK, &lock) == 0;
+    if (::fcntl(fd, F_OFD_SETLK, &lock) == 0)
+        return LockHolder::Lock::Taken;
+    return errno == EAGAIN || errno == EACCES ? LockHolder::Lock::Busy : LockHolder::Lock::Unsupported;
 }
 #endif
 
 } // namespace
 
-bool LockHolder::lockShared(std::int64_t offset)
+LockHolder::Lock LockHolder::lockShared(std::int64_t offset)
 {
 #ifdef F_OFD_SETLK
-    return handle_ >= 0 && setByteLock(handle_, F_RDLCK, offset);
+    return handle_ >= 0 ? setByteLock(handle_, F_RDLCK, offset) : Lock::Unsupported;
 #else
     (void)offset;
-    return false;
+    return Lock::Unsupported;
 #endif
 }
 
-bool LockHolder::lockExclusive(std::int64_t offset)
+LockHolder::Lock LockHolder::lockExclusive(std::int64_t offset)
 {
 #ifdef F_OFD_SETLK
-    return handle_ >= 0 && setByteLock(handle_, F_WRLCK, offset);
+    return handle_ >= 0 ? setByteLock(handle_, F_WRLCK, offset) : Lock::Unsupported;
 #else
     (void)offset;
-    return false;
+    return Lock::Unsupported;
 #endif
 }
 

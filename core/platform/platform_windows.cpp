@@ -358,13 +358,13 @@ LockHolder LockHolder::open(const std::string &, const std::string &, bool *crea
         *created = false;
     return {};
 }
-bool LockHolder::lockShared(std::int64_t)
+LockHolder::Lock LockHolder::lockShared(std::int64_t)
 {
-    return false;
+    return Lock::Unsupported;
 }
-bool LockHolder::lockExclusive(std::int64_t)
+LockHolder::Lock LockHolder::lockExclusive(std::int64_t)
 {
-    return false;
+    return Lock::Unsupported;
 }
 void LockHolder::unlock(std::int64_t) {}
 std::optional<std::int64_t> LockHolder::lockedElsewhere(std::int64_t, std::int64_t) const

@@ -57,7 +57,12 @@ std::unique_ptr<WriterClaim> WriterClaim::take(const std::string &path)
         // One claimant at a time, so that two writers through two names, starting together, cannot
         // both find the file unclaimed.
         const auto deadline = std::chrono::steady_clock::now() + kGateWait;
-        while (!claim->file_.lockExclusive(kGate)) {
+        for (;;) {
+            const auto gate = claim->file_.lockExclusive(kGate);
+            if (gate == platform::LockHolder::Lock::Taken)
+                break;
+            if (gate == platform::LockHolder::Lock::Unsupported)
+                return nullptr; // a file system without such locks: the hard-link check is all there is
             if (std::chrono::steady_clock::now() > deadline)
                 throw StoreError(StoreError::Kind::Io,
                                  quotedPath(path) +
