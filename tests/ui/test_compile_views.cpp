@@ -234,7 +234,7 @@ class TestCompileViews : public QObject
         QAbstractItemModelTester tester(page.doctorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy finished(&page, &EnvironmentPage::doctorFinished);
         QSignalSpy asking(page.findChild<DoctorJob *>(), &DoctorJob::askingPython);
-        page.runDoctor(python.fileName(), "cpu");
+        page.runDoctor(python.fileName(), "cpu", {});
         QVERIFY(page.doctorRunning()); // returned at once: the checks run on the job's thread
         QVERIFY(finished.wait(30000));
         qunsetenv("STEPSCOPE_NATIVE_WORKER");
@@ -243,8 +243,8 @@ class TestCompileViews : public QObject
         QStringList names;
         for (const DoctorItem &i : page.doctorModel()->items())
             names << i.item;
-        QCOMPARE(names, QStringList({"stepscope", "python", "libtorch", "native worker", "torch"}));
-        const DoctorItem native = page.doctorModel()->items().at(3);
+        QCOMPARE(names, QStringList({"stepscope", "python", "libtorch", "leftovers", "native worker", "torch"}));
+        const DoctorItem native = page.doctorModel()->items().at(4);
         QCOMPARE(native.status, DoctorStatus::Ok);
         QCOMPARE(native.value, QString("0 CUDA device(s) seen by LibTorch (%1)").arg(STEPSCOPE_FAKE_WORKER));
         QCOMPARE(finished.first().at(0).toInt(), 0); // no fail

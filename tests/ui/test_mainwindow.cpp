@@ -295,14 +295,15 @@ class TestMainWindow : public QObject
         QTest::mouseClick(page->doctorButton(), Qt::LeftButton);
         QTRY_VERIFY(!page->doctorRunning());
         const QList<DoctorItem> rows = page->doctorModel()->items();
-        QCOMPARE(rows.size(), 3); // stepscope, python, native worker
+        QCOMPARE(rows.size(), 4); // stepscope, python, leftovers, native worker
         QCOMPARE(rows[1].item, QString("python"));
         QCOMPARE(rows[1].status, DoctorStatus::Fail);
         QVERIFY2(rows[1].value.contains("/nonexistent/bin/python3"), qPrintable(rows[1].value));
         QVERIFY(!rows[1].fix.isEmpty());
-        QCOMPARE(rows[2].item, QString("native worker"));
-        QCOMPARE(rows[2].status, DoctorStatus::Fail);
-        QVERIFY2(rows[2].value.startsWith("not started"), qPrintable(rows[2].value));
+        QCOMPARE(rows[2].item, QString("leftovers")); // asks no Python: there without one too
+        QCOMPARE(rows[3].item, QString("native worker"));
+        QCOMPARE(rows[3].status, DoctorStatus::Fail);
+        QVERIFY2(rows[3].value.startsWith("not started"), qPrintable(rows[3].value));
         QVERIFY(page->doctorButton()->isEnabled()); // ready to run again
     }
 

@@ -32,13 +32,14 @@ DoctorJob::~DoctorJob()
     thread_.waitForDone();
 }
 
-void DoctorJob::start(const QString &self, const QString &configuredPython, const QString &device)
+void DoctorJob::start(const QString &self, const QString &configuredPython, const QString &device,
+                      const QString &database)
 {
     if (running_)
         return;
     running_ = true;
     watcher_.setFuture(
-        QtConcurrent::run(&thread_, [this, self, configuredPython, device](QPromise<DoctorItem> &promise) {
+        QtConcurrent::run(&thread_, [this, self, configuredPython, device, database](QPromise<DoctorItem> &promise) {
             supervisor::DoctorProgress progress;
             progress.item = [&promise](const DoctorItem &row) { promise.addResult(row); };
             // Queued to this thread after the rows before it; `this` outlives the run (the destructor waits).
@@ -47,7 +48,9 @@ void DoctorJob::start(const QString &self, const QString &configuredPython, cons
                     this, [this, asked] { Q_EMIT askingPython(asked); }, Qt::QueuedConnection);
             };
             progress.stop = [&promise] { return promise.isCanceled(); };
-            supervisor::runDoctor(supervisor::doctorRequest(self, configuredPython, device), progress);
+            auto request = supervisor::doctorRequest(self, configuredPython, device);
+            request.database = database;
+            supervisor::runDoctor(request, progress);
         }));
 }
 

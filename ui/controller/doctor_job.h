@@ -25,7 +25,8 @@ class DoctorJob : public QObject
     // Returns at once. Locates torch for `configuredPython` (empty: choosePython's order), then asks
     // both workers about `device`; `self` names the program in the first row. A run under way is left
     // to finish.
-    void start(const QString &self, const QString &configuredPython, const QString &device);
+    // `database`: the open database, whose traces folder the leftovers row looks at (empty: none).
+    void start(const QString &self, const QString &configuredPython, const QString &device, const QString &database);
     // Until finished() is signalled: the future ends before its last rows reach this thread.
     bool isRunning() const { return running_; }
 

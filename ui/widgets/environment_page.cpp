@@ -99,7 +99,7 @@ EnvironmentPage::EnvironmentPage(EnvironmentModel *environment, QWidget *parent)
     });
 }
 
-void EnvironmentPage::runDoctor(const QString &configuredPython, const QString &device)
+void EnvironmentPage::runDoctor(const QString &configuredPython, const QString &device, const QString &database)
 {
     if (job_->isRunning())
         return;
@@ -108,7 +108,7 @@ void EnvironmentPage::runDoctor(const QString &configuredPython, const QString &
     status_->setText(tr("Looking for Python and LibTorch, asking the native worker…"));
     const QString self =
         QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(), QCoreApplication::applicationVersion());
-    job_->start(self.trimmed(), configuredPython, device);
+    job_->start(self.trimmed(), configuredPython, device, database);
 }
 
 void EnvironmentPage::resizeEvent(QResizeEvent *event)

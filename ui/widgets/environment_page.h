@@ -27,7 +27,7 @@ class EnvironmentPage : public Page
 
     // Checks the workers a run with `configuredPython` (empty: the default lookup) would use, on
     // `device`; rows appear as they come.
-    void runDoctor(const QString &configuredPython, const QString &device);
+    void runDoctor(const QString &configuredPython, const QString &device, const QString &database);
     bool doctorRunning() const;
     DoctorModel *doctorModel() const { return doctor_; }
     QPushButton *doctorButton() const { return run_; }

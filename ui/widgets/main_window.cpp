@@ -334,7 +334,10 @@ void MainWindow::connectRun()
     connect(tabs_->compare(), &ComparePage::reportWritten, this,
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
     connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this,
-            [this] { tabs_->environment()->runDoctor(panel_->pythonInterpreter(), panel_->device()); });
+            [this] {
+                tabs_->environment()->runDoctor(panel_->pythonInterpreter(), panel_->device(),
+                                                controller_->databasePath());
+            });
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
     connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
         startWhenOpen_ = false;
