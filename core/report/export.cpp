@@ -229,6 +229,30 @@ std::string toJson(const Ledger &l)
                   : QJsonValue(QJsonValue::Null);
     root["recommended_by_start"] = byStart;
     root["headline"] = text(recommendationHeadline(l));
+    root["caveats"] = text(recommendationCaveats(l));
+    // What each knob of the recommended configuration is worth (knob_worth.h), for tools: the rows
+    // it was judged between, the first-step and steady differences, the steady ratio's interval
+    // (null without one), and the configuration that would judge it exactly.
+    QJsonArray worth;
+    for (const KnobWorth &w : l.recommendedWorth) {
+        static const char *const kVerdicts[] = {"pays", "hurts", "costs_only", "no_change", "unsure", "not_measured"};
+        QJsonObject k{{"knob", text(w.knob)},
+                      {"verdict", kVerdicts[static_cast<int>(w.verdict)]},
+                      {"without_configuration", text(w.withoutConfig)}};
+        if (w.verdict != KnobWorth::Verdict::NotMeasured) {
+            const bool interval = w.steadyRatio && w.steadyRatio->hasInterval;
+            k["exact"] = w.exact;
+            k["with"] = text(l.rows[w.with].configName);
+            k["without"] = text(l.rows[w.without].configName);
+            k["first_step_difference_s"] = w.firstDeltaMs ? QJsonValue(*w.firstDeltaMs / 1000.0) : QJsonValue();
+            k["steady_difference_ms"] = w.steadyDeltaMs ? QJsonValue(*w.steadyDeltaMs) : QJsonValue();
+            k["steady_ratio"] = w.steadyRatio ? QJsonValue(w.steadyRatio->ratio) : QJsonValue();
+            k["steady_ratio_low"] = interval ? QJsonValue(w.steadyRatio->low) : QJsonValue();
+            k["steady_ratio_high"] = interval ? QJsonValue(w.steadyRatio->high) : QJsonValue();
+        }
+        worth.append(k);
+    }
+    root["knob_worth"] = worth;
     // Where the recommended configuration and the runner-up swap places, for tools: the faster per
     // step overtakes the slower after `steps` steps; the bounds are null without an interval and
     // for "never".
@@ -418,6 +442,8 @@ std::string toMarkdown(const Ledger &l)
     if (!l.recommendationText.empty())
         out << "\n**Recommendation: " << markdownCell(recommendationHeadline(l)) << ".**\n\n"
             << l.recommendationText << "\n";
+    if (const std::string caveats = recommendationCaveats(l); !caveats.empty())
+        out << "\n" << caveats << "\n";
     out << whyMarkdown(l);
     return out.str();
 }

@@ -6,6 +6,7 @@
 #include "config/run_config.h"
 #include "profile/profile_summary.h"
 #include "report/compute.h"
+#include "report/knob_worth.h"
 #include "report/waterfall.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -195,6 +196,8 @@ struct Ledger {
     // when the best cannot be told apart from the runner-up. Why, in a few words.
     std::optional<std::size_t> recommended;
     std::string recommendedReason;
+    // What each knob of the recommended row is worth (knob_worth.h), recomputed with it.
+    std::vector<KnobWorth> recommendedWorth;
     // Why there is no recommendation, when there is none: "the baseline (baseline) has no steady
     // state: step times went from ...". Empty when there is one.
     std::string noRecommendationReason;

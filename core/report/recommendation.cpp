@@ -117,14 +117,21 @@ std::string signedSeconds(double s)
     return s < 0 ? "-" + formatSeconds(-s) : formatSeconds(s);
 }
 
-// Knobs a configuration turns on: "baseline" none, "tf32+bf16" two. The simpler of two
+// The changes a configuration asks of a user against the baseline: each knob it turns on, a switch
+// of runtime (another worker, another language), and for torch.compile one more than its knob (a
+// compiler, its caches and its first-step wait, on top of the mode chosen). The simpler of two
 // configurations that cannot be told apart is the one to keep.
-int knobCount(const LedgerRow &row)
+int changeCount(const LedgerRow &row, const LedgerRow &baseline)
 {
     const std::string knobs = knobsOf(row.configName);
-    if (knobs.empty() || knobs == "baseline")
-        return 0;
-    return 1 + static_cast<int>(std::count(knobs.begin(), knobs.end(), '+'));
+    int changes = 0;
+    if (!knobs.empty() && knobs != "baseline")
+        changes = 1 + static_cast<int>(std::count(knobs.begin(), knobs.end(), '+'));
+    if (knobs.find("compile-") != std::string::npos)
+        ++changes;
+    if (runtimeOf(row.configName) != runtimeOf(baseline.configName))
+        ++changes;
+    return changes;
 }
 
 // Rows the recommendation must name: runs that did not all complete, or figures that are noisy
@@ -278,8 +285,10 @@ void recommendAssumedStart(Ledger &ledger, std::int64_t plannedSteps, stats::Can
             text += ", margin 95% CI " + signedSeconds(ci.low) + " to " + signedSeconds(ci.high);
         if (ledger.recommendationTied) {
             // Ties go to the row listed first (the baseline side of the ledger) at equal knob counts.
-            const bool secondSimpler = knobCount(second) < knobCount(best) ||
-                                       (knobCount(second) == knobCount(best) && *rec->runnerUp < rec->best);
+            const LedgerRow &base = ledger.rows.front();
+            const int secondChanges = changeCount(second, base), bestChanges = changeCount(best, base);
+            const bool secondSimpler =
+                secondChanges < bestChanges || (secondChanges == bestChanges && *rec->runnerUp < rec->best);
             text += "; the simpler is " + (secondSimpler ? second.label : best.label);
             ledger.recommended = secondSimpler ? *rec->runnerUp : rec->best;
             ledger.recommendedReason =
@@ -320,6 +329,9 @@ std::string recommendationCaveats(const Ledger &ledger)
     if (!ledger.recommended)
         return {};
     std::string text = caveatsOf(ledger);
+    // A knob of the pick that only costs (issue 35.1): what to leave out of it.
+    if (const std::string drop = costOnlyKnobsText(ledger, ledger.recommendedWorth); !drop.empty())
+        text += " " + drop;
     // "Within noise" of one process each is no measured noise: no interval could be taken.
     if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
         text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
@@ -329,6 +341,17 @@ std::string recommendationCaveats(const Ledger &ledger)
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
     recommendAssumedStart(ledger, plannedSteps, cancel);
+    ledger.recommendedWorth.clear();
+    if (ledger.recommended) {
+        // What each of the pick's knobs is worth, in the verdict's own text.
+        ledger.recommendedWorth = knobWorthOf(ledger, *ledger.recommended, cancel);
+        std::string worth;
+        for (const KnobWorth &w : ledger.recommendedWorth)
+            worth += (worth.empty() ? "" : "; ") + knobWorthText(ledger, w);
+        if (!worth.empty())
+            ledger.recommendationText +=
+                " What each knob of " + ledger.rows[*ledger.recommended].label + " is worth: " + worth + ".";
+    }
     // Each start state's pick (Ledger::byStart, the exports' recommended_by_start) is for the same
     // planned run: another length picks them again, or an export would mix two lengths.
     pickByStart(ledger);

@@ -1,0 +1,203 @@
+// What each knob of a row is worth (knob_worth.h).
+#include "report/knob_worth.h"
+
+#include "report/ledger.h"
+#include "report/ledger_internal.h"
+#include "report/ledger_rows.h"
+#include "report/ledger_text.h"
+#include "report/number_text.h"
+#include "report/recommendation.h"
+#include "report/waterfall.h"
+
+#include <cmath>
+
+namespace stepscope::report
+{
+namespace
+{
+
+// The knobs of a canonical name in its order: "tf32+bf16" two, "baseline" none.
+std::vector<std::string> knobNamesOf(const std::string &configName)
+{
+    std::vector<std::string> names;
+    const std::string knobs = knobsOf(configName);
+    if (knobs.empty() || knobs == "baseline")
+        return names;
+    for (std::size_t at = 0; at <= knobs.size();) {
+        const auto plus = std::min(knobs.find('+', at), knobs.size());
+        names.push_back(knobs.substr(at, plus - at));
+        at = plus + 1;
+    }
+    return names;
+}
+
+// `configName` without the knob `knob`: what would judge it exactly.
+std::string withoutKnob(const std::string &configName, const std::string &knob)
+{
+    std::string rest;
+    for (const std::string &name : knobNamesOf(configName))
+        if (name != knob)
+            rest += (rest.empty() ? "" : "+") + name;
+    const auto space = configName.rfind(' ');
+    return configName.substr(0, space + 1) + (rest.empty() ? "baseline" : rest);
+}
+
+bool judged(const LedgerRow &row)
+{
+    return row.steadyMs.has_value() && row.complete();
+}
+
+// Whether a first step is longer with the knob than without it beyond what the processes spread:
+// the fastest process with it slower than the slowest without, by more than 5%. One process a side
+// gives no spread: then a fifth more, and at least 100 ms, is what a reader would not call noise.
+bool firstCosts(const LedgerRow &with, const LedgerRow &without, store::StartState state, double delta)
+{
+    const auto &a = with.figuresOf(state), &b = without.figuresOf(state);
+    const auto base = firstStepFor(without, state);
+    if (!base || delta <= 0)
+        return false;
+    if (a.processes >= 2 && b.processes >= 2 && a.minMs && b.maxMs)
+        return *a.minMs > *b.maxMs && delta > 0.05 * *base;
+    return delta > 0.2 * *base && delta > 100.0;
+}
+
+std::string seconds(double ms)
+{
+    return (ms < 0 ? "-" : "+") + formatSeconds(std::abs(ms) / 1000.0);
+}
+
+std::string milliseconds(double ms)
+{
+    return (ms < 0 ? "-" : "+") + formatMs(std::abs(ms));
+}
+
+// "2.61x faster, 95% CI 2.55-2.68x" from with / without.
+std::string factorText(const stats::RatioCI &ratio)
+{
+    const bool faster = ratio.ratio < 1;
+    const double factor = faster ? 1 / ratio.ratio : ratio.ratio;
+    // A factor that rounds to 1.00x is neither: "1.00x slower" would read as a finding.
+    const bool even = formatNumber("%.2f", factor) == "1.00";
+    std::string text = formatNumber("%.2fx", factor) + (even ? "" : faster ? " faster" : " slower");
+    if (ratio.hasInterval) {
+        const double lo = faster ? 1 / ratio.high : ratio.low, hi = faster ? 1 / ratio.low : ratio.high;
+        text += ", 95% CI " + formatNumber("%.2f", lo) + "-" + formatNumber("%.2fx", hi);
+    }
+    return text;
+}
+
+} // namespace
+
+std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t index, stats::CancelToken cancel)
+{
+    std::vector<KnobWorth> out;
+    if (index >= ledger.rows.size())
+        return out;
+    const LedgerRow &row = ledger.rows[index];
+    for (const std::string &knob : knobNamesOf(row.configName)) {
+        KnobWorth worth;
+        worth.knob = knob;
+        worth.withoutConfig = withoutKnob(row.configName, knob);
+        // The pair that isolates the knob: the row itself and the row without it, else two measured
+        // rows that differ by the knob alone, the one with the most knobs (nearest the judged row).
+        std::optional<std::pair<std::size_t, std::size_t>> pair;
+        std::size_t pairKnobs = 0;
+        for (std::size_t w = 0; w < ledger.rows.size() && !worth.exact; ++w) {
+            if (!judged(ledger.rows[w]))
+                continue;
+            for (std::size_t o = 0; o < ledger.rows.size(); ++o) {
+                if (o == w || !judged(ledger.rows[o]))
+                    continue;
+                const auto change = knobChangeBetween(ledger.rows[o].configName, ledger.rows[w].configName);
+                if (!change || change->kind != KnobChange::Kind::Added || change->to != knob)
+                    continue;
+                const std::size_t knobs = knobNamesOf(ledger.rows[w].configName).size();
+                if (w == index) {
+                    pair = {w, o};
+                    worth.exact = true;
+                    break;
+                }
+                if (!pair || knobs > pairKnobs) {
+                    pair = {w, o};
+                    pairKnobs = knobs;
+                }
+            }
+        }
+        if (!pair) {
+            out.push_back(worth);
+            continue;
+        }
+        worth.with = pair->first;
+        worth.without = pair->second;
+        const LedgerRow &with = ledger.rows[worth.with], &without = ledger.rows[worth.without];
+        worth.steadyDeltaMs = *with.steadyMs - *without.steadyMs;
+        worth.steadyRatio = stats::ratioOfMedians(processSummariesOf(with), processSummariesOf(without),
+                                                  stats::kResamples, stats::kSeed, cancel);
+        const auto firstWith = firstStepFor(with, ledger.start), firstWithout = firstStepFor(without, ledger.start);
+        if (firstWith && firstWithout) {
+            worth.firstDeltaMs = *firstWith - *firstWithout;
+            worth.firstCosts = firstCosts(with, without, ledger.start, *worth.firstDeltaMs);
+        }
+        const stats::RatioCI &r = *worth.steadyRatio;
+        if (!r.hasInterval)
+            worth.verdict = KnobWorth::Verdict::Unsure;
+        else if (r.significant)
+            worth.verdict = r.ratio < 1 ? KnobWorth::Verdict::Pays : KnobWorth::Verdict::Hurts;
+        else
+            worth.verdict = worth.firstCosts ? KnobWorth::Verdict::CostsOnly : KnobWorth::Verdict::NoChange;
+        out.push_back(worth);
+    }
+    return out;
+}
+
+std::string knobWorthText(const Ledger &ledger, const KnobWorth &worth)
+{
+    std::string text = worth.knob;
+    if (worth.verdict == KnobWorth::Verdict::NotMeasured)
+        return text + ": not measured (no two rows of this sweep differ by it alone; add " + worth.withoutConfig +
+               " to a sweep to measure it)";
+    if (!worth.exact)
+        text += " (measured where it was added, from " + ledger.rows[worth.without].label + " to " +
+                ledger.rows[worth.with].label + ")";
+    text += ": ";
+    const std::string start = startText(ledger.start);
+    const std::string first =
+        worth.firstDeltaMs ? "first step " + seconds(*worth.firstDeltaMs) + (start.empty() ? "" : " on " + start) : "";
+    const std::string steadyDelta = worth.steadyDeltaMs ? "steady " + milliseconds(*worth.steadyDeltaMs) : "";
+    switch (worth.verdict) {
+    case KnobWorth::Verdict::Pays:
+    case KnobWorth::Verdict::Hurts:
+        text += "steady " + factorText(*worth.steadyRatio) + (first.empty() ? "" : "; " + first);
+        break;
+    case KnobWorth::Verdict::CostsOnly:
+        text += first + "; " + steadyDelta + " (" + factorText(*worth.steadyRatio) +
+                "): no measurable steady change, so drop it";
+        break;
+    case KnobWorth::Verdict::NoChange:
+        text += "no measurable change (" + steadyDelta + ", " + factorText(*worth.steadyRatio) +
+                (first.empty() ? "" : "; " + first) + ")";
+        break;
+    case KnobWorth::Verdict::Unsure:
+        text += steadyDelta + (first.empty() ? "" : ", " + first) + " (one process a side: no interval)";
+        break;
+    case KnobWorth::Verdict::NotMeasured:
+        break;
+    }
+    return text;
+}
+
+std::string costOnlyKnobsText(const Ledger &ledger, const std::vector<KnobWorth> &worth)
+{
+    std::string text;
+    const std::string start = startText(ledger.start);
+    for (const KnobWorth &w : worth) {
+        if (w.verdict != KnobWorth::Verdict::CostsOnly || !w.firstDeltaMs)
+            continue;
+        text += (text.empty() ? "" : " ") + std::string("Drop ") + w.knob + ": " +
+                formatSeconds(*w.firstDeltaMs / 1000.0) + " less first step" + (start.empty() ? "" : " on " + start) +
+                ", no measurable steady change" + (w.exact ? "" : " (measured where it was added)") + ".";
+    }
+    return text;
+}
+
+} // namespace stepscope::report
