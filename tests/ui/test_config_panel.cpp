@@ -15,7 +15,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QJsonObject>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProcess>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -329,6 +331,85 @@ class TestConfigPanel : public QObject
         QVERIFY2(panel.buildRequest(shown, &error), qPrintable(error));
         QCOMPARE(shown.configs.size(), cli.configs.size());
         QVERIFY2(panel.previewText().contains("12 configurations"), qPrintable(panel.previewText()));
+    }
+
+    // Issue 35.5: a stored sweep's settings are the sweep's, every one of them: the user's batch
+    // scan, devices at once, start states, custom list and compile mode must not stand under its
+    // caption, and the line above the buttons counts the stored configurations.
+    void aStoredSweepShowsOnlyWhatItStored()
+    {
+        ConfigPanel panel;
+        panel.setCudaDevices(0);
+        // The user's own form: things the stored sweep never had.
+        panel.batchesEdit()->setText("2,4");
+        panel.devicesEdit()->setText("cpu:0,cpu:1");
+        panel.worldSizesEdit()->setText("1,2");
+        panel.profileStepsBox()->setValue(0);
+        panel.cachesBox()->setCurrentIndex(panel.cachesBox()->findData(QStringLiteral("again")));
+        panel.untilCiBox()->setChecked(true);
+        chooseMode(panel, CompileMode::MaxAutotune);
+        panel.setSweepKind(ConfigPanel::SweepKind::Ledger);
+
+        // A custom sweep of two configurations with its recipe, as the dashboard stores it.
+        supervisor::SweepRecipe recipe;
+        recipe.kind = supervisor::SweepKind::Custom;
+        recipe.base = supervisor::defaultShape(true);
+        RunConfig fast = recipe.base;
+        fast.autocast = Autocast::BF16;
+        fast.cudaGraph = true;
+        recipe.list = {recipe.base, fast};
+        recipe.settings.repeats = 3;
+        recipe.settings.profileSteps = 20;
+        recipe.settings.starts = supervisor::startStatesFromString("fresh,shipped-compiled");
+        SweepRequest request;
+        std::string why;
+        QVERIFY(supervisor::requestOf(recipe, request, why));
+        SweepInfo info;
+        info.sweep.id = 4;
+        info.sweep.name = "gate A";
+        info.sweep.preset = "custom";
+        info.sweep.settingsJson =
+            QJsonDocument(QJsonObject{{"repeats", 3}, {"configurations", 2}, {"recipe", request.recipe}})
+                .toJson(QJsonDocument::Compact)
+                .toStdString();
+        for (const RunConfig &c : request.configs)
+            info.configJsons.push_back(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString());
+        panel.showStoredSweep(info);
+
+        QCOMPARE(panel.batchesEdit()->text(), QString());
+        QCOMPARE(panel.devicesEdit()->text(), QString());
+        QCOMPARE(panel.worldSizesEdit()->text(), QString());
+        QCOMPARE(panel.profileStepsBox()->value(), 20);
+        QCOMPARE(panel.repeatsBox()->value(), 3);
+        QVERIFY(!panel.untilCiBox()->isChecked());
+        QCOMPARE(panel.cachesBox()->currentData().toString(), QString("fresh,shipped-compiled"));
+        QCOMPARE(name(panel.compileChoice().mode), name(CompileMode::None));
+        QCOMPARE(panel.customList()->count(), 2);
+        QVERIFY2(panel.previewText().contains("2 configurations × 3 repeats"), qPrintable(panel.previewText()));
+        QVERIFY2(!panel.previewText().contains("empty"), qPrintable(panel.previewText()));
+
+        // A legacy ledger of 13 configurations (more than today's ledger of the form would make):
+        // the line counts the 13 Run again runs.
+        std::vector<RunConfig> thirteen;
+        for (int steps = 20; thirteen.size() < 13; steps += 10) {
+            RunConfig c = supervisor::defaultShape(true);
+            c.steps = steps;
+            thirteen.push_back(c);
+        }
+        info.sweep.id = 5;
+        info.sweep.preset = "ledger";
+        info.sweep.settingsJson = R"({"repeats":1,"configurations":13})";
+        info.configJsons.clear();
+        for (const RunConfig &c : thirteen)
+            info.configJsons.push_back(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString());
+        panel.showStoredSweep(info);
+        QVERIFY2(panel.previewText().contains("13 configurations"), qPrintable(panel.previewText()));
+        QCOMPARE(panel.cachesBox()->currentData().toString(), QString()); // automatic, as stored
+
+        // Back to the user's own: the start state added for the stored sweep goes with it.
+        const int offered = panel.cachesBox()->count();
+        panel.returnToOwnSettings();
+        QVERIFY(panel.cachesBox()->count() < offered);
     }
 
     void ledgerAddsPythonRowsLikeThePreset()

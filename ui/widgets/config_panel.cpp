@@ -116,6 +116,15 @@ Autocast autocastOf(const std::vector<RunConfig> &configs)
     return Autocast::Off;
 }
 
+// {16, 32} -> "16,32", as numberList reads it back.
+QString listText(const std::vector<int> &numbers)
+{
+    QStringList parts;
+    for (const int n : numbers)
+        parts << QString::number(n);
+    return parts.join(QLatin1Char(','));
+}
+
 // "16, 32,x" -> {16, 32, 0}: a part that is no number stays in the list as 0, for validate() to name
 // with the range (the batch scan's and the world sizes' lists).
 std::vector<int> numberList(const QString &text)
@@ -446,6 +455,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
+    offeredStarts_ = caches_->count();
     buildSettingsTable();
     setCudaDevices(0);
     updatePythonNote();
@@ -463,6 +473,10 @@ void ConfigPanel::buildSettingsTable()
     };
     auto intField = [](int RunConfig::*field) {
         return [field](const V &v, RunConfig &c, SweepRequest &) { c.*field = v.toInt(); };
+    };
+    // A setting of the request as the stored sweep kept it (its recipe's settings).
+    auto stored = [](V (*of)(const SweepRequest &)) {
+        return [of](const Stored &sweep) { return std::optional<V>(of(sweep.recipe.settings)); };
     };
     // In load order: the device before what it enables, the autocast before its dtype, and the
     // compile options (loaded before the runtime, see loadSettings) before the runtime.
@@ -514,7 +528,7 @@ void ConfigPanel::buildSettingsTable()
         {"warmup", warmup_, V(), intField(&RunConfig::warmupSteps), first(&RunConfig::warmupSteps)},
         {"steps", steps_, V(), intField(&RunConfig::steps), first(&RunConfig::steps)},
         {"repeats", repeats_, 1, [](const V &v, RunConfig &, SweepRequest &r) { r.repeats = v.toInt(); },
-         [](const Stored &sweep) { return std::optional<V>(sweep.repeats); }},
+         stored([](const SweepRequest &r) { return V(r.repeats); })},
         {"planned", planned_, qint64(kDefaultPlannedSteps),
          [](const V &v, RunConfig &, SweepRequest &r) { r.plannedSteps = v.toLongLong(); }},
         {"sweepKind", sweepKind_, 0, nullptr,
@@ -524,16 +538,22 @@ void ConfigPanel::buildSettingsTable()
              return std::nullopt;
          }},
         {"caches", caches_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) { r.starts = supervisor::startStatesFromString(v.toString()); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.starts = supervisor::startStatesFromString(v.toString()); },
+         [this](const Stored &sweep) { return std::optional<V>(offerStartStates(sweep.recipe.settings.starts)); }},
         {"machineWarmup", machineWarmup_, false,
-         [](const V &v, RunConfig &, SweepRequest &r) { r.machineWarmup = v.toBool(); }},
-        {"untilCi", untilCi_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.adaptive = v.toBool(); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.machineWarmup = v.toBool(); },
+         stored([](const SweepRequest &r) { return V(r.machineWarmup.value_or(false)); })},
+        {"untilCi", untilCi_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.adaptive = v.toBool(); },
+         stored([](const SweepRequest &r) { return V(r.adaptive); })},
         {"ciHalfWidth", ciHalfWidth_, 2.0,
-         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveHalfWidth = v.toDouble() / 100.0; }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveHalfWidth = v.toDouble() / 100.0; },
+         stored([](const SweepRequest &r) { return V(r.adaptiveHalfWidth * 100.0); })},
         {"maxProcesses", maxProcesses_, 10,
-         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxProcesses = v.toInt(); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxProcesses = v.toInt(); },
+         stored([](const SweepRequest &r) { return V(r.adaptiveMaxProcesses); })},
         {"maxMinutes", maxMinutes_, 0,
-         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxMinutes = v.toInt(); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.adaptiveMaxMinutes = v.toInt(); },
+         stored([](const SweepRequest &r) { return V(r.adaptiveMaxMinutes); })},
         {"runtime", runtime_, V(),
          [](const V &v, RunConfig &c, SweepRequest &) { c.runtime = static_cast<Runtime>(v.toInt()); },
          [](const Stored &sweep) { return std::optional<V>(int(sweep.configs.front().runtime)); },
@@ -566,17 +586,21 @@ void ConfigPanel::buildSettingsTable()
              for (const RunConfig &c : sweep.configs)
                  if (c.cpuAffinity != "none" && c.cpuAffinity != "one")
                      return V(QString::fromStdString(c.cpuAffinity));
-             return std::nullopt;
+             return V(QString());
          }},
-        {"threads", threads_, 0, intField(&RunConfig::threads)},
+        {"threads", threads_, 0, intField(&RunConfig::threads), first(&RunConfig::threads)},
         {"batches", batches_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) { r.batches = numberList(v.toString()); }},
-        {"devices", devices_, QString(), nullptr, nullptr, [](const V &v) { return V(v.toString().trimmed()); },
-         nullptr},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.batches = numberList(v.toString()); },
+         stored([](const SweepRequest &r) { return V(listText(r.batches)); })},
+        {"devices", devices_, QString(), nullptr,
+         [](const Stored &sweep) { return std::optional<V>(sweep.recipe.devices); },
+         [](const V &v) { return V(v.toString().trimmed()); }, nullptr},
         {"worldSizes", worldSizes_, QString(),
-         [](const V &v, RunConfig &, SweepRequest &r) { r.worldSizes = numberList(v.toString()); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.worldSizes = numberList(v.toString()); },
+         stored([](const SweepRequest &r) { return V(listText(r.worldSizes)); })},
         {"profileSteps", profileSteps_, int(supervisor::kProfileStepsLimit.defaultValue),
-         [](const V &v, RunConfig &, SweepRequest &r) { r.profileSteps = v.toInt(); }},
+         [](const V &v, RunConfig &, SweepRequest &r) { r.profileSteps = v.toInt(); },
+         stored([](const SweepRequest &r) { return V(r.profileSteps); })},
     };
 }
 
@@ -807,6 +831,21 @@ bool ConfigPanel::buildRequest(SweepRequest &request, QString *error, QStringLis
     return true;
 }
 
+bool ConfigPanel::storedRequest(SweepRequest &request, QString *error) const
+{
+    std::string why;
+    if (!storedRecipe_ || !supervisor::requestOf(*storedRecipe_, request, why)) {
+        *error = storedRecipe_ ? QString::fromStdString(why) : storedProblem_;
+        return false;
+    }
+    // Its lanes as this machine would deal them; counted only (Run again says what is missing).
+    if (!storedRecipe_->devices.isEmpty()) {
+        QString problem;
+        request.lanes = supervisor::parseLanes(storedRecipe_->devices, gpus_, problem);
+    }
+    return true;
+}
+
 qint64 ConfigPanel::plannedSteps() const
 {
     return planned_->value();
@@ -871,15 +910,18 @@ void ConfigPanel::updatePreview()
         return; // during construction
     SweepRequest request;
     QString error;
-    if (!buildRequest(request, &error)) {
-        preview_->setText(tr("Start would refuse: %1").arg(error));
+    // A stored sweep on show: what Run again runs. The form under it shows the same settings, but a
+    // sweep of before recipes, or one of rules that changed since, may expand differently.
+    const bool ok = viewingSweep_ ? storedRequest(request, &error) : buildRequest(request, &error);
+    if (!ok) {
+        preview_->setText((viewingSweep_ ? tr("Run again would refuse: %1") : tr("Start would refuse: %1")).arg(error));
         preview_->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(failureColor().name()));
         return;
     }
     preview_->setStyleSheet(QString());
     const supervisor::TimeLeft none;
     const supervisor::SweepPreview p = supervisor::preview(request, runTimes_ ? *runTimes_ : none);
-    QString text = request.preset;
+    QString text = viewingSweep_ ? tr("Run again: %1").arg(request.preset) : request.preset;
     if (p.batchSizes > 0)
         text += tr(" at %1").arg(counted(p.batchSizes, tr("batch size"), tr("batch sizes")));
     text += QStringLiteral(", ") + counted(p.configurations, tr("configuration"), tr("configurations"));
@@ -1047,25 +1089,31 @@ void ConfigPanel::showStoredSweep(const SweepInfo &info)
             std::find(configs.begin(), configs.end(), c) == configs.end())
             configs.push_back(c);
     }
-    const QJsonObject settings = QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object();
-    showSweepSettings(tr("Sweep %1, \"%2\": its settings, read-only.")
-                          .arg(info.sweep.id)
-                          .arg(QString::fromStdString(info.sweep.name)),
-                      configs, settings.value("repeats").toInt(1), QString::fromStdString(info.sweep.preset));
-}
-
-void ConfigPanel::returnToOwnSettings()
-{
-    leaveSweepView();
-    setCudaDevices(cudaDevices_); // drops a device listed only for the stored sweep
-    loadSettings(QSettings());
-}
-
-void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
-                                    const QString &preset)
-{
     if (configs.empty())
         return;
+    // Every setting as the sweep stored it, from the recipe Run again runs: nothing of the user's
+    // own form (a batch scan, devices, a custom list) may stand under the stored sweep's caption.
+    bool legacy = false;
+    std::string why;
+    storedRecipe_ = supervisor::recipeToRunAgain(info.sweep, info.configJsons, legacy, why);
+    storedProblem_ = QString::fromStdString(why);
+    supervisor::SweepRecipe recipe = storedRecipe_.value_or(supervisor::SweepRecipe{});
+    if (!storedRecipe_)
+        recipe.settings.repeats =
+            QJsonDocument::fromJson(QByteArray::fromStdString(info.sweep.settingsJson)).object().value("repeats").toInt(1);
+    // A sweep of before recipes stored its configurations only: the compile choice is its first
+    // configuration's (a single compiled one), else the rows its preset brings.
+    if (legacy || !storedRecipe_)
+        recipe.compile = configs.front().compile == CompileMode::None
+                             ? std::nullopt
+                             : std::optional<CompileChoice>(CompileChoice{
+                                   configs.front().compile, configs.front().compileBackend, configs.front().compileTarget});
+    const QString preset = QString::fromStdString(info.sweep.preset);
+    if (preset == QLatin1String("custom"))
+        recipe.list = recipe.kind == SweepKind::Custom && !recipe.list.empty() ? recipe.list : configs;
+    sweepCaption_->setText(tr("Sweep %1, \"%2\": its settings, read-only.")
+                               .arg(info.sweep.id)
+                               .arg(QString::fromStdString(info.sweep.name)));
     // The shape and where it ran from the first configuration, every knob any configuration used.
     // A stored "cuda" is this machine's cuda:0 where there is one; elsewhere it is shown as stored.
     const QString stored = QString::fromStdString(configs.front().device);
@@ -1074,16 +1122,43 @@ void ConfigPanel::showSweepSettings(const QString &caption, const std::vector<Ru
                                : stored;
     if (device_->findText(device) < 0)
         device_->addItem(device); // not on this machine: shown, not offered
-    showStoredRows(settings_, {configs, repeats, preset});
-    device_->setCurrentIndex(device_->findText(device));
+    // The list and the compile choice before the rows: the kind's row expands them, and the
+    // runtime's row must win over the runtime a compile mode chooses.
     if (preset == QLatin1String("custom")) {
-        customConfigs_ = configs;
+        customConfigs_ = recipe.list;
         custom_->clear();
-        for (const RunConfig &c : configs)
+        for (const RunConfig &c : customConfigs_)
             custom_->addItem(entryName(c));
     }
-    sweepCaption_->setText(caption);
+    compile_->setChoice(recipe.compile);
+    showStoredRows(settings_, {configs, recipe, preset});
+    device_->setCurrentIndex(device_->findText(device));
+    setBaseline(recipe.baseline);
     setSweepView(true);
+}
+
+void ConfigPanel::returnToOwnSettings()
+{
+    leaveSweepView();
+    setCudaDevices(cudaDevices_); // drops a device listed only for the stored sweep
+    while (caches_->count() > offeredStarts_)
+        caches_->removeItem(caches_->count() - 1); // start states listed only for the stored sweep
+    loadSettings(QSettings());
+}
+
+QString ConfigPanel::offerStartStates(const std::optional<supervisor::StartStates> &starts)
+{
+    if (!starts)
+        return QString(); // automatic
+    for (int i = 0; i < caches_->count(); ++i) {
+        const QString words = caches_->itemData(i).toString();
+        if (const auto offered = supervisor::startStatesFromString(words); !words.isEmpty() && offered && *offered == *starts)
+            return words;
+    }
+    // Not one of the panel's choices (the CLI's --starts takes any): shown as stored, not offered.
+    const QString words = QString::fromStdString(supervisor::toString(*starts));
+    caches_->addItem(tr("As stored: %1").arg(words), words);
+    return words;
 }
 
 void ConfigPanel::leaveSweepView()
@@ -1099,6 +1174,8 @@ QString ConfigPanel::sweepCaption() const
 void ConfigPanel::setSweepView(bool on)
 {
     viewingSweep_ = on;
+    if (!on)
+        storedRecipe_.reset();
     sweepBanner_->setVisible(on);
     // Read-only: the form shows the stored sweep; the planned run stays the user's reading choice.
     for (QGroupBox *box : findChildren<QGroupBox *>(QString(), Qt::FindDirectChildrenOnly))
@@ -1108,6 +1185,7 @@ void ConfigPanel::setSweepView(bool on)
     deviceNote_->setVisible(!on); // it speaks of this machine, not of the stored sweep
     start_->setEnabled(!on && !stop_->isEnabled());
     start_->setToolTip(on ? tr("Showing a stored sweep: Run again, or Edit these / My settings first") : QString());
+    updatePreview(); // the stored sweep's runs while it is on show, the form's afterwards
 }
 
 } // namespace stepscope::ui

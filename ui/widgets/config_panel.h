@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -92,6 +93,8 @@ class ConfigPanel : public QWidget
     QCheckBox *machineWarmupBox() const { return machineWarmup_; }
     QLineEdit *batchesEdit() const { return batches_; }
     QSpinBox *profileStepsBox() const { return profileSteps_; }
+    QSpinBox *repeatsBox() const { return repeats_; }
+    QListWidget *customList() const { return custom_; } // the custom kind's entries
     QComboBox *cachesBox() const { return caches_; } // data: "" (automatic) or --start words
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
@@ -145,8 +148,11 @@ class ConfigPanel : public QWidget
     void addCustom();
     void buildSweepBanner(QVBoxLayout *layout);
     void setSweepView(bool on);
-    void showSweepSettings(const QString &caption, const std::vector<RunConfig> &configs, int repeats,
-                           const QString &preset);
+    // The item of the start-state box for a stored sweep's `starts`; one the box does not offer is
+    // added for it (returnToOwnSettings removes it).
+    QString offerStartStates(const std::optional<supervisor::StartStates> &starts);
+    // The request of the stored sweep on show, as Run again runs it.
+    bool storedRequest(SweepRequest &request, QString *error) const;
     void updateBaselineChoices();
     void updatePreview();
 
@@ -176,6 +182,9 @@ class ConfigPanel : public QWidget
     QLabel *sweepCaption_ = nullptr;
     QPushButton *runAgain_ = nullptr;
     bool viewingSweep_ = false;
+    std::optional<supervisor::SweepRecipe> storedRecipe_; // while viewing: what Run again runs
+    QString storedProblem_;                               // why there is none
+    int offeredStarts_ = 0;                               // the start-state box's own items
     PanelSettings settings_; // every setting the form holds, read and written only through it
     QLabel *preview_ = nullptr;
     QProgressBar *progress_ = nullptr;

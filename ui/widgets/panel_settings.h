@@ -5,6 +5,7 @@
 // back for the read-only view. Saving, loading, the stored view and the request all walk this
 // table, so a setting is written down once.
 #include "config/run_config.h"
+#include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_request.h"
 
 #include <QString>
@@ -23,10 +24,12 @@ namespace stepscope::ui
 
 using supervisor::SweepRequest; // supervisor/sweep_request.h
 
-// A stored sweep as the panel shows it: its configurations (in the sweep's order), repeats and kind.
+// A stored sweep as the panel shows it: its configurations (in the sweep's order), the recipe Run
+// again runs (supervisor::recipeToRunAgain: every setting the sweep stored, the defaults for one of
+// before recipes) and its kind as stored.
 struct StoredSweepSettings {
     const std::vector<RunConfig> &configs; // never empty
-    int repeats = 1;
+    const supervisor::SweepRecipe &recipe;
     QString preset;
 };
 
@@ -47,7 +50,9 @@ struct PanelSetting {
     // Into the sweep; earlier rows have filled the configuration already (the device decides
     // whether a CUDA knob counts). Empty: not part of a sweep.
     Into into;
-    // From a stored sweep; empty, or nullopt: the row keeps what it shows.
+    // From a stored sweep; empty: the row is no setting of a sweep (the interpreter, the planned
+    // run) and keeps what it shows; nullopt: the sweep leaves the row as it is (autocast's dtype
+    // when no row has autocast).
     From from;
     // Between the widget's value and what QSettings keeps, where they differ (an enum kept by name).
     Codec toStored, fromStored;
