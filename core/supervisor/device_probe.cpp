@@ -52,6 +52,10 @@ void DeviceProbe::finish(NativeProbe probe)
     limit_.stop();
     process_ = nullptr;
     Q_EMIT answered(probe);
+    if (probe.torchMissing) {
+        Q_EMIT torchMissing(probe.error);
+        return;
+    }
     if (!probe.started)
         Q_EMIT failedToStart(probe.error);
     Q_EMIT found(probe.cudaDevices);
@@ -64,6 +68,7 @@ void DeviceProbe::start(const QString &configuredPython)
     const TorchLocation torch = locateTorch(configuredPython);
     if (!torch.usable()) {
         NativeProbe probe;
+        probe.torchMissing = true;
         probe.error = problemAndFix(torch.problem, torch.fix);
         finish(probe);
         return;

@@ -20,6 +20,9 @@ inline constexpr int kProbeLimitSeconds = 120;
 // What the probe learnt: whether the worker ran, and the CUDA devices LibTorch sees.
 struct NativeProbe {
     bool started = false, finished = false;
+    // No usable torch: the worker, which runs on torch's LibTorch, was not asked, and nothing is
+    // known of CUDA (`error` says why and what to do).
+    bool torchMissing = false;
     int exitCode = -1;
     int cudaDevices = 0;
     std::vector<FoundGpu> gpus; // each of them: a sweep over several GPUs groups them by model
@@ -41,10 +44,12 @@ class DeviceProbe : public QObject
 
   Q_SIGNALS:
     // The whole answer, then its parts: the devices found (0 when the worker answered nothing
-    // usable), and, when the worker did not start or answer, why.
+    // usable), and, when the worker did not start or answer, why. Without a usable torch only
+    // torchMissing follows the answer: no count, since none was asked for.
     void answered(const stepscope::supervisor::NativeProbe &probe);
     void found(int count);
     void failedToStart(const QString &message);
+    void torchMissing(const QString &problemAndFix);
 
   private:
     void finish(NativeProbe probe);

@@ -27,6 +27,7 @@
 #include "widgets/environment_page.h"
 #include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
+#include "widgets/torch_banner.h"
 
 #include "window_fixture.h"
 
@@ -467,6 +468,51 @@ class TestWindowViews : public QObject
             QVERIFY(!w->visibleRegion().isEmpty());
         }
     }
+    // Issue 35.2: without a usable torch the start-up says so, with why and the setup, and no
+    // verdict on CUDA: the panel keeps the user's shape and never reads "No CUDA device". A setup
+    // that succeeds looks for the devices again.
+    void withoutTorchABannerOffersSetupAndCudaIsNotJudged()
+    {
+        QTemporaryDir dir;
+        const QByteArray venv = qgetenv("STEPSCOPE_VENV");
+        qputenv("STEPSCOPE_VENV", dir.filePath("no-venv").toUtf8()); // no managed environment
+        {
+            MainWindow window;
+            window.show();
+            ConfigPanel *panel = window.configPanel();
+            panel->setShape(32, 224, 10, 100);
+            panel->setPythonInterpreter(dir.filePath("first/bin/python3"));
+            QVERIFY(!window.torchBanner()->isVisibleTo(&window));
+            bool afterProbe = false;
+            window.detectDevices([&] { afterProbe = true; });
+            QTRY_VERIFY(afterProbe); // the start-up goes on (a --sweep is shown, ...)
+            QVERIFY(window.torchBanner()->isVisibleTo(&window));
+            const QString banner = window.torchBanner()->text();
+            QVERIFY2(banner.startsWith("PyTorch is not set up\n"), qPrintable(banner));
+            QVERIFY2(banner.contains(dir.filePath("first/bin/python3")), qPrintable(banner));
+            QVERIFY2(!window.lastMessage().contains("CUDA"), qPrintable(window.lastMessage()));
+            for (const QLabel *label : panel->findChildren<QLabel *>())
+                QVERIFY2(!label->text().contains("No CUDA device"), qPrintable(label->text()));
+            QCOMPARE(panel->baseConfig().batch, 32); // not the CPU's defaults
+            QCOMPARE(panel->baseConfig().imageSize, 224);
+
+            // The banner's button opens the setup; once it is done, the devices are looked for
+            // again, with the Python the panel names now.
+            window.torchBanner()->setupButton()->click();
+            QVERIFY(window.setupDialog() && window.setupDialog()->isVisible());
+            QVERIFY(!window.setupDialog()->job()->isRunning());
+            panel->setPythonInterpreter(dir.filePath("second/bin/python3"));
+            Q_EMIT window.setupDialog()->ready(stepscope::supervisor::SetupResult{});
+            QTRY_VERIFY2(window.torchBanner()->text().contains(dir.filePath("second/bin/python3")),
+                         qPrintable(window.torchBanner()->text()));
+            window.setupDialog()->close();
+        }
+        if (venv.isNull())
+            qunsetenv("STEPSCOPE_VENV");
+        else
+            qputenv("STEPSCOPE_VENV", venv);
+    }
+
 };
 
 QTEST_MAIN(TestWindowViews)

@@ -458,6 +458,7 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     offeredStarts_ = caches_->count();
     buildSettingsTable();
     setCudaDevices(0);
+    setDevicesUnknown(tr("Looking for CUDA devices…")); // until the window's probe answers
     updatePythonNote();
 }
 
@@ -646,6 +647,11 @@ void ConfigPanel::setCudaDevices(int count)
                                 "TF32, cuDNN, fp16 and CUDA graphs need a GPU."));
     }
     updateEnabled();
+}
+
+void ConfigPanel::setDevicesUnknown(const QString &note)
+{
+    deviceNote_->setText(note);
 }
 
 void ConfigPanel::updateEnabled()

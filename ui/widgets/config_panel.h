@@ -47,6 +47,9 @@ class ConfigPanel : public QWidget
 
     // Offers cpu and cuda:0..count-1; the default shape follows (224 px on a GPU, small on the CPU).
     void setCudaDevices(int count);
+    // Nothing is known of the CUDA devices (yet): `note` says why where the device count would be;
+    // the devices and defaults stay as they are.
+    void setDevicesUnknown(const QString &note);
     // The GPUs the probe listed (model, UUID), for "Devices at once" (sweep_lanes.h).
     void setGpus(std::vector<supervisor::FoundGpu> gpus);
     QLineEdit *devicesEdit() const { return devices_; }

@@ -31,6 +31,7 @@
 #include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 #include "widgets/sweep_status_bar.h"
+#include "widgets/torch_banner.h"
 #include "widgets/view_state.h"
 #include "widgets/window_fit.h"
 
@@ -100,7 +101,14 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     split_->addWidget(panelColumn(panel_));
     split_->addWidget(right);
     split_->setStretchFactor(1, 1);
-    setCentralWidget(split_);
+    torchBanner_ = new TorchBanner;
+    auto *central = new QWidget;
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    centralLayout->addWidget(torchBanner_);
+    centralLayout->addWidget(split_, 1);
+    setCentralWidget(central);
     setStatusBar(status_);
     buildMenus();
     connectRun();
@@ -250,6 +258,8 @@ void MainWindow::showSetupDialog(const QString &reason)
         setup_ = new SetupDialog(reason, this);
         setup_->setAttribute(Qt::WA_DeleteOnClose);
         connect(setup_, &SetupDialog::ready, panel_, &ConfigPanel::updatePythonNote);
+        // Torch can answer now: the devices are looked for again (they were not, or not with it).
+        connect(setup_, &SetupDialog::ready, this, [this] { detectDevices(); });
     }
     setup_->show();
     setup_->raise();
@@ -360,6 +370,10 @@ void MainWindow::connectRun()
     connect(deviceProbe_, &DeviceProbe::answered, panel_,
             [this](const supervisor::NativeProbe &probe) { panel_->setGpus(probe.gpus); });
     connect(deviceProbe_, &DeviceProbe::found, this, &MainWindow::onDevicesFound);
+    connect(deviceProbe_, &DeviceProbe::torchMissing, this, &MainWindow::onTorchMissing);
+    connect(torchBanner_, &TorchBanner::setupRequested, this, [this] {
+        showSetupDialog(tr("No usable PyTorch was found: %1").arg(torchProblem_));
+    });
 }
 
 bool MainWindow::openDatabase(const QString &path)
@@ -418,11 +432,29 @@ void MainWindow::onDevicesFound(int count)
     panel_->setCudaDevices(count);
     panel_->loadSettings(QSettings());
     shown_->reshowStoredSettings(); // the probe reset the panel under the stored sweep
+    torchProblem_.clear();
+    torchBanner_->hide();
     // Said for a while, not left standing: a stored sweep on show may well have run on a GPU.
     status_->setText(tr("Ready"));
     status_->say(count > 0 ? tr("%n CUDA device(s) found.", nullptr, count)
                            : tr("No CUDA device on this machine: new sweeps run small images on the CPU."),
                  8000);
+    runAfterProbe();
+}
+
+void MainWindow::onTorchMissing(const QString &why)
+{
+    // No verdict on CUDA: the panel keeps its devices and defaults, and says what it waits for.
+    torchProblem_ = why;
+    torchBanner_->showProblem(why);
+    panel_->setDevicesUnknown(tr("CUDA devices are looked for once PyTorch is set up."));
+    tabs_->log()->append(why);
+    status_->setText(tr("PyTorch is not set up."));
+    runAfterProbe();
+}
+
+void MainWindow::runAfterProbe()
+{
     const auto then = std::move(afterProbe_);
     afterProbe_.clear();
     for (const auto &f : then)

@@ -40,6 +40,7 @@ class SweepHeader;
 class SweepHistoryJob;
 class SweepPages;
 class SweepStatusBar;
+class TorchBanner;
 
 class MainWindow : public QMainWindow
 {
@@ -53,7 +54,8 @@ class MainWindow : public QMainWindow
     // bar explains.
     bool openDatabase(const QString &path);
     // Asks the native worker how many CUDA devices LibTorch sees, then fits the defaults to it;
-    // `then` runs afterwards (e.g. start the default sweep).
+    // `then` runs afterwards (e.g. start the default sweep). Without a usable torch nothing is said
+    // of CUDA: the torch banner says why and offers the setup, after which the probe runs again.
     void detectDevices(std::function<void()> then = {});
     bool startSweep();
     void stopSweep();
@@ -90,6 +92,7 @@ class MainWindow : public QMainWindow
     // is offered when a sweep found no usable torch. One dialog, raised again while it is open.
     void showSetupDialog(const QString &reason = {});
     SetupDialog *setupDialog() const;
+    TorchBanner *torchBanner() const { return torchBanner_; }
     // Opens a file the user chose (File › Open, Recent): its newest sweep is shown once read.
     void openChosenDatabase(const QString &path);
 
@@ -114,6 +117,8 @@ class MainWindow : public QMainWindow
     void onDatabaseOpened(const QString &path);
     void clearViews();
     void onDevicesFound(int count);
+    void onTorchMissing(const QString &why);
+    void runAfterProbe(); // what waited for the probe's answer
     void runAgain();
     // The running sweep's progress into the panel, and a refused write said where it cannot be missed.
     void onSweepEvent(const supervisor::SweepEvent &e);
@@ -146,6 +151,8 @@ class MainWindow : public QMainWindow
     std::optional<std::pair<QString, bool>> torchUsable_;
 
     SweepStatusBar *status_;
+    TorchBanner *torchBanner_;
+    QString torchProblem_; // why the probe found no usable torch; empty once it found one
     RecentDatabases *recent_ = nullptr;
 
     bool startWhenOpen_ = false; // Start was pressed before any database was open
