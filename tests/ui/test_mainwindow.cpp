@@ -511,7 +511,10 @@ class TestMainWindow : public QObject
         QTRY_VERIFY(window.glossary() && window.glossary()->isVisible());
         const QString text = window.glossary()->text();
         for (const char *term :
-             {"noisy:", "unreliable:", "n.s.:", "machine cold:", "deciding crossing:", "Pareto front:"})
+             {"noisy:", "unreliable:", "n.s.:", "machine cold:", "deciding crossing:", "Pareto front:",
+              // Issue 35.10: the words of the Why page, the start states and the ledger's columns too.
+              "launch-bound:", "GPU-bound:", "% of peak:", "fresh:", "shipped:", "again:", "first process:",
+              "steady window:", "break-even:"})
             QVERIFY2(text.contains(QLatin1String(term)), term);
         QVERIFY(text.contains(QStringLiteral("%1%").arg(kNoiseWarn * 100)));
         QVERIFY(text.contains(QStringLiteral("%1%").arg(kNoiseUnreliable * 100)));

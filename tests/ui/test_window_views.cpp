@@ -20,6 +20,7 @@
 #include "models/status_colors.h"
 #include "pages/ledger_columns.h"
 #include "pages/ledger_page.h"
+#include "pages/live_page.h"
 #include "pages/page.h"
 #include "pages/steps_page.h"
 #include "store/store.h"
@@ -37,19 +38,23 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -513,6 +518,135 @@ class TestWindowViews : public QObject
             qputenv("STEPSCOPE_VENV", venv);
     }
 
+    // Issue 35.10: the tabs' Alt letters are their own, none of them a menu's: Alt+F and Alt+H open
+    // File and Help. Ctrl+Tab and Ctrl+Shift+Tab cycle the tabs, round the ends, from a table too.
+    void menusKeepTheirAltLettersAndCtrlTabCyclesTabs()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        const auto letter = [](const QString &text) {
+            const qsizetype at = text.indexOf(QLatin1Char('&'));
+            return at >= 0 && at + 1 < text.size() ? text.at(at + 1).toLower() : QChar();
+        };
+        QSet<QChar> menus, tabs;
+        for (QAction *menu : window.menuBar()->actions())
+            menus.insert(letter(menu->text()));
+        QVERIFY(menus.contains(QLatin1Char('f')) && menus.contains(QLatin1Char('h')));
+        SweepPages *pages = window.pages();
+        for (int i = 0; i < pages->count(); ++i) {
+            const QChar l = letter(pages->tabText(i));
+            QVERIFY2(!l.isNull(), qPrintable(pages->tabText(i)));
+            QVERIFY2(!menus.contains(l), qPrintable(pages->tabText(i)));
+            QVERIFY2(!tabs.contains(l), qPrintable(pages->tabText(i)));
+            tabs.insert(l);
+        }
+        pages->setCurrentIndex(0);
+        for (const auto &[key, title] : {std::pair{Qt::Key_F, QString("&File")}, std::pair{Qt::Key_H, QString("&Help")}}) {
+            QTest::keyClick(&window, key, Qt::AltModifier);
+            QTRY_VERIFY(qobject_cast<QMenu *>(QApplication::activePopupWidget()));
+            auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+            QCOMPARE(menu->title(), title);
+            menu->close();
+            QTRY_VERIFY(!QApplication::activePopupWidget());
+            QCOMPARE(pages->currentIndex(), 0);
+        }
+
+        QWidget *table = pages->ledger()->view();
+        pages->setCurrentWidget(pages->ledger());
+        table->setFocus();
+        const int ledger = pages->currentIndex();
+        QTest::keyClick(table, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(pages->currentIndex(), ledger + 1);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(pages->currentIndex(), ledger);
+        pages->setCurrentIndex(0);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(pages->currentIndex(), pages->count() - 1);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(pages->currentIndex(), 0);
+    }
+
+    // Issue 35.10: Enter on a ledger row does what a double-click does: a plain row's steps, on Live.
+    void enterOnALedgerRowOpensIt()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndShow(window, copyOf(h200Ledger(), dir), 1));
+        LedgerPage *ledger = window.pages()->ledger();
+        window.pages()->setCurrentWidget(ledger);
+        QSignalSpy steps(ledger, &LedgerPage::runStepsRequested);
+        QTableView *view = ledger->view();
+        view->setFocus();
+        view->setCurrentIndex(view->model()->index(0, LedgerModel::Configuration));
+        QTest::keyClick(view, Qt::Key_Return);
+        QCOMPARE(steps.count(), 1);
+        QVERIFY(steps.first().first().toLongLong() > 0);
+        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget *>(window.pages()->live()));
+    }
+
+    // Issue 35.10: File › Open's dialog opens, with an Open button, and takes a new name too (the
+    // database is created), without asking to overwrite an existing one.
+    void fileOpenSaysOpenAndCreatesANewDatabase()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QAction *open = nullptr;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->text() == "&File")
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == QString("&Open database…"))
+                        open = a;
+        QVERIFY(open);
+        const QString path = dir.filePath("new.sqlite");
+        bool seen = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            seen = true;
+            QCOMPARE(dialog->acceptMode(), QFileDialog::AcceptOpen);
+            QCOMPARE(dialog->fileMode(), QFileDialog::AnyFile);
+            QCOMPARE(dialog->labelText(QFileDialog::Accept), QString("&Open"));
+            for (const QPushButton *b : dialog->findChildren<QPushButton *>())
+                QVERIFY2(!b->text().contains("Save"), qPrintable(b->text()));
+            dialog->selectFile(path);
+            static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept, protected there
+        });
+        QSignalSpy opened(&window, &MainWindow::databaseOpened);
+        open->trigger();
+        QVERIFY(seen);
+        QVERIFY(opened.wait(60000) || !opened.isEmpty());
+        QCOMPARE(opened.first().first().toString(), path);
+        QVERIFY(QFileInfo::exists(path));
+    }
+
+    // Issue 35.10: a deleted sweep leaves the header and the panel at once, not when its undo
+    // window ends.
+    void aDeletedSweepLeavesTheHeader()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndShow(window, copyOf(h200Ledger(), dir), 1));
+        QCOMPARE(window.sweepHeader()->sweepId(), qint64(1));
+        QVERIFY(window.configPanel()->viewingSweep());
+        HistoryPage *history = window.pages()->history();
+        QTRY_VERIFY(window.pages()->history()->model()->indexOfSweep(1).isValid());
+        QTimer::singleShot(0, &window, [] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+                box->button(QMessageBox::Yes)->click();
+        });
+        history->deleteSweep(1);
+        QCOMPARE(history->pendingDelete(), qint64(1));
+        QCOMPARE(window.sweepHeader()->sweepId(), qint64(0));
+        QVERIFY(window.sweepHeader()->text().startsWith("No sweep shown"));
+        QVERIFY(!window.configPanel()->viewingSweep());
+        history->undoDelete(); // nothing is written
+    }
 };
 
 QTEST_MAIN(TestWindowViews)

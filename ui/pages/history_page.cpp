@@ -220,6 +220,7 @@ void HistoryPage::deleteSweep(qint64 sweep)
     pending_ = sweep;
     pendingName_ = name;
     model_->hideSweep(sweep);
+    Q_EMIT deleting(sweep);
     undoText_->setText(tr("Sweep %1 \"%2\" deleted. Its runs and steps leave the file in %3 s; until then "
                           "Undo keeps everything.")
                            .arg(QString::number(sweep), name, QString::number(seconds)));
@@ -251,7 +252,6 @@ void HistoryPage::carryOutDelete()
     const qint64 sweep = endUndoWindow();
     if (sweep == 0 || !controller_)
         return; // (no writer left: nothing was written, the sweep stays whole)
-    Q_EMIT deleting(sweep);
     // The page may be gone when the commit is (the app quits): the writer side finishes it anyway.
     QPointer<HistoryPage> self(this);
     const QString done = tr("Sweep %1 \"%2\" deleted.").arg(QString::number(sweep), pendingName_);

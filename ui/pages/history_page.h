@@ -35,7 +35,7 @@ class HistoryPage : public Page
     HistoryPage(HistoryModel *model, QueryJob *query, RunController *controller, QWidget *parent = nullptr);
     ~HistoryPage() override; // carries out a delete still waiting for its undo
 
-    QString title() const override { return tr("&History"); }
+    QString title() const override { return tr("Hist&ory"); }
     QString key() const override { return QStringLiteral("history"); }
 
     // The sweep of the current row (or of the current run's row), 0 when none.
@@ -63,7 +63,8 @@ class HistoryPage : public Page
     void showRequested(qint64 sweepId);
     void compareRequested(qint64 sweepA, qint64 sweepB);
     void renamed(qint64 sweepId, const QString &name);
-    // About to be deleted (its undo window is over): whatever shows it lets go.
+    // Deleted by the user (the file keeps it for the undo window): whatever shows it lets go now,
+    // as the list does, rather than show a deleted sweep until the window ends.
     void deleting(qint64 sweepId);
     // A passing status-bar message.
     void message(const QString &text, int timeoutMs);

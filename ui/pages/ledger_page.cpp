@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QTableView>
@@ -76,9 +77,10 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     view_->setTextElideMode(Qt::ElideLeft); // the knob added last tells a row from the one above
     view_->setItemDelegateForColumn(LedgerModel::Configuration, new BreakAtPlusDelegate(view_));
     view_->viewport()->installEventFilter(this);
+    view_->installEventFilter(this); // Enter on a row
     installLedgerColumnMenu(view_);
     installTableCopy(view_);
-    view_->setToolTip(tr("Double-click a row for its steps; a failed, cancelled or compiled configuration shows "
+    view_->setToolTip(tr("Double-click a row (or press Enter) for its steps; a failed, cancelled or compiled configuration shows "
                          "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
                          "show columns."));
     connect(view_, &QTableView::doubleClicked, this,
@@ -161,6 +163,14 @@ void LedgerPage::modelChanged()
 
 bool LedgerPage::eventFilter(QObject *watched, QEvent *event)
 {
+    // Enter does what a double-click does, for the keyboard's current row.
+    if (watched == view_ && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) && view_->currentIndex().isValid()) {
+            activate(proxy_->mapToSource(view_->currentIndex()).row());
+            return true;
+        }
+    }
     // Only the width decides the columns, and with them the rows' heights; a resize while hidden
     // comes again when the page shows.
     if (watched == view_->viewport() && event->type() == QEvent::Resize && isVisible() &&

@@ -28,15 +28,17 @@ template <typename P> P *SweepPages::add(P *page)
 
 SweepPages::SweepPages(const Sources &s, QWidget *parent) : QTabWidget(parent)
 {
+    // Each title's mnemonic (Alt+letter) is its own and none of the menus' (File, Run, View, Tools,
+    // Help): a tab that shares a menu's letter takes Alt+F or Alt+H from it.
     live_ = add(new LivePage(s.live));
     ledger_ = add(new LedgerPage(s.shown));
     const auto chart = [this, &s](LedgerChart *c, const QString &title, const QString &key) {
         c->setModel(s.shown->ledger());
         add(new ChartPage(c, title, key));
     };
-    chart(new FirstVsSteadyChart, tr("&First step vs steady"), QStringLiteral("first-vs-steady"));
+    chart(new FirstVsSteadyChart, tr("F&irst step vs steady"), QStringLiteral("first-vs-steady"));
     chart(new BreakEvenChart, tr("&Break-even"), QStringLiteral("break-even"));
-    chart(new WaterfallChart, tr("&Waterfall"), QStringLiteral("waterfall"));
+    chart(new WaterfallChart, tr("W&aterfall"), QStringLiteral("waterfall"));
     why_ = add(new WhyPage(s.shown->ledger()));
     steps_ = add(new StepsPage(s.shown->ledger(), s.query));
     history_ = add(new HistoryPage(s.history, s.query, s.controller));

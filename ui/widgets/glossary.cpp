@@ -1,6 +1,7 @@
 #include "widgets/glossary.h"
 
 #include "common/measurement_defaults.h"
+#include "profile/why.h"
 #include "report/ledger.h"
 
 #include <QDialogButtonBox>
@@ -49,6 +50,47 @@ QList<GlossaryEntry> glossaryEntries()
                             "engines, library files). \"machine cold 1/3\": one of its three processes. Where each "
                             "run had caches of its own, it reads \"first process\". Tick \"Discard one warm-up "
                             "process first\" to avoid it.")},
+        {GlossaryDialog::tr("first process"),
+         GlossaryDialog::tr("Beside a first step, where each run had caches of its own: no warm-up process ran and "
+                            "this row had the sweep's first process, so its first step also paid for what no run's "
+                            "caches hold (the driver's start, the libraries' files read from disk). \"first "
+                            "process 1/3\": one of its three processes.")},
+        {GlossaryDialog::tr("fresh"),
+         GlossaryDialog::tr("A start state: the run starts with every cache empty (CUDA JIT, cuDNN, Triton, "
+                            "inductor), as on a new machine or container. Its first step is the most a first step "
+                            "costs.")},
+        {GlossaryDialog::tr("shipped"),
+         GlossaryDialog::tr("A start state: a fresh machine given the configuration's saved caches (torch.compile's "
+                            "mega-cache, the CUDA JIT folder), as one built from an image that ships them.")},
+        {GlossaryDialog::tr("again"),
+         GlossaryDialog::tr("A start state: the caches a run of the same configuration left on this machine, as "
+                            "when you train again here. The ledger's \"for …\" switch picks the start state the "
+                            "first steps, break-evens and recommendation are for.")},
+        {GlossaryDialog::tr("steady window"),
+         GlossaryDialog::tr("The steps of a run after its warm-up: from the first block of steps that settles at the "
+                            "run's late level and mostly stays there, to the last step. Step 1 is never in it. The "
+                            "steady step time is its median; \"no steady state\" when too few steps ran or the "
+                            "last ones still drift.")},
+        {GlossaryDialog::tr("break-even"),
+         GlossaryDialog::tr("The step count from which a row's total time, first step + (n - 1) × steady step, is "
+                            "below the baseline's: 1 + (its first step - the baseline's) / (the baseline's steady "
+                            "step - its steady step). \"never\": not faster per step; 1 or less: it pays from the "
+                            "first step.")},
+        {GlossaryDialog::tr("launch-bound"),
+         GlossaryDialog::tr("On the Why page, from a run's profile: the GPU is busy under %1 of the steady step and "
+                            "waits for the CPU that launches its work (Python, dispatch, kernel launches). CUDA "
+                            "graphs, reduce-overhead, fused SGD and pinning help; a bigger batch hides it. "
+                            "\"partly launch-bound\": busy from %1 to under %2.")
+             .arg(percent(profile::kLaunchBoundBelow), percent(profile::kGpuBoundFrom))},
+        {GlossaryDialog::tr("GPU-bound"),
+         GlossaryDialog::tr("On the Why page: the GPU is busy %1 or more of the steady step, so its own work sets "
+                            "the pace: TF32, bf16, channels_last and fusion help; graphs and pinning do not.")
+             .arg(percent(profile::kGpuBoundFrom))},
+        {GlossaryDialog::tr("% of peak"),
+         GlossaryDialog::tr("On the Why page: the TFLOP/s a steady step achieves (ResNet18's training FLOPs for the "
+                            "batch and image size over the steady step time) as a share of the GPU's dense peak for "
+                            "the precision its convolutions and matmuls run in (fp32, TF32, bf16, fp16), from the "
+                            "vendor's data sheet. None for a GPU the table lacks or the CPU.")},
         {GlossaryDialog::tr("deciding crossing"),
          GlossaryDialog::tr(
              "On the break-even chart: the step count where the recommended configuration's total "

@@ -22,6 +22,7 @@
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
 #include "widgets/config_panel.h"
+#include "widgets/database_dialog.h"
 #include "widgets/environment_page.h"
 #include "widgets/export_dialogs.h"
 #include "widgets/glossary.h"
@@ -37,7 +38,6 @@
 
 #include <QCloseEvent>
 #include <QCoreApplication>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGuiApplication>
@@ -196,9 +196,7 @@ void MainWindow::buildMenus()
 {
     auto *file = menuBar()->addMenu(tr("&File"));
     auto *open = file->addAction(tr("&Open database…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Open or create a measurements database"), controller_->databasePath(),
-            tr("Stepscope databases (*.sqlite *.db);;All files (*)"), nullptr, QFileDialog::DontConfirmOverwrite);
+        const QString path = chooseDatabaseFile(this, controller_->databasePath());
         if (!path.isEmpty())
             openChosenDatabase(path);
     });
@@ -231,6 +229,15 @@ void MainWindow::buildMenus()
         if (++number <= 9)
             a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
     }
+    // Ctrl+Tab and Ctrl+Shift+Tab cycle the tabs wherever the focus is (QTabWidget does it only with
+    // the focus inside the tabs, and a table there takes Tab for itself).
+    view->addSeparator();
+    auto *next = view->addAction(tr("&Next tab"), this, [this] { stepTab(1); });
+    next->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    auto *previous = view->addAction(tr("&Previous tab"), this, [this] { stepTab(-1); });
+    // Shift+Tab arrives as Backtab (with Shift) from most keyboards, as Tab with Shift from some.
+    previous->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
     auto *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(tr("Set up &PyTorch…"), this, [this] { showSetupDialog(); });
 
@@ -245,6 +252,13 @@ void MainWindow::buildMenus()
                               "your planned run.")
                                .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+void MainWindow::stepTab(int step)
+{
+    const int count = tabs_->count();
+    restoreTab_ = -1; // the user chose a tab
+    tabs_->setCurrentIndex(((tabs_->currentIndex() + step) % count + count) % count);
 }
 
 SetupDialog *MainWindow::setupDialog() const
@@ -313,6 +327,11 @@ void MainWindow::connectRun()
     connect(panel_, &ConfigPanel::runAgainRequested, this, &MainWindow::runAgain);
     connect(panel_, &ConfigPanel::sweepViewLeft, shown_, &ShownSweep::leaveStoredView);
     connect(shown_, &ShownSweep::storedSettingsWanted, panel_, &ConfigPanel::showStoredSweep);
+    // Nothing on show (a deleted sweep, another file): its settings leave the panel with it.
+    connect(shown_, &ShownSweep::cleared, panel_, [this] {
+        if (panel_->viewingSweep())
+            panel_->returnToOwnSettings();
+    });
     connect(activity_, &Activity::busyChanged, this, &MainWindow::busyChanged);
     connect(activity_, &Activity::message, status_, &SweepStatusBar::say);
     connect(live_, &LiveRun::sweepBegan, this, [this] {

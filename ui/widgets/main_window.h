@@ -107,6 +107,8 @@ class MainWindow : public QMainWindow
 
   private:
     void buildMenus();
+    // The next (1) or previous (-1) tab, round the ends.
+    void stepTab(int step);
     // Before a sweep: with no usable torch and no managed environment, the setup dialog instead
     // (the sweep starts once it is done). True when offered.
     bool offerSetupInstead();
