@@ -36,6 +36,10 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # programs, plus the Python that the first-run setup makes its virtual environment with.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3 (>= 3.10), python3-venv")
+# torch.compile's CPU code is C++ that inductor builds with g++ against Python.h: without them every
+# compiled row on the CPU fails. Recommended, not required: apt installs them by default, and eager
+# and native rows need neither. `doctor` names what is missing (stepscope_py/toolchain.py).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, python3-dev")
 # LibTorch is private: the worker's libtorch*.so and libc10*.so come from the user's torch at run time
 # (LD_LIBRARY_PATH), so no Debian package may be required for them. Showing dpkg-shlibdeps the build's
 # torch lib/ as a private directory lets it resolve the worker's symbols there; torch's sonames carry

@@ -212,6 +212,102 @@ class Preflight(unittest.TestCase):
         self.assertLess(self.p.predicted_path_length("C:/sc/cc"), 260)
 
 
+class Toolchain(unittest.TestCase):
+    """What torch.compile's C++ needs (issue 35.9): the doctor names a missing compiler or Python.h
+    with the fix before its tiny compile, and a failed compile by the compiler's own first error."""
+
+    def setUp(self):
+        from stepscope_py import doctor, protocol, toolchain
+
+        self.doctor, self.protocol, self.toolchain = doctor, protocol, toolchain
+        self.tmp = tempfile.TemporaryDirectory()
+        self.empty = os.path.join(self.tmp.name, "empty")  # a PATH and an include folder with nothing
+        os.makedirs(self.empty)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def fake_compiler(self):
+        """A g++ that answers --version and fails every compile as Debian without python3-dev does."""
+        folder = os.path.join(self.tmp.name, "bin")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "g++")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('#!/bin/sh\ncase "$*" in *--version*) echo "g++ (Debian 12.2.0-14) 12.2.0"; exit 0;; esac\n'
+                    'echo "/tmp/k.cpp:1:10: fatal error: Python.h: No such file or directory" >&2\n'
+                    'echo "compilation terminated." >&2\nexit 1\n')
+        os.chmod(path, 0o755)
+        return folder
+
+    def rows(self, environ, include):
+        from unittest import mock
+
+        out = __import__("io").StringIO()
+        with mock.patch.dict(os.environ, environ, clear=True), mock.patch.object(self.protocol, "_out", out), \
+                mock.patch("sysconfig.get_paths", return_value={"include": include}):
+            self.doctor._toolchain_lines("cpu")
+        return {m["item"]: m for m in map(json.loads, out.getvalue().splitlines())}
+
+    def test_the_compiler_is_cxx_else_g_plus_plus_on_path(self):
+        self.assertEqual(self.toolchain.cxx_compiler({"PATH": self.empty}), ("g++", None))
+        self.assertEqual(self.toolchain.cxx_compiler({"PATH": self.empty, "CXX": "clang++"}), ("clang++", None))
+        bin_dir = self.fake_compiler()
+        self.assertEqual(self.toolchain.cxx_compiler({"PATH": bin_dir}), ("g++", os.path.join(bin_dir, "g++")))
+
+    def test_python_headers_are_python_h_in_the_include_folder(self):
+        self.assertEqual(self.toolchain.python_headers(self.empty), (self.empty, False))
+        open(os.path.join(self.empty, "Python.h"), "w").close()
+        self.assertEqual(self.toolchain.python_headers(self.empty), (self.empty, True))
+
+    def test_doctor_names_a_missing_compiler_and_missing_headers_with_the_fix(self):
+        rows = self.rows({"PATH": self.empty}, self.empty)
+        self.assertEqual(rows["c++ compiler"]["status"], "fail")
+        self.assertIn("g++ is not on PATH", rows["c++ compiler"]["value"])
+        self.assertEqual(rows["python headers"]["status"], "fail")
+        self.assertIn(f"no Python.h in {self.empty}", rows["python headers"]["value"])
+        for row in rows.values():
+            self.assertIn("apt install g++ python3-dev", row["fix"])
+        # Both there: ok rows naming what was found.
+        open(os.path.join(self.empty, "Python.h"), "w").close()
+        rows = self.rows({"PATH": self.fake_compiler()}, self.empty)
+        self.assertEqual([r["status"] for r in rows.values()], ["ok", "ok"], rows)
+
+    def test_a_cpp_compile_error_reads_as_the_compilers_first_error(self):
+        from torch._inductor.exc import CppCompileError
+
+        output = "In file included from /tmp/k.cpp:1:\n/tmp/k.cpp:1:10: fatal error: Python.h: No such file or " \
+                 "directory\ncompilation terminated.\n"
+        try:
+            try:
+                raise CppCompileError(["g++", "/tmp/k.cpp"], output)
+            except CppCompileError as inner:
+                raise RuntimeError("backend='inductor' raised:\nCppCompileError: C++ compile error") from inner
+        except RuntimeError as wrapped:
+            exc = wrapped
+        self.assertEqual(self.toolchain.describe(exc), "/tmp/k.cpp:1:10: fatal error: Python.h: No such file or directory")
+        self.assertEqual(self.toolchain.compiler_error(ValueError("x")), "")
+        self.assertEqual(self.toolchain.describe(ValueError("first\nsecond")), "first")
+
+    def test_doctor_shows_the_compilers_error_and_leaves_no_compile_folder(self):
+        # The real --doctor on the CPU with a compiler that fails as one without python3-dev does.
+        caches, tmp = os.path.join(self.tmp.name, "cc"), os.path.join(self.tmp.name, "tmp")
+        os.makedirs(tmp)
+        env = {**os.environ, "PATH": self.fake_compiler() + os.pathsep + os.environ.get("PATH", ""),
+               "STEPSCOPE_COMPILE_CACHE_ROOT": caches, "TMPDIR": tmp}
+        env.pop("CXX", None)
+        proc = subprocess.run([sys.executable, "-u", WORKER, "--doctor", "--device", "cpu"], capture_output=True,
+                              text=True, timeout=300, env=env)
+        rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+        items = [r["item"] for r in rows]
+        self.assertLess(items.index("python headers"), items.index("compile readiness"), items)
+        ready = rows[items.index("compile readiness")]
+        self.assertEqual(ready["status"], "fail")
+        self.assertIn("fatal error: Python.h: No such file or directory", ready["value"])
+        self.assertNotIn("Read the log above", ready["fix"])
+        self.assertEqual(os.listdir(caches), [], "the doctor's compile folder goes with it")
+        self.assertEqual([n for n in os.listdir(tmp) if n.startswith("torchinductor_")], [])
+
+
 class FallbackDetection(unittest.TestCase):
     """A compiled configuration that did not compile is never reported as compiled."""
 

@@ -17,6 +17,7 @@ import traceback
 
 import torch
 
+from . import toolchain
 from .failure import WorkerFailure, first_line
 
 START_ENV = "STEPSCOPE_START"
@@ -309,6 +310,7 @@ def compile_function(config):
     kwargs = compile_kwargs(config)
 
     def apply(fn):
+        toolchain.keep_headers_in_cache_dir()  # with the run's other caches, as its start state says
         try:
             return torch.compile(fn, **kwargs)
         except Exception as exc:  # torch.compile itself refused the arguments

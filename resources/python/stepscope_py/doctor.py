@@ -5,10 +5,12 @@ import platform
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from . import environment, preflight, protocol
+from . import environment, preflight, processes, protocol, toolchain
+
+# The tiny compile's folder under Stepscope's cache root (leftovers.h: kDoctorPrefix).
+DOCTOR_FOLDER_PREFIX = "doctor-"
 
 
 def _line(item, status, value, fix=""):
@@ -18,26 +20,58 @@ def _line(item, status, value, fix=""):
 
 def _tiny_compile(torch, device):
     """A 5-second compile of a tiny function: proves dynamo, inductor and the code generator
-    (a C++ compiler on the CPU, Triton on CUDA) work end to end."""
-    with tempfile.TemporaryDirectory(prefix="stepscope-doctor-") as cache:
-        env_before = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
-        os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+    (a C++ compiler on the CPU, Triton on CUDA) work end to end. Its caches, precompiled headers
+    included, go to a folder of its own under Stepscope's cache root (STEPSCOPE_COMPILE_CACHE_ROOT,
+    which the front-ends pass), removed afterwards; one a killed doctor leaves names its owner, and
+    the next sweep or doctor removes it (core/supervisor/leftovers.h)."""
+    root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT") or None
+    cache = processes.make_owned_folder(DOCTOR_FOLDER_PREFIX, parent=root)
+    env_before = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
+    os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+    try:
+        toolchain.keep_headers_in_cache_dir()
+        fn = torch.compile(lambda x: (x.sin() + x.cos()).relu().sum())
+        t0 = time.perf_counter()
+        x = torch.randn(64, device=device)
+        got = fn(x)
+        want = (x.sin() + x.cos()).relu().sum()
+        if not torch.allclose(got, want, rtol=1e-4, atol=1e-4):
+            raise RuntimeError(f"compiled result {got.item()} differs from eager {want.item()}")
+        return time.perf_counter() - t0
+    finally:
+        for k, v in env_before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _toolchain_lines(device):
+    """The C++ compiler and the Python headers inductor's generated code needs: a fail on the CPU
+    (every compile there is C++), a warning on CUDA. True when both are there."""
+    missing_status = "warn" if device.startswith("cuda") else "fail"
+    name, path = toolchain.cxx_compiler()
+    have_compiler = path is not None
+    if have_compiler:
         try:
-            fn = torch.compile(lambda x: (x.sin() + x.cos()).relu().sum())
-            t0 = time.perf_counter()
-            x = torch.randn(64, device=device)
-            got = fn(x)
-            want = (x.sin() + x.cos()).relu().sum()
-            if not torch.allclose(got, want, rtol=1e-4, atol=1e-4):
-                raise RuntimeError(f"compiled result {got.item()} differs from eager {want.item()}")
-            return time.perf_counter() - t0
-        finally:
-            for k, v in env_before.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+            version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10).stdout
+            _line("c++ compiler", "ok", f"{path}: {preflight.first_line(version)}")
+        except Exception as exc:  # noqa: BLE001
+            _line("c++ compiler", "warn", f"{path} does not answer: {exc}")
+    else:
+        source = "CXX" if os.environ.get("CXX") else "CXX is unset, so inductor runs g++"
+        _line("c++ compiler", missing_status, f"{name} is not on PATH ({source})",
+              f"torch.compile builds C++ with it: {toolchain.INSTALL_HINT}, or set CXX to a C++ compiler.")
+    folder, have_headers = toolchain.python_headers()
+    if have_headers:
+        _line("python headers", "ok", os.path.join(folder, "Python.h"))
+    else:
+        _line("python headers", missing_status, f"no Python.h in {folder}",
+              f"torch.compile's C++ includes it: {toolchain.INSTALL_HINT} (the headers of this Python, "
+              f"{platform.python_version()}).")
+    return (have_compiler and have_headers) or missing_status == "warn"
 
 
 def run(device):
@@ -112,16 +146,8 @@ def _run(device):
     else:
         _line("triton", "ok", f"{have}" + (f" (torch wants {wanted})" if wanted else ""))
 
-    compiler = os.environ.get("CXX") or shutil.which("g++") or shutil.which("clang++") or shutil.which("c++")
-    if compiler:
-        try:
-            version = subprocess.run([compiler, "--version"], capture_output=True, text=True, timeout=10).stdout
-            _line("c++ compiler", "ok", f"{compiler}: {preflight.first_line(version)}")
-        except Exception as exc:
-            _line("c++ compiler", "warn", f"{compiler} does not answer: {exc}")
-    else:
-        ok &= _line("c++ compiler", "fail" if not device.startswith("cuda") else "warn", "none found",
-                    "inductor compiles C++ on the CPU: install g++ (apt-get install g++) or set CXX.")
+    toolchain_ok = _toolchain_lines(device)
+    ok &= toolchain_ok
 
     budget = preflight.path_budget()
     root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT")
@@ -144,7 +170,9 @@ def _run(device):
     try:
         seconds = _tiny_compile(torch, device if (device.startswith("cuda") and cuda) else "cpu")
         ok &= _line("compile readiness", "ok", f"a tiny torch.compile took {seconds:.1f} s")
-    except Exception as exc:
-        ok &= _line("compile readiness", "fail", f"a tiny torch.compile failed: {preflight.first_line(exc)}",
-                    "Read the log above; a missing compiler or a broken Triton is the usual cause.")
+    except Exception as exc:  # noqa: BLE001
+        ok &= _line("compile readiness", "fail", f"a tiny torch.compile failed: {toolchain.describe(exc)}",
+                    "Install what the rows above say is missing first." if not toolchain_ok else
+                    f"A missing header or library is the usual cause on the CPU ({toolchain.INSTALL_HINT}), "
+                    "a broken Triton on CUDA.")
     return 0 if ok else 1

@@ -145,11 +145,14 @@ def signal_group_or_process(pid, sig):
 OWNER_FILE = "owner"
 
 
-def make_owned_folder(prefix):
-    """A private folder <TMPDIR>/<prefix><pid>-<random> with the owner file that
-    core/supervisor/leftovers.h defines ("pid N", "host NAME", "made SECONDS"): a coordinator that is
-    killed cannot remove its folder, and the next sweep on this host removes it once this pid is gone."""
-    folder = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
+def make_owned_folder(prefix, parent=None):
+    """A private folder <parent>/<prefix><pid>-<random> (parent: TMPDIR when None, made when missing)
+    with the owner file that core/supervisor/leftovers.h defines ("pid N", "host NAME", "made
+    SECONDS"): a process that is killed cannot remove its folder, and the next sweep on this host
+    removes it once this pid is gone."""
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent)
     with open(os.path.join(folder, OWNER_FILE), "w", encoding="utf-8") as owner:
         owner.write(f"pid {os.getpid()}\nhost {socket.gethostname()}\nmade {int(time.time())}\n")
     return folder

@@ -12,7 +12,7 @@ import traceback
 import torch
 
 from . import compiled as compiled_mod
-from . import environment, protocol
+from . import environment, protocol, toolchain
 from .failure import WorkerFailure, first_line, is_out_of_memory
 from .training import TrainingStep, apply_global_flags
 
@@ -148,7 +148,7 @@ def classify(exc, config, during):
                                               f"{config.image_size}: {first_line(exc)}", detail + _peak_rss())
     if config.compiled and during != "setup":
         return WorkerFailure("compile-failed", f"torch.compile ({config.compile}, {config.compile_backend}, "
-                                               f"{config.compile_target}) failed during {during}: {first_line(exc)}",
+                                               f"{config.compile_target}) failed during {during}: {toolchain.describe(exc)}",
                              detail)
     if config.cuda_graph and during == "first step":
         return WorkerFailure("graph-capture-failed", f"CUDA graph capture failed: {first_line(exc)}", detail)
