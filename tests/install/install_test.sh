@@ -72,6 +72,8 @@ if [ -z "$deb" ] || [ -z "$tarball" ]; then
 fi
 echo "    $(basename "$deb") $(du -h "$deb" | cut -f1), $(basename "$tarball") $(du -h "$tarball" | cut -f1)"
 dpkg-deb -f "$deb" Depends | sed 's/^/    Depends: /'
+# torch.compile's toolchain comes recommended (doctor names it when it is missing).
+check recommends-compile-toolchain sh -c "dpkg-deb -f '$deb' Recommends | grep -q 'g++, python3-dev'"
 
 # What the .deb ships, read from the package itself.
 dpkg-deb -x "$deb" "$work/deb"
