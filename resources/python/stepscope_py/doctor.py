@@ -5,6 +5,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import environment, preflight, processes, protocol, toolchain
@@ -26,9 +27,14 @@ def _tiny_compile(torch, device):
     the next sweep or doctor removes it (core/supervisor/leftovers.h)."""
     root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT") or None
     cache = processes.make_owned_folder(DOCTOR_FOLDER_PREFIX, parent=root)
-    env_before = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
+    env_before = {k: os.environ.get(k) for k in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "TMPDIR")}
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(cache, "inductor")
     os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+    # inductor also makes <temp folder>/torchinductor_<user> (default_cache_dir()) whatever the
+    # variables say, and the compiler writes its scratch files there: the doctor's go with its folder.
+    os.environ["TMPDIR"] = os.path.join(cache, "tmp")
+    os.makedirs(os.environ["TMPDIR"])
+    tempdir_before, tempfile.tempdir = tempfile.tempdir, os.environ["TMPDIR"]
     try:
         toolchain.keep_headers_in_cache_dir()
         fn = torch.compile(lambda x: (x.sin() + x.cos()).relu().sum())
@@ -40,6 +46,7 @@ def _tiny_compile(torch, device):
             raise RuntimeError(f"compiled result {got.item()} differs from eager {want.item()}")
         return time.perf_counter() - t0
     finally:
+        tempfile.tempdir = tempdir_before
         for k, v in env_before.items():
             if v is None:
                 os.environ.pop(k, None)
