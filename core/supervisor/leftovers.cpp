@@ -142,8 +142,10 @@ Owner judgeOwner(const std::string &folder)
 std::vector<Place> placesOf(const std::string &database, const std::string &cacheRoot)
 {
     std::vector<Place> places;
-    if (!cacheRoot.empty())
+    if (!cacheRoot.empty()) {
         places.push_back({cacheRoot, kCachePrefix, "cache folder"});
+        places.push_back({cacheRoot, kDoctorPrefix, "doctor compile folder"});
+    }
     std::error_code error;
     const std::string temp = fs::temp_directory_path(error).string();
     if (!error)

@@ -1,6 +1,6 @@
 #pragma once
 // What a sweep leaves behind when its process is killed (issue 34.3): the sweep's cache folders
-// (start_caches.h), a data-parallel coordinator's folder (resources/python/stepscope_py/
+// (start_caches.h, and the doctor's compile folder beside them), a data-parallel coordinator's folder (resources/python/stepscope_py/
 // distributed.py) and a profile's scratch folder in the traces folder (run_profile.h). A process
 // that ends normally removes its own; one that is killed cannot, so each such folder names its owner
 // and the next sweep on the host (and `doctor`) removes those whose owner is gone. The one place
@@ -25,6 +25,7 @@ inline constexpr const char *kOwnerFile = "owner";
 
 // The prefixes of the folders each place holds.
 inline constexpr const char *kCachePrefix = "sweep-";               // under the cache root
+inline constexpr const char *kDoctorPrefix = "doctor-";             // under the cache root: doctor's tiny compile
 inline constexpr const char *kCoordinatorPrefix = "stepscope-ddp-"; // under the temporary folder
 inline constexpr const char *kTracePrefix = "partial-";             // under a database's traces folder
 
@@ -47,7 +48,8 @@ struct Place {
     std::string what; // "cache folder", ...
 };
 // The places a sweep of `database` (empty: none) with its caches under `cacheRoot` may leave folders
-// in: the cache root, the temporary folder (data-parallel coordinators) and the traces folder.
+// in: the cache root (sweeps' caches, and the doctor's compile: stepscope_py/doctor.py), the temporary
+// folder (data-parallel coordinators) and the traces folder.
 std::vector<Place> placesOf(const std::string &database, const std::string &cacheRoot);
 
 struct Found {

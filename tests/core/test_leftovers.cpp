@@ -107,15 +107,18 @@ TEST(Leftovers, OnlyTheFoldersOfEndedOwnersGo)
 }
 #endif
 
-TEST(Leftovers, PlacesAreTheCacheRootTheTemporaryFolderAndTheTracesFolder)
+TEST(Leftovers, PlacesAreTheCacheRootTwiceTheTemporaryFolderAndTheTracesFolder)
 {
     const auto places = placesOf("/data/m.sqlite", "/cache/cc");
-    ASSERT_EQ(places.size(), 3u);
+    ASSERT_EQ(places.size(), 4u);
     EXPECT_EQ(places[0].parent, "/cache/cc");
     EXPECT_EQ(places[0].prefix, kCachePrefix);
-    EXPECT_EQ(places[1].prefix, kCoordinatorPrefix);
-    EXPECT_EQ(places[2].parent, "/data/m.sqlite.traces");
-    EXPECT_EQ(places[2].prefix, kTracePrefix);
+    // A killed doctor's compile folder (stepscope_py/doctor.py) goes as a killed sweep's does.
+    EXPECT_EQ(places[1].parent, "/cache/cc");
+    EXPECT_EQ(places[1].prefix, kDoctorPrefix);
+    EXPECT_EQ(places[2].prefix, kCoordinatorPrefix);
+    EXPECT_EQ(places[3].parent, "/data/m.sqlite.traces");
+    EXPECT_EQ(places[3].prefix, kTracePrefix);
     EXPECT_EQ(placesOf("", "").size(), 1u); // the temporary folder only
 }
 
