@@ -8,6 +8,7 @@
 #include "store/database_files.h"
 #include "supervisor/start_caches.h"
 #include "supervisor/managed_python.h"
+#include "supervisor/setup_failure.h"
 #include "supervisor/sweep_request.h"
 
 #include <QCommandLineOption>
@@ -506,15 +507,15 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
             ") with python3 -m venv and installs the torch and torchvision releases this Stepscope is built for "
             "(torch " +
             supervisor::pinnedTorchVersion() + ", torchvision " + supervisor::pinnedTorchvisionVersion() +
-            ", several GB of downloads) with pip. Progress goes to standard error; Ctrl-C stops pip, and the "
-            "environment stays marked incomplete (never used) until a later setup, which resumes with what "
-            "was downloaded, finishes. Pip's own settings (PIP_INDEX_URL, a proxy) apply. When the environment is "
+            ", " + supervisor::setupSizeText() +
+            ") with pip. Progress goes to standard error; Ctrl-C stops pip, and the environment stays marked "
+            "incomplete (never used) until a later setup finishes: " + supervisor::setupRetryText() + ". Pip's own settings (PIP_INDEX_URL, a proxy) apply. When the environment is "
             "ready already, it says so. One setup of an environment runs at a time: a second refuses at once, naming "
             "the first's pid. venv and pip die with the setup, even when it is killed outright.",
         {{kOk, "PyTorch is set up, or was already"},
          {kRunsFailed, "the setup failed: the message says why (offline, no matching release, no space, no "
                        "python3 venv module, not a Python 3, another setup of the same environment running) and "
-                       "the fix; a retry resumes"},
+                       "the fix; a retry keeps what pip finished downloading"},
          {kUsage, "bad arguments"},
          {kCancelled, "interrupted (Ctrl-C): pip was stopped, the environment stays incomplete"}}));
     out.back().groups = {

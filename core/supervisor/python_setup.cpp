@@ -446,7 +446,7 @@ void PythonSetup::cancel()
         return;
     fail({SetupError::Cancelled,
           "setup cancelled; " + options_.environmentDir + " stays incomplete",
-          "set up again to resume: the environment and what pip downloaded are kept",
+          "set up again when you want: " + setupRetryText(),
           {}});
 }
 

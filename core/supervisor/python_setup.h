@@ -9,7 +9,7 @@
 // a program that is no Python is named) and run `python3 -m venv DIR`; `pip install
 // torch==PIN torchvision==PIN` with a private TMPDIR; import both and check the pins; only then
 // remove the marker. A cancel or a failure leaves the marker, the environment and pip's cache, so
-// that a retry downloads nothing twice.
+// that a retry downloads again only what pip had not finished (setupRetryText()).
 //
 // Every process runs in a process group of its own that a watchdog (platform/guards.h) kills if the
 // process behind this object dies, kill -9 included: venv's ensurepip and pip's helpers never

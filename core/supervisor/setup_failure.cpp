@@ -100,6 +100,20 @@ QString byteText(qint64 bytes)
     return QString::number(value, 'f', 1) + ' ' + units[unit];
 }
 
+QString setupSizeText()
+{
+    return "about " + byteText(kSetupDownloadBytes) + " to download and " + byteText(kSetupEnvironmentBytes) +
+           " once installed";
+}
+
+QString setupRetryText()
+{
+    // pip keeps a download in its cache only once the file is whole (its HTTP cache), and Debian's
+    // pip cannot continue a cut-off one: say so rather than promise a resume.
+    return "a retry keeps the environment and every package pip finished downloading (in pip's cache) and "
+           "downloads the rest; a package cut off midway downloads again from its start";
+}
+
 QString lastLines(const QString &text, int lines)
 {
     QStringList all = text.split('\n', Qt::SkipEmptyParts);
@@ -204,7 +218,7 @@ SetupFailure classifyVenvFailure(const QString &output, const SetupContext &cont
         return venvNoSpace(output, context);
     f.error = SetupError::Failed;
     f.message = context.basePython + " -m venv could not create the environment in " + context.environmentDir;
-    f.fix = "see the detail below; a retry resumes, or pass --python with another Python 3";
+    f.fix = "see the detail below and set up again, or pass --python with another Python 3";
     return f;
 }
 
@@ -233,8 +247,8 @@ SetupFailure classifyPipFailure(const QString &output, const SetupContext &conte
         f.error = SetupError::IndexUnreachable;
         const QString index = context.indexUrl.isEmpty() ? QString("the package index (pypi.org)") : context.indexUrl;
         f.message = "cannot reach the package index " + index + " to download " + context.requirements;
-        f.fix = "check the network (and a proxy: HTTPS_PROXY), or pass --index-url to a mirror you can reach; a retry "
-                "resumes with what was already downloaded";
+        f.fix = "check the network (and a proxy: HTTPS_PROXY), or pass --index-url to a mirror you can reach; " +
+                setupRetryText();
         return f;
     }
     if (containsAny(output, {"No matching distribution found", "Could not find a version that satisfies"})) {
@@ -255,7 +269,7 @@ SetupFailure classifyPipFailure(const QString &output, const SetupContext &conte
     }
     f.error = SetupError::Failed;
     f.message = "pip could not install " + context.requirements + " into " + context.environmentDir;
-    f.fix = "see pip's last lines below; a retry resumes with what was downloaded";
+    f.fix = "see pip's last lines below; " + setupRetryText();
     return f;
 }
 

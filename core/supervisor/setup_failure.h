@@ -66,18 +66,24 @@ SetupFailure writeFailure(const QString &path, const QString &why, const SetupCo
 SetupFailure classifyVenvFailure(const QString &output, const SetupContext &context);
 // `pip install` exited non-zero after writing `output`.
 SetupFailure classifyPipFailure(const QString &output, const SetupContext &context);
-// The space a setup needs, said once for the words and the dialog: pip keeps the downloads in
-// its cache and unpacks them into the environment.
-// Measured on 2026-12-03: the environment scripts/bootstrap.sh makes (torch 2.11.0+cu130 and
-// torchvision 0.26.0 from PyPI, Python 3.11) takes 4.98 GB on disk (du -sb). The wheels are
-// compressed, so 5 GB is an upper bound for the downloads too.
-constexpr qint64 kSetupDownloadBytes = 5'000'000'000LL;    // at most: PyPI's CUDA torch, torchvision, libraries
-constexpr qint64 kSetupEnvironmentBytes = 5'000'000'000LL; // the same, installed
+// What a setup downloads and leaves on disk, said once for its words, the dialog, the CLI's help
+// and the README (a test holds the README to setupSizeText()). Decimal units, as pip says them.
+// On disk: the environment scripts/bootstrap.sh makes (torch 2.11.0+cu130 and torchvision 0.26.0
+// from PyPI, Python 3.11) measured 4,976,434,980 bytes (du -sb; `du -h` shows 4.7G, binary units).
+// Downloaded: 2.7 GB, the compressed wheels of a fresh setup as reported in issue 35 point 9.
+constexpr qint64 kSetupDownloadBytes = 2'700'000'000LL;    // PyPI's CUDA torch, torchvision, libraries
+constexpr qint64 kSetupEnvironmentBytes = 4'980'000'000LL; // the same, installed
 // An environment with pip alone: 23 MB (python3.11 -m venv, pip 23.2); below twice that free, a
 // venv that failed without saying why most likely ran out of room.
 constexpr qint64 kSetupVenvBytes = 50'000'000LL;
 // Bytes as people read them: "4.2 MB", "888.0 MB", "1.4 kB" (decimal, as pip says them).
 QString byteText(qint64 bytes);
+// "about 2.7 GB to download and 5.0 GB once installed": the sizes above, in every text that names them.
+QString setupSizeText();
+// What a cancelled or failed setup keeps, in the words of each text that promises a retry:
+// the environment and the packages pip finished downloading (its cache keeps whole files only), so
+// a retry downloads only the rest, and the file that was being downloaded starts over.
+QString setupRetryText();
 // The last `lines` lines of `text`, for a failure's detail.
 QString lastLines(const QString &text, int lines = 12);
 

@@ -5,6 +5,8 @@
 #include "supervisor/setup_failure.h"
 #include "supervisor/setup_progress.h"
 
+#include <QFile>
+
 #include <gtest/gtest.h>
 
 using namespace stepscope::supervisor;
@@ -115,6 +117,16 @@ TEST(SetupFailure, NoSpaceSaysHowMuchAndWhere)
     EXPECT_TRUE(f.message.contains("/tmp/venv"));
     EXPECT_TRUE(f.message.contains("/tmp/pip-cache"));
     EXPECT_TRUE(f.fix.contains(byteText(kSetupDownloadBytes)));
+}
+
+// The README says the sizes the setup's words, the dialog and the CLI's help say (setupSizeText).
+TEST(SetupFailure, TheReadmeSaysTheSetupsSizes)
+{
+    QFile readme(QStringLiteral(STEPSCOPE_SOURCE_DIR "/README.md"));
+    ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(readme.readAll()).simplified();
+    EXPECT_TRUE(text.contains(setupSizeText())) << "README.md must say " << setupSizeText().toStdString();
+    EXPECT_FALSE(text.contains("resumes there with pip's cache")) << "a cut-off download starts over";
 }
 
 TEST(SetupFailure, DebianWithoutVenvNamesThePackage)

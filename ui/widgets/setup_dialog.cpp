@@ -53,11 +53,9 @@ SetupDialog::SetupDialog(const QString &reason, QWidget *parent)
     intro->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QString text = reason.isEmpty() ? QString() : reason + "\n\n";
     text += tr("Stepscope installs torch %1 and torchvision %2 into its own Python environment:\n%3\n\n"
-               "PyPI's wheels are several GB (at most %4 of downloads, about as much once installed). A cancelled or "
-               "failed setup resumes where it "
-               "stopped, and the environment is used only once it is complete.")
+               "That is %4. After a cancel or a failure, %5. The environment is used only once it is complete.")
                 .arg(supervisor::pinnedTorchVersion(), supervisor::pinnedTorchvisionVersion(),
-                     supervisor::managedEnvironmentDir(), supervisor::byteText(supervisor::kSetupDownloadBytes));
+                     supervisor::managedEnvironmentDir(), supervisor::setupSizeText(), supervisor::setupRetryText());
     if (supervisor::managedEnvironmentReady())
         text += "\n\n" + tr("It is set up already: setting up again checks it (pip keeps what is installed).");
     intro->setText(text);
