@@ -90,6 +90,14 @@ icons_agree() {
     done
 }
 check desktop-metainfo-icon-names icons_agree
+# The licence is declared where software centres and Debian look (LICENSE: GPL-3.0-or-later).
+licence_declared() {
+  local copyright="$work/deb/usr/share/doc/stepscope/copyright"
+  grep -q '<project_license>GPL-3.0-or-later</project_license>' "$metainfo" &&
+    grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$copyright" &&
+    grep -q '^License: GPL-3+$' "$copyright" && grep -q '/usr/share/common-licenses/GPL-3' "$copyright"
+}
+check licence-declared licence_declared
 # No maintainer scripts: installing, upgrading and removing run nothing, so the user's data
 # (~/.local/share/stepscope) is never touched.
 no_scripts() {

@@ -500,6 +500,9 @@ class TestMainWindow : public QObject
         QCOMPARE(again.pages()->currentWidget(), static_cast<QWidget *>(again.pages()->ledger()));
     }
 
+    // The About box says under which licence Stepscope comes (the one LICENSE holds).
+    void aboutBoxNamesTheLicence() { QVERIFY(MainWindow::aboutText().contains("GPL-3.0-or-later")); }
+
     // F1 opens the glossary, whose words are the ones the views use and the thresholds they flag at.
     void f1OpensTheGlossary()
     {

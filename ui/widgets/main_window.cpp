@@ -245,13 +245,19 @@ void MainWindow::buildMenus()
     auto *glossary = help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
     glossary->setShortcut(QKeySequence::HelpContents);
     glossary->setShortcutContext(Qt::ApplicationShortcut);
-    help->addAction(tr("&About Stepscope"), this, [this] {
-        QMessageBox::about(this, tr("About Stepscope"),
-                           tr("<b>Stepscope</b> %1<br>Which PyTorch training-step optimizations pay off on this "
-                              "GPU: first-step cost, steady-state saving, break-even and the fastest way to finish "
-                              "your planned run.")
-                               .arg(QCoreApplication::applicationVersion()));
-    });
+    help->addAction(tr("&About Stepscope"), this,
+                    [this] { QMessageBox::about(this, tr("About Stepscope"), aboutText()); });
+}
+
+QString MainWindow::aboutText()
+{
+    // The licence is the package's (installer/debian/copyright): GPL because QCustomPlot is.
+    return tr("<b>Stepscope</b> %1<br>Which PyTorch training-step optimizations pay off on this GPU: first-step "
+              "cost, steady-state saving, break-even and the fastest way to finish your planned run."
+              "<p>Free software under the GNU General Public License, version 3 or (at your option) any later "
+              "version (GPL-3.0-or-later), with no warranty. It uses Qt (LGPL-3), QCustomPlot (GPL-3), SQLite "
+              "(public domain) and PyTorch (BSD-3-Clause).</p>")
+        .arg(QCoreApplication::applicationVersion());
 }
 
 void MainWindow::stepTab(int step)

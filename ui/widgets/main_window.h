@@ -80,6 +80,8 @@ class MainWindow : public QMainWindow
     QString progressText() const;
     QString lastMessage() const;
     QString phaseStatus() const;
+    // The About box's words: version, what Stepscope answers, and its licence.
+    static QString aboutText();
 
     // Fits the window, its frame included, into `available` (a screen's available geometry): no
     // larger, and moved inside it. Done on the first show for the window's screen, and again once
