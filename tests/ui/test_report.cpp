@@ -5,6 +5,7 @@
 #include "report/report_charts.h"
 #include "report/report_document.h"
 #include "report/report_html.h"
+#include "report/sweep_report.h"
 
 #include "charts/chart_format.h"
 #include "compile_sweep_fixture.h"
@@ -59,6 +60,7 @@ class TestReport : public QObject
     void h200ReportsReadAsSent();
     void printTextBreaksOnlyBetweenWords();
     void pdfKeepsRowsAndHeadingsTogether();
+    void storedSweepReportRefusesWhatItCannotWrite();
 
   private:
     QTemporaryDir dir_;
@@ -399,6 +401,40 @@ void TestReport::pdfKeepsRowsAndHeadingsTogether()
     plain.setHtml(ui::reportHtml(input, ui::ReportMedium::Print, int(document->pageSize().width()) - 8));
     const auto before = ui::reportLayoutFaults(plain);
     QVERIFY(!before.splitRows.isEmpty() || !before.strandedHeadings.isEmpty());
+}
+
+// What `stepscope --report` refuses, with words that say what to do, leaving no file behind.
+void TestReport::storedSweepReportRefusesWhatItCannotWrite()
+{
+    const QString copy = dir_.filePath(QStringLiteral("refusals.sqlite"));
+    QVERIFY(QFile::copy(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-ledger.sqlite"), copy));
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    const QByteArray database = readAll(copy);
+    QString error;
+    QVERIFY(!ui::writeStoredSweepReport(copy, 99, dir_.filePath(QStringLiteral("r.pdf")), &error));
+    QVERIFY2(error.contains(QStringLiteral("no sweep 99")) && error.contains(QStringLiteral("list")),
+             qPrintable(error));
+    QVERIFY(!ui::writeStoredSweepReport(copy, 1, dir_.filePath(QStringLiteral("r.txt")), &error));
+    QVERIFY2(error.contains(QStringLiteral("use .html, .pdf, .md or .csv")), qPrintable(error));
+    // Onto the database itself, or its side files, under any suffix.
+    for (const QString &target : {copy, copy + QStringLiteral("-wal")}) {
+        QVERIFY(!ui::writeStoredSweepReport(copy, 1, target, &error));
+        QVERIFY2(error.contains(QStringLiteral("would destroy the measurements")), qPrintable(error));
+    }
+    QVERIFY(!ui::writeStoredSweepReport(copy, 1, dir_.filePath(QStringLiteral("no-such-folder/r.pdf")), &error));
+    QVERIFY2(error.contains(QStringLiteral("not be writable")), qPrintable(error));
+    QVERIFY(!ui::writeStoredSweepReport(dir_.filePath(QStringLiteral("missing.sqlite")), 0,
+                                        dir_.filePath(QStringLiteral("r.pdf")), &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("r.pdf"))));
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("missing.sqlite"))));
+    QCOMPARE(readAll(copy), database);
+    // Without a sweep number: the latest.
+    qint64 reported = 0;
+    QVERIFY2(ui::writeStoredSweepReport(copy, 0, dir_.filePath(QStringLiteral("r.csv")), &error, &reported),
+             qPrintable(error));
+    QCOMPARE(reported, store::Reader::open(copy.toStdString())->sweeps().front().id);
+    QCOMPARE(readAll(copy), database);
 }
 
 QTEST_MAIN(TestReport)

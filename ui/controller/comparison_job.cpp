@@ -144,7 +144,7 @@ void ComparisonJob::writeReport(const ComparisonReport &report, const QString &p
     auto shared = std::make_shared<ComparisonReport>(report);
     postStandalone([this, shared, path](const Context &) -> Deliver {
         QString error;
-        const auto format = ReportJob::formatOf(path, &error);
+        const auto format = reportFormatOf(path, &error);
         const bool ok = format && writeComparisonReport(*shared, path, *format, &error);
         return [this, ok, path, error] {
             if (ok)

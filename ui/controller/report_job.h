@@ -12,14 +12,10 @@ class ReportJob : public ReaderJob
 {
     Q_OBJECT
   public:
-    enum class Format { Html, Pdf, Markdown, Csv };
-    // The format a file name asks for (its suffix); nullopt and a message for any other.
-    static std::optional<Format> formatOf(const QString &path, QString *error);
-
     explicit ReportJob(QObject *parent = nullptr);
-    // Fills input.compile from the store and writes `path` (written or refused). Reports do not
-    // supersede each other: each request writes its file.
-    void request(ReportInput input, const QString &path, Format format);
+    // Fills input.compile from the store and writes `path` (written or refused): writeSweepReport
+    // (report/sweep_report.h). Reports do not supersede each other: each request writes its file.
+    void request(ReportInput input, const QString &path, ReportFormat format);
 
   Q_SIGNALS:
     void written(const QString &path);

@@ -536,7 +536,7 @@ bool ComparePage::exportReport(const QString &path, QString *error)
             return fail(tr("%1 is %2; a report never overwrites a database. Choose another name.")
                             .arg(QDir::toNativeSeparators(path), QString::fromStdString(behind)));
     }
-    if (!ReportJob::formatOf(path, error))
+    if (!reportFormatOf(path, error))
         return false;
     job_->writeReport(report(), path);
     return true;

@@ -6,9 +6,6 @@
 #include "presenters/open_database.h"
 #include "presenters/shown_sweep.h"
 #include "report/report_charts.h"
-#include "store/database_files.h"
-
-#include <QDateTime>
 
 #include <memory>
 
@@ -26,12 +23,7 @@ ReportExport::ReportExport(ShownSweep *shown, RunController *controller, QObject
 
 QString ReportExport::refusedTarget(const QString &path) const
 {
-    const QString clash = QString::fromStdString(
-        store::databaseFileBehind(path.toStdString(), controller_->databasePath().toStdString()));
-    if (clash.isEmpty())
-        return {};
-    return tr("Not writing %1: it is %2, and writing there would destroy the measurements. Choose another file.")
-        .arg(path, clash);
+    return refusedReportTarget(path, controller_->databasePath());
 }
 
 bool ReportExport::write(const QString &path, QString *error)
@@ -48,14 +40,11 @@ bool ReportExport::write(const QString &path, QString *error)
                                              : tr("There is no sweep to report: run one or open one from the history.");
         return false;
     }
-    const auto format = ReportJob::formatOf(path, error);
+    const auto format = reportFormatOf(path, error);
     if (!format)
         return false;
     // Shared, not copied: the drawing's steps pass the closure on from timer to timer.
-    auto input = std::make_shared<ReportInput>();
-    input->ledger = ledger->ledger();
-    input->environmentJson = QString::fromStdString(input->ledger.environmentJson);
-    input->generated = QDateTime::currentDateTime();
+    auto input = std::make_shared<ReportInput>(reportInputOf(ledger->ledger()));
     // Charts paint on the UI thread (drawn from the reported ledger, sized for the page); the rest
     // is the report job's.
     ++drawing_;

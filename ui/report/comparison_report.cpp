@@ -235,21 +235,20 @@ QString comparisonCsv(const ComparisonReport &r)
     return csv;
 }
 
-bool writeComparisonReport(const ComparisonReport &report, const QString &path, ReportJob::Format format,
-                           QString *error)
+bool writeComparisonReport(const ComparisonReport &report, const QString &path, ReportFormat format, QString *error)
 {
     switch (format) {
-    case ReportJob::Format::Html:
+    case ReportFormat::Html:
         return writeReportText(path, comparisonHtml(report, ReportMedium::Browser), error);
-    case ReportJob::Format::Pdf: {
+    case ReportFormat::Pdf: {
         const auto document = paginatedDocument(
             [&](int column) { return comparisonHtml(report, ReportMedium::Print, column); }, {report.chart},
             reportPageLayout(), [&](QTextDocument &d) { drawChartsAsVectors(d, {report.vectorChart}); });
         return writePdfDocument(*document, title(report), title(report), path, error);
     }
-    case ReportJob::Format::Markdown:
+    case ReportFormat::Markdown:
         return writeReportText(path, comparisonMarkdown(report), error);
-    case ReportJob::Format::Csv:
+    case ReportFormat::Csv:
         return writeReportText(path, comparisonCsv(report), error);
     }
     return false;

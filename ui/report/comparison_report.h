@@ -3,8 +3,8 @@
 // files) it compares, the warning naming every difference in shape, device, GPU or runtime, the
 // table as the page orders it, and the chart as drawn. Written as HTML, PDF, Markdown or CSV,
 // whole or not at all (report_writer.h); the writing needs no widgets and runs off the UI thread.
-#include "controller/report_job.h"
 #include "report/report_html.h"
+#include "report/report_target.h"
 #include "report/vector_chart.h"
 
 #include <QDateTime>
@@ -41,8 +41,8 @@ QString comparisonHtml(const ComparisonReport &report, ReportMedium medium, int 
 QString comparisonMarkdown(const ComparisonReport &report);
 QString comparisonCsv(const ComparisonReport &report);
 
-// `format` as ReportJob::formatOf() reads it from the file name.
-bool writeComparisonReport(const ComparisonReport &report, const QString &path, ReportJob::Format format,
+// `format` as reportFormatOf() reads it from the file name.
+bool writeComparisonReport(const ComparisonReport &report, const QString &path, ReportFormat format,
                            QString *error = nullptr);
 
 } // namespace stepscope::ui

@@ -65,6 +65,15 @@ QString markdownCell(QString s)
 
 } // namespace
 
+ReportInput reportInputOf(report::Ledger ledger)
+{
+    ReportInput input;
+    input.environmentJson = QString::fromStdString(ledger.environmentJson);
+    input.ledger = std::move(ledger);
+    input.generated = QDateTime::currentDateTime();
+    return input;
+}
+
 QString toMarkdown(const ReportInput &input)
 {
     QString md = QString::fromStdString(report::toMarkdown(input.ledger));
@@ -97,6 +106,21 @@ bool writeMarkdown(const ReportInput &input, const QString &path, QString *error
 bool writeCsv(const ReportInput &input, const QString &path, QString *error)
 {
     return writeBytes(path, QByteArray::fromStdString(report::toCsv(input.ledger)), error);
+}
+
+bool writeReport(const ReportInput &input, const QString &path, ReportFormat format, QString *error)
+{
+    switch (format) {
+    case ReportFormat::Html:
+        return writeHtml(input, path, error);
+    case ReportFormat::Pdf:
+        return writePdf(input, path, error);
+    case ReportFormat::Markdown:
+        return writeMarkdown(input, path, error);
+    case ReportFormat::Csv:
+        return writeCsv(input, path, error);
+    }
+    return false;
 }
 
 bool writePdf(const ReportInput &input, const QString &path, QString *error)

@@ -4,6 +4,7 @@
 // come rendered from the dashboard, since core/ has no painting.
 #include "report/compile_report.h"
 #include "report/ledger.h"
+#include "report/report_target.h"
 
 #include <QDateTime>
 #include <QImage>
@@ -25,6 +26,10 @@ struct ReportInput {
     std::vector<CompileReportRow> compile;
 };
 
+// The report of `ledger` as generated now, its environment the ledger's own record; the charts
+// (renderReportCharts) and the torch.compile section (writeSweepReport) are added to it.
+ReportInput reportInputOf(report::Ledger ledger);
+
 // Self-contained: charts are embedded as data:image/png;base64, no external files or styles.
 QString toHtml(const ReportInput &input);
 // report::toMarkdown of the ledger, followed by an environment section with its assessments.
@@ -38,6 +43,8 @@ bool writeHtml(const ReportInput &input, const QString &path, QString *error = n
 bool writePdf(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeMarkdown(const ReportInput &input, const QString &path, QString *error = nullptr);
 bool writeCsv(const ReportInput &input, const QString &path, QString *error = nullptr);
+// One of the four above, as `format` says.
+bool writeReport(const ReportInput &input, const QString &path, ReportFormat format, QString *error = nullptr);
 
 // The same all-or-nothing writing for other reports (the comparison's): a laid-out document as a
 // portrait A4 PDF with `footer` on each page, and UTF-8 text.
