@@ -180,10 +180,23 @@ void splitBefore(QTextDocument &document, QTextTable *table, int row)
     second->setFormat(format);
 }
 
+// Lays out the rest of the document now. QTextDocumentLayout lays a document out lazily, a
+// thousand characters at a time, the rest left to a timer of the event loop (which the report's
+// thread and `stepscope --report` never run). A change made while a part is still waiting (a page
+// break, a split table) lays out the changed part and forgets the waiting rest: those blocks keep
+// no lines, so they take no height and print nothing. That dropped the charts at the end of a long
+// report from its PDF, whose pages had all been counted without them. Every change below is made
+// to a document laid out to its end.
+void layOutWhole(QTextDocument &document)
+{
+    document.documentLayout()->documentSize(); // finishes the lazy layout
+}
+
 // One fix: the first row that straddles a page boundary, else the first heading parted from what
 // it heads. Returns whether it changed anything (the layout then runs again).
 bool fixOne(QTextDocument &document)
 {
+    layOutWhole(document);
     const qreal pageHeight = document.pageSize().height();
     const std::vector<Element> elements = topLevel(document);
     for (std::size_t k = 0; k < elements.size(); ++k) {
@@ -241,8 +254,10 @@ std::unique_ptr<QTextDocument> paginatedDocument(const std::function<QString(int
         document->addResource(QTextDocument::ImageResource, QUrl(chartResourceName(i)), images[i]);
     const int column = int(std::floor(document->pageSize().width() - 2 * document->documentMargin()));
     document->setHtml(html(column));
-    if (prepare)
+    if (prepare) {
+        layOutWhole(*document);
         prepare(*document);
+    }
     for (int pass = 0; pass < kMaxPasses && fixOne(*document); ++pass) {
     }
     return document;
@@ -298,6 +313,7 @@ bool printReportDocument(QTextDocument &document, QPagedPaintDevice *device, con
 ReportLayoutFaults reportLayoutFaults(QTextDocument &document)
 {
     ReportLayoutFaults faults;
+    layOutWhole(document);
     QAbstractTextDocumentLayout *layout = document.documentLayout();
     const qreal pageHeight = document.pageSize().height();
     const qreal pageWidth = document.pageSize().width();
@@ -305,6 +321,12 @@ ReportLayoutFaults reportLayoutFaults(QTextDocument &document)
 
     for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
         const QTextLayout *lines = block.layout();
+        // After layOutWhole (above): what is left without lines was forgotten, not waiting.
+        if (!block.text().isEmpty() && (!lines || lines->lineCount() == 0)) {
+            faults.dropped
+                << tr("\"%1\" is not laid out: it takes no room and prints nothing").arg(excerpt(block.text(), 12));
+            continue;
+        }
         if (!lines)
             continue;
         // A line holding more than its width: a word or an image that could not be fitted.

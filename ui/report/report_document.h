@@ -4,8 +4,10 @@
 // no keep-with-next, so after each layout the pass below looks for a table row that straddles two
 // pages and a heading left at the foot of a page without what it heads, and starts a page before
 // them (a new page for the rest of the table, with its header again, or a page break before the
-// heading), until none is left. Needs a QGuiApplication (fonts); any thread (QTextDocument draws
-// images, not pixmaps, off the GUI thread).
+// heading), until none is left. Each pass works on the document laid out to its end: a change to
+// a document half laid out loses the rest from the pages (report_document.cpp, layOutWhole).
+// Needs a QGuiApplication (fonts); any thread (QTextDocument draws images, not pixmaps, off the
+// GUI thread).
 #include "report/report_writer.h"
 
 #include <QImage>
@@ -48,9 +50,11 @@ struct ReportLayoutFaults {
     QStringList splitRows;        // a table row on two pages
     QStringList strandedHeadings; // a heading on another page than the start of what it heads
     QStringList overflows;        // content wider than the page's text width
+    QStringList dropped;          // text or an image the layout left without lines: missing from the pages
     bool empty() const
     {
-        return brokenWords.isEmpty() && splitRows.isEmpty() && strandedHeadings.isEmpty() && overflows.isEmpty();
+        return brokenWords.isEmpty() && splitRows.isEmpty() && strandedHeadings.isEmpty() && overflows.isEmpty() &&
+               dropped.isEmpty();
     }
 };
 ReportLayoutFaults reportLayoutFaults(QTextDocument &document);
