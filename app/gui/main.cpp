@@ -1,8 +1,10 @@
 // stepscope: the dashboard.
 //   stepscope [--db FILE] [--start] [--sweep ID] [--compare A,B [--compare-db FILE]] [--screenshots DIR]
+//   stepscope [--db FILE] [--sweep ID] --report FILE.pdf|.html|.md|.csv     (no window)
 #include "controller/run_controller.h"
 #include "controller/settings_location.h"
 #include "pages/compare_page.h"
+#include "report_command.h"
 #include "widgets/main_window.h"
 
 #include <QApplication>
@@ -27,12 +29,16 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     QCommandLineOption db("db", "Measurements database (default: the last one, else the user data folder).", "file");
     QCommandLineOption start("start", "Start the default sweep for this machine at once.");
-    QCommandLineOption sweep("sweep", "Show this sweep of the database.", "id");
+    QCommandLineOption sweep("sweep", "Show this sweep of the database (with --report: report it).", "id");
     QCommandLineOption compare("compare", "Compare two sweeps of the database (A,B).", "a,b");
     QCommandLineOption compareDb("compare-db", "Take sweep B of --compare from this database, read-only.", "file");
     QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.",
                              "dir");
-    parser.addOptions({db, start, sweep, compare, compareDb, shots});
+    QCommandLineOption report("report",
+                              "Write the report of the sweep (--sweep, else the latest) to FILE without opening a "
+                              "window, as File > Export report does (.pdf, .html, .md or .csv), and exit.",
+                              "file");
+    parser.addOptions({db, start, sweep, compare, compareDb, shots, report});
 
     // --help and --version need no display, and a QApplication aborts without one: they are read
     // from argv first and answered with a QCoreApplication, which gives the program's name. Errors
@@ -48,6 +54,11 @@ int main(int argc, char **argv)
         parser.showHelp(0);
     }
 
+    // A report needs fonts and widgets to draw its charts, not a display: the offscreen platform
+    // makes it over ssh as on a desktop, and no window shows.
+    const bool reportOnly = parser.isSet(report);
+    if (reportOnly)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     // The installed desktop entry's name (installer/CMakeLists.txt, STEPSCOPE_APP_ID): a Wayland
     // compositor matches the window to it for the icon and the launcher.
@@ -60,12 +71,24 @@ int main(int argc, char **argv)
     // Without a home folder: settings in the runtime folder, and no default database (the status
     // bar says both, and File › Open picks a file).
     stepscope::ui::keepSettingsOutOfRoot();
-
-    stepscope::ui::MainWindow window;
     const QString path =
         parser.isSet(db)
             ? parser.value(db)
             : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath()).toString();
+
+    if (reportOnly) {
+        for (const QCommandLineOption *other : {&start, &compare, &compareDb, &shots})
+            if (parser.isSet(*other)) {
+                std::fprintf(stderr,
+                             "stepscope: --report writes one stored sweep's report and takes only --db and --sweep; "
+                             "leave out --%s.\n",
+                             qPrintable(other->names().constFirst()));
+                return 2;
+            }
+        return writeReportCommand(path, parser.value(sweep), parser.value(report));
+    }
+
+    stepscope::ui::MainWindow window;
     // The window fits itself, frame included, to the screen's available area when shown.
     window.show();
     // The database opens and the devices are probed at the same time, off the UI thread; what the
