@@ -48,6 +48,11 @@ ReaderPool::ReaderPool(QString path) : path_(std::move(path)), threads_(new QThr
 
 ReaderPool::~ReaderPool()
 {
+    // The reader closes in a task of its own, after the work still queued: closing removes the -wal
+    // and -shm it may have made beside a file that had none. Left to the thread's end, it closed
+    // after QThread::wait() had returned, and a program that ended then (stepscope --report) left
+    // both files behind.
+    threads_->start([] { dropReaderOnThisThread(); });
     // Closed elsewhere, never waited for here: work under way nobody wants any longer ends on its own
     // (its flag is raised), and closing the reader may checkpoint the file's write-ahead log.
     threads_->moveToThread(nullptr); // no thread owns the pool meanwhile

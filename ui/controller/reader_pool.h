@@ -4,7 +4,7 @@
 // open brings up to date. Work runs in the order it was queued (QtConcurrent::run on threads()),
 // below the UI thread's priority, and each pool thread keeps its own store::Reader of the file in a
 // thread-local (a SQLite connection is never shared between threads): opened on first use, again
-// after it failed, closed when the thread ends with its pool.
+// after it failed, closed by a last task of its own when the pool goes.
 //
 // A pool lives while someone holds it (of() hands out shared ownership). The last holder lets go
 // without waiting: the pool is closed on another thread, after the work it still runs (a ledger's
