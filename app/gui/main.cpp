@@ -1,6 +1,7 @@
 // stepscope: the dashboard.
 //   stepscope [--db FILE] [--start] [--sweep ID] [--compare A,B [--compare-db FILE]] [--screenshots DIR]
-//   stepscope [--db FILE] [--sweep ID] --report FILE.pdf|.html|.md|.csv     (no window)
+//   stepscope [--db FILE] [--sweep ID | --compare A,B [--compare-db FILE]] --report FILE.pdf|.html|.md|.csv
+//                                                                             (no window)
 #include "controller/run_controller.h"
 #include "controller/settings_location.h"
 #include "pages/compare_page.h"
@@ -35,8 +36,9 @@ int main(int argc, char **argv)
     QCommandLineOption shots("screenshots", "Save a PNG of every view into DIR (after --start finishes) and quit.",
                              "dir");
     QCommandLineOption report("report",
-                              "Write the report of the sweep (--sweep, else the latest) to FILE without opening a "
-                              "window, as File > Export report does (.pdf, .html, .md or .csv), and exit.",
+                              "Write the report of the sweep (--sweep, else the latest), or of the comparison "
+                              "(--compare), to FILE without opening a window, as the File menu's exports do (.pdf, "
+                              ".html, .md or .csv), and exit.",
                               "file");
     parser.addOptions({db, start, sweep, compare, compareDb, shots, report});
 
@@ -77,14 +79,20 @@ int main(int argc, char **argv)
             : QSettings().value("database", stepscope::ui::RunController::defaultDatabasePath()).toString();
 
     if (reportOnly) {
-        for (const QCommandLineOption *other : {&start, &compare, &compareDb, &shots})
-            if (parser.isSet(*other)) {
-                std::fprintf(stderr,
-                             "stepscope: --report writes one stored sweep's report and takes only --db and --sweep; "
-                             "leave out --%s.\n",
-                             qPrintable(other->names().constFirst()));
-                return 2;
-            }
+        // One report: a sweep's (--sweep, else the latest) or a comparison's (--compare).
+        const auto refuse = [](const char *why) {
+            std::fprintf(stderr, "stepscope: --report %s\n", why);
+            return 2;
+        };
+        if (parser.isSet(start) || parser.isSet(shots))
+            return refuse("writes a stored sweep's report and exits; leave out --start and --screenshots.");
+        if (parser.isSet(compare) && parser.isSet(sweep))
+            return refuse("writes one report: --sweep for a sweep's, or --compare A,B for a comparison's, not both.");
+        if (parser.isSet(compareDb) && !parser.isSet(compare))
+            return refuse("with --compare-db needs --compare A,B (sweep B is taken from that file).");
+        if (parser.isSet(compare))
+            return writeComparisonReportCommand(path, parser.value(compare), parser.value(compareDb),
+                                                parser.value(report));
         return writeReportCommand(path, parser.value(sweep), parser.value(report));
     }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `stepscope --report`: the dashboard's sweep report written with no display, on a copy of an H200
-# database of docs/results (read-only there). The PDF holds the three charts the HTML holds (the
-# long sweep whose PDF once lost two of them), the HTML has the sweep's rows, the database is left
-# as it was, and what cannot be written is refused with the reason and a non-zero exit.
+# `stepscope --report`: the dashboard's sweep and comparison reports written with no display, on
+# copies of H200 databases of docs/results (read-only there). The PDF holds the three charts the
+# HTML holds (the long sweep whose PDF once lost two of them), the HTML has the sweep's rows, the
+# databases are left as they were with no side file beside them, and what cannot be written is
+# refused with the reason and a non-zero exit.
 #   cli_report.sh BIN_DIR SOURCE_DIR
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
@@ -56,6 +57,31 @@ refused "leave out --start" --start --report "$work/start.pdf"
 for f in r.txt r99.pdf abc.pdf start.pdf no-such-folder; do
   [ ! -e "$work/$f" ] || fail "$f was left behind"
 done
+# --compare A,B: the Compare page's report, here across two files (sweep B from --compare-db).
+ledger=$work/ledger.sqlite
+cp "$2/docs/results/h200-ledger.sqlite" "$ledger"
+chmod u+w "$ledger"
+# Three times: the page's reader thread once closed its reader after the program had ended, and
+# left the -wal and -shm it had made beside the file about every other time.
+for n in 1 2 3; do
+  report --db "$db" --compare 1,2 --compare-db "$ledger" --report "$work/cmp$n.pdf" > "$work/cmp.out" 2> "$work/cmp.err" \
+    || fail "--compare --report .pdf exited $?: $(cat "$work/cmp.err")"
+  for side in -wal -shm; do
+    [ ! -e "$db$side" ] && [ ! -e "$ledger$side" ] || fail "the comparison left a $side file behind (run $n)"
+  done
+done
+grep -q "Comparison of sweep 1 with sweep 2 written to $work/cmp3.pdf" "$work/cmp.out" || fail "says where: $(cat "$work/cmp.out")"
+[ "$(head -c 5 "$work/cmp1.pdf")" = "%PDF-" ] || fail "cmp1.pdf is not a PDF"
+report --db "$db" --compare 1,2 --compare-db "$ledger" --report "$work/cmp.html" > /dev/null 2>&1 || fail "--compare .html"
+grep -q "H200 native b32 caches both, ledger order" "$work/cmp.html" && grep -q "H200 ledger b128" "$work/cmp.html" \
+  || fail "the comparison names both sweeps"
+grep -q "data:image/svg+xml;base64," "$work/cmp.html" || fail "the comparison has its chart"
+refused "no sweep 9 in" --compare 1,9 --report "$work/cmp9.pdf"
+refused "would destroy the measurements" --compare 1,2 --compare-db "$ledger" --report "$ledger"
+refused "is not two sweep numbers" --compare 1 --report "$work/cmp1x.pdf"
+refused "not both" --compare 1,2 --sweep 1 --report "$work/both.pdf"
+[ ! -e "$work/cmp9.pdf" ] && [ ! -e "$work/cmp1x.pdf" ] && [ ! -e "$work/both.pdf" ] || fail "a refused comparison left a file"
+
 [ "$(sha256sum < "$db")" = "$before" ] || fail "the database changed"
 for side in -wal -shm -journal; do
   [ ! -e "$db$side" ] || fail "the report left $db$side behind"

@@ -6,6 +6,7 @@
 #include "controller/comparison_job.h"
 #include "models/comparison_model.h"
 #include "pages/compare_page.h"
+#include "presenters/stored_comparison_report.h"
 #include "report/comparison_report.h"
 #include "report/comparison_text.h"
 #include "store/store.h"
@@ -120,6 +121,7 @@ class TestCompare : public QObject
     void bDefaultsToAnotherSweep();
     void reportHoldsTheComparison();
     void reportRefusesDatabaseFiles();
+    void storedComparisonReportWithoutAWindow();
 
   private:
     void compareAcross(ui::ComparePage &page);
@@ -444,6 +446,28 @@ void TestCompare::reportRefusesDatabaseFiles()
     QFile f(dbB_);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), before);
+}
+
+// `stepscope --compare A,B --compare-db FILE --report`: the page's report, from a page never shown;
+// a sweep not in its file is refused rather than compared with another one.
+void TestCompare::storedComparisonReportWithoutAWindow()
+{
+    QTemporaryDir out;
+    const QString html = out.filePath(QStringLiteral("headless.html"));
+    QString error;
+    QVERIFY2(ui::writeStoredComparisonReport(dbA_, {{}, sweepA_}, {dbB_, sweepB_}, html, &error), qPrintable(error));
+    QFile file(html);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY(text.contains(QStringLiteral("cpu b2")) && text.contains(QStringLiteral("cpu b4")));
+    QVERIFY(text.contains(QStringLiteral("Batch: A 2, B 4")));
+    QVERIFY(text.contains(QStringLiteral("data:image/svg+xml;base64,")));
+
+    QVERIFY(!ui::writeStoredComparisonReport(dbA_, {{}, sweepA_}, {dbB_, 99}, out.filePath("missing.html"), &error));
+    QVERIFY2(error.contains(QStringLiteral("no sweep 99")), qPrintable(error));
+    QVERIFY(!ui::writeStoredComparisonReport(dbA_, {{}, sweepA_}, {dbB_, sweepB_}, dbB_, &error));
+    QVERIFY2(error.contains(QStringLiteral("would destroy the measurements")), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(out.filePath("missing.html")));
 }
 
 QTEST_MAIN(TestCompare)
