@@ -153,8 +153,11 @@ class LockHolder
     std::string currentPath() const;
 
   private:
+    friend bool sameOpenFile(const LockHolder &a, const LockHolder &b);
     int handle_ = -1;
 };
+// Whether two holders have the same file open (device and inode); false where either is invalid.
+bool sameOpenFile(const LockHolder &a, const LockHolder &b);
 
 // What an OS error behind a failed write says about room: the disk is full, a quota is used up, the
 // file reached a size limit, or none of these.

@@ -572,6 +572,16 @@ std::optional<std::int64_t> LockHolder::lockedElsewhere(std::int64_t from, std::
 #endif
 }
 
+bool sameOpenFile(const LockHolder &a, const LockHolder &b)
+{
+    struct stat sa {
+    };
+    struct stat sb {
+    };
+    return a.handle_ >= 0 && b.handle_ >= 0 && ::fstat(a.handle_, &sa) == 0 && ::fstat(b.handle_, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 std::string LockHolder::currentPath() const
 {
     if (handle_ < 0)

@@ -375,6 +375,10 @@ std::string LockHolder::currentPath() const
 {
     return {};
 }
+bool sameOpenFile(const LockHolder &, const LockHolder &)
+{
+    return false;
+}
 
 std::optional<std::uint64_t> hardLinkCount(const std::string &path)
 {

@@ -325,6 +325,8 @@ std::unique_ptr<Database> Database::open(const std::string &path, const OpenOpti
     Inspection inspection;
     const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     Connection db = openChecked(path, flags, inspection);
+    if (claim)
+        claim->followLog(); // the log SQLite opened, which may be a newer one than claimed
     sqlite3 *conn = db.get();
     auto refuse = [conn](Kind kind, const std::string &message) {
         sqlite3_db_config(conn, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);

@@ -113,6 +113,15 @@ std::unique_ptr<WriterClaim> WriterClaim::take(const std::string &path)
     return claim;
 }
 
+void WriterClaim::followLog()
+{
+    auto now = platform::LockHolder::open(logName_);
+    if (!now.valid() || (log_.valid() && platform::sameOpenFile(now, log_)))
+        return;
+    now.lockShared(kWriter);
+    log_ = std::move(now);
+}
+
 WriterClaim::~WriterClaim() = default;
 
 bool lockedByARunningProgram(const std::string &path)
@@ -120,7 +129,14 @@ bool lockedByARunningProgram(const std::string &path)
     if (platform::fileKind(path) != platform::FileKind::Regular)
         return false; // never opened: a device or a FIFO may act on an open
     const auto holder = platform::LockHolder::open(path);
-    return holder.valid() && holder.lockedElsewhere(0, 0).has_value();
+    if (holder.valid() && holder.lockedElsewhere(0, 0))
+        return true;
+    // SQLite takes no lock on a -wal: a live one gives itself away by the -shm beside it, which every
+    // connection holds locked (a writer's claim covers it too, but only from when it was taken).
+    static const std::string kLog = "-wal";
+    if (path.size() > kLog.size() && path.compare(path.size() - kLog.size(), kLog.size(), kLog) == 0)
+        return lockedByARunningProgram(path.substr(0, path.size() - kLog.size()) + "-shm");
+    return false;
 }
 
 } // namespace stepscope::store

@@ -24,6 +24,10 @@ class WriterClaim
     static std::unique_ptr<WriterClaim> take(const std::string &path);
     ~WriterClaim();
 
+    // Once SQLite has opened the file: the log it uses may not be the one claimed (a reader that
+    // closed as the last connection in between deleted that one, and SQLite made another), so the
+    // claim moves to the log SQLite holds now, which no one can delete while this writer lives.
+    void followLog();
     // Where the database file is now: its new name after a rename, empty once removed.
     std::string currentPath() const { return file_.currentPath(); }
     // The write-ahead log's name, as SQLite makes it when the claim was taken: "/real/m.sqlite-wal".

@@ -1558,6 +1558,25 @@ TEST_F(StoreTest, AWriterThroughAnotherNameOfALiveFileIsRefusedWithTheWritersPid
     EXPECT_FALSE(lockedByARunningProgram(path_));
     EXPECT_NE(WriterClaim::take(other), nullptr) << "the writer has ended: its claim must be gone";
 }
+
+// The log a claim took can be deleted before SQLite opens the file (a sqlite3 shell that closed as
+// the last connection), and SQLite then makes another: the claim follows it, or an export onto the
+// live log through a bind mount would find it unlocked (seen once in cli_one_writer under load).
+TEST_F(StoreTest, TheClaimFollowsTheLogSqliteOpened)
+{
+    Database::open(path_).reset();
+    ASSERT_FALSE(std::filesystem::exists(path_ + "-wal"));
+    auto claim = WriterClaim::take(path_);
+    ASSERT_NE(claim, nullptr);
+    ASSERT_TRUE(std::filesystem::exists(path_ + "-wal")) << "the claim creates the log it locks";
+    std::filesystem::remove(path_ + "-wal");
+    writeBytes(path_ + "-wal", ""); // the one SQLite makes
+    EXPECT_FALSE(lockedByARunningProgram(path_ + "-wal"));
+    claim->followLog();
+    EXPECT_TRUE(lockedByARunningProgram(path_ + "-wal"));
+    claim.reset();
+    EXPECT_FALSE(lockedByARunningProgram(path_ + "-wal"));
+}
 #endif
 
 } // namespace
