@@ -427,6 +427,11 @@ void TestModels::ledgerRecommendationFollowsPlannedSteps()
     QCOMPARE(recommendedLabel(), std::string("cudnn-bench"));
     QVERIFY2(model.headline().startsWith(QStringLiteral("Use cudnn-bench")), qPrintable(model.headline()));
     QCOMPARE(model.ledger().leftOut, apart.leftOut);
+    // ... and what each of its knobs is worth, and each start state's pick, of that same length.
+    QCOMPARE(model.ledger().recommendedWorth.size(), apart.recommendedWorth.size());
+    QVERIFY(!apart.recommendedWorth.empty());
+    QCOMPARE(model.ledger().recommendedWorth.front().knob, std::string("cudnn-bench"));
+    QCOMPARE(model.ledger().byStart.size(), apart.byStart.size());
     model.setPlannedSteps(100);
 
     // The chosen length holds for the next sweep loaded.

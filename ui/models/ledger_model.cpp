@@ -45,7 +45,9 @@ LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
             ledger.recommended,
             ledger.recommendedReason,
             ledger.leftOut,
-            ledger.noRecommendationReason};
+            ledger.noRecommendationReason,
+            ledger.recommendedWorth,
+            ledger.byStart};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -60,6 +62,8 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.recommendedReason = recommendedReason;
     ledger.leftOut = leftOut;
     ledger.noRecommendationReason = noRecommendationReason;
+    ledger.recommendedWorth = recommendedWorth;
+    ledger.byStart = byStart;
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,

@@ -43,6 +43,8 @@ struct LedgerRecommendation {
     std::string recommendedReason;
     std::vector<std::size_t> leftOut;
     std::string noRecommendationReason; // why there is none (report::Ledger::noRecommendationReason)
+    std::vector<report::KnobWorth> recommendedWorth;   // what each knob of the recommended row is worth
+    std::vector<report::Ledger::StartPick> byStart;    // each start state's pick, for the same length
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;
