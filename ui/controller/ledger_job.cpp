@@ -24,12 +24,12 @@ LedgerJob::LedgerJob(LedgerModel *model, QObject *parent)
 
 LedgerJob::~LedgerJob() = default;
 
-void LedgerJob::request(qint64 sweepId, qint64 plannedSteps, store::StartState start)
+void LedgerJob::request(qint64 sweepId, qint64 plannedSteps, store::StartState start, int batch)
 {
     drop(Recommendation); // the new ledger carries the planned length
     sweepId_ = sweepId;
     const QString path = database();
-    post(Ledger, [this, sweepId, plannedSteps, start, path, copy = copy_](const Context &context) -> Deliver {
+    post(Ledger, [this, sweepId, plannedSteps, start, batch, path, copy = copy_](const Context &context) -> Deliver {
         const store::Reader &reader = context.reader;
         // What the sweep is, first: one sweep row and its runs, no steps.
         SweepInfo info;
@@ -48,7 +48,7 @@ void LedgerJob::request(qint64 sweepId, qint64 plannedSteps, store::StartState s
         }
         context.early([this, info] { Q_EMIT sweepRead(info); });
 
-        auto data = std::make_shared<LedgerData>(LedgerModel::read(reader, sweepId, plannedSteps, context.cancel, start));
+        auto data = std::make_shared<LedgerData>(LedgerModel::read(reader, sweepId, plannedSteps, context.cancel, start, batch));
         // Raised while it was built: some intervals are missing, and nobody wants it.
         if (context.cancel.cancelled())
             return {};

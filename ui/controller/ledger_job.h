@@ -41,8 +41,10 @@ class LedgerJob : public ReaderJob
 
     // Reads the sweep (sweepRead), then builds its ledger for a planned run of `plannedSteps`
     // (<= 0: the sweep's own) and the model adopts it (ready).
-    // `start`: the start state the planned run assumes (report::Ledger::start).
-    void request(qint64 sweepId, qint64 plannedSteps, store::StartState start = store::StartState::Fresh);
+    // `start`: the start state the planned run assumes (report::Ledger::start); `batch`: the batch of
+    // a batch scan whose rows are wanted (0: the baseline's).
+    void request(qint64 sweepId, qint64 plannedSteps, store::StartState start = store::StartState::Fresh,
+                 int batch = 0);
     // The recommendation of the latest ledger for another planned run length (recommended).
     void requestPlannedSteps(qint64 plannedSteps);
     qint64 requestedSweep() const { return sweepId_; }

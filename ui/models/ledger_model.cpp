@@ -67,10 +67,10 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
-                             stats::CancelToken cancel, store::StartState start)
+                             stats::CancelToken cancel, store::StartState start, int batch)
 {
     LedgerData data;
-    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel, start);
+    data.ledger = report::buildLedger(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel, start, batch);
     data.runs.resize(data.ledger.rows.size());
     // The ledger keeps a failure's one-line message; the log or trace behind it stays in the run
     // row, and the user needs it to act on a crash. Same run as the ledger picks: the first one
@@ -233,6 +233,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (column == Status && ledgerRowCancelled(r))
             return cancelledStatus(r);
+        if (column == FirstStep)
+            return firstStepCell(r, firstStepStates(ledger_));
         return ledgerCellText(r, column);
     case SortRole:
         return ledgerSortValue(r, column);
@@ -286,7 +288,12 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
                            .arg(r.completed) +
                        QLatin1Char('\n') + ledgerIntervalTip(r, column);
             return {};
-        case FirstStep:
+        case FirstStep: {
+            // The cell is one figure per start state; its words (which state, noise, missed caches,
+            // the machine's first process) are here, with the processes' spread.
+            const QString tip = ledgerIntervalTip(r, column);
+            return ledgerCellText(r, column) + (tip.isEmpty() ? QString() : QLatin1Char('\n') + tip);
+        }
         case Speedup:
         case BreakEven: {
             const QString tip = ledgerIntervalTip(r, column);
@@ -347,7 +354,7 @@ QVariant LedgerModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)
-        return ledgerHeader(section);
+        return section == FirstStep ? firstStepHeader(firstStepStates(ledger_)) : ledgerHeader(section);
     if (role == Qt::ToolTipRole && section == BreakEven)
         return tr("Steps after which the configuration's slower first step is paid back by its faster steps");
     return {};

@@ -79,9 +79,11 @@ class LedgerModel : public QAbstractTableModel
     // Reads and computes a sweep's ledger (bootstrap included: seconds to minutes on a large sweep).
     // Thread-safe; the dashboard calls it on a worker (controller/ledger_job.h), never on the UI thread.
     // plannedSteps <= 0: the sweep's own planned length. `cancel` as report::buildLedger takes it.
-    // `start`: the start state the planned run assumes (report::Ledger::start).
+    // `start`: the start state the planned run assumes (report::Ledger::start). `batch`: which batch
+    // of a batch scan the rows are of (report::buildLedger's; 0: the baseline's).
     static LedgerData read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
-                           stats::CancelToken cancel = {}, store::StartState start = store::StartState::Fresh);
+                           stats::CancelToken cancel = {}, store::StartState start = store::StartState::Fresh,
+                           int batch = 0);
     // Adopts a ledger computed elsewhere as it is: nothing is computed on the calling thread.
     void setData(LedgerData data);
     // Adopts a recommendation computed elsewhere; ignored when it is of another sweep.

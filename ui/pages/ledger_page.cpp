@@ -97,9 +97,22 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     connect(start_, &QComboBox::currentIndexChanged, this, [this, shown] {
         shown->setStart(static_cast<store::StartState>(start_->currentData().toInt()));
     });
+    // A batch scan (issue 35.4): one ledger per batch, the baseline's first; the others are a choice
+    // away, built again by the same job.
+    batch_ = new QComboBox;
+    batch_->setObjectName(QStringLiteral("ledgerBatch"));
+    batch_->setToolTip(tr("This sweep scanned several batch sizes: the ledger compares steps of one size. Pick the "
+                          "batch whose ledger to show; the Batch scan tab compares the batches."));
+    batch_->setVisible(false);
+    connect(batch_, &QComboBox::activated, this, [this, shown] {
+        const int batch = batch_->currentData().toInt();
+        if (batch > 0 && batch != model_->ledger().batch)
+            shown->setBatch(batch);
+    });
     auto *layout = new QVBoxLayout(this);
     auto *headlineRow = new QHBoxLayout;
     headlineRow->addWidget(headline_, 1);
+    headlineRow->addWidget(batch_, 0, Qt::AlignTop);
     headlineRow->addWidget(start_, 0, Qt::AlignTop);
     layout->addLayout(headlineRow);
     auto *caveatsRow = new QHBoxLayout;
@@ -121,12 +134,28 @@ void LedgerPage::clear()
 {
     setStatus({});
     showRecommendation();
+    showBatches();
+}
+
+void LedgerPage::showBatches()
+{
+    const report::Ledger &ledger = model_->ledger();
+    const QSignalBlocker block(batch_);
+    batch_->clear();
+    for (const int b : ledger.batches)
+        batch_->addItem(tr("batch %1").arg(b), b);
+    batch_->setCurrentIndex(batch_->findData(ledger.batch));
+    batch_->setVisible(ledger.batches.size() > 1);
 }
 
 void LedgerPage::showRecommendation()
 {
     const QString text = model_->recommendation();
-    const QString headline = model_->headline();
+    // A batch scan's verdict is one batch's: the headline says which.
+    const bool scan = model_->ledger().batches.size() > 1;
+    const QString headline = scan && !model_->headline().isEmpty()
+                                 ? tr("Batch %1: %2").arg(model_->ledger().batch).arg(model_->headline())
+                                 : model_->headline();
     headline_->setText(breakableAtPlus(headline));
     headline_->setVisible(!headline.isEmpty());
     const QString caveats = headline.isEmpty() ? QString() : model_->caveats();
@@ -153,6 +182,7 @@ void LedgerPage::fitColumns()
 
 void LedgerPage::modelChanged()
 {
+    showBatches();
     if (isVisible()) {
         fitColumns();
     } else {

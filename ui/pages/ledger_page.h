@@ -41,6 +41,9 @@ class LedgerPage : public Page
     QTableView *view() const { return view_; }
     // The start-state switch above the table (data: int(store::StartState)).
     QComboBox *startBox() const { return start_; }
+    // The batch switch beside it (data: the batch size), shown only for a batch scan: the ledger
+    // compares steps of one size, so a scan is read one batch at a time.
+    QComboBox *batchBox() const { return batch_; }
     // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
@@ -60,10 +63,12 @@ class LedgerPage : public Page
     void showRecommendation();
     void fitColumns();
     void modelChanged();
+    void showBatches();
 
     LedgerModel *model_;
     QLabel *headline_;
     QComboBox *start_ = nullptr;
+    QComboBox *batch_ = nullptr;
     QLabel *caveats_;
     QToolButton *details_;
     QLabel *recommendation_;

@@ -111,12 +111,14 @@ void ShownSweep::request(qint64 sweepId, const QString &activity)
 {
     if (sweepId <= 0 || !controller_->hasDatabase())
         return;
-    if (sweepId != shown_)
+    if (sweepId != shown_) {
         ledger_->clear(); // another sweep's figures must not stand under this one's header
+        batch_ = 0;       // its batches are not this one's
+    }
     shown_ = sweepId;
     Q_EMIT sweepChosen(sweepId);
     activity_ = activity;
-    job_->request(sweepId, plannedSteps_, start_);
+    job_->request(sweepId, plannedSteps_, start_, batch_);
     Q_EMIT activityChanged(this->activity());
 }
 
@@ -129,6 +131,14 @@ void ShownSweep::setStart(store::StartState start)
         request(shown_, tr("Computing the ledger of sweep %1 for %2…")
                             .arg(shown_)
                             .arg(QString::fromStdString(report::startText(start))));
+}
+
+void ShownSweep::setBatch(int batch)
+{
+    if (batch == batch_ || shown_ <= 0)
+        return;
+    batch_ = batch;
+    request(shown_, tr("Computing the ledger of sweep %1 at batch %2…").arg(shown_).arg(batch));
 }
 
 void ShownSweep::onSweepRead(const SweepInfo &info)

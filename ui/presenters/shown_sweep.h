@@ -44,6 +44,10 @@ class ShownSweep : public QObject
     // and recommendation are that state's, and the ledger is built again for it.
     void setStart(store::StartState start);
     store::StartState start() const { return start_; }
+    // The batch of a batch scan the shown ledger is of (0: the baseline's, what a sweep opens at):
+    // the ledger is built again for it. Another sweep starts again at its baseline's batch.
+    void setBatch(int batch);
+    int batch() const { return batch_; }
     qint64 plannedSteps() const { return plannedSteps_; }
     // The views follow the sweep about to start: nothing stored stays on show.
     void followNewSweep();
@@ -96,6 +100,7 @@ class ShownSweep : public QObject
     QTimer *debounce_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
     store::StartState start_ = store::StartState::Fresh;
+    int batch_ = 0; // chosen for shown_ only
     qint64 shown_ = 0;   // the sweep the header, ledger and charts are of
     qint64 pending_ = 0; // asked for while the database was still opening
     qint64 running_ = 0;
