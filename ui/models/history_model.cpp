@@ -1,6 +1,7 @@
 #include "models/history_model.h"
 
 #include "models/status_colors.h"
+#include "report/ledger_rows.h"
 #include "report/run_summary.h"
 #include "report/sweep_status.h"
 #include "stats/stats.h"
@@ -71,6 +72,7 @@ HistoryModel::Sweeps HistoryModel::read(const store::Reader &reader)
         Sweep sweep;
         sweep.record = std::move(record);
         sweep.runs = reader.runs(sweep.record.id);
+        readBatches(sweep); // parsed here, on the worker, not per paint
         // A cheap stand-in for the ledger's pooled figure (no bootstrap, no accuracy gate): the
         // median over repeats of each run's steady median (its stored summary), best configuration first.
         std::map<std::string, std::vector<double>> perConfig;
@@ -83,6 +85,13 @@ HistoryModel::Sweeps HistoryModel::read(const store::Reader &reader)
             if (!sweep.bestSteadyMs || m < *sweep.bestSteadyMs) {
                 sweep.bestSteadyMs = m;
                 sweep.bestLabel = knobsOf(name);
+                // A batch scan's best step is of one batch: say which.
+                if (sweep.batches.size() > 1)
+                    for (std::size_t i = 0; i < sweep.runs.size(); ++i)
+                        if (sweep.runs[i].configName == name) {
+                            sweep.bestLabel += tr(", batch %1").arg(sweep.runBatches[i]);
+                            break;
+                        }
             }
         }
         sweeps.push_back(std::move(sweep));
@@ -90,10 +99,37 @@ HistoryModel::Sweeps HistoryModel::read(const store::Reader &reader)
     return sweeps;
 }
 
+void HistoryModel::readBatches(Sweep &sweep)
+{
+    sweep.runBatches.clear();
+    sweep.batches.clear();
+    for (const auto &run : sweep.runs) {
+        const int b = run.configJson.empty() ? 0 : report::storedConfig(run.configJson).batch;
+        sweep.runBatches.push_back(b);
+        if (b > 0 && std::find(sweep.batches.begin(), sweep.batches.end(), b) == sweep.batches.end())
+            sweep.batches.push_back(b);
+    }
+    std::sort(sweep.batches.begin(), sweep.batches.end());
+}
+
+QString HistoryModel::runText(const Sweep &sweep, std::size_t i) const
+{
+    const store::RunRecord &run = sweep.runs[i];
+    QString text = tr("repeat %1").arg(run.repeatIndex + 1);
+    if (i < sweep.runBatches.size() && sweep.runBatches[i] > 0)
+        text += tr(", batch %1").arg(sweep.runBatches[i]);
+    if (run.caches != store::StartState::Unrecorded)
+        text += QStringLiteral(", ") + QString::fromLatin1(store::toString(run.caches).data(), qsizetype(store::toString(run.caches).size()));
+    return text;
+}
+
 void HistoryModel::setSweeps(Sweeps sweeps)
 {
     beginResetModel();
     sweeps_ = std::move(sweeps);
+    for (Sweep &sweep : sweeps_)
+        if (sweep.runBatches.size() != sweep.runs.size())
+            readBatches(sweep); // built by hand (tests): read them now
     // A hidden sweep no longer in the file was deleted: its id may be given to the next new sweep.
     QSet<qint64> present;
     for (const Sweep &sweep : sweeps_)
@@ -207,7 +243,12 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     if (index.internalId() == kSweepLevel)
         return sweepData(shown(static_cast<std::size_t>(index.row())), index.column(), role);
     const Sweep &sweep = shown(index.internalId() - 1);
-    return runData(sweep.runs[static_cast<std::size_t>(index.row())], index.column(), role);
+    const auto row = static_cast<std::size_t>(index.row());
+    if (index.column() == Preset && role == Qt::DisplayRole)
+        return runText(sweep, row);
+    if (role == FilterRole)
+        return runData(sweep.runs[row], index.column(), role).toString() + QLatin1Char(' ') + runText(sweep, row);
+    return runData(sweep.runs[row], index.column(), role);
 }
 
 QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
@@ -222,8 +263,14 @@ QVariant HistoryModel::sweepData(const Sweep &sweep, int column, int role) const
             return static_cast<qint64>(s.id);
         case Created:
             return localTime(s.created);
-        case Preset:
-            return QString::fromStdString(s.preset);
+        case Preset: {
+            if (sweep.batches.size() < 2)
+                return QString::fromStdString(s.preset);
+            QStringList batches;
+            for (const int b : sweep.batches)
+                batches << QString::number(b);
+            return tr("%1, batches %2").arg(QString::fromStdString(s.preset), batches.join(QStringLiteral(", ")));
+        }
         case Status:
             return QString::fromStdString(report::sweepStatusText(s, sweep.runs));
         case Runs:
@@ -344,7 +391,7 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     case Created:
         return tr("Created / started");
     case Preset:
-        return tr("Preset / repeat");
+        return tr("Preset / run");
     case Status:
         return tr("Status");
     case Runs:

@@ -22,7 +22,7 @@ class HistoryModel : public QAbstractItemModel
         Name,    // sweep name           | run configuration
         Id,      // sweep id             | run id
         Created, // sweep created        | run started (local time, to the second)
-        Preset,  // sweep preset         | repeat (1-based)
+        Preset,  // sweep preset (batches) | repeat (1-based), batch, start state
         Status,  // sweep status         | run status
         Runs,    // number of runs       | failure category
         Best,    // best steady state    | steps recorded
@@ -38,6 +38,10 @@ class HistoryModel : public QAbstractItemModel
         std::vector<store::RunRecord> runs;
         std::optional<double> bestSteadyMs;
         QString bestLabel;
+        // Each run's batch size (by position; 0 where its configuration does not say), and the
+        // sweep's distinct ones ascending: a batch scan's runs differ only there (issue 35.4).
+        std::vector<int> runBatches;
+        std::vector<int> batches;
     };
     using Sweeps = std::vector<Sweep>;
 
@@ -74,6 +78,8 @@ class HistoryModel : public QAbstractItemModel
     QVariant runData(const store::RunRecord &run, int column, int role) const;
     const Sweep &shown(std::size_t row) const { return sweeps_[shown_[row]]; }
     void pickShown(); // shown_ from sweeps_ and hidden_
+    static void readBatches(Sweep &sweep); // runBatches and batches from the runs' configurations
+    QString runText(const Sweep &sweep, std::size_t run) const; // "repeat 1, batch 4, again"
 
     std::vector<Sweep> sweeps_;      // as read, hidden ones included
     std::vector<std::size_t> shown_; // the tree's sweep rows: indexes into sweeps_, in order
