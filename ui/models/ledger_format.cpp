@@ -3,9 +3,11 @@
 #include "models/ledger_model.h"
 
 #include "common/failure.h"
+#include "report/ledger_text.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <limits>
 
 namespace stepscope::ui
@@ -134,6 +136,46 @@ QString ledgerHeader(int column)
     default:
         return {};
     }
+}
+
+std::vector<store::StartState> firstStepStates(const report::Ledger &ledger)
+{
+    std::vector<store::StartState> states;
+    const auto ran = [&ledger](store::StartState s) {
+        return std::any_of(ledger.rows.begin(), ledger.rows.end(), [s](const report::LedgerRow &r) {
+            return r.firstStepStart != store::StartState::Unrecorded && r.figuresOf(s).firstStepMs;
+        });
+    };
+    if (ledger.start != store::StartState::Unrecorded && ran(ledger.start))
+        states.push_back(ledger.start);
+    for (const store::StartState s : store::kStartStates)
+        if (s != ledger.start && ran(s))
+            states.push_back(s);
+    return states;
+}
+
+QString firstStepCell(const report::LedgerRow &row, const std::vector<store::StartState> &states)
+{
+    if (states.empty() || row.firstStepStart == store::StartState::Unrecorded)
+        return row.firstStepMs ? QString::fromStdString(report::formatSeconds(*row.firstStepMs / 1000.0))
+                               : QStringLiteral("-");
+    QStringList figures;
+    for (const store::StartState s : states) {
+        const auto &ms = row.figuresOf(s).firstStepMs;
+        figures << (ms ? QString::fromStdString(report::formatSeconds(*ms / 1000.0)) : QStringLiteral("-"));
+    }
+    // No-break spaces: the cell never wraps inside a figure, nor between them.
+    return figures.join(QStringLiteral(" / ")).replace(QLatin1Char(' '), QChar(0x00A0));
+}
+
+QString firstStepHeader(const std::vector<store::StartState> &states)
+{
+    if (states.empty())
+        return ledgerHeader(LedgerModel::FirstStep);
+    QStringList names;
+    for (const store::StartState s : states)
+        names << QString::fromLatin1(store::toString(s).data(), qsizetype(store::toString(s).size()));
+    return tr("First step (%1)").arg(names.join(QStringLiteral(" / ")));
 }
 
 QString ledgerShortHeader(int column)

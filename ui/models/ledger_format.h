@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVariant>
 
+#include <vector>
+
 namespace stepscope::ui
 {
 
@@ -15,6 +17,14 @@ QString ledgerHeader(int column);
 // at 1280 px; the tooltip and the report keep the full one.
 QString ledgerShortHeader(int column);
 QString ledgerCellText(const report::LedgerRow &row, int column);
+// The start states the table's first-step column shows, in its order: the ledger's own first, then
+// the others a row ran. Empty for a file that recorded none (the column is one figure then).
+std::vector<store::StartState> firstStepStates(const report::Ledger &ledger);
+// The first-step cell on one line (issue 35.6): one figure per state of `states`, "-" where the row
+// did not run it ("12.6 s / 2.4 s"); the header names the states, the tooltip has the rest.
+QString firstStepCell(const report::LedgerRow &row, const std::vector<store::StartState> &states);
+// "First step (fresh / again)", or ledgerHeader's without states.
+QString firstStepHeader(const std::vector<store::StartState> &states);
 // The raw number behind a cell, or an invalid QVariant when there is none: QSortFilterProxyModel
 // sorts invalid values after every valid one, which NaN would not do (it compares unordered).
 QVariant ledgerSortValue(const report::LedgerRow &row, int column);

@@ -51,6 +51,8 @@ QString columnKey(int column)
 // The pieces a cell's text may wrap between.
 QStringList wordsOf(const QString &text, int column)
 {
+    if (column == LedgerModel::FirstStep)
+        return {text}; // one line (issue 35.6): its figures side by side are what a row compares
     if (column != LedgerModel::Configuration)
         return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     QStringList words;
@@ -94,8 +96,12 @@ QString breakableAtPlus(QString text)
 QVariant LedgerTableProxy::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation == Qt::Horizontal && section >= 0 && section < LedgerModel::ColumnCount) {
-        if (role == Qt::DisplayRole)
+        if (role == Qt::DisplayRole) {
+            // The first step's header names the start states its figures are of, on a line of its own.
+            if (section == LedgerModel::FirstStep)
+                return sourceModel()->headerData(section, orientation, role).toString().replace(" (", "\n(");
             return ledgerShortHeader(section);
+        }
         if (role == Qt::ToolTipRole) {
             const QString more = FigureSortProxy::headerData(section, orientation, role).toString();
             return more.isEmpty() ? ledgerHeader(section) : ledgerHeader(section) + QStringLiteral(": ") + more;
@@ -156,8 +162,18 @@ void fitLedgerColumns(QTableView *view)
     const auto configuration = std::find_if(fits.begin(), fits.end(),
                                             [](const ColumnFit &f) { return f.column == LedgerModel::Configuration; });
     if (total <= available) {
-        // Room to spare goes to the configuration's names (or the last column).
-        (configuration != fits.end() ? *configuration : fits.back()).width += available - total;
+        // Room to spare goes to the figures, evenly (issue 35.6): the configuration's name is whole
+        // in one line already, and a wider figure column reads easier than a wide gap after a name.
+        std::vector<ColumnFit *> figures;
+        for (ColumnFit &f : fits)
+            if (f.column != LedgerModel::Configuration)
+                figures.push_back(&f);
+        if (figures.empty())
+            figures.push_back(&fits.back());
+        const int spare = available - total, each = spare / int(figures.size());
+        for (ColumnFit *f : figures)
+            f->width += each;
+        figures.back()->width += spare - each * int(figures.size());
     } else {
         int excess = total - available;
         // The figures first, in proportion to what each can give (they wrap into two short lines),
