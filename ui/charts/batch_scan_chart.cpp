@@ -14,11 +14,14 @@ namespace stepscope::ui
 BatchScanChart::BatchScanChart(QWidget *parent) : LedgerChart(parent)
 {
     QCustomPlot *p = plot();
-    p->xAxis->setLabel(tr("batch size"));
-    p->yAxis->setLabel(tr("steady step per image (µs); labels: GPU busy"));
+    // Short axis titles (issue 35.4): the long one was cut at the Why page's height; what the point
+    // labels are goes with the x axis, which has the width.
+    p->xAxis->setLabel(tr("batch size (point labels: GPU busy share)"));
+    p->yAxis->setLabel(tr("µs per image (steady)"));
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     p->xAxis->setTicker(ticker);
+    moveLegendBelow(3); // under the axis rect: inside, it covered the points
     rebuild();
 }
 

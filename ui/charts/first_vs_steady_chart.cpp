@@ -112,6 +112,9 @@ FirstVsSteadyChart::FirstVsSteadyChart(QWidget *parent) : LedgerChart(parent)
     footnote_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     p->plotLayout()->addElement(p->plotLayout()->rowCount(), 0, footnote_);
     p->plotLayout()->setRowStretchFactor(p->plotLayout()->rowCount() - 1, 0.001);
+    // The start states' legend under the footnote, never over the points (shown with two states).
+    moveLegendBelow(3);
+    p->legend->setVisible(false);
 
     connect(p, &QCustomPlot::afterLayout, this, &FirstVsSteadyChart::placeLabels);
     rebuild();
@@ -160,6 +163,14 @@ QVector<QRectF> FirstVsSteadyChart::labelRects() const
     return rects;
 }
 
+QCPGraph *FirstVsSteadyChart::stateGraph(store::StartState state) const
+{
+    for (const auto &[s, graph] : stateGraphs_)
+        if (s == state)
+            return graph;
+    return nullptr;
+}
+
 void FirstVsSteadyChart::rebuild()
 {
     QCustomPlot *p = plot();
@@ -170,6 +181,9 @@ void FirstVsSteadyChart::rebuild()
     labels_.clear();
     leaders_.clear();
     frontLine_ = nullptr;
+    states_.clear();
+    stateGraphs_.clear();
+    p->legend->clearItems();
 
     const QPalette &pal = palette();
     const ChartColors colors = chartColors(pal);
@@ -205,6 +219,29 @@ void FirstVsSteadyChart::rebuild()
         xLow = std::min(xLow, pt.firstLowS);
         xHigh = std::max(xHigh, pt.firstHighS);
         yHigh = std::max(yHigh, pt.steadyHighMs);
+    }
+
+    // The other start states' first steps (the rows' own steady step), one graph each.
+    if (model())
+        states_ = firstStepStates(model()->ledger());
+    struct StatePoints {
+        store::StartState state;
+        QVector<double> keys, values;
+    };
+    std::vector<StatePoints> others;
+    for (std::size_t k = 1; k < states_.size(); ++k) {
+        StatePoints other{states_[k], {}, {}};
+        for (const Point &pt : points_) {
+            const report::LedgerRow &row = rows[std::size_t(pt.row)];
+            const auto &ms = row.figuresOf(other.state).firstStepMs;
+            if (!ms || *ms <= 0 || row.firstStepStart == other.state)
+                continue;
+            other.keys.append(*ms / 1000.0);
+            other.values.append(pt.steadyMs);
+            xLow = std::min(xLow, *ms / 1000.0);
+            xHigh = std::max(xHigh, *ms / 1000.0);
+        }
+        others.push_back(std::move(other));
     }
 
     // Ranges first: the front line runs on to the right edge.
@@ -245,6 +282,34 @@ void FirstVsSteadyChart::rebuild()
             whiskers(QCPErrorBars::etValueError, pt.steadyMs - pt.steadyLowMs, pt.steadyHighMs - pt.steadyMs);
     }
 
+    // Hollow squares in the text colour: the labelled points stay the rows' own, these say how far
+    // left the same row's first step moves in the other state.
+    for (const StatePoints &other : others) {
+        QCPGraph *graph = p->addGraph(p->xAxis, p->yAxis);
+        graph->setData(other.keys, other.values, true);
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setName(tr("%1 first step (hollow)").arg(QString::fromLatin1(store::toString(other.state).data())));
+        const QCPScatterStyle::ScatterShape shape = other.state == store::StartState::Again
+                                                        ? QCPScatterStyle::ssSquare
+                                                        : QCPScatterStyle::ssTriangle;
+        graph->setScatterStyle(QCPScatterStyle(shape, QPen(colors.text, 1.5), QBrush(Qt::NoBrush), kMarker));
+        stateGraphs_.emplace_back(other.state, graph);
+    }
+    // The legend only where two states are drawn: it names the shapes, not the rows (labelled).
+    p->legend->clearItems();
+    if (!stateGraphs_.empty()) {
+        // A key for the ledger's own state, drawn as its points are (filled, the row's colour).
+        QCPGraph *own = p->addGraph(p->xAxis, p->yAxis);
+        own->setName(tr("%1 first step (filled)").arg(QString::fromLatin1(store::toString(states_.front()).data())));
+        own->setLineStyle(QCPGraph::lsNone);
+        own->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colors.text, 1), QBrush(chartSeriesColor(0, pal)), kMarker));
+        own->addToLegend(); // after any auto-added entry was removed: once, in this order
+        for (const auto &[state, graph] : stateGraphs_)
+            graph->addToLegend();
+    }
+    p->legend->setVisible(!stateGraphs_.empty());
+
     // The front as a staircase: from each row right at its own steady level to the next row's first
     // step, then down. Everything above and right of it is beaten by a row on it.
     QVector<const Point *> onFront;
@@ -265,6 +330,7 @@ void FirstVsSteadyChart::rebuild()
         values.append(values.last());
         frontLine_ = p->addGraph(p->xAxis, p->yAxis);
         frontLine_->setName(tr("Pareto front"));
+        frontLine_->removeFromLegend(); // the legend names the start states' shapes only
         frontLine_->setData(keys, values, true);
         frontLine_->setLineStyle(QCPGraph::lsStepLeft);
         QColor line = colors.text;

@@ -62,6 +62,12 @@ class FirstVsSteadyChart : public LedgerChart
     QCPItemText *labelForRow(int row) const;
     // Where the point labels were drawn at the last layout, in plot pixels, in points() order.
     QVector<QRectF> labelRects() const;
+    // The start states drawn (issue 35.6): the ledger's own, whose points are the labelled ones,
+    // then each other state a row ran, as one graph of hollow markers at that state's first step
+    // (the steady step is the row's: the caches a process starts with change only its first steps).
+    // The legend names them when there are two or more.
+    const std::vector<store::StartState> &states() const { return states_; }
+    QCPGraph *stateGraph(store::StartState state) const; // nullptr for the ledger's own or one not drawn
     // "Not drawn: max-autotune (failed: compile-failed); ..." or empty.
     QString missingNote() const { return missing_; }
 
@@ -79,6 +85,8 @@ class FirstVsSteadyChart : public LedgerChart
     QVector<QCPItemText *> labels_;   // in points_ order
     QVector<QCPItemLine *> leaders_;  // in points_ order
     QCPGraph *frontLine_ = nullptr;
+    std::vector<store::StartState> states_;
+    std::vector<std::pair<store::StartState, QCPGraph *>> stateGraphs_;
     QCPTextElement *footnote_ = nullptr; // how to read it, and the rows not drawn
     QString missing_;
 };
