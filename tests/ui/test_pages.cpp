@@ -13,6 +13,9 @@
 #include "presenters/shown_sweep.h"
 #include "store/store.h"
 
+#include "batch_scan_fixture.h"
+#include "charts/first_vs_steady_chart.h"
+#include "charts/qcustomplot_compat.h"
 #include "compile_sweep_fixture.h"
 #include "window_fixture.h"
 
@@ -91,6 +94,105 @@ class TestPages : public QObject
 {
     Q_OBJECT
   private Q_SLOTS:
+
+    // Issue 35.4: a batch scan's ledger offers each batch; choosing one builds that batch's ledger
+    // through the ledger job, and the headline names the batch it is for.
+    void aBatchScanLedgerOffersEachBatch()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("scan.sqlite");
+        {
+            auto db = store::Database::open(path.toStdString());
+            test::writeBatchScanSweep(*db);
+        }
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage ledger(&shown);
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        shown.show(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 2, 60000);
+        QCOMPARE(shown.ledger()->ledger().batch, 2); // the baseline's, first
+        QComboBox *batch = ledger.batchBox();
+        QVERIFY(batch && !batch->isHidden());
+        QCOMPARE(batch->count(), 2);
+        QCOMPARE(batch->itemData(0).toInt(), 2);
+        QCOMPARE(batch->itemData(1).toInt(), 4);
+        QCOMPARE(batch->currentData().toInt(), 2);
+        QVERIFY2(ledger.headlineText().startsWith("Batch 2: "), qPrintable(ledger.headlineText()));
+        QCOMPARE(*shown.ledger()->ledger().rows[0].steadyMs, 10.0);
+
+        batch->setCurrentIndex(1);
+        Q_EMIT batch->activated(1); // as a user's choice does
+        QCOMPARE(shown.batch(), 4);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->ledger().batch == 4, 60000);
+        QCOMPARE(*shown.ledger()->ledger().rows[0].steadyMs, 20.0); // batch 4's baseline
+        QCOMPARE(batch->currentData().toInt(), 4);
+        QVERIFY2(ledger.headlineText().startsWith("Batch 4: "), qPrintable(ledger.headlineText()));
+
+        // Issue 35.6: at 1280 px the first-step cell is one line with both states' figures, the
+        // header naming them; the spare width went to the figures.
+        ledger.resize(1000, 600);
+        ledger.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&ledger));
+        QTableView *view = ledger.view();
+        const QString cell = view->model()->index(0, LedgerModel::FirstStep).data().toString();
+        QCOMPARE(cell, QString("3.00 s / 750 ms").replace(' ', QChar(0x00A0)));
+        const QString header = view->model()->headerData(LedgerModel::FirstStep, Qt::Horizontal).toString();
+        QVERIFY2(header.contains("fresh / again"), qPrintable(header));
+        QTRY_VERIFY(view->columnWidth(LedgerModel::FirstStep) >= view->fontMetrics().horizontalAdvance(cell));
+        QVERIFY(view->rowHeight(0) < 2 * view->fontMetrics().lineSpacing());
+        QVERIFY(view->columnWidth(LedgerModel::Configuration) <
+                view->fontMetrics().horizontalAdvance("channels-last") + 60);
+    }
+
+    // Issue 35.6: the first-vs-steady chart draws both start states of a sweep that ran them, with
+    // a legend naming them.
+    void firstVsSteadyDrawsBothStates()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("scan.sqlite");
+        {
+            auto db = store::Database::open(path.toStdString());
+            test::writeBatchScanSweep(*db);
+        }
+        const auto reader = store::Reader::open(path.toStdString());
+        LedgerModel model;
+        model.load(*reader, 1);
+        FirstVsSteadyChart chart;
+        chart.setModel(&model);
+        QCOMPARE(int(chart.states().size()), 2);
+        QVERIFY(chart.states()[0] == store::StartState::Fresh);
+        QCPGraph *again = chart.stateGraph(store::StartState::Again);
+        QVERIFY(again);
+        QCOMPARE(again->dataCount(), 2);
+        QCOMPARE(again->data()->begin()->key, 0.5); // batch 2 baseline's again first step, in s
+        QVERIFY(chart.plot()->legend->visible());
+        QCOMPARE(chart.plot()->legend->itemCount(), 2);
+    }
+
+    // Issue 35.4/35.6: History's run rows say each run's batch and start state; the sweep, its batches.
+    void historyRowsNameBatchAndStart()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("scan.sqlite");
+        {
+            auto db = store::Database::open(path.toStdString());
+            test::writeBatchScanSweep(*db);
+        }
+        const auto reader = store::Reader::open(path.toStdString());
+        HistoryModel model;
+        model.load(*reader);
+        const QModelIndex sweep = model.index(0, 0);
+        QCOMPARE(model.rowCount(sweep), 8);
+        QCOMPARE(model.index(0, HistoryModel::Preset).data().toString(), QString("ledger, batches 2, 4"));
+        QCOMPARE(model.index(0, HistoryModel::Preset, sweep).data().toString(), QString("repeat 1, batch 2, fresh"));
+        QCOMPARE(model.index(1, HistoryModel::Preset, sweep).data().toString(), QString("repeat 1, batch 2, again"));
+        QCOMPARE(model.index(7, HistoryModel::Preset, sweep).data().toString(), QString("repeat 1, batch 4, again"));
+        QVERIFY(model.index(7, 0, sweep).data(HistoryModel::FilterRole).toString().contains("batch 4"));
+    }
     // Issue 21: the live view's lanes, one row per device, from the controller's signals.
     void laneStripShowsEachLanesRun()
     {
