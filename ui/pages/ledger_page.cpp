@@ -102,7 +102,7 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     batch_ = new QComboBox;
     batch_->setObjectName(QStringLiteral("ledgerBatch"));
     batch_->setToolTip(tr("This sweep scanned several batch sizes: the ledger compares steps of one size. Pick the "
-                          "batch whose ledger to show; the Batch scan tab compares the batches."));
+                          "batch whose ledger to show; the Why page charts the batches side by side."));
     batch_->setVisible(false);
     connect(batch_, &QComboBox::activated, this, [this, shown] {
         const int batch = batch_->currentData().toInt();
