@@ -1,5 +1,7 @@
 #include "report/compute.h"
 
+#include "report/number_text.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -77,6 +79,17 @@ const char *toString(ComputePrecision p)
         return "fp16";
     }
     return "fp32";
+}
+
+std::string peakName(ComputePrecision p)
+{
+    // TF32 is written as NVIDIA does: it names a tensor-core format, not a knob's value.
+    return std::string(p == ComputePrecision::Tf32 ? "TF32" : toString(p)) + " dense peak";
+}
+
+std::string peakShareText(const ComputeFigures &c)
+{
+    return c.peakShare ? formatNumber("%.1f", *c.peakShare * 100) + "% of the " + peakName(c.precision) : std::string();
 }
 
 std::optional<double> densePeakTflops(const std::string &gpuName, ComputePrecision precision)

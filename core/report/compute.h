@@ -35,4 +35,11 @@ struct ComputeFigures {
 };
 ComputeFigures computeFigures(const RunConfig &config, std::optional<double> steadyMs, const std::string &gpuName);
 
+// The peak a share is of, named: fp32 runs on the CUDA cores and TF32 and 16-bit on the tensor
+// cores, whose peaks are several times higher, so "36% of peak" then "9% of peak" would read as a
+// regression. "fp32 dense peak", "TF32 dense peak", "bf16 dense peak", "fp16 dense peak".
+std::string peakName(ComputePrecision p);
+// "36.0% of the fp32 dense peak"; empty without a share (an unknown GPU, the CPU).
+std::string peakShareText(const ComputeFigures &c);
+
 } // namespace stepscope::report

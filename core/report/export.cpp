@@ -422,8 +422,7 @@ std::string toMarkdown(const Ledger &l)
                 out << "- " << markdownCell(r.label) << ": " << num(r.compute.gflopPerStep, "%.1f") << " GFLOP, "
                     << num(r.compute.tflops, "%.1f") << " TFLOP/s"
                     << (r.compute.peakShare
-                            ? ", " + num(*r.compute.peakShare * 100, "%.1f") + "% of the dense " +
-                                  toString(r.compute.precision) + " peak"
+                            ? ", " + peakShareText(r.compute)
                             : std::string(l.environment && !l.environment->gpu.empty() ? " (no peak known for this GPU)"
                                                                                        : ""))
                     << "\n";

@@ -333,10 +333,9 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
             compute = tr("\n%1 GFLOP a step: %2 TFLOP/s")
                           .arg(row.compute.gflopPerStep, 0, 'f', 1)
                           .arg(*row.compute.tflops, 0, 'f', 1) +
-                      (row.compute.peakShare ? tr(", %1% of the GPU's dense %2 peak")
-                                                   .arg(*row.compute.peakShare * 100, 0, 'f', 1)
-                                                   .arg(QString::fromLatin1(report::toString(row.compute.precision)))
-                                             : QString());
+                      (row.compute.peakShare
+                           ? QStringLiteral(", ") + QString::fromStdString(report::peakShareText(row.compute))
+                           : QString());
         if (!row.steadyCI->hasInterval)
             return tr(report::kNoInterval) + compute;
         return tr("95% CI %1-%2 ms over %3 cold processes")

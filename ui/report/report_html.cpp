@@ -243,11 +243,12 @@ void why(QString &html, const report::Ledger &l, ReportMedium medium, int printT
             t.rowClasses << QString();
             continue;
         }
-        const QString compute = !r.compute.tflops     ? QString()
-                                : r.compute.peakShare ? tr("%1 TFLOP/s (%2% of peak)")
-                                                            .arg(*r.compute.tflops, 0, 'f', 1)
-                                                            .arg(*r.compute.peakShare * 100, 0, 'f', 1)
-                                                      : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
+        const QString compute = !r.compute.tflops ? QString()
+                                : r.compute.peakShare
+                                    ? tr("%1 TFLOP/s (%2)")
+                                          .arg(*r.compute.tflops, 0, 'f', 1)
+                                          .arg(QString::fromStdString(report::peakShareText(r.compute)))
+                                    : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
         t.rows << QStringList{QString::fromStdString(r.label), QString::fromStdString(w.verdict->text),
                               QStringLiteral("%1 / %2 ms (%3%)")
                                   .arg(w.profile->busyMs, 0, 'f', 2)
