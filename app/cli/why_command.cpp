@@ -7,6 +7,7 @@
 #include "config/run_config.h"
 #include "profile/kernel_diff.h"
 #include "report/ledger.h"
+#include "report/ledger_text.h"
 #include "report/why_table.h"
 #include "store/store.h"
 #include "supervisor/run_profile.h"
@@ -74,7 +75,8 @@ int diffRuns(const store::Reader &reader, const QStringList &ids, const CommandL
     };
     const profile::DiffSide sa{&*a->stored.summary, a->steadyMs, firstMs(*a), label(*a)};
     const profile::DiffSide sb{&*b->stored.summary, b->steadyMs, firstMs(*b), label(*b)};
-    print(profile::diffText(profile::diffProfiles(sa, sb), sa, sb, static_cast<std::size_t>(top)));
+    const auto seconds = [](double ms) { return report::formatSecondsDelta(ms / 1000.0); };
+    print(profile::diffText(profile::diffProfiles(sa, sb), sa, sb, static_cast<std::size_t>(top), seconds));
     return kOk;
 }
 

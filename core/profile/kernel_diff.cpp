@@ -122,7 +122,8 @@ ProfileDiff diffProfiles(const DiffSide &a, const DiffSide &b)
     return d;
 }
 
-std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, std::size_t topKernels)
+std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, std::size_t topKernels,
+                     const SignedMsText &firstStep)
 {
     std::string out;
     out += "A: " + a.label + "\nB: " + b.label + "\n\n";
@@ -139,7 +140,7 @@ std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b,
     out += std::string(cpu ? "  ATen ops per step: " : "  kernels per step: ") + count(d.kernelsA) + " -> " +
            count(d.kernelsB) + "\n";
     if (d.firstStepDeltaMs)
-        out += "  first step: " + signedMs(*d.firstStepDeltaMs) + "\n";
+        out += "  first step: " + (firstStep ? firstStep(*d.firstStepDeltaMs) : signedMs(*d.firstStepDeltaMs)) + "\n";
     if (std::fabs(stepDelta) > 0) {
         // Where the difference comes from, in the ledger's own terms.
         const bool work = std::fabs(busyDelta) >= std::fabs(idleDelta);

@@ -4,6 +4,7 @@
 // difference between the two, how much is GPU work and how much is waiting.
 #include "profile/profile_summary.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,8 +55,14 @@ struct ProfileDiff {
 
 ProfileDiff diffProfiles(const DiffSide &a, const DiffSide &b);
 
+// Writes a signed difference of milliseconds. The first step is a ledger figure (seconds for a
+// compiled model's, milliseconds for an eager one's): the front-ends pass the ledger's own format
+// (report::formatSecondsDelta), which this library, below the report one, cannot call.
+using SignedMsText = std::function<std::string(double ms)>;
+
 // The diff for a terminal or a Markdown report: the totals tied to the ledger, then families, then
-// the `topKernels` largest kernel changes.
-std::string diffText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b, std::size_t topKernels = 15);
+// the `topKernels` largest kernel changes. `firstStep` writes the first-step difference (default: ms).
+std::string diffText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b, std::size_t topKernels = 15,
+                     const SignedMsText &firstStep = {});
 
 } // namespace stepscope::profile

@@ -21,6 +21,11 @@ std::string formatSeconds(double s)
     return std::to_string(total / 60) + " min " + std::to_string(total % 60) + " s";
 }
 
+std::string formatSecondsDelta(double s)
+{
+    return std::isfinite(s) ? (s < 0 ? "-" : "+") + formatSeconds(std::fabs(s)) : "-";
+}
+
 std::string formatMs(double ms)
 {
     return std::isfinite(ms) ? formatNumber("%.2f ms", ms) : "-";

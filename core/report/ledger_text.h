@@ -11,6 +11,8 @@ namespace stepscope::report
 
 std::string formatSeconds(double s); // "0.41 s", "43.8 s", "3 min 45 s"
 std::string formatMs(double ms);     // "7.16 ms"
+// A difference of two times, signed, in formatSeconds's units: "+9.32 s", "-450 ms".
+std::string formatSecondsDelta(double s);
 // A row's milliseconds in seconds, for the figures people and exports read in seconds.
 inline std::optional<double> msToSeconds(std::optional<double> ms)
 {
