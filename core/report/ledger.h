@@ -164,6 +164,9 @@ struct Ledger {
     bool hasSeveralStarts = false; // some row ran two start states or more: the others' figures are there too
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
+    // The database the ledger was read from, for the files kept beside it (rows' kept traces); empty
+    // for a ledger built by hand.
+    std::string databasePath;
     std::int64_t plannedSteps = 0;
     // The batch sizes the sweep ran, ascending (one for most sweeps), and the one these rows are of.
     std::vector<int> batches;

@@ -386,6 +386,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
     if (!sweep)
         return ledger;
     ledger.sweep = *sweep;
+    ledger.databasePath = reader.path();
     ledger.plannedSteps =
         plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : kDefaultPlannedSteps);
 

@@ -13,6 +13,11 @@ namespace stepscope::store
 Reader::Reader(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Reader::~Reader() = default;
 
+const std::string &Reader::path() const
+{
+    return d->path;
+}
+
 std::unique_ptr<Reader> Reader::open(const std::string &path)
 {
     using Kind = StoreError::Kind;

@@ -310,6 +310,8 @@ class Reader
   public:
     static std::unique_ptr<Reader> open(const std::string &path);
     ~Reader();
+    // The database file it reads: the files kept beside it (traces) are found from it.
+    const std::string &path() const;
 
     std::vector<SweepRecord> sweeps() const; // newest first
     std::optional<SweepRecord> sweep(std::int64_t id) const;
