@@ -45,6 +45,25 @@ const char *toString(Bound b)
     return "";
 }
 
+const char *busyName(const ProfileSummary &s)
+{
+    return s.device == "cpu" ? "inside ATen" : "GPU busy";
+}
+
+std::string busyShareText(double busyMs, double stepMs, bool cpu)
+{
+    if (!(stepMs > 0))
+        return "-";
+    const double share = busyMs / stepMs;
+    // Half a percent of slack: a share that rounds to 100% is not worth a sentence.
+    if (share <= 1.005)
+        return percent(std::clamp(share, 0.0, 1.0));
+    return "100% (measured " + percent(share) + ": " +
+           (cpu ? "ATen ops on several threads overlap, so their time adds up past the step"
+                : "the profiled steps ran slower than the timed one") +
+           ")";
+}
+
 Verdict verdict(const ProfileSummary &s, std::optional<double> steadyMs, const RunConfig &config)
 {
     Verdict v;

@@ -34,6 +34,15 @@ struct Verdict {
     std::string text;               // "launch-bound: the GPU waits 79% of the step: CUDA graph, ..."
 };
 
+// What "busy" measures on the profile's device, for labels: "GPU busy" (the union of kernels and
+// copies) on a GPU, "inside ATen" (time in ATen ops) on the CPU, which has no GPU to be busy.
+const char *busyName(const ProfileSummary &summary);
+
+// A busy share as shown: never above 100%. A busy time longer than the step it is set against is
+// clamped, and the text says why it can be: on the CPU ATen ops of several threads overlap, on a
+// GPU the profiled steps ran slower than the timed one. "97%", "100% (measured 134%: ...)".
+std::string busyShareText(double busyMs, double stepMs, bool cpu);
+
 // `steadyMs`: the run's (or its ledger row's) timed steady median, when it has one.
 Verdict verdict(const ProfileSummary &summary, std::optional<double> steadyMs, const RunConfig &config);
 

@@ -1,10 +1,12 @@
 #include "report/why_table.h"
 
 #include "report/number_text.h"
+#include "store/database_files.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 namespace stepscope::report
@@ -35,8 +37,30 @@ std::string computeCell(const LedgerRow &r)
         return "-";
     std::string out = fmt(*r.compute.tflops, "%.1f") + " TFLOP/s";
     if (r.compute.peakShare)
-        out += " (" + fmt(*r.compute.peakShare * 100, "%.1f") + "% of " + toString(r.compute.precision) + " peak)";
+        out += " (" + peakShareText(r.compute) + ")";
     return out;
+}
+
+// The kept trace of a profiled row, or why there is none to open. A kept trace can be missing: the
+// database copied without its ".traces" folder beside it.
+void traceOf(const Ledger &ledger, const LedgerRow &r, WhyRow &w)
+{
+    if (r.profileTrace.empty()) {
+        w.traceProblem =
+            "not kept" + (r.profile && !r.profile->note.empty() ? " (" + r.profile->note + ")"
+                                                                : std::string(" (too large, or not written)"));
+        return;
+    }
+    if (ledger.databasePath.empty()) {
+        w.traceProblem = "kept as " + r.profileTrace + ", but the database's folder is not known";
+        return;
+    }
+    const std::string path = store::besideDatabase(ledger.databasePath, r.profileTrace);
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error))
+        w.tracePath = path;
+    else
+        w.traceProblem = "missing: " + path + " (the database moved without its .traces folder?)";
 }
 
 } // namespace
@@ -59,6 +83,7 @@ std::vector<WhyRow> whyRows(const Ledger &ledger)
                 if (forward > 0)
                     w.flopCheckRatio = *r.profile->profilerGflop / forward;
             }
+            traceOf(ledger, r, w);
         } else {
             w.problem = r.profileProblem.empty() ? "not profiled" : r.profileProblem;
         }
@@ -83,8 +108,8 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels)
         const bool gpu = p.device != "cpu";
         const RunConfig config = storedConfig(r.configJson);
         out << "  " << v.text << "\n";
-        out << "  " << (gpu ? "GPU busy " : "inside ATen ") << fmt(p.busyMs, "%.2f") << " ms of "
-            << fmt(v.stepMs, "%.2f") << " ms" << (v.againstTimed ? " (timed steady step)" : " (profiled step)") << "; "
+        out << "  " << profile::busyName(p) << " " << fmt(p.busyMs, "%.2f") << " ms of " << fmt(v.stepMs, "%.2f")
+            << " ms" << (v.againstTimed ? " (timed steady step)" : " (profiled step)") << "; "
             << fmt(p.kernelsPerStep, "%.0f") << (gpu ? " kernels" : " ATen ops") << " per step";
         if (gpu)
             out << ", " << fmt(p.launchesPerStep, "%.0f") << " launches taking " << fmt(p.launchCpuMs, "%.2f")
@@ -133,7 +158,8 @@ std::string whyMarkdown(const Ledger &ledger, std::size_t topKernels)
         }
         const auto &p = *w.profile;
         out << "| " << markdownCell(w.label) << " | " << markdownCell(w.verdict->text) << " | " << fmt(p.busyMs, "%.2f")
-            << " / " << fmt(w.verdict->stepMs, "%.2f") << " ms (" << pct(w.verdict->busyShare) << ") | "
+            << " / " << fmt(w.verdict->stepMs, "%.2f") << " ms ("
+            << profile::busyShareText(p.busyMs, w.verdict->stepMs, p.device == "cpu") << ") | "
             << fmt(p.kernelsPerStep, "%.0f") << " | "
             << (p.device == "cpu" ? std::string("-") : fmt(p.launchCpuMs, "%.2f") + " ms") << " | " << computeCell(r)
             << " | "
@@ -171,8 +197,9 @@ std::vector<std::string> runProfileLines(const store::RunRecord &run, std::size_
     std::vector<std::string> lines;
     lines.push_back("Profile: " + std::to_string(p.steps) + " steps after the timed ones (" +
                     (gpu ? "Kineto/CUPTI kernels" : "ATen ops on the CPU") + ")");
-    lines.push_back(std::string(gpu ? "GPU busy " : "inside ATen ") + fmt(p.busyMs, "%.3f") + " ms per step of " +
-                    fmt(p.profiledStepMs, "%.3f") + " ms profiled (" + pct(p.busyShare()) + ")");
+    lines.push_back(std::string(profile::busyName(p)) + " " + fmt(p.busyMs, "%.3f") + " ms per step of " +
+                    fmt(p.profiledStepMs, "%.3f") + " ms profiled (" +
+                    profile::busyShareText(p.busyMs, p.profiledStepMs, !gpu) + ")");
     lines.push_back(fmt(p.kernelsPerStep, "%.0f") +
                     (gpu ? " kernels, " + fmt(p.launchesPerStep, "%.0f") + " launches taking " +
                                fmt(p.launchCpuMs, "%.3f") + " ms of CPU per step"

@@ -22,6 +22,11 @@ struct WhyRow {
     // The profiler's FLOP counters (forward ops) against the layer count's forward FLOPs, both per
     // step: a check of report/compute.h. Ratio 1.0 is agreement.
     std::optional<double> flopCheckRatio;
+    // The row's kept trace (Perfetto and chrome://tracing open it): its full path when the file is
+    // there, else why there is none to open ("not kept: ...", "missing: <path>"). Both empty
+    // without a profile: `problem` says why.
+    std::string tracePath;
+    std::string traceProblem;
 };
 
 std::vector<WhyRow> whyRows(const Ledger &ledger);

@@ -2,6 +2,7 @@
 // h200-profiles.md): the chart's bars split each timed step into GPU busy and waiting, the table
 // gives each row's verdict, and the kernel diff follows the two rows picked.
 #include "charts/batch_scan_chart.h"
+#include "charts/qcustomplot_compat.h"
 #include "charts/why_chart.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
@@ -11,6 +12,11 @@
 #include "window_fixture.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,8 +43,8 @@ class TestWhy : public QObject
         page.resize(1200, 900);
         page.show();
 
-        // Twelve rows (the file's +warm-cache row is its twin's again start now), each profiled: eager with bf16 and channels_last is launch-bound at b32,
-        // the whole-step graph GPU-bound.
+        // Twelve rows (the file's +warm-cache row is its twin's again start now), each profiled: eager with bf16 and
+        // channels_last is launch-bound at b32, the whole-step graph GPU-bound.
         WhyModel *model = page.model();
         QCOMPARE(model->rowCount(), 12);
         const auto verdict = [&](int row) { return model->index(row, WhyModel::Verdict).data().toString(); };
@@ -47,7 +53,18 @@ class TestWhy : public QObject
         QVERIFY2(verdict(7).startsWith("GPU-bound"), qPrintable(verdict(7)));
         QVERIFY(model->index(7, WhyModel::Busy).data().toString().startsWith("3.41 / 3.53 ms (97%)"));
         QCOMPARE(model->index(0, WhyModel::Kernels).data().toString(), QString("317"));
-        QVERIFY(model->index(0, WhyModel::Compute).data().toString().contains("of peak"));
+        // Each share names its peak (issue 35.7): an fp32 row's and a TF32 row's are of different
+        // peaks, and the header says so.
+        const auto compute = [&](int row) { return model->index(row, WhyModel::Compute).data().toString(); };
+        QVERIFY2(compute(0).contains("% of the fp32 dense peak"), qPrintable(compute(0)));
+        bool tf32 = false;
+        for (int row = 0; row < model->rowCount(); ++row)
+            tf32 = tf32 || compute(row).contains("% of the TF32 dense peak") ||
+                   compute(row).contains("% of the bf16 dense peak");
+        QVERIFY(tf32);
+        QVERIFY(model->headerData(WhyModel::Compute, Qt::Horizontal, Qt::ToolTipRole).toString().contains("precision"));
+        const QString steadyTip = ledger.index(0, LedgerModel::SteadyState).data(Qt::ToolTipRole).toString();
+        QVERIFY2(steadyTip.contains("% of the fp32 dense peak"), qPrintable(steadyTip));
 
         // The bars: busy plus waiting is the timed step.
         auto *chart = page.findChild<WhyChart *>();
@@ -63,6 +80,10 @@ class TestWhy : public QObject
         const QString diff = page.diffText();
         QVERIFY2(diff.contains("Most of the change is waiting"), qPrintable(diff));
         QVERIFY2(diff.contains("Steady step: 7.94 ms -> 3.53 ms"), qPrintable(diff));
+        // A first-step difference of seconds reads in seconds, as the ledger's do.
+        const QRegularExpression firstStep(
+            QStringLiteral("first step: [+-](\\d+ ms|\\d+\\.\\d\\d s|\\d+ min \\d+ s)\n"));
+        QVERIFY2(firstStep.match(diff).hasMatch(), qPrintable(diff));
 
         // Selecting two rows in the table picks them too: the native graph against the compiled
         // model inside the graph, a change of GPU work.
@@ -77,6 +98,70 @@ class TestWhy : public QObject
         // A sweep without profiles says how to get them.
         ledger.clear();
         QVERIFY(page.diffText().isEmpty() || page.diffText().contains("profile"));
+    }
+
+    // A CPU row (issue 35.7): no "GPU busy" anywhere, and a busy time longer than the step (ATen ops
+    // on several threads) is shown as 100% with the reason, never as 134%.
+    void cpuRowSaysCpuAndClampsItsBusyShare()
+    {
+        LedgerModel ledger;
+        WhyPage page(&ledger);
+        LedgerData data;
+        data.ledger.sweep.id = 1;
+        report::LedgerRow row;
+        row.label = "cpu eager";
+        row.steadyMs = 10.0;
+        profile::ProfileSummary p;
+        p.device = "cpu";
+        p.steps = 5;
+        p.busyMs = 13.4;
+        p.profiledStepMs = 12.0;
+        p.kernelsPerStep = 300;
+        row.profile = p;
+        data.ledger.rows.push_back(row);
+        ledger.setData(std::move(data));
+
+        WhyModel *model = page.model();
+        QCOMPARE(model->rowCount(), 1);
+        const QString busy = model->index(0, WhyModel::Busy).data().toString();
+        QVERIFY2(busy.startsWith("CPU 13.40 / 10.00 ms (100% (measured 134%: ATen ops"), qPrintable(busy));
+        QVERIFY2(!busy.contains("(134%)"), qPrintable(busy));
+        const QString tip = model->index(0, WhyModel::Busy).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains("inside ATen") && !tip.contains("GPU activity"), qPrintable(tip));
+        auto *chart = page.findChild<WhyChart *>();
+        QVERIFY(chart);
+        QCOMPARE(chart->plot()->plottable(0)->name(), QString("inside ATen"));
+        QVERIFY(!chart->plot()->xAxis->label().contains("GPU"));
+        QVERIFY(!model->text().contains("GPU busy"));
+    }
+
+    // The current row's trace (issue 35.7): a path and an enabled "Open trace" when the kept file is
+    // there, "not kept" and why when it is not (here: the database copied without its .traces).
+    void traceOfTheCurrentRowOpensOrSaysWhyNot()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-profile-b32.sqlite"), dir);
+        LedgerModel ledger;
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+        WhyPage page(&ledger);
+        page.view()->setCurrentIndex(page.model()->index(0, 0));
+        QVERIFY2(page.traceText().contains("not kept: missing: ") && page.traceText().contains(".traces/run-"),
+                 qPrintable(page.traceText()));
+        QVERIFY(!page.openTraceButton()->isEnabled());
+
+        // The kept trace in place: its path, and the button to open it.
+        const std::string stored = ledger.ledger().rows[page.model()->whyRow(0).row].profileTrace;
+        QVERIFY(!stored.empty());
+        const QString kept = QFileInfo(path).absolutePath() + "/" + QString::fromStdString(stored);
+        QVERIFY(QDir().mkpath(QFileInfo(kept).absolutePath()));
+        QFile file(kept);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+        page.view()->setCurrentIndex(page.model()->index(0, 0));
+        QVERIFY2(page.traceText().contains(QString::fromStdString(stored)), qPrintable(page.traceText()));
+        QVERIFY(!page.traceText().contains("not kept"));
+        QVERIFY(page.openTraceButton()->isEnabled());
     }
 
     // A batch scan's verdict across batches: one line per configuration, shown only for a scan.

@@ -16,7 +16,6 @@ namespace stepscope::ui
 WhyChart::WhyChart(QWidget *parent) : LedgerChart(parent)
 {
     QCustomPlot *p = plot();
-    p->xAxis->setLabel(tr("timed steady step (ms): GPU busy, then waiting"));
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setRangeReversed(true); // the ledger's first row on top
@@ -32,8 +31,6 @@ void WhyChart::rebuild()
     waiting_.clear();
     busyBars_ = new QCPBars(p->yAxis, p->xAxis);
     waitingBars_ = new QCPBars(p->yAxis, p->xAxis);
-    busyBars_->setName(tr("GPU busy"));
-    waitingBars_->setName(tr("GPU waiting"));
     waitingBars_->moveAbove(busyBars_);
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(p->yAxis->ticker());
     ticker->clear();
@@ -41,6 +38,18 @@ void WhyChart::rebuild()
     const report::Ledger empty;
     const report::Ledger &ledger = model() ? model()->ledger() : empty;
     const auto rows = report::whyRows(ledger);
+    // A CPU run has no GPU to be busy: its bars are time inside and outside ATen ops.
+    bool cpu = false, gpu = false;
+    for (const auto &w : rows)
+        if (w.profile)
+            (w.profile->device == "cpu" ? cpu : gpu) = true;
+    const QString busyName = cpu && !gpu   ? tr("inside ATen")
+                             : gpu && !cpu ? tr("GPU busy")
+                                           : tr("busy (CPU: inside ATen)");
+    const QString waitingName = cpu && !gpu ? tr("outside ATen") : gpu && !cpu ? tr("GPU waiting") : tr("waiting");
+    busyBars_->setName(busyName);
+    waitingBars_->setName(waitingName);
+    p->xAxis->setLabel(tr("timed steady step (ms): %1, then %2").arg(busyName, waitingName));
     const double nan = std::numeric_limits<double>::quiet_NaN();
     double widest = 0;
     for (const auto &w : rows) {

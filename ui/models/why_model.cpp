@@ -44,7 +44,14 @@ int WhyModel::columnCount(const QModelIndex &parent) const
 
 QVariant WhyModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == Compute)
+        return tr("The TFLOP/s of the steady step and its share of the GPU's dense peak for the precision the "
+                  "row's convolutions run in, named in each cell: fp32 runs on the CUDA cores, TF32 and bf16 on "
+                  "the tensor cores, whose peaks are several times higher, so shares of different precisions "
+                  "are not one scale.");
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case Configuration:
@@ -77,11 +84,16 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(p->kernels.front().name);
         if (index.column() == Configuration)
             return QString::fromStdString(r.configName);
-        if (index.column() == Verdict && w.verdict)
-            return tr("Busy is the profile's GPU activity (kernels, copies) over the %1; the profile ran %2 "
-                      "steps after the timed ones.")
+        if ((index.column() == Verdict || index.column() == Busy) && w.verdict)
+            return tr("Busy is %1 over the %2; the profile ran %3 steps after the timed ones.%4")
+                .arg(p->device == "cpu" ? tr("the time inside ATen ops (a CPU run: no GPU)")
+                                        : tr("the profile's GPU activity (kernels, copies)"))
                 .arg(w.verdict->againstTimed ? tr("timed steady step") : tr("profiled step (no steady figure)"))
-                .arg(p->steps);
+                .arg(p->steps)
+                .arg(index.column() == Busy
+                         ? QStringLiteral("\n") + QString::fromStdString(profile::busyShareText(
+                                                      p->busyMs, w.verdict->stepMs, p->device == "cpu"))
+                         : QString());
         return {};
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Busy && index.column() <= Compute)
@@ -95,10 +107,13 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
         return w.verdict ? QString::fromStdString(w.verdict->text)
                          : tr("no profile: %1").arg(QString::fromStdString(w.problem));
     case Busy:
-        return w.verdict ? QStringLiteral("%1 / %2 ms (%3%)")
+        // "CPU" names a CPU row's figure: its busy time is ATen's, not a GPU's.
+        return w.verdict ? QStringLiteral("%1%2 / %3 ms (%4)")
+                               .arg(p->device == "cpu" ? tr("CPU ") : QString())
                                .arg(p->busyMs, 0, 'f', 2)
                                .arg(w.verdict->stepMs, 0, 'f', 2)
-                               .arg(std::lround(w.verdict->busyShare * 100))
+                               .arg(QString::fromStdString(
+                                   profile::busyShareText(p->busyMs, w.verdict->stepMs, p->device == "cpu")))
                          : QString();
     case Kernels:
         return p ? QString::number(std::lround(p->kernelsPerStep)) : QString();
@@ -109,9 +124,9 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
     case Compute:
         if (!r.compute.tflops)
             return QString();
-        return r.compute.peakShare ? tr("%1 TFLOP/s (%2% of peak)")
+        return r.compute.peakShare ? tr("%1 TFLOP/s (%2)")
                                          .arg(*r.compute.tflops, 0, 'f', 1)
-                                         .arg(*r.compute.peakShare * 100, 0, 'f', 1)
+                                         .arg(QString::fromStdString(report::peakShareText(r.compute)))
                                    : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
     case TopKernel:
         if (!p || p->kernels.empty())

@@ -5,18 +5,22 @@
 #include "models/ledger_model.h"
 #include "models/why_model.h"
 #include "profile/kernel_diff.h"
+#include "report/ledger_text.h"
 #include "widgets/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace stepscope::ui
@@ -24,7 +28,8 @@ namespace stepscope::ui
 
 WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart), view_(new QTableView),
-      a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit)
+      a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit), trace_(new QLabel),
+      openTrace_(new QPushButton(tr("Open trace")))
 {
     chart_->setModel(ledger);
     view_->setModel(model_);
@@ -61,9 +66,23 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     auto *charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(chart_);
     charts->addWidget(scan);
+    // The current row's trace under the table: opened by the desktop's handler for .json.gz (or its
+    // path copied into ui.perfetto.dev), or why there is none.
+    trace_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    trace_->setWordWrap(true);
+    openTrace_->setToolTip(tr("Opens the row's kept Chrome trace (.json.gz) with the desktop's handler; "
+                              "Perfetto (ui.perfetto.dev) and chrome://tracing open it too."));
+    auto *tableBox = new QWidget;
+    auto *tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(view_);
+    auto *traceRow = new QHBoxLayout;
+    traceRow->addWidget(trace_, 1);
+    traceRow->addWidget(openTrace_);
+    tableLayout->addLayout(traceRow);
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);
-    split->addWidget(view_);
+    split->addWidget(tableBox);
     split->addWidget(diffBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -80,7 +99,43 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
         if (rows.size() == 2)
             setDiffRows(int(model_->whyRow(rows[0].row()).row), int(model_->whyRow(rows[1].row()).row));
     });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showTrace);
+    connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showTrace);
+    connect(openTrace_, &QPushButton::clicked, this, [this] {
+        const QModelIndex current = view_->currentIndex();
+        if (current.isValid() && !model_->whyRow(current.row()).tracePath.empty())
+            QDesktopServices::openUrl(
+                QUrl::fromLocalFile(QString::fromStdString(model_->whyRow(current.row()).tracePath)));
+    });
     fillChoices();
+    showTrace();
+}
+
+QString WhyPage::traceText() const
+{
+    return trace_->text();
+}
+
+void WhyPage::showTrace()
+{
+    const QModelIndex current = view_->currentIndex();
+    openTrace_->setEnabled(false);
+    if (!current.isValid()) {
+        trace_->setText(model_->rowCount() > 0 ? tr("Trace: pick a row to open its profile's trace.") : QString());
+        return;
+    }
+    const report::WhyRow &w = model_->whyRow(current.row());
+    if (!w.tracePath.empty()) {
+        trace_->setText(
+            tr("Trace of %1: %2").arg(QString::fromStdString(w.label), QString::fromStdString(w.tracePath)));
+        openTrace_->setEnabled(true);
+    } else if (!w.traceProblem.empty()) {
+        trace_->setText(tr("Trace of %1 not kept: %2")
+                            .arg(QString::fromStdString(w.label), QString::fromStdString(w.traceProblem)));
+    } else {
+        trace_->setText(
+            tr("%1 has no profile: %2").arg(QString::fromStdString(w.label), QString::fromStdString(w.problem)));
+    }
 }
 
 QCustomPlot *WhyPage::chart() const
@@ -141,7 +196,8 @@ void WhyPage::showDiff()
         return profile::DiffSide{&*r.profile, r.steadyMs, r.firstStepMs, r.label};
     };
     const profile::DiffSide a = side(a_), b = side(b_);
-    diff_->setPlainText(QString::fromStdString(profile::diffText(profile::diffProfiles(a, b), a, b)));
+    const auto seconds = [](double ms) { return report::formatSecondsDelta(ms / 1000.0); };
+    diff_->setPlainText(QString::fromStdString(profile::diffText(profile::diffProfiles(a, b), a, b, 15, seconds)));
 }
 
 } // namespace stepscope::ui

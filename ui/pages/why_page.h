@@ -6,7 +6,9 @@
 #include "pages/page.h"
 
 class QComboBox;
+class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTableView;
 
 namespace stepscope::ui
@@ -32,10 +34,14 @@ class WhyPage : public Page
     // Picks the two rows to diff (ledger rows); the diff text follows.
     void setDiffRows(int a, int b);
     QString diffText() const;
+    // The current row's kept trace: its path and the "Open trace" button, or why there is none.
+    QString traceText() const;
+    QPushButton *openTraceButton() const { return openTrace_; }
 
   private:
     void fillChoices();
     void showDiff();
+    void showTrace();
 
     LedgerModel *ledger_;
     WhyModel *model_;
@@ -43,6 +49,8 @@ class WhyPage : public Page
     QTableView *view_;
     QComboBox *a_, *b_;
     QPlainTextEdit *diff_;
+    QLabel *trace_;
+    QPushButton *openTrace_;
 };
 
 } // namespace stepscope::ui
