@@ -132,16 +132,16 @@ class TestPages : public QObject
         QCOMPARE(batch->currentData().toInt(), 4);
         QVERIFY2(ledger.headlineText().startsWith("Batch 4: "), qPrintable(ledger.headlineText()));
 
-        // Issue 35.6: at 1280 px the first-step cell is one line with both states' figures, the
-        // header naming them; the spare width went to the figures.
-        ledger.resize(1000, 600);
+        // Issue 35.6: the first-step cell is one line with both states' figures where there is room;
+        // the spare width went to the figures.
+        ledger.resize(1280, 600);
         ledger.show();
         QVERIFY(QTest::qWaitForWindowExposed(&ledger));
         QTableView *view = ledger.view();
         const QString cell = view->model()->index(0, LedgerModel::FirstStep).data().toString();
-        QCOMPARE(cell, QString("3.00 s / 750 ms").replace(' ', QChar(0x00A0)));
-        const QString header = view->model()->headerData(LedgerModel::FirstStep, Qt::Horizontal).toString();
-        QVERIFY2(header.contains("fresh / again"), qPrintable(header));
+        // Each figure names its state (the header has no room for them beside long compile names).
+        QCOMPARE(cell, QString("3.00 s fresh").replace(' ', QChar(0x00A0)) + " / " +
+                           QString("750 ms again").replace(' ', QChar(0x00A0)));
         QTRY_VERIFY(view->columnWidth(LedgerModel::FirstStep) >= view->fontMetrics().horizontalAdvance(cell));
         QVERIFY(view->rowHeight(0) < 2 * view->fontMetrics().lineSpacing());
         QVERIFY(view->columnWidth(LedgerModel::Configuration) <

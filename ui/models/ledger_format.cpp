@@ -162,10 +162,15 @@ QString firstStepCell(const report::LedgerRow &row, const std::vector<store::Sta
     QStringList figures;
     for (const store::StartState s : states) {
         const auto &ms = row.figuresOf(s).firstStepMs;
-        figures << (ms ? QString::fromStdString(report::formatSeconds(*ms / 1000.0)) : QStringLiteral("-"));
+        QString figure = ms ? QString::fromStdString(report::formatSeconds(*ms / 1000.0)) : QStringLiteral("-");
+        // Each figure names its state when there are several: the header has no room for them at
+        // 1280 px beside long compile names.
+        if (states.size() > 1)
+            figure += QLatin1Char(' ') + QString::fromLatin1(store::toString(s).data(), qsizetype(store::toString(s).size()));
+        // No-break spaces: the cell never wraps inside a figure; it may between two (ledger_columns).
+        figures << figure.replace(QLatin1Char(' '), QChar(0x00A0));
     }
-    // No-break spaces: the cell never wraps inside a figure, nor between them.
-    return figures.join(QStringLiteral(" / ")).replace(QLatin1Char(' '), QChar(0x00A0));
+    return figures.join(QStringLiteral(" / "));
 }
 
 QString firstStepHeader(const std::vector<store::StartState> &states)

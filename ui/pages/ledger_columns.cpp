@@ -51,8 +51,10 @@ QString columnKey(int column)
 // The pieces a cell's text may wrap between.
 QStringList wordsOf(const QString &text, int column)
 {
+    // One line where there is room (issue 35.6): its figures side by side are what a row compares.
+    // Where there is none, it breaks between the start states' figures, never inside one.
     if (column == LedgerModel::FirstStep)
-        return {text}; // one line (issue 35.6): its figures side by side are what a row compares
+        return text.split(QStringLiteral(" / "));
     if (column != LedgerModel::Configuration)
         return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     QStringList words;
@@ -96,12 +98,8 @@ QString breakableAtPlus(QString text)
 QVariant LedgerTableProxy::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation == Qt::Horizontal && section >= 0 && section < LedgerModel::ColumnCount) {
-        if (role == Qt::DisplayRole) {
-            // The first step's header names the start states its figures are of, on a line of its own.
-            if (section == LedgerModel::FirstStep)
-                return sourceModel()->headerData(section, orientation, role).toString().replace(" (", "\n(");
-            return ledgerShortHeader(section);
-        }
+        if (role == Qt::DisplayRole)
+            return ledgerShortHeader(section); // the first step's states are named in its cells
         if (role == Qt::ToolTipRole) {
             const QString more = FigureSortProxy::headerData(section, orientation, role).toString();
             return more.isEmpty() ? ledgerHeader(section) : ledgerHeader(section) + QStringLiteral(": ") + more;
@@ -192,8 +190,15 @@ void fitLedgerColumns(QTableView *view)
             excess -= cut;
             slack -= share;
         }
+        if (configuration != fits.end() && excess > 0) {
+            const int cut = std::min(excess, configuration->natural - configuration->least);
+            configuration->width -= cut;
+            excess -= cut;
+        }
+        // Still too wide (every column at its narrowest): the configuration's names give the rest,
+        // elided, with the whole name in their tooltip, rather than the table scrolling sideways.
         if (configuration != fits.end() && excess > 0)
-            configuration->width -= std::min(excess, configuration->natural - configuration->least);
+            configuration->width = std::max(configuration->width - excess, metrics.horizontalAdvance(QStringLiteral("baseline")));
     }
     for (const ColumnFit &f : fits)
         header->resizeSection(f.column, f.width);
