@@ -50,15 +50,30 @@ bool judged(const LedgerRow &row)
 // Whether a first step is longer with the knob than without it beyond what the processes spread:
 // the fastest process with it slower than the slowest without, by more than 5%. One process a side
 // gives no spread: then a fifth more, and at least 100 ms, is what a reader would not call noise.
-bool firstCosts(const LedgerRow &with, const LedgerRow &without, store::StartState state, double delta)
+// A row's first step at `state`, else (a file of before start states) over all its runs, with the
+// spread of its processes.
+struct FirstFigure {
+    std::optional<double> ms, minMs, maxMs;
+    int processes = 0;
+};
+FirstFigure firstOf(const LedgerRow &row, store::StartState state)
 {
-    const auto &a = with.figuresOf(state), &b = without.figuresOf(state);
-    const auto base = firstStepFor(without, state);
-    if (!base || delta <= 0)
+    if (const auto ms = firstStepFor(row, state)) {
+        const auto &f = row.figuresOf(state);
+        return f.firstStepMs ? FirstFigure{ms, f.minMs, f.maxMs, f.processes} : FirstFigure{ms, {}, {}, 1};
+    }
+    if (row.firstStepStart == store::StartState::Unrecorded && row.firstStepMs)
+        return {row.firstStepMs, row.firstStepMinMs, row.firstStepMaxMs, row.completed};
+    return {};
+}
+
+bool firstCosts(const FirstFigure &a, const FirstFigure &b, double delta)
+{
+    if (!b.ms || delta <= 0)
         return false;
     if (a.processes >= 2 && b.processes >= 2 && a.minMs && b.maxMs)
-        return *a.minMs > *b.maxMs && delta > 0.05 * *base;
-    return delta > 0.2 * *base && delta > 100.0;
+        return *a.minMs > *b.maxMs && delta > 0.05 * *b.ms;
+    return delta > 0.2 * *b.ms && delta > 100.0;
 }
 
 std::string seconds(double ms)
@@ -133,10 +148,10 @@ std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t index, stat
         worth.steadyDeltaMs = *with.steadyMs - *without.steadyMs;
         worth.steadyRatio = stats::ratioOfMedians(processSummariesOf(with), processSummariesOf(without),
                                                   stats::kResamples, stats::kSeed, cancel);
-        const auto firstWith = firstStepFor(with, ledger.start), firstWithout = firstStepFor(without, ledger.start);
-        if (firstWith && firstWithout) {
-            worth.firstDeltaMs = *firstWith - *firstWithout;
-            worth.firstCosts = firstCosts(with, without, ledger.start, *worth.firstDeltaMs);
+        const FirstFigure firstWith = firstOf(with, ledger.start), firstWithout = firstOf(without, ledger.start);
+        if (firstWith.ms && firstWithout.ms) {
+            worth.firstDeltaMs = *firstWith.ms - *firstWithout.ms;
+            worth.firstCosts = firstCosts(firstWith, firstWithout, *worth.firstDeltaMs);
         }
         const stats::RatioCI &r = *worth.steadyRatio;
         if (!r.hasInterval)

@@ -328,10 +328,12 @@ std::string recommendationCaveats(const Ledger &ledger)
 {
     if (!ledger.recommended)
         return {};
-    std::string text = caveatsOf(ledger);
-    // A knob of the pick that only costs (issue 35.1): what to leave out of it.
+    // A knob of the pick that only costs (issue 35.1) comes first: it is what a reader can act on,
+    // and the line under the headline shows its first lines only.
+    std::string text;
     if (const std::string drop = costOnlyKnobsText(ledger, ledger.recommendedWorth); !drop.empty())
         text += " " + drop;
+    text += caveatsOf(ledger);
     // "Within noise" of one process each is no measured noise: no interval could be taken.
     if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
         text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
