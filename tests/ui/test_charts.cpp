@@ -173,6 +173,7 @@ class TestCharts : public QObject
     void breakEvenElidesLongNamesInTheLegend();
     void liveChartShowsAPhaseUntilStepsArrive();
     void waterfallStepsFromConfigurationToConfiguration();
+    void waterfallMarksAKnobOfThePickThatOnlyCosts();
     void waterfallBranchesWhereARowChangesAnEarlierOne();
     void waterfallColoursRegressions();
     void waterfallLabelsStayApartInAReport();
@@ -872,6 +873,32 @@ void TestCharts::liveChartShowsAPhaseUntilStepsArrive()
     chart.setPhase("capturing 0:01", {});
     chart.beginRun("next");
     QVERIFY(chart.phaseText().isEmpty());
+}
+
+// Issue 35.1: the bar of a knob the recommendation judged "costs only" says its first-step price
+// and to drop it; the other bars say nothing of the kind.
+void TestCharts::waterfallMarksAKnobOfThePickThatOnlyCosts()
+{
+    LedgerModel model;
+    report::Ledger ledger = sampleLedger();
+    for (auto &r : ledger.rows)
+        r.configName = "native cuda b32 224px c1000 " + r.label;
+    report::KnobWorth costs;
+    costs.knob = "cudnn-benchmark";
+    costs.verdict = report::KnobWorth::Verdict::CostsOnly;
+    costs.with = 2;
+    costs.without = 1;
+    costs.firstDeltaMs = 10950;
+    ledger.recommendedWorth = {costs};
+    model.setLedger(ledger);
+    WaterfallChart chart;
+    chart.setModel(&model);
+    QCOMPARE(chart.steps()[2].row, 2);
+    QCOMPARE(chart.steps()[2].parentRow, 1);
+    QVERIFY2(chart.label(2)->text().endsWith(QStringLiteral("first step +10.95 s: drop it")),
+             qPrintable(chart.label(2)->text()));
+    for (int i : {0, 1, 3})
+        QVERIFY2(!chart.label(i)->text().contains(QStringLiteral("drop it")), qPrintable(chart.label(i)->text()));
 }
 
 void TestCharts::waterfallStepsFromConfigurationToConfiguration()

@@ -1,5 +1,7 @@
 #include "charts/waterfall_chart.h"
 
+#include "report/ledger_text.h"
+
 #include "charts/chart_format.h"
 #include "charts/chart_palette.h"
 #include "models/ledger_format.h"
@@ -131,6 +133,14 @@ void WaterfallChart::rebuild()
         if (step.hasFrom)
             text = formatDeltaMs(step.deltaMs()) + (step.significant ? QString() : QStringLiteral(" n.s.")) +
                    QStringLiteral("\n") + text;
+        // A knob of the recommended row that only costs (report/knob_worth.h), judged on this very
+        // bar: its first-step price, on the bar that shows it buys nothing steady.
+        for (const report::KnobWorth &w : ledger.recommendedWorth)
+            if (w.verdict == report::KnobWorth::Verdict::CostsOnly && w.firstDeltaMs && int(w.with) == step.row &&
+                int(w.without) == step.parentRow)
+                text += QStringLiteral("\n") +
+                        tr("first step %1: drop it")
+                            .arg(QString::fromStdString("+" + report::formatSeconds(*w.firstDeltaMs / 1000.0)));
         // A branch names the bar it grows from: its level is not the one just before.
         if (step.hasFrom && step.branch)
             text = tr("from %1").arg(rowLabel(std::size_t(step.parentRow))) + QStringLiteral("\n") + text;
