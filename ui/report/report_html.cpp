@@ -8,6 +8,7 @@
 #include "common/failure.h"
 #include "report/number_text.h"
 #include "report/sweep_status.h"
+#include "profile/why.h"
 #include "report/why_table.h"
 
 #include <QBuffer>
@@ -230,7 +231,15 @@ void why(QString &html, const report::Ledger &l, ReportMedium medium, int printT
     if (std::none_of(rows.begin(), rows.end(), [](const report::WhyRow &w) { return w.verdict.has_value(); }))
         return;
     ReportTable t;
-    t.headers << tr("Configuration") << tr("Verdict") << tr("GPU busy / step") << tr("Kernels / step") << tr("Compute");
+    // "GPU busy" on a GPU sweep; a CPU row's busy time is its time inside ATen (profile::busyName).
+    const bool anyCpu = std::any_of(rows.begin(), rows.end(),
+                                    [](const report::WhyRow &w) { return w.profile && w.profile->device == "cpu"; });
+    const bool allCpu = anyCpu && std::all_of(rows.begin(), rows.end(), [](const report::WhyRow &w) {
+                            return !w.profile || w.profile->device == "cpu";
+                        });
+    t.headers << tr("Configuration") << tr("Verdict")
+              << (allCpu ? tr("Inside ATen / step") : anyCpu ? tr("Busy / step") : tr("GPU busy / step"))
+              << tr("Kernels / step") << tr("Compute");
     t.numeric << false << false << true << true << true;
     for (const report::WhyRow &w : rows) {
         const report::LedgerRow &r = l.rows[w.row];
@@ -250,18 +259,22 @@ void why(QString &html, const report::Ledger &l, ReportMedium medium, int printT
                                           .arg(QString::fromStdString(report::peakShareText(r.compute)))
                                     : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
         t.rows << QStringList{QString::fromStdString(r.label), QString::fromStdString(w.verdict->text),
-                              QStringLiteral("%1 / %2 ms (%3%)")
+                              QStringLiteral("%1 / %2 ms (%3)")
                                   .arg(w.profile->busyMs, 0, 'f', 2)
                                   .arg(w.verdict->stepMs, 0, 'f', 2)
-                                  .arg(std::lround(w.verdict->busyShare * 100)),
+                                  .arg(QString::fromStdString(profile::busyShareText(
+                                      w.profile->busyMs, w.verdict->stepMs, w.profile->device == "cpu"))),
                               QString::number(std::lround(w.profile->kernelsPerStep)), compute};
         t.rowClasses << QString();
     }
     html += QStringLiteral("<h2>%1</h2>\n").arg(esc(tr("Why: where each step goes")));
     html += tableHtml(t, medium, printTextWidth);
     html += QStringLiteral("<p class=\"note\">%1</p>\n")
-                .arg(esc(tr("GPU busy: the union of the GPU activity of steps profiled after the timed ones, over "
-                            "the timed steady step; launch-bound rows wait for the CPU that launches their work.")));
+                .arg(esc(allCpu ? tr("Inside ATen: the time in ATen ops of steps profiled after the timed ones, over "
+                                     "the timed steady step (several threads' ops may overlap).")
+                                : tr("GPU busy: the union of the GPU activity of steps profiled after the timed ones, "
+                                     "over the timed steady step; launch-bound rows wait for the CPU that launches "
+                                     "their work.")));
 }
 
 void problems(QString &html, const report::Ledger &l)
