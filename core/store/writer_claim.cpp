@@ -1,7 +1,7 @@
 // The writer's claim on its database file and on the log beside its name (writer_claim.h).
 #include "store/writer_claim.h"
 
-#include "store/store.h"
+#include "store/store_internal.h"
 
 #include <chrono>
 #include <filesystem>
@@ -33,11 +33,6 @@ std::string logNameOf(const std::string &path)
     return (error ? path : resolved.string()) + "-wal";
 }
 
-std::string quotedPath(const std::string &path)
-{
-    return "'" + path + "'";
-}
-
 } // namespace
 
 std::unique_ptr<WriterClaim> WriterClaim::take(const std::string &path)
@@ -65,7 +60,7 @@ std::unique_ptr<WriterClaim> WriterClaim::take(const std::string &path)
                 return nullptr; // a file system without such locks: the hard-link check is all there is
             if (std::chrono::steady_clock::now() > deadline)
                 throw StoreError(StoreError::Kind::Io,
-                                 quotedPath(path) +
+                                 quoted(path) +
                                      " is being opened for writing by another Stepscope process that has not finished "
                                      "opening it in " +
                                      std::to_string(kGateWait.count()) +
@@ -97,7 +92,7 @@ std::unique_ptr<WriterClaim> WriterClaim::take(const std::string &path)
                   (platform::processExists(pid) ? " on this machine" : " (on another machine that shares the file?)");
         }
         throw StoreError(StoreError::Kind::Io,
-                         quotedPath(path) + " is being written by " + who +
+                         quoted(path) + " is being written by " + who +
                              " under another name of the same file (a bind mount or a second mount). SQLite keeps "
                              "its write-ahead log beside the name, so a second name would be a second, unsynchronised "
                              "database over one file and a sweep written through each would be lost. Wait until that "
