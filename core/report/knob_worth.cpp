@@ -9,6 +9,7 @@
 #include "report/recommendation.h"
 #include "report/waterfall.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace stepscope::report
@@ -16,30 +17,13 @@ namespace stepscope::report
 namespace
 {
 
-// The knobs of a canonical name in its order: "tf32+bf16" two, "baseline" none.
-std::vector<std::string> knobNamesOf(const std::string &configName)
-{
-    std::vector<std::string> names;
-    const std::string knobs = knobsOf(configName);
-    if (knobs.empty() || knobs == "baseline")
-        return names;
-    for (std::size_t at = 0; at <= knobs.size();) {
-        const auto plus = std::min(knobs.find('+', at), knobs.size());
-        names.push_back(knobs.substr(at, plus - at));
-        at = plus + 1;
-    }
-    return names;
-}
-
 // `configName` without the knob `knob`: what would judge it exactly.
 std::string withoutKnob(const std::string &configName, const std::string &knob)
 {
-    std::string rest;
-    for (const std::string &name : knobNamesOf(configName))
-        if (name != knob)
-            rest += (rest.empty() ? "" : "+") + name;
+    std::vector<std::string> rest = knobListOf(configName);
+    rest.erase(std::remove(rest.begin(), rest.end(), knob), rest.end());
     const auto space = configName.rfind(' ');
-    return configName.substr(0, space + 1) + (rest.empty() ? "baseline" : rest);
+    return configName.substr(0, space + 1) + (rest.empty() ? "baseline" : joinedKnobs(rest));
 }
 
 bool judged(const LedgerRow &row)
@@ -109,7 +93,7 @@ std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t index, stat
     if (index >= ledger.rows.size())
         return out;
     const LedgerRow &row = ledger.rows[index];
-    for (const std::string &knob : knobNamesOf(row.configName)) {
+    for (const std::string &knob : knobListOf(row.configName)) {
         KnobWorth worth;
         worth.knob = knob;
         worth.withoutConfig = withoutKnob(row.configName, knob);
@@ -126,7 +110,7 @@ std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t index, stat
                 const auto change = knobChangeBetween(ledger.rows[o].configName, ledger.rows[w].configName);
                 if (!change || change->kind != KnobChange::Kind::Added || change->to != knob)
                     continue;
-                const std::size_t knobs = knobNamesOf(ledger.rows[w].configName).size();
+                const std::size_t knobs = knobListOf(ledger.rows[w].configName).size();
                 if (w == index) {
                     pair = {w, o};
                     worth.exact = true;

@@ -12,6 +12,10 @@ namespace stepscope::report
 // ledger_labels.cpp
 // A configuration's knobs: the canonical name's last word ("tf32+bf16", "baseline").
 std::string knobsOf(const std::string &configName);
+// The knobs of a canonical name or a row label, in its order: "tf32+bf16" two, "baseline" none.
+std::vector<std::string> knobListOf(const std::string &nameOrLabel);
+// Knobs joined as a name writes them: "tf32+bf16" ("" for none).
+std::string joinedKnobs(const std::vector<std::string> &knobs);
 // A configuration's runtime: the canonical name's first word.
 std::string runtimeOf(const std::string &configName);
 // In a cumulative ledger each row adds knobs to the one before: its axis label says just that

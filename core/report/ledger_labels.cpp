@@ -32,24 +32,18 @@ std::string rowNameOf(const std::string &configName)
     return name;
 }
 
-namespace
+std::vector<std::string> knobListOf(const std::string &nameOrLabel)
 {
-
-// A row label's runtime ("python " or "") and its knobs ("baseline" has none).
-std::pair<std::string, std::vector<std::string>> splitLabel(const std::string &label)
-{
-    const auto space = label.rfind(' ');
-    const std::string runtime = space == std::string::npos ? std::string() : label.substr(0, space + 1);
-    const std::string knobs = space == std::string::npos ? label : label.substr(space + 1);
+    const std::string knobs = knobsOf(nameOrLabel);
     std::vector<std::string> out;
     if (knobs == "baseline")
-        return {runtime, out};
+        return out;
     for (std::size_t at = 0; at <= knobs.size();) {
         const auto plus = std::min(knobs.find('+', at), knobs.size());
         out.push_back(knobs.substr(at, plus - at));
         at = plus + 1;
     }
-    return {runtime, out};
+    return out;
 }
 
 std::string joinedKnobs(const std::vector<std::string> &knobs)
@@ -58,6 +52,17 @@ std::string joinedKnobs(const std::vector<std::string> &knobs)
     for (const auto &k : knobs)
         out += (out.empty() ? "" : "+") + k;
     return out;
+}
+
+namespace
+{
+
+// A row label's runtime ("python " or "") and its knobs ("baseline" has none).
+std::pair<std::string, std::vector<std::string>> splitLabel(const std::string &label)
+{
+    const auto space = label.rfind(' ');
+    const std::string runtime = space == std::string::npos ? std::string() : label.substr(0, space + 1);
+    return {runtime, knobListOf(label)};
 }
 
 // The knobs of `label` that `reference` lacks, and those of `reference` that `label` lacks; false
