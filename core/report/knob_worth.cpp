@@ -185,6 +185,31 @@ std::string knobWorthText(const Ledger &ledger, const KnobWorth &worth)
     return text;
 }
 
+std::string knobWorthSummary(const Ledger &ledger, const std::vector<KnobWorth> &worth)
+{
+    std::string text;
+    std::vector<std::string> unmeasured;
+    for (const KnobWorth &w : worth) {
+        if (w.verdict == KnobWorth::Verdict::NotMeasured)
+            unmeasured.push_back(w.knob);
+        else
+            text += (text.empty() ? "" : "; ") + knobWorthText(ledger, w);
+    }
+    if (unmeasured.size() == 1) // one knob: its own sentence names the row that would measure it
+        for (const KnobWorth &w : worth)
+            if (w.verdict == KnobWorth::Verdict::NotMeasured)
+                text += (text.empty() ? "" : "; ") + knobWorthText(ledger, w);
+    if (unmeasured.size() > 1) {
+        std::string names;
+        for (std::size_t i = 0; i < unmeasured.size(); ++i)
+            names += (i == 0 ? "" : i + 1 == unmeasured.size() ? " and " : ", ") + unmeasured[i];
+        text += (text.empty() ? "" : "; ") + names +
+                ": not measured (no row of this sweep is the configuration without one of them alone; a sweep "
+                "with those rows measures them)";
+    }
+    return text;
+}
+
 std::string costOnlyKnobsText(const Ledger &ledger, const std::vector<KnobWorth> &worth)
 {
     std::string text;

@@ -45,6 +45,10 @@ std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t row, stats:
 // One sentence for a knob: "cudnn-bench (measured where it was added, from tf32 to tf32+cudnn-bench): first
 // step +10.9 s on a fresh machine, steady +0.08 ms (95% CI ...), no measurable change: drop it".
 std::string knobWorthText(const Ledger &ledger, const KnobWorth &worth);
+// Every knob's sentence joined with "; ", for the recommendation: knobs no pair of rows isolates are named
+// together in one clause ("not measured: tf32, bf16 (no row of this sweep is the configuration without one of
+// them alone; ...)") rather than a sentence each that repeats the same reason. "" for no knobs.
+std::string knobWorthSummary(const Ledger &ledger, const std::vector<KnobWorth> &worth);
 // "Drop cudnn-bench: 10.9 s less first step on a fresh machine, no measurable steady change." for each
 // knob that only costs, "" when none does: for the headline's caveats and the reports.
 std::string costOnlyKnobsText(const Ledger &ledger, const std::vector<KnobWorth> &worth);

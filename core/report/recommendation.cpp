@@ -347,9 +347,7 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     if (ledger.recommended) {
         // What each of the pick's knobs is worth, in the verdict's own text.
         ledger.recommendedWorth = knobWorthOf(ledger, *ledger.recommended, cancel);
-        std::string worth;
-        for (const KnobWorth &w : ledger.recommendedWorth)
-            worth += (worth.empty() ? "" : "; ") + knobWorthText(ledger, w);
+        const std::string worth = knobWorthSummary(ledger, ledger.recommendedWorth);
         if (!worth.empty())
             ledger.recommendationText +=
                 " What each knob of " + ledger.rows[*ledger.recommended].label + " is worth: " + worth + ".";

@@ -131,6 +131,14 @@ TEST_F(KnobWorthTest, TheExactTwinIsPreferredAndAKnobNoPairIsolatesIsNotMeasured
     EXPECT_EQ(other[0].withoutConfig, kShape + "channels-last");
     EXPECT_TRUE(contains(knobWorthText(l, other[0]), "not measured")) << knobWorthText(l, other[0]);
     EXPECT_TRUE(contains(knobWorthText(l, other[0]), "add " + kShape + "channels-last to a sweep"));
+
+    // Two knobs not measured: one clause names both, instead of two sentences with the same reason.
+    ASSERT_EQ(other[1].verdict, KnobWorth::Verdict::NotMeasured);
+    const std::string summary = knobWorthSummary(l, other);
+    EXPECT_TRUE(contains(summary, "bf16 and channels-last: not measured")) << summary;
+    EXPECT_EQ(summary.find("not measured"), summary.rfind("not measured")) << summary;
+    // Measured knobs keep their own sentences beside it.
+    EXPECT_TRUE(contains(knobWorthSummary(l, worth), "cudnn-bench")) << knobWorthSummary(l, worth);
 }
 
 } // namespace
