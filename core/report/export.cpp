@@ -334,8 +334,8 @@ std::string toJson(const Ledger &l)
             p["run_id"] = static_cast<qint64>(r.profileRunId);
             const profile::Verdict &v = *why[static_cast<std::size_t>(&r - &l.rows.front())].verdict;
             QJsonArray knobs;
-            for (const auto &k : v.knobs)
-                knobs.append(QString::fromStdString(k));
+            for (const profile::Advice a : v.advice)
+                knobs.append(QString::fromUtf8(profile::toString(a)));
             p["verdict"] = QJsonObject{{"bound", profile::toString(v.bound)},
                                        {"busy_share", v.busyShare},
                                        {"against_timed_step", v.againstTimed},

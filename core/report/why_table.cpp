@@ -63,6 +63,18 @@ void traceOf(const Ledger &ledger, const LedgerRow &r, WhyRow &w)
         w.traceProblem = "missing: " + path + " (the database moved without its .traces folder?)";
 }
 
+// The row's timed steady step with its spread between processes: the half-width of its 95% CI
+// over the median, the figure the verdict's rule (profile::kNoisyTimedStep) reads.
+std::optional<profile::TimedStep> timedStep(const LedgerRow &r)
+{
+    if (!r.steadyMs)
+        return std::nullopt;
+    profile::TimedStep t{*r.steadyMs, std::nullopt};
+    if (r.steadyCI && r.steadyCI->hasInterval && *r.steadyMs > 0)
+        t.spread = (r.steadyCI->high - r.steadyCI->low) / 2 / *r.steadyMs;
+    return t;
+}
+
 } // namespace
 
 std::vector<WhyRow> whyRows(const Ledger &ledger)
@@ -76,7 +88,9 @@ std::vector<WhyRow> whyRows(const Ledger &ledger)
         if (r.profile) {
             w.profile = &*r.profile;
             const RunConfig config = storedConfig(r.configJson);
-            w.verdict = profile::verdict(*r.profile, r.steadyMs, config);
+            if (!r.configJson.empty())
+                w.config = config;
+            w.verdict = profile::verdict(*r.profile, timedStep(r), config);
             if (r.profile->profilerGflop && r.compute.gflopPerStep > 0) {
                 const double forward =
                     resnet18ForwardFlops(config.imageSize, config.classes) * config.batch / 1e9; // GFLOP
@@ -106,7 +120,7 @@ std::string whyText(const Ledger &ledger, std::size_t topKernels)
         const profile::ProfileSummary &p = *w.profile;
         const profile::Verdict &v = *w.verdict;
         const bool gpu = p.device != "cpu";
-        const RunConfig config = storedConfig(r.configJson);
+        const RunConfig config = w.config.value_or(RunConfig{});
         out << "  " << v.text << "\n";
         out << "  " << profile::busyName(p) << " " << fmt(p.busyMs, "%.2f") << " ms of " << fmt(v.stepMs, "%.2f")
             << " ms" << (v.againstTimed ? " (timed steady step)" : " (profiled step)") << "; "

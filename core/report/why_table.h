@@ -19,6 +19,9 @@ struct WhyRow {
     std::optional<profile::Verdict> verdict; // none without a profile
     std::string problem;                     // why there is no profile
     const profile::ProfileSummary *profile = nullptr;
+    // The row's configuration as stored, what its verdict's advice applies to (profile::applyAdvice);
+    // none without a profile.
+    std::optional<RunConfig> config;
     // The profiler's FLOP counters (forward ops) against the layer count's forward FLOPs, both per
     // step: a check of report/compute.h. Ratio 1.0 is agreement.
     std::optional<double> flopCheckRatio;
