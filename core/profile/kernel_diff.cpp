@@ -56,6 +56,18 @@ const char *toString(KernelChange::Kind k)
     return "";
 }
 
+KernelChange::Kind changeKind(double countA, double countB, double msA, double msB)
+{
+    const double delta = msB - msA;
+    if (countA == 0)
+        return KernelChange::Kind::Added;
+    if (countB == 0)
+        return KernelChange::Kind::Removed;
+    if (std::fabs(delta) < 0.001 || std::fabs(delta) < kKernelChangeShare * msA)
+        return KernelChange::Kind::Same;
+    return delta < 0 ? KernelChange::Kind::Faster : KernelChange::Kind::Slower;
+}
+
 int ProfileDiff::count(KernelChange::Kind k) const
 {
     return static_cast<int>(
@@ -101,14 +113,7 @@ ProfileDiff diffProfiles(const DiffSide &a, const DiffSide &b)
         c.msB = k.msPerStep;
     }
     for (auto &[name, c] : byName) {
-        if (c.countA == 0)
-            c.kind = KernelChange::Kind::Added;
-        else if (c.countB == 0)
-            c.kind = KernelChange::Kind::Removed;
-        else if (std::fabs(c.deltaMs()) < 0.001 || std::fabs(c.deltaMs()) < kKernelChangeShare * c.msA)
-            c.kind = KernelChange::Kind::Same;
-        else
-            c.kind = c.deltaMs() < 0 ? KernelChange::Kind::Faster : KernelChange::Kind::Slower;
+        c.kind = changeKind(c.countA, c.countB, c.msA, c.msB);
         d.kernels.push_back(std::move(c));
     }
     std::sort(d.kernels.begin(), d.kernels.end(), [](const KernelChange &x, const KernelChange &y) {
@@ -122,8 +127,7 @@ ProfileDiff diffProfiles(const DiffSide &a, const DiffSide &b)
     return d;
 }
 
-std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, std::size_t topKernels,
-                     const SignedMsText &firstStep)
+std::string diffSummaryText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, const SignedMsText &firstStep)
 {
     std::string out;
     out += "A: " + a.label + "\nB: " + b.label + "\n\n";
@@ -149,6 +153,13 @@ std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b,
                                 : (cpu ? "Most of the change is outside ATen" : "Most of the change is waiting")) +
                " (" + signedMs(work ? busyDelta : idleDelta) + " of " + signedMs(stepDelta) + ")\n";
     }
+    return out;
+}
+
+std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, std::size_t topKernels,
+                     const SignedMsText &firstStep)
+{
+    std::string out = diffSummaryText(d, a, b, firstStep);
     out += "\nBy family (per step)      A            B            change\n";
     for (const auto &f : d.families) {
         if (f.countA == 0 && f.countB == 0)

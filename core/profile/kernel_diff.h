@@ -25,6 +25,8 @@ struct KernelChange {
     double deltaMs() const { return msB - msA; }
 };
 const char *toString(KernelChange::Kind k); // "added", "removed", "faster", "slower", "same"
+// What a kernel's (or a family's) per-step calls and times in A and B make of it.
+KernelChange::Kind changeKind(double countA, double countB, double msA, double msB);
 
 struct FamilyChange {
     Family family = Family::Other;
@@ -64,5 +66,9 @@ using SignedMsText = std::function<std::string(double ms)>;
 // the `topKernels` largest kernel changes. `firstStep` writes the first-step difference (default: ms).
 std::string diffText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b, std::size_t topKernels = 15,
                      const SignedMsText &firstStep = {});
+// Its head alone: the two sides, their steps split into busy and waiting, kernels per step, the
+// first step and where most of the change lies (the dashboard shows families and kernels in a table).
+std::string diffSummaryText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b,
+                            const SignedMsText &firstStep = {});
 
 } // namespace stepscope::profile
