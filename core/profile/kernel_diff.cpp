@@ -130,7 +130,6 @@ ProfileDiff diffProfiles(const DiffSide &a, const DiffSide &b)
 std::string diffSummaryText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, const SignedMsText &firstStep)
 {
     std::string out;
-    out += "A: " + a.label + "\nB: " + b.label + "\n\n";
     const double stepDelta = d.stepB - d.stepA;
     const double busyDelta = d.busyB - d.busyA;
     const double idleDelta = d.idleB() - d.idleA();
@@ -159,7 +158,7 @@ std::string diffSummaryText(const ProfileDiff &d, const DiffSide &a, const DiffS
 std::string diffText(const ProfileDiff &d, const DiffSide &a, const DiffSide &b, std::size_t topKernels,
                      const SignedMsText &firstStep)
 {
-    std::string out = diffSummaryText(d, a, b, firstStep);
+    std::string out = "A: " + a.label + "\nB: " + b.label + "\n\n" + diffSummaryText(d, a, b, firstStep);
     out += "\nBy family (per step)      A            B            change\n";
     for (const auto &f : d.families) {
         if (f.countA == 0 && f.countB == 0)

@@ -66,7 +66,7 @@ using SignedMsText = std::function<std::string(double ms)>;
 // the `topKernels` largest kernel changes. `firstStep` writes the first-step difference (default: ms).
 std::string diffText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b, std::size_t topKernels = 15,
                      const SignedMsText &firstStep = {});
-// Its head alone: the two sides, their steps split into busy and waiting, kernels per step, the
+// Its head alone, without the sides' labels (a view that names them itself): their steps split into busy and waiting, kernels per step, the
 // first step and where most of the change lies (the dashboard shows families and kernels in a table).
 std::string diffSummaryText(const ProfileDiff &diff, const DiffSide &a, const DiffSide &b,
                             const SignedMsText &firstStep = {});

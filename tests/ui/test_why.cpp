@@ -4,10 +4,13 @@
 #include "charts/batch_scan_chart.h"
 #include "charts/qcustomplot_compat.h"
 #include "charts/why_chart.h"
+#include "config/config_json.h"
+#include "models/kernel_diff_model.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
 #include "pages/why_page.h"
 #include "store/store.h"
+#include "widgets/config_panel.h"
 
 #include "window_fixture.h"
 
@@ -15,6 +18,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QToolButton>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTableView>
@@ -26,6 +33,17 @@
 using namespace stepscope;
 using namespace stepscope::ui;
 using namespace stepscope::test;
+
+// The H200 b32 ledger with profiles, read from a copy of the file.
+struct H200Ledger {
+    QTemporaryDir dir;
+    LedgerModel ledger;
+    H200Ledger()
+    {
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-profile-b32.sqlite"), dir);
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+    }
+};
 
 class TestWhy : public QObject
 {
@@ -75,7 +93,10 @@ class TestWhy : public QObject
         QVERIFY(chart->waitingMs()[7] < chart->busyMs()[7] / 10); // graph: hardly any
 
         // The diff defaults to the baseline against the recommended row, and follows a new pick.
-        QVERIFY(page.diffText().startsWith("A: baseline"));
+        const QList<QComboBox *> boxes = page.findChildren<QComboBox *>();
+        const auto picked = [&](qsizetype i) { return boxes.size() > i ? boxes[i]->currentText() : QString(); };
+        QCOMPARE(picked(0), QString("baseline"));
+        QVERIFY2(page.diffText().startsWith("Steady step: "), qPrintable(page.diffText()));
         page.setDiffRows(4, 7);
         const QString diff = page.diffText();
         QVERIFY2(diff.contains("Most of the change is waiting"), qPrintable(diff));
@@ -90,9 +111,7 @@ class TestWhy : public QObject
         page.view()->selectRow(7);
         page.view()->selectionModel()->select(model->index(11, 0),
                                               QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        QVERIFY2(page.diffText().contains(
-                     "B: python tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default"),
-                 qPrintable(page.diffText().left(300)));
+        QCOMPARE(picked(1), QString("python tf32+cudnn-bench+bf16+channels-last+cuda-graph+sgd-fused+compile-default"));
         QVERIFY(page.diffText().contains("Most of the change is GPU work"));
 
         // A sweep without profiles says how to get them.
@@ -162,6 +181,115 @@ class TestWhy : public QObject
         QVERIFY2(page.traceText().contains(QString::fromStdString(stored)), qPrintable(page.traceText()));
         QVERIFY(!page.traceText().contains("not kept"));
         QVERIFY(page.openTraceButton()->isEnabled());
+    }
+
+    // The kernel diff is a table (issue 35.7): a row per kernel (or per family), sorted by the
+    // figures, not their text: a change of +10 ms sorts above +9 ms.
+    void kernelDiffIsASortableTable()
+    {
+        H200Ledger h200;
+        WhyPage page(&h200.ledger);
+        page.setDiffRows(4, 7);
+        KernelDiffModel *model = page.diffModel();
+        QVERIFY(model->rowCount() > 10);
+        QCOMPARE(model->rowCount(), int(model->diff().kernels.size()));
+        QVERIFY(page.diffText().contains("Steady step: 7.94 ms -> 3.53 ms"));
+
+        profile::ProfileDiff diff;
+        const auto kernel = [](const char *name, double a, double b) {
+            profile::KernelChange k;
+            k.name = name;
+            k.countA = a > 0 ? 10 : 0;
+            k.countB = b > 0 ? 10 : 0;
+            k.msA = a;
+            k.msB = b;
+            k.kind = profile::changeKind(k.countA, k.countB, a, b);
+            return k;
+        };
+        diff.kernels = {kernel("nine", 1, 10), kernel("half", 2, 2.5), kernel("ten", 1, 11), kernel("new", 0, 3)};
+        model->setDiff(diff);
+        QCOMPARE(model->rowCount(), 4);
+        QTableView *view = page.diffView();
+        view->sortByColumn(KernelDiffModel::ChangeMs, Qt::DescendingOrder);
+        const auto cell = [&](int row, int column) { return view->model()->index(row, column).data().toString(); };
+        QCOMPARE(cell(0, KernelDiffModel::Name), QString("ten"));
+        QCOMPARE(cell(0, KernelDiffModel::ChangeMs), QString("+10.00"));
+        QCOMPARE(cell(1, KernelDiffModel::Name), QString("nine"));
+        QCOMPARE(cell(1, KernelDiffModel::ChangeShare), QString("+900%"));
+        QCOMPARE(cell(2, KernelDiffModel::Name), QString("new"));
+        QCOMPARE(cell(3, KernelDiffModel::ChangeMs), QString("+0.50"));
+        // An added kernel has no % change: last whichever way that column is sorted.
+        view->sortByColumn(KernelDiffModel::ChangeShare, Qt::DescendingOrder);
+        QCOMPARE(cell(3, KernelDiffModel::ChangeShare), QString("added"));
+        view->sortByColumn(KernelDiffModel::ChangeShare, Qt::AscendingOrder);
+        QCOMPARE(cell(3, KernelDiffModel::ChangeShare), QString("added"));
+        QCOMPARE(model->index(0, KernelDiffModel::AMs).data(Qt::TextAlignmentRole).toInt(),
+                 int(Qt::AlignRight | Qt::AlignVCenter));
+    }
+
+    // The advice can be acted on (issue 35.7): "Add to the panel" sends the current row's
+    // configuration with each advised knob, and the panel's custom list takes it as it is.
+    void addToThePanelSendsTheRowWithTheAdvisedKnob()
+    {
+        H200Ledger h200;
+        WhyPage page(&h200.ledger);
+        QVERIFY(!page.addToPanelButton()->isEnabled()); // no row picked yet
+        page.view()->setCurrentIndex(page.model()->index(4, 0)); // launch-bound, CUDA graph first
+        QToolButton *add = page.addToPanelButton();
+        QVERIFY2(add->isEnabled(), qPrintable(add->toolTip()));
+        QVERIFY2(add->toolTip().contains("CUDA graph"), qPrintable(add->toolTip()));
+        const RunConfig row = *page.model()->whyRow(4).config;
+        QVERIFY(!row.cudaGraph);
+        QSignalSpy spy(&page, &WhyPage::configWanted);
+        add->click();
+        QVERIFY(spy.count() >= 2);
+        const RunConfig graph = spy.at(0).at(0).value<RunConfig>();
+        QVERIFY(graph.cudaGraph);
+        RunConfig expected = row;
+        expected.cudaGraph = true;
+        QVERIFY(graph == expected);
+
+        ConfigPanel panel;
+        panel.setCudaDevices(1);
+        panel.addConfig(graph);
+        panel.addConfig(graph); // once
+        const supervisor::SweepRecipe recipe = panel.recipe();
+        QVERIFY(recipe.kind == supervisor::SweepKind::Custom);
+        QCOMPARE(int(recipe.list.size()), 1);
+        QVERIFY(recipe.list.front().cudaGraph);
+        QCOMPARE(recipe.list.front().batch, graph.batch);
+        QCOMPARE(recipe.list.front().imageSize, graph.imageSize);
+        QVERIFY(recipe.list.front().runtime == graph.runtime);
+        QVERIFY(recipe.list.front().onCuda());
+    }
+
+    // A row whose advice its configuration cannot take: the button is off and says why.
+    void addToThePanelIsOffWhenNoKnobApplies()
+    {
+        LedgerModel ledger;
+        WhyPage page(&ledger);
+        LedgerData data;
+        data.ledger.sweep.id = 1;
+        report::LedgerRow row;
+        row.label = "python cpu compile-default";
+        row.steadyMs = 50.0;
+        RunConfig compiled; // on the CPU, spent outside ATen: the advice is the native runtime, which cannot compile
+        compiled.runtime = Runtime::Python;
+        compiled.compile = CompileMode::Default;
+        row.configJson = QJsonDocument(toJson(compiled)).toJson(QJsonDocument::Compact).toStdString();
+        profile::ProfileSummary p;
+        p.device = "cpu";
+        p.steps = 5;
+        p.busyMs = 10;
+        p.profiledStepMs = 52;
+        row.profile = p;
+        data.ledger.rows.push_back(row);
+        ledger.setData(std::move(data));
+        page.view()->setCurrentIndex(page.model()->index(0, 0));
+        QToolButton *add = page.addToPanelButton();
+        QVERIFY(!add->isEnabled());
+        QVERIFY2(add->toolTip().contains("the native runtime") && add->toolTip().contains("torch.compile has no C++"),
+                 qPrintable(add->toolTip()));
     }
 
     // A batch scan's verdict across batches: one line per configuration, shown only for a scan.

@@ -2,6 +2,8 @@
 
 #include "charts/batch_scan_chart.h"
 #include "charts/why_chart.h"
+#include "models/figure_sort_proxy.h"
+#include "models/kernel_diff_model.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
 #include "profile/kernel_diff.h"
@@ -12,14 +14,14 @@
 
 #include <QComboBox>
 #include <QDesktopServices>
-#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPlainTextEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -28,8 +30,9 @@ namespace stepscope::ui
 
 WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart), view_(new QTableView),
-      a_(new QComboBox), b_(new QComboBox), diff_(new QPlainTextEdit), trace_(new QLabel),
-      openTrace_(new QPushButton(tr("Open trace")))
+      a_(new QComboBox), b_(new QComboBox), diffRows_(new QComboBox), diffSummary_(new QLabel),
+      diffModel_(new KernelDiffModel(this)), diffProxy_(new FigureSortProxy(this)), diffView_(new QTableView),
+      trace_(new QLabel), openTrace_(new QPushButton(tr("Open trace"))), addToPanel_(new QToolButton)
 {
     chart_->setModel(ledger);
     view_->setModel(model_);
@@ -42,9 +45,31 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     const int widths[WhyModel::ColumnCount] = {200, 430, 150, 95, 150, 200, 300};
     for (int c = 0; c < WhyModel::ColumnCount; ++c)
         view_->setColumnWidth(c, widths[c]);
-    diff_->setReadOnly(true);
-    diff_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    diff_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // The diff's table, sorted by the figures themselves (largest change first, as the core orders
+    // it, until a header is clicked); the kernel's name takes what the figures leave.
+    diffProxy_->setSourceModel(diffModel_);
+    diffProxy_->setSortRole(KernelDiffModel::SortRole);
+    diffView_->setModel(diffProxy_);
+    diffView_->setSortingEnabled(true);
+    diffView_->sortByColumn(-1, Qt::AscendingOrder);
+    diffView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    diffView_->setWordWrap(false);
+    diffView_->setTextElideMode(Qt::ElideRight); // a templated kernel's start says what it is
+    diffView_->verticalHeader()->hide();
+    diffView_->verticalHeader()->setDefaultSectionSize(diffView_->fontMetrics().height() + 6); // more rows in view
+    installTableCopy(diffView_);
+    QHeaderView *diffHeader = diffView_->horizontalHeader();
+    diffHeader->setSectionResizeMode(KernelDiffModel::Name, QHeaderView::Stretch);
+    const int diffWidths[KernelDiffModel::ColumnCount] = {0, 58, 58, 76, 66, 84};
+    for (int c = KernelDiffModel::AMs; c < KernelDiffModel::ColumnCount; ++c)
+        diffHeader->resizeSection(c, diffWidths[c]);
+    diffRows_->addItem(tr("By kernel"), int(KernelDiffModel::Rows::Kernels));
+    diffRows_->addItem(tr("By family"), int(KernelDiffModel::Rows::Families));
+    // The summary beside the table (the boxes above name A and B).
+    diffSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    diffSummary_->setWordWrap(true);
+    diffSummary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    diffSummary_->setFixedWidth(280);
 
     auto *diffBox = new QWidget;
     auto *diffLayout = new QVBoxLayout(diffBox);
@@ -54,8 +79,12 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     pick->addWidget(a_, 1);
     pick->addWidget(new QLabel(tr("B")));
     pick->addWidget(b_, 1);
+    pick->addWidget(diffRows_);
     diffLayout->addLayout(pick);
-    diffLayout->addWidget(diff_);
+    auto *diffBody = new QHBoxLayout;
+    diffBody->addWidget(diffSummary_);
+    diffBody->addWidget(diffView_, 1);
+    diffLayout->addLayout(diffBody, 1);
 
     // A batch scan's verdict across batches beside the bars; hidden for a sweep of one batch.
     auto *scan = new BatchScanChart;
@@ -78,6 +107,7 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     tableLayout->addWidget(view_);
     auto *traceRow = new QHBoxLayout;
     traceRow->addWidget(trace_, 1);
+    traceRow->addWidget(addToPanel_);
     traceRow->addWidget(openTrace_);
     tableLayout->addLayout(traceRow);
     auto *split = new QSplitter(Qt::Vertical);
@@ -93,6 +123,9 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::fillChoices);
     connect(a_, &QComboBox::currentIndexChanged, this, &WhyPage::showDiff);
     connect(b_, &QComboBox::currentIndexChanged, this, &WhyPage::showDiff);
+    connect(diffRows_, &QComboBox::currentIndexChanged, this, [this] {
+        diffModel_->setRows(KernelDiffModel::Rows(diffRows_->currentData().toInt()));
+    });
     // Selecting rows in the table picks them for the diff: the first two selected.
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const auto rows = view_->selectionModel()->selectedRows();
@@ -101,6 +134,12 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showTrace);
     connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showTrace);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showAdvice);
+    connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showAdvice);
+    addToPanel_->setText(tr("Add to the panel"));
+    addToPanel_->setPopupMode(QToolButton::MenuButtonPopup);
+    addToPanel_->setMenu(new QMenu(addToPanel_));
+    addToPanel_->menu()->setToolTipsVisible(true);
     connect(openTrace_, &QPushButton::clicked, this, [this] {
         const QModelIndex current = view_->currentIndex();
         if (current.isValid() && !model_->whyRow(current.row()).tracePath.empty())
@@ -109,6 +148,60 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     });
     fillChoices();
     showTrace();
+    showAdvice();
+}
+
+void WhyPage::showAdvice()
+{
+    // The current row's advice, each knob applied to its configuration: the button adds those that
+    // apply (one configuration per knob, so the next sweep measures each), its menu one at a time.
+    QMenu *menu = addToPanel_->menu();
+    menu->clear();
+    addToPanel_->disconnect(this);
+    const QModelIndex current = view_->currentIndex();
+    QString why;
+    std::vector<RunConfig> configs;
+    QStringList added, refused;
+    if (!current.isValid()) {
+        why = tr("Pick a row: its advice goes into the panel as configurations to run next.");
+    } else {
+        const report::WhyRow &w = model_->whyRow(current.row());
+        const QString label = QString::fromStdString(w.label);
+        if (!w.verdict)
+            why = tr("%1 has no profile, so no advice.").arg(label);
+        else if (w.verdict->advice.empty())
+            why = tr("%1 has every knob its verdict names on already.").arg(label);
+        else if (!w.config)
+            why = tr("%1's configuration was not stored with it.").arg(label);
+        for (const profile::Advice a : w.verdict && w.config ? w.verdict->advice : std::vector<profile::Advice>{}) {
+            const profile::Advised advised = profile::applyAdvice(*w.config, a);
+            const QString knob = QString::fromUtf8(profile::toString(a));
+            QAction *action = menu->addAction(tr("%1 + %2").arg(label, knob));
+            if (advised.config) {
+                const RunConfig config = *advised.config;
+                configs.push_back(config);
+                added << knob;
+                connect(action, &QAction::triggered, this, [this, config] { Q_EMIT configWanted(config); });
+            } else {
+                const QString problem = QString::fromStdString(advised.problem);
+                refused << tr("%1: %2").arg(knob, problem);
+                action->setEnabled(false);
+                action->setToolTip(problem);
+            }
+        }
+        if (why.isEmpty() && configs.empty())
+            why = tr("No advised knob can be run on %1:\n%2").arg(label, refused.join('\n'));
+        else if (why.isEmpty())
+            why = tr("Adds %1 with each of %2 to the panel's custom list, one configuration each, to run next.%3")
+                      .arg(label, added.join(tr(", ")),
+                           refused.isEmpty() ? QString() : tr("\nNot: %1").arg(refused.join(tr("; "))));
+    }
+    addToPanel_->setEnabled(!configs.empty());
+    addToPanel_->setToolTip(why);
+    connect(addToPanel_, &QToolButton::clicked, this, [this, configs] {
+        for (const RunConfig &c : configs)
+            Q_EMIT configWanted(c);
+    });
 }
 
 QString WhyPage::traceText() const
@@ -179,16 +272,17 @@ void WhyPage::setDiffRows(int a, int b)
 
 QString WhyPage::diffText() const
 {
-    return diff_->toPlainText();
+    return diffSummary_->text();
 }
 
 void WhyPage::showDiff()
 {
     const report::Ledger &ledger = model_->ledger();
     if (a_->currentIndex() < 0 || b_->currentIndex() < 0) {
-        diff_->setPlainText(ledger.rows.empty() ? QString()
-                                                : tr("No row of this sweep has a profile: run it with profiling on "
-                                                     "(the default; --profile-steps in the CLI)."));
+        diffModel_->clear();
+        diffSummary_->setText(ledger.rows.empty() ? QString()
+                                                  : tr("No row of this sweep has a profile: run it with profiling on "
+                                                       "(the default; --profile-steps in the CLI)."));
         return;
     }
     const auto side = [&](const QComboBox *box) {
@@ -197,7 +291,9 @@ void WhyPage::showDiff()
     };
     const profile::DiffSide a = side(a_), b = side(b_);
     const auto seconds = [](double ms) { return report::formatSecondsDelta(ms / 1000.0); };
-    diff_->setPlainText(QString::fromStdString(profile::diffText(profile::diffProfiles(a, b), a, b, 15, seconds)));
+    profile::ProfileDiff diff = profile::diffProfiles(a, b);
+    diffSummary_->setText(QString::fromStdString(profile::diffSummaryText(diff, a, b, seconds)).trimmed());
+    diffModel_->setDiff(std::move(diff));
 }
 
 } // namespace stepscope::ui

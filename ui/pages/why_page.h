@@ -3,17 +3,20 @@
 // waiting per row, the Why table with each row's verdict and the knobs that address it) and the
 // kernel diff of two rows, tied to their steady and first-step difference. Reads the shown sweep's
 // ledger model; the diff is computed from the two rows' stored profiles on the UI thread (small).
+#include "config/run_config.h"
 #include "pages/page.h"
 
 class QComboBox;
 class QLabel;
-class QPlainTextEdit;
 class QPushButton;
 class QTableView;
+class QToolButton;
 
 namespace stepscope::ui
 {
 
+class FigureSortProxy;
+class KernelDiffModel;
 class LedgerModel;
 class WhyChart;
 class WhyModel;
@@ -31,26 +34,41 @@ class WhyPage : public Page
 
     WhyModel *model() const { return model_; }
     QTableView *view() const { return view_; }
-    // Picks the two rows to diff (ledger rows); the diff text follows.
+    // Picks the two rows to diff (ledger rows); the diff's summary and its table follow.
     void setDiffRows(int a, int b);
-    QString diffText() const;
+    QString diffText() const; // the summary: the two rows, their steps and where the change lies
+    KernelDiffModel *diffModel() const { return diffModel_; }
+    QTableView *diffView() const { return diffView_; } // sorted through a FigureSortProxy
+    // "Add to the panel": the current row's configuration with each advised knob it can take
+    // (profile::applyAdvice), one configuration per knob; disabled, its tooltip says why, when none.
+    QToolButton *addToPanelButton() const { return addToPanel_; }
     // The current row's kept trace: its path and the "Open trace" button, or why there is none.
     QString traceText() const;
     QPushButton *openTraceButton() const { return openTrace_; }
+
+  Q_SIGNALS:
+    // A configuration to put into the settings panel (the window connects ConfigPanel::addConfig).
+    void configWanted(const stepscope::RunConfig &config);
 
   private:
     void fillChoices();
     void showDiff();
     void showTrace();
+    void showAdvice(); // the current row's advice on the Add to the panel button
 
     LedgerModel *ledger_;
     WhyModel *model_;
     WhyChart *chart_;
     QTableView *view_;
     QComboBox *a_, *b_;
-    QPlainTextEdit *diff_;
+    QComboBox *diffRows_; // by kernel or by family
+    QLabel *diffSummary_;
+    KernelDiffModel *diffModel_;
+    FigureSortProxy *diffProxy_;
+    QTableView *diffView_;
     QLabel *trace_;
     QPushButton *openTrace_;
+    QToolButton *addToPanel_;
 };
 
 } // namespace stepscope::ui

@@ -877,6 +877,27 @@ void ConfigPanel::addCustom()
     updateBaselineChoices();
 }
 
+void ConfigPanel::addConfig(const RunConfig &config)
+{
+    if (viewingSweep_) {
+        leaveSweepView();
+        Q_EMIT sweepViewLeft(false);
+    }
+    setSweepKind(SweepKind::Custom);
+    setDevice(itemOfDevice(config.device));
+    if (config.compile == CompileMode::None)
+        runtime_->setCurrentIndex(runtime_->findData(int(config.runtime)));
+    setShape(config.batch, config.imageSize, config.warmupSteps, config.steps);
+    threads_->setValue(config.threads);
+    if (std::find(customConfigs_.begin(), customConfigs_.end(), config) == customConfigs_.end()) {
+        customConfigs_.push_back(config);
+        custom_->addItem(entryName(config));
+    }
+    custom_->setCurrentRow(static_cast<int>(
+        std::find(customConfigs_.begin(), customConfigs_.end(), config) - customConfigs_.begin()));
+    updateBaselineChoices();
+}
+
 void ConfigPanel::updateBaselineChoices()
 {
     if (!baseline_)

@@ -131,6 +131,10 @@ class ConfigPanel : public QWidget
     // Leaves the stored sweep's settings for the user's own, as saved when it was shown.
     void returnToOwnSettings();
     bool viewingSweep() const { return viewingSweep_; }
+    // Puts `config` into the custom list (once) with the form set to its shape, device and runtime,
+    // which every entry of the list takes (withShapeOf): the sweep Start runs then holds it as it is.
+    // A stored sweep on show is left for its settings, as "Edit these" does.
+    void addConfig(const RunConfig &config);
     QPushButton *runAgainButton() const { return runAgain_; }
     QString sweepCaption() const; // empty unless a stored sweep is shown
 

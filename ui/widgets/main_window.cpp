@@ -14,6 +14,7 @@
 #include "pages/ledger_page.h"
 #include "pages/log_page.h"
 #include "pages/sweep_pages.h"
+#include "pages/why_page.h"
 #include "presenters/activity.h"
 #include "presenters/live_run.h"
 #include "presenters/open_database.h"
@@ -366,6 +367,13 @@ void MainWindow::connectRun()
     connect(history, &HistoryPage::showRequested, this, &MainWindow::showSweep);
     connect(history, &HistoryPage::compareRequested, this, &MainWindow::compareSweeps);
     connect(history, &HistoryPage::message, status_, &SweepStatusBar::say);
+    // The Why page's advice, as configurations to run next: into the panel's custom list.
+    connect(tabs_->why(), &WhyPage::configWanted, this, [this](const RunConfig &config) {
+        panel_->addConfig(config);
+        status_->say(tr("Added %1 to the panel's custom list: Start runs it")
+                         .arg(QString::fromStdString(knobLabel(config))),
+                     6000);
+    });
     connect(tabs_->compare(), &ComparePage::reportWritten, this,
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
     connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this,
