@@ -70,21 +70,6 @@ std::string milliseconds(double ms)
     return (ms < 0 ? "-" : "+") + formatMs(std::abs(ms));
 }
 
-// "2.61x faster, 95% CI 2.55-2.68x" from with / without.
-std::string factorText(const stats::RatioCI &ratio)
-{
-    const bool faster = ratio.ratio < 1;
-    const double factor = faster ? 1 / ratio.ratio : ratio.ratio;
-    // A factor that rounds to 1.00x is neither: "1.00x slower" would read as a finding.
-    const bool even = formatNumber("%.2f", factor) == "1.00";
-    std::string text = formatNumber("%.2fx", factor) + (even ? "" : faster ? " faster" : " slower");
-    if (ratio.hasInterval) {
-        const double lo = faster ? 1 / ratio.high : ratio.low, hi = faster ? 1 / ratio.low : ratio.high;
-        text += ", 95% CI " + formatNumber("%.2f", lo) + "-" + formatNumber("%.2fx", hi);
-    }
-    return text;
-}
-
 } // namespace
 
 std::vector<KnobWorth> knobWorthOf(const Ledger &ledger, std::size_t index, stats::CancelToken cancel)

@@ -31,6 +31,30 @@ std::string formatMs(double ms)
     return std::isfinite(ms) ? formatNumber("%.2f ms", ms) : "-";
 }
 
+std::string factorWords(const stats::RatioCI &ratio)
+{
+    const bool faster = ratio.ratio < 1;
+    const double factor = faster ? 1 / ratio.ratio : ratio.ratio;
+    // A factor that rounds to 1.00x is neither: "1.00x slower" would read as a finding.
+    const bool even = formatNumber("%.2f", factor) == "1.00";
+    return formatNumber("%.2fx", factor) + (even ? "" : faster ? " faster" : " slower");
+}
+
+std::string factorIntervalText(const stats::RatioCI &ratio)
+{
+    if (!ratio.hasInterval)
+        return {};
+    const bool faster = ratio.ratio < 1;
+    const double lo = faster ? 1 / ratio.high : ratio.low, hi = faster ? 1 / ratio.low : ratio.high;
+    return "95% CI " + formatNumber("%.2f", lo) + "-" + formatNumber("%.2fx", hi);
+}
+
+std::string factorText(const stats::RatioCI &ratio)
+{
+    const std::string interval = factorIntervalText(ratio);
+    return factorWords(ratio) + (interval.empty() ? "" : ", " + interval);
+}
+
 std::string breakEvenStepsText(const std::optional<double> &steps)
 {
     if (!steps)

@@ -23,6 +23,12 @@ inline std::optional<double> msToSeconds(std::optional<double> ms)
 extern const char *const kNoInterval;                         // "1 repeat: no interval"
 extern const char *const kNoIntervalShort;                    // "n=1, no CI"
 std::string breakEvenRangeText(const stats::BreakEvenCI &ci); // "80-150", "immediately to never"
+// A ratio of steady times (candidate / reference) as a factor: "2.61x faster", "1.20x slower", and
+// "1.00x" alone when it rounds to even (that is no finding); its interval in the same direction:
+// "95% CI 2.55-2.68x", "" without one. factorText joins them: "2.61x faster, 95% CI 2.55-2.68x".
+std::string factorWords(const stats::RatioCI &ratio);
+std::string factorIntervalText(const stats::RatioCI &ratio);
+std::string factorText(const stats::RatioCI &ratio);
 // A row's break-even against the baseline: "-" (none: the baseline, or no figures), "never",
 // "immediately", "1234".
 std::string breakEvenText(const LedgerRow &row);

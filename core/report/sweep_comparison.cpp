@@ -18,17 +18,6 @@ std::optional<ComparisonFigure> figureOf(const LedgerRow &row, double divisor)
     return f;
 }
 
-// B/A per image from B/A per step: the same interval, scaled by the batches' ratio.
-stats::RatioCI perImageRatio(stats::RatioCI ci, int batchA, int batchB)
-{
-    const double k = double(batchA) / double(batchB);
-    ci.ratio *= k;
-    ci.low *= k;
-    ci.high *= k;
-    ci.significant = ci.hasInterval && (ci.high < 1.0 || ci.low > 1.0);
-    return ci;
-}
-
 // A's rows matched to B's (by canonical name, else by knob label), then B's unmatched rows.
 std::vector<ComparisonRow> matchedRows(const Ledger &a, const Ledger &b)
 {
@@ -99,6 +88,16 @@ void compareRow(const Ledger &a, const Ledger &b, bool perImage, ComparisonRow &
 }
 
 } // namespace
+
+stats::RatioCI perImageRatio(stats::RatioCI ci, int batchA, int batchB)
+{
+    const double k = double(batchA) / double(batchB);
+    ci.ratio *= k;
+    ci.low *= k;
+    ci.high *= k;
+    ci.significant = ci.hasInterval && (ci.high < 1.0 || ci.low > 1.0);
+    return ci;
+}
 
 SweepComparison compareSweeps(const Ledger &a, const Ledger &b)
 {

@@ -39,6 +39,10 @@ struct SweepComparison {
     ComparisonSetup setup;
 };
 
+// B/A per image from B/A per step, where A ran batchA and B batchB: the same interval scaled by
+// the batches' ratio, its significance read again (the batch scan's verdict compares batches so too).
+stats::RatioCI perImageRatio(stats::RatioCI ci, int batchA, int batchB);
+
 // Rows follow A's order, then B's configurations A lacks; a configuration matches by canonical
 // name, else by its knob label (the same knobs measured with another batch or image size). Runs
 // the ratio's bootstrap: thread-safe, and the dashboard calls it on a worker.

@@ -239,6 +239,7 @@ BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int6
     if (first.batches.size() < 2)
         return scan;
     scan.batches = first.batches;
+    std::vector<std::vector<BatchPoint>> points; // per scan row, per batch: what its verdict reads
     for (std::size_t b = 0; b < scan.batches.size(); ++b) {
         const int batch = scan.batches[b];
         const Ledger ledger =
@@ -252,9 +253,15 @@ BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int6
             if (row == scan.rows.end()) {
                 scan.rows.push_back({r.label, std::vector<BatchScan::Cell>(scan.batches.size())});
                 row = scan.rows.end() - 1;
+                points.emplace_back(scan.batches.size());
                 for (std::size_t k = 0; k < scan.batches.size(); ++k)
-                    row->cells[k].batch = scan.batches[k];
+                    row->cells[k].batch = points.back()[k].batch = scan.batches[k];
             }
+            BatchPoint &point = points[std::size_t(row - scan.rows.begin())][b];
+            point.steadyMs = r.steadyMs;
+            point.steadyCI = r.steadyCI;
+            point.firstStepMs = r.firstStepMs;
+            point.processes = processSummariesOf(r);
             BatchScan::Cell &cell = row->cells[b];
             cell.stepMs = r.steadyMs;
             if (r.steadyMs)
@@ -265,6 +272,8 @@ BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int6
             }
         }
     }
+    for (std::size_t i = 0; i < scan.rows.size(); ++i)
+        scan.verdicts.push_back(batchVerdictOf(scan.rows[i].label, points[i], cancel));
     return scan;
 }
 
@@ -291,6 +300,10 @@ std::string batchScanText(const BatchScan &scan)
         out << "\n";
     }
     out << "\nPer image: the steady step over the batch. Busy: the profile's GPU busy time over the timed step.\n";
+    if (!scan.verdicts.empty())
+        out << "\nPer sample, with 95% CIs over cold processes:\n\n";
+    for (const BatchVerdict &verdict : scan.verdicts)
+        out << "- " << markdownCell(batchVerdictText(verdict)) << "\n";
     for (std::size_t i = 0; i < scan.batches.size(); ++i)
         if (!scan.recommended[i].empty())
             out << "\n- b" << scan.batches[i] << ": " << markdownCell(scan.recommended[i]) << "\n";

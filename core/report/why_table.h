@@ -4,6 +4,7 @@
 // and what it computes against the GPU's peak. The CLI's `why`, the Markdown export, the report
 // and the dashboard's Why page all read this.
 #include "profile/why.h"
+#include "report/batch_scan_verdict.h"
 #include "report/ledger.h"
 
 #include <optional>
@@ -60,10 +61,11 @@ struct BatchScan {
     std::vector<int> batches;
     std::vector<Row> rows;
     std::vector<std::string> recommended; // per batch: the recommendation's text, "" without one
+    std::vector<BatchVerdict> verdicts;   // per row, in `rows` order: which batch is fastest per sample
 };
 // Empty `batches` for a sweep of one batch.
 BatchScan batchScan(const store::Reader &reader, std::int64_t sweepId, std::int64_t plannedSteps = 0,
                     stats::CancelToken cancel = {});
-std::string batchScanText(const BatchScan &scan); // a table for a terminal or Markdown
+std::string batchScanText(const BatchScan &scan); // a table, then the verdicts, for a terminal or Markdown
 
 } // namespace stepscope::report
