@@ -84,11 +84,15 @@ std::string batchVerdictHeadline(const BatchVerdict &v)
     const std::string next = batchName(v.at[*v.next].batch);
     const bool several = v.at.size() > 2;
     const stats::RatioCI &r = *v.ratio;
+    // Equal to the shown digits: "1.00x faster" would read as a finding.
+    const bool even = formatNumber("%.2f", r.ratio) == "1.00";
     if (!r.hasInterval)
-        return fast + " was " + factorWords(r) + " per sample than " + next + " (" + kNoInterval + ": not a verdict)";
+        return (even ? fast + " and " + next + " took the same time per sample"
+                     : fast + " was " + factorWords(r) + " per sample than " + next) +
+               " (" + kNoInterval + ": not a verdict)";
     if (!r.significant)
         return std::string("no significant difference per sample between ") + fast + " and " + next +
-               (several ? ", the fastest two" : "") + " (" + fast + " " + factorWords(r) + ", " +
+               (several ? ", the fastest two" : "") + " (" + (even ? "" : fast + " ") + factorWords(r) + ", " +
                factorIntervalText(r) + ")";
     return fast + " is " + factorWords(r) + " per sample than " + next + (several ? ", the next fastest" : "") + " (" +
            factorIntervalText(r) + ")";

@@ -1,7 +1,6 @@
 // The Why page (issue 18.2, 18.3) over the H200 b32 ledger with profiles (docs/results/
 // h200-profiles.md): the chart's bars split each timed step into GPU busy and waiting, the table
 // gives each row's verdict, and the kernel diff follows the two rows picked.
-#include "charts/batch_scan_chart.h"
 #include "charts/qcustomplot_compat.h"
 #include "charts/why_chart.h"
 #include "config/config_json.h"
@@ -290,32 +289,6 @@ class TestWhy : public QObject
         QVERIFY(!add->isEnabled());
         QVERIFY2(add->toolTip().contains("the native runtime") && add->toolTip().contains("torch.compile has no C++"),
                  qPrintable(add->toolTip()));
-    }
-
-    // A batch scan's verdict across batches: one line per configuration, shown only for a scan.
-    void batchScanChartShowsOnlyForAScan()
-    {
-        LedgerModel ledger;
-        WhyPage page(&ledger);
-        page.show();
-        auto *chart = page.findChild<BatchScanChart *>();
-        QVERIFY(chart);
-        QVERIFY(!chart->isVisible());
-        LedgerData data;
-        data.ledger.sweep.id = 3;
-        data.ledger.batches = {16, 32};
-        data.ledger.batch = 16;
-        data.scan.batches = {16, 32};
-        report::BatchScan::Row eager{"eager",
-                                     {{16, 5.0, 5.0 / 16, 0.4, std::nullopt}, {32, 6.0, 6.0 / 32, 0.7, std::nullopt}}};
-        report::BatchScan::Row graph{
-            "graph", {{16, 2.0, 2.0 / 16, 0.97, std::nullopt}, {32, 3.5, 3.5 / 32, 0.97, std::nullopt}}};
-        data.scan.rows = {eager, graph};
-        ledger.setData(std::move(data));
-        QTRY_VERIFY(chart->isVisible());
-        QCOMPARE(chart->lineCount(), 2);
-        ledger.clear();
-        QVERIFY(!chart->isVisible());
     }
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The verdict across batch sizes (issue 18.5), on the Why page of a batch scan: step time per image
+// The verdict across batch sizes (issue 18.5), on the Batch scan page: step time per image
 // against the batch (log2 axis), one line per configuration, each point labelled with the GPU's
 // busy share, so a user sees where launch-bound ends (report/why_table.h, BatchScan).
 #include "charts/ledger_chart.h"

@@ -4,6 +4,7 @@
 #include "charts/first_vs_steady_chart.h"
 #include "charts/waterfall_chart.h"
 #include "controller/run_controller.h"
+#include "pages/batch_scan_page.h"
 #include "pages/chart_page.h"
 #include "pages/compare_page.h"
 #include "pages/history_page.h"
@@ -40,6 +41,11 @@ SweepPages::SweepPages(const Sources &s, QWidget *parent) : QTabWidget(parent)
     chart(new BreakEvenChart, tr("&Break-even"), QStringLiteral("break-even"));
     chart(new WaterfallChart, tr("W&aterfall"), QStringLiteral("waterfall"));
     why_ = add(new WhyPage(s.shown->ledger()));
+    // Beside the Why page, whose busy shares its chart labels; a tab only while the sweep is a scan.
+    batchScan_ = add(new BatchScanPage(s.shown->ledger()));
+    setTabVisible(indexOf(batchScan_), batchScan_->hasScan());
+    connect(batchScan_, &BatchScanPage::scanChanged, this,
+            [this](bool scan) { setTabVisible(indexOf(batchScan_), scan); });
     steps_ = add(new StepsPage(s.shown->ledger(), s.query));
     history_ = add(new HistoryPage(s.history, s.query, s.controller));
     compare_ = add(new ComparePage(s.comparison, s.comparisonJob));

@@ -2,13 +2,15 @@
 // The dashboard's tabs. As hotspot's ResultsPage hands its parser to its sub-pages, this makes every
 // page from the presenter, model or job it shows, and each page subscribes itself to it; what is
 // left here is the order of the tabs and which comes forward when a presenter says so (a run
-// starts or its steps are asked for: Live; a sweep is chosen or ends: Ledger).
+// starts or its steps are asked for: Live; a sweep is chosen or ends: Ledger), and which tabs a
+// sweep has (Batch scan for a sweep of several batches only).
 #include <QList>
 #include <QTabWidget>
 
 namespace stepscope::ui
 {
 
+class BatchScanPage;
 class ComparePage;
 class ComparisonJob;
 class ComparisonModel;
@@ -55,6 +57,7 @@ class SweepPages : public QTabWidget
     EnvironmentPage *environment() const { return environment_; }
     LogPage *log() const { return log_; }
     WhyPage *why() const { return why_; }
+    BatchScanPage *batchScan() const { return batchScan_; }
 
   private:
     template <typename P> P *add(P *page);
@@ -68,6 +71,7 @@ class SweepPages : public QTabWidget
     EnvironmentPage *environment_;
     LogPage *log_;
     WhyPage *why_;
+    BatchScanPage *batchScan_;
 };
 
 } // namespace stepscope::ui

@@ -1,6 +1,5 @@
 #include "pages/why_page.h"
 
-#include "charts/batch_scan_chart.h"
 #include "charts/why_chart.h"
 #include "models/figure_sort_proxy.h"
 #include "models/kernel_diff_model.h"
@@ -86,15 +85,8 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     diffBody->addWidget(diffView_, 1);
     diffLayout->addLayout(diffBody, 1);
 
-    // A batch scan's verdict across batches beside the bars; hidden for a sweep of one batch.
-    auto *scan = new BatchScanChart;
-    scan->setModel(ledger);
-    scan->setVisible(false);
-    connect(ledger, &QAbstractItemModel::modelReset, scan,
-            [scan, ledger] { scan->setVisible(ledger->batchScan().batches.size() > 1); });
     auto *charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(chart_);
-    charts->addWidget(scan);
     // The current row's trace under the table: opened by the desktop's handler for .json.gz (or its
     // path copied into ui.perfetto.dev), or why there is none.
     trace_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -9,6 +9,7 @@
 #include "controller/sweep_history_job.h"
 #include "models/comparison_model.h"
 #include "models/history_model.h"
+#include "pages/batch_scan_page.h"
 #include "pages/compare_page.h"
 #include "pages/history_page.h"
 #include "pages/ledger_page.h"
@@ -229,6 +230,11 @@ void MainWindow::buildMenus()
         auto *a = view->addAction(page->title().remove('&'), this, [this, page] { tabs_->setCurrentWidget(page); });
         if (++number <= 9)
             a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
+        // The Batch scan tab is there for a scan only, and so is its entry.
+        if (page == tabs_->batchScan()) {
+            a->setVisible(tabs_->batchScan()->hasScan());
+            connect(tabs_->batchScan(), &BatchScanPage::scanChanged, a, &QAction::setVisible);
+        }
     }
     // Ctrl+Tab and Ctrl+Shift+Tab cycle the tabs wherever the focus is (QTabWidget does it only with
     // the focus inside the tabs, and a table there takes Tab for itself).
@@ -265,7 +271,11 @@ void MainWindow::stepTab(int step)
 {
     const int count = tabs_->count();
     restoreTab_ = -1; // the user chose a tab
-    tabs_->setCurrentIndex(((tabs_->currentIndex() + step) % count + count) % count);
+    int index = tabs_->currentIndex();
+    do // past hidden tabs (Batch scan, for a sweep of one batch)
+        index = ((index + step) % count + count) % count;
+    while (!tabs_->isTabVisible(index) && index != tabs_->currentIndex());
+    tabs_->setCurrentIndex(index);
 }
 
 SetupDialog *MainWindow::setupDialog() const
