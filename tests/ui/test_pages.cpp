@@ -11,6 +11,7 @@
 #include "pages/steps_page.h"
 #include "presenters/open_database.h"
 #include "presenters/shown_sweep.h"
+#include "report/knob_worth.h"
 #include "store/store.h"
 
 #include "batch_scan_fixture.h"
@@ -270,6 +271,50 @@ class TestPages : public QObject
         // The Steps page asked the query job for one run per configuration, and drew them.
         QTRY_COMPARE_WITH_TIMEOUT(steps.overlay()->runCount(), 7, 60000);
         QCOMPARE(steps.overlay()->runs().front().name, QString("baseline"));
+    }
+
+    // Issue 35.1: "What is each knob worth?" says it of the selected row, recommended or not, in the
+    // CLI's words, and follows the selection while open.
+    void knobWorthOfAnyRow()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(h200Ledger(), dir);
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage page(&shown);
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        shown.show(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 7, 120000);
+        const report::Ledger &ledger = shown.ledger()->ledger();
+        QVERIFY(ledger.recommended);
+        QVERIFY(!page.knobWorthButton()->isEnabled()); // no row selected
+        QVERIFY(page.knobWorthText().isEmpty());
+        // The row before the recommended one with two knobs or more: not the recommended row.
+        int row = -1;
+        for (int r = 1; r < int(ledger.rows.size()); ++r)
+            if (std::size_t(r) != *ledger.recommended && report::knobWorthOf(ledger, std::size_t(r)).size() >= 2)
+                row = r;
+        QVERIFY(row > 0);
+        QTableView *view = page.view();
+        view->setCurrentIndex(view->model()->index(row, 0)); // sweep order: view row = model row
+        QVERIFY(page.knobWorthButton()->isEnabled());
+        page.knobWorthButton()->click();
+        const QString text = page.knobWorthText();
+        QVERIFY2(text.contains(QString::fromStdString(ledger.rows[std::size_t(row)].label).toHtmlEscaped()),
+                 qPrintable(text));
+        for (const report::KnobWorth &w : report::knobWorthOf(ledger, std::size_t(row)))
+            QVERIFY2(text.contains(QString::fromStdString(report::knobWorthText(ledger, w)).toHtmlEscaped()),
+                     qPrintable(text));
+        // The context menu's action, on the baseline: no knob to weigh.
+        view->setCurrentIndex(view->model()->index(0, 0));
+        QVERIFY(page.knobWorthAction()->isEnabled());
+        page.knobWorthAction()->trigger();
+        QVERIFY2(page.knobWorthText().contains("turns on no knob"), qPrintable(page.knobWorthText()));
+        page.showKnobWorth(-1);
+        QVERIFY(page.knobWorthText().isEmpty());
     }
 
     // Issue 28: the ledger's start-state switch builds the ledger again for that state: the compiled

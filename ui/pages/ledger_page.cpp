@@ -4,13 +4,17 @@
 #include "models/run_detail.h"
 #include "pages/ledger_columns.h"
 #include "presenters/shown_sweep.h"
+#include "report/knob_worth.h"
 #include "widgets/run_detail_dialog.h"
 #include "widgets/table_copy.h"
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QTableView>
 #include <QToolButton>
@@ -80,9 +84,10 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     view_->installEventFilter(this); // Enter on a row
     installLedgerColumnMenu(view_);
     installTableCopy(view_);
-    view_->setToolTip(tr("Double-click a row (or press Enter) for its steps; a failed, cancelled or compiled configuration shows "
-                         "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
-                         "show columns."));
+    view_->setToolTip(
+        tr("Double-click a row (or press Enter) for its steps; a failed, cancelled or compiled configuration shows "
+           "its run detail (failure, fix, log, torch.compile). Right-click the header to hide or "
+           "show columns."));
     connect(view_, &QTableView::doubleClicked, this,
             [this](const QModelIndex &index) { activate(proxy_->mapToSource(index).row()); });
     // The start state the verdict is for (issue 28): a fresh machine, one built from an image with
@@ -94,9 +99,8 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     start_->setToolTip(tr("The start state the planned run has: first steps, break-evens and the recommendation "
                           "are that state's. A row that did not run it takes the first step of a state with fewer "
                           "caches (never more), and says which."));
-    connect(start_, &QComboBox::currentIndexChanged, this, [this, shown] {
-        shown->setStart(static_cast<store::StartState>(start_->currentData().toInt()));
-    });
+    connect(start_, &QComboBox::currentIndexChanged, this,
+            [this, shown] { shown->setStart(static_cast<store::StartState>(start_->currentData().toInt())); });
     // A batch scan (issue 35.4): one ledger per batch, the baseline's first; the others are a choice
     // away, built again by the same job.
     batch_ = new QComboBox;
@@ -122,6 +126,44 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     layout->addWidget(recommendation_);
     layout->addWidget(status_);
     layout->addWidget(view_);
+    // What each knob of the selected row is worth (issue 35.1: the headline says it of the
+    // recommended row; this asks it of any row).
+    worthButton_ = new QPushButton(tr("What is each &knob worth?"));
+    worthButton_->setToolTip(tr("Each knob of the selected row against the same row without it, or where the sweep "
+                                "added it: its steady change with the 95% CI and its first-step cost"));
+    worthButton_->setEnabled(false);
+    worthAction_ = new QAction(tr("What is each knob worth?"), this);
+    worthAction_->setEnabled(false);
+    if (TableCopy *copy = TableCopy::of(view_)) {
+        copy->menu()->addSeparator();
+        copy->menu()->addAction(worthAction_);
+    }
+    connect(worthButton_, &QPushButton::clicked, this, [this] { showKnobWorth(selectedRow()); });
+    connect(worthAction_, &QAction::triggered, this, [this] { showKnobWorth(selectedRow()); });
+    worth_ = new QLabel;
+    worth_->setObjectName(QStringLiteral("knobWorth"));
+    worth_->setWordWrap(true);
+    worth_->setTextFormat(Qt::RichText);
+    worth_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    worth_->setStyleSheet(QStringLiteral("QLabel { padding: 2px 6px 6px 6px; }"));
+    worth_->setVisible(false);
+    closeWorth_ = new QToolButton;
+    closeWorth_->setText(tr("Close"));
+    closeWorth_->setAutoRaise(true);
+    closeWorth_->setVisible(false);
+    connect(closeWorth_, &QToolButton::clicked, this, [this] { showKnobWorth(-1); });
+    auto *worthRow = new QHBoxLayout;
+    worthRow->addWidget(worthButton_, 0, Qt::AlignTop);
+    worthRow->addWidget(worth_, 1);
+    worthRow->addWidget(closeWorth_, 0, Qt::AlignTop);
+    layout->addLayout(worthRow);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        const int row = selectedRow();
+        worthButton_->setEnabled(row >= 0);
+        worthAction_->setEnabled(row >= 0);
+        if (worthRow_ >= 0 && row >= 0)
+            showKnobWorth(row);
+    });
 
     connect(shown, &ShownSweep::activityChanged, this, &LedgerPage::setStatus);
     connect(model_, &LedgerModel::recommendationChanged, this, &LedgerPage::showRecommendation);
@@ -183,6 +225,9 @@ void LedgerPage::fitColumns()
 void LedgerPage::modelChanged()
 {
     showBatches();
+    // Another ledger (sweep, batch or start state): the panel's row may be another configuration now.
+    if (worthRow_ >= 0)
+        showKnobWorth(selectedRow());
     if (isVisible()) {
         fitColumns();
     } else {
@@ -260,6 +305,44 @@ RunDetailDialog *LedgerPage::rowDetailDialog(int row)
     auto *dialog = new RunDetailDialog(index.data().toString(), runs, RunDetailDialog::preferredRun(runs), this);
     connect(dialog, &RunDetailDialog::showStepsRequested, this, &LedgerPage::runStepsRequested);
     return dialog;
+}
+
+int LedgerPage::selectedRow() const
+{
+    const QModelIndex current = view_->currentIndex();
+    return current.isValid() ? proxy_->mapToSource(current).row() : -1;
+}
+
+void LedgerPage::showKnobWorth(int row)
+{
+    const report::Ledger &ledger = model_->ledger();
+    worthRow_ = row >= 0 && std::size_t(row) < ledger.rows.size() ? row : -1;
+    worth_->setVisible(worthRow_ >= 0);
+    closeWorth_->setVisible(worthRow_ >= 0);
+    if (worthRow_ < 0) {
+        worth_->clear();
+        return;
+    }
+    // On the UI thread: this reads only the ledger already loaded, whose processes were summarised
+    // with it (LedgerRow::processSummaries), so each knob is one bootstrap over a few processes:
+    // milliseconds, as a recommendation for another planned run length (LedgerModel::setPlannedSteps).
+    const std::vector<report::KnobWorth> worth = report::knobWorthOf(ledger, std::size_t(worthRow_));
+    const QString label = QString::fromStdString(ledger.rows[std::size_t(worthRow_)].label).toHtmlEscaped();
+    if (worth.empty()) {
+        worth_->setText(tr("<b>%1</b> turns on no knob: nothing to weigh.").arg(label));
+        return;
+    }
+    QString html = tr("<b>What each knob of %1 is worth</b>, against the same row without it:").arg(label);
+    html += QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
+    for (const report::KnobWorth &w : worth)
+        html +=
+            QStringLiteral("<li>%1</li>").arg(QString::fromStdString(report::knobWorthText(ledger, w)).toHtmlEscaped());
+    worth_->setText(html + QStringLiteral("</ul>"));
+}
+
+QString LedgerPage::knobWorthText() const
+{
+    return worth_->isVisible() || worthRow_ >= 0 ? worth_->text() : QString();
 }
 
 void LedgerPage::activate(int row)

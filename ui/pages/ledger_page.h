@@ -1,12 +1,15 @@
 #pragma once
 // The Ledger tab: the recommendation for the planned run, what is being computed, and the ledger
 // table (one row per configuration) over the shown sweep's LedgerModel. It follows the ShownSweep
-// presenter by itself; a double-click opens a row's run detail, or asks for its steps.
+// presenter by itself; a double-click opens a row's run detail, or asks for its steps, and "What is
+// each knob worth?" (a button under the table, and the table's context menu) says it of the selected row.
 #include "pages/page.h"
 
 class QComboBox;
 class QLabel;
+class QAction;
 class QModelIndex;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QToolButton;
@@ -48,6 +51,13 @@ class LedgerPage : public Page
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
     RunDetailDialog *rowDetailDialog(int row);
+    // What each knob of a row (model row) is worth, in the panel under the table (report/knob_worth.h,
+    // the CLI's words); -1 hides the panel. The button and the context menu's action ask it for the
+    // selected row; while the panel is open it follows the selection.
+    void showKnobWorth(int row);
+    QPushButton *knobWorthButton() const { return worthButton_; }
+    QAction *knobWorthAction() const { return worthAction_; }
+    QString knobWorthText() const; // "" while the panel is hidden
 
   Q_SIGNALS:
     // A run's steps are wanted in the live chart (a plain row double-clicked, or from its detail).
@@ -64,6 +74,7 @@ class LedgerPage : public Page
     void fitColumns();
     void modelChanged();
     void showBatches();
+    int selectedRow() const; // the current row of the table as a model row, -1 without one
 
     LedgerModel *model_;
     QLabel *headline_;
@@ -75,6 +86,11 @@ class LedgerPage : public Page
     QLabel *status_;
     QSortFilterProxyModel *proxy_;
     QTableView *view_;
+    QPushButton *worthButton_;
+    QAction *worthAction_;
+    QLabel *worth_;
+    QToolButton *closeWorth_;
+    int worthRow_ = -1; // the row the panel shows, -1 when hidden
     // Fitting measures every cell's wrapped text: done when the rows or the viewport's width
     // change and the table is on screen, not on every resize nor on a hidden page.
     bool fitWhenShown_ = false;
