@@ -4,8 +4,6 @@
 #include "models/ledger_model.h"
 
 #include <QLabel>
-#include <QScrollArea>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace stepscope::ui
@@ -21,21 +19,12 @@ BatchScanPage::BatchScanPage(LedgerModel *ledger, QWidget *parent)
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     verdict_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     verdict_->setStyleSheet(QStringLiteral("QLabel { padding: 6px; }"));
-    // A scan of many configurations writes many lines: they scroll, and the splitter gives the
-    // chart the rest of the page rather than letting the words push it off the screen.
-    auto *words = new QScrollArea;
-    words->setWidget(verdict_);
-    words->setWidgetResizable(true);
-    words->setFrameShape(QFrame::NoFrame);
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(words);
-    split->addWidget(chart_);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
-    split->setChildrenCollapsible(false);
+    // The words take the height they need (two lines a configuration) and the chart the rest: in a
+    // splitter or a scroll area they were cut to a line at 1280x720.
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(verdict_, 0);
+    layout->addWidget(chart_, 1);
     connect(ledger_, &QAbstractItemModel::modelReset, this, &BatchScanPage::showVerdict);
     showVerdict();
 }
@@ -72,8 +61,7 @@ void BatchScanPage::showVerdict()
     for (const int b : scan.batches)
         batches << QStringLiteral("b%1").arg(b);
     QString html = tr("<p>Each configuration at batches %1: the steady step per sample with its 95% CI over cold "
-                      "processes, which batch is fastest per sample, and the first step at each batch (a larger "
-                      "batch often costs more of it).</p>")
+                      "processes, which batch is fastest per sample and the first step at each batch.</p>")
                        .arg(batches.join(QStringLiteral(", ")));
     html += QStringLiteral("<ul style=\"margin-left: 0px; -qt-list-indent: 1;\">");
     for (const report::BatchVerdict &v : scan.verdicts)
