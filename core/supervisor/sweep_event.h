@@ -83,6 +83,8 @@ struct Progress {
     int step = 0, steps = 0; // of the run that reported
     double runFraction = 0, sweepFraction = 0;
     TimeLeftEstimate left;
+    // That run: on a sweep over several devices each lane reports its own (0 when no run reported).
+    qint64 runId = 0;
 };
 struct RunFinished {
     qint64 runId = 0;

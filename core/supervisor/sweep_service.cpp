@@ -250,10 +250,14 @@ void SweepService::onRunnerEvent(const SweepEvent &e)
 
 void SweepService::onProgress(int finishedRuns, int totalRuns, int step, int steps)
 {
+    event::Progress e;
+    // The reporter's position in the plan names its run (until its RunStarted, none).
+    for (const auto &[runId, start] : runStarts_)
+        if (start.first == finishedRuns)
+            e.runId = runId;
     // With lanes the reporting run's position is not the count of runs done: several run at once.
     if (laneCount_ > 1)
         finishedRuns = std::min(runsDone_, totalRuns);
-    event::Progress e;
     e.runsDone = finishedRuns;
     e.total = totalRuns;
     e.step = step;

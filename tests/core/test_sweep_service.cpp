@@ -55,7 +55,14 @@ class SweepServiceTest : public SupervisorTest
             service.moveToThread(&thread);
         }
         QEventLoop loop;
+        std::set<qint64> started;
         QObject::connect(&service, &SweepService::sweepEvent, &loop, [&](const SweepEvent &e) {
+            if (const auto *x = std::get_if<event::RunStarted>(&e))
+                started.insert(x->runId);
+            // A tick of steps names its run: with lanes, the dashboard's status line is each lane's.
+            if (const auto *x = std::get_if<event::Progress>(&e); x && x->step > 0) {
+                EXPECT_EQ(started.count(x->runId), 1u) << "step " << x->step << " of run " << x->runId;
+            }
             if (!std::holds_alternative<event::Progress>(e) && !std::holds_alternative<event::Log>(e))
                 seen << shape(e);
             if (std::holds_alternative<event::Finished>(e))
