@@ -264,8 +264,7 @@ bool RunController::start(const SweepRequest &request, QString *error)
     connect(
         service_, &supervisor::SweepService::stepsArrived, service_,
         [this](qint64 runId, int first, const QVector<double> &gpu, const QVector<double> &wall) {
-            QMutexLocker lock(&samplesMutex_);
-            samples_.push_back({runId, first, gpu.isEmpty() ? wall : gpu});
+            pushSamples({runId, first, gpu.isEmpty() ? wall : gpu});
         },
         Qt::DirectConnection);
     connect(service_, &supervisor::SweepService::sweepEvent, this, &RunController::onEvent);
@@ -312,6 +311,12 @@ void RunController::stop()
 {
     if (service_ && running_)
         service_->cancel(); // thread-safe: queues itself into the service's thread
+}
+
+void RunController::pushSamples(StepBatch batch)
+{
+    QMutexLocker lock(&samplesMutex_);
+    samples_.push_back(std::move(batch));
 }
 
 std::vector<StepBatch> RunController::takeSamples()

@@ -73,6 +73,8 @@ class RunController : public QObject
 
     // Samples that arrived since the last call (any thread may have produced them).
     std::vector<StepBatch> takeSamples();
+    // A batch of the running sweep's steps into that buffer; any thread (the service's calls it).
+    void pushSamples(StepBatch batch);
 
     // store::defaultDatabasePath(): empty when neither HOME nor XDG_DATA_HOME is set, and then
     // no database opens until the user picks one (noDefaultDatabase() says so).

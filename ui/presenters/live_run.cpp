@@ -15,6 +15,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 namespace stepscope::ui
@@ -52,6 +53,7 @@ LiveRun::LiveRun(RunController *controller, QueryJob *query, QObject *parent)
         assertUiThread();
         runTotal_ = runs;
         runsComplete_ = 0;
+        lanes_.clear();
         Q_EMIT sweepBegan(sweepId);
         Q_EMIT logLine(tr("Sweep %1 started: %n run(s)", nullptr, runs).arg(sweepId));
         drain_->start();
@@ -83,32 +85,107 @@ void LiveRun::onEvent(const supervisor::SweepEvent &e)
 
 void LiveRun::onProgress(const supervisor::event::Progress &e)
 {
-    Q_EMIT progressed(e.sweepFraction, tr("Run %1 of %2: %3% · sweep %4% · %5")
-                                           .arg(runIndex_ + 1)
-                                           .arg(runTotal_)
-                                           .arg(static_cast<int>(e.runFraction * 100))
-                                           .arg(static_cast<int>(e.sweepFraction * 100))
-                                           .arg(timeLeftText(e.left.seconds, e.left.guess)));
+    if (LaneRun *run = laneOfRun(e.runId)) {
+        run->step = e.step;
+        run->steps = e.steps;
+    }
+    Q_EMIT progressed(e.sweepFraction, progressText(e));
+}
+
+QString LiveRun::progressText(const supervisor::event::Progress &e) const
+{
+    const QString sweep = tr("sweep %1% · %2")
+                              .arg(static_cast<int>(e.sweepFraction * 100))
+                              .arg(timeLeftText(e.left.seconds, e.left.guess));
+    // Runs of one sweep share the start of their names ("native cpu b2 32px c1000 "): each lane says
+    // what sets its run apart, its end, kept whole where a long name is cut.
+    std::vector<QStringList> names;
+    for (const LaneRun &run : lanes_)
+        if (run.running && run.lane >= 0)
+            names.push_back(run.config.split(QLatin1Char(' ')));
+    int shared = 0; // words every name starts with, and none ends with
+    const auto sharesWord = [&](const QStringList &n) {
+        return shared + 1 < n.size() && n[shared] == names.front()[shared];
+    };
+    while (names.size() > 1 && std::all_of(names.begin(), names.end(), sharesWord))
+        ++shared;
+    QStringList lanes;
+    for (const LaneRun &run : lanes_) {
+        if (run.lane < 0)
+            return tr("Run %1 of %2: %3% · %4")
+                .arg(run.index + 1)
+                .arg(runTotal_)
+                .arg(static_cast<int>(e.runFraction * 100))
+                .arg(sweep);
+        if (!run.running)
+            continue;
+        // Compact, so that four lanes fit a 1280 px window.
+        QString config = run.config.split(QLatin1Char(' ')).mid(shared).join(QLatin1Char(' '));
+        if (config.size() > 24)
+            config = QChar(0x2026) + config.right(23);
+        lanes << tr("%1 run %2/%3 %4 step %5/%6")
+                     .arg(run.label)
+                     .arg(run.index + 1)
+                     .arg(runTotal_)
+                     .arg(config)
+                     .arg(run.step)
+                     .arg(run.steps);
+    }
+    if (lanes.isEmpty())
+        return tr("Run %1 of %2 · %3").arg(e.runsDone + 1).arg(runTotal_).arg(sweep);
+    const QString each = lanes.join(QStringLiteral(" · "));
+    return (lanes.size() == 1 ? tr("1 lane: %1 · %2").arg(each, sweep)
+                              : tr("%1 lanes: %2 · %3").arg(lanes.size()).arg(each, sweep));
 }
 
 void LiveRun::onRunStarted(const supervisor::event::RunStarted &e)
 {
     assertUiThread();
-    const qint64 runId = e.runId;
-    const int index = e.index, total = e.total;
-    const QString &name = e.config;
-    // The previous run was drained when it finished; switch first, then drain, so that steps of
-    // this run already in the buffer (step 1 among them) are kept.
-    runId_ = runId;
-    series_.clear();
-    steadyClock_.invalidate();
-    runIndex_ = index;
-    runTotal_ = total;
-    clearPhase();
-    Q_EMIT runShown(tr("%1 (run %2 of %3)").arg(name).arg(index + 1).arg(total));
+    const int lane = e.lane.index;
+    const QString run = tr("%1 (run %2 of %3)").arg(e.config).arg(e.index + 1).arg(e.total);
+    const bool firstLane = std::none_of(lanes_.begin(), lanes_.end(), [](const LaneRun &r) { return r.lane >= 0; });
+    auto it = std::find_if(lanes_.begin(), lanes_.end(), [lane](const LaneRun &r) { return r.lane == lane; });
+    if (it == lanes_.end())
+        it = lanes_.insert(lanes_.end(), LaneRun{});
+    LaneRun &r = *it;
+    // The lane's previous run was drained when it finished; switch first, then drain, so that steps
+    // of this run already in the buffer (step 1 among them) are kept.
+    clearPhase(r);
+    r = LaneRun{};
+    r.lane = lane;
+    r.label = e.lane.label;
+    r.runId = e.runId;
+    r.config = e.config;
+    r.index = e.index;
+    r.running = true;
+    runTotal_ = e.total;
+    if (lane < 0) {
+        Q_EMIT runShown(run);
+    } else {
+        if (firstLane) // the chart lets go of what an earlier sweep or a stored run left
+            Q_EMIT runShown(tr("Steps of each lane's run"));
+        Q_EMIT laneRunShown(lane, e.lane.label, run);
+    }
     drain();
     Q_EMIT runBegan();
-    Q_EMIT logLine(tr("[%1/%2] %3").arg(index + 1).arg(total).arg(name));
+    Q_EMIT logLine(lane < 0 ? tr("[%1/%2] %3").arg(e.index + 1).arg(e.total).arg(e.config)
+                            : tr("[%1/%2] %3 on %4").arg(e.index + 1).arg(e.total).arg(e.config, e.lane.label));
+}
+
+LiveRun::LaneRun *LiveRun::laneOfRun(qint64 runId)
+{
+    for (LaneRun &r : lanes_)
+        if (r.runId == runId && runId != 0)
+            return &r;
+    return nullptr;
+}
+
+QString LiveRun::laneLabel(int lane) const
+{
+    for (const LaneRun &r : lanes_)
+        if (r.lane == lane)
+            return r.label;
+    return {};
 }
 
 void LiveRun::onRunFinished(const supervisor::event::RunFinished &e)
@@ -118,12 +195,13 @@ void LiveRun::onRunFinished(const supervisor::event::RunFinished &e)
     const RunStatus runStatus = e.status;
     const std::optional<Failure> &failure = e.failure;
     drain();
-    if (runId == runId_) {
-        clearPhase();
+    if (LaneRun *run = laneOfRun(runId)) {
+        clearPhase(*run);
+        run->running = false;
         // The run's reading is taken now, from all of its steps: the chart ends on what the ledger
         // will say (drain() may have left a window of an earlier, shorter series), and a run that
         // failed or was stopped ends unshaded.
-        shadeSteadyWindow(runStatus);
+        shadeSteadyWindow(*run, runStatus);
     }
     const QString message = failure ? QString::fromStdString(failure->message) : QString();
     runsComplete_ += runStatus == RunStatus::Complete ? 1 : 0;
@@ -154,7 +232,8 @@ void LiveRun::onFinished(const supervisor::event::Finished &e)
     const bool cancelled = e.cancelled;
     drain_->stop();
     drain();
-    clearPhase();
+    for (LaneRun &run : lanes_)
+        clearPhase(run);
     // A sweep whose runs failed finished, it did not complete: "finished, 1 of 1 failed".
     const int failed = runTotal_ - runsComplete_;
     const QString summary =
@@ -173,17 +252,18 @@ void LiveRun::onFinished(const supervisor::event::Finished &e)
 void LiveRun::onPhase(const supervisor::event::Phase &e)
 {
     assertUiThread();
-    if (e.runId != runId_)
+    LaneRun *run = laneOfRun(e.runId);
+    if (!run)
         return; // a phase of a run the chart has already left
-    phaseShown_ = true;
-    Q_EMIT phaseShown(phaseStatusText(e.phase, e.seconds, e.priming), phaseExplanation(e.phase, e.priming));
+    run->phaseShown = true;
+    Q_EMIT phaseShown(run->lane, phaseStatusText(e.phase, e.seconds, e.priming), phaseExplanation(e.phase, e.priming));
 }
 
-void LiveRun::clearPhase()
+void LiveRun::clearPhase(LaneRun &run)
 {
-    if (!std::exchange(phaseShown_, false))
+    if (!std::exchange(run.phaseShown, false))
         return;
-    Q_EMIT phaseCleared();
+    Q_EMIT phaseCleared(run.lane);
 }
 
 void LiveRun::onCompileInfo(const supervisor::event::CompileInfo &e)
@@ -211,30 +291,35 @@ void LiveRun::drain()
 {
     assertUiThread();
     const auto batches = controller_->takeSamples();
+    std::vector<qint64> fresh; // the runs that got steps
     for (const auto &b : batches) {
-        if (b.runId != runId_)
-            continue; // a late batch of a run the chart has already left
-        clearPhase(); // steps are here: the compile (or capture) is over
-        Q_EMIT stepsArrived(b.firstIndex, b.ms);
-        series_ += b.ms;
+        LaneRun *run = laneOfRun(b.runId);
+        if (!run)
+            continue;     // a late batch of a run the chart has already left
+        clearPhase(*run); // steps are here: the compile (or capture) is over
+        Q_EMIT stepsArrived(run->lane, b.firstIndex, b.ms);
+        run->series += b.ms;
+        fresh.push_back(b.runId);
     }
-    if (batches.empty() || series_.size() < 12)
-        return;
-    // The steady window is re-detected as steps arrive (step 1 is never part of it), at most twice
-    // a second: it reads the whole series, and long runs reach 100,000 steps.
-    if (steadyClock_.isValid() && steadyClock_.elapsed() < 500 && controller_->isRunning())
-        return;
-    steadyClock_.start();
-    // The running run has no stored summary yet: the window of the same rule, over what arrived.
-    shadeSteadyWindow();
+    for (LaneRun &run : lanes_) {
+        if (run.series.size() < 12 || !run.running || std::find(fresh.begin(), fresh.end(), run.runId) == fresh.end())
+            continue;
+        // The steady window is re-detected as steps arrive (step 1 is never part of it), at most
+        // twice a second a lane: it reads the whole series, and long runs reach 100,000 steps.
+        if (run.steadyClock.isValid() && run.steadyClock.elapsed() < 500 && controller_->isRunning())
+            continue;
+        run.steadyClock.start();
+        // The running run has no stored summary yet: the window of the same rule, over what arrived.
+        shadeSteadyWindow(run);
+    }
 }
 
-void LiveRun::shadeSteadyWindow(std::optional<RunStatus> ended)
+void LiveRun::shadeSteadyWindow(const LaneRun &run, std::optional<RunStatus> ended)
 {
-    if (const auto shaded = steadyShading(series_, ended))
-        Q_EMIT steadyWindowFound(shaded->first, shaded->last);
+    if (const auto shaded = steadyShading(run.series, ended))
+        Q_EMIT steadyWindowFound(run.lane, shaded->first, shaded->last);
     else
-        Q_EMIT steadyWindowLost();
+        Q_EMIT steadyWindowLost(run.lane);
 }
 
 void LiveRun::showStoredRun(qint64 runId)
@@ -248,21 +333,21 @@ void LiveRun::showSteps(const RunSteps &steps)
 {
     if (controller_->isRunning())
         return;
-    runId_ = 0;
+    lanes_.clear();
     Q_EMIT runShown(tr("%1 (run %2, %3)")
                         .arg(QString::fromStdString(steps.run.configName))
                         .arg(steps.run.id)
                         .arg(QString::fromUtf8(toString(steps.run.status).data())));
     if (steps.ms.isEmpty())
         return;
-    Q_EMIT stepsArrived(1, steps.ms);
+    Q_EMIT stepsArrived(-1, 1, steps.ms);
     if (steps.steady)
-        Q_EMIT steadyWindowFound(steps.steadyFirst, steps.steadyLast);
+        Q_EMIT steadyWindowFound(-1, steps.steadyFirst, steps.steadyLast);
 }
 
 void LiveRun::leave()
 {
-    runId_ = 0;
+    lanes_.clear();
     Q_EMIT runShown(tr("No run shown"));
 }
 

@@ -29,8 +29,9 @@ LaneStrip::LaneStrip(RunController *controller, QWidget *parent) : QWidget(paren
     table_->horizontalHeader()->setSectionResizeMode(Configuration, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(State, QHeaderView::Stretch);
     table_->setToolTip(tr("One timed process per device at a time; the runs go to whichever device comes free, and "
-                          "the repeats of a configuration stay on devices of one model. The chart below follows "
-                          "the run started last."));
+                          "the repeats of a configuration stay on devices of one model. The chart below draws "
+                          "each lane's run in its own colour; click a lane in its legend to shade that lane's "
+                          "steady window."));
     installTableCopy(table_); // as every table of the dashboard: TSV and Markdown to the clipboard
     hide();                   // until a sweep names lanes
     connect(controller, &RunController::sweepStarted, this, [this] {

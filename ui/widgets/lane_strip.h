@@ -1,7 +1,7 @@
 #pragma once
 // Above the live chart during a sweep over several devices (issue 21): one row per lane, with the
 // run it has now, that run's first step and its end. Hidden for a sweep on one device. It reads the
-// controller's signals; the chart below follows the last run started.
+// controller's signals; the chart below draws each lane's run.
 #include <QList>
 #include <QWidget>
 

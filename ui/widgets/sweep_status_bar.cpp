@@ -17,6 +17,9 @@ SweepStatusBar::SweepStatusBar(LiveRun *live, ReportExport *report, QWidget *par
     progress_->setVisible(false);
     phase_->setStyleSheet(QStringLiteral("QLabel { font-weight: bold; padding: 0 8px; }"));
     phase_->setVisible(false);
+    // Several lanes make a long line: cut at the window's edge (the tooltip has it whole) rather
+    // than widen the window.
+    text_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     addWidget(text_, 1);
     addPermanentWidget(phase_);
     addPermanentWidget(progress_);
@@ -28,15 +31,20 @@ SweepStatusBar::SweepStatusBar(LiveRun *live, ReportExport *report, QWidget *par
     connect(live, &LiveRun::progressed, this, [this](double fraction, const QString &text) {
         progress_->setValue(static_cast<int>(fraction * 1000));
         text_->setText(text);
+        text_->setToolTip(text); // whole, where a narrow window cuts the line
     });
-    connect(live, &LiveRun::phaseShown, this, [this](const QString &status, const QString &explanation) {
-        phase_->setText(status);
-        phase_->setToolTip(explanation);
-        phase_->setVisible(true);
-    });
-    connect(live, &LiveRun::phaseCleared, this, [this] {
-        phase_->clear();
-        phase_->setVisible(false);
+    connect(live, &LiveRun::phaseShown, this,
+            [this, live](int lane, const QString &status, const QString &explanation) {
+                // Each lane in its long phase, named (one device's needs no name).
+                phases_[lane] = lane < 0 ? status : tr("%1 %2").arg(live->laneLabel(lane), status);
+                phase_->setText(QStringList(phases_.values()).join(QStringLiteral(" · ")));
+                phase_->setToolTip(explanation);
+                phase_->setVisible(true);
+            });
+    connect(live, &LiveRun::phaseCleared, this, [this](int lane) {
+        phases_.remove(lane);
+        phase_->setText(QStringList(phases_.values()).join(QStringLiteral(" · ")));
+        phase_->setVisible(!phases_.isEmpty());
     });
     connect(live, &LiveRun::sweepEnded, this, [this](qint64, bool, const QString &summary) {
         progress_->setVisible(false);

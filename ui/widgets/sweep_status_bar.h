@@ -3,6 +3,7 @@
 // ended, what the window waits for), the progress bar while a sweep runs, the phase of a long
 // stretch without steps ("compiling 0:42"), and passing messages. It follows the LiveRun
 // presenter and the report export by itself; others say their passing messages through say().
+#include <QMap>
 #include <QStatusBar>
 
 class QLabel;
@@ -33,6 +34,7 @@ class SweepStatusBar : public QStatusBar
     QLabel *text_;
     QProgressBar *progress_;
     QLabel *phase_;
+    QMap<int, QString> phases_; // per lane (-1: one device's run), its phase's words
     QString lastMessage_;
 };
 
