@@ -2,6 +2,7 @@
 
 #include "config/config_json.h"
 #include "config/config_table.h"
+#include "config/model_name.h"
 
 #include <QJsonArray>
 
@@ -37,6 +38,8 @@ const char *kindName(FieldKind kind)
         return "integer";
     case FieldKind::Device:
         return "device";
+    case FieldKind::Model:
+        return "model";
     case FieldKind::CoreList:
         break;
     }
@@ -56,7 +59,9 @@ QJsonObject fieldJson(const FieldInfo &f, const QJsonObject &defaults)
                             : fallback);
     if (!f.choices.empty())
         o.insert(f.kind == FieldKind::Choice ? "choices" : "words", strings(f.choices));
-    if (f.kind != FieldKind::Choice && f.kind != FieldKind::Flag) {
+    if (f.kind == FieldKind::Model) // the grammar itself, so that both workers accept the same names
+        o.insert("pattern", modelPattern());
+    else if (f.kind != FieldKind::Choice && f.kind != FieldKind::Flag) {
         o.insert("min", static_cast<qint64>(f.min));
         o.insert("max", static_cast<qint64>(f.max));
     }

@@ -10,7 +10,7 @@ namespace stepscope
 constexpr const char *kConfigSchemaFormat = "stepscope-config-schema";
 // Raise it when the worker must read the file differently (a new kind, a new condition): a worker
 // of another version then says so instead of misreading it.
-constexpr int kConfigSchemaVersion = 1;
+constexpr int kConfigSchemaVersion = 2; // 2: the model kind and its pattern (issue 30)
 
 QJsonObject configSchema();
 

@@ -7,6 +7,7 @@
 // (knobNames in run_config.cpp), its sweep knob (presets.cpp) and what each worker does with it.
 #include "config/config_table.h"
 
+#include "config/model_name.h"
 #include "config/run_config.h"
 
 #include <algorithm>
@@ -108,6 +109,14 @@ const std::vector<FieldInfo> &fields()
             f.allowedText = "cpu|cuda|cuda:N";
             return f;
         }(),
+        [] {
+            FieldInfo f = row("model", FieldKind::Model, text<&RunConfig::model>(),
+                              "what is trained: resnet18 (built in), torchvision:NAME, timm:NAME, hf:NAME (a "
+                              "transformers architecture, random weights) or your factory module.path:factory; "
+                              "options follow as ,key=value");
+            f.allowedText = "resnet18|torchvision:NAME|timm:NAME|hf:NAME|module:factory";
+            return f;
+        }(),
         // The knobs, in ledger order.
         flag("tf32", number<&RunConfig::tf32>(), "TF32 matmuls and convolutions (CUDA)"),
         flag("cudnn_benchmark", number<&RunConfig::cudnnBenchmark>(), "cuDNN autotuning (CUDA)"),
@@ -129,6 +138,8 @@ const std::vector<FieldInfo> &fields()
         integer("batch", 1, 4096, number<&RunConfig::batch>(), "images per step"),
         integer("image_size", 32, 1024, number<&RunConfig::imageSize>(), "square image side in pixels",
                 "ResNet18 halves the image five times"),
+        integer("sequence_length", 1, 1 << 20, number<&RunConfig::sequenceLength>(),
+                "tokens per sample for a model that takes token ids (hf: language models)"),
         integer("classes", 1, 100000, number<&RunConfig::classes>(), "output classes of the final layer"),
         integer("warmup_steps", 0, 100000, number<&RunConfig::warmupSteps>(), "steps run before measuring"),
         integer("steps", 1, 1000000, number<&RunConfig::steps>(), "measured steps"),
@@ -194,6 +205,15 @@ const std::vector<FieldRule> &rules()
          {is("batch", {"1"}), is("image_size", {"32"})},
          "batch 1 at image_size {image_size} leaves one value per channel for batch norm; use batch >= 2 or "
          "image_size >= 33"},
+
+        // Another model than the built-in ResNet18 is built by the Python worker (issue 30).
+        {"model",
+         {isNot("model", {"resnet18"}), is("runtime", {"native"})},
+         "the native worker trains resnet18 only (running {model} there from TorchScript is not built yet); "
+         "set runtime python"},
+        {"sequence_length",
+         {is("model", {"resnet18"}), isNot("sequence_length", {"128"})},
+         "sequence_length applies to a model that takes token ids; resnet18 takes images (image_size)"},
 
         // torch.compile. Its backend, target and cache mean nothing without a mode.
         {"compile_backend",
@@ -278,6 +298,7 @@ std::string valueText(const RunConfig &config, const FieldInfo &field)
         return std::to_string(v.number);
     case FieldKind::Device:
     case FieldKind::CoreList:
+    case FieldKind::Model:
         break;
     }
     return v.text;
@@ -294,6 +315,8 @@ std::string allowedPhrase(const FieldInfo &field)
         return "an integer from " + std::to_string(field.min) + " to " + std::to_string(field.max);
     case FieldKind::Device:
         return "cpu, cuda, cuda:N";
+    case FieldKind::Model:
+        return modelPhrase();
     case FieldKind::CoreList:
         break;
     }

@@ -17,6 +17,7 @@ enum class FieldKind {
     Integer,  // from `min` to `max`
     Device,   // cpu, cuda or cuda:N with N from `min` to `max`
     CoreList, // one of `words`, or a core list (parseCoreList) of cores from `min` to `max`
+    Model,    // a model name of model_name.h's grammar (its regular expression)
 };
 
 // A field's value: `number` for choices (the index), flags (0 or 1) and integers; `text` for devices

@@ -1,5 +1,7 @@
 #include "config/presets.h"
 
+#include "config/model_name.h"
+
 #include <algorithm>
 
 namespace stepscope
@@ -110,6 +112,8 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     if (knobs.compile == CompileMode::None)
         knobs.runtime = shape.runtime;
     knobs.device = shape.device;
+    knobs.model = shape.model;
+    knobs.sequenceLength = shape.sequenceLength;
     knobs.batch = shape.batch;
     knobs.imageSize = shape.imageSize;
     knobs.classes = shape.classes;
@@ -121,8 +125,8 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     knobs.ddpBucketCapMb = shape.ddpBucketCapMb;
     knobs.ddpGradientAsBucketView = shape.ddpGradientAsBucketView;
     knobs.ddpStaticGraph = shape.ddpStaticGraph;
-    if (knobs.worldSize > 1)
-        knobs.runtime = Runtime::Python; // DDP runs only there
+    if (knobs.worldSize > 1 || knobs.model != kDefaultModel)
+        knobs.runtime = Runtime::Python; // DDP runs only there, and so do models other than the built-in one
     return knobs;
 }
 
@@ -168,8 +172,10 @@ std::vector<std::string> ledgerKnobNames(const RunConfig &base)
 void addLedgerPythonRows(Sweep &sweep, const RunConfig &base)
 {
     // A cold compile on the CPU costs minutes, so the CPU ledger has no Python rows; nor does a
-    // ledger that is already Python (its rows above run there).
-    if (!base.onCuda() || base.runtime != Runtime::Native)
+    // ledger that is already Python (its rows above run there), unless it is of another model than
+    // ResNet18: its rows are all Python, and the compile rows are the ones it would miss most.
+    const bool otherModel = base.model != kDefaultModel;
+    if (!base.onCuda() || (base.runtime != Runtime::Native && !otherModel))
         return;
     // Python rows on the eager knobs the compile modes build on (no hand-made graph: compile's
     // reduce-overhead is the graph; foreach SGD, which torch.compile fuses itself). Unpinned:
@@ -179,7 +185,9 @@ void addLedgerPythonRows(Sweep &sweep, const RunConfig &base)
     eager.runtime = Runtime::Python;
     for (const Knob *k : {&kTf32, &kCudnn, &kBf16, &kChannelsLast})
         k->apply(eager);
-    addIfValid(sweep, eager, "python " + knobLabel(eager));
+    // Another model's cumulative rows hold this one already.
+    if (std::find(sweep.configs.begin(), sweep.configs.end(), eager) == sweep.configs.end())
+        addIfValid(sweep, eager, "python " + knobLabel(eager));
     RunConfig compiled = eager;
     for (const auto mode : {CompileMode::Default, CompileMode::ReduceOverhead}) {
         compiled.compile = mode;

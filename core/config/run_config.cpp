@@ -1,5 +1,7 @@
 #include "config/run_config.h"
 
+#include "config/model_name.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -70,6 +72,9 @@ bool parseValue(const FieldInfo &field, const std::string &text, FieldValue &val
     case FieldKind::Device:
         value.text = text;
         return validDevice(field, text);
+    case FieldKind::Model:
+        value.text = text;
+        return isModelName(text);
     case FieldKind::CoreList:
         break;
     }
@@ -100,6 +105,8 @@ std::string problemOf(const RunConfig &c, const FieldInfo &field)
                std::to_string(field.max) + " (got " + text + ")" + (*field.why ? ": " : "") + field.why;
     case FieldKind::Device:
         return validDevice(field, text) ? std::string() : "'" + text + "' is not a device; use cpu, cuda or cuda:N";
+    case FieldKind::Model:
+        return isModelName(text) ? std::string() : "'" + text + "' is not a model name; use " + modelPhrase();
     case FieldKind::CoreList:
         break;
     }
@@ -327,8 +334,14 @@ std::string knobLabel(const RunConfig &c)
 std::string canonicalName(const RunConfig &c)
 {
     std::ostringstream s;
-    s << toString(c.runtime) << ' ' << c.device << " b" << c.batch << ' ' << c.imageSize << "px c" << c.classes << ' '
-      << knobLabel(c);
+    s << toString(c.runtime) << ' ' << c.device;
+    // The default model and sequence length say nothing, so names stored before issue 30 stay as they were.
+    if (c.model != kDefaultModel)
+        s << ' ' << c.model;
+    s << " b" << c.batch << ' ' << c.imageSize << "px";
+    if (c.sequenceLength != RunConfig{}.sequenceLength)
+        s << " s" << c.sequenceLength;
+    s << " c" << c.classes << ' ' << knobLabel(c);
     return s.str();
 }
 

@@ -21,6 +21,9 @@ enum class CompileTarget { Model, Step }; // torch.compile(model) or the whole t
 struct RunConfig {
     Runtime runtime = Runtime::Native;
     std::string device = "cpu"; // "cpu", "cuda" or "cuda:N"
+    // What is trained (config/model_name.h): "resnet18", "timm:NAME", a factory, ... Any other than
+    // resnet18 runs in the Python worker. A setting of the whole run like the shape (withShapeOf).
+    std::string model = "resnet18";
 
     // The knobs, in ledger order.
     bool tf32 = false;
@@ -42,6 +45,7 @@ struct RunConfig {
     // The shape of the run.
     int batch = 32;
     int imageSize = 224;
+    int sequenceLength = 128; // tokens per sample, for a model that takes token ids (hf: text models)
     int classes = 1000;
     int warmupSteps = 10; // a floor before measuring; the steady window itself is detected
     int steps = 100;      // measured steps after warm-up

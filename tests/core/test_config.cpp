@@ -1203,3 +1203,96 @@ TEST(ConfigDataParallel, WorldSizeRulesAndLabels)
 
 } // namespace
 } // namespace stepscope
+
+namespace stepscope
+{
+namespace
+{
+
+// Issue 30: the model is a field of the configuration, one grammar for both workers.
+TEST(ConfigModel, NamesOfEveryKindAreAcceptedAndOthersRefusedWithTheGrammar)
+{
+    for (const char *name :
+         {"resnet18", "torchvision:mobilenet_v3_small", "timm:vit_tiny_patch16_224,img_size=64", "hf:gpt2",
+          "hf:gpt2,n_layer=2,n_embd=64,n_head=2", "my_models.small:make", "pkg.sub.mod:factory,width=8",
+          "/home/u/work/net.py:build", "relative/net.py:build,depth=2"}) {
+        RunConfig c;
+        c.runtime = Runtime::Python;
+        ConfigError error;
+        EXPECT_TRUE(setField(c, "model", name, error)) << name << ": " << error.message;
+        EXPECT_EQ(c.model, name);
+        EXPECT_TRUE(validate(c).empty()) << name << ": " << describe(validate(c));
+    }
+    for (const char *bad : {"", "resnet50", "timm:", "timm:vit,img_size", "mod:", ":factory", "mod:fac tory",
+                            "1mod:make", "hf:gpt2,=2", "net.py:", "a,b.py:make"}) {
+        RunConfig c;
+        ConfigError error;
+        EXPECT_FALSE(setField(c, "model", bad, error)) << bad;
+        EXPECT_EQ(error.field, "model");
+        EXPECT_NE(error.message.find("timm:NAME"), std::string::npos) << error.message;
+        EXPECT_EQ(c.model, "resnet18") << "a refused name leaves the configuration alone";
+    }
+    // Set in code past setField, validate() checks it the same way.
+    RunConfig c;
+    c.runtime = Runtime::Python;
+    c.model = "not a model";
+    ASSERT_FALSE(validate(c).empty());
+    EXPECT_EQ(validate(c).front().field, "model");
+}
+
+TEST(ConfigModel, AnotherModelRunsInPythonAndIsInTheNameNotTheLabel)
+{
+    RunConfig c;
+    c.model = "timm:resnet50";
+    const auto errors = validate(c); // runtime native, the default
+    ASSERT_EQ(errors.size(), 1u) << describe(errors);
+    EXPECT_EQ(errors[0].field, "model");
+    EXPECT_NE(errors[0].message.find("set runtime python"), std::string::npos) << errors[0].message;
+    c.runtime = Runtime::Python;
+    EXPECT_TRUE(validate(c).empty()) << describe(validate(c));
+
+    // The name tells models apart; the default model leaves names as they were before the field.
+    RunConfig resnet;
+    resnet.runtime = Runtime::Python;
+    EXPECT_EQ(canonicalName(resnet).find("resnet18"), std::string::npos) << canonicalName(resnet);
+    EXPECT_NE(canonicalName(c).find(" timm:resnet50 "), std::string::npos) << canonicalName(c);
+    EXPECT_NE(canonicalName(c), canonicalName(resnet));
+    EXPECT_EQ(knobLabel(c), knobLabel(resnet)); // a model is not a knob
+    c.sequenceLength = 64;
+    EXPECT_NE(canonicalName(c).find(" s64 "), std::string::npos) << canonicalName(c);
+
+    // sequence_length means nothing to resnet18.
+    resnet.sequenceLength = 64;
+    ASSERT_FALSE(validate(resnet).empty());
+    EXPECT_EQ(validate(resnet).front().field, "sequence_length");
+
+    // Through JSON, as the worker receives it.
+    RunConfig back;
+    std::vector<ConfigError> jsonErrors;
+    ASSERT_TRUE(fromJson(toJson(c), back, jsonErrors)) << describe(jsonErrors);
+    EXPECT_EQ(back.model, "timm:resnet50");
+    EXPECT_EQ(back.sequenceLength, 64);
+}
+
+TEST(ConfigModel, SweepsCarryTheModelIntoEveryRowAndRunItInPython)
+{
+    RunConfig base;
+    base.device = "cuda";
+    base.model = "timm:vit_tiny_patch16_224";
+    const Sweep ledger = ledgerSweep(base);
+    ASSERT_GE(ledger.configs.size(), 6u);
+    std::set<std::string> names;
+    for (const RunConfig &c : ledger.configs) {
+        EXPECT_EQ(c.model, base.model) << canonicalName(c);
+        EXPECT_EQ(c.runtime, Runtime::Python) << canonicalName(c);
+        EXPECT_TRUE(validate(c).empty()) << canonicalName(c) << ": " << describe(validate(c));
+        EXPECT_TRUE(names.insert(canonicalName(c)).second) << "twice: " << canonicalName(c);
+    }
+    // The compile rows, where compile earns its reputation, are in the ledger of another model too.
+    EXPECT_TRUE(std::any_of(ledger.configs.begin(), ledger.configs.end(),
+                            [](const RunConfig &c) { return c.compile == CompileMode::ReduceOverhead; }));
+    EXPECT_EQ(baselineOf(ledger.configs.back()).model, base.model);
+}
+
+} // namespace
+} // namespace stepscope

@@ -16,7 +16,7 @@ from . import affinity
 from .failure import WorkerFailure
 
 SCHEMA_FORMAT = "stepscope-config-schema"  # kConfigSchemaFormat, core/config/config_schema.h
-SCHEMA_VERSION = 1  # the version this module reads (kConfigSchemaVersion)
+SCHEMA_VERSION = 2  # the version this module reads (kConfigSchemaVersion)
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config_schema.json")
 
 _schema = None
@@ -136,6 +136,8 @@ def _parse_value(field, text):
         index = text[len("cuda:"):] if text.startswith("cuda:") else None
         if text in ("cpu", "cuda") or (index is not None and _parse_int(index, field["min"], field["max"]) is not None):
             value = text
+    elif kind == "model":
+        value = text if re.fullmatch(field["pattern"], text) else None
     elif kind == "core_list":
         if text in field["words"]:
             return text, None
