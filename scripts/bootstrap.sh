@@ -12,6 +12,10 @@ set -euo pipefail
 
 TORCH_VERSION=2.11.0         # the same pins as STEPSCOPE_TORCH_PIN in CMakeLists.txt (what `stepscope-cli setup` installs)
 TORCHVISION_VERSION=0.26.0   # the release built against torch 2.11 (the Python worker's ResNet18)
+# The model libraries a run may name (issue 30: timm:NAME, hf:NAME), pinned for the tests' tiny models;
+# a user's own environment may hold any version, or none (the run then says which package is missing).
+TIMM_VERSION=1.0.31
+TRANSFORMERS_VERSION=5.25.0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${STEPSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/stepscope/venv-torch-$TORCH_VERSION}
 
@@ -45,5 +49,9 @@ if ! "$venv/bin/python" -c "import torch,torchvision,sys; sys.exit(0 if (torch._
   log "installing torch==$TORCH_VERSION torchvision==$TORCHVISION_VERSION from PyPI into $venv (large download, once)"
   "$venv/bin/python" -m pip install -q --upgrade pip
   "$venv/bin/python" -m pip install -q "torch==$TORCH_VERSION" "torchvision==$TORCHVISION_VERSION"
+fi
+if ! "$venv/bin/python" -c "import timm,transformers,sys; sys.exit(0 if (timm.__version__, transformers.__version__) == ('$TIMM_VERSION', '$TRANSFORMERS_VERSION') else 1)" 2>/dev/null; then
+  log "installing timm==$TIMM_VERSION transformers==$TRANSFORMERS_VERSION into $venv (the model tests' libraries)"
+  "$venv/bin/python" -m pip install -q "timm==$TIMM_VERSION" "transformers==$TRANSFORMERS_VERSION"
 fi
 echo "$venv"

@@ -14,7 +14,7 @@ struct CategoryInfo {
     std::string_view fix;
 };
 
-constexpr std::array<CategoryInfo, 17> kCategories{{
+constexpr std::array<CategoryInfo, 18> kCategories{{
     {FailureCategory::InvalidConfig, "invalid-config",
      "Correct the named field; `stepscope-cli --help` lists the allowed values."},
     {FailureCategory::CudaUnavailable, "cuda-unavailable",
@@ -50,6 +50,10 @@ constexpr std::array<CategoryInfo, 17> kCategories{{
      "A data-parallel run failed as a group (process group start, a rank that died or hung): the message names "
      "the rank; check that the GPUs see each other (nvidia-smi topo -m), NCCL_DEBUG=INFO in the log, or run "
      "world_size 1."},
+    {FailureCategory::ModelFailed, "model-failed",
+     "The model could not be built: check its name (`stepscope-cli models` lists what the worker's Python can "
+     "import), install the package the message names into that Python, or fix the factory (its trace is in the "
+     "detail)."},
     {FailureCategory::WorkerCrashed, "worker-crashed",
      "The worker process died: its log is in the detail. Re-run the configuration alone to confirm."},
     {FailureCategory::Timeout, "timeout",

@@ -22,6 +22,7 @@ enum class FailureCategory {
     CompileFailed,
     GraphCaptureFailed,
     DistributedFailed, // a data-parallel run: process group init, a rank that died or hung
+    ModelFailed,       // the model named could not be built: a missing package, a factory that raised (issue 30)
     WorkerCrashed,
     Timeout,
     Cancelled,

@@ -1,4 +1,6 @@
 #include "supervisor/sweep_request.h"
+
+#include "config/model_name.h"
 #include "supervisor/start_caches.h"
 
 #include <QStringList>
@@ -228,11 +230,13 @@ SweepRequest withDefaults(SweepRequest r)
         r.configs = std::move(crossed);
         r.worldSizes.clear();
     }
-    if (r.name.isEmpty() && !r.configs.empty())
-        r.name = QString("%1 %2 b%3 %4px")
-                     .arg(r.preset, QString::fromStdString(r.configs.front().device))
-                     .arg(batchText)
-                     .arg(r.configs.front().imageSize);
+    if (r.name.isEmpty() && !r.configs.empty()) {
+        // The model where it is not the built-in one: "ledger cuda timm:convnext_tiny b32 224px".
+        const RunConfig &first = r.configs.front();
+        const QString device = QString::fromStdString(first.device) +
+                               (first.model == kDefaultModel ? QString() : " " + QString::fromStdString(first.model));
+        r.name = QString("%1 %2 b%3 %4px").arg(r.preset, device).arg(batchText).arg(first.imageSize);
+    }
     return r;
 }
 

@@ -1,17 +1,13 @@
-"""One ResNet18 SGD training step under a configuration: the same model, data, seed, loss and
-update rule as the native engine (core/engine/training_step.cpp), with the knobs as Python calls.
+"""One SGD training step under a configuration, with the knobs as Python calls. For ResNet18 the
+same model, data, seed, loss and update rule as the native engine (core/engine/training_step.cpp);
+another model (models.py) brings its own batch and loss.
 """
 import torch
-import torch.nn.functional as F
-import torchvision
 
-from .failure import WorkerFailure
+from . import models
 
 LEARNING_RATE = 0.01
 MOMENTUM = 0.9
-RESNET18_PARAMETERS = 11_689_512  # torchvision's resnet18 with 1000 classes
-
-
 def apply_global_flags(config):
     # Set both ways on purpose: PyTorch's own default allows TF32 in cuDNN, the native engine does
     # not, and "tf32 off" must mean the same thing in both runtimes.
@@ -20,15 +16,20 @@ def apply_global_flags(config):
     torch.backends.cudnn.benchmark = config.cudnn_benchmark
 
 
-def build_model(classes):
-    model = torchvision.models.resnet18(num_classes=classes)
-    count = sum(p.numel() for p in model.parameters())
-    # The parameter count pins the architecture: 1000 classes must give torchvision's 11,689,512.
-    expected = RESNET18_PARAMETERS - 513 * 1000 + 513 * classes
-    if count != expected:
-        raise WorkerFailure("internal", f"resnet18 has {count} parameters, expected {expected}",
-                            f"torchvision {torchvision.__version__}")
-    return model
+def _to(inputs, device):
+    if isinstance(inputs, torch.Tensor):
+        return inputs.to(device)
+    if isinstance(inputs, dict):
+        return {k: _to(v, device) for k, v in inputs.items()}
+    return tuple(_to(v, device) for v in inputs)
+
+
+def _channels_last(inputs):
+    if isinstance(inputs, torch.Tensor):
+        return inputs.contiguous(memory_format=torch.channels_last)
+    if isinstance(inputs, dict):
+        return {k: _channels_last(v) for k, v in inputs.items()}
+    return tuple(_channels_last(v) for v in inputs)
 
 
 class TrainingStep:
@@ -43,17 +44,17 @@ class TrainingStep:
         # Weights, then data, from the CPU generator seeded once: the order the native engine uses,
         # so both runtimes start from the same numbers for the same seed.
         torch.manual_seed(config.seed)
-        model = build_model(config.classes)
+        self.workload = models.build(config)
+        models.check_knobs(self.workload, config)
         if data_seed is not None:
             torch.manual_seed(data_seed)
-        inputs = torch.randn(config.batch, 3, config.image_size, config.image_size)
-        target = torch.randint(0, config.classes, (config.batch,), dtype=torch.long)
-        self.model = model.to(device).train()
-        self.input = inputs.to(device)
-        self.target = target.to(device)
+        # On the CPU, then moved: the generator's order is the native engine's (images, then targets).
+        self.input, self.target = self.workload.make_batch(config.batch, torch.device("cpu"))
+        self.input, self.target = _to(self.input, device), self.target.to(device)
+        self.model = self.workload.model.to(device).train()
         if config.channels_last:
             self.model = self.model.to(memory_format=torch.channels_last)
-            self.input = self.input.contiguous(memory_format=torch.channels_last)
+            self.input = _channels_last(self.input)
         self.optimizer = torch.optim.SGD(
             self.model.parameters(), lr=LEARNING_RATE, momentum=MOMENTUM,
             foreach=config.optimizer == "foreach", fused=config.optimizer == "fused")
@@ -70,8 +71,13 @@ class TrainingStep:
     # -- the step ---------------------------------------------------------------------------
     def _forward_loss(self):
         with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype is not None):
-            logits = self.forward_module(self.input)
-            return F.cross_entropy(logits, self.target)
+            if isinstance(self.input, dict):
+                output = self.forward_module(**self.input)
+            elif isinstance(self.input, tuple):
+                output = self.forward_module(*self.input)
+            else:
+                output = self.forward_module(self.input)
+            return self.workload.loss(output, self.target)
 
     def _update(self, loss):
         if self.scaler is None:

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Another model than ResNet18 through the CLI (issue 30): a factory's sweep runs every row in the
+# Python worker and stores the model in each run's configuration and name; --model on the native
+# runtime alone is refused by name; a factory that hangs meets the silence timeout and stores no
+# figure; a factory that raises fails as model-failed with its trace.
+#   cli_models.sh BIN_DIR PYTHON SOURCE_DIR
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
+py=$2
+export PYTHONPATH="$3/tests/data/models${PYTHONPATH:+:$PYTHONPATH}"
+db=$work/m.sqlite
+q() { sqlite3 "$db" "$1"; }
+shape=("${tiny[@]}" --classes 10 --steps 12 --warmup-steps 1 --python "$py" --no-profile --timeout 120)
+
+# Asked for on the native runtime alone: refused before anything runs, saying what to do.
+rc=0
+cli --db "$db" run "${shape[@]}" --single --runtime native --model tiny_factories:image_net > /dev/null 2> "$work/native.err" || rc=$?
+[ "$rc" = 2 ] || fail "native + another model: exit 2 expected, got $rc: $(cat "$work/native.err")"
+grep -q "set runtime python" "$work/native.err" || fail "the refusal says what to do: $(cat "$work/native.err")"
+[ ! -e "$db" ] || [ "$(count "$db" "SELECT COUNT(*) FROM runs")" = 0 ] || fail "a refused sweep stored runs"
+
+# A name of no grammar: refused with the grammar.
+rc=0
+cli --db "$db" run "${shape[@]}" --single --runtime python --model "timm:" > /dev/null 2> "$work/bad.err" || rc=$?
+[ "$rc" = 2 ] || fail "a broken model name: exit 2 expected, got $rc"
+grep -q "timm:NAME" "$work/bad.err" || fail "the refusal lists the grammar: $(cat "$work/bad.err")"
+
+# The preset with a factory: every row runs in Python and carries the model.
+cli --db "$db" run "${shape[@]}" --preset each --knobs channels-last --model tiny_factories:image_net,width=4 \
+  > "$work/run.md" 2> "$work/run.err" || fail "the sweep failed: $(tail -20 "$work/run.err")"
+[ "$(q "SELECT COUNT(*) FROM runs WHERE status='complete'")" = 2 ] || fail "2 complete runs: $(q 'SELECT id, status, message FROM runs')"
+[ "$(q "SELECT COUNT(*) FROM runs WHERE config_json LIKE '%\"runtime\":\"python\"%' AND config_json LIKE '%\"model\":\"tiny_factories:image_net,width=4\"%'")" = 2 ] \
+  || fail "each run's configuration holds the model and the Python runtime: $(q 'SELECT config_json FROM runs')"
+q "SELECT config_name FROM runs" | grep -q "tiny_factories:image_net,width=4" || fail "the model is in the configuration's name"
+grep -q "tiny_factories:image_net" "$work/run.md" || fail "the sweep's title names the model: $(head -3 "$work/run.md")"
+
+# A factory that hangs: the silence timeout ends it, named, and no figure is stored.
+rc=0
+cli --db "$db" run "${shape[@]}" --single --runtime python --model tiny_factories:hangs --timeout 5 \
+  > /dev/null 2> "$work/hang.err" || rc=$?
+[ "$rc" != 0 ] || fail "a hanging factory's sweep exited 0"
+hung=$(q "SELECT id FROM runs WHERE config_json LIKE '%tiny_factories:hangs%'")
+[ "$(q "SELECT category FROM runs WHERE id=$hung")" = timeout ] || fail "timeout expected: $(q "SELECT category, message FROM runs WHERE id=$hung")"
+[ "$(q "SELECT COUNT(*) FROM steps WHERE run_id=$hung")" = 0 ] || fail "the hung run stored steps"
+
+# A factory that raises: model-failed, its own line in the detail.
+rc=0
+cli --db "$db" run "${shape[@]}" --single --runtime python --model tiny_factories:raises > /dev/null 2> "$work/raise.err" || rc=$?
+[ "$rc" != 0 ] || fail "a raising factory's sweep exited 0"
+raised=$(q "SELECT id FROM runs WHERE config_json LIKE '%tiny_factories:raises%'")
+[ "$(q "SELECT category FROM runs WHERE id=$raised")" = model-failed ] || fail "model-failed expected: $(q "SELECT category, message FROM runs WHERE id=$raised")"
+q "SELECT message FROM runs WHERE id=$raised" | grep -q "could not find its weights" || fail "the factory's own message is kept"
+echo "ok"
