@@ -130,6 +130,26 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     return knobs;
 }
 
+std::optional<RunConfig> configWithoutKnob(const RunConfig &config, const std::string &knob)
+{
+    // The fields a knob sets are read off the table: those its apply() changes on a default
+    // configuration, so that no knob's fields are listed a second time here.
+    const auto names = knobNames(config);
+    const auto it = std::find_if(allKnobs().begin(), allKnobs().end(), [&](const Knob &k) { return k.name == knob; });
+    if (it == allKnobs().end() || std::find(names.begin(), names.end(), knob) == names.end())
+        return std::nullopt;
+    const RunConfig plain;
+    RunConfig probe;
+    it->apply(probe);
+    // The runtime stays: a compile knob brings Python along, and the row it is judged against is the
+    // same Python row eager (the ledger's "python tf32+..." rows), not a native one.
+    RunConfig out = config;
+    for (const FieldInfo &f : fields())
+        if (valueText(probe, f) != valueText(plain, f) && f.key != std::string("runtime"))
+            f.set(out, f.get(plain));
+    return out;
+}
+
 RunConfig baselineOf(const RunConfig &c)
 {
     return withShapeOf(RunConfig{}, c);

@@ -4,6 +4,7 @@
 // reported, so the CPU ledger is honest about what it skipped.
 #include "config/run_config.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ Sweep eachSweep(const RunConfig &base, const std::vector<std::string> &knobNames
 Sweep combinationSweep(const RunConfig &base, const std::vector<std::string> &knobNames); // 2^k configs
 bool buildPreset(const std::string &preset, const RunConfig &base, Sweep &out, std::string &error);
 const std::vector<std::string> &presetNames();
+
+// `config` without the knob named as knobNames() names it ("cudnn-bench", "pin-one-core", "compile-default"):
+// each field the knob sets goes back to RunConfig's default. Nothing for a name that is no knob of
+// allKnobs(), or a knob `config` does not carry. The row a knob's worth is judged against (issue 35.1).
+std::optional<RunConfig> configWithoutKnob(const RunConfig &config, const std::string &knob);
 
 // The configuration every run of a sweep is compared with: same shape, no knob.
 RunConfig baselineOf(const RunConfig &config);

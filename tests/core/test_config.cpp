@@ -1296,3 +1296,42 @@ TEST(ConfigModel, SweepsCarryTheModelIntoEveryRowAndRunItInPython)
 
 } // namespace
 } // namespace stepscope
+
+namespace stepscope
+{
+namespace
+{
+
+// The row a knob is judged against (issue 35.1): the same configuration without that knob's fields.
+TEST(ConfigPresets, WithoutAKnobResetsOnlyTheFieldsThatKnobSets)
+{
+    RunConfig c;
+    c.device = "cuda";
+    c.batch = 64;
+    c.tf32 = true;
+    c.cudnnBenchmark = true;
+    c.autocast = Autocast::BF16;
+    c.cudaGraph = true;
+    const auto without = configWithoutKnob(c, "cudnn-bench");
+    ASSERT_TRUE(without);
+    EXPECT_FALSE(without->cudnnBenchmark);
+    EXPECT_EQ(knobLabel(*without), "tf32+bf16+cuda-graph");
+    EXPECT_EQ(without->batch, 64);
+    EXPECT_EQ(without->device, "cuda");
+
+    RunConfig compiled = c;
+    compiled.cudaGraph = false;
+    compiled.runtime = Runtime::Python;
+    compiled.compile = CompileMode::ReduceOverhead;
+    const auto eager = configWithoutKnob(compiled, "compile-reduce-overhead");
+    ASSERT_TRUE(eager);
+    EXPECT_EQ(eager->compile, CompileMode::None);
+    EXPECT_EQ(eager->runtime, Runtime::Python) << "judged against the same Python row eager";
+    EXPECT_TRUE(validate(*eager).empty()) << describe(validate(*eager));
+
+    EXPECT_FALSE(configWithoutKnob(c, "channels-last")) << "a knob the configuration does not carry";
+    EXPECT_FALSE(configWithoutKnob(c, "no-such-knob"));
+}
+
+} // namespace
+} // namespace stepscope

@@ -317,6 +317,45 @@ class TestPages : public QObject
         QVERIFY(page.knobWorthText().isEmpty());
     }
 
+    // A knob no two rows isolate (issue 35.1, "offer to run it"): the H100 sweep measured the graph
+    // row and its cudnn-bench twin only, so the pick's four knobs are not measured; the button puts
+    // the pick without each of them into the panel, in the row's own shape.
+    void knobWorthOffersTheMissingRows()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h100-knob-worth.sqlite"), dir);
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage page(&shown);
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        shown.show(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 3, 120000);
+        const report::Ledger &ledger = shown.ledger()->ledger();
+        QVERIFY(ledger.recommended);
+        QSignalSpy wanted(&page, &LedgerPage::configWanted);
+        page.showKnobWorth(int(*ledger.recommended));
+        QVERIFY(page.addMissingButton()->isVisibleTo(&page));
+        QVERIFY2(page.addMissingButton()->text().contains("4 missing rows"), qPrintable(page.addMissingButton()->text()));
+        page.addMissingButton()->click();
+        QCOMPARE(wanted.size(), 4);
+        QStringList labels;
+        for (const QList<QVariant> &args : wanted) {
+            const auto config = args.at(0).value<RunConfig>();
+            QCOMPARE(config.batch, 32);
+            QVERIFY(config.onCuda());
+            QVERIFY(!config.cudnnBenchmark);
+            labels << QString::fromStdString(knobLabel(config));
+        }
+        QCOMPARE(labels, QStringList({"bf16+channels-last+cuda-graph", "tf32+channels-last+cuda-graph",
+                                      "tf32+bf16+cuda-graph", "tf32+bf16+channels-last"}));
+        // The baseline has no knob: nothing missing, no button.
+        page.showKnobWorth(0);
+        QVERIFY(!page.addMissingButton()->isVisibleTo(&page));
+    }
+
     // Issue 28: the ledger's start-state switch builds the ledger again for that state: the compiled
     // row's first step and break-even are its fresh runs' for a fresh machine, its again runs' for
     // this machine again, and the headline names the row and its start.

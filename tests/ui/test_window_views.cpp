@@ -230,13 +230,13 @@ class TestWindowViews : public QObject
             QVERIFY(!page->title().isEmpty());
             keys << page->key();
         }
-        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "why", "steps",
-                                    "history", "compare", "environment", "log"}));
+        QCOMPARE(keys, (QStringList{"live", "ledger", "first-vs-steady", "break-even", "waterfall", "why", "batch-scan",
+                                    "steps", "history", "compare", "environment", "log"}));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         int charts = 0;
         for (Page *page : window.pages()->pages())
             charts += page->chart() ? 1 : 0;
-        QCOMPARE(charts, 7); // five ledger charts, the Why page's and the comparison
+        QCOMPARE(charts, 8); // five ledger charts, the Why page's, the batch scan's and the comparison
     }
 
     // Tools › Set up PyTorch… is always there and opens the one setup dialog, idle until asked.

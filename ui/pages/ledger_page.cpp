@@ -1,4 +1,6 @@
 #include "pages/ledger_page.h"
+#include "config/config_json.h"
+#include "config/presets.h"
 
 #include "models/ledger_model.h"
 #include "models/run_detail.h"
@@ -152,9 +154,20 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     closeWorth_->setAutoRaise(true);
     closeWorth_->setVisible(false);
     connect(closeWorth_, &QToolButton::clicked, this, [this] { showKnobWorth(-1); });
+    addMissing_ = new QPushButton(tr("Add the missing rows to the panel"));
+    addMissing_->setToolTip(tr("The selected row without each knob this sweep did not isolate: the next sweep then "
+                               "measures what each of them is worth"));
+    addMissing_->setVisible(false);
+    connect(addMissing_, &QPushButton::clicked, this, [this] {
+        for (const RunConfig &config : missing_)
+            Q_EMIT configWanted(config);
+    });
+    auto *worthText = new QVBoxLayout;
+    worthText->addWidget(worth_);
+    worthText->addWidget(addMissing_, 0, Qt::AlignLeft);
     auto *worthRow = new QHBoxLayout;
     worthRow->addWidget(worthButton_, 0, Qt::AlignTop);
-    worthRow->addWidget(worth_, 1);
+    worthRow->addLayout(worthText, 1);
     worthRow->addWidget(closeWorth_, 0, Qt::AlignTop);
     layout->addLayout(worthRow);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
@@ -319,6 +332,8 @@ void LedgerPage::showKnobWorth(int row)
     worthRow_ = row >= 0 && std::size_t(row) < ledger.rows.size() ? row : -1;
     worth_->setVisible(worthRow_ >= 0);
     closeWorth_->setVisible(worthRow_ >= 0);
+    missing_.clear();
+    addMissing_->setVisible(false);
     if (worthRow_ < 0) {
         worth_->clear();
         return;
@@ -338,6 +353,20 @@ void LedgerPage::showKnobWorth(int row)
         html +=
             QStringLiteral("<li>%1</li>").arg(QString::fromStdString(report::knobWorthText(ledger, w)).toHtmlEscaped());
     worth_->setText(html + QStringLiteral("</ul>"));
+    // The rows that would measure the knobs no pair of rows isolates, from the row's own stored
+    // configuration (its shape, device and runtime) less each knob.
+    RunConfig config;
+    std::vector<ConfigError> errors;
+    const std::string &json = ledger.rows[std::size_t(worthRow_)].configJson;
+    if (json.empty() || !parseConfig(QByteArray::fromStdString(json), config, errors))
+        return;
+    for (const report::KnobWorth &w : worth)
+        if (w.verdict == report::KnobWorth::Verdict::NotMeasured)
+            if (auto without = configWithoutKnob(config, w.knob); without && validate(*without).empty())
+                missing_.push_back(*without);
+    addMissing_->setVisible(!missing_.empty());
+    addMissing_->setText(missing_.size() == 1 ? tr("Add the missing row to the panel")
+                                              : tr("Add the %1 missing rows to the panel").arg(missing_.size()));
 }
 
 QString LedgerPage::knobWorthText() const

@@ -3,7 +3,10 @@
 // table (one row per configuration) over the shown sweep's LedgerModel. It follows the ShownSweep
 // presenter by itself; a double-click opens a row's run detail, or asks for its steps, and "What is
 // each knob worth?" (a button under the table, and the table's context menu) says it of the selected row.
+#include "config/run_config.h"
 #include "pages/page.h"
+
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -58,10 +61,15 @@ class LedgerPage : public Page
     QPushButton *knobWorthButton() const { return worthButton_; }
     QAction *knobWorthAction() const { return worthAction_; }
     QString knobWorthText() const; // "" while the panel is hidden
+    // Under the panel when a knob is "not measured": puts the row without each such knob into the
+    // settings panel (configWanted), so that the next sweep measures it.
+    QPushButton *addMissingButton() const { return addMissing_; }
 
   Q_SIGNALS:
     // A run's steps are wanted in the live chart (a plain row double-clicked, or from its detail).
     void runStepsRequested(qint64 runId);
+    // A configuration to run next (a row a knob's worth needs): MainWindow adds it to the panel.
+    void configWanted(const stepscope::RunConfig &config);
 
   protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -90,6 +98,8 @@ class LedgerPage : public Page
     QAction *worthAction_;
     QLabel *worth_;
     QToolButton *closeWorth_;
+    QPushButton *addMissing_;
+    std::vector<RunConfig> missing_; // the rows addMissing_ adds, for the row the panel shows
     int worthRow_ = -1; // the row the panel shows, -1 when hidden
     // Fitting measures every cell's wrapped text: done when the rows or the viewport's width
     // change and the table is on screen, not on every resize nor on a hidden page.

@@ -377,13 +377,16 @@ void MainWindow::connectRun()
     connect(history, &HistoryPage::showRequested, this, &MainWindow::showSweep);
     connect(history, &HistoryPage::compareRequested, this, &MainWindow::compareSweeps);
     connect(history, &HistoryPage::message, status_, &SweepStatusBar::say);
-    // The Why page's advice, as configurations to run next: into the panel's custom list.
-    connect(tabs_->why(), &WhyPage::configWanted, this, [this](const RunConfig &config) {
+    // The Why page's advice and the Ledger's unmeasured knobs, as configurations to run next: into
+    // the panel's custom list.
+    const auto addToPanel = [this](const RunConfig &config) {
         panel_->addConfig(config);
         status_->say(tr("Added %1 to the panel's custom list: Start runs it")
                          .arg(QString::fromStdString(knobLabel(config))),
                      6000);
-    });
+    };
+    connect(tabs_->why(), &WhyPage::configWanted, this, addToPanel);
+    connect(tabs_->ledger(), &LedgerPage::configWanted, this, addToPanel);
     connect(tabs_->compare(), &ComparePage::reportWritten, this,
             [this](const QString &path) { status_->say(tr("Comparison report written to %1").arg(path), 6000); });
     connect(tabs_->environment(), &EnvironmentPage::doctorRequested, this,
