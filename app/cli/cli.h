@@ -31,7 +31,7 @@ class CommandLine; // cli_options.h: a command's options and arguments, parsed
 
 struct Options {
     QString db;      // --db, else store::defaultDatabasePath()
-    QString command; // run, list, show, export, compare, doctor
+    QString command; // run, list, show, export, compare, doctor, models, ...
 };
 
 int runCommand(const Options &options, const CommandLine &line);
@@ -41,6 +41,7 @@ int exportCommand(const Options &options, const CommandLine &line);
 int compareCommand(const Options &options, const CommandLine &line); // compare_command.cpp
 int checkCommand(const Options &options, const CommandLine &line);   // compare_command.cpp
 int doctorCommand(const Options &options, const CommandLine &line);
+int modelsCommand(const Options &options, const CommandLine &line); // models_command.cpp
 int whyCommand(const Options &options, const CommandLine &line);   // why_command.cpp
 int setupCommand(const Options &options, const CommandLine &line); // setup_command.cpp
 

@@ -502,6 +502,28 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                             "the GPU, and another Python's torch and torch.compile"}};
 
     out.push_back(command(
+        "models", "the models --model can name in this Python (torchvision, timm, transformers)",
+        "Lists what run's --model can train with the Python that runs Python runs (as run's --python, "
+        "STEPSCOPE_PYTHON, the managed environment): the built-in resnet18, torchvision's classifiers, timm's "
+        "models and the transformers architectures with a language-model or classification head, each as --model "
+        "takes it, under its library's version. A library that Python cannot import is named with the pip command "
+        "that installs it there. FILTER (or --filter) keeps the names that contain it, in any case. Imports the "
+        "libraries (a few seconds) but builds no model and starts no GPU.",
+        {{kOk, "every library listed"},
+         {kRunsFailed, "a library, torch or the Python itself is missing: the listing says which, and how to "
+                       "install it"},
+         {kUsage, "bad arguments"}},
+        false, "[FILTER]", 1));
+    out.back().groups = {
+        {"models options",
+         {option("filter", "TEXT", "only the names that contain TEXT (as FILTER)"),
+          flag("json", "one JSON object for tools: the Python, and per library its version, its names or what is "
+                       "missing and the install command"),
+          option("python", "PATH", "the Python to ask (as run's --python)", ValueKind::File)}}};
+    out.back().examples = {{"stepscope-cli models vit", "every ViT this Python can train, from each library"},
+                           {"stepscope-cli models --json --python ~/venv/bin/python", "another Python's models, as JSON"}};
+
+    out.push_back(command(
         "setup", "install PyTorch into Stepscope's own Python environment",
         "Creates Stepscope's managed Python environment (" + managedEnvironmentText() +
             ") with python3 -m venv and installs the torch and torchvision releases this Stepscope is built for "

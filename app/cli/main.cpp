@@ -148,6 +148,8 @@ int main(int argc, char **argv)
                 return checkCommand(options, line);
             if (options.command == "doctor")
                 return doctorCommand(options, line);
+            if (options.command == "models")
+                return modelsCommand(options, line);
             if (options.command == "why")
                 return whyCommand(options, line);
             if (options.command == "setup")

@@ -10,8 +10,10 @@ from . import rank as rank_mod
 from .failure import WorkerFailure
 
 USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] --config JSON | --doctor [--device cpu|cuda]
-Runs one configuration (JSON lines on stdout, the log on stderr), or checks this environment. With
---profile-steps, K more steps after the timed ones run under the profiler, their trace to PATH."""
+       stepscope_worker.py --list-models
+Runs one configuration (JSON lines on stdout, the log on stderr), checks this environment, or lists
+the models this Python can build by name (one `models` line). With --profile-steps, K more steps
+after the timed ones run under the profiler, their trace to PATH."""
 
 
 def _report(failure):
@@ -20,6 +22,21 @@ def _report(failure):
     if failure.category == "invalid-config":
         return 2
     return 130 if failure.category == "cancelled" else 1
+
+
+def _list_models():
+    """--list-models: one line {"type": "models", "python", "libraries": models.available_models()}.
+    Without torch nothing can be built, and models.py cannot even be imported: that is the error."""
+    from . import preflight
+
+    try:
+        preflight.import_torch()
+    except WorkerFailure as failure:
+        return _report(failure)
+    from . import models
+
+    protocol.emit({"type": "models", "python": sys.executable, "libraries": models.available_models()})
+    return 0
 
 
 def main(argv):
@@ -41,7 +58,7 @@ def _main(argv):
     rank = rank_mod.Rank() if rank_mod.is_rank() else None
     if rank:
         rank.begin()
-    config_json, doctor, device = None, False, "cpu"
+    config_json, doctor, device, list_models = None, False, "cpu", False
     profile_steps, trace = 0, ""
     args = list(argv)
     while args:
@@ -57,6 +74,8 @@ def _main(argv):
             trace = args.pop(0)
         elif arg == "--doctor":
             doctor = True
+        elif arg == "--list-models":
+            list_models = True
         elif arg == "--device" and args:
             device = args.pop(0)
         elif arg in ("-h", "--help"):
@@ -68,6 +87,8 @@ def _main(argv):
         from . import doctor as doctor_mod
 
         return doctor_mod.run(device)
+    if list_models:
+        return _list_models()
     if profile_steps > 0 and not trace:
         return _report(WorkerFailure("invalid-config", "--profile-steps needs --trace PATH", USAGE))
     if config_json is None:

@@ -147,13 +147,18 @@ def _token_workload(model, config, label, vocab, sequence_length=None, classes=N
                     f"{label} ({_millions(model)}, {length} tokens of a {vocab}-word vocabulary)")
 
 
+def _install_command(package):
+    """The pip command that installs `package` into this Python (the worker's), to copy as it is."""
+    return f"{sys.executable} -m pip install {package}"
+
+
 def _import(module, what):
     try:
         return importlib.import_module(module)
     except ImportError as exc:
         raise WorkerFailure("model-failed", f"{what} needs the Python package '{module}', which {sys.executable} "
                                             f"cannot import ({first_line(exc)})",
-                            f"install it into that Python: {sys.executable} -m pip install {module}") from exc
+                            f"install it into that Python: {_install_command(module)}") from exc
 
 
 def _build_resnet18(config):
@@ -323,3 +328,42 @@ def check_knobs(workload, config):
         if odd:
             raise WorkerFailure("invalid-config", f"fused SGD takes floating-point parameters; this model has {odd[0]}",
                                 "use optimizer foreach")
+
+
+# The transformers model types hf: can train: those with one of the heads _build_hf picks, read from
+# the auto classes' name tables (model type -> class name), which import no model code.
+_HF_HEAD_TABLES = ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "MODEL_FOR_MASKED_LM_MAPPING_NAMES",
+                   "MODEL_FOR_IMAGE_CLASSIFICATION_MAPPING_NAMES", "MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES")
+
+
+def _hf_model_types(transformers):
+    from transformers.models.auto import modeling_auto
+    types = set()
+    for table in _HF_HEAD_TABLES:
+        types.update(getattr(modeling_auto, table, {}))
+    return types
+
+
+def available_models():
+    """What `build` can make by name in this Python, as one dict per library in the grammar's order:
+    {"library", "prefix", "version", "models": [names as --model takes them]}, or for a library this
+    Python cannot import {"library", "prefix", "missing": why, "install": the pip command}. Imports
+    each library (timm's takes about two seconds) but builds nothing and never starts CUDA: the
+    dashboard's model picker and `stepscope-cli models` show it (core/supervisor/model_listing.h)."""
+    # torchvision's classifiers only: its detection, segmentation and video models return what the
+    # image workload's loss cannot read.
+    listers = (("torchvision", "torchvision", lambda m: m.models.list_models(module=m.models)),
+               ("timm", "timm", lambda m: m.list_models()),
+               ("transformers", "hf", _hf_model_types))
+    libraries = []
+    for library, prefix, names_of in listers:
+        entry = {"library": library, "prefix": prefix}
+        try:
+            module = importlib.import_module(library)
+            entry["version"] = str(getattr(module, "__version__", ""))
+            entry["models"] = [f"{prefix}:{name}" for name in sorted(names_of(module))]
+        except Exception as exc:  # ImportError, or a broken install that fails on import
+            entry["missing"] = f"{type(exc).__name__}: {first_line(exc)}"
+            entry["install"] = _install_command(library)
+        libraries.append(entry)
+    return libraries
