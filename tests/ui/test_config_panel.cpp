@@ -2,20 +2,25 @@
 // the sweep runs, invalid choices are greyed with validate()'s reason and refused with it.
 #include "widgets/compile_options.h"
 #include "widgets/config_panel.h"
+#include "widgets/model_picker.h"
 
 #include "controller/ledger_job.h"
+#include "models/status_colors.h"
 #include "config/config_json.h"
 #include <QJsonDocument>
 #include "config/config_table.h"
 #include "config/presets.h"
 #include "supervisor/time_left.h"
 
+#include <QAbstractItemModel>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
@@ -103,6 +108,51 @@ void cpuPanel(ConfigPanel &panel)
     panel.knobBox("channels-last")->setChecked(false);
     panel.setOptimizer(Optimizer::Foreach);
     panel.knobBox("autocast")->setChecked(true);
+}
+
+// A sweep of `recipe` as the dashboard stores it and the history hands it to the panel.
+SweepInfo storedSweep(const supervisor::SweepRecipe &recipe, std::int64_t id, const char *sweepName, const char *preset)
+{
+    SweepRequest request;
+    std::string why;
+    if (!supervisor::requestOf(recipe, request, why))
+        qFatal("the stored sweep's recipe: %s", why.c_str());
+    SweepInfo info;
+    info.sweep.id = id;
+    info.sweep.name = sweepName;
+    info.sweep.preset = preset;
+    info.sweep.settingsJson = QJsonDocument(QJsonObject{{"repeats", request.repeats},
+                                                        {"configurations", int(request.configs.size())},
+                                                        {"recipe", request.recipe}})
+                                  .toJson(QJsonDocument::Compact)
+                                  .toStdString();
+    for (const RunConfig &c : request.configs)
+        info.configJsons.push_back(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString());
+    return info;
+}
+
+// What a Python with torchvision and timm but no transformers would list (supervisor/model_listing.h).
+supervisor::ModelListing fakeListing()
+{
+    supervisor::ModelListing listing;
+    listing.python = "/opt/venv/bin/python";
+    listing.libraries = {
+        {"torchvision", "torchvision", "0.26.0", {"torchvision:resnet50", "torchvision:vit_b_16"}, {}, {}},
+        {"timm", "timm", "1.0.31", {"timm:test_vit", "timm:resnet50", "timm:vit_tiny_patch16_224"}, {}, {}},
+        {"transformers", "hf", {}, {}, "ModuleNotFoundError: No module named 'transformers'",
+         "/opt/venv/bin/python -m pip install transformers"}};
+    return listing;
+}
+
+// The names the picker's completer offers for `typed`.
+QStringList offered(ModelPicker *picker, const QString &typed)
+{
+    picker->completer()->setCompletionPrefix(typed);
+    QStringList names;
+    const QAbstractItemModel *model = picker->completer()->completionModel();
+    for (int row = 0; row < model->rowCount(); ++row)
+        names << model->index(row, 0).data().toString();
+    return names;
 }
 
 } // namespace
@@ -289,7 +339,7 @@ class TestConfigPanel : public QObject
             QCOMPARE(qint64(box->minimum()), qint64(f.min));
             QCOMPARE(qint64(box->maximum()), qint64(f.max));
         }
-        QCOMPARE(boxed, QStringList({"batch", "image_size", "warmup_steps", "steps", "threads"}));
+        QCOMPARE(boxed, QStringList({"batch", "image_size", "sequence_length", "warmup_steps", "steps", "threads"}));
         QStringList limits;
         for (const supervisor::SweepLimit *limit : supervisor::kSweepLimits) {
             const QString name = QStringLiteral("limit:") + QLatin1String(limit->option);
@@ -361,19 +411,7 @@ class TestConfigPanel : public QObject
         recipe.settings.repeats = 3;
         recipe.settings.profileSteps = 20;
         recipe.settings.starts = supervisor::startStatesFromString("fresh,shipped-compiled");
-        SweepRequest request;
-        std::string why;
-        QVERIFY(supervisor::requestOf(recipe, request, why));
-        SweepInfo info;
-        info.sweep.id = 4;
-        info.sweep.name = "gate A";
-        info.sweep.preset = "custom";
-        info.sweep.settingsJson =
-            QJsonDocument(QJsonObject{{"repeats", 3}, {"configurations", 2}, {"recipe", request.recipe}})
-                .toJson(QJsonDocument::Compact)
-                .toStdString();
-        for (const RunConfig &c : request.configs)
-            info.configJsons.push_back(QJsonDocument(toJson(c)).toJson(QJsonDocument::Compact).toStdString());
+        SweepInfo info = storedSweep(recipe, 4, "gate A", "custom");
         panel.showStoredSweep(info);
 
         QCOMPARE(panel.batchesEdit()->text(), QString());
@@ -520,6 +558,8 @@ class TestConfigPanel : public QObject
             panel.profileStepsBox()->setValue(7);
             panel.devicesEdit()->setText("cpu:0,cpu:1");
             panel.worldSizesEdit()->setText("1,2");
+            panel.modelPicker()->setModel("hf:gpt2,n_layer=2");
+            panel.sequenceLengthBox()->setValue(48);
             panel.saveSettings(settings);
         }
         settings.beginGroup("config");
@@ -532,7 +572,8 @@ class TestConfigPanel : public QObject
             "custom",          "device",        "batch",        "caches",       "graph",          "imageSize",
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",    "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",    "tf32",           "threads",
-            "untilCi",         "warmup",        "batches",      "profileSteps", "devices",        "worldSizes"};
+            "untilCi",         "warmup",        "batches",      "profileSteps", "devices",        "worldSizes",
+            "model",           "sequenceLength"};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));
@@ -566,6 +607,8 @@ class TestConfigPanel : public QObject
         QCOMPARE(base.threads, 3);
         QCOMPARE(name(base.optimizer), name(Optimizer::PerParameter));
         QCOMPARE(name(base.autocast), name(Autocast::BF16));
+        QCOMPARE(base.model, std::string("hf:gpt2,n_layer=2"));
+        QCOMPARE(base.sequenceLength, 48);
     }
 
     void devicesAtOnceNameGpusTheProbeListed()
@@ -797,6 +840,173 @@ class TestConfigPanel : public QObject
 
     // Adaptive repeats and the discarded warm-up process reach the request as the user set them,
     // the caps are greyed while adaptive repeats are off, and the choice survives a restart.
+    void aModelTypedReachesEveryConfiguration()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        QCOMPARE(panel.baseConfig().model, std::string("resnet18")); // the field empty: the built-in one
+        QTest::keyClicks(panel.modelPicker()->edit(), "timm:test_vit");
+        QVERIFY(panel.modelPicker()->valid());
+        QVERIFY(panel.modelPicker()->hint()->styleSheet().isEmpty());
+        using Kind = ConfigPanel::SweepKind;
+        for (const Kind kind : {Kind::Ledger, Kind::Each, Kind::Combinations, Kind::Single}) {
+            panel.setSweepKind(kind);
+            if (kind == Kind::Single) // on its own the ticked configuration keeps the runtime chosen
+                panel.runtimeBox()->setCurrentIndex(panel.runtimeBox()->findData(int(Runtime::Python)));
+            SweepRequest request;
+            QString error;
+            QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+            QVERIFY(!request.configs.empty());
+            for (const RunConfig &c : request.configs) {
+                QCOMPARE(c.model, std::string("timm:test_vit"));
+                QCOMPARE(name(c.runtime), name(Runtime::Python)); // another model runs in Python
+            }
+        }
+        panel.setSweepKind(Kind::Ledger);
+        QVERIFY2(panel.previewText().startsWith("ledger of timm:test_vit, "), qPrintable(panel.previewText()));
+        // The custom list: an entry added takes the form's model, as every entry takes its shape.
+        panel.setSweepKind(Kind::Custom);
+        const RunConfig entry = panel.baseConfig();
+        panel.addConfig(entry);
+        panel.modelPicker()->setModel("torchvision:resnet50");
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(int(request.configs.size()), 1);
+        QCOMPARE(request.configs.front().model, std::string("torchvision:resnet50"));
+        // Emptied, the field means the built-in model again.
+        panel.modelPicker()->edit()->clear();
+        QCOMPARE(panel.baseConfig().model, std::string("resnet18"));
+    }
+
+    void anInvalidModelShowsTheGrammarAndStartRefuses()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        QTest::keyClicks(panel.modelPicker()->edit(), "timm:");
+        QVERIFY(!panel.modelPicker()->valid());
+        const QString hint = panel.modelPicker()->hint()->text();
+        QVERIFY2(hint.contains("timm:NAME") && hint.contains("module.path:factory"), qPrintable(hint));
+        QVERIFY2(panel.modelPicker()->hint()->styleSheet().contains(failureColor().name()),
+                 qPrintable(panel.modelPicker()->hint()->styleSheet()));
+        SweepRequest request;
+        QString error;
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.contains("is not a model name"), qPrintable(error));
+        QVERIFY2(panel.previewText().startsWith("Start would refuse: ") && panel.previewText().contains("timm:NAME"),
+                 qPrintable(panel.previewText()));
+        // Finished, the hint is gone and Start would run it.
+        QTest::keyClicks(panel.modelPicker()->edit(), "test_vit");
+        QVERIFY(panel.buildRequest(request, &error));
+        QVERIFY(!panel.modelPicker()->hint()->text().contains("timm:NAME"));
+    }
+
+    void anotherModelOnNativeAloneShowsTheTablesRefusal()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        panel.setSweepKind(ConfigPanel::SweepKind::Single);
+        panel.runtimeBox()->setCurrentIndex(panel.runtimeBox()->findData(int(Runtime::Native)));
+        panel.modelPicker()->setModel("timm:test_vit");
+        SweepRequest request;
+        QString error;
+        QVERIFY(!panel.buildRequest(request, &error));
+        QVERIFY2(error.contains("the native worker trains resnet18 only") && error.contains("set runtime python"),
+                 qPrintable(error));
+        QVERIFY2(panel.previewText().contains("set runtime python"), qPrintable(panel.previewText()));
+    }
+
+    void theCompleterOffersTheListingByAnyPart()
+    {
+        ConfigPanel panel;
+        ModelPicker *picker = panel.modelPicker();
+        picker->setListing(fakeListing());
+        QCOMPARE(offered(picker, "vit"),
+                 (QStringList{"torchvision:vit_b_16", "timm:test_vit", "timm:vit_tiny_patch16_224"}));
+        QCOMPARE(offered(picker, "RESNET"), (QStringList{"resnet18", "torchvision:resnet50", "timm:resnet50"}));
+        QVERIFY2(picker->completer()->filterMode() == Qt::MatchContains, "a substring search");
+        // What the listing says about the name typed: the library's version, a missing library's pip
+        // command, a name its library does not list.
+        picker->setModel("resnet18");
+        QVERIFY2(picker->hint()->text().contains("timm 1.0.31 (3)") &&
+                     picker->hint()->text().contains("pip install transformers"),
+                 qPrintable(picker->hint()->text()));
+        picker->setModel("hf:gpt2");
+        QVERIFY2(picker->hint()->text().startsWith("transformers is not installed in this Python: /opt/venv/bin/python -m "
+                                                   "pip install transformers"),
+                 qPrintable(picker->hint()->text()));
+        picker->setModel("timm:no_such_net,img_size=64");
+        QVERIFY2(picker->hint()->text().contains("timm 1.0.31 lists no model 'no_such_net'"),
+                 qPrintable(picker->hint()->text()));
+        // Another Python: its listing is not this one.
+        panel.setPythonInterpreter("/elsewhere/python");
+        QCOMPARE(offered(picker, "vit"), QStringList());
+    }
+
+    void aFactoryFileOffersItsFunctions()
+    {
+        QTemporaryDir dir;
+        const QString two = dir.filePath("nets.py"), one = dir.filePath("one.py");
+        for (const auto &[path, text] : {std::pair{two, QByteArray("import torch\ndef small(width=4):\n    pass\n"
+                                                                     "def _helper():\n    pass\n\ndef large():\n"
+                                                                     "    def inner():\n        pass\n")},
+                                         std::pair{one, QByteArray("def only(**options):\n    return None\n")}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        }
+        ConfigPanel panel;
+        ModelPicker *picker = panel.modelPicker();
+        picker->useFactoryFile(one);
+        QCOMPARE(picker->model(), one + ":only");
+        QVERIFY(picker->valid());
+        picker->useFactoryFile(two);
+        QCOMPARE(picker->edit()->text(), two + ":"); // to pick from, the cursor after the colon
+        QCOMPARE(picker->edit()->cursorPosition(), int(picker->edit()->text().size()));
+        QCOMPARE(offered(picker, two + ":"), (QStringList{two + ":small", two + ":large"}));
+        QVERIFY(!picker->valid());
+    }
+
+    void aTokenModelShowsItsSequenceLength()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        QVERIFY(!panel.sequenceLengthBox()->isVisibleTo(&panel)); // resnet18 takes images
+        panel.modelPicker()->setModel("hf:gpt2,n_layer=2");
+        QVERIFY(panel.sequenceLengthBox()->isVisibleTo(&panel));
+        panel.sequenceLengthBox()->setValue(64);
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        for (const RunConfig &c : request.configs)
+            QCOMPARE(c.sequenceLength, 64);
+        // Back to an image model: the length stays in the box but not in the configuration, which
+        // resnet18 would refuse with another length.
+        panel.modelPicker()->setModel("resnet18");
+        QVERIFY(!panel.sequenceLengthBox()->isVisibleTo(&panel));
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QCOMPARE(request.configs.front().sequenceLength, RunConfig{}.sequenceLength);
+    }
+
+    void aStoredSweepShowsItsModel()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        supervisor::SweepRecipe recipe;
+        recipe.kind = supervisor::SweepKind::Single;
+        recipe.base = supervisor::defaultShape(false);
+        recipe.base.runtime = Runtime::Python;
+        recipe.base.model = "hf:gpt2,n_layer=2";
+        recipe.base.sequenceLength = 32;
+        const SweepInfo info = storedSweep(recipe, 7, "gpt2", "single");
+        panel.showStoredSweep(info);
+        QCOMPARE(panel.modelPicker()->model(), QString("hf:gpt2,n_layer=2"));
+        QCOMPARE(panel.sequenceLengthBox()->value(), 32);
+        QVERIFY(!panel.modelPicker()->isEnabled() || !panel.modelPicker()->isEnabledTo(&panel)); // read-only
+        QVERIFY2(panel.previewText().contains("of hf:gpt2,n_layer=2"), qPrintable(panel.previewText()));
+        panel.returnToOwnSettings();
+    }
+
     void adaptiveRepeatsAndWarmupReachTheRequest()
     {
         QTemporaryDir dir;

@@ -15,6 +15,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -34,6 +35,7 @@ namespace stepscope::ui
 {
 
 class CompileOptions;
+class ModelPicker;
 struct SweepInfo;
 using supervisor::CompileChoice;
 
@@ -85,6 +87,8 @@ class ConfigPanel : public QWidget
     QComboBox *baselineBox() const { return baseline_; } // data: canonical name, "" = automatic
     bool setBaseline(const QString &canonical);          // "" = automatic; false when not offered
     CompileOptions *compileOptions() const { return compile_; }
+    ModelPicker *modelPicker() const { return model_; } // what every configuration trains
+    QSpinBox *sequenceLengthBox() const { return sequenceLength_; } // shown for models that take tokens
     QComboBox *runtimeBox() const { return runtime_; }
     QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
     QLineEdit *cpuCoresEdit() const { return cores_; }      // the list, for "list"
@@ -162,10 +166,14 @@ class ConfigPanel : public QWidget
     bool storedRequest(SweepRequest &request, QString *error) const;
     void updateBaselineChoices();
     void updatePreview();
+    void modelChanged();
 
     int cudaDevices_ = 0;
     QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
     CompileOptions *compile_;
+    ModelPicker *model_ = nullptr;
+    QSpinBox *sequenceLength_ = nullptr;
+    QFormLayout *shapeForm_ = nullptr; // the sequence length's row comes and goes with the model
     QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_;
     QComboBox *caches_ = nullptr;
     QComboBox *optimizer_ = nullptr, *baseline_ = nullptr;
