@@ -19,6 +19,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace stepscope::ui
 {
 namespace
@@ -190,6 +192,13 @@ void ModelPicker::updateNames()
     QStringList names = factories_ + supervisor::modelNames(listing_);
     names.removeDuplicates();
     names_->setStringList(names);
+    // The list as wide as its longest name (up to a limit), not as the field: names are long
+    // ("timm:vit_base_patch16_clip_quickgelu_224") and the panel is narrow.
+    int widest = 0;
+    const QFontMetrics metrics(completer_->popup()->font());
+    for (const QString &name : names)
+        widest = std::max(widest, metrics.horizontalAdvance(name));
+    completer_->popup()->setMinimumWidth(std::min(widest + 40, 560));
 }
 
 void ModelPicker::showEveryName()
@@ -228,8 +237,17 @@ void ModelPicker::updateHint()
         hint_->setText(text);
         hint_->setStyleSheet(color.isValid() ? colored(color) : QString());
     };
-    if (!valid())
+    if (!valid()) {
+        // A search under way ("vit") is no name yet, but no mistake either while names hold it.
+        const QString typed = edit_->text().trimmed();
+        const QStringList names = names_->stringList();
+        const int matches = static_cast<int>(std::count_if(names.begin(), names.end(), [&typed](const QString &name) {
+            return supervisor::nameMatches(name, typed);
+        }));
+        if (matches > 0)
+            return say(tr("%n name(s) hold '%1': pick one from the list.", nullptr, matches).arg(typed));
         return say(tr("Not a model name: use %1.").arg(QString::fromLatin1(modelPhrase())), failureColor());
+    }
     if (!haveListing_)
         return say(job_ && job_->isRunning() ? tr("Asking the Python which models it can import…")
                                              : tr("Type any part of a name to search the chosen Python's models."));
