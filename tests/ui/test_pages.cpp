@@ -80,6 +80,18 @@ bool sweepInFile(const QString &path, qint64 sweep)
     return store::Reader::open(path.toStdString())->sweep(sweep).has_value();
 }
 
+// Opens `path` and shows its sweep 1 until its ledger holds `rows` rows, false when it does not in time.
+bool openAndShowLedger(RunController &controller, ShownSweep &shown, const QString &path, int rows,
+                       int timeoutMs = 120000)
+{
+    QSignalSpy opened(&controller, &RunController::databaseOpened);
+    QString error;
+    if (!controller.openDatabaseAsync(path, &error) || (!opened.wait(60000) && opened.isEmpty()))
+        return false;
+    shown.show(1);
+    return QTest::qWaitFor([&] { return !shown.job()->isBusy() && shown.ledger()->rowCount() == rows; }, timeoutMs);
+}
+
 bool openAndList(RunController &controller, HistoryModel &history, const QString &path)
 {
     QSignalSpy opened(&controller, &RunController::databaseOpened);
@@ -109,12 +121,7 @@ class TestPages : public QObject
         RunController controller;
         ShownSweep shown(&controller);
         LedgerPage ledger(&shown);
-        QSignalSpy opened(&controller, &RunController::databaseOpened);
-        QString error;
-        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
-        QVERIFY(opened.wait(60000));
-        shown.show(1);
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 2, 60000);
+        QVERIFY(openAndShowLedger(controller, shown, path, 2, 60000));
         QCOMPARE(shown.ledger()->ledger().batch, 2); // the baseline's, first
         QComboBox *batch = ledger.batchBox();
         QVERIFY(batch && !batch->isHidden());
@@ -282,12 +289,7 @@ class TestPages : public QObject
         RunController controller;
         ShownSweep shown(&controller);
         LedgerPage page(&shown);
-        QSignalSpy opened(&controller, &RunController::databaseOpened);
-        QString error;
-        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
-        QVERIFY(opened.wait(60000));
-        shown.show(1);
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 7, 120000);
+        QVERIFY(openAndShowLedger(controller, shown, path, 7, 120000));
         const report::Ledger &ledger = shown.ledger()->ledger();
         QVERIFY(ledger.recommended);
         QVERIFY(!page.knobWorthButton()->isEnabled()); // no row selected
@@ -327,12 +329,7 @@ class TestPages : public QObject
         RunController controller;
         ShownSweep shown(&controller);
         LedgerPage page(&shown);
-        QSignalSpy opened(&controller, &RunController::databaseOpened);
-        QString error;
-        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
-        QVERIFY(opened.wait(60000));
-        shown.show(1);
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 3, 120000);
+        QVERIFY(openAndShowLedger(controller, shown, path, 3, 120000));
         const report::Ledger &ledger = shown.ledger()->ledger();
         QVERIFY(ledger.recommended);
         QSignalSpy wanted(&page, &LedgerPage::configWanted);
@@ -370,12 +367,7 @@ class TestPages : public QObject
         RunController controller;
         ShownSweep shown(&controller);
         LedgerPage ledger(&shown);
-        QSignalSpy opened(&controller, &RunController::databaseOpened);
-        QString error;
-        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
-        QVERIFY(opened.wait(60000));
-        shown.show(1);
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() == 4, 60000);
+        QVERIFY(openAndShowLedger(controller, shown, path, 4, 60000));
         const auto compiledRow = [&]() -> const report::LedgerRow & { return shown.ledger()->ledger().rows[2]; };
         QVERIFY(shown.ledger()->ledger().start == store::StartState::Fresh);
         QVERIFY(compiledRow().firstStepStart == store::StartState::Fresh);
