@@ -97,8 +97,12 @@ int main(int argc, char **argv)
     }
 
     stepscope::ui::MainWindow window;
-    // The window fits itself, frame included, to the screen's available area when shown.
-    window.show();
+    // The window fits itself, frame included, to the screen's available area when shown. Screenshots
+    // show it as large as the screen (issue 35.4: the layout at 1920x1080 is the maximized one).
+    if (parser.isSet(shots))
+        window.showMaximized();
+    else
+        window.show();
     // The database opens and the devices are probed at the same time, off the UI thread; what the
     // command line asks for runs once both are done.
     bool probed = false;

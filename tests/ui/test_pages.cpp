@@ -353,6 +353,36 @@ class TestPages : public QObject
         QVERIFY(!page.addMissingButton()->isVisibleTo(&page));
     }
 
+    // Issue 35.6: the default GPU sweep ran its compiled rows shipped too, its eager rows not (they
+    // have nothing to ship): an eager row's first-step cell leaves that state out instead of
+    // showing "- shipped", a compiled row's names all three.
+    void aFirstStepCellShowsTheStatesItsRowRan()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-starts-default.sqlite"), dir);
+        RunController controller;
+        ShownSweep shown(&controller);
+        QSignalSpy opened(&controller, &RunController::databaseOpened);
+        QString error;
+        QVERIFY2(controller.openDatabaseAsync(path, &error), qPrintable(error));
+        QVERIFY(opened.wait(60000));
+        shown.show(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.job()->isBusy() && shown.ledger()->rowCount() > 3, 120000);
+        const report::Ledger &ledger = shown.ledger()->ledger();
+        int eager = -1, compiled = -1;
+        for (int r = 0; r < int(ledger.rows.size()); ++r) {
+            const std::string &label = ledger.rows[std::size_t(r)].label;
+            if (label == "baseline")
+                eager = r;
+            if (label.find("compile-reduce-overhead") != std::string::npos)
+                compiled = r;
+        }
+        QVERIFY(eager >= 0 && compiled >= 0);
+        const auto cell = [&](int row) { return shown.ledger()->index(row, LedgerModel::FirstStep).data().toString(); };
+        QVERIFY2(cell(compiled).contains("shipped") && cell(compiled).contains("fresh"), qPrintable(cell(compiled)));
+        QVERIFY2(cell(eager).contains("fresh") && !cell(eager).contains("shipped"), qPrintable(cell(eager)));
+    }
+
     // Issue 28: the ledger's start-state switch builds the ledger again for that state: the compiled
     // row's first step and break-even are its fresh runs' for a fresh machine, its again runs' for
     // this machine again, and the headline names the row and its start.

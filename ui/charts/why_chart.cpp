@@ -19,6 +19,7 @@ WhyChart::WhyChart(QWidget *parent) : LedgerChart(parent)
     p->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setRangeReversed(true); // the ledger's first row on top
+    moveLegendBelow(2); // inside, at the top right, it covered the verdicts of the upper rows
     rebuild();
 }
 

@@ -162,6 +162,10 @@ QString firstStepCell(const report::LedgerRow &row, const std::vector<store::Sta
     QStringList figures;
     for (const store::StartState s : states) {
         const auto &ms = row.figuresOf(s).firstStepMs;
+        // A state this row did not run (shipped, for an eager row: it has nothing to ship) is left
+        // out rather than shown as "- shipped": each figure names its state, so none is misread.
+        if (!ms && states.size() > 1)
+            continue;
         QString figure = ms ? QString::fromStdString(report::formatSeconds(*ms / 1000.0)) : QStringLiteral("-");
         // Each figure names its state when there are several: the header has no room for them at
         // 1280 px beside long compile names.
@@ -170,7 +174,7 @@ QString firstStepCell(const report::LedgerRow &row, const std::vector<store::Sta
         // No-break spaces: the cell never wraps inside a figure; it may between two (ledger_columns).
         figures << figure.replace(QLatin1Char(' '), QChar(0x00A0));
     }
-    return figures.join(QStringLiteral(" / "));
+    return figures.isEmpty() ? QStringLiteral("-") : figures.join(QStringLiteral(" / "));
 }
 
 QString firstStepHeader(const std::vector<store::StartState> &states)
