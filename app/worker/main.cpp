@@ -3,6 +3,7 @@
 //
 //   stepscope-worker [--profile-steps K --trace PATH] --config '{"device":"cuda","batch":32,...}'
 #include "config/config_json.h"
+#include "config/resnet18_flops.h"
 #include "engine/cpu_affinity.h"
 #include "engine/engine.h"
 #include "protocol/protocol.h"
@@ -33,7 +34,14 @@ void emit(const QByteArray &line)
 class ProtocolListener : public stepscope::engine::Listener
 {
   public:
-    void ready(double s) override { emit(stepscope::protocol::readyLine(s)); }
+    explicit ProtocolListener(const stepscope::RunConfig &config) : config_(config) {}
+    void ready(double s) override
+    {
+        // The engine trains ResNet18 alone: its facts are its layer count, sent where the Python
+        // worker sends the count of its model.
+        emit(stepscope::protocol::modelLine(stepscope::resnet18Facts(config_)));
+        emit(stepscope::protocol::readyLine(s));
+    }
     void firstStep(double s) override { emit(stepscope::protocol::firstStepLine(s)); }
     void steps(int first, const std::vector<double> &gpu, const std::vector<double> &wall) override
     {
@@ -54,6 +62,9 @@ class ProtocolListener : public stepscope::engine::Listener
         emit(stepscope::protocol::profileLine(p.steps, p.wallMs, p.tracePath, p.profilerGflop, p.problem));
     }
     void done(int steps, double meanWallMs) override { emit(stepscope::protocol::doneLine(steps, meanWallMs)); }
+
+  private:
+    const stepscope::RunConfig &config_;
 };
 
 } // namespace
@@ -133,7 +144,7 @@ int main(int argc, char **argv)
 
     stepscope::engine::applyThreads(config); // before hello, which reports the count
     emit(stepscope::protocol::helloLine(stepscope::engine::probeEnvironment(config)));
-    ProtocolListener listener;
+    ProtocolListener listener(config);
     const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart, profile);
     if (failure) {
         emit(stepscope::protocol::errorLine(*failure));

@@ -69,6 +69,27 @@ Message parseLine(const QByteArray &text)
         for (auto it = env.begin(); it != env.end(); ++it)
             m.environment.emplace_back(it.key().toStdString(), it.value().toVariant().toString().toStdString());
         m.environmentJson = QJsonDocument(env).toJson(QJsonDocument::Compact);
+    } else if (type == "model") {
+        // The FLOPs are optional (a count can fail), and each is refused when it is no count.
+        m.type = Message::Type::Model;
+        m.model.description = o.value("description").toString().toStdString();
+        if (o.contains("parameters")) {
+            if (!finiteNonNegative(o.value("parameters")))
+                return invalid("model: parameters must be a non-negative number");
+            m.model.parameters = static_cast<std::int64_t>(o.value("parameters").toDouble());
+        }
+        for (const auto &[key, field] : {std::pair{"forward_flops", &ModelFacts::forwardFlops},
+                                         std::pair{"training_flops", &ModelFacts::trainingFlops}}) {
+            if (!o.contains(key))
+                continue;
+            if (!finiteNonNegative(o.value(key)))
+                return invalid(std::string("model: ") + key + " must be a non-negative number");
+            m.model.*field = o.value(key).toDouble();
+        }
+        m.model.flopsSource = flopsSourceFromString(o.value("flops_source").toString().toStdString());
+        m.model.flopsProblem = o.value("flops_problem").toString().toStdString();
+        if (m.model.trainingFlops && m.model.flopsSource == FlopsSource::None)
+            return invalid("model: training_flops without a known flops_source");
     } else if (type == "ready" || type == "first_step") {
         const char *key = type == "ready" ? "setup_s" : "wall_s";
         if (!finiteNonNegative(o.value(key)))
@@ -151,6 +172,23 @@ QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &env
     for (const auto &[k, v] : environment)
         env.insert(QString::fromStdString(k), QString::fromStdString(v));
     return line({{"type", "hello"}, {"protocol", kVersion}, {"env", env}});
+}
+
+QByteArray modelLine(const ModelFacts &facts)
+{
+    QJsonObject o{{"type", "model"}, {"description", QString::fromStdString(facts.description)}};
+    if (facts.parameters)
+        o.insert("parameters", static_cast<double>(*facts.parameters));
+    if (facts.forwardFlops)
+        o.insert("forward_flops", *facts.forwardFlops);
+    if (facts.trainingFlops) {
+        o.insert("training_flops", *facts.trainingFlops);
+        const std::string_view source = toString(facts.flopsSource);
+        o.insert("flops_source", QString::fromUtf8(source.data(), static_cast<qsizetype>(source.size())));
+    }
+    if (!facts.flopsProblem.empty())
+        o.insert("flops_problem", QString::fromStdString(facts.flopsProblem));
+    return line(o);
 }
 
 QByteArray readyLine(double s)

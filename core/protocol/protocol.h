@@ -3,6 +3,10 @@
 // log. Both workers (C++ and Python) write it; the supervisor reads it with parseLine().
 //
 //   {"type":"hello","protocol":1,"env":{"gpu":"...","torch":"...",...}}
+//   {"type":"model","description":"timm:resnet50 (25.6 M parameters, ...)","parameters":25557032,
+//    "forward_flops":1.3e11,"training_flops":3.9e11,"flops_source":"torch.utils.flop_counter"}
+//       (before ready; "flops_problem":"..." instead of the FLOPs when they could not be counted;
+//       workers of before issue 30.4 never send it)
 //   {"type":"ready","setup_s":1.9}
 //   {"type":"first_step","wall_s":0.41}
 //   {"type":"steps","first":2,"gpu_ms":[14.1,...],"wall_ms":[14.3,...]}   (gpu_ms empty on CPU)
@@ -18,6 +22,7 @@
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
 //   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
 #include "common/failure.h"
+#include "common/model_facts.h"
 
 #include <QByteArray>
 #include <cstdint>
@@ -34,6 +39,7 @@ constexpr int kVersion = 1;
 struct Message {
     enum class Type {
         Hello,
+        Model,
         Ready,
         FirstStep,
         Steps,
@@ -52,6 +58,7 @@ struct Message {
     int protocolVersion = 0;
     std::vector<std::pair<std::string, std::string>> environment; // hello; gpu_state: the state
     QByteArray environmentJson;                                   // hello, as received
+    ModelFacts model;                                             // model
     double seconds = 0;                                           // ready, first_step; phase: elapsed
     std::string phase;                                            // phase: "compiling", "capturing", ...
     QByteArray compileJson;                                       // compile: the info object, compact
@@ -75,6 +82,7 @@ Message parseLine(const QByteArray &line);
 
 // Writers (one line each, with the trailing newline).
 QByteArray helloLine(const std::vector<std::pair<std::string, std::string>> &environment);
+QByteArray modelLine(const ModelFacts &facts);
 QByteArray readyLine(double setupSeconds);
 QByteArray firstStepLine(double wallSeconds);
 QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);

@@ -33,6 +33,41 @@ TEST(Protocol, WritersEndInOneNewline)
     }
 }
 
+// Issue 30.4: the model's facts at setup, with a count or with why there is none; a count that is no
+// number, or one of no known source, is refused rather than stored as a figure.
+TEST(Protocol, ModelFactsRoundTrip)
+{
+    ModelFacts f;
+    f.description = "hf:gpt2 (0.1 M parameters, 16 tokens of a 50257-word vocabulary)";
+    f.parameters = 1234567;
+    f.forwardFlops = 2.5e9;
+    f.trainingFlops = 7.5e9;
+    f.flopsSource = FlopsSource::FlopCounter;
+    const QByteArray line = modelLine(f);
+    EXPECT_TRUE(line.endsWith('\n'));
+    Message m = parseLine(line);
+    ASSERT_EQ(m.type, T::Model) << m.problem;
+    EXPECT_EQ(m.model.description, f.description);
+    EXPECT_EQ(m.model.parameters, f.parameters);
+    EXPECT_EQ(m.model.forwardFlops, f.forwardFlops);
+    EXPECT_EQ(m.model.trainingFlops, f.trainingFlops);
+    EXPECT_EQ(m.model.flopsSource, FlopsSource::FlopCounter);
+
+    m = parseLine(R"j({"type":"model","description":"x:f (1.0 M parameters, its own batch)","parameters":1000000,)j"
+                  R"j("flops_problem":"the model cannot run on the meta device"})j");
+    ASSERT_EQ(m.type, T::Model) << m.problem;
+    EXPECT_FALSE(m.model.trainingFlops);
+    EXPECT_EQ(m.model.flopsSource, FlopsSource::None);
+    EXPECT_EQ(m.model.flopsProblem, "the model cannot run on the meta device");
+
+    EXPECT_EQ(parseLine(R"({"type":"model","description":"x","training_flops":"many","flops_source":"torch.utils.flop_counter"})").type,
+              T::Invalid);
+    EXPECT_EQ(parseLine(R"({"type":"model","description":"x","training_flops":-1,"flops_source":"torch.utils.flop_counter"})").type,
+              T::Invalid);
+    EXPECT_EQ(parseLine(R"({"type":"model","description":"x","training_flops":5})").type, T::Invalid)
+        << "a figure of no known source";
+}
+
 TEST(Protocol, HelloRoundTrip)
 {
     const std::vector<std::pair<std::string, std::string>> env{{"worker", "native"},        {"gpu", "NVIDIA H200"},

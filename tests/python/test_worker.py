@@ -471,9 +471,9 @@ class DataParallel(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         total = 1 + TINY["warmup_steps"] + TINY["steps"]
         kinds = [m["type"] for m in lines]
-        self.assertEqual(set(kinds) - {"hello", "ready", "first_step", "rank_steps", "steps", "check", "done"}, set(),
-                         "a stray line")
-        for once in ("hello", "ready", "first_step", "check", "done"):
+        self.assertEqual(set(kinds) - {"hello", "model", "ready", "first_step", "rank_steps", "steps", "check", "done"},
+                         set(), "a stray line")
+        for once in ("hello", "model", "ready", "first_step", "check", "done"):
             self.assertEqual(kinds.count(once), 1, once)
         self.assertEqual(kinds[0], "hello")
         self.assertEqual(kinds[-1], "done")

@@ -54,6 +54,12 @@ def ready(setup_s):
     emit({"type": "ready", "setup_s": setup_s})
 
 
+def model_facts(facts):
+    """The run's model (model_facts.py): description, parameters, and its training FLOPs per step
+    with their source, or flops_problem when they could not be counted."""
+    emit({"type": "model", **facts})
+
+
 def first_step(wall_s):
     emit({"type": "first_step", "wall_s": wall_s})
 

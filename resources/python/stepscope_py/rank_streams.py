@@ -3,7 +3,8 @@
 What the supervisor reads is what one worker says, in the order one worker says it, with the run's
 figures those of the whole job: a data-parallel step is as slow as its slowest rank.
 
-- hello: rank 0's environment and the job's ("world_size", "ddp_backend", ...);
+- hello: rank 0's environment and the job's ("world_size", "ddp_backend", ...); model: rank 0's
+  (every rank counts the same model at the same per-rank batch);
 - ready once every rank is ready; first_step: the slowest rank's;
 - rank_steps: each rank's own steps, as they come; steps: for each step every rank has reported,
   the slowest rank's wall and GPU time, from step 1 on, in order;
@@ -58,7 +59,7 @@ class RankStreams:
             self.memory[rank] = (message["peak_allocated"], message["peak_reserved"])
         elif kind == "done":
             self.done[rank] = message
-        if rank == 0 and kind in ("hello", "ready", "first_step", "steps", "compile", "gpu_state", "memory", "check",
+        if rank == 0 and kind in ("hello", "model", "ready", "first_step", "steps", "compile", "gpu_state", "memory", "check",
                                   "done"):
             self.spine.append(message)
 
@@ -127,5 +128,5 @@ class RankStreams:
             protocol.done(message["steps"], max(m["mean_wall_ms"] for m in self.done.values()))
             self.finished = True
         else:
-            protocol.emit(message)  # compile, gpu_state, check: rank 0's as it said them
+            protocol.emit(message)  # model, compile, gpu_state, check: rank 0's as it said them
         return True

@@ -229,7 +229,10 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
             skips = compiled_mod.SkipRecorder()
             step.use_compiled(compiled_mod.compile_function(config))
         _sync(device)
-        protocol.ready(time.perf_counter() - process_start)
+        protocol.model_facts(step.model_facts)
+        # Setup is the process's start to the model on its device: the FLOP count is Stepscope's own
+        # work on the meta device, left out so that setup compares with the native worker's.
+        protocol.ready(time.perf_counter() - process_start - step.count_seconds)
 
         check_steps = min(CHECK_STEPS, config.total_steps)
         losses = torch.zeros(check_steps, device=device, dtype=torch.float32)

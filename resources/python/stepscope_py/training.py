@@ -4,7 +4,7 @@ another model (models.py) brings its own batch and loss.
 """
 import torch
 
-from . import models
+from . import model_facts, models
 
 LEARNING_RATE = 0.01
 MOMENTUM = 0.9
@@ -50,6 +50,8 @@ class TrainingStep:
             torch.manual_seed(data_seed)
         # On the CPU, then moved: the generator's order is the native engine's (images, then targets).
         self.input, self.target = self.workload.make_batch(config.batch, torch.device("cpu"))
+        # Counted here, before anything reaches the run's device (model_facts.py says how and why).
+        self.model_facts, self.count_seconds = model_facts.facts(self.workload, self.input, self.target)
         self.input, self.target = _to(self.input, device), self.target.to(device)
         self.model = self.workload.model.to(device).train()
         if config.channels_last:
