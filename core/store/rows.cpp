@@ -251,7 +251,11 @@ std::string runColumns(int schemaVersion)
            (schemaVersion >= 4 ? "compile_json, compile_cache, cache_dirs, " : "NULL, NULL, NULL, ") +
            (schemaVersion >= 6 ? "machine_warmup, " : STEPSCOPE_LEGACY_MACHINE_WARMUP ", ") +
            (schemaVersion >= 7 ? "caches, cache_record, " : "NULL, NULL, ") +
-           (schemaVersion >= 8 ? "profile, " : "NULL, ") + (schemaVersion >= 9 ? "lane" : "NULL") + " FROM runs ";
+           (schemaVersion >= 8 ? "profile, " : "NULL, ") + (schemaVersion >= 9 ? "lane, " : "NULL, ") +
+           (schemaVersion >= 10
+                ? "model_description, parameters, forward_flops, training_flops, flops_source, flops_problem"
+                : "NULL, NULL, NULL, NULL, NULL, NULL") +
+           " FROM runs ";
 }
 
 RunRecord readRun(const Statement &st)
@@ -288,6 +292,12 @@ RunRecord readRun(const Statement &st)
     r.cacheRecord = cacheRecordFromJson(st.text(26));
     r.profileJson = st.text(27);
     r.laneJson = st.text(28);
+    r.model.description = st.text(29);
+    r.model.parameters = st.optInt64(30);
+    r.model.forwardFlops = st.optReal(31);
+    r.model.trainingFlops = st.optReal(32);
+    r.model.flopsSource = flopsSourceFromString(st.text(33));
+    r.model.flopsProblem = st.text(34);
     return r;
 }
 

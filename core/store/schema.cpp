@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 9> kMigrations{{
+constexpr std::array<const char *, 10> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -143,6 +143,17 @@ CREATE TABLE rank_steps (
     wall_ms REAL NOT NULL,
     PRIMARY KEY (run_id, rank, idx)
 ) WITHOUT ROWID;
+)sql",
+    // 10: the model a run trained, as its worker reported it at setup (issue 30.4): its description,
+    // its parameters, and one training step's FLOPs with their source, or why they were not counted.
+    // Older runs keep NULL: their compute figures come from ResNet18's layers, the one model then.
+    R"sql(
+ALTER TABLE runs ADD COLUMN model_description TEXT;
+ALTER TABLE runs ADD COLUMN parameters INTEGER;
+ALTER TABLE runs ADD COLUMN forward_flops REAL;
+ALTER TABLE runs ADD COLUMN training_flops REAL;
+ALTER TABLE runs ADD COLUMN flops_source TEXT;
+ALTER TABLE runs ADD COLUMN flops_problem TEXT;
 )sql",
 }};
 

@@ -6,6 +6,7 @@
 // batches costs one commit per drain, not one per step. Reads go through Reader, on a connection of
 // its own (WAL lets readers and the writer work at once).
 #include "common/failure.h"
+#include "common/model_facts.h"
 #include "common/steady_problem.h"
 
 #include <cstdint>
@@ -191,6 +192,9 @@ struct RunRecord {
     // The lane of a sweep over several devices that ran it (schema 9; JSON: device, model, uuid and,
     // for a data-parallel run, every device it held). Empty: a sweep on one device, or an older file.
     std::string laneJson;
+    // The model as the worker reported it at setup (schema 10; unrecorded in older files and for
+    // runs that failed before it).
+    ModelFacts model;
 };
 
 // The start a run's first step really had: its planned state, or Unrecorded when that did not hold
@@ -274,6 +278,7 @@ class Database
     void setFirstStep(std::int64_t runId, double firstStepSeconds);
     void setMemory(std::int64_t runId, std::int64_t peakAllocated, std::int64_t peakReserved);
     void setCheckLosses(std::int64_t runId, const std::vector<double> &losses);
+    void setModelFacts(std::int64_t runId, const ModelFacts &facts);
     void setBlockWall(std::int64_t runId, double meanWallMs);
     void setSummary(std::int64_t runId, const RunSummary &summary);
     void setCompileInfo(std::int64_t runId, const std::string &json);

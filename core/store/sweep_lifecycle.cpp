@@ -215,6 +215,19 @@ void Database::setMemory(std::int64_t runId, std::int64_t peakAllocated, std::in
     });
 }
 
+void Database::setModelFacts(std::int64_t runId, const ModelFacts &facts)
+{
+    if (d->version < 10)
+        return; // older files (tests of migrations) lack the columns
+    d->enqueue([runId, facts](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET model_description = ?, parameters = ?, forward_flops = ?, training_flops = ?, "
+                         "flops_source = ?, flops_problem = ? WHERE id = ?");
+        st.bindTextOrNull(1, facts.description).bind(2, facts.parameters).bind(3, facts.forwardFlops);
+        st.bind(4, facts.trainingFlops).bindTextOrNull(5, std::string(toString(facts.flopsSource)));
+        st.bindTextOrNull(6, facts.flopsProblem).bind(7, runId).run();
+    });
+}
+
 void Database::setBlockWall(std::int64_t runId, double meanWallMs)
 {
     d->enqueue([runId, meanWallMs](sqlite3 *db) {

@@ -74,6 +74,9 @@ void RunRecorder::handle(const protocol::Message &m)
         recordEnvironment(merged);
         break;
     }
+    case T::Model:
+        db_.setModelFacts(runId_, m.model);
+        break;
     case T::Ready:
         db_.setSetup(runId_, m.seconds);
         break;

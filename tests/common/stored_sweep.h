@@ -74,6 +74,7 @@ struct RunSpec {
     std::vector<double> checkLosses;
     std::optional<std::pair<std::int64_t, std::int64_t>> memory; // peak allocated, peak reserved
     std::optional<double> blockWallMs;
+    std::optional<ModelFacts> model;          // what the worker's `model` message said
     std::optional<store::RunSummary> summary; // stored as the supervisor stores it after the steps
     // Marked running first, as the supervisor does; false for a run the sweep never reached (and
     // finished false) or a file whose schema predates the run's owner.
@@ -136,6 +137,8 @@ inline std::int64_t addRun(store::Database &db, std::int64_t sweepId, const RunS
         db.setEnvironment(id, *spec.environmentId);
     if (spec.warmup != store::MachineWarmup::Unrecorded)
         db.setMachineWarmup(id, spec.warmup);
+    if (spec.model)
+        db.setModelFacts(id, *spec.model);
     if (spec.setupS)
         db.setSetup(id, *spec.setupS);
     if (!spec.compileCache.empty() || !spec.cacheDirs.empty())

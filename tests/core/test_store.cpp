@@ -394,14 +394,17 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 9);
-        EXPECT_EQ(Database::latestSchemaVersion(), 9);
+        EXPECT_EQ(db->schemaVersion(), 10);
+        EXPECT_EQ(Database::latestSchemaVersion(), 10);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 9);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 10);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'profile'"), 1);
+        EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('model_description', "
+                             "'parameters', 'forward_flops', 'training_flops', 'flops_source', 'flops_problem')"),
+                  6);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('caches', 'cache_record')"),
                   2);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN "
@@ -421,6 +424,68 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     EXPECT_EQ(run->status, RunStatus::Complete);
     EXPECT_EQ(run->stepCount, 50);
     EXPECT_EQ(reader->steps(runId).back().index, 50);
+}
+
+// Issue 30.4: the model a run trained, as its worker reported it, round trip; a schema-9 file reads
+// without it (read-only, untouched) and migrates to a file that takes it.
+TEST_F(StoreTest, ModelFactsRoundTripAndASchemaNineFileTakesThemAfterMigrating)
+{
+    ModelFacts counted;
+    counted.description = "timm:test_vit (0.1 M parameters, images 3x32x32, 10 classes)";
+    counted.parameters = 123456;
+    counted.forwardFlops = 1.5e9;
+    counted.trainingFlops = 4.25e9;
+    counted.flopsSource = FlopsSource::FlopCounter;
+    ModelFacts failed;
+    failed.description = "my_models:net (2.0 M parameters, its own batch)";
+    failed.parameters = 2000000;
+    failed.flopsProblem = "the model cannot run on the meta device (RuntimeError: .item())";
+    std::int64_t oldRun = 0, countedRun = 0, failedRun = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 9;
+        auto db = Database::open(path_, options);
+        oldRun = addRun(*db, addSweep(*db, "schema 9"), 0);
+        db->setModelFacts(oldRun, counted); // a file without the columns: nothing written, no error
+        db->flush();
+    }
+    {
+        const std::string before = readBytes(path_);
+        auto reader = Reader::open(path_);
+        const auto run = reader->run(oldRun);
+        ASSERT_TRUE(run);
+        EXPECT_FALSE(run->model.recorded());
+        EXPECT_FALSE(run->model.trainingFlops);
+        EXPECT_EQ(run->model.flopsSource, FlopsSource::None);
+        reader.reset();
+        EXPECT_TRUE(readBytes(path_) == before) << "reading a schema-9 file changed it";
+    }
+    {
+        auto db = Database::open(path_);
+        EXPECT_EQ(db->schemaVersion(), Database::latestSchemaVersion());
+        const std::int64_t sweep = addSweep(*db, "models");
+        countedRun = addRun(*db, sweep, 0);
+        failedRun = addRun(*db, sweep, 1);
+        db->setModelFacts(countedRun, counted);
+        db->setModelFacts(failedRun, failed);
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    EXPECT_FALSE(reader->run(oldRun)->model.recorded()) << "a migrated run of before keeps no facts";
+    const ModelFacts c = reader->run(countedRun)->model;
+    EXPECT_EQ(c.description, counted.description);
+    EXPECT_EQ(c.parameters, std::optional<std::int64_t>(123456));
+    EXPECT_EQ(c.forwardFlops, std::optional<double>(1.5e9));
+    EXPECT_EQ(c.trainingFlops, std::optional<double>(4.25e9));
+    EXPECT_EQ(c.flopsSource, FlopsSource::FlopCounter);
+    EXPECT_EQ(c.flopsProblem, "");
+    const ModelFacts f = reader->runs(reader->run(failedRun)->sweepId).back().model;
+    EXPECT_EQ(f.description, failed.description);
+    EXPECT_EQ(f.parameters, std::optional<std::int64_t>(2000000));
+    EXPECT_FALSE(f.trainingFlops);
+    EXPECT_FALSE(f.forwardFlops);
+    EXPECT_EQ(f.flopsSource, FlopsSource::None);
+    EXPECT_EQ(f.flopsProblem, failed.flopsProblem);
 }
 
 TEST_F(StoreTest, MigrationFromVersionThreeToFourKeepsData)
@@ -514,7 +579,7 @@ TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
     expectStates(); // read as schema 5
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 9);
+        EXPECT_EQ(db->schemaVersion(), 10);
         db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
         db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
         db->flush();
