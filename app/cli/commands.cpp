@@ -368,6 +368,8 @@ int showCommand(const Options &options, const CommandLine &line)
                 static_cast<long long>(run->sweepId), static_cast<long long>(run->repeatIndex));
     std::printf("configuration: %s\n  %s\n", printable(run->configName).c_str(), printable(run->configJson).c_str());
     std::printf("status: %s\n", std::string(toString(run->status)).c_str());
+    if (const std::string model = report::modelFactsText(run->model); !model.empty())
+        std::printf("model: %s\n", printable(model).c_str());
     if (run->category) {
         std::printf("failure: [%s] %s\nfix: %s\n", std::string(toString(*run->category)).c_str(), run->message.c_str(),
                     std::string(fixFor(Failure{*run->category, run->message, run->detail})).c_str());

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "report/assessment_text.h"
+#include "report/ledger.h"
 #include "report/sweep_export.h"
 #include "report/sweep_status.h"
 #include "store/store.h"
@@ -119,6 +120,8 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId, const 
     std::printf("sweep %lld: %s [%s] %s, %zu configurations\n", static_cast<long long>(sweepId),
                 shown(ledger.sweep.name).c_str(), shown(ledger.sweep.preset).c_str(),
                 report::sweepStatusText(ledger.sweep, reader.runs(sweepId)).c_str(), ledger.rows.size());
+    if (const std::string models = report::modelsText(ledger.models); !models.empty())
+        std::printf("%s: %s\n", ledger.models.size() > 1 ? "models" : "model", shown(models).c_str());
     if (!ledger.recommendationText.empty())
         std::printf("recommendation: %s\n", ledger.recommendationText.c_str());
     // The stored recipe replays the sweep whole (supervisor/sweep_recipe.h); a sweep of before
@@ -128,6 +131,11 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId, const 
                             .contains(QLatin1String("recipe"));
     std::printf("run it again: stepscope-cli --db %s run --again %lld%s\n", shellQuoted(dbPath).toUtf8().constData(),
                 static_cast<long long>(sweepId), recipe ? "" : "  (recorded before recipes: configurations, repeats and start states only)");
+    if (const report::ComputeLines compute = report::computeLines(ledger); !compute.lines.empty()) {
+        std::printf("\ncompute per steady step (%s):\n", compute.heading.c_str());
+        for (const std::string &line : compute.lines)
+            std::printf("  %s\n", shown(line).c_str());
+    }
     printCompile(ledger, figures.compile);
     printDataParallel(ledger);
     printAssessment(figures.assessment);

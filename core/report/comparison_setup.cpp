@@ -1,5 +1,7 @@
 #include "report/comparison_setup.h"
 
+#include "config/model_name.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -26,7 +28,7 @@ using Values = std::set<std::string>;
 
 // What one side measured on, each fact as the set of values its rows (or its record) hold.
 struct Facts {
-    Values batch, imageSize, device, runtime, gpu, cpu, torch, cuda;
+    Values batch, imageSize, device, runtime, model, gpu, cpu, torch, cuda;
 };
 
 void insertKnown(Values &values, const std::string &value)
@@ -48,6 +50,8 @@ Facts factsOf(const Ledger &l)
             device = "cuda"; // which GPU of a host is not a difference in kind
         insertKnown(f.device, device);
         insertKnown(f.runtime, setting(l, row, "runtime").toString().toStdString());
+        // Configurations of before issue 30 name no model: they trained ResNet18.
+        f.model.insert(setting(l, row, "model").toString(QString::fromLatin1(kDefaultModel)).toStdString());
     }
     if (l.environment) {
         insertKnown(f.gpu, l.environment->gpu);
@@ -74,6 +78,8 @@ const char *factName(SetupFact fact)
         return "CPU";
     case SetupFact::Runtime:
         return "Runtime (worker)";
+    case SetupFact::Model:
+        return "Model";
     case SetupFact::Torch:
         return "torch";
     case SetupFact::Cuda:
@@ -121,9 +127,12 @@ ComparisonSetup compareSetup(const Ledger &a, const Ledger &b)
     if (fa.device.count("cpu") && fb.device.count("cpu"))
         note(SetupFact::Cpu, fa.cpu, fb.cpu);
     note(SetupFact::Runtime, fa.runtime, fb.runtime);
+    note(SetupFact::Model, fa.model, fb.model);
     note(SetupFact::Torch, fa.torch, fb.torch);
     note(SetupFact::Cuda, fa.cuda, fb.cuda);
-    setup.perImage = !fa.batch.empty() && !fb.batch.empty() && fa.batch != fb.batch;
+    // Other models do other work a step: what compares is the time each takes per sample it trains on.
+    setup.modelsDiffer = !fa.model.empty() && !fb.model.empty() && fa.model != fb.model;
+    setup.perImage = (!fa.batch.empty() && !fb.batch.empty() && fa.batch != fb.batch) || setup.modelsDiffer;
     return setup;
 }
 

@@ -24,6 +24,7 @@ enum class SetupFact {
     Gpu,
     Cpu, // compared only when both sides ran on the CPU
     Runtime,
+    Model, // the model trained (issue 30): another model's step does other work, so figures are per sample
     Torch,
     Cuda,
     MatchedAcrossBatches, // rows matched by their knobs ran with other batches, though the sweeps' batch sets agree
@@ -38,7 +39,8 @@ struct SetupDifference {
 
 struct ComparisonSetup {
     std::vector<SetupDifference> differences; // empty when both sides ran alike
-    bool perImage = false;                    // the sides' batches differ: steady times compare per image
+    bool perImage = false;                    // the sides' batches or models differ: steady times compare per sample
+    bool modelsDiffer = false;                // the sides trained other models
 };
 
 ComparisonSetup compareSetup(const Ledger &a, const Ledger &b);

@@ -199,7 +199,10 @@ std::string comparisonMarkdown(const ComparisonSides &sides, const SweepComparis
             out << "- " << differenceText(d) << '\n';
         out << '\n';
     }
-    if (perImage)
+    if (comparison.setup.modelsDiffer)
+        out << "The models differ: a step of one does other work than a step of the other, so every figure is "
+               "steady time per sample (each side's step time divided by its batch), not per step.\n\n";
+    else if (perImage)
         out << "The batches differ: every figure is steady time per image (each side's step time divided by its "
                "batch), not per step.\n\n";
     out << "| configuration | " << (perImage ? "A per image [95% CI]" : "steady A [95% CI]") << " | "
@@ -269,6 +272,7 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
                        {"b", side(sides.b, sides.nameB)},
                        {"unit", text(comparisonUnit(comparison))},
                        {"per_image", comparison.setup.perImage},
+                       {"models_differ", comparison.setup.modelsDiffer},
                        {"summary", text(comparisonVerdict(comparison))},
                        {"differences", differences},
                        {"environments", environments},

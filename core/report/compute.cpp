@@ -1,61 +1,14 @@
 #include "report/compute.h"
 
+#include "config/model_name.h"
 #include "report/number_text.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace stepscope::report
 {
-namespace
-{
-
-// A convolution's output side: floor((in + 2 * pad - k) / stride) + 1.
-int outSide(int in, int k, int stride, int pad)
-{
-    return (in + 2 * pad - k) / stride + 1;
-}
-
-double convFlops(int side, int k, int cin, int cout)
-{
-    return 2.0 * k * k * cin * cout * static_cast<double>(side) * side;
-}
-
-} // namespace
-
-double resnet18ForwardFlops(int imageSize, int classes)
-{
-    // Stem: 7x7/2 convolution to 64 channels, then a 3x3/2 max pool.
-    int side = outSide(imageSize, 7, 2, 3);
-    double flops = convFlops(side, 7, 3, 64);
-    side = outSide(side, 3, 2, 1);
-    // Four stages of two basic blocks (two 3x3 convolutions each); the first block of stages 2-4
-    // halves the side and doubles the channels, with a 1x1/2 convolution on its shortcut.
-    int channels = 64;
-    for (int stage = 0; stage < 4; ++stage) {
-        const int out = 64 << stage;
-        for (int block = 0; block < 2; ++block) {
-            const int stride = stage > 0 && block == 0 ? 2 : 1;
-            const int in = block == 0 ? channels : out;
-            const int blockSide = outSide(side, 3, stride, 1);
-            flops += convFlops(blockSide, 3, in, out) + convFlops(blockSide, 3, out, out);
-            if (stride != 1 || in != out)
-                flops += convFlops(outSide(side, 1, stride, 0), 1, in, out);
-            side = blockSide;
-        }
-        channels = out;
-    }
-    return flops + 2.0 * 512 * classes; // the classifier after global average pooling
-}
-
-double resnet18TrainingFlops(int batch, int imageSize, int classes)
-{
-    const double forward = resnet18ForwardFlops(imageSize, classes);
-    // The stem has no input gradient to compute: its data gradient is the one part left out.
-    const int stemSide = outSide(imageSize, 7, 2, 3);
-    const double stemInputGradient = convFlops(stemSide, 7, 3, 64);
-    return batch * (3.0 * forward - stemInputGradient);
-}
 
 ComputePrecision computePrecision(const RunConfig &config)
 {
@@ -85,6 +38,42 @@ std::string peakName(ComputePrecision p)
 {
     // TF32 is written as NVIDIA does: it names a tensor-core format, not a knob's value.
     return std::string(p == ComputePrecision::Tf32 ? "TF32" : toString(p)) + " dense peak";
+}
+
+std::string flopsBasisText(FlopsSource source)
+{
+    switch (source) {
+    case FlopsSource::FlopCounter:
+        return "training FLOPs counted by torch.utils.flop_counter over one forward and backward: matmuls, "
+               "convolutions and attention";
+    case FlopsSource::ResNet18Layers:
+        return "ResNet18 training FLOPs counted from its layers: convolutions and classifier, backward twice the "
+               "forward";
+    case FlopsSource::None:
+        break;
+    }
+    return "training FLOPs of one step";
+}
+
+std::string flopFigureText(double v)
+{
+    return std::abs(v) >= 10 || v == 0 ? formatNumber("%.1f", v) : formatNumber("%.3g", v);
+}
+
+std::optional<double> forwardFlopsOf(const RunConfig &config, const ModelFacts &facts)
+{
+    if (facts.forwardFlops)
+        return facts.forwardFlops;
+    if (config.model == kDefaultModel)
+        return resnet18ForwardFlops(config.imageSize, config.classes) * config.batch;
+    return std::nullopt;
+}
+
+std::string tflopsText(const ComputeFigures &c)
+{
+    if (!c.tflops)
+        return {};
+    return flopFigureText(*c.tflops) + " TFLOP/s" + (c.peakShare ? " (" + peakShareText(c) + ")" : std::string());
 }
 
 std::string peakShareText(const ComputeFigures &c)
@@ -127,14 +116,22 @@ std::optional<double> densePeakTflops(const std::string &gpuName, ComputePrecisi
     return std::nullopt;
 }
 
-ComputeFigures computeFigures(const RunConfig &config, std::optional<double> steadyMs, const std::string &gpuName)
+ComputeFigures computeFigures(const RunConfig &config, const ModelFacts &facts, std::optional<double> steadyMs,
+                              const std::string &gpuName)
 {
     ComputeFigures f;
     f.precision = computePrecision(config);
-    const double flops = resnet18TrainingFlops(config.batch, config.imageSize, config.classes);
-    f.gflopPerStep = flops / 1e9;
+    if (facts.trainingFlops && *facts.trainingFlops > 0) {
+        f.gflopPerStep = *facts.trainingFlops / 1e9;
+        f.source = facts.flopsSource;
+    } else if (config.model == kDefaultModel) {
+        f.gflopPerStep = resnet18TrainingFlops(config.batch, config.imageSize, config.classes) / 1e9;
+        f.source = FlopsSource::ResNet18Layers;
+    } else {
+        return f;
+    }
     if (steadyMs && *steadyMs > 0)
-        f.tflops = flops / (*steadyMs / 1000.0) / 1e12;
+        f.tflops = *f.gflopPerStep * 1e9 / (*steadyMs / 1000.0) / 1e12;
     if (f.tflops && config.onCuda())
         if (const auto peak = densePeakTflops(gpuName, f.precision))
             f.peakShare = *f.tflops / *peak;

@@ -321,9 +321,17 @@ std::string toJson(const Ledger &l)
         o["scaling_reference"] = text(r.scalingReference);
         o["rank_spread_ms"] = number(r.rankSpreadMs);
         o["compute"] = QJsonObject{{"precision", toString(r.compute.precision)},
-                                   {"gflop_per_step", r.compute.gflopPerStep},
+                                   {"gflop_per_step", number(r.compute.gflopPerStep)},
+                                   {"flops_source", text(std::string(toString(r.compute.source)))},
                                    {"tflops", number(r.compute.tflops)},
                                    {"peak_share", number(r.compute.peakShare)}};
+        // The row's model as its worker reported it (issue 30.4); nulls for files of before.
+        o["model"] = QJsonObject{
+            {"description", r.model.description.empty() ? QJsonValue(QJsonValue::Null) : text(r.model.description)},
+            {"parameters",
+             r.model.parameters ? QJsonValue(static_cast<double>(*r.model.parameters)) : QJsonValue(QJsonValue::Null)},
+            {"flops_problem",
+             r.model.flopsProblem.empty() ? QJsonValue(QJsonValue::Null) : text(r.model.flopsProblem)}};
         o["machine_cache_share_s"] = number(msToSeconds(r.machineCacheShareMs()));
         // The row's profile summary as stored, with its verdict (why_table.h).
         if (r.profile) {
@@ -375,6 +383,8 @@ std::string toMarkdown(const Ledger &l)
             out << ' ' << b;
         out << ": the rows below are all at batch " << l.batch << ".\n\n";
     }
+    if (const std::string models = modelsLine(l.models); !models.empty())
+        out << models << "\n\n";
     if (l.environment)
         out << "GPU: " << (l.environment->gpu.empty() ? "none" : l.environment->gpu) << "; torch "
             << l.environment->torch << "; CUDA " << (l.environment->cuda.empty() ? "-" : l.environment->cuda)
@@ -414,18 +424,10 @@ std::string toMarkdown(const Ledger &l)
     if (const std::string caches = firstStepCachesText(l); !caches.empty())
         out << "First steps: " << caches << ".\n";
     // What each steady step computes, against the GPU's dense peak for its precision.
-    if (std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return r.compute.tflops.has_value(); })) {
-        out << "\nCompute per steady step (ResNet18 training FLOPs: convolutions and classifier, backward "
-               "twice the forward):\n\n";
-        for (const LedgerRow &r : l.rows)
-            if (r.compute.tflops)
-                out << "- " << markdownCell(r.label) << ": " << num(r.compute.gflopPerStep, "%.1f") << " GFLOP, "
-                    << num(r.compute.tflops, "%.1f") << " TFLOP/s"
-                    << (r.compute.peakShare
-                            ? ", " + peakShareText(r.compute)
-                            : std::string(l.environment && !l.environment->gpu.empty() ? " (no peak known for this GPU)"
-                                                                                       : ""))
-                    << "\n";
+    if (const ComputeLines compute = computeLines(l); !compute.lines.empty()) {
+        out << "\nCompute per steady step (" << compute.heading << "):\n\n";
+        for (const std::string &line : compute.lines)
+            out << "- " << markdownCell(line) << "\n";
     }
     // What each change did, against the row it changes (report/waterfall.h): the waterfall in words.
     if (const auto changes = waterfallLines(l); !changes.empty()) {

@@ -7,6 +7,7 @@
 #include "profile/profile_summary.h"
 #include "report/compute.h"
 #include "report/knob_worth.h"
+#include "report/sweep_models.h"
 #include "report/waterfall.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -85,8 +86,11 @@ struct LedgerRow {
     stats::Noise noise = stats::Noise::Ok;
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
     std::optional<double> peakAllocatedMiB;
-    // FLOPs of one training step at the row's shape, the TFLOP/s its steady step achieves and the
-    // share of the GPU's dense peak for its precision (report/compute.h).
+    // The row's model as its runs' worker reported it (schema 10; unrecorded in older files).
+    ModelFacts model;
+    // FLOPs of one training step at the row's shape (the count its worker reported, else ResNet18's
+    // layers), the TFLOP/s its steady step achieves and the share of the GPU's dense peak for its
+    // precision (report/compute.h).
     ComputeFigures compute;
     // The profile of the row's steps (issue 18): the one of its completed runs whose steady median
     // is nearest the row's (the first profiled one without steady figures); why there is none when
@@ -164,6 +168,9 @@ struct Ledger {
     bool hasSeveralStarts = false; // some row ran two start states or more: the others' figures are there too
     std::optional<store::EnvironmentRecord> environment;
     std::string environmentJson;
+    // The models the sweep's runs trained, in order (one for most sweeps): with several, row labels
+    // start with their model.
+    std::vector<SweepModel> models;
     // The database the ledger was read from, for the files kept beside it (rows' kept traces); empty
     // for a ledger built by hand.
     std::string databasePath;

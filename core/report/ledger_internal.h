@@ -18,6 +18,11 @@ std::vector<std::string> knobListOf(const std::string &nameOrLabel);
 std::string joinedKnobs(const std::vector<std::string> &knobs);
 // A configuration's runtime: the canonical name's first word.
 std::string runtimeOf(const std::string &configName);
+// A row's label: its knobs, after its runtime where that is not the baseline's ("python tf32"), and
+// after its model in a sweep of several models ("timm:vit_tiny python tf32"): rows of one sweep
+// never share a label.
+std::string rowLabelOf(const std::string &configName, const std::string &baselineName, const std::string &model,
+                       bool severalModels);
 // In a cumulative ledger each row adds knobs to the one before: its axis label says just that
 // ("+bf16"); any other row keeps its label.
 std::string axisLabelOf(const std::string &label, const std::string *previous);

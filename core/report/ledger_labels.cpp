@@ -23,6 +23,19 @@ std::string runtimeOf(const std::string &configName)
     return configName.substr(0, configName.find(' '));
 }
 
+std::string rowLabelOf(const std::string &configName, const std::string &baselineName, const std::string &model,
+                       bool severalModels)
+{
+    std::string label = knobsOf(configName);
+    // Python rows of a native ledger carry the same knobs as native ones: say which is which
+    // (relative to the baseline's runtime).
+    if (runtimeOf(configName) != runtimeOf(baselineName))
+        label = runtimeOf(configName) + " " + label;
+    // The model goes first: a label's last word is its knobs and the words before it what it ran
+    // on, so rows of two models never read as one knob apart (knobDifference).
+    return severalModels ? model + " " + label : label;
+}
+
 std::string rowNameOf(const std::string &configName)
 {
     std::string name = configName;

@@ -391,6 +391,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         plannedSteps > 0 ? plannedSteps : (sweep->plannedSteps > 0 ? sweep->plannedSteps : kDefaultPlannedSteps);
 
     auto runs = reader.runs(sweepId);
+    ledger.models = sweepModels(runs);
     for (const auto &r : runs)
         if (r.environmentId && (ledger.environment = reader.environment(*r.environmentId)))
             break;
@@ -445,12 +446,10 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         const auto &group = groups.runs.at(name);
         LedgerRow row;
         row.configName = name;
-        row.label = knobsOf(name);
-        // Python rows of a native ledger carry the same knobs as native ones: say which is which
-        // (relative to the baseline's runtime).
-        if (runtimeOf(name) != runtimeOf(groups.order.front()))
-            row.label = runtimeOf(name) + " " + row.label;
         row.configJson = group.front()->configJson;
+        const RunConfig config = storedConfig(row.configJson);
+        row.label = rowLabelOf(name, groups.order.front(), config.model, ledger.models.size() > 1);
+        row.model = firstFacts(group);
         row.repeats = static_cast<int>(group.size());
         row.lastStatus = group.back()->status;
         RowRuns acc;
@@ -458,7 +457,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
         takeFigures(row, acc, ledger.start, cancel);
         takeProfile(row, acc);
-        row.compute = computeFigures(storedConfig(row.configJson), row.steadyMs,
+        row.compute = computeFigures(config, row.model, row.steadyMs,
                                      ledger.environment ? ledger.environment->gpu : std::string());
         int statesRun = 0;
         for (const store::StartState s : store::kStartStates)

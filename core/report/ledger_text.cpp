@@ -4,6 +4,8 @@
 
 #include "report/number_text.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace stepscope::report
@@ -152,6 +154,32 @@ std::string completionText(const LedgerRow &row)
     if (row.completed == 0)
         return std::string(toString(row.lastStatus));
     return std::to_string(row.completed) + "/" + std::to_string(row.repeats) + " complete";
+}
+
+ComputeLines computeLines(const Ledger &l)
+{
+    ComputeLines out;
+    std::vector<FlopsSource> sources;
+    for (const LedgerRow &r : l.rows)
+        if (r.compute.tflops && std::find(sources.begin(), sources.end(), r.compute.source) == sources.end())
+            sources.push_back(r.compute.source);
+    if (sources.empty())
+        return out;
+    out.heading = sources.size() == 1 ? flopsBasisText(sources.front()) : std::string("training FLOPs of one step");
+    for (const LedgerRow &r : l.rows) {
+        if (!r.compute.tflops)
+            continue;
+        std::string line = r.label + ": " + flopFigureText(r.compute.gflopPerStep.value_or(0)) + " GFLOP, " +
+                           flopFigureText(*r.compute.tflops) + " TFLOP/s";
+        if (r.compute.peakShare)
+            line += ", " + peakShareText(r.compute);
+        else if (storedConfig(r.configJson).onCuda()) // a CPU has no peak in the table, and that is no news
+            line += " (no peak known for this GPU)";
+        if (sources.size() > 1)
+            line += " (" + flopsSourceText(r.compute.source) + ")";
+        out.lines.push_back(std::move(line));
+    }
+    return out;
 }
 
 std::string statusText(const LedgerRow &row)

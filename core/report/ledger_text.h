@@ -40,6 +40,16 @@ std::string startText(store::StartState start);
 // "474 on a fresh machine, 167 on this machine again"; breakEvenText(row) otherwise.
 std::string breakEvenByStartText(const LedgerRow &row, store::StartState assumed);
 
+// What each steady step computes (issue 18.4, 30.4): the heading says where the FLOPs came from when
+// every row's came from one place ("training FLOPs counted by torch.utils.flop_counter ..."), and
+// each row's line ("tf32: 3.41 GFLOP, 46.2 TFLOP/s, 4.7% of the bf16 dense peak") then adds its own
+// source only where they differ. No lines where no row has a rate.
+struct ComputeLines {
+    std::string heading;
+    std::vector<std::string> lines;
+};
+ComputeLines computeLines(const Ledger &ledger);
+
 // A row's status for people: "complete", a failure with its category ("1/2 complete: out-of-memory"),
 // or what a Stop left ("cancelled after 120 recorded steps"): a cancelled run is no failure.
 std::string statusText(const LedgerRow &row);

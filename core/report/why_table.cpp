@@ -33,12 +33,7 @@ std::string shortKernel(const std::string &name, std::size_t max = 70)
 
 std::string computeCell(const LedgerRow &r)
 {
-    if (!r.compute.tflops)
-        return "-";
-    std::string out = fmt(*r.compute.tflops, "%.1f") + " TFLOP/s";
-    if (r.compute.peakShare)
-        out += " (" + peakShareText(r.compute) + ")";
-    return out;
+    return r.compute.tflops ? tflopsText(r.compute) : "-";
 }
 
 // The kept trace of a profiled row, or why there is none to open. A kept trace can be missing: the
@@ -91,12 +86,10 @@ std::vector<WhyRow> whyRows(const Ledger &ledger)
             if (!r.configJson.empty())
                 w.config = config;
             w.verdict = profile::verdict(*r.profile, timedStep(r), config);
-            if (r.profile->profilerGflop && r.compute.gflopPerStep > 0) {
-                const double forward =
-                    resnet18ForwardFlops(config.imageSize, config.classes) * config.batch / 1e9; // GFLOP
-                if (forward > 0)
-                    w.flopCheckRatio = *r.profile->profilerGflop / forward;
-            }
+            // The profiler's counters against the forward FLOPs of the row's model.
+            const std::optional<double> forward = forwardFlopsOf(config, r.model);
+            if (r.profile->profilerGflop && forward && *forward > 0)
+                w.flopCheckRatio = *r.profile->profilerGflop / (*forward / 1e9);
             traceOf(ledger, r, w);
         } else {
             w.problem = r.profileProblem.empty() ? "not profiled" : r.profileProblem;

@@ -33,6 +33,25 @@ cli --db "$db" run "${shape[@]}" --preset each --knobs channels-last --model tin
   || fail "each run's configuration holds the model and the Python runtime: $(q 'SELECT config_json FROM runs')"
 q "SELECT config_name FROM runs" | grep -q "tiny_factories:image_net,width=4" || fail "the model is in the configuration's name"
 grep -q "tiny_factories:image_net" "$work/run.md" || fail "the sweep's title names the model: $(head -3 "$work/run.md")"
+grep -q "^Model: tiny_factories:image_net,width=4 (162 parameters)$" "$work/run.md" || fail "the ledger names the model: $(head -8 "$work/run.md")"
+# Issue 30.4: each run stores its model's facts, its step's FLOPs counted by torch.utils.flop_counter,
+# and `show` gives the model with its parameters and a TFLOP/s figure from that count.
+[ "$(q "SELECT COUNT(*) FROM runs WHERE config_json LIKE '%image_net,width=4%' AND training_flops > 0 AND parameters > 0 \
+        AND flops_source = 'torch.utils.flop_counter' AND model_description LIKE 'tiny_factories:image_net (%'")" = 2 ] \
+  || fail "each run stores its model's facts: $(q 'SELECT model_description, parameters, training_flops, flops_source, flops_problem FROM runs')"
+# A steady figure needs more steps than a tiny CPU run of 12 always settles in.
+cli --db "$db" run "${tiny[@]}" --classes 10 --steps 40 --warmup-steps 1 --python "$py" --no-profile --timeout 120 \
+  --single --runtime python --model tiny_factories:image_net,width=4 > /dev/null 2> "$work/steady.err" \
+  || fail "the steady sweep failed: $(tail -20 "$work/steady.err")"
+sweep=$(q "SELECT MAX(sweep_id) FROM runs")
+cli --db "$db" show --sweep "$sweep" > "$work/show.md" || fail "show --sweep $sweep"
+grep -q "^model: tiny_factories:image_net,width=4 (162 parameters)$" "$work/show.md" \
+  || fail "show names the model with its parameters: $(cat "$work/show.md")"
+grep -q "^compute per steady step (training FLOPs counted by torch.utils.flop_counter" "$work/show.md" || fail "show says where the FLOPs come from: $(cat "$work/show.md")"
+grep -Eq "^  baseline: [0-9.e+-]+ GFLOP, [0-9.e+-]+ TFLOP/s$" "$work/show.md" || fail "show gives a TFLOP/s figure: $(cat "$work/show.md")"
+run=$(q "SELECT id FROM runs WHERE sweep_id=$sweep LIMIT 1")
+cli --db "$db" show "$run" | grep -q "^model: tiny_factories:image_net (.*; 162 parameters; .* GFLOP a training step, counted by torch.utils.flop_counter" \
+  || fail "show RUN gives the run's model and its count: $(cli --db "$db" show "$run")"
 
 # A factory that hangs: the silence timeout ends it, named, and no figure is stored.
 rc=0

@@ -1,6 +1,7 @@
 // The ledger and its exports for a sweep with torch.compile rows: compile cache state and compile
 // time per configuration, and Python rows told apart from native ones with the same knobs.
 #include "config/config_json.h"
+#include "config/model_name.h"
 #include "ledger_rows.h"
 #include "report/ledger.h"
 #include "report/run_summary.h"
@@ -527,6 +528,83 @@ TEST(LedgerBaselineRuntime, LabelsNameTheRuntimeThatDiffersFromTheBaselines)
     EXPECT_EQ(l.rows[0].label, "baseline");
     EXPECT_EQ(l.rows[1].label, "native baseline");
     EXPECT_EQ(l.rows[2].label, "compile-default");
+}
+
+// Issue 30.4: a sweep of two models. Each row's label starts with its model (the knobs alone would
+// make two rows "baseline"), the ledger names both models with the worker's descriptions, and each
+// row's compute comes from its own stored count; a sweep of one model keeps its plain labels.
+TEST(LedgerModels, RowsOfTwoModelsAreToldApartAndComputeFromTheirOwnCounts)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("m.db").toStdString();
+    RunConfig resnet;
+    resnet.runtime = Runtime::Python;
+    resnet.device = "cpu";
+    RunConfig vit = resnet;
+    vit.model = "timm:test_vit";
+    RunConfig vitFused = vit;
+    vitFused.optimizer = Optimizer::Fused;
+    ModelFacts vitFacts;
+    vitFacts.description = "timm:test_vit (0.3 M parameters, images 3x160x160, 10 classes)";
+    vitFacts.parameters = 300000;
+    vitFacts.forwardFlops = 1e9;
+    vitFacts.trainingFlops = 3e9;
+    vitFacts.flopsSource = FlopsSource::FlopCounter;
+    std::int64_t twoModels = 0, oneModel = 0;
+    {
+        auto db = store::Database::open(path);
+        twoModels = test::addSweep(*db, {"two models"});
+        int position = 0;
+        for (const RunConfig &c : {resnet, vit, vitFused}) {
+            test::RunSpec run = test::runOf(c, position++);
+            run.firstS = 1.0;
+            run.steps = test::stepsAt(10.0);
+            if (c.model != kDefaultModel)
+                run.model = vitFacts;
+            test::addRun(*db, twoModels, run);
+        }
+        oneModel = test::addSweep(*db, {"one model"});
+        position = 0;
+        for (const RunConfig &c : {vit, vitFused}) {
+            test::RunSpec run = test::runOf(c, position++);
+            run.steps = test::stepsAt(10.0);
+            run.model = vitFacts;
+            test::addRun(*db, oneModel, run);
+        }
+        db->flush();
+    }
+    auto reader = store::Reader::open(path);
+    const Ledger l = buildLedger(*reader, twoModels);
+    ASSERT_EQ(l.rows.size(), 3u);
+    EXPECT_EQ(l.rows[0].label, "resnet18 baseline");
+    EXPECT_EQ(l.rows[1].label, "timm:test_vit baseline");
+    EXPECT_EQ(l.rows[2].label, "timm:test_vit sgd-fused");
+    EXPECT_EQ(l.rows[2].axisLabel, "+sgd-fused") << "one knob apart within a model";
+    EXPECT_EQ(l.rows[1].axisLabel, "timm:test_vit baseline") << "another model is no knob apart";
+    ASSERT_EQ(l.models.size(), 2u);
+    EXPECT_EQ(modelsLine(l.models), "Models: resnet18; timm:test_vit (300,000 parameters)");
+    // ResNet18 without a stored count: its layers; the ViT: its counted 3 GFLOP in about 10 ms.
+    EXPECT_EQ(l.rows[0].compute.source, FlopsSource::ResNet18Layers);
+    ASSERT_TRUE(l.rows[1].compute.tflops);
+    EXPECT_EQ(l.rows[1].compute.source, FlopsSource::FlopCounter);
+    EXPECT_NEAR(*l.rows[1].compute.tflops, 0.3, 0.01);
+    EXPECT_EQ(l.rows[1].model.parameters, std::optional<std::int64_t>(300000));
+    const std::string text = toMarkdown(l);
+    EXPECT_NE(text.find("Models: resnet18; timm:test_vit (300,000 parameters)"), std::string::npos) << text;
+    EXPECT_NE(text.find("(counted by torch.utils.flop_counter)"), std::string::npos)
+        << "two sources: each row says its own\n"
+        << text;
+
+    const Ledger one = buildLedger(*reader, oneModel);
+    ASSERT_EQ(one.rows.size(), 2u);
+    EXPECT_EQ(one.rows[0].label, "baseline");
+    EXPECT_EQ(one.rows[1].label, "sgd-fused");
+    const std::string oneText = toMarkdown(one);
+    EXPECT_NE(oneText.find("Model: timm:test_vit (300,000 parameters)"), std::string::npos) << oneText;
+    EXPECT_NE(oneText.find("Compute per steady step (training FLOPs counted by torch.utils.flop_counter"),
+              std::string::npos)
+        << oneText;
 }
 
 // The ledger pools the steps inside each run's stored window and takes its median from there: with

@@ -71,12 +71,17 @@ class SweepComparisonTest : public ::testing::Test
         c_ = test::addSweep(*db, {"C"});
         test::addRepeats(*db, c_, position, test::cpuRun(shape(16), 1.0, 20.0), 3);
         test::addRepeats(*db, c_, position, test::cpuRun(withKnob(shape(16), true), 1.2, 16.0), 3);
+        // D (batch 8): another model, whose step takes twice A's.
+        RunConfig vit = shape(8);
+        vit.model = "timm:test_vit";
+        d_ = test::addSweep(*db, {"D"});
+        test::addRepeats(*db, d_, position, test::cpuRun(vit, 0.5, 20.0), 3);
         db->flush();
     }
 
     QTemporaryDir dir_;
     std::string path_;
-    std::int64_t a_ = 0, b_ = 0, c_ = 0;
+    std::int64_t a_ = 0, b_ = 0, c_ = 0, d_ = 0;
 };
 
 TEST_F(SweepComparisonTest, RowsMatchAndSayWhatBIs)
@@ -162,6 +167,30 @@ TEST_F(SweepComparisonTest, OtherBatchesCompareStepsPerImage)
     EXPECT_NEAR(baseline.figureB->ms, 20.0 / 16, 0.01);
     EXPECT_NEAR(baseline.ratio->ratio, 1.0, 0.01);
     EXPECT_EQ(baseline.outcome, ComparisonOutcome::NoSignificantDifference);
+}
+
+// Issue 30.4: two models at one batch. The setup names the models, the figures are per sample (a
+// step of another model does other work), and the Markdown says why.
+TEST_F(SweepComparisonTest, OtherModelsCompareTimePerSample)
+{
+    const auto reader = store::Reader::open(path_);
+    const Ledger a = buildLedger(*reader, a_), d = buildLedger(*reader, d_);
+    const SweepComparison comparison = compareSweeps(a, d);
+    EXPECT_TRUE(comparison.setup.modelsDiffer);
+    EXPECT_TRUE(comparison.setup.perImage);
+    const auto model = std::find_if(comparison.setup.differences.begin(), comparison.setup.differences.end(),
+                                    [](const SetupDifference &x) { return x.fact == SetupFact::Model; });
+    ASSERT_NE(model, comparison.setup.differences.end());
+    EXPECT_EQ(differenceText(*model), "Model: A resnet18, B timm:test_vit");
+    const auto &baseline = comparison.rows[0];
+    ASSERT_TRUE(baseline.a && baseline.b && baseline.ratio) << "matched by their knobs";
+    EXPECT_NEAR(baseline.figureA->ms, 10.0 / 8, 0.01);
+    EXPECT_NEAR(baseline.figureB->ms, 20.0 / 8, 0.01);
+    EXPECT_NEAR(baseline.ratio->ratio, 2.0, 0.02);
+    const std::string text = comparisonMarkdown({a, d, "A", "D"}, comparison);
+    EXPECT_TRUE(contains(text, "The models differ")) << text;
+    // The same model on both sides: no model difference.
+    EXPECT_FALSE(compareSweeps(a, buildLedger(*reader, c_)).setup.modelsDiffer);
 }
 
 TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)

@@ -37,6 +37,17 @@ class ModelsTrain(unittest.TestCase):
         self.assertIsNone(error_of(lines), f"{model}: {error_of(lines)}\n{err[-2000:]}")
         self.assertEqual(rc, 0, err[-2000:])
         self.assertEqual(steps_of(lines), 1 + TINY["warmup_steps"] + TINY["steps"], model)
+        # Issue 30.4: before ready, the model's description, parameters and counted training FLOPs.
+        kinds = [m["type"] for m in lines]
+        self.assertEqual(kinds.count("model"), 1, kinds)
+        self.assertLess(kinds.index("model"), kinds.index("ready"))
+        facts = lines[kinds.index("model")]
+        self.assertTrue(facts["description"].startswith(model.split(",")[0]),
+                        facts)
+        self.assertGreater(facts["parameters"], 0, facts)
+        self.assertEqual(facts.get("flops_source"), "torch.utils.flop_counter", facts)
+        self.assertGreater(facts["training_flops"], facts["forward_flops"], facts)
+        self.assertGreater(facts["forward_flops"], 0, facts)
         return lines
 
     def test_torchvision(self):
@@ -57,6 +68,79 @@ class ModelsTrain(unittest.TestCase):
 
     def test_channels_last_on_an_image_model(self):
         self.assert_trains("timm:test_resnet", channels_last=True)
+
+
+class ModelFacts(unittest.TestCase):
+    """The FLOPs of a step, counted at setup on the meta device (model_facts.py), in this process."""
+
+    @classmethod
+    def setUpClass(cls):
+        import torch
+        from stepscope_py import model_facts, models
+        cls.torch, cls.model_facts, cls.models = torch, model_facts, models
+
+    def workload(self, model, batch=2, **settings):
+        from types import SimpleNamespace
+        config = SimpleNamespace(model=model, image_size=32, classes=10, sequence_length=16, **settings)
+        workload = self.models.build(config)
+        inputs, target = workload.make_batch(batch, self.torch.device("cpu"))
+        return workload, inputs, target
+
+    def test_resnet18_counter_agrees_with_the_layer_count(self):
+        # The native worker's layer count, resnet18TrainingFlops(2, 32, 10) in core/config/resnet18_flops.cpp;
+        # tests/core/test_compute.cpp (LayerCountOfTheSmallShapeTheCounterIsCheckedAgainst) pins the C++
+        # side to the same number, so a side that drifts by more than 2% fails its own test.
+        layer_count = 434565120.0
+        workload, inputs, target = self.workload("resnet18")
+        forward, training, problem = self.model_facts.count_training_flops(workload, inputs, target)
+        self.assertEqual(problem, "")
+        self.assertLess(abs(training - layer_count) / layer_count, 0.02, training)
+        self.assertAlmostEqual(forward * 3, training, delta=0.05 * training)
+
+    def test_counting_touches_neither_the_model_nor_the_generator_nor_cuda(self):
+        import time
+        torch = self.torch
+        workload, inputs, target = self.workload("resnet18", batch=8)
+        before = {k: v.clone() for k, v in workload.model.state_dict().items()}
+        rng = torch.random.get_rng_state()
+        start = time.perf_counter()
+        facts, seconds = self.model_facts.facts(workload, inputs, target)
+        took = time.perf_counter() - start
+        self.assertLess(took, 10, "counting runs on meta tensors: seconds at most")
+        self.assertLessEqual(seconds, took)
+        self.assertFalse(torch.cuda.is_initialized(), "the count initialised CUDA")
+        self.assertTrue(torch.equal(torch.random.get_rng_state(), rng), "the count drew from the CPU generator")
+        for name, value in workload.model.state_dict().items():
+            self.assertEqual(value.device.type, "cpu", name)
+            self.assertTrue(torch.equal(value, before[name]), f"{name} changed (batch-norm statistics?)")
+        self.assertTrue(all(p.grad is None for p in workload.model.parameters()), "gradients left on the model")
+        self.assertEqual(facts["parameters"], 11_181_642)
+        self.assertGreater(facts["training_flops"], 0)
+
+    def test_flops_scale_with_the_batch(self):
+        one = self.model_facts.count_training_flops(*self.workload(TINY_GPT2, batch=1))[1]
+        four = self.model_facts.count_training_flops(*self.workload(TINY_GPT2, batch=4))[1]
+        self.assertAlmostEqual(four / one, 4.0, delta=0.01)
+
+    def test_a_model_that_cannot_run_on_meta_gets_no_figure_and_says_why(self):
+        torch = self.torch
+
+        class ReadsAValue(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.linear = torch.nn.Linear(4, 2)
+
+            def forward(self, x):
+                if x.sum().item() > 0:  # data-dependent: no value on meta
+                    return self.linear(x)
+                return self.linear(-x)
+
+        workload = self.models.Workload(ReadsAValue(), None, torch.nn.functional.cross_entropy, "custom", "reads (x)")
+        facts, _ = self.model_facts.facts(workload, torch.randn(2, 4), torch.tensor([0, 1]))
+        self.assertNotIn("training_flops", facts)
+        self.assertNotIn("flops_source", facts)
+        self.assertIn("meta device", facts["flops_problem"])
+        self.assertEqual(facts["parameters"], 10)
 
 
 class ModelsRefused(unittest.TestCase):
