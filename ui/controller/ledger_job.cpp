@@ -46,6 +46,7 @@ void LedgerJob::request(qint64 sweepId, qint64 plannedSteps, store::StartState s
             if (std::find(info.configJsons.begin(), info.configJsons.end(), run.configJson) == info.configJsons.end())
                 info.configJsons.push_back(run.configJson);
         }
+        info.models = report::sweepModels(runs);
         context.early([this, info] { Q_EMIT sweepRead(info); });
 
         auto data = std::make_shared<LedgerData>(LedgerModel::read(reader, sweepId, plannedSteps, context.cancel, start, batch));

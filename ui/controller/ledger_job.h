@@ -8,6 +8,7 @@
 // results on the UI thread; then the job says so.
 #include "controller/reader_job.h"
 #include "models/environment_assessment.h"
+#include "report/sweep_models.h"
 #include "store/store.h"
 
 #include <QList>
@@ -28,7 +29,8 @@ struct SweepInfo {
     std::optional<store::EnvironmentRecord> environment; // of its first run that reported one
     std::vector<std::string> configJsons;                // its configurations, in the sweep's order
     int runs = 0, complete = 0;
-    std::int64_t lastRun = 0; // the last run (by position) that recorded steps, else 0
+    std::int64_t lastRun = 0;               // the last run (by position) that recorded steps, else 0
+    std::vector<report::SweepModel> models; // the models its runs trained, in order
 };
 
 class LedgerJob : public ReaderJob

@@ -340,8 +340,8 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
         QString compute;
         if (row.compute.tflops)
             compute = tr("\n%1 GFLOP a step: %2 TFLOP/s")
-                          .arg(row.compute.gflopPerStep, 0, 'f', 1)
-                          .arg(*row.compute.tflops, 0, 'f', 1) +
+                          .arg(QString::fromStdString(report::flopFigureText(row.compute.gflopPerStep.value_or(0))))
+                          .arg(QString::fromStdString(report::flopFigureText(*row.compute.tflops))) +
                       (row.compute.peakShare
                            ? QStringLiteral(", ") + QString::fromStdString(report::peakShareText(row.compute))
                            : QString());

@@ -122,12 +122,7 @@ QVariant WhyModel::data(const QModelIndex &index, int role) const
                    ? tr("%1 launches, %2 ms").arg(std::lround(p->launchesPerStep)).arg(p->launchCpuMs, 0, 'f', 2)
                    : QString();
     case Compute:
-        if (!r.compute.tflops)
-            return QString();
-        return r.compute.peakShare ? tr("%1 TFLOP/s (%2)")
-                                         .arg(*r.compute.tflops, 0, 'f', 1)
-                                         .arg(QString::fromStdString(report::peakShareText(r.compute)))
-                                   : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
+        return QString::fromStdString(report::tflopsText(r.compute));
     case TopKernel:
         if (!p || p->kernels.empty())
             return QString();

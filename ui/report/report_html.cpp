@@ -156,6 +156,8 @@ void settings(QString &html, const report::Ledger &l)
     keyValueTable(html, {
                             {tr("Device"), firstOf(s, {"device"})},
                             {tr("Runtime"), firstOf(s, {"runtime"})},
+                            {l.models.size() > 1 ? tr("Models") : tr("Model"),
+                             QString::fromStdString(report::modelsText(l.models))},
                             {tr("Batch"), firstOf(s, {"batch"})},
                             {tr("Image size"), image},
                             {tr("Steps per run"), steps},
@@ -252,12 +254,7 @@ void why(QString &html, const report::Ledger &l, ReportMedium medium, int printT
             t.rowClasses << QString();
             continue;
         }
-        const QString compute = !r.compute.tflops ? QString()
-                                : r.compute.peakShare
-                                    ? tr("%1 TFLOP/s (%2)")
-                                          .arg(*r.compute.tflops, 0, 'f', 1)
-                                          .arg(QString::fromStdString(report::peakShareText(r.compute)))
-                                    : tr("%1 TFLOP/s").arg(*r.compute.tflops, 0, 'f', 1);
+        const QString compute = QString::fromStdString(report::tflopsText(r.compute));
         t.rows << QStringList{QString::fromStdString(r.label), QString::fromStdString(w.verdict->text),
                               QStringLiteral("%1 / %2 ms (%3)")
                                   .arg(w.profile->busyMs, 0, 'f', 2)

@@ -87,8 +87,9 @@ QList<GlossaryEntry> glossaryEntries()
                             "the pace: TF32, bf16, channels_last and fusion help; graphs and pinning do not.")
              .arg(percent(profile::kGpuBoundFrom))},
         {GlossaryDialog::tr("% of peak"),
-         GlossaryDialog::tr("On the Why page: the TFLOP/s a steady step achieves (ResNet18's training FLOPs for the "
-                            "batch and image size over the steady step time) as a share of the GPU's dense peak for "
+         GlossaryDialog::tr("On the Why page: the TFLOP/s a steady step achieves (the training FLOPs of one step, as "
+                            "torch.utils.flop_counter counted them for the run's model, or ResNet18's layers, over the "
+                            "steady step time) as a share of the GPU's dense peak for "
                             "the precision its convolutions and matmuls run in (fp32, TF32, bf16, fp16), from the "
                             "vendor's data sheet. None for a GPU the table lacks or the CPU.")},
         {GlossaryDialog::tr("deciding crossing"),

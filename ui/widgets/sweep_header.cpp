@@ -98,6 +98,9 @@ void SweepHeader::setSweep(const SweepInfo &info)
     } else if (info.environment && !info.environment->gpu.empty()) {
         facts << QString::fromStdString(info.environment->gpu);
     }
+    // The model with the parameters its runs reported (its name alone in older files).
+    if (const std::string models = report::modelsText(info.models); !models.empty())
+        facts << QString::fromStdString(models);
     if (settings.contains("batch"))
         facts << tr("batch %1").arg(settings.value("batch").toInt());
     if (settings.contains("image_size"))
