@@ -5,7 +5,7 @@
 # (torch.compile default), fresh start, `repeats` cold processes each. With `timm` given, a timm model
 # is also run by timm's own benchmark.py (put at .gpu-deps/timm_benchmark.py; not part of Stepscope)
 # back to back with Stepscope's same configuration. Everything under $OUT.
-#   source .gpu-deps/env.sh && scripts/gpu-models.sh GROUP [steps] [repeats]
+#   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c [steps] [repeats]
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-build.sh"
 group=$1
@@ -17,7 +17,11 @@ case $group in
              "timm:vit_small_patch16_224 image 64" "hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16") ;;
   b) models=("torchvision:efficientnet_b0 image 64" "torchvision:vit_b_16 image 32" "timm:resnet50 image 64"
              "hf:bert tokens 16" "hf:vit image 32" "docs/examples/factories.py:segmenter custom 16") ;;
-  *) echo "group a or b"; exit 2 ;;
+  # What a 10-minute call of the device tool holds after group a: the language models, the factories
+  # and one timm model against timm's own benchmark.
+  c) models=("hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16" "hf:bert tokens 16"
+             "docs/examples/factories.py:segmenter custom 16") ;;
+  *) echo "group a, b or c"; exit 2 ;;
 esac
 for entry in "${models[@]}"; do
   read -r model kind batch <<< "$entry"
@@ -36,10 +40,12 @@ PY
     >> "$out/sweeps-$group.md" 2>> "$out/sweeps-$group.log"
   echo "$model: rc=$? in $((SECONDS - start)) s (at $SECONDS s)"
 done
-if [ "$group" = b ] && [ -f .gpu-deps/timm_benchmark.py ]; then
+if [ "$group" != a ] && [ -f .gpu-deps/timm_benchmark.py ]; then
   # timm's own train benchmark against Stepscope's same step: bf16 autocast, channels-last, TF32 and
   # cudnn.benchmark (benchmark.py sets both), SGD, batch 64, back to back.
-  for model in resnet50 convnext_tiny; do
+  bench_models=(resnet50 convnext_tiny)
+  [ "$group" = c ] && bench_models=(resnet50)
+  for model in "${bench_models[@]}"; do
     python3 .gpu-deps/timm_benchmark.py --bench train --model "$model" -b 64 --precision amp_bfloat16 \
       --channels-last --num-warm-iter 20 --num-bench-iter 100 > "$out/timm-$model.txt" 2>&1
     grep -A12 -- "--result" "$out/timm-$model.txt" | tr -d '\n '; echo

@@ -35,7 +35,11 @@ for size in 1280x720 1920x1080; do
     for png in "$dir"/stepscope-*.png; do
       [ -e "$png" ] || continue
       page=$(basename "$png" .png)
-      convert "$png" -colors 256 "PNG8:$out/$kind-${page#stepscope-}.png"
+      page=${page#stepscope-}
+      # Pages with nothing of a stored sweep's to show: Compare (no pair chosen), Log (no sweep ran
+      # in this session), and Batch scan for a sweep of one batch (its tab is hidden).
+      case $kind-$page in *-compare | *-log) continue ;; scan-batch-scan) ;; *-batch-scan) continue ;; esac
+      convert "$png" -colors 256 "PNG8:$out/$kind-$page.png"
     done
   done
 done
