@@ -1,6 +1,7 @@
 #include "supervisor/sweep_recipe.h"
 
 #include "config/config_json.h"
+#include "config/model_name.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -187,6 +188,12 @@ Sweep expand(const SweepRecipe &recipe)
         std::remove_if(knobs.begin(), knobs.end(), [](const std::string &k) { return k.rfind("threads-", 0) == 0; }),
         knobs.end());
     Sweep sweep = expandKind(recipe, base, knobs);
+    // Issue 30.3: a sweep of rows builds them with withShapeOf, which moves another model's rows to
+    // the Python worker; the native rows it asked for are said to be n/a, not dropped without a word.
+    if (rows && base.model != kDefaultModel && base.runtime == Runtime::Native)
+        sweep.skipped.push_back("the native C++ runtime for " + base.model +
+                                " (n/a: the native worker trains resnet18 only, running another model from TorchScript "
+                                "is not built yet; every row runs in the Python worker)");
     if (base.cpuAffinity != recipe.base.cpuAffinity)
         for (RunConfig &c : sweep.configs)
             if (c.cpuAffinity == "one")

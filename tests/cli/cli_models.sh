@@ -32,6 +32,8 @@ cli --db "$db" run "${shape[@]}" --preset each --knobs channels-last --model tin
 [ "$(q "SELECT COUNT(*) FROM runs WHERE config_json LIKE '%\"runtime\":\"python\"%' AND config_json LIKE '%\"model\":\"tiny_factories:image_net,width=4\"%'")" = 2 ] \
   || fail "each run's configuration holds the model and the Python runtime: $(q 'SELECT config_json FROM runs')"
 q "SELECT config_name FROM runs" | grep -q "tiny_factories:image_net,width=4" || fail "the model is in the configuration's name"
+grep -q "skipped the native C++ runtime for tiny_factories:image_net,width=4 (n/a: " "$work/run.err" \
+  || fail "the native rows the preset asked for are said to be n/a: $(grep skipped "$work/run.err")"
 grep -q "tiny_factories:image_net" "$work/run.md" || fail "the sweep's title names the model: $(head -3 "$work/run.md")"
 grep -q "^Model: tiny_factories:image_net,width=4 (162 parameters)$" "$work/run.md" || fail "the ledger names the model: $(head -8 "$work/run.md")"
 # Issue 30.4: each run stores its model's facts, its step's FLOPs counted by torch.utils.flop_counter,
