@@ -91,12 +91,15 @@ std::string recommendationHeadline(const Ledger &ledger)
             return *r.firstStepMs + static_cast<double>(ledger.plannedSteps - 1) * *r.steadyMs;
         };
         line += "; " + shortLabel(other, row);
+        // One process a side has no interval: nothing measured says the two are within noise, only
+        // that they cannot be told apart (a 33% gap of one process each is not "noise").
+        const bool measuredNoise = !ledger.recommendationCI || ledger.recommendationCI->hasInterval;
         if (other.firstStepMs && other.steadyMs && row.firstStepMs && row.steadyMs && total(row) > 0) {
             const double change = total(other) / total(row) - 1;
             line += " " + formatNumber("%.1f%%", 100 * std::abs(change)) + (change < 0 ? " faster" : " slower") +
-                    ", within noise";
+                    (measuredNoise ? ", within noise" : ", one process each: no interval");
         } else {
-            line += " is within noise of it";
+            line += measuredNoise ? " is within noise of it" : " cannot be told from it (one process each)";
         }
     }
     return line;

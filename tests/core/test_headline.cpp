@@ -94,7 +94,9 @@ TEST_F(HeadlineTest, ShortLabelsTheRunnerUpsChangeAndCaveatsApart)
     EXPECT_TRUE(contains(headline, ", pays off after " + std::to_string(std::llround(breakEven)) + " steps"))
         << headline;
     // Fused SGD's 10000 steps against the graph's: (2410 + 9999 * 3.72) / (2270 + 9999 * 3.76) - 1 = -0.65%.
-    EXPECT_TRUE(contains(headline, "; +sgd-fused 0.7% faster, within noise")) << headline;
+    // One process each: no interval says they are "within noise", only that they cannot be told apart.
+    EXPECT_TRUE(contains(headline, "; +sgd-fused 0.7% faster, one process each: no interval")) << headline;
+    EXPECT_FALSE(contains(headline, "within noise")) << headline;
     EXPECT_FALSE(contains(headline, "\n")) << headline;
 
     // The caveats are not in the headline but on their own line.

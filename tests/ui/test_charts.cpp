@@ -519,9 +519,11 @@ void TestCharts::breakEvenMarksTheDecidingCrossing()
     // The graph's row by its name (issue 28), and fused SGD as what it adds to it, with the total time
     // for 10000 steps it changes: (2.41 + 9999 * 3.71 ms) / (2.27 + 9999 * 3.75 ms).
     QVERIFY2(headline.rfind("Use " + ledger.rows[5].label + ": ", 0) == 0, headline.c_str());
-    QVERIFY2(headline.find("; +sgd-fused 0.7% faster, within noise") != std::string::npos, headline.c_str());
+    // One process each: nothing measured says "within noise", only that no interval tells them apart.
+    QVERIFY2(headline.find("; +sgd-fused 0.7% faster, one process each: no interval") != std::string::npos,
+             headline.c_str());
     QVERIFY(chart.graphForRow(5)->name().contains(QStringLiteral("recommended for N")));
-    QVERIFY(chart.graphForRow(6)->name().contains(QStringLiteral("within noise of the recommended")));
+    QVERIFY(chart.graphForRow(6)->name().contains(QStringLiteral("not told from the recommended: one process each")));
 
     // A shorter planned run makes the CUDA graph the best: fused SGD would overtake it only later.
     model.setPlannedSteps(1000);
@@ -720,8 +722,8 @@ void TestCharts::breakEvenGeometryComesFromTheLedgerAlone()
     QVERIFY(g.lines[0].recommended);
     QVERIFY(!g.lines[1].recommended);
     QCOMPARE(g.lines[0].suffix, QString(" \u2605 recommended for N"));
-    QCOMPARE(g.lines[1].suffix, QString(" (within noise of the recommended)"));
-    QCOMPARE(g.lines[1].fullName, QString("fast (within noise of the recommended)"));
+    QCOMPARE(g.lines[1].suffix, QString(" (not told from the recommended: one process each)"));
+    QCOMPARE(g.lines[1].fullName, QString("fast (not told from the recommended: one process each)"));
     QCOMPARE(g.lineForRow(1), &g.lines[1]);
     QVERIFY(!g.lineForRow(2));
 

@@ -106,7 +106,12 @@ BreakEvenGeometry::Line line(const report::Ledger &ledger, std::size_t i, const 
     const bool other =
         recommendation && (recommendation->best == i || (recommendation->runnerUp && *recommendation->runnerUp == i));
     if (!line.recommended && other)
-        tags << (ledger.recommendationTied ? tr("within noise of the recommended") : tr("runner-up"));
+        // Tied: within the measured noise, or with one process a side no interval at all to tell them
+        // apart (the headline says the same).
+        tags << (!ledger.recommendationTied ? tr("runner-up")
+                 : ledger.recommendationCI && !ledger.recommendationCI->hasInterval
+                     ? tr("not told from the recommended: one process each")
+                     : tr("within noise of the recommended"));
     line.suffix = tags.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(tags.join(QStringLiteral(", ")));
     if (line.recommended)
         line.suffix += tr(" \u2605 recommended for N");
