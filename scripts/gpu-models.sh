@@ -5,7 +5,7 @@
 # (torch.compile default), fresh start, `repeats` cold processes each. With `timm` given, a timm model
 # is also run by timm's own benchmark.py (put at .gpu-deps/timm_benchmark.py; not part of Stepscope)
 # back to back with Stepscope's same configuration. Everything under $OUT.
-#   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c [steps] [repeats]
+#   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c|bench [steps] [repeats]
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-build.sh"
 group=$1
@@ -21,14 +21,15 @@ case $group in
   # and one timm model against timm's own benchmark.
   c) models=("hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16" "hf:bert tokens 16"
              "docs/examples/factories.py:segmenter custom 16") ;;
-  *) echo "group a, b or c"; exit 2 ;;
+  bench) models=() ;; # timm's benchmark against Stepscope alone
+  *) echo "group a, b, c or bench"; exit 2 ;;
 esac
 timm_bench() {
   [ "$group" != a ] && [ -f .gpu-deps/timm_benchmark.py ] || return 0
   # timm's own train benchmark against Stepscope's same step: bf16 autocast, channels-last, TF32 and
   # cudnn.benchmark (benchmark.py sets both), SGD, batch 64, back to back.
   bench_models=(resnet50 convnext_tiny)
-  [ "$group" = c ] && bench_models=(resnet50)
+  [ "$group" = c ] || [ "$group" = bench ] && bench_models=(resnet50)
   for model in "${bench_models[@]}"; do
     python3 .gpu-deps/timm_benchmark.py --bench train --model "$model" -b 64 --precision amp_bfloat16 \
       --channels-last --num-warm-iter 20 --num-bench-iter 100 > "$out/timm-$model.txt" 2>&1
@@ -41,7 +42,7 @@ timm_bench() {
 }
 # The acceptance check first: what a call has time for after it is the sweeps.
 timm_bench
-for entry in "${models[@]}"; do
+for entry in ${models[@]+"${models[@]}"}; do
   read -r model kind batch <<< "$entry"
   python3 - "$out/sweep.json" "$model" "$kind" "$batch" "$steps" <<'PY'
 import json, sys
@@ -58,8 +59,8 @@ PY
     >> "$out/sweeps-$group.md" 2>> "$out/sweeps-$group.log"
   echo "$model: rc=$? in $((SECONDS - start)) s (at $SECONDS s)"
 done
-for id in $(sqlite3 "$db" "SELECT id FROM sweeps ORDER BY id"); do
+[ -f "$db" ] && for id in $(sqlite3 "$db" "SELECT id FROM sweeps ORDER BY id"); do
   $cli --db "$db" show --sweep "$id" >> "$out/show-$group.txt" 2>&1
 done
-grep -E "^## Sweep|^\| |Recommendation" "$out/sweeps-$group.md" | grep -v "^|---" > "$out/summary-$group.txt"
+[ -f "$out/sweeps-$group.md" ] && grep -E "^## Sweep|^\| |Recommendation" "$out/sweeps-$group.md" | grep -v "^|---" > "$out/summary-$group.txt"
 echo "done at $SECONDS s"
