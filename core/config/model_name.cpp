@@ -1,6 +1,7 @@
 #include "config/model_name.h"
 
-#include <regex>
+#include <QRegularExpression>
+#include <QString>
 
 namespace stepscope
 {
@@ -21,8 +22,10 @@ const char *modelPattern()
 
 bool isModelName(const std::string &text)
 {
-    static const std::regex pattern(modelPattern());
-    return std::regex_match(text, pattern);
+    // PCRE, as Python's re reads the same pattern. (std::regex also would, but GCC 12 under the
+    // sanitizers warns inside its own headers, and the build treats warnings as errors.)
+    static const QRegularExpression pattern(QRegularExpression::anchoredPattern(QLatin1String(modelPattern())));
+    return pattern.match(QString::fromStdString(text)).hasMatch();
 }
 
 const char *modelPhrase()

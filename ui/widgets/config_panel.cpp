@@ -660,7 +660,10 @@ void ConfigPanel::setCudaDevices(int count)
             b->setChecked(true);
         affinity_->setCurrentIndex(affinity_->findData(QStringLiteral("one")));
         setOptimizer(Optimizer::Fused);
-        deviceNote_->setText(tr("%n CUDA device(s) found: ResNet18 at 224x224.", nullptr, count));
+        // The shape it set, not the model: the Model field says what is trained (issue 30).
+        deviceNote_->setText(tr("%n CUDA device(s) found: %1x%1 images, batch %2 by default.", nullptr, count)
+                                 .arg(shape.imageSize)
+                                 .arg(shape.batch));
     } else {
         const RunConfig shape = supervisor::defaultShape(false);
         setShape(shape.batch, shape.imageSize, shape.warmupSteps, shape.steps);
