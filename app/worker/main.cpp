@@ -1,12 +1,14 @@
 // stepscope-worker: runs ONE configuration in this process and speaks the JSON-lines protocol on
 // stdout. The supervisor starts one per configuration (cold first steps, process-global flags).
 //
-//   stepscope-worker [--profile-steps K --trace PATH] --config '{"device":"cuda","batch":32,...}'
+//   stepscope-worker [--profile-steps K --trace PATH] [--module EXPORT.pt] --config '{"device":"cuda",...}'
 #include "config/config_json.h"
 #include "config/resnet18_flops.h"
 #include "engine/cpu_affinity.h"
 #include "engine/engine.h"
 #include "protocol/protocol.h"
+
+#include <QFile>
 
 #include <atomic>
 #include <csignal>
@@ -34,12 +36,18 @@ void emit(const QByteArray &line)
 class ProtocolListener : public stepscope::engine::Listener
 {
   public:
-    explicit ProtocolListener(const stepscope::RunConfig &config) : config_(config) {}
+    ProtocolListener(const stepscope::RunConfig &config, std::string modulePath)
+        : config_(config), modulePath_(std::move(modulePath))
+    {
+    }
     void ready(double s) override
     {
-        // The engine trains ResNet18 alone: its facts are its layer count, sent where the Python
-        // worker sends the count of its model.
-        emit(stepscope::protocol::modelLine(stepscope::resnet18Facts(config_)));
+        // ResNet18's facts are its layer count; another model's are the `model` line the Python
+        // worker counted when it exported it (PATH.model.json, export.py), sent as this run's.
+        if (modulePath_.empty())
+            emit(stepscope::protocol::modelLine(stepscope::resnet18Facts(config_)));
+        else if (QFile facts(QString::fromStdString(modulePath_ + ".model.json")); facts.open(QIODevice::ReadOnly))
+            emit(facts.readLine());
         emit(stepscope::protocol::readyLine(s));
     }
     void firstStep(double s) override { emit(stepscope::protocol::firstStepLine(s)); }
@@ -65,6 +73,7 @@ class ProtocolListener : public stepscope::engine::Listener
 
   private:
     const stepscope::RunConfig &config_;
+    std::string modulePath_;
 };
 
 } // namespace
@@ -77,6 +86,7 @@ int main(int argc, char **argv)
 
     QByteArray configJson;
     stepscope::engine::ProfileRequest profile;
+    std::string modulePath; // a model other than resnet18: its TorchScript export (issue 30.3)
     std::string argumentProblem;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc)
@@ -89,6 +99,8 @@ int main(int argc, char **argv)
             profile.steps = static_cast<int>(steps);
         } else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
             profile.tracePath = argv[++i];
+        else if (std::strcmp(argv[i], "--module") == 0 && i + 1 < argc)
+            modulePath = argv[++i];
         else if (std::strcmp(argv[i], "--cuda-devices") == 0) {
             // Lets front-ends that link no torch pick a default device the way LibTorch sees it.
             // The count, then one tab-separated line per device (index, name, UUID, PCI bus id, MiB)
@@ -108,9 +120,11 @@ int main(int argc, char **argv)
             return 0;
         } else if (std::strcmp(argv[i], "--help") == 0) {
             std::puts(
-                "usage: stepscope-worker [--profile-steps K --trace PATH] --config JSON | --cuda-devices | --probe "
-                "DEVICE\nRuns one configuration; JSON lines on stdout. With --profile-steps, K more steps after the "
-                "timed ones run under the profiler and their Chrome trace goes to PATH.");
+                "usage: stepscope-worker [--profile-steps K --trace PATH] [--module EXPORT.pt] --config JSON | "
+                "--cuda-devices | --probe DEVICE\nRuns one configuration; JSON lines on stdout. With --profile-steps, "
+                "K more steps after the timed ones run under the profiler and their Chrome trace goes to PATH. A "
+                "model other than resnet18 comes as the TorchScript module stepscope_worker.py --export-torchscript "
+                "wrote (--module).");
             return 0;
         }
     }
@@ -144,8 +158,8 @@ int main(int argc, char **argv)
 
     stepscope::engine::applyThreads(config); // before hello, which reports the count
     emit(stepscope::protocol::helloLine(stepscope::engine::probeEnvironment(config)));
-    ProtocolListener listener(config);
-    const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart, profile);
+    ProtocolListener listener(config, modulePath);
+    const auto failure = stepscope::engine::run(config, listener, g_cancel, processStart, profile, modulePath);
     if (failure) {
         emit(stepscope::protocol::errorLine(*failure));
         std::fprintf(stderr, "stepscope-worker: %s\n", failure->message.c_str());

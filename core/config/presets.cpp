@@ -189,12 +189,28 @@ std::vector<std::string> ledgerKnobNames(const RunConfig &base)
     return names;
 }
 
+static void addNativeTwin(Sweep &sweep, const RunConfig &base)
+{
+    // Another model's rows all run in Python (withShapeOf); "C++ against Python" is one more row
+    // (issue 30.3): the native worker on the model's TorchScript export, twin of the Python row with
+    // the eager knobs (the baseline on the CPU), so the pair differs by the runtime alone. A model
+    // that cannot be traced makes this row "n/a" and costs the rest nothing.
+    RunConfig twin = baselineOf(base);
+    if (base.onCuda())
+        for (const Knob *k : {&kTf32, &kCudnn, &kBf16, &kChannelsLast})
+            k->apply(twin);
+    twin.runtime = Runtime::Native;
+    addIfValid(sweep, twin, "native (TorchScript) " + knobLabel(twin));
+}
+
 void addLedgerPythonRows(Sweep &sweep, const RunConfig &base)
 {
     // A cold compile on the CPU costs minutes, so the CPU ledger has no Python rows; nor does a
     // ledger that is already Python (its rows above run there), unless it is of another model than
     // ResNet18: its rows are all Python, and the compile rows are the ones it would miss most.
     const bool otherModel = base.model != kDefaultModel;
+    if (otherModel)
+        addNativeTwin(sweep, base);
     if (!base.onCuda() || (base.runtime != Runtime::Native && !otherModel))
         return;
     // Python rows on the eager knobs the compile modes build on (no hand-made graph: compile's

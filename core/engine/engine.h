@@ -59,9 +59,12 @@ class Listener
 using Clock = std::chrono::steady_clock;
 
 // Runs one configuration: setup, the first step, warm-up and measured steps. Returns the failure,
-// if any (cancel is checked between steps). `processStart` anchors the setup time.
+// if any (cancel is checked between steps). `processStart` anchors the setup time. `modulePath`:
+// the TorchScript export of a model other than resnet18 (issue 30.3; the Python worker's
+// --export-torchscript), required for one and ignored for resnet18.
 std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
-                           Clock::time_point processStart, const ProfileRequest &profile = {});
+                           Clock::time_point processStart, const ProfileRequest &profile = {},
+                           const std::string &modulePath = {});
 
 // Number of losses kept for the accuracy gate.
 constexpr int kCheckSteps = 10;

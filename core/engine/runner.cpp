@@ -6,6 +6,7 @@
 #include "engine/gpu_state.h"
 #include "engine/step_profile.h"
 #include "engine/training_step.h"
+#include "config/model_name.h"
 #include "platform/platform.h"
 
 #include <torch/torch.h>
@@ -165,8 +166,9 @@ Failure failureFromException(const std::exception &e, const RunConfig &config, b
     const std::string what = e.what();
     const std::string firstLine = what.substr(0, what.find('\n'));
     if (isOutOfMemory(e, what)) {
-        std::string message =
-            "out of memory at batch " + std::to_string(config.batch) + ", image " + std::to_string(config.imageSize);
+        std::string message = "out of memory at batch " + std::to_string(config.batch) +
+                              (config.model == kDefaultModel ? ", image " + std::to_string(config.imageSize)
+                                                             : " for " + config.model);
         if (!config.onCuda())
             if (const std::string note = processMemoryNote(); !note.empty())
                 message += " on the CPU (" + note + ")";
@@ -189,12 +191,17 @@ void applyGlobalFlags(const RunConfig &config)
 } // namespace
 
 std::optional<Failure> run(const RunConfig &config, Listener &listener, const std::atomic<bool> &cancel,
-                           Clock::time_point processStart, const ProfileRequest &profile)
+                           Clock::time_point processStart, const ProfileRequest &profile, const std::string &modulePath)
 {
     const auto problems = validate(config);
     if (!problems.empty())
         return Failure{FailureCategory::InvalidConfig, problems.front().field + ": " + problems.front().message,
                        describe(problems)};
+    if (config.model != kDefaultModel && modulePath.empty())
+        return Failure{FailureCategory::InvalidConfig,
+                       "model " + config.model + " needs its TorchScript export (--module PATH)",
+                       "the native worker trains resnet18 itself; another model comes as the TorchScript module "
+                       "the Python worker's --export-torchscript writes (a sweep makes it before the run)"};
     if (config.onCuda() && !torch::cuda::is_available())
         return Failure{FailureCategory::CudaUnavailable, "CUDA is not available to LibTorch on this machine",
                        "torch::cuda::is_available() returned false; device " + config.device};
@@ -215,7 +222,7 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         if (device.is_cuda())
             deviceGuard.emplace(device.index());
 #endif
-        TrainingStep step(config, device);
+        TrainingStep step(config, device, modulePath);
         synchronize(device);
         listener.ready(msSince(processStart, Clock::now()) / 1000.0);
 
@@ -282,6 +289,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         const int timedSteps = total - timedFrom + 1;
         listener.done(total, timedSteps > 0 ? blockMs / timedSteps : 0.0);
         return std::nullopt;
+    } catch (const ModelLoadError &e) {
+        return Failure{FailureCategory::ModelFailed, e.what(), {}};
     } catch (const std::exception &e) {
         return failureFromException(e, config, capturing);
     }

@@ -1,5 +1,7 @@
 #include "engine/training_step.h"
 
+#include "config/model_name.h"
+
 #include <ATen/autocast_mode.h>
 #include <torch/nn/functional/loss.h>
 
@@ -53,27 +55,38 @@ class AutocastGuard
 
 } // namespace
 
-TrainingStep::TrainingStep(const RunConfig &config, torch::Device device) : config_(config), device_(device)
+TrainingStep::TrainingStep(const RunConfig &config, torch::Device device, const std::string &modulePath)
+    : config_(config), device_(device)
 {
     // Weights and data come from the CPU generator, so every device and runtime starts from the
-    // same numbers for the same seed.
+    // same numbers for the same seed. An export carries both, made from the same seed by the Python
+    // worker; the seed is still set, for what draws at run time (dropout).
     torch::manual_seed(static_cast<uint64_t>(config.seed));
-    model_ = ResNet18(config.classes);
-    auto input = torch::randn({config.batch, 3, config.imageSize, config.imageSize});
-    auto target = torch::randint(0, config.classes, {config.batch}, torch::kLong);
+    if (config.model != kDefaultModel) {
+        if (modulePath.empty())
+            throw std::invalid_argument("model " + config.model +
+                                        " needs its TorchScript export (--module PATH); the supervisor makes it "
+                                        "with the Python worker before the run");
+        scripted_ = std::make_unique<ScriptedModel>(modulePath, device_, config.channelsLast);
+        params_ = scripted_->parameters();
+    } else {
+        model_ = ResNet18(config.classes);
+        auto input = torch::randn({config.batch, 3, config.imageSize, config.imageSize});
+        auto target = torch::randint(0, config.classes, {config.batch}, torch::kLong);
 
-    model_->to(device_);
-    model_->train();
-    input_ = input.to(device_);
-    target_ = target.to(device_);
-    if (config.channelsLast) {
-        torch::NoGradGuard noGrad;
-        input_ = input_.contiguous(at::MemoryFormat::ChannelsLast);
-        for (auto &p : model_->parameters())
-            if (p.dim() == 4)
-                p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+        model_->to(device_);
+        model_->train();
+        input_ = input.to(device_);
+        target_ = target.to(device_);
+        if (config.channelsLast) {
+            torch::NoGradGuard noGrad;
+            input_ = input_.contiguous(at::MemoryFormat::ChannelsLast);
+            for (auto &p : model_->parameters())
+                if (p.dim() == 4)
+                    p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+        }
+        params_ = model_->parameters();
     }
-    params_ = model_->parameters();
     // Zero momentum buffers give exactly PyTorch's first step (buf = grad) without a special case,
     // and exist before a CUDA graph is captured.
     for (const auto &p : params_)
@@ -90,6 +103,8 @@ TrainingStep::~TrainingStep() = default;
 
 torch::Tensor TrainingStep::forward()
 {
+    if (scripted_)
+        throw std::logic_error("forward() is ResNet18's; a TorchScript export gives its loss only");
     AutocastGuard autocast(config_, device_);
     return model_->forward(input_);
 }
@@ -150,8 +165,7 @@ void TrainingStep::eagerStep(double lr)
     zeroGrads();
     {
         AutocastGuard autocast(config_, device_);
-        auto logits = model_->forward(input_);
-        loss_ = torch::nn::functional::cross_entropy(logits, target_);
+        loss_ = scripted_ ? scripted_->loss() : torch::nn::functional::cross_entropy(model_->forward(input_), target_);
     }
     if (config_.autocast != Autocast::FP16) {
         loss_.backward();

@@ -1,11 +1,14 @@
 #pragma once
-// One ResNet18 SGD training step under a RunConfig: the knobs become LibTorch calls here, and
-// nowhere else. Engine-internal (includes torch).
+// One SGD training step under a RunConfig: the knobs become LibTorch calls here, and nowhere else.
+// The model is the built-in ResNet18, or another one from the TorchScript export the Python worker
+// made for the run (scripted_model.h, issue 30.3). Engine-internal (includes torch).
 #include "config/run_config.h"
 #include "engine/resnet.h"
+#include "engine/scripted_model.h"
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace at::cuda
 {
@@ -22,7 +25,9 @@ constexpr double kMomentum = 0.9;
 class TrainingStep
 {
   public:
-    TrainingStep(const RunConfig &config, torch::Device device);
+    // `modulePath`: the run's TorchScript export, needed (and only taken) when config.model is not
+    // the built-in resnet18.
+    TrainingStep(const RunConfig &config, torch::Device device, const std::string &modulePath = {});
     ~TrainingStep();
 
     // One training step. Under cuda_graph, the first call warms up and captures; later calls replay.
@@ -30,10 +35,11 @@ class TrainingStep
     // The loss of the last step, on the device (no sync).
     const torch::Tensor &loss() const { return loss_; }
 
-    // Forward pass only, under the configuration's autocast (for tests of the knobs).
+    // Forward pass only, under the configuration's autocast (for tests of the knobs; ResNet18 only).
     torch::Tensor forward();
 
     ResNet18 &model() { return model_; }
+    bool scripted() const { return scripted_ != nullptr; }
     const torch::Tensor &input() const { return input_; }
     const torch::Tensor &target() const { return target_; }
     std::vector<torch::Tensor> parameters() const { return params_; }
@@ -50,6 +56,7 @@ class TrainingStep
     RunConfig config_;
     torch::Device device_;
     ResNet18 model_{nullptr};
+    std::unique_ptr<ScriptedModel> scripted_; // set instead of model_ for another model
     torch::Tensor input_, target_, loss_;
     std::vector<torch::Tensor> params_, momentum_;
     // fp16 dynamic loss scaling state (as GradScaler keeps it), on the device.

@@ -189,12 +189,12 @@ Sweep expand(const SweepRecipe &recipe)
         knobs.end());
     Sweep sweep = expandKind(recipe, base, knobs);
     // Issue 30.3: a sweep of rows builds them with withShapeOf, which moves another model's rows to
-    // the Python worker (the recipe's base is already there): the native rows a preset has for
-    // ResNet18 are said to be n/a, not dropped without a word.
-    if (rows && base.model != kDefaultModel)
+    // the Python worker (the recipe's base is already there). The ledger adds one native row, on the
+    // model's TorchScript export; the other kinds say where their native rows went.
+    if (rows && base.model != kDefaultModel && recipe.kind != SweepKind::Ledger)
         sweep.skipped.push_back("the native C++ runtime for " + base.model +
-                                " (n/a: the native worker trains resnet18 only, running another model from TorchScript "
-                                "is not built yet; every row runs in the Python worker)");
+                                " (its rows run in the Python worker; the ledger, or a row with runtime native, runs "
+                                "it in the native worker from a TorchScript export)");
     if (base.cpuAffinity != recipe.base.cpuAffinity)
         for (RunConfig &c : sweep.configs)
             if (c.cpuAffinity == "one")

@@ -294,13 +294,37 @@ void SweepRunner::startRun(const SweepScheduler::Start &start)
         finishCurrent(lane, RunStatus::Failed, torchFailure(options_.torch));
         return;
     }
+    if (ModelExports::needed(run.config) && exports_.path(run.config).isEmpty()) {
+        // Another model in the native worker: the Python worker traces it first, once a sweep.
+        if (const auto failed = exports_.failure(run.config)) {
+            finishCurrent(lane, RunStatus::Failed, *failed);
+            return;
+        }
+        if (options_.python.program.isEmpty()) {
+            finishCurrent(lane, RunStatus::Failed,
+                          exports_.failed(run.config, Failure{FailureCategory::PythonNotFound,
+                                                              "its TorchScript export needs the Python worker: " +
+                                                                  options_.python.origin.toStdString(),
+                                                              {}}));
+            return;
+        }
+        lane.stage = Stage::Exporting;
+        startWorker(lane, run.config);
+        return;
+    }
+    continueRun(lane, run);
+}
+
+void SweepRunner::continueRun(Lane &lane, const PlannedRun &run)
+{
     if (!prepareCaches(lane, run))
         return;
     if (options_.machineWarmup && lane.warmup == Warmup::NotRun) {
         lane.stage = Stage::WarmingUp;
         lane.warmup = Warmup::Running; // once a lane, whatever becomes of it
         const RunConfig warmup = machineWarmupConfig(run.config);
-        Q_EMIT sweepEvent(event::WarmupStarted{QString::fromStdString(canonicalName(warmup)), name});
+        Q_EMIT sweepEvent(event::WarmupStarted{QString::fromStdString(canonicalName(warmup)),
+                                               QString::fromStdString(canonicalName(run.config))});
         startWorker(lane, warmup);
         return;
     }
@@ -360,12 +384,14 @@ bool SweepRunner::prepareCaches(Lane &lane, const PlannedRun &run)
 
 void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
 {
-    const WorkerCommand &worker = config.runtime == Runtime::Python ? options_.python : options_.native;
+    const bool exporting = lane.stage == Stage::Exporting;
+    const bool python = exporting || config.runtime == Runtime::Python;
+    const WorkerCommand &worker = python ? options_.python : options_.native;
     auto *w = new WorkerProcess(options_.timeoutSeconds, options_.oomCounterFiles, this);
     lane.worker = w;
-    ++lane.workersStarted;
-    QProcessEnvironment env =
-        config.runtime == Runtime::Python ? workerEnvironment() : nativeWorkerEnvironment(options_.torch);
+    if (!exporting) // the export is no worker of the machine's warm-up order
+        ++lane.workersStarted;
+    QProcessEnvironment env = python ? workerEnvironment() : nativeWorkerEnvironment(options_.torch);
     // The timed run gets its own machine caches, the priming process the ones it fills; the
     // machine warm-up, the user's (it warms what no run reads now: the driver and the file cache).
     if (lane.stage == Stage::Timed)
@@ -389,6 +415,18 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
                                         : lane.workersStarted == 1       ? store::MachineWarmup::FirstProcess
                                                                          : store::MachineWarmup::AfterOthers);
     WorkerCommand command = worker;
+    if (exporting) {
+        std::string problem;
+        const QString target = exports_.target(config, problem);
+        if (target.isEmpty()) {
+            lane.worker = nullptr;
+            w->deleteLater();
+            exportExited(lane, RunStatus::Failed, Failure{FailureCategory::Internal, problem, {}});
+            return;
+        }
+        command.arguments << "--export-torchscript" << target;
+    } else if (ModelExports::needed(config))
+        command.arguments << "--module" << exports_.path(config);
     if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
         // The timed worker profiles its last steps (issue 18.1) into a folder beside the database.
         if (const QString trace = lane.recorder->prepareTrace(); !trace.isEmpty())
@@ -418,7 +456,9 @@ void SweepRunner::onMessage(Lane &lane, const protocol::Message &m)
     // that they are alive; their figures are not the run's.
     if (m.type == protocol::Message::Type::Phase) {
         db_.heartbeat(lane.runId);
-        Q_EMIT sweepEvent(event::Phase{lane.runId, QString::fromStdString(m.phase), m.seconds, true, laneOf(lane)});
+        // The export says its own phase ("exporting to TorchScript"); the others are named priming.
+        Q_EMIT sweepEvent(event::Phase{lane.runId, QString::fromStdString(m.phase), m.seconds,
+                                       lane.stage != Stage::Exporting, laneOf(lane)});
     }
 }
 
@@ -428,7 +468,31 @@ void SweepRunner::onWorkerFailedToStart(Lane &lane, Failure failure)
     lane.worker = nullptr;
     if (lane.stage == Stage::Priming)
         failure.message = "priming " + lane.primingWhat + " failed: " + failure.message;
+    if (lane.stage == Stage::Exporting) {
+        exportExited(lane, RunStatus::Failed, failure);
+        return;
+    }
     finishCurrent(lane, RunStatus::Failed, failure);
+}
+
+void SweepRunner::exportExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure)
+{
+    lane.stage = Stage::Timed;
+    const PlannedRun &run = plan_.runs[scheduler_->runOn(lane.index)];
+    if (cancelRequested_) {
+        finishCurrent(lane, RunStatus::Cancelled,
+                      Failure{FailureCategory::Cancelled, "stopped by the user while exporting " + run.config.model +
+                                                              " to TorchScript",
+                              {}});
+        return;
+    }
+    if (status != RunStatus::Complete) {
+        const Failure why = failure ? *failure : Failure{FailureCategory::ModelFailed, "the export ended without a word", {}};
+        finishCurrent(lane, RunStatus::Failed, exports_.failed(run.config, why));
+        return;
+    }
+    exports_.made(run.config);
+    continueRun(lane, run);
 }
 
 void SweepRunner::primingExited(Lane &lane, RunStatus status, std::optional<Failure> failure)
@@ -514,6 +578,9 @@ void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Fai
         break;
     case Stage::Priming:
         primingExited(lane, status, std::move(failure));
+        break;
+    case Stage::Exporting:
+        exportExited(lane, status, failure);
         break;
     case Stage::Timed:
         if (status == RunStatus::Failed && failure && lane.recorder && lane.recorder->diedProfiling() &&

@@ -11,6 +11,7 @@
 // world_size W holds W idle lanes of one model at once. Those decisions are SweepScheduler's
 // (sweep_scheduler.h); the runner asks it and does what it says.
 #include "protocol/protocol.h"
+#include "supervisor/model_exports.h"
 #include "supervisor/start_caches.h"
 #include "supervisor/run_recorder.h"
 #include "supervisor/sweep_lanes.h"
@@ -96,7 +97,7 @@ class SweepRunner : public QObject
     void progress(int finishedRuns, int totalRuns, int stepInRun, int stepsInRun);
 
   private:
-    enum class Stage { Timed, WarmingUp, Priming };
+    enum class Stage { Timed, WarmingUp, Priming, Exporting };
     enum class Warmup { NotRun, Running, Completed, Failed };
     // One device's worker and the run it is running (which run, and what the lane may take: the
     // scheduler's). Without RunnerOptions::lanes there is one.
@@ -109,7 +110,8 @@ class SweepRunner : public QObject
         RunCaches runCaches, primingCaches;
         std::string primingWhat; // "the shipped bundle", ...: its failure says which
         // What the worker now running is: the lane's discarded warm-up, the unstored process that
-        // fills what the run's shipped or again start reads, or the timed run itself.
+        // fills what the run's shipped or again start reads, the Python worker tracing another model
+        // for a native run (ModelExports), or the timed run itself.
         Stage stage = Stage::Timed;
         Warmup warmup = Warmup::NotRun;
         int workersStarted = 0;
@@ -117,6 +119,9 @@ class SweepRunner : public QObject
 
     void dispatch();
     void startRun(const SweepScheduler::Start &start);
+    // After the run's export (when it needs one): its caches, the machine warm-up, priming, the run.
+    void continueRun(Lane &lane, const PlannedRun &run);
+    void exportExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
     bool prepareCaches(Lane &lane, const PlannedRun &run);
     void startWorker(Lane &lane, const RunConfig &config);
     void onMessage(Lane &lane, const protocol::Message &m);
@@ -157,6 +162,7 @@ class SweepRunner : public QObject
     bool cancelRequested_ = false;
     std::vector<std::unique_ptr<Lane>> lanes_;
     std::unique_ptr<SweepScheduler> scheduler_; // which lane runs what; made by start()
+    ModelExports exports_;
     QTimer heartbeat_;
     // The sweep's cache folders, the timed runs' and the priming processes'.
     std::unique_ptr<StartCacheDirs> cacheDirs_;

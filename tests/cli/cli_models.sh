@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Another model than ResNet18 through the CLI (issue 30): a factory's sweep runs every row in the
-# Python worker and stores the model in each run's configuration and name; --model on the native
-# runtime alone is refused by name; a factory that hangs meets the silence timeout and stores no
-# figure; a factory that raises fails as model-failed with its trace.
+# Python worker and stores the model in each run's configuration and name; on the native runtime it
+# runs from its TorchScript export with the Python run's losses, and a model that cannot be traced is
+# n/a there, once a sweep; a factory that hangs meets the silence timeout and stores no figure; a
+# factory that raises fails as model-failed with its trace.
 #   cli_models.sh BIN_DIR PYTHON SOURCE_DIR
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
@@ -12,12 +13,47 @@ db=$work/m.sqlite
 q() { sqlite3 "$db" "$1"; }
 shape=("${tiny[@]}" --classes 10 --steps 12 --warmup-steps 1 --python "$py" --no-profile --timeout 120)
 
-# Asked for on the native runtime alone: refused before anything runs, saying what to do.
+# Issue 30.3: on the native runtime alone, the Python worker traces the model to TorchScript and the
+# native worker trains it: same seed, same weights, same batch, so its losses are the Python run's.
+# (A database of its own: the checks further down count the runs of theirs.)
+db=$work/native.sqlite
+for runtime in native python; do
+  cli --db "$db" run "${shape[@]}" --single --runtime $runtime --model tiny_factories:image_net,width=4 \
+    > /dev/null 2> "$work/$runtime.err" || fail "the $runtime run of a factory failed: $(tail -5 "$work/$runtime.err")"
+done
+grep -q "exporting to TorchScript" "$work/native.err" || fail "the export is said as it happens: $(cat "$work/native.err")"
+grep -q "priming: exporting" "$work/native.err" && fail "the export is no priming: $(grep exporting "$work/native.err")"
+native_losses=$(q "SELECT check_losses FROM runs WHERE config_json LIKE '%\"runtime\":\"native\"%' AND status='complete'")
+python_losses=$(q "SELECT check_losses FROM runs WHERE config_json LIKE '%\"runtime\":\"python\"%' AND status='complete' ORDER BY id DESC LIMIT 1")
+[ -n "$native_losses" ] && [ "$native_losses" != "[]" ] || fail "the native run stored no losses: $(q 'SELECT id, status, message FROM runs')"
+"$py" - "$native_losses" "$python_losses" <<'PY' || fail "native and Python losses differ: $native_losses against $python_losses"
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert len(a) == len(b) == 10 and all(abs(x - y) <= 1e-5 * abs(y) for x, y in zip(a, b)), (a, b)
+PY
+q "SELECT model_description FROM runs WHERE config_json LIKE '%\"runtime\":\"native\"%'" | grep -q "^tiny_factories:image_net (.*traced to TorchScript" \
+  || fail "the native run's model says it ran from TorchScript: $(q 'SELECT model_description FROM runs')"
+[ "$(q "SELECT training_flops FROM runs WHERE config_json LIKE '%\"runtime\":\"native\"%'")" = \
+  "$(q "SELECT training_flops FROM runs WHERE config_json LIKE '%\"runtime\":\"python\"%' ORDER BY id DESC LIMIT 1")" ] \
+  || fail "the native run carries the model's FLOP count: $(q 'SELECT config_name, training_flops FROM runs')"
+# A batch that is not all tensors cannot be traced: the native row is n/a with why, the Python row runs.
+before=$(q "SELECT COUNT(*) FROM runs")
+cat > "$work/pair.json" <<JSON
+{"configs": [{"runtime": "native", "device": "cpu", "batch": 2, "steps": 12, "warmup_steps": 1, "model": "tiny_factories:flagged"},
+             {"runtime": "native", "device": "cpu", "batch": 2, "steps": 12, "warmup_steps": 1, "model": "tiny_factories:flagged", "optimizer": "foreach"},
+             {"runtime": "python", "device": "cpu", "batch": 2, "steps": 12, "warmup_steps": 1, "model": "tiny_factories:flagged"}]}
+JSON
 rc=0
-cli --db "$db" run "${shape[@]}" --single --runtime native --model tiny_factories:image_net > /dev/null 2> "$work/native.err" || rc=$?
-[ "$rc" = 2 ] || fail "native + another model: exit 2 expected, got $rc: $(cat "$work/native.err")"
-grep -q "set runtime python" "$work/native.err" || fail "the refusal says what to do: $(cat "$work/native.err")"
-[ ! -e "$db" ] || [ "$(count "$db" "SELECT COUNT(*) FROM runs")" = 0 ] || fail "a refused sweep stored runs"
+cli --db "$db" run --config "$work/pair.json" --python "$py" --no-profile --timeout 120 > /dev/null 2> "$work/flagged.err" || rc=$?
+[ "$rc" != 0 ] || fail "a sweep with failed rows exited 0"
+[ "$(q "SELECT COUNT(*) FROM runs WHERE id > $before AND status='failed' AND category='model-failed' AND message LIKE 'n/a on the native worker: %TorchScript%'")" = 2 ] \
+  || fail "both native rows are n/a, saying why: $(q "SELECT id, status, category, message FROM runs WHERE id > $before")"
+[ "$(grep -c "exporting to TorchScript" "$work/flagged.err")" = 1 ] || fail "the model is traced once a sweep, not once a row: $(grep -c exporting "$work/flagged.err")"
+[ "$(q "SELECT COUNT(*) FROM runs WHERE id > $before AND status='complete' AND config_json LIKE '%\"runtime\":\"python\"%'")" = 1 ] \
+  || fail "the Python row runs on: $(q "SELECT id, status, message FROM runs WHERE id > $before")"
+[ "$(q "SELECT COUNT(*) FROM steps WHERE run_id IN (SELECT id FROM runs WHERE id > $before AND status='failed')")" = 0 ] \
+  || fail "a row that could not be exported stored steps"
+db=$work/m.sqlite
 
 # A name of no grammar: refused with the grammar.
 rc=0
@@ -32,8 +68,8 @@ cli --db "$db" run "${shape[@]}" --preset each --knobs channels-last --model tin
 [ "$(q "SELECT COUNT(*) FROM runs WHERE config_json LIKE '%\"runtime\":\"python\"%' AND config_json LIKE '%\"model\":\"tiny_factories:image_net,width=4\"%'")" = 2 ] \
   || fail "each run's configuration holds the model and the Python runtime: $(q 'SELECT config_json FROM runs')"
 q "SELECT config_name FROM runs" | grep -q "tiny_factories:image_net,width=4" || fail "the model is in the configuration's name"
-grep -q "skipped the native C++ runtime for tiny_factories:image_net,width=4 (n/a: " "$work/run.err" \
-  || fail "the native rows the preset asked for are said to be n/a: $(grep skipped "$work/run.err")"
+grep -q "skipped the native C++ runtime for tiny_factories:image_net,width=4 (its rows run in the Python worker" "$work/run.err" \
+  || fail "where the native rows the preset asked for went is said: $(grep skipped "$work/run.err")"
 grep -q "tiny_factories:image_net" "$work/run.md" || fail "the sweep's title names the model: $(head -3 "$work/run.md")"
 grep -q "^Model: tiny_factories:image_net,width=4 (162 parameters)$" "$work/run.md" || fail "the ledger names the model: $(head -8 "$work/run.md")"
 # Issue 30.4: each run stores its model's facts, its step's FLOPs counted by torch.utils.flop_counter,

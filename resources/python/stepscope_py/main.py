@@ -11,9 +11,11 @@ from .failure import WorkerFailure
 
 USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] --config JSON | --doctor [--device cpu|cuda]
        stepscope_worker.py --list-models
+       stepscope_worker.py --export-torchscript PATH --config JSON
 Runs one configuration (JSON lines on stdout, the log on stderr), checks this environment, or lists
 the models this Python can build by name (one `models` line). With --profile-steps, K more steps
-after the timed ones run under the profiler, their trace to PATH."""
+after the timed ones run under the profiler, their trace to PATH. --export-torchscript traces the
+configuration's model and loss for the native worker (export.py) instead of running it."""
 
 
 def _report(failure):
@@ -39,6 +41,20 @@ def _list_models():
     return 0
 
 
+def _export(config, path):
+    """--export-torchscript: a phase line, the file, then `done` with no steps (the supervisor's
+    judgement of a finished process); a model that cannot be traced is a model-failed error line."""
+    import torch
+
+    from . import export
+
+    protocol.phase("exporting to TorchScript", 0.0)
+    seconds = export.export(config, path, torch.device(config.device))
+    protocol.phase("exported to TorchScript", seconds)
+    protocol.done(0, 0.0)
+    return 0
+
+
 def main(argv):
     """Never ends in a bare traceback: whatever escapes is an `internal` error line (exit 1)."""
     try:
@@ -59,7 +75,7 @@ def _main(argv):
     if rank:
         rank.begin()
     config_json, doctor, device, list_models = None, False, "cpu", False
-    profile_steps, trace = 0, ""
+    profile_steps, trace, export_path = 0, "", ""
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -76,6 +92,8 @@ def _main(argv):
             doctor = True
         elif arg == "--list-models":
             list_models = True
+        elif arg == "--export-torchscript" and args:
+            export_path = args.pop(0)
         elif arg == "--device" and args:
             device = args.pop(0)
         elif arg in ("-h", "--help"):
@@ -101,7 +119,8 @@ def _main(argv):
         # As the native worker: the table's rules first (core/config via config_schema.json), then
         # whether this is the worker for the runtime. Left out, the runtime is this worker's.
         config, errors = config_mod.parse_config(config_json, base={"runtime": "python"})
-        if not errors and config.runtime != "python":
+        # An export is for the native worker: its configuration says runtime native.
+        if not errors and config.runtime != "python" and not export_path:
             errors = [("runtime", "this is the Python worker; runtime native runs in stepscope-worker")]
         if errors:
             raise config_mod.refusal(errors)
@@ -126,6 +145,8 @@ def _main(argv):
             from . import distributed
 
             distributed.preflight(torch, config)
+        if export_path:
+            return _export(config, export_path)
     except WorkerFailure as failure:
         return _report(failure)
 

@@ -21,15 +21,19 @@ def _to(inputs, device):
         return inputs.to(device)
     if isinstance(inputs, dict):
         return {k: _to(v, device) for k, v in inputs.items()}
-    return tuple(_to(v, device) for v in inputs)
+    if isinstance(inputs, (tuple, list)):
+        return tuple(_to(v, device) for v in inputs)
+    return inputs  # a number or a flag a factory's batch may carry
 
 
 def _channels_last(inputs):
     if isinstance(inputs, torch.Tensor):
-        return inputs.contiguous(memory_format=torch.channels_last)
+        return inputs.contiguous(memory_format=torch.channels_last) if inputs.dim() == 4 else inputs
     if isinstance(inputs, dict):
         return {k: _channels_last(v) for k, v in inputs.items()}
-    return tuple(_channels_last(v) for v in inputs)
+    if isinstance(inputs, (tuple, list)):
+        return tuple(_channels_last(v) for v in inputs)
+    return inputs
 
 
 class TrainingStep:

@@ -41,6 +41,24 @@ def regression():
     return {"model": nn.Linear(4, 1), "make_batch": make_batch, "loss": nn.functional.mse_loss}
 
 
+class _Scaled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(4, 1)
+
+    def forward(self, x, scale):
+        return self.linear(x) * scale
+
+
+def flagged():
+    """A batch with a number among its tensors: the Python worker runs it, a TorchScript trace cannot
+    take it (the native worker's rows are n/a)."""
+    def make_batch(batch, device):
+        return {"x": torch.randn(batch, 4, device=device), "scale": 2.0}, torch.randn(batch, 1, device=device)
+
+    return {"model": _Scaled(), "make_batch": make_batch, "loss": nn.functional.mse_loss}
+
+
 def raises():
     raise RuntimeError("the factory could not find its weights")
 
