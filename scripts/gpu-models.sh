@@ -2,7 +2,8 @@
 # On the GPU machine (device tool), issue 30: models other than ResNet18 through a sweep each, one
 # database. Every model gets fp32 eager (the baseline), the eager knobs (tf32, cudnn-bench, bf16, and
 # channels-last for image models), the same inside the whole-step CUDA graph, and the same compiled
-# (torch.compile default), fresh start, `repeats` cold processes each. With `timm` given, a timm model
+# (torch.compile default), fresh start, `repeats` cold processes each, and the eager row once more in
+# the native worker from the model's TorchScript export (issue 30.3: C++ against Python). With `timm` given, a timm model
 # is also run by timm's own benchmark.py (put at .gpu-deps/timm_benchmark.py; not part of Stepscope)
 # back to back with Stepscope's same configuration. Everything under $OUT.
 #   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c|bench [steps] [repeats]
@@ -16,7 +17,7 @@ case $group in
   a) models=("torchvision:resnet50 image 64" "torchvision:mobilenet_v3_large image 64" "timm:convnext_tiny image 64"
              "timm:vit_small_patch16_224 image 64" "hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16") ;;
   b) models=("torchvision:efficientnet_b0 image 64" "torchvision:vit_b_16 image 32" "timm:resnet50 image 64"
-             "hf:bert tokens 16" "hf:vit image 32" "docs/examples/factories.py:segmenter custom 16") ;;
+             "timm:efficientnet_b0 image 64" "hf:vit image 32") ;;
   # What a 10-minute call of the device tool holds after group a: the language models, the factories
   # and one timm model against timm's own benchmark.
   c) models=("hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16" "hf:bert tokens 16"
@@ -51,7 +52,8 @@ shape = {"runtime": "python", "device": "cuda", "model": model, "batch": batch, 
 if kind == "tokens" and model.startswith("hf:"):  # a factory says its own length
     shape["sequence_length"] = 512
 eager = dict(shape, tf32=True, cudnn_benchmark=True, autocast="bf16", channels_last=kind == "image")
-configs = [dict(shape), eager, dict(eager, cuda_graph=True), dict(eager, compile="default")]
+configs = [dict(shape), eager, dict(eager, cuda_graph=True), dict(eager, compile="default"),
+           dict(eager, runtime="native")]
 json.dump({"configs": configs, "start": "fresh"}, open(path, "w"))
 PY
   start=$SECONDS
