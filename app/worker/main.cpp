@@ -60,6 +60,7 @@ class ProtocolListener : public stepscope::engine::Listener
         emit(stepscope::protocol::gpuStateLine(state));
     }
     void memory(std::int64_t a, std::int64_t r) override { emit(stepscope::protocol::memoryLine(a, r)); }
+    void energy(const stepscope::EnergyReading &e) override { emit(stepscope::protocol::energyLine(e)); }
     void check(const std::vector<double> &l) override { emit(stepscope::protocol::checkLine(l)); }
     void phase(const std::string &name, double elapsed) override
     {

@@ -1,6 +1,7 @@
 #pragma once
 // The native engine's public face: no torch header, so the worker's main, the CLI and tests that
 // only drive the engine compile fast. The training itself lives in the .cpp files of this folder.
+#include "common/energy.h"
 #include "common/failure.h"
 #include "config/run_config.h"
 
@@ -34,8 +35,8 @@ struct ProfileOutcome {
 };
 
 // What a run reports as it goes. Called on the engine's thread, in this order:
-// ready, firstStep, steps (batched, repeatedly), gpuState, memory, check, phase and profile (when
-// asked), done.
+// ready, firstStep, steps (batched, repeatedly), gpuState, memory, energy, check, phase and profile
+// (when asked), done.
 class Listener
 {
   public:
@@ -48,6 +49,8 @@ class Listener
     // NVML only): what a throttled or idle-clocked card did to the figures.
     virtual void gpuState(const Environment &state) { (void)state; }
     virtual void memory(std::int64_t peakAllocated, std::int64_t peakReserved) = 0;
+    // The GPU's energy over the first step and the timed steps, or why there is none (after memory).
+    virtual void energy(const EnergyReading &reading) { (void)reading; }
     virtual void check(const std::vector<double> &losses) = 0;
     // The profile after the timed steps (ProfileRequest): a phase line before it starts, then the
     // trace's facts, or why there is none. A failed profile never fails the run.

@@ -23,6 +23,7 @@ using TempFn = int (*)(NvmlDevice, int, unsigned *);
 using PowerFn = int (*)(NvmlDevice, unsigned *);
 using ReasonsFn = int (*)(NvmlDevice, unsigned long long *);
 using DriverFn = int (*)(char *, unsigned);
+using EnergyFn = int (*)(NvmlDevice, unsigned long long *);
 
 constexpr int kClockSm = 1, kClockMem = 2, kTemperatureGpu = 0;
 
@@ -40,29 +41,49 @@ std::string reasonNames(unsigned long long bits)
     return out.empty() ? "none" : out;
 }
 
+// NVML loaded and initialised once a process; null where it is not there.
+const platform::SharedLibrary *nvml()
+{
+    static const auto lib = platform::SharedLibrary::open(platform::nvmlLibraryName());
+    static const bool initialised = [] {
+        auto init = lib ? reinterpret_cast<InitFn>(lib->symbol("nvmlInit_v2")) : nullptr;
+        return init && init() == 0;
+    }();
+    return initialised ? &*lib : nullptr;
+}
+
+// The NVML handle of a CUDA device, or null with `problem` set.
+NvmlDevice nvmlDevice(int cudaIndex, std::string &problem)
+{
+    if (!nvml()) {
+        problem = "NVML (" + std::string(platform::nvmlLibraryName()) + ") could not be loaded or initialised";
+        return nullptr;
+    }
+    // CUDA and NVML number devices differently (CUDA_VISIBLE_DEVICES, ordering): match by PCI id.
+    char pci[32] = {};
+    if (cudaDeviceGetPCIBusId(pci, sizeof pci, cudaIndex) != cudaSuccess) {
+        problem = "CUDA gave no PCI bus id for device " + std::to_string(cudaIndex);
+        return nullptr;
+    }
+    auto byPci = reinterpret_cast<ByPciFn>(nvml()->symbol("nvmlDeviceGetHandleByPciBusId_v2"));
+    NvmlDevice device = nullptr;
+    if (!byPci || byPci(pci, &device) != 0) {
+        problem = std::string("NVML does not know the device at ") + pci;
+        return nullptr;
+    }
+    return device;
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex)
 {
     std::vector<std::pair<std::string, std::string>> state;
-    static const auto lib = platform::SharedLibrary::open(platform::nvmlLibraryName());
-    if (!lib)
+    std::string problem;
+    NvmlDevice device = nvmlDevice(cudaIndex, problem);
+    if (!device)
         return state;
-    auto sym = [](const char *name) { return lib->symbol(name); };
-    static const bool initialised = [&] {
-        auto init = reinterpret_cast<InitFn>(sym("nvmlInit_v2"));
-        return init && init() == 0;
-    }();
-    if (!initialised)
-        return state;
-    // CUDA and NVML number devices differently (CUDA_VISIBLE_DEVICES, ordering): match by PCI id.
-    char pci[32] = {};
-    if (cudaDeviceGetPCIBusId(pci, sizeof pci, cudaIndex) != cudaSuccess)
-        return state;
-    auto byPci = reinterpret_cast<ByPciFn>(sym("nvmlDeviceGetHandleByPciBusId_v2"));
-    NvmlDevice device = nullptr;
-    if (!byPci || byPci(pci, &device) != 0)
-        return state;
+    auto sym = [](const char *name) { return nvml()->symbol(name); };
 
     char driver[96] = {};
     if (auto fn = reinterpret_cast<DriverFn>(sym("nvmlSystemGetDriverVersion")); fn && fn(driver, sizeof driver) == 0)
@@ -88,11 +109,34 @@ std::vector<std::pair<std::string, std::string>> readGpuState(int cudaIndex)
     return state;
 }
 
+EnergyCount readEnergy(int cudaIndex)
+{
+    EnergyCount count;
+    std::string problem;
+    NvmlDevice device = nvmlDevice(cudaIndex, problem);
+    auto fn = device ? reinterpret_cast<EnergyFn>(nvml()->symbol("nvmlDeviceGetTotalEnergyConsumption")) : nullptr;
+    unsigned long long mj = 0;
+    if (!device)
+        count.problem = "no energy counter: " + problem;
+    else if (!fn)
+        count.problem = "no energy counter: this NVML has no nvmlDeviceGetTotalEnergyConsumption";
+    else if (const int status = fn(device, &mj); status != 0)
+        count.problem = "no energy counter on this GPU (NVML status " + std::to_string(status) + ")";
+    else
+        count.millijoules = mj;
+    return count;
+}
+
 #else
 
 std::vector<std::pair<std::string, std::string>> readGpuState(int)
 {
     return {};
+}
+
+EnergyCount readEnergy(int)
+{
+    return {std::nullopt, "no energy counter: this build of the engine has no CUDA"};
 }
 
 #endif

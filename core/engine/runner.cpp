@@ -129,6 +129,51 @@ class StepTimer
     Clock::time_point lastFlush_ = Clock::now();
 };
 
+// The GPU's energy counter read at the edges of the first step and of the timed block, each right
+// after a synchronize and outside every timed span. One reading that fails leaves its window without
+// a figure and says why; a CPU run has no counter at all.
+class EnergyWindows
+{
+  public:
+    explicit EnergyWindows(const torch::Device &device) : cudaIndex_(device.is_cuda() ? device.index() : -1)
+    {
+        if (cudaIndex_ < 0)
+            reading_.problem = "no energy counter: a CPU run";
+    }
+    void beginFirstStep() { start_ = read(); }
+    void endFirstStep(double seconds)
+    {
+        if (const auto end = read(); start_ && end) {
+            reading_.firstStepJoules = static_cast<double>(*end - *start_) / 1000.0;
+            reading_.firstStepSeconds = seconds;
+        }
+    }
+    void beginBlock() { start_ = read(); }
+    void endBlock(double seconds, int steps)
+    {
+        if (const auto end = read(); start_ && end && steps > 0) {
+            reading_.blockJoules = static_cast<double>(*end - *start_) / 1000.0;
+            reading_.blockSeconds = seconds;
+            reading_.blockSteps = steps;
+        }
+    }
+    const EnergyReading &reading() const { return reading_; }
+
+  private:
+    std::optional<unsigned long long> read()
+    {
+        if (cudaIndex_ < 0)
+            return std::nullopt;
+        EnergyCount count = readEnergy(cudaIndex_);
+        if (!count.millijoules && reading_.problem.empty())
+            reading_.problem = count.problem;
+        return count.millijoules;
+    }
+    int cudaIndex_;
+    std::optional<unsigned long long> start_;
+    EnergyReading reading_;
+};
+
 // A failed CPU allocation is not a c10::OutOfMemoryError: LibTorch's CPU allocator raises a plain
 // c10::Error ("DefaultCPUAllocator: can't allocate memory: ... (Cannot allocate memory)"), and the
 // C++ library std::bad_alloc.
@@ -233,6 +278,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
 
         // Step 1 alone, synchronized: autotuning, capture and lazy initialisation land here.
         synchronize(device);
+        EnergyWindows energy(device);
+        energy.beginFirstStep();
         const auto t0 = Clock::now();
         capturing = config.cudaGraph;
         step.step();
@@ -240,6 +287,7 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         losses[0].copy_(step.loss().detach().reshape({}));
         synchronize(device);
         const double firstWallMs = msSince(t0, Clock::now());
+        energy.endFirstStep(firstWallMs / 1000.0);
         listener.firstStep(firstWallMs / 1000.0);
         // Step 1 has wall time only: it spans host work (autotuning, capture) that no event pair on
         // the stream would see.
@@ -256,6 +304,7 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
             }
             if (index == timedFrom) {
                 synchronize(device);
+                energy.beginBlock();
                 blockStart = Clock::now();
             }
             timer.begin(index);
@@ -266,6 +315,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         }
         synchronize(device);
         const double blockMs = msSince(blockStart, Clock::now());
+        const int timedSteps = total - timedFrom + 1;
+        energy.endBlock(blockMs / 1000.0, timedSteps);
         timer.flush(true);
 
 #ifdef STEPSCOPE_WITH_CUDA
@@ -277,6 +328,7 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
             listener.memory(stats.allocated_bytes[0].peak, stats.reserved_bytes[0].peak);
         }
 #endif
+        listener.energy(energy.reading());
         auto cpuLosses = losses.cpu();
         std::vector<double> lossValues(cpuLosses.data_ptr<float>(), cpuLosses.data_ptr<float>() + checkSteps);
         listener.check(lossValues);
@@ -286,7 +338,6 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
             listener.phase("profiling", 0.0);
             listener.profile(profileSteps(step, device, profile));
         }
-        const int timedSteps = total - timedFrom + 1;
         listener.done(total, timedSteps > 0 ? blockMs / timedSteps : 0.0);
         return std::nullopt;
     } catch (const ModelLoadError &e) {

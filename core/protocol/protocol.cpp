@@ -118,6 +118,24 @@ Message parseLine(const QByteArray &text)
         m.type = Message::Type::Memory;
         m.peakAllocated = static_cast<std::int64_t>(o.value("peak_allocated").toDouble());
         m.peakReserved = static_cast<std::int64_t>(o.value("peak_reserved").toDouble());
+    } else if (type == "energy") {
+        m.type = Message::Type::Energy;
+        m.energy.problem = o.value("problem").toString().toStdString();
+        for (const auto &[key, field] : {std::pair{"first_step_j", &EnergyReading::firstStepJoules},
+                                         std::pair{"first_step_s", &EnergyReading::firstStepSeconds},
+                                         std::pair{"block_j", &EnergyReading::blockJoules},
+                                         std::pair{"block_s", &EnergyReading::blockSeconds}}) {
+            if (!o.contains(key))
+                continue;
+            if (!finiteNonNegative(o.value(key)))
+                return invalid(std::string("energy: ") + key + " must be a non-negative number");
+            m.energy.*field = o.value(key).toDouble();
+        }
+        m.energy.blockSteps = o.value("block_steps").toInt();
+        if (m.energy.blockJoules && m.energy.blockSteps < 1)
+            return invalid("energy: block_j needs block_steps >= 1");
+        if (!m.energy.recorded())
+            return invalid("energy needs figures or a problem");
     } else if (type == "check") {
         m.type = Message::Type::Check;
         if (!toDoubles(o.value("losses"), m.losses))
@@ -188,6 +206,20 @@ QByteArray modelLine(const ModelFacts &facts)
     }
     if (!facts.flopsProblem.empty())
         o.insert("flops_problem", QString::fromStdString(facts.flopsProblem));
+    return line(o);
+}
+
+QByteArray energyLine(const EnergyReading &e)
+{
+    QJsonObject o{{"type", "energy"}};
+    if (!e.problem.empty())
+        o.insert("problem", QString::fromStdString(e.problem));
+    for (const auto &[key, value] : {std::pair{"first_step_j", e.firstStepJoules}, std::pair{"first_step_s", e.firstStepSeconds},
+                                     std::pair{"block_j", e.blockJoules}, std::pair{"block_s", e.blockSeconds}})
+        if (value)
+            o.insert(key, *value);
+    if (e.blockJoules)
+        o.insert("block_steps", e.blockSteps);
     return line(o);
 }
 

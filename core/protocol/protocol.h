@@ -14,6 +14,8 @@
 //       own steps; `steps` then holds the slowest rank of each step)
 //   {"type":"gpu_state","state":{"sm_clock_mhz":"1980","throttle_reasons":"none",...}}  (CUDA + NVML)
 //   {"type":"memory","peak_allocated":123,"peak_reserved":456}
+//   {"type":"energy","first_step_j":812.0,"first_step_s":2.41,"block_j":362.9,"block_s":0.914,"block_steps":100}
+//   {"type":"energy","problem":"no energy counter: ..."}   (after the timed steps; common/energy.h)
 //   {"type":"check","losses":[6.9,6.8,...]}
 //   {"type":"phase","phase":"compiling","elapsed_s":12.0}   (life during a long first step)
 //   {"type":"compile","info":{"mode":"default","graphs":1,...}}   (python worker, after compiling)
@@ -21,6 +23,7 @@
 //   {"type":"profile","steps":20,"problem":"the profiler failed: ..."}   (after the timed steps)
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
 //   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
+#include "common/energy.h"
 #include "common/failure.h"
 #include "common/model_facts.h"
 
@@ -46,6 +49,7 @@ struct Message {
         RankSteps,
         GpuState,
         Memory,
+        Energy,
         Check,
         Phase,
         Compile,
@@ -66,6 +70,7 @@ struct Message {
     int rank = 0;                                                 // rank_steps
     std::vector<double> gpuMs, wallMs;                            // steps
     std::int64_t peakAllocated = 0, peakReserved = 0;             // memory
+    EnergyReading energy;                                         // energy
     std::vector<double> losses;                                   // check
     int steps = 0;                                                // done; profile: profiled steps
     double profileWallMs = 0;                                     // profile: the profiled steps' wall time
@@ -89,6 +94,7 @@ QByteArray stepsLine(int firstIndex, const std::vector<double> &gpuMs, const std
 QByteArray rankStepsLine(int rank, int firstIndex, const std::vector<double> &gpuMs, const std::vector<double> &wallMs);
 QByteArray gpuStateLine(const std::vector<std::pair<std::string, std::string>> &state);
 QByteArray memoryLine(std::int64_t peakAllocated, std::int64_t peakReserved);
+QByteArray energyLine(const EnergyReading &energy);
 QByteArray checkLine(const std::vector<double> &losses);
 QByteArray phaseLine(const std::string &phase, double elapsedSeconds);
 QByteArray compileLine(const QByteArray &infoJson); // infoJson: a JSON object

@@ -255,6 +255,9 @@ std::string runColumns(int schemaVersion)
            (schemaVersion >= 10
                 ? "model_description, parameters, forward_flops, training_flops, flops_source, flops_problem"
                 : "NULL, NULL, NULL, NULL, NULL, NULL") +
+           (schemaVersion >= 11
+                ? ", energy_first_j, energy_first_s, energy_block_j, energy_block_s, energy_block_steps, energy_problem"
+                : ", NULL, NULL, NULL, NULL, NULL, NULL") +
            " FROM runs ";
 }
 
@@ -298,6 +301,12 @@ RunRecord readRun(const Statement &st)
     r.model.trainingFlops = st.optReal(32);
     r.model.flopsSource = flopsSourceFromString(st.text(33));
     r.model.flopsProblem = st.text(34);
+    r.energy.firstStepJoules = st.optReal(35);
+    r.energy.firstStepSeconds = st.optReal(36);
+    r.energy.blockJoules = st.optReal(37);
+    r.energy.blockSeconds = st.optReal(38);
+    r.energy.blockSteps = static_cast<int>(st.optInt64(39).value_or(0));
+    r.energy.problem = st.text(40);
     return r;
 }
 

@@ -15,7 +15,7 @@ namespace
 // One entry per schema version: migration i takes the file from version i to i + 1. Each runs in
 // its own transaction together with the user_version bump, so a crash leaves a whole version.
 // Never edit a released entry; append a new one.
-constexpr std::array<const char *, 10> kMigrations{{
+constexpr std::array<const char *, 11> kMigrations{{
     // 1: the first schema.
     R"sql(
 PRAGMA application_id = 1398034515;
@@ -154,6 +154,16 @@ ALTER TABLE runs ADD COLUMN forward_flops REAL;
 ALTER TABLE runs ADD COLUMN training_flops REAL;
 ALTER TABLE runs ADD COLUMN flops_source TEXT;
 ALTER TABLE runs ADD COLUMN flops_problem TEXT;
+)sql",
+    // 11: energy (issue 31.4): the GPU's total-energy counter around the first step and around the
+    // timed steps (common/energy.h), or why a run has none. NULL in older runs: not measured.
+    R"sql(
+ALTER TABLE runs ADD COLUMN energy_first_j REAL;
+ALTER TABLE runs ADD COLUMN energy_first_s REAL;
+ALTER TABLE runs ADD COLUMN energy_block_j REAL;
+ALTER TABLE runs ADD COLUMN energy_block_s REAL;
+ALTER TABLE runs ADD COLUMN energy_block_steps INTEGER;
+ALTER TABLE runs ADD COLUMN energy_problem TEXT;
 )sql",
 }};
 

@@ -6,6 +6,7 @@
 // batches costs one commit per drain, not one per step. Reads go through Reader, on a connection of
 // its own (WAL lets readers and the writer work at once).
 #include "common/failure.h"
+#include "common/energy.h"
 #include "common/model_facts.h"
 #include "common/steady_problem.h"
 
@@ -195,6 +196,9 @@ struct RunRecord {
     // The model as the worker reported it at setup (schema 10; unrecorded in older files and for
     // runs that failed before it).
     ModelFacts model;
+    // The GPU's energy over the first step and the timed steps (schema 11, issue 31.4), or why
+    // there is none; not recorded (recorded() false) in older files.
+    EnergyReading energy;
 };
 
 // The start a run's first step really had: its planned state, or Unrecorded when that did not hold
@@ -279,6 +283,7 @@ class Database
     void setMemory(std::int64_t runId, std::int64_t peakAllocated, std::int64_t peakReserved);
     void setCheckLosses(std::int64_t runId, const std::vector<double> &losses);
     void setModelFacts(std::int64_t runId, const ModelFacts &facts);
+    void setEnergy(std::int64_t runId, const EnergyReading &energy);
     void setBlockWall(std::int64_t runId, double meanWallMs);
     void setSummary(std::int64_t runId, const RunSummary &summary);
     void setCompileInfo(std::int64_t runId, const std::string &json);

@@ -39,7 +39,7 @@ constexpr int kSweepCheckpointWaitMs = 100;
 constexpr int kCloseCheckpointWaitMs = 1000;
 
 // The schema version this build writes: one per entry of the migrations (schema.cpp checks it).
-constexpr int kLatestVersion = 10;
+constexpr int kLatestVersion = 11;
 
 // A run's machine warm-up state (MachineWarmup's tokens) as files before schema 6 hold it: the
 // sentence their supervisor wrote into the run's environment JSON under "machine_warmup". An SQL

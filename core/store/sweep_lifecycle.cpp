@@ -228,6 +228,19 @@ void Database::setModelFacts(std::int64_t runId, const ModelFacts &facts)
     });
 }
 
+void Database::setEnergy(std::int64_t runId, const EnergyReading &e)
+{
+    if (d->version < 11)
+        return;
+    d->enqueue([runId, e](sqlite3 *db) {
+        Statement st(db, "UPDATE runs SET energy_first_j = ?, energy_first_s = ?, energy_block_j = ?, energy_block_s = ?, "
+                         "energy_block_steps = ?, energy_problem = ? WHERE id = ?");
+        st.bind(1, e.firstStepJoules).bind(2, e.firstStepSeconds).bind(3, e.blockJoules).bind(4, e.blockSeconds);
+        st.bind(5, e.blockJoules ? std::optional<std::int64_t>(e.blockSteps) : std::nullopt);
+        st.bindTextOrNull(6, e.problem).bind(7, runId).run();
+    });
+}
+
 void Database::setBlockWall(std::int64_t runId, double meanWallMs)
 {
     d->enqueue([runId, meanWallMs](sqlite3 *db) {

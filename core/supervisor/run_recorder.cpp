@@ -101,6 +101,9 @@ void RunRecorder::handle(const protocol::Message &m)
     case T::Memory:
         db_.setMemory(runId_, m.peakAllocated, m.peakReserved);
         break;
+    case T::Energy:
+        db_.setEnergy(runId_, m.energy);
+        break;
     case T::Check:
         db_.setCheckLosses(runId_, m.losses);
         checked_ = true;

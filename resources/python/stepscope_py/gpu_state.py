@@ -27,18 +27,43 @@ def reason_names(bits):
     return ",".join(names) if names else "none"
 
 
-def read(torch, index):
-    """{key: str} for CUDA device `index` as torch numbers it; {} without NVML."""
+def _device(torch, index):
+    """(NVML library, device handle) for CUDA device `index`, or (None, why not)."""
     lib = _library()
     if not lib:
-        return {}
+        return None, "NVML (libnvidia-ml.so.1) could not be loaded or initialised"
     # CUDA and NVML number devices differently (CUDA_VISIBLE_DEVICES, ordering): match by PCI id.
     p = torch.cuda.get_device_properties(index)
     if not hasattr(p, "pci_bus_id"):  # a torch too old to say where the device sits
-        return {}
+        return None, "this torch does not say where the device sits (no pci_bus_id)"
     pci = f"{p.pci_domain_id:04x}:{p.pci_bus_id:02x}:{p.pci_device_id:02x}.0".encode()
     device = ctypes.c_void_p()
     if lib.nvmlDeviceGetHandleByPciBusId_v2(pci, ctypes.byref(device)) != 0:
+        return None, f"NVML does not know the device at {pci.decode()}"
+    return lib, device
+
+
+def energy_mj(torch, index):
+    """(millijoules since the driver loaded, None) from the GPU's total-energy counter, or
+    (None, "no energy counter: why"): core/engine/gpu_state.cpp's readEnergy."""
+    lib, device = _device(torch, index)
+    if lib is None:
+        return None, f"no energy counter: {device}"
+    try:
+        fn = lib.nvmlDeviceGetTotalEnergyConsumption
+    except AttributeError:
+        return None, "no energy counter: this NVML has no nvmlDeviceGetTotalEnergyConsumption"
+    value = ctypes.c_ulonglong()
+    status = fn(device, ctypes.byref(value))
+    if status != 0:
+        return None, f"no energy counter on this GPU (NVML status {status})"
+    return value.value, None
+
+
+def read(torch, index):
+    """{key: str} for CUDA device `index` as torch numbers it; {} without NVML."""
+    lib, device = _device(torch, index)
+    if lib is None:
         return {}
     state = {}
     driver = ctypes.create_string_buffer(96)

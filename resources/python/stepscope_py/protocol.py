@@ -81,6 +81,12 @@ def memory(peak_allocated, peak_reserved):
     emit({"type": "memory", "peak_allocated": peak_allocated, "peak_reserved": peak_reserved})
 
 
+def energy(reading):
+    """The GPU's energy over the first step and the timed steps (runner.EnergyWindows), or its
+    problem: {"first_step_j", "first_step_s", "block_j", "block_s", "block_steps"} or {"problem"}."""
+    emit({"type": "energy", **reading})
+
+
 def check(losses):
     emit({"type": "check", "losses": list(losses)})
 

@@ -26,6 +26,39 @@ def _sync(device):
         torch.cuda.synchronize(device)
 
 
+class EnergyWindows:
+    """The GPU's energy counter read at the edges of the first step and of the timed block, right
+    after a synchronize and outside every timed span (core/engine/runner.cpp's EnergyWindows)."""
+
+    def __init__(self, device):
+        self.index = (device.index or 0) if device.type == "cuda" else None
+        self.reading = {} if self.index is not None else {"problem": "no energy counter: a CPU run"}
+        self.start = None
+
+    def _read(self):
+        if self.index is None:
+            return None
+        from . import gpu_state
+
+        mj, problem = gpu_state.energy_mj(torch, self.index)
+        if mj is None and "problem" not in self.reading:
+            self.reading["problem"] = problem
+        return mj
+
+    def begin(self):
+        self.start = self._read()
+
+    def end_first_step(self, seconds):
+        end = self._read()
+        if self.start is not None and end is not None:
+            self.reading.update(first_step_j=(end - self.start) / 1000.0, first_step_s=seconds)
+
+    def end_block(self, seconds, steps):
+        end = self._read()
+        if self.start is not None and end is not None and steps > 0:
+            self.reading.update(block_j=(end - self.start) / 1000.0, block_s=seconds, block_steps=steps)
+
+
 class StepTimer:
     """Batches step times; a step's GPU time is handed on once its end event has completed."""
 
@@ -242,6 +275,8 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
         phase = "compiling" if config.compiled else "capturing" if config.cuda_graph else None
         before_step(1)
         _sync(device)
+        energy = EnergyWindows(device)
+        energy.begin()
         t0 = time.perf_counter()
         if phase:
             with PhaseTicker(phase):
@@ -253,6 +288,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
             losses[0].copy_(step.loss.detach().float().reshape(()))
             _sync(device)
         first_ms = (time.perf_counter() - t0) * 1000.0
+        energy.end_first_step(first_ms / 1000.0)
         protocol.first_step(first_ms / 1000.0)
         protocol.steps(1, [], [first_ms])
         if config.compiled:
@@ -269,6 +305,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
                 raise WorkerFailure("cancelled", f"cancelled after step {index - 1}")
             if index == timed_from:
                 _sync(device)
+                energy.begin()
                 block_start = time.perf_counter()
             before_step(index)
             timer.begin(index)
@@ -279,6 +316,8 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
                 losses[index - 1].copy_(step.loss.detach().float().reshape(()))
         _sync(device)
         block_ms = (time.perf_counter() - block_start) * 1000.0
+        timed = total - timed_from + 1
+        energy.end_block(block_ms / 1000.0, timed)
         timer.flush(True)
         if config.compiled:
             # Recompiles or a late fallback after step 1 also change what was measured. The bundle
@@ -290,6 +329,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
             if state:
                 protocol.gpu_state(state)
             protocol.memory(torch.cuda.max_memory_allocated(device), torch.cuda.max_memory_reserved(device))
+        protocol.energy(energy.reading)
         protocol.check(losses.cpu().tolist())
         # After every reading of the timed steps: a worker that dies in the profiler has said all
         # its run is (core/engine/runner.cpp does the same).
@@ -299,7 +339,6 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
             during = "the profile"
             protocol.phase("profiling", 0.0)
             profile_steps(step, device, profile[0], profile[1])
-        timed = total - timed_from + 1
         protocol.done(total, block_ms / timed if timed > 0 else 0.0)
         return None
     except BaseException as exc:  # noqa: B902: KeyboardInterrupt becomes `cancelled` too
