@@ -35,6 +35,34 @@ TEST(Protocol, WritersEndInOneNewline)
 
 // Issue 30.4: the model's facts at setup, with a count or with why there is none; a count that is no
 // number, or one of no known source, is refused rather than stored as a figure.
+TEST(Protocol, EnergyRoundTripAndRefusals)
+{
+    EnergyReading e;
+    e.firstStepJoules = 812.0;
+    e.firstStepSeconds = 2.41;
+    e.blockJoules = 362.9;
+    e.blockSeconds = 0.914;
+    e.blockSteps = 100;
+    Message m = parseLine(energyLine(e));
+    ASSERT_EQ(m.type, T::Energy) << m.problem;
+    EXPECT_EQ(m.energy.firstStepJoules, e.firstStepJoules);
+    EXPECT_EQ(m.energy.firstStepSeconds, e.firstStepSeconds);
+    EXPECT_EQ(m.energy.blockJoules, e.blockJoules);
+    EXPECT_EQ(m.energy.blockSeconds, e.blockSeconds);
+    EXPECT_EQ(m.energy.blockSteps, 100);
+    EXPECT_TRUE(m.energy.problem.empty());
+
+    // What the Python worker writes for a CPU run.
+    m = parseLine(R"({"type":"energy","problem":"no energy counter: a CPU run"})");
+    ASSERT_EQ(m.type, T::Energy) << m.problem;
+    EXPECT_FALSE(m.energy.blockJoules);
+    EXPECT_EQ(m.energy.problem, "no energy counter: a CPU run");
+
+    EXPECT_EQ(parseLine(R"({"type":"energy"})").type, T::Invalid) << "neither a figure nor a problem";
+    EXPECT_EQ(parseLine(R"({"type":"energy","block_j":-3,"block_s":1,"block_steps":5})").type, T::Invalid);
+    EXPECT_EQ(parseLine(R"({"type":"energy","block_j":30,"block_s":1})").type, T::Invalid) << "joules over no steps";
+}
+
 TEST(Protocol, ModelFactsRoundTrip)
 {
     ModelFacts f;

@@ -394,12 +394,12 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
     }
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 10);
-        EXPECT_EQ(Database::latestSchemaVersion(), 10);
+        EXPECT_EQ(db->schemaVersion(), 11);
+        EXPECT_EQ(Database::latestSchemaVersion(), 11);
     }
     {
         RawDb raw(path_);
-        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 10);
+        EXPECT_EQ(raw.scalar("PRAGMA user_version"), 11);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'block_wall_ms'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'profile'"), 1);
         EXPECT_EQ(raw.scalar("SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('model_description', "
@@ -428,6 +428,54 @@ TEST_F(StoreTest, MigrationFromVersionOneKeepsData)
 
 // Issue 30.4: the model a run trained, as its worker reported it, round trip; a schema-9 file reads
 // without it (read-only, untouched) and migrates to a file that takes it.
+TEST_F(StoreTest, EnergyRoundTripsAndAFileOfBeforeHasNone)
+{
+    // Issue 31.4: a GPU run's joules with their windows, a CPU run's problem, nothing in schema 10.
+    EnergyReading gpu;
+    gpu.firstStepJoules = 812.5;
+    gpu.firstStepSeconds = 2.41;
+    gpu.blockJoules = 362.75;
+    gpu.blockSeconds = 0.914;
+    gpu.blockSteps = 100;
+    EnergyReading cpu;
+    cpu.problem = "no energy counter: a CPU run";
+    std::int64_t oldRun = 0, gpuRun = 0, cpuRun = 0;
+    {
+        OpenOptions options;
+        options.migrateUpTo = 10;
+        auto db = Database::open(path_, options);
+        oldRun = addRun(*db, addSweep(*db, "schema 10"), 0);
+        db->setEnergy(oldRun, gpu); // a file without the columns: nothing written, no error
+        db->flush();
+    }
+    EXPECT_FALSE(Reader::open(path_)->run(oldRun)->energy.recorded());
+    {
+        auto db = Database::open(path_);
+        const std::int64_t sweep = addSweep(*db, "energy");
+        gpuRun = addRun(*db, sweep, 0);
+        cpuRun = addRun(*db, sweep, 1);
+        db->setEnergy(gpuRun, gpu);
+        db->setEnergy(cpuRun, cpu);
+        db->flush();
+    }
+    auto reader = Reader::open(path_);
+    EXPECT_FALSE(reader->run(oldRun)->energy.recorded()) << "a migrated run of before was not measured";
+    const EnergyReading g = reader->run(gpuRun)->energy;
+    EXPECT_EQ(g.firstStepJoules, gpu.firstStepJoules);
+    EXPECT_EQ(g.firstStepSeconds, gpu.firstStepSeconds);
+    EXPECT_EQ(g.blockJoules, gpu.blockJoules);
+    EXPECT_EQ(g.blockSeconds, gpu.blockSeconds);
+    EXPECT_EQ(g.blockSteps, 100);
+    ASSERT_TRUE(g.joulesPerStep());
+    EXPECT_DOUBLE_EQ(*g.joulesPerStep(), 3.6275);
+    EXPECT_NEAR(*g.blockWatts(), 362.75 / 0.914, 1e-9);
+    const EnergyReading c = reader->runs(reader->run(cpuRun)->sweepId).back().energy;
+    EXPECT_TRUE(c.recorded());
+    EXPECT_FALSE(c.blockJoules) << "no counter is no figure, never 0 J";
+    EXPECT_FALSE(c.joulesPerStep());
+    EXPECT_EQ(c.problem, cpu.problem);
+}
+
 TEST_F(StoreTest, ModelFactsRoundTripAndASchemaNineFileTakesThemAfterMigrating)
 {
     ModelFacts counted;
@@ -579,7 +627,7 @@ TEST_F(StoreTest, MigrationToSixTypesTheMachineWarmupState)
     expectStates(); // read as schema 5
     {
         auto db = Database::open(path_);
-        EXPECT_EQ(db->schemaVersion(), 10);
+        EXPECT_EQ(db->schemaVersion(), 11);
         db->setMachineWarmup(unrecorded, MachineWarmup::FirstProcess);
         db->setMachineWarmup(unrecorded, MachineWarmup::Unrecorded); // back to NULL
         db->flush();
