@@ -60,6 +60,16 @@ def energy_mj(torch, index):
     return value.value, None
 
 
+def power_mw(torch, index):
+    """The GPU's power draw now in milliwatts (nvmlDeviceGetPowerUsage), None without NVML: what the
+    energy counter is checked against (bench/energy_counter_check.py)."""
+    lib, device = _device(torch, index)
+    value = ctypes.c_uint()
+    if lib is None or lib.nvmlDeviceGetPowerUsage(device, ctypes.byref(value)) != 0:
+        return None
+    return value.value
+
+
 def read(torch, index):
     """{key: str} for CUDA device `index` as torch numbers it; {} without NVML."""
     lib, device = _device(torch, index)
