@@ -1,0 +1,122 @@
+#include "report/energy.h"
+
+#include "stats/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace stepscope::report
+{
+namespace
+{
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// Joules to three significant figures at least two decimals: 3.63, 12.4, 0.0512.
+std::string joules(double value)
+{
+    const double magnitude = std::abs(value);
+    return fixed(value, magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 ? 2 : 4);
+}
+
+} // namespace
+
+EnergyFigures energyOf(const std::vector<EnergyReading> &readings)
+{
+    EnergyFigures e;
+    std::vector<double> perStep, watts, first;
+    for (const EnergyReading &r : readings) {
+        if (const auto j = r.joulesPerStep()) {
+            perStep.push_back(*j);
+            if (const auto w = r.blockWatts())
+                watts.push_back(*w);
+            e.shortWindow = e.shortWindow || (r.blockSeconds && *r.blockSeconds < kMinEnergyWindowSeconds);
+        }
+        if (r.firstStepJoules) {
+            first.push_back(*r.firstStepJoules);
+            e.shortWindow =
+                e.shortWindow || (r.firstStepSeconds && *r.firstStepSeconds < kMinEnergyWindowSeconds);
+        }
+        if (e.problem.empty() && !r.problem.empty())
+            e.problem = r.problem;
+    }
+    if (!first.empty())
+        e.firstStepJoules = stats::median(first);
+    if (perStep.empty()) {
+        if (e.problem.empty())
+            e.problem = "not measured"; // runs of before schema 11, or workers that sent nothing
+        return e;
+    }
+    e.problem.clear(); // a figure from some process: the others' problem is not the row's
+    e.processes = static_cast<int>(perStep.size());
+    double sum = 0;
+    for (double v : perStep)
+        sum += v;
+    const double mean = sum / static_cast<double>(perStep.size());
+    e.joulesPerStep = mean;
+    if (!watts.empty()) {
+        double w = 0;
+        for (double v : watts)
+            w += v;
+        e.watts = w / static_cast<double>(watts.size());
+    }
+    if (perStep.size() >= 2) {
+        double ss = 0;
+        for (double v : perStep)
+            ss += (v - mean) * (v - mean);
+        const double n = static_cast<double>(perStep.size());
+        const double half = stats::studentT975(n - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
+        e.low = mean - half;
+        e.high = mean + half;
+    }
+    return e;
+}
+
+std::optional<double> runJoules(const EnergyFigures &e, std::int64_t plannedSteps)
+{
+    if (!e.joulesPerStep || !e.firstStepJoules || plannedSteps < 1)
+        return std::nullopt;
+    return stats::totalTime(*e.firstStepJoules, *e.joulesPerStep, plannedSteps);
+}
+
+EnergyBreakEven energyBreakEven(const EnergyFigures &candidate, const EnergyFigures &baseline)
+{
+    EnergyBreakEven b;
+    b.hasBoth = candidate.joulesPerStep && candidate.firstStepJoules && baseline.joulesPerStep &&
+                baseline.firstStepJoules;
+    if (b.hasBoth)
+        b.steps = stats::breakEvenSteps(*candidate.firstStepJoules, *candidate.joulesPerStep,
+                                        *baseline.firstStepJoules, *baseline.joulesPerStep);
+    return b;
+}
+
+std::string energyText(const EnergyFigures &e)
+{
+    if (!e.joulesPerStep)
+        return e.problem;
+    std::string text = joules(*e.joulesPerStep) + " J/step";
+    if (e.hasInterval())
+        text += " [" + joules(*e.low) + "-" + joules(*e.high) + "]";
+    if (e.watts)
+        text += " at " + fixed(*e.watts, 0) + " W";
+    text += e.processes >= 2 ? " (n=" + std::to_string(e.processes) + ")" : " (n=1, no CI)";
+    if (e.shortWindow)
+        text += "; a window under " + fixed(kMinEnergyWindowSeconds, 0) +
+                " s: the counter moves every 20-100 ms, so read it as rough";
+    return text;
+}
+
+std::string energyCell(const EnergyFigures &e)
+{
+    if (!e.joulesPerStep)
+        return "-";
+    return joules(*e.joulesPerStep) + " J" + (e.shortWindow ? "*" : "");
+}
+
+} // namespace stepscope::report

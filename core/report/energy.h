@@ -1,0 +1,52 @@
+#pragma once
+// What a configuration's steps cost in energy (issue 31.4), from each run's reading of the GPU's
+// total-energy counter (common/energy.h): joules per timed step and the average power over the
+// processes of a row, with a 95% interval over processes; the first step's joules; the joules of a
+// planned run of N steps including the first step; and a break-even in joules beside the one in
+// steps (a compile's extra first step is spent at another power than its steady steps, so the two
+// need not agree). Every figure is said with its limits: a window shorter than the counter's update
+// period (kMinEnergyWindowSeconds) is "too short", a run without a counter has no figure ("no energy
+// counter"), and older runs were "not measured". Qt-free.
+#include "common/energy.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stepscope::report
+{
+
+struct EnergyFigures {
+    // Over the processes whose timed block had a reading: the mean and, from 2 processes, a 95%
+    // t-interval (the process is the unit, as for every interval here).
+    std::optional<double> joulesPerStep, low, high;
+    std::optional<double> watts; // the mean power over those blocks
+    std::optional<double> firstStepJoules; // median over processes with a first-step reading
+    int processes = 0;
+    bool shortWindow = false; // some block or first step shorter than kMinEnergyWindowSeconds
+    std::string problem; // why there is no figure: the runs' own problem, or "not measured"
+    bool hasInterval() const { return low && high; }
+};
+
+// The figures of one row's completed runs' readings (the order does not matter).
+EnergyFigures energyOf(const std::vector<EnergyReading> &readings);
+
+// Joules for a planned run of N steps: the first step's, then N - 1 steady steps; none without both.
+std::optional<double> runJoules(const EnergyFigures &e, std::int64_t plannedSteps);
+// After how many steps `candidate` has spent fewer joules than `baseline` (as breakEvenSteps does for
+// time); none ("never") when it spends more per step; none as well without the figures (hasBoth false).
+struct EnergyBreakEven {
+    bool hasBoth = false;
+    std::optional<double> steps;
+};
+EnergyBreakEven energyBreakEven(const EnergyFigures &candidate, const EnergyFigures &baseline);
+
+// "3.63 J/step [3.58-3.70] at 397 W (n=3)", "3.63 J/step at 397 W (n=1, no CI)", with "; window under
+// 1 s: the counter moves every 20-100 ms" when short; else the problem ("no energy counter: a CPU
+// run", "not measured"). Never "0 J".
+std::string energyText(const EnergyFigures &e);
+// The short form for a table cell: "3.63 J", "3.63 J*" (short window), "-" without a figure.
+std::string energyCell(const EnergyFigures &e);
+
+} // namespace stepscope::report
