@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace stepscope::engine
@@ -67,9 +68,12 @@ torch::Tensor ScriptedModel::loss()
 
 std::vector<torch::Tensor> ScriptedModel::parameters() const
 {
+    // Each tensor once: a module lists a tied weight (GPT-2's embedding and its output layer) under
+    // both names, and the optimizer would update it twice a step; Python's parameters() lists it once.
     std::vector<torch::Tensor> params;
+    std::set<const void *> seen;
     for (const auto &p : impl_->module.parameters())
-        if (p.requires_grad())
+        if (p.requires_grad() && seen.insert(p.unsafeGetTensorImpl()).second)
             params.push_back(p);
     return params;
 }

@@ -8,7 +8,9 @@ import os
 import sys
 import unittest
 
-from test_worker import TINY, error_of, python_worker
+import tempfile
+
+from test_worker import NATIVE, TINY, WORKER, error_of, python_worker, run_worker
 
 BIN = os.environ.get("STEPSCOPE_BIN_DIR", "")
 sys.path.insert(0, BIN)
@@ -182,6 +184,52 @@ class ModelsRefused(unittest.TestCase):
         self.assert_fails("no_such_module:make", "model-failed", "importing no_such_module failed")
         self.assert_fails("/nonexistent/net.py:make", "invalid-config", "does not exist")
         self.assert_fails("tiny_factories:no_such_function", "invalid-config", "no function 'no_such_function'")
+
+
+class NativeFromTorchScript(unittest.TestCase):
+    """Issue 30.3: the Python worker's --export-torchscript, then the native worker on the file: the
+    same seed gives the same weights and batch, so without dropout the losses are the Python run's."""
+
+    def losses(self, lines):
+        return next(m["losses"] for m in lines if m["type"] == "check")
+
+    def export_and_train(self, model, **settings):
+        config = {**TINY, "model": model, "runtime": "native", **settings}
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "model.pt")
+            rc, lines, err = run_worker([sys.executable, "-u", WORKER, "--export-torchscript", path], config, ENV)
+            self.assertIsNone(error_of(lines), err[-2000:])
+            self.assertEqual([m["type"] for m in lines][-1], "done")
+            rc, native, err = run_worker([NATIVE, "--module", path], config)
+            self.assertEqual(rc, 0, err[-2000:])
+        facts = next(m for m in native if m["type"] == "model")
+        self.assertIn("traced to TorchScript", facts["description"])
+        rc, python, err = python_worker({**config, "runtime": "python"}, ENV)
+        self.assertEqual(rc, 0, err[-2000:])
+        return self.losses(native), self.losses(python)
+
+    def test_a_language_model_with_tied_weights_trains_as_in_python(self):
+        # GPT-2 ties its output layer to its embedding: listed twice, the weight would be updated twice.
+        native, python = self.export_and_train(TINY_GPT2 + ",resid_pdrop=0,embd_pdrop=0,attn_pdrop=0",
+                                               sequence_length=16)
+        self.assertEqual(len(native), len(python))
+        for a, b in zip(native, python):
+            self.assertAlmostEqual(a, b, delta=1e-5 * abs(b))
+
+    def test_a_batch_that_is_not_all_tensors_is_refused_by_name(self):
+        config = {**TINY, "model": "tiny_factories:flagged", "runtime": "native"}
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "model.pt")
+            rc, lines, _ = run_worker([sys.executable, "-u", WORKER, "--export-torchscript", path], config, ENV)
+            self.assertFalse(os.path.exists(path))
+        self.assertEqual(rc, 1)
+        self.assertEqual(error_of(lines)["category"], "model-failed")
+        self.assertIn("holds a float", error_of(lines)["message"])
+
+    def test_the_native_worker_refuses_another_model_without_its_export(self):
+        rc, lines, _ = run_worker([NATIVE], {**TINY, "model": "tiny_factories:image_net"})
+        self.assertEqual(error_of(lines)["category"], "invalid-config")
+        self.assertIn("--module", error_of(lines)["message"])
 
 
 if __name__ == "__main__":
