@@ -397,10 +397,9 @@ int showCommand(const Options &options, const CommandLine &line)
         std::printf("steady state: none (%s)\n", why.c_str());
     }
     printLaneAndRanks(*reader, *run, summary);
-    if (run->peakAllocatedBytes)
-        std::printf("peak memory: %.1f MiB allocated, %.1f MiB reserved\n",
-                    static_cast<double>(*run->peakAllocatedBytes) / 1048576.0,
-                    static_cast<double>(run->peakReservedBytes.value_or(0)) / 1048576.0);
+    // In the ledger's words (report/peak_memory.h): a run without figures, a CPU one, says why.
+    const report::PeakMemory memory = report::peakMemoryOf({&*run}, !report::storedConfig(run->configJson).onCuda());
+    std::printf("%s\n", report::memoryDetailText(memory, std::nullopt).c_str());
     if (!run->checkLosses.empty()) {
         std::printf("losses of the first steps:");
         for (double l : run->checkLosses)

@@ -112,6 +112,17 @@ std::string spreadCell(const LedgerRow &row)
     return spread.empty() ? n : spread + " (" + n + ")";
 }
 
+// The peaks' median, lowest and highest process, allocated then reserved, and how many processes
+// reported them: empty figures where none did (a CPU row), never 0 MiB.
+std::string memoryFields(const PeakMemory &m)
+{
+    std::string fields;
+    for (const std::optional<MemorySpread> &s : {m.allocated, m.reserved})
+        fields += s ? num(s->medianMiB, "%.1f") + ',' + num(s->minMiB, "%.1f") + ',' + num(s->maxMiB, "%.1f") + ','
+                    : std::string(",,,");
+    return fields + std::to_string(m.processes);
+}
+
 // "+bf16: -0.30 ms (95% CI -0.41 to -0.19)", with "from <parent>" for a branch; rows without a
 // parent or without both steady states say nothing.
 std::vector<std::string> waterfallLines(const Ledger &l)
@@ -143,7 +154,9 @@ std::string toCsv(const Ledger &l)
     out << "configuration,knobs,status,failure_category,repeats,completed,first_step_s,first_step_min_s,"
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
-           "wall_per_step_ms,compile_s,baseline,processes,machine_cold_first_steps,first_step_start,"
+           "peak_allocated_min_mib,peak_allocated_max_mib,peak_reserved_mib,peak_reserved_min_mib,"
+           "peak_reserved_max_mib,memory_processes,memory_ratio,wall_per_step_ms,compile_s,baseline,processes,"
+           "machine_cold_first_steps,first_step_start,"
            "first_step_fresh_s,first_step_shipped_s,first_step_again_s,break_even_fresh_steps,"
            "break_even_shipped_steps,break_even_again_steps,fresh_processes,shipped_processes,again_processes,"
            "start_missed,gflop_per_step,tflops,peak_share,bound,gpu_busy_ms,busy_share,kernels_per_step,"
@@ -164,16 +177,16 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->high, "%.4f") : "") << ','
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(breakEvenText(r))
-            << ',' << csvField(accuracyText(r.accuracy)) << ',' << num(r.peakAllocatedMiB, "%.1f") << ','
-            << num(r.blockWallMs, "%.6g") << ',' << num(msToSeconds(r.compileMs), "%.6g")
-            << ',' << (&r == &l.rows.front() ? "yes" : "") << ',' << r.processes << ','
-            << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << ','
+            << ',' << csvField(accuracyText(r.accuracy)) << ',' << memoryFields(r.memory) << ','
+            << num(r.memoryRatio, "%.4f") << ',' << num(r.blockWallMs, "%.6g") << ','
+            << num(msToSeconds(r.compileMs), "%.6g") << ',' << (&r == &l.rows.front() ? "yes" : "") << ','
+            << r.processes << ',' << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << ','
             << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.fresh.firstStepMs), "%.6g") << ','
             << num(msToSeconds(r.shipped.firstStepMs), "%.6g") << ',' << num(msToSeconds(r.again.firstStepMs), "%.6g")
             << ',' << num(r.fresh.breakEvenSteps, "%.1f") << ',' << num(r.shipped.breakEvenSteps, "%.1f") << ','
             << num(r.again.breakEvenSteps, "%.1f") << ',' << r.fresh.processes << ',' << r.shipped.processes << ','
-            << r.again.processes << ',' << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ',' << num(r.compute.tflops, "%.4g") << ','
-            << num(r.compute.peakShare, "%.4f") << ',';
+            << r.again.processes << ',' << r.warmMissed << ',' << num(r.compute.gflopPerStep, "%.6g") << ','
+            << num(r.compute.tflops, "%.4g") << ',' << num(r.compute.peakShare, "%.4f") << ',';
         // The profile's figures (why_table.h): empty for a row without one, whose problem says why.
         const WhyRow &w = why[static_cast<std::size_t>(&r - &l.rows.front())];
         if (w.verdict) {
@@ -294,6 +307,18 @@ std::string toJson(const Ledger &l)
                       {"accuracy", text(accuracyText(r.accuracy))},
                       {"steady_problem", text(r.steadyProblem ? "no steady state: " + describe(*r.steadyProblem) : "")},
                       {"compile_s", number(msToSeconds(r.compileMs))}};
+        // Peak GPU memory as the CSV has it; nulls where no process reported one (a CPU row).
+        const auto spread = [&](const std::optional<MemorySpread> &s, const char *prefix) {
+            const QString p = QString::fromLatin1(prefix);
+            o[p + "_mib"] = s ? QJsonValue(s->medianMiB) : QJsonValue(QJsonValue::Null);
+            o[p + "_min_mib"] = s ? QJsonValue(s->minMiB) : QJsonValue(QJsonValue::Null);
+            o[p + "_max_mib"] = s ? QJsonValue(s->maxMiB) : QJsonValue(QJsonValue::Null);
+        };
+        spread(r.memory.allocated, "peak_allocated");
+        spread(r.memory.reserved, "peak_reserved");
+        o["memory_processes"] = r.memory.processes;
+        o["memory_ratio"] = number(r.memoryRatio);
+        o["memory"] = text(memoryDetailText(r.memory, r.memoryRatio));
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
         o["speedup_ci"] = r.timeRatio
                               ? QJsonValue(QJsonArray{number(1.0 / r.timeRatio->high), number(1.0 / r.timeRatio->low)})
@@ -394,13 +419,14 @@ std::string toMarkdown(const Ledger &l)
         out << "Baseline: " << l.rows.front().label << " (speed-up, break-even and accuracy are against it)\n\n";
     // The compile column only where a row compiled: other ledgers keep their shape.
     const bool compiles = std::any_of(l.rows.begin(), l.rows.end(), [](const LedgerRow &r) { return r.compileMs.has_value(); });
+    // The memory column only where a worker reported memory: a CPU sweep's would be dashes alone.
+    const bool memory = l.measuredMemory();
     out << "| configuration | status | first step | steady state | spread (n processes) | speed-up [95% CI] | "
            "break-even (steps) | noise | accuracy |"
-        << (compiles ? " compile time |" : "")
-        << (l.hasSeveralStarts ? " other starts (first step, break-even) |" : "")
-        << "\n";
-    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (compiles ? "---|" : "") << (l.hasSeveralStarts ? "---:|" : "")
-        << "\n";
+        << (memory ? " peak memory (x baseline) |" : "") << (compiles ? " compile time |" : "")
+        << (l.hasSeveralStarts ? " other starts (first step, break-even) |" : "") << "\n";
+    out << "|---|---|---:|---:|---:|---:|---:|---|---|" << (memory ? "---:|" : "") << (compiles ? "---|" : "")
+        << (l.hasSeveralStarts ? "---:|" : "") << "\n";
     for (const auto &r : l.rows) {
         out << "| " << r.label << " | " << statusText(r) << " | " << firstStepText(r) << " | "
             << (r.steadyMs && std::isfinite(*r.steadyMs) ? num(r.steadyMs, "%.2f") + " ms"
@@ -408,6 +434,8 @@ std::string toMarkdown(const Ledger &l)
                                                          : "no steady state")
             << " | " << spreadCell(r) << " | " << speedupText(r) << " | " << breakEvenWithRange(r) << " | "
             << (r.steadyMs ? stats::toString(r.noise) : "") << " | " << accuracyText(r.accuracy) << " |";
+        if (memory)
+            out << ' ' << memoryCellText(r.memory, r.memoryRatio) << " |";
         if (compiles)
             out << ' ' << (r.compileMs ? formatSeconds(*r.compileMs / 1000.0) : "-") << " |";
         if (l.hasSeveralStarts)
@@ -423,6 +451,8 @@ std::string toMarkdown(const Ledger &l)
            "CI = one repeat, no interval.\n";
     if (const std::string caches = firstStepCachesText(l); !caches.empty())
         out << "First steps: " << caches << ".\n";
+    if (const std::string note = peakMemoryNote(l); !note.empty())
+        out << note << "\n";
     // What each steady step computes, against the GPU's dense peak for its precision.
     if (const ComputeLines compute = computeLines(l); !compute.lines.empty()) {
         out << "\nCompute per steady step (" << compute.heading << "):\n\n";

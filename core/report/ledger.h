@@ -7,11 +7,13 @@
 #include "profile/profile_summary.h"
 #include "report/compute.h"
 #include "report/knob_worth.h"
+#include "report/peak_memory.h"
 #include "report/sweep_models.h"
 #include "report/waterfall.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,7 +87,8 @@ struct LedgerRow {
     std::optional<double> blockWallMs;              // the worker\'s mean wall time per step over the timed block
     stats::Noise noise = stats::Noise::Ok;
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
-    std::optional<double> peakAllocatedMiB;
+    // Peak GPU memory over the row's completed processes (report/peak_memory.h words it).
+    PeakMemory memory;
     // The row's model as its runs' worker reported it (schema 10; unrecorded in older files).
     ModelFacts model;
     // FLOPs of one training step at the row's shape (the count its worker reported, else ResNet18's
@@ -116,6 +119,9 @@ struct LedgerRow {
     std::optional<stats::RatioCI> timeRatio; // steady / baseline steady
     std::optional<double> speedup;           // baseline / steady
     std::optional<double> breakEvenSteps;    // nullopt with speedup: "never" (breakEvenText words it)
+    // Peak allocated / the baseline's: 0.62 uses 0.62x the baseline's memory. Taken whatever the
+    // steady figures: a row that never settled still held its memory.
+    std::optional<double> memoryRatio;
     std::optional<stats::BreakEvenCI> breakEvenCI;
     std::string breakEvenRange; // "80-150", "immediately to never", "n=1, no CI"; "" without a break-even
     // The accuracy gate: this row's losses over the first steps against the baseline's. A step's
@@ -196,6 +202,11 @@ struct Ledger {
     int runsPending = 0, runsTotal = 0;
     std::vector<store::StartState> statesPending; // kStartStates order
     bool provisional() const { return runsPending > 0; }
+    // Some row has a peak memory figure: tables show the column only then (a CPU sweep has none).
+    bool measuredMemory() const
+    {
+        return std::any_of(rows.begin(), rows.end(), [](const LedgerRow &r) { return r.memory.allocated.has_value(); });
+    }
     // Rows with figures that the recommendation left out, in row order (leftOutReason says why;
     // recommendationText names them).
     std::vector<std::size_t> leftOut;

@@ -161,8 +161,6 @@ void addRun(const store::Reader &reader, const store::RunRecord &run, LedgerRow 
     if (const auto compile = parseCompileRecord(run.compileJson).compileS;
         compile && (start == store::StartState::Fresh || (start == store::StartState::Unrecorded && !legacyWarm)))
         acc.compiles.push_back(*compile * 1000.0);
-    if (run.peakAllocatedBytes)
-        row.peakAllocatedMiB = static_cast<double>(*run.peakAllocatedBytes) / 1048576.0;
     if (acc.losses.empty())
         acc.losses = run.checkLosses;
     // The run's one reading: its stored summary's window and median (readRun).
@@ -452,6 +450,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         row.model = firstFacts(group);
         row.repeats = static_cast<int>(group.size());
         row.lastStatus = group.back()->status;
+        row.memory = peakMemoryOf(group, !config.onCuda());
         RowRuns acc;
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
@@ -472,6 +471,8 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
     compareWithBaseline(ledger, cancel);
+    for (std::size_t i = 1; i < ledger.rows.size(); ++i)
+        ledger.rows[i].memoryRatio = memoryRatioOf(ledger.rows[i].memory, ledger.rows.front().memory);
     dataParallelFigures(reader, ledger, groups);
     ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())

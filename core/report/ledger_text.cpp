@@ -182,6 +182,19 @@ ComputeLines computeLines(const Ledger &l)
     return out;
 }
 
+std::string peakMemoryNote(const Ledger &ledger)
+{
+    if (ledger.measuredMemory())
+        return "Peak memory: median over completed processes of the peak PyTorch allocated (reserved memory and the "
+               "spread: CSV and JSON exports); in brackets, against the baseline's (1.40x: 40% more); - = " +
+               memoryMissingText(PeakMemory{}) + ".";
+    if (ledger.rows.empty())
+        return {};
+    std::string none = memoryDetailText(ledger.rows.front().memory, std::nullopt); // "peak memory not measured..."
+    none[0] = 'P';
+    return none + ".";
+}
+
 std::string statusText(const LedgerRow &row)
 {
     const bool stopped = row.failureCategory == toString(FailureCategory::Cancelled);

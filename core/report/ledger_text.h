@@ -56,6 +56,9 @@ std::string statusText(const LedgerRow &row);
 // How many of the row's runs completed, alone: "complete", "2/3 complete", or how the last run
 // ended when none did ("failed", "cancelled").
 std::string completionText(const LedgerRow &row);
+// The note under a table's peak memory column (Ledger::measuredMemory): how to read it, or why no
+// row has a figure ("Peak memory not measured: no GPU memory figures on the CPU."); "" without rows.
+std::string peakMemoryNote(const Ledger &ledger);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 

@@ -163,6 +163,33 @@ std::string caveatsOf(const Ledger &ledger)
     return text;
 }
 
+// Rows that ran out of memory at the ledger's batch, and that the recommended row completed there
+// (issue 31): "+cuda-graph ran out of memory at batch 256; tf32+bf16 fits it (peak 9,120 MiB)."
+// A recommended row that ran out itself in some run fits it in none of the others' terms: said so.
+std::string outOfMemoryText(const Ledger &ledger)
+{
+    const LedgerRow &pick = ledger.rows[*ledger.recommended];
+    const auto runsText = [](const LedgerRow &row) {
+        return row.memory.outOfMemoryRuns == row.repeats ? std::string()
+                                                         : " (" + std::to_string(row.memory.outOfMemoryRuns) + " of " +
+                                                               std::to_string(row.repeats) + " runs)";
+    };
+    std::vector<std::string> out;
+    for (const LedgerRow &row : ledger.rows)
+        if (row.memory.outOfMemoryRuns > 0 && &row != &pick)
+            out.push_back(row.label + runsText(row));
+    if (out.empty())
+        return {};
+    std::string text = " " + out.front();
+    for (std::size_t i = 1; i < out.size(); ++i)
+        text += (i + 1 == out.size() ? " and " : ", ") + out[i];
+    text += " ran out of memory at batch " + std::to_string(ledger.batch) + "; " + pick.label;
+    if (pick.memory.outOfMemoryRuns > 0)
+        return text + " ran out too" + runsText(pick) + ".";
+    return text + " fits it" +
+           (pick.memory.allocated ? " (peak " + memoryFigureText(pick.memory.allocated->medianMiB) + ")" : "") + ".";
+}
+
 // Why nothing is compared with a baseline that has no steady figure, in its own terms.
 std::string withoutBaselineReason(const LedgerRow &base)
 {
@@ -337,6 +364,7 @@ std::string recommendationCaveats(const Ledger &ledger)
     if (const std::string drop = costOnlyKnobsText(ledger, ledger.recommendedWorth); !drop.empty())
         text += " " + drop;
     text += caveatsOf(ledger);
+    text += outOfMemoryText(ledger);
     // "Within noise" of one process each is no measured noise: no interval could be taken.
     if (ledger.recommendationCI && !ledger.recommendationCI->hasInterval)
         text += " One process each: no interval, so the two cannot be told apart; more repeats give one.";
