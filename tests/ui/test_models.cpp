@@ -115,7 +115,8 @@ WrittenSweep writeSweep(store::Database &db, const std::string &name, const std:
                 run.firstS = c.firstS;
                 run.steps = stepsFor(c, r, &written.steadyMs[c.name]);
                 run.checkLosses = c.losses;
-                run.memory = {512ll << 20, 600ll << 20};
+                // 512 and 576 MiB allocated, 600 and 664 reserved: a median between the processes.
+                run.memory = {(512ll + 64 * r) << 20, (600ll + 64 * r) << 20};
             }
             test::addRun(db, written.id, run);
             ++written.runs;
@@ -208,6 +209,7 @@ class TestModels : public QObject
 
     void ledgerMatchesDatabase();
     void ledgerFailureRow();
+    void ledgerPeakMemoryColumn();
     void ledgerSortsBySteadyState();
     void ledgerRecommendationFollowsPlannedSteps();
     void ledgerOnH200Database();
@@ -349,6 +351,41 @@ void TestModels::ledgerFailureRow()
 
     // A row without a failure has no detail to show.
     QVERIFY(model.index(0, 0).data(LedgerModel::FailureDetailRole).toString().isEmpty());
+}
+
+// The peak memory column: the median over the row's processes against the baseline's, its tooltip
+// with allocated, reserved, the processes' spread and n; "-" and why for a row without a figure.
+void TestModels::ledgerPeakMemoryColumn()
+{
+    LedgerModel model;
+    model.load(*reader_, a_.id);
+    QCOMPARE(model.headerData(LedgerModel::PeakMemory, Qt::Horizontal).toString(),
+             QStringLiteral("Peak memory (x baseline)"));
+    const int baseline = rowOf(model, LedgerModel::ConfigNameRole, config("baseline"));
+    const int cudnn = rowOf(model, LedgerModel::ConfigNameRole, config("cudnn-bench"));
+    QCOMPARE(model.index(baseline, LedgerModel::PeakMemory).data().toString(), QStringLiteral("544 MiB"));
+    QCOMPARE(model.index(cudnn, LedgerModel::PeakMemory).data().toString(), QStringLiteral("544 MiB (1.00x)"));
+    QCOMPARE(model.index(cudnn, LedgerModel::PeakMemory).data(LedgerModel::SortRole).toDouble(), 544.0);
+    const QString tip = model.index(cudnn, LedgerModel::PeakMemory).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(QStringLiteral("Peak allocated 544 MiB (processes 512-576 MiB), reserved 632 MiB "
+                                           "(processes 600-664 MiB), n=2")),
+             qPrintable(tip));
+    QVERIFY2(tip.endsWith(QStringLiteral("1.00x the baseline's memory")), qPrintable(tip));
+
+    const int failed = rowOf(model, LedgerModel::ConfigNameRole, config("cuda-graph+sgd-fused"));
+    QCOMPARE(model.index(failed, LedgerModel::PeakMemory).data().toString(), QStringLiteral("-"));
+    QVERIFY(!model.index(failed, LedgerModel::PeakMemory).data(LedgerModel::SortRole).isValid());
+    QVERIFY(model.index(failed, LedgerModel::PeakMemory)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith(QStringLiteral("Peak memory not measured")));
+    // The verdict names what fits the batch the failed row could not.
+    QVERIFY(model.ledger().recommended);
+    const QString fits =
+        QStringLiteral("cuda-graph+sgd-fused ran out of memory at batch %1; %2 fits it (peak 544 MiB).")
+            .arg(model.ledger().batch)
+            .arg(QString::fromStdString(model.ledger().rows[*model.ledger().recommended].label));
+    QVERIFY2(model.caveats().contains(fits), qPrintable(model.caveats()));
 }
 
 void TestModels::ledgerSortsBySteadyState()

@@ -367,7 +367,7 @@ class TestWindowViews : public QObject
         QVERIFY(!QFileInfo::exists("/.config/stepscope-tests"));
     }
 
-    // The ledger's ten columns beside the panel at 1280x720 need no sideways scrolling: the H200
+    // The ledger's eleven columns beside the panel at 1280x720 need no sideways scrolling: the H200
     // ledger, and the compile ledger's long names ("python tf32+compile-reduce-overhead+...").
     // Headers are short, with the full name as tooltip, and a column hidden from the header's
     // menu stays hidden in the next window.
@@ -384,10 +384,13 @@ class TestWindowViews : public QObject
             window.findChild<QTabWidget *>()->setCurrentWidget(window.pages()->ledger());
             QTableView *view = window.pages()->ledger()->view();
             QVERIFY(view->model()->rowCount() >= 6);
-            // Every column shows, but Failure only where a row has one.
+            // Every column shows, but Failure only where a row has one, and Peak memory where a row
+            // has a figure (both files have: they ran on an H200).
             const auto &rows = window.shownSweep()->ledger()->ledger().rows;
             const bool failures = std::any_of(
                 rows.begin(), rows.end(), [](const report::LedgerRow &row) { return !row.failureCategory.empty(); });
+            QVERIFY(std::any_of(rows.begin(), rows.end(),
+                                [](const report::LedgerRow &row) { return row.memory.allocated.has_value(); }));
             for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
                 const bool shown = c != LedgerModel::Failure || failures;
                 QVERIFY2(view->isColumnHidden(c) != shown, qPrintable(QString("%1: column %2").arg(file).arg(c)));
@@ -448,6 +451,30 @@ class TestWindowViews : public QObject
         ShownSweep shown(&controller);
         LedgerPage page(&shown);
         QVERIFY(!page.view()->isColumnHidden(LedgerModel::Noise));
+    }
+
+    // A CPU sweep has no memory figures: its Peak memory column hides itself, as an empty Failure
+    // column does, and shows once a row has a figure.
+    void peakMemoryColumnShowsOnlyWithAFigure()
+    {
+        report::Ledger ledger;
+        ledger.rows.resize(2);
+        ledger.rows[0].label = "baseline";
+        ledger.rows[1].label = "tf32";
+        ledger.rows[1].memory.cpu = true;
+        LedgerModel model;
+        model.setLedger(ledger);
+        QTableView view;
+        view.setModel(&model);
+        hideLedgerColumns(&view);
+        QCOMPARE(model.index(1, LedgerModel::PeakMemory).data().toString(), QStringLiteral("-"));
+        QVERIFY(view.isColumnHidden(LedgerModel::PeakMemory));
+        QVERIFY(!view.isColumnHidden(LedgerModel::SteadyState));
+
+        ledger.rows[1].memory.allocated = report::MemorySpread{300, 300, 300};
+        model.setLedger(ledger);
+        hideLedgerColumns(&view);
+        QVERIFY(!view.isColumnHidden(LedgerModel::PeakMemory));
     }
 
     void startStopAndPlannedRunStayInViewAt1280x720()

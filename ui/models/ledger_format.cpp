@@ -129,6 +129,8 @@ QString ledgerHeader(int column)
         return tr("Break-even (steps)");
     case LedgerModel::Noise:
         return tr("Noise");
+    case LedgerModel::PeakMemory:
+        return tr("Peak memory (x baseline)");
     case LedgerModel::Accuracy:
         return tr("Accuracy");
     case LedgerModel::Failure:
@@ -200,6 +202,8 @@ QString ledgerShortHeader(int column)
         return tr("Speed-up\n[95% CI]");
     case LedgerModel::BreakEven:
         return tr("Break-even\n(steps)");
+    case LedgerModel::PeakMemory:
+        return tr("Peak\nMiB");
     default:
         return ledgerHeader(column);
     }
@@ -227,6 +231,8 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
         return breakEvenWithRange(row);
     case LedgerModel::Noise:
         return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
+    case LedgerModel::PeakMemory:
+        return QString::fromStdString(report::memoryCellText(row.memory, row.memoryRatio));
     case LedgerModel::Accuracy:
         return QString::fromStdString(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
@@ -263,6 +269,8 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
         return row.speedup ? QVariant(std::numeric_limits<double>::infinity()) : QVariant();
     case LedgerModel::Noise:
         return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
+    case LedgerModel::PeakMemory:
+        return row.memory.allocated ? QVariant(row.memory.allocated->medianMiB) : QVariant();
     case LedgerModel::Accuracy:
         return text(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
@@ -297,6 +305,7 @@ bool ledgerRowNumeric(int column)
     case LedgerModel::Spread:
     case LedgerModel::Speedup:
     case LedgerModel::BreakEven:
+    case LedgerModel::PeakMemory:
         return true;
     default:
         return false;
@@ -363,6 +372,13 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
     default:
         return {};
     }
+}
+
+QString ledgerMemoryTip(const report::LedgerRow &row)
+{
+    QString tip = QString::fromStdString(report::memoryDetailText(row.memory, row.memoryRatio));
+    tip[0] = tip[0].toUpper();
+    return tip;
 }
 
 QString ledgerFailureText(const report::LedgerRow &row)

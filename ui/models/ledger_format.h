@@ -34,6 +34,10 @@ bool ledgerRowCancelled(const report::LedgerRow &row); // no repeat completed: t
 bool ledgerRowDiverged(const report::LedgerRow &row);  // failed the accuracy gate
 bool ledgerRowNumeric(int column);                     // right-aligned figures
 
+// A row's peak memory for a tooltip (report::memoryDetailText): allocated, reserved, their spread
+// over processes and n, and the ratio to the baseline's; or why there is no figure.
+QString ledgerMemoryTip(const report::LedgerRow &row);
+
 // What lies behind a figure's interval (its CI, or "1 repeat: no interval"); empty when nothing.
 QString ledgerIntervalTip(const report::LedgerRow &row, int column);
 

@@ -299,6 +299,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
             const QString tip = ledgerIntervalTip(r, column);
             return tip.isEmpty() ? QVariant() : QVariant(tip);
         }
+        case PeakMemory:
+            return ledgerMemoryTip(r);
         case Noise:
             return noisy ? tr("Interquartile range over median, or spread between repeats, is 10% or more: "
                               "treat small differences as noise")

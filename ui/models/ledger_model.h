@@ -63,13 +63,15 @@ class LedgerModel : public QAbstractTableModel
         Speedup,
         BreakEven,
         Noise,
+        PeakMemory,
         Accuracy,
         Failure,
         ColumnCount
     };
     // Raw numbers for sorting and charts (Qt::UserRole): seconds for FirstStep, ms for SteadyState,
-    // the factor for Speedup, steps for BreakEven (+inf for "never"). A missing figure is an
-    // invalid QVariant: sorted after every number ascending, and descending too with FigureSortProxy.
+    // the factor for Speedup, steps for BreakEven (+inf for "never"), MiB allocated for PeakMemory. A
+    // missing figure is an invalid QVariant: sorted after every number ascending, and descending too
+    // with FigureSortProxy.
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int FailureDetailRole = Qt::UserRole + 1; // message, fix, and the first failed run's detail
     static constexpr int ConfigNameRole = Qt::UserRole + 2;    // canonical configuration name

@@ -39,6 +39,8 @@ QString columnKey(int column)
         return QStringLiteral("break-even");
     case LedgerModel::Noise:
         return QStringLiteral("noise");
+    case LedgerModel::PeakMemory:
+        return QStringLiteral("peak-memory");
     case LedgerModel::Accuracy:
         return QStringLiteral("accuracy");
     case LedgerModel::Failure:
@@ -72,13 +74,23 @@ QStringList userHidden()
     return QSettings().value(kHiddenKey).toStringList();
 }
 
-// Whether no row has text in `column` (a sweep without failures has an empty Failure column).
+// Whether no row has anything in `column` for a reader: a sweep without failures has an empty
+// Failure column, and a CPU sweep a Peak memory column of "-" alone (no figure to sort by).
 bool columnEmpty(const QAbstractItemModel *model, int column)
 {
-    for (int r = 0; r < model->rowCount(); ++r)
-        if (!model->index(r, column).data().toString().isEmpty())
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QModelIndex index = model->index(r, column);
+        if (column == LedgerModel::PeakMemory ? index.data(LedgerModel::SortRole).isValid()
+                                              : !index.data().toString().isEmpty())
             return false;
+    }
     return true;
+}
+
+// Columns that hide themselves when empty, whatever the user chose.
+bool hidesWhenEmpty(int column)
+{
+    return column == LedgerModel::Failure || column == LedgerModel::PeakMemory;
 }
 
 struct ColumnFit {
@@ -120,7 +132,7 @@ void hideLedgerColumns(QTableView *view)
     const QStringList hidden = userHidden();
     for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
         const bool hide = (!columnKey(c).isEmpty() && hidden.contains(columnKey(c))) ||
-                          (c == LedgerModel::Failure && columnEmpty(view->model(), c));
+                          (hidesWhenEmpty(c) && columnEmpty(view->model(), c));
         if (view->isColumnHidden(c) != hide)
             view->setColumnHidden(c, hide);
     }
@@ -227,7 +239,7 @@ void installLedgerColumnMenu(QTableView *view)
         for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
             if (columnKey(c).isEmpty())
                 continue;
-            const bool empty = c == LedgerModel::Failure && columnEmpty(view->model(), c);
+            const bool empty = hidesWhenEmpty(c) && columnEmpty(view->model(), c);
             QAction *action =
                 menu.addAction(empty ? QObject::tr("%1 (none in this sweep)").arg(ledgerHeader(c)) : ledgerHeader(c));
             action->setCheckable(true);

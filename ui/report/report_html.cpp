@@ -186,7 +186,10 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
     const bool anyFailure =
         std::any_of(l.rows.begin(), l.rows.end(), [](const auto &row) { return !row.failureCategory.empty(); });
     using C = LedgerModel::Column;
-    const QList<int> times{C::Configuration, C::Status, C::FirstStep, C::SteadyState, C::Spread, C::Noise};
+    QList<int> times{C::Configuration, C::Status, C::FirstStep, C::SteadyState, C::Spread, C::Noise};
+    // Peak memory where a worker reported it (the dashboard hides a column of dashes too).
+    if (l.measuredMemory())
+        times << C::PeakMemory;
     QList<int> against{C::Configuration, C::Speedup, C::BreakEven, C::Accuracy};
     if (anyFailure)
         against << C::Failure;
@@ -224,6 +227,9 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
                             "repeat, no interval. "
                             "Break-even: steps after which a slower first step is paid back, with its interval.")
                              .arg(gpu ? tr("CUDA-event time") : tr("wall time"))));
+    // Peak memory's reading, or why a sweep has none ("not measured: no GPU memory figures on the CPU").
+    if (const std::string note = report::peakMemoryNote(l); !note.empty())
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(QString::fromStdString(note)));
 }
 
 // Where each configuration's step goes (report/why_table.h), where the sweep was profiled.
