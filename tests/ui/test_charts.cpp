@@ -179,6 +179,7 @@ class TestCharts : public QObject
     void waterfallLabelsStayApartInAReport();
     void firstVsSteadyIsAScatterOnHonestAxes();
     void firstVsSteadyDrawsTheParetoFront();
+    void firstVsSteadyHoverNamesTheRowAndItsMemory();
     void firstVsSteadyHasWhiskersAndLabelsThatDoNotOverlap();
     void labelPlacementAvoidsEveryTakenPlace();
     void breakEvenKeepsItsLegendOutOfThePlot();
@@ -437,7 +438,9 @@ void TestCharts::breakEvenElidesLongNamesInTheLegend()
     chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
     auto *item = chart.plot()->legend->itemWithPlottable(chart.graphForRow(1));
     QVERIFY(item);
-    QCOMPARE(chart.legendToolTipAt(item->rect().center()), chart.fullName(1));
+    // ... with the row's peak memory under it (none in this hand-made ledger: said so, never 0 MiB).
+    QCOMPARE(chart.legendToolTipAt(item->rect().center()),
+             chart.fullName(1) + QStringLiteral("\nPeak memory not measured"));
     QVERIFY(chart.legendToolTipAt(QPointF(-10, -10)).isEmpty());
     QCOMPARE(chart.graphForRow(2)->name(), QString("tf32+cudnn-benchmark"));
 }
@@ -1159,6 +1162,36 @@ void TestCharts::firstVsSteadyIsAScatterOnHonestAxes()
     QVERIFY(x->coordToPixel(0.516) < x->coordToPixel(2.34));
     QVERIFY(y->range().upper >= 516.0);
     QVERIFY(x->range().contains(0.516) && x->range().contains(2.34));
+}
+
+// The hover over a point gives what the axes leave out: the full label and the peak memory.
+void TestCharts::firstVsSteadyHoverNamesTheRowAndItsMemory()
+{
+    report::Ledger ledger;
+    ledger.rows.push_back(row("baseline", 0.5, 10.0));
+    ledger.rows.push_back(row("tf32+bf16", 2.0, 5.0));
+    ledger.rows[0].memory.allocated = report::MemorySpread{1000, 990, 1010};
+    ledger.rows[0].memory.processes = 3;
+    ledger.rows[1].memory.allocated = report::MemorySpread{620, 600, 640};
+    ledger.rows[1].memory.processes = 3;
+    ledger.rows[1].memoryRatio = 0.62;
+    LedgerModel model;
+    model.setLedger(ledger);
+    FirstVsSteadyChart chart;
+    chart.resize(900, 520);
+    chart.show();
+    chart.setModel(&model);
+    chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QCPAxis *x = chart.firstStepAxis(), *y = chart.steadyAxis();
+    const QPointF at(x->coordToPixel(2.0) + 3, y->coordToPixel(5.0) - 2);
+    const QString tip = chart.toolTipAt(at);
+    QVERIFY2(tip.startsWith(QStringLiteral("tf32+bf16\nfirst step 2.00 s, steady step 5.00 ms\n")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("Peak allocated 620 MiB (processes 600-640 MiB), n=3; 0.62x the baseline's "
+                                         "memory")),
+             qPrintable(tip));
+    QVERIFY(
+        chart.toolTipAt(QPointF(x->coordToPixel(0.5), y->coordToPixel(10.0))).startsWith(QStringLiteral("baseline")));
+    QVERIFY(chart.toolTipAt(QPointF(-10, -10)).isEmpty());
 }
 
 void TestCharts::firstVsSteadyDrawsTheParetoFront()

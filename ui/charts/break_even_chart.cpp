@@ -4,14 +4,13 @@
 #include "charts/chart_palette.h"
 #include "charts/label_placement.h"
 #include "charts/log_ticker.h"
+#include "models/ledger_format.h"
 #include "models/ledger_model.h"
 
 #include "charts/qcustomplot_compat.h"
 
 #include <QFontMetrics>
 #include <QFontMetricsF>
-#include <QMouseEvent>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -77,13 +76,7 @@ BreakEvenChart::BreakEvenChart(QWidget *parent) : LedgerChart(parent)
     p->legend->setMargins(QMargins(6, 3, 6, 3));
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(p, &QCustomPlot::afterLayout, this, &BreakEvenChart::arrange);
-    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
-        const QString text = legendToolTipAt(event->position());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(event->globalPosition().toPoint(), text, plot());
-    });
+    showHoverText([this](const QPointF &pos) { return legendToolTipAt(pos); });
     rebuild();
 }
 
@@ -97,7 +90,7 @@ QString BreakEvenChart::legendToolTipAt(const QPointF &pos) const
         if (!graph)
             continue;
         if (auto *item = p->legend->itemWithPlottable(graph); item && item->rect().contains(pos.toPoint()))
-            return fullName(i);
+            return fullName(i) + QLatin1Char('\n') + ledgerMemoryTip(model()->ledger().rows[std::size_t(i)]);
     }
     return {};
 }

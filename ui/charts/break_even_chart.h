@@ -52,7 +52,8 @@ class BreakEvenChart : public LedgerChart
     QVector<QCPItemText *> crossingLabels() const { return labels_; }
     // The unelided legend name of a row's line (legend entries elide long configuration names).
     QString fullName(int row) const;
-    // The full name of the legend entry under `pos` (plot pixels), empty elsewhere.
+    // The full name of the legend entry under `pos` (plot pixels) with the row's peak memory, empty
+    // elsewhere.
     QString legendToolTipAt(const QPointF &pos) const;
 
   protected:

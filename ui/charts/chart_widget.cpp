@@ -7,8 +7,10 @@
 #include <QEvent>
 #include <QFontMetrics>
 #include <QKeyEvent>
+#include <QMouseEvent>
 #include <QScopedValueRollback>
 #include <QThread>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -205,6 +207,17 @@ void ChartWidget::moveLegendBelow(int columns)
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(columns);
     legend->setColumnSpacing(16);
+}
+
+void ChartWidget::showHoverText(std::function<QString(const QPointF &)> textAt)
+{
+    connect(plot_, &QCustomPlot::mouseMove, this, [this, textAt = std::move(textAt)](QMouseEvent *event) {
+        const QString text = textAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+    });
 }
 
 void ChartWidget::useStepAxes()

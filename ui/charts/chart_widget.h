@@ -6,6 +6,8 @@
 #include <QPair>
 #include <QWidget>
 
+#include <functional>
+
 class QCustomPlot;
 class QCPAxis;
 class QCPTextElement;
@@ -47,6 +49,9 @@ class ChartWidget : public QWidget
     void moveLegendBelow(int columns);
     // Step index on x, ms on y, drag and wheel zoom, and the fast polyline path for long series.
     void useStepAxes();
+    // Shows textAt(the mouse's position in plot pixels) as the plot's tooltip as the mouse moves, and
+    // none where it is empty: QCustomPlot draws items, not widgets, so Qt has no tooltip for them.
+    void showHoverText(std::function<QString(const QPointF &)> textAt);
 
   private:
     void restyle();

@@ -23,6 +23,7 @@ namespace
 
 constexpr double kMarker = 9;       // scatter symbol size (pixels)
 constexpr int kNoteLineChars = 110; // the footnote wraps here: QCPTextElement does not wrap itself
+constexpr double kHoverPixels = 12; // farther than this from every point, the hover shows nothing
 
 bool hasPoint(const report::LedgerRow &row)
 {
@@ -117,7 +118,27 @@ FirstVsSteadyChart::FirstVsSteadyChart(QWidget *parent) : LedgerChart(parent)
     p->legend->setVisible(false);
 
     connect(p, &QCustomPlot::afterLayout, this, &FirstVsSteadyChart::placeLabels);
+    showHoverText([this](const QPointF &pos) { return toolTipAt(pos); });
     rebuild();
+}
+
+QString FirstVsSteadyChart::toolTipAt(const QPointF &pos) const
+{
+    const Point *nearest = nullptr;
+    double best = kHoverPixels;
+    for (const Point &pt : points_) {
+        const QPointF at(plot()->xAxis->coordToPixel(pt.firstS), plot()->yAxis->coordToPixel(pt.steadyMs));
+        if (const double d = std::hypot(at.x() - pos.x(), at.y() - pos.y()); d <= best) {
+            best = d;
+            nearest = &pt;
+        }
+    }
+    if (!nearest)
+        return {};
+    const report::LedgerRow &row = model()->ledger().rows[std::size_t(nearest->row)];
+    return tr("%1\nfirst step %2, steady step %3\n%4")
+        .arg(QString::fromStdString(row.label), QString::fromStdString(report::formatSeconds(nearest->firstS)),
+             QString::fromStdString(report::formatMs(nearest->steadyMs)), ledgerMemoryTip(row));
 }
 
 QCPAxis *FirstVsSteadyChart::firstStepAxis() const

@@ -70,6 +70,9 @@ class FirstVsSteadyChart : public LedgerChart
     QCPGraph *stateGraph(store::StartState state) const; // nullptr for the ledger's own or one not drawn
     // "Not drawn: max-autotune (failed: compile-failed); ..." or empty.
     QString missingNote() const { return missing_; }
+    // The hover text of the point nearest `pos` (plot pixels): the row's full label, its two figures
+    // and its peak memory, which the axes leave out; empty away from every point.
+    QString toolTipAt(const QPointF &pos) const;
 
   protected:
     void rebuild() override;

@@ -6,7 +6,6 @@
 #include "charts/qcustomplot_compat.h"
 
 #include <QMouseEvent>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +71,7 @@ LiveStepChart::LiveStepChart(QWidget *parent) : ChartWidget(parent)
 
     traceOf(kNoLane);
 
-    connect(p, &QCustomPlot::mouseMove, this, &LiveStepChart::showToolTip);
+    showHoverText([this](const QPointF &pos) { return toolTipAt(pos); });
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         if (event->button() == Qt::LeftButton)
             following_ = false;
@@ -540,15 +539,6 @@ void LiveStepChart::updateClippedMarks()
     }
     for (std::size_t i = used; i < marks_.size(); ++i)
         marks_[i].item->setVisible(false);
-}
-
-void LiveStepChart::showToolTip(QMouseEvent *event)
-{
-    const QString text = toolTipAt(event->position());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, plot());
 }
 
 } // namespace stepscope::ui

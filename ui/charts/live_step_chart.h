@@ -16,7 +16,6 @@ class QCPGraph;
 class QCPItemLine;
 class QCPItemRect;
 class QCPItemText;
-class QMouseEvent;
 
 namespace stepscope::ui
 {
@@ -109,7 +108,6 @@ class LiveStepChart : public ChartWidget
     void updateFirstStepNote();
     void showLaneItems(); // the shading and phase of one lane
     void updateClippedMarks();
-    void showToolTip(QMouseEvent *event);
 
     std::vector<Trace> traces_; // in lane order
     QCPItemRect *window_ = nullptr;
