@@ -40,8 +40,8 @@ EnergyFigures energyOf(const std::vector<EnergyReading> &readings)
         }
         if (r.firstStepJoules) {
             first.push_back(*r.firstStepJoules);
-            e.shortWindow =
-                e.shortWindow || (r.firstStepSeconds && *r.firstStepSeconds < kMinEnergyWindowSeconds);
+            e.shortFirstStep =
+                e.shortFirstStep || (r.firstStepSeconds && *r.firstStepSeconds < kMinEnergyWindowSeconds);
         }
         if (e.problem.empty() && !r.problem.empty())
             e.problem = r.problem;
@@ -107,7 +107,7 @@ std::string energyText(const EnergyFigures &e)
         text += " at " + fixed(*e.watts, 0) + " W";
     text += e.processes >= 2 ? " (n=" + std::to_string(e.processes) + ")" : " (n=1, no CI)";
     if (e.shortWindow)
-        text += "; a window under " + fixed(kMinEnergyWindowSeconds, 0) +
+        text += "; timed steps under " + fixed(kMinEnergyWindowSeconds, 0) +
                 " s: the counter moves every 20-100 ms, so read it as rough";
     return text;
 }

@@ -24,7 +24,8 @@ struct EnergyFigures {
     std::optional<double> watts; // the mean power over those blocks
     std::optional<double> firstStepJoules; // median over processes with a first-step reading
     int processes = 0;
-    bool shortWindow = false; // some block or first step shorter than kMinEnergyWindowSeconds
+    bool shortWindow = false;    // some timed block shorter than kMinEnergyWindowSeconds
+    bool shortFirstStep = false; // some first step shorter than that: its joules are rough
     std::string problem; // why there is no figure: the runs' own problem, or "not measured"
     bool hasInterval() const { return low && high; }
 };

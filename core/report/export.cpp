@@ -123,6 +123,20 @@ std::string memoryFields(const PeakMemory &m)
     return fields + std::to_string(m.processes);
 }
 
+// Joules per step with its interval, power, the first step's joules, processes, the break-even in
+// joules against the baseline ("never" where it spends more per step) and why there is no figure:
+// empty cells without one, never 0 J.
+std::string energyFields(const LedgerRow &r)
+{
+    const EnergyFigures &e = r.energy;
+    const std::string breakEven = !r.energyBreakEven.hasBoth ? ""
+                                  : r.energyBreakEven.steps  ? num(r.energyBreakEven.steps, "%.1f")
+                                                             : "never";
+    return num(e.joulesPerStep, "%.6g") + ',' + num(e.low, "%.6g") + ',' + num(e.high, "%.6g") + ',' +
+           num(e.watts, "%.1f") + ',' + num(e.firstStepJoules, "%.6g") + ',' + std::to_string(e.processes) + ',' +
+           breakEven + ',' + csvField(e.problem);
+}
+
 // "+bf16: -0.30 ms (95% CI -0.41 to -0.19)", with "from <parent>" for a branch; rows without a
 // parent or without both steady states say nothing.
 std::vector<std::string> waterfallLines(const Ledger &l)
@@ -155,7 +169,9 @@ std::string toCsv(const Ledger &l)
            "first_step_max_s,steady_ms,steady_min_ms,steady_max_ms,p10_ms,p90_ms,iqr_ms,timing,noise,speedup,"
            "speedup_ci_low,speedup_ci_high,significant,break_even_steps,accuracy,peak_allocated_mib,"
            "peak_allocated_min_mib,peak_allocated_max_mib,peak_reserved_mib,peak_reserved_min_mib,"
-           "peak_reserved_max_mib,memory_processes,memory_ratio,wall_per_step_ms,compile_s,baseline,processes,"
+           "peak_reserved_max_mib,memory_processes,memory_ratio,joules_per_step,joules_per_step_ci_low,"
+           "joules_per_step_ci_high,watts,first_step_joules,energy_processes,energy_break_even_steps,energy_problem,"
+           "wall_per_step_ms,compile_s,baseline,processes,"
            "machine_cold_first_steps,first_step_start,"
            "first_step_fresh_s,first_step_shipped_s,first_step_again_s,break_even_fresh_steps,"
            "break_even_shipped_steps,break_even_again_steps,fresh_processes,shipped_processes,again_processes,"
@@ -178,7 +194,7 @@ std::string toCsv(const Ledger &l)
             << (r.timeRatio ? num(1.0 / r.timeRatio->low, "%.4f") : "") << ','
             << (r.timeRatio ? (r.timeRatio->significant ? "yes" : "no") : "") << ',' << csvField(breakEvenText(r))
             << ',' << csvField(accuracyText(r.accuracy)) << ',' << memoryFields(r.memory) << ','
-            << num(r.memoryRatio, "%.4f") << ',' << num(r.blockWallMs, "%.6g") << ','
+            << num(r.memoryRatio, "%.4f") << ',' << energyFields(r) << ',' << num(r.blockWallMs, "%.6g") << ','
             << num(msToSeconds(r.compileMs), "%.6g") << ',' << (&r == &l.rows.front() ? "yes" : "") << ','
             << r.processes << ',' << (r.machineColdFirsts >= 0 ? std::to_string(r.machineColdFirsts) : "") << ','
             << store::toString(r.firstStepStart) << ',' << num(msToSeconds(r.fresh.firstStepMs), "%.6g") << ','
@@ -319,6 +335,18 @@ std::string toJson(const Ledger &l)
         o["memory_processes"] = r.memory.processes;
         o["memory_ratio"] = number(r.memoryRatio);
         o["memory"] = text(memoryDetailText(r.memory, r.memoryRatio));
+        // Energy as the CSV has it; nulls without a figure and the reason in energy_problem.
+        o["joules_per_step"] = number(r.energy.joulesPerStep);
+        o["joules_per_step_ci"] = r.energy.hasInterval()
+                                      ? QJsonValue(QJsonArray{number(r.energy.low), number(r.energy.high)})
+                                      : QJsonValue(QJsonValue::Null);
+        o["watts"] = number(r.energy.watts);
+        o["first_step_joules"] = number(r.energy.firstStepJoules);
+        o["energy_processes"] = r.energy.processes;
+        o["energy_break_even_steps"] = !r.energyBreakEven.hasBoth ? QJsonValue(QJsonValue::Null)
+                                       : r.energyBreakEven.steps  ? number(r.energyBreakEven.steps)
+                                                                  : QJsonValue(QStringLiteral("never"));
+        o["energy"] = text(energyText(r.energy));
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
         o["speedup_ci"] = r.timeRatio
                               ? QJsonValue(QJsonArray{number(1.0 / r.timeRatio->high), number(1.0 / r.timeRatio->low)})
@@ -453,6 +481,13 @@ std::string toMarkdown(const Ledger &l)
         out << "First steps: " << caches << ".\n";
     if (const std::string note = peakMemoryNote(l); !note.empty())
         out << note << "\n";
+    // What the steps cost in energy (report/energy.h), or why no row has a figure.
+    if (const EnergyLines energy = energyLines(l); !energy.lines.empty()) {
+        out << "\nEnergy (" << energy.heading << "):\n\n";
+        for (const std::string &line : energy.lines)
+            out << "- " << markdownCell(line) << "\n";
+    } else if (!energy.note.empty())
+        out << energy.note << "\n";
     // What each steady step computes, against the GPU's dense peak for its precision.
     if (const ComputeLines compute = computeLines(l); !compute.lines.empty()) {
         out << "\nCompute per steady step (" << compute.heading << "):\n\n";

@@ -6,6 +6,7 @@
 #include "config/run_config.h"
 #include "profile/profile_summary.h"
 #include "report/compute.h"
+#include "report/energy.h"
 #include "report/knob_worth.h"
 #include "report/peak_memory.h"
 #include "report/sweep_models.h"
@@ -89,6 +90,10 @@ struct LedgerRow {
     std::optional<SteadyProblem> steadyProblem; // a repeat that never settled, and why (describe() words it)
     // Peak GPU memory over the row's completed processes (report/peak_memory.h words it).
     PeakMemory memory;
+    // The GPU's energy over the row's completed processes (report/energy.h words it), and the step
+    // after which it has spent fewer joules than the baseline (energyBreakEven; not for the baseline).
+    EnergyFigures energy;
+    EnergyBreakEven energyBreakEven;
     // The row's model as its runs' worker reported it (schema 10; unrecorded in older files).
     ModelFacts model;
     // FLOPs of one training step at the row's shape (the count its worker reported, else ResNet18's
@@ -206,6 +211,11 @@ struct Ledger {
     bool measuredMemory() const
     {
         return std::any_of(rows.begin(), rows.end(), [](const LedgerRow &r) { return r.memory.allocated.has_value(); });
+    }
+    // Some row has joules per step: the energy column and section show only then.
+    bool measuredEnergy() const
+    {
+        return std::any_of(rows.begin(), rows.end(), [](const LedgerRow &r) { return r.energy.joulesPerStep.has_value(); });
     }
     // Rows with figures that the recommendation left out, in row order (leftOutReason says why;
     // recommendationText names them).

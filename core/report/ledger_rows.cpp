@@ -451,6 +451,11 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         row.repeats = static_cast<int>(group.size());
         row.lastStatus = group.back()->status;
         row.memory = peakMemoryOf(group, !config.onCuda());
+        std::vector<EnergyReading> energy;
+        for (const auto *run : group)
+            if (run->status == RunStatus::Complete)
+                energy.push_back(run->energy);
+        row.energy = energyOf(energy);
         RowRuns acc;
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);
@@ -471,8 +476,10 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         ledger.rows.push_back(std::move(row));
     }
     compareWithBaseline(ledger, cancel);
-    for (std::size_t i = 1; i < ledger.rows.size(); ++i)
+    for (std::size_t i = 1; i < ledger.rows.size(); ++i) {
         ledger.rows[i].memoryRatio = memoryRatioOf(ledger.rows[i].memory, ledger.rows.front().memory);
+        ledger.rows[i].energyBreakEven = energyBreakEven(ledger.rows[i].energy, ledger.rows.front().energy);
+    }
     dataParallelFigures(reader, ledger, groups);
     ledger.waterfall = waterfallOf(ledger.rows, cancel);
     if (!ledger.rows.empty())

@@ -195,6 +195,38 @@ std::string peakMemoryNote(const Ledger &ledger)
     return none + ".";
 }
 
+EnergyLines energyLines(const Ledger &ledger)
+{
+    EnergyLines out;
+    if (ledger.rows.empty())
+        return out;
+    if (!ledger.measuredEnergy()) {
+        out.note = "Energy not measured: " + ledger.rows.front().energy.problem + ".";
+        return out;
+    }
+    out.heading = "the GPU's energy counter over the timed steps, mean over processes with a 95% interval; "
+                  "the first step's joules; the planned " +
+                  groupThousands(ledger.plannedSteps) + "-step run including its first step";
+    for (const LedgerRow &row : ledger.rows) {
+        std::string line = row.label + ": " + energyText(row.energy);
+        if (row.energy.firstStepJoules)
+            line += "; first step " + groupThousands(static_cast<long long>(std::lround(*row.energy.firstStepJoules))) +
+                    " J" + (row.energy.shortFirstStep ? " (under a second: rough)" : "");
+        if (const auto total = runJoules(row.energy, ledger.plannedSteps))
+            line += "; the run " + groupThousands(static_cast<long long>(std::lround(*total / 1000.0))) + " kJ";
+        if (!row.baseline && row.energyBreakEven.hasBoth) {
+            line += row.energyBreakEven.steps
+                        ? "; fewer joules than the baseline after " +
+                              groupThousands(static_cast<long long>(std::ceil(std::max(1.0, *row.energyBreakEven.steps)))) +
+                              " steps"
+                        : "; never fewer joules than the baseline";
+            line += " (in time: " + breakEvenText(row) + ")";
+        }
+        out.lines.push_back(std::move(line));
+    }
+    return out;
+}
+
 std::string statusText(const LedgerRow &row)
 {
     const bool stopped = row.failureCategory == toString(FailureCategory::Cancelled);

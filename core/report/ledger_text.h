@@ -59,6 +59,16 @@ std::string completionText(const LedgerRow &row);
 // The note under a table's peak memory column (Ledger::measuredMemory): how to read it, or why no
 // row has a figure ("Peak memory not measured: no GPU memory figures on the CPU."); "" without rows.
 std::string peakMemoryNote(const Ledger &ledger);
+// Energy per row (issue 31.4, report/energy.h), for a section under the table: each row's joules per
+// step with its interval and power, its first step's joules, the joules of the planned run, and
+// against the baseline the step after which it has spent fewer joules (beside the break-even in
+// steps of time, which need not agree). Where no row has a figure, `lines` is empty and `note`
+// says why ("Energy not measured: no energy counter: a CPU run."); "" without rows.
+struct EnergyLines {
+    std::string heading, note;
+    std::vector<std::string> lines;
+};
+EnergyLines energyLines(const Ledger &ledger);
 // Which caches the first steps found, for people; empty when the runs did not record it.
 std::string firstStepCachesText(const Ledger &ledger);
 

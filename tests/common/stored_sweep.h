@@ -73,6 +73,7 @@ struct RunSpec {
     std::string compileCache, cacheDirs, compileJson;
     std::vector<double> checkLosses;
     std::optional<std::pair<std::int64_t, std::int64_t>> memory; // peak allocated, peak reserved
+    std::optional<EnergyReading> energy;                         // the worker's `energy` message
     std::optional<double> blockWallMs;
     std::optional<ModelFacts> model;          // what the worker's `model` message said
     std::optional<store::RunSummary> summary; // stored as the supervisor stores it after the steps
@@ -153,6 +154,8 @@ inline std::int64_t addRun(store::Database &db, std::int64_t sweepId, const RunS
         db.setCheckLosses(id, spec.checkLosses);
     if (spec.memory)
         db.setMemory(id, spec.memory->first, spec.memory->second);
+    if (spec.energy)
+        db.setEnergy(id, *spec.energy);
     if (spec.blockWallMs)
         db.setBlockWall(id, *spec.blockWallMs);
     if (spec.summary)

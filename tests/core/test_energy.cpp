@@ -38,6 +38,7 @@ TEST(Energy, JoulesPerStepIsTheMeanOverProcessesWithATInterval)
     EXPECT_NEAR(*e.watts, 185.0, 1e-9);
     EXPECT_EQ(e.processes, 3);
     EXPECT_FALSE(e.shortWindow);
+    EXPECT_FALSE(e.shortFirstStep);
     EXPECT_EQ(energyText(e), "3.70 J/step [3.45-3.95] at 185 W (n=3)");
     EXPECT_EQ(energyCell(e), "3.70 J");
 }
@@ -49,7 +50,7 @@ TEST(Energy, OneProcessHasNoIntervalAndAShortWindowIsSaid)
     EXPECT_FALSE(e.hasInterval());
     EXPECT_TRUE(e.shortWindow);
     EXPECT_NE(energyText(e).find("(n=1, no CI)"), std::string::npos) << energyText(e);
-    EXPECT_NE(energyText(e).find("window under 1 s"), std::string::npos) << energyText(e);
+    EXPECT_NE(energyText(e).find("timed steps under 1 s"), std::string::npos) << energyText(e);
     EXPECT_EQ(energyCell(e), "3.63 J*");
 }
 
@@ -84,6 +85,8 @@ TEST(Energy, RunJoulesAndBreakEvenInJoulesUseTheFirstStepsEnergy)
     EXPECT_FALSE(energyBreakEven(baseline, candidate).steps);
     EXPECT_TRUE(energyBreakEven(baseline, candidate).hasBoth);
     // Without a first-step reading there is no run total and no break-even, rather than a guess.
+    EXPECT_TRUE(energyOf({reading(360, 2, 100, 40.0, 0.3)}).shortFirstStep);
+    EXPECT_FALSE(energyOf({reading(360, 2, 100, 40.0, 0.3)}).shortWindow) << "a short first step is not a short block";
     const EnergyFigures noFirst = energyOf({reading(360, 2, 100)});
     EXPECT_FALSE(runJoules(noFirst, 1000));
     EXPECT_FALSE(energyBreakEven(candidate, noFirst).hasBoth);

@@ -210,6 +210,7 @@ class TestModels : public QObject
     void ledgerMatchesDatabase();
     void ledgerFailureRow();
     void ledgerPeakMemoryColumn();
+    void ledgerEnergyColumn();
     void ledgerSortsBySteadyState();
     void ledgerRecommendationFollowsPlannedSteps();
     void ledgerOnH200Database();
@@ -351,6 +352,55 @@ void TestModels::ledgerFailureRow()
 
     // A row without a failure has no detail to show.
     QVERIFY(model.index(0, 0).data(LedgerModel::FailureDetailRole).toString().isEmpty());
+}
+
+// The energy column (issue 31.4): joules per step over the row's processes, its tooltip with the
+// interval, the first step's joules and the break-even in joules; "-" and why without a counter.
+void TestModels::ledgerEnergyColumn()
+{
+    const QString path = dir_.filePath("energy.db");
+    std::int64_t sweepId = 0;
+    {
+        auto db = store::Database::open(path.toStdString());
+        sweepId = test::addSweep(*db, {"energy", "ledger", 10000});
+        RunConfig base, graph, cpu;
+        base.device = graph.device = "cuda";
+        graph.cudaGraph = true;
+        cpu.device = "cpu";
+        int position = 0;
+        for (int r = 0; r < 2; ++r)
+            for (const RunConfig *c : {&base, &graph, &cpu}) {
+                test::RunSpec run = test::runOf(*c, position++);
+                run.firstS = 1.5;
+                run.steps = test::stepsAt(c->cudaGraph ? 6.0 : 10.0);
+                EnergyReading e;
+                if (c == &cpu)
+                    e.problem = "no energy counter: a CPU run";
+                else {
+                    e.blockJoules = (c == &base ? 3.6 + 0.2 * r : 1.6) * 100;
+                    e.blockSeconds = 2.0;
+                    e.blockSteps = 100;
+                    e.firstStepJoules = c == &base ? 40.0 : 400.0;
+                    e.firstStepSeconds = 1.5;
+                }
+                run.energy = e;
+                test::addRun(*db, sweepId, run);
+            }
+        db->flush();
+    }
+    LedgerModel model;
+    model.load(*store::Reader::open(path.toStdString()), sweepId);
+    QCOMPARE(model.headerData(LedgerModel::Energy, Qt::Horizontal).toString(), QStringLiteral("Energy per step (J)"));
+    QCOMPARE(model.index(0, LedgerModel::Energy).data().toString(), QStringLiteral("3.70 J"));
+    QCOMPARE(model.index(0, LedgerModel::Energy).data(LedgerModel::SortRole).toDouble(), 3.7);
+    const QString tip = model.index(1, LedgerModel::Energy).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(QStringLiteral("1.60 J/step [")) && tip.contains(QStringLiteral("First step: 400 J")) &&
+                 tip.contains(QStringLiteral("Fewer joules than the baseline after 173 steps")),
+             qPrintable(tip));
+    QCOMPARE(model.index(2, LedgerModel::Energy).data().toString(), QStringLiteral("-"));
+    QVERIFY(!model.index(2, LedgerModel::Energy).data(LedgerModel::SortRole).isValid());
+    QCOMPARE(model.index(2, LedgerModel::Energy).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("No energy counter: a CPU run"));
 }
 
 // The peak memory column: the median over the row's processes against the baseline's, its tooltip

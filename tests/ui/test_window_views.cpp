@@ -384,15 +384,18 @@ class TestWindowViews : public QObject
             window.findChild<QTabWidget *>()->setCurrentWidget(window.pages()->ledger());
             QTableView *view = window.pages()->ledger()->view();
             QVERIFY(view->model()->rowCount() >= 6);
-            // Every column shows, but Failure only where a row has one, and Peak memory where a row
-            // has a figure (both files have: they ran on an H200).
+            // Every column shows, but Failure only where a row has one, Peak memory where a row has a
+            // figure (both files have: they ran on an H200), and Energy where a row has joules (these
+            // files predate the energy counter, schema 11: hidden).
             const auto &rows = window.shownSweep()->ledger()->ledger().rows;
             const bool failures = std::any_of(
                 rows.begin(), rows.end(), [](const report::LedgerRow &row) { return !row.failureCategory.empty(); });
             QVERIFY(std::any_of(rows.begin(), rows.end(),
                                 [](const report::LedgerRow &row) { return row.memory.allocated.has_value(); }));
+            QVERIFY(std::none_of(rows.begin(), rows.end(),
+                                 [](const report::LedgerRow &row) { return row.energy.joulesPerStep.has_value(); }));
             for (int c = 0; c < LedgerModel::ColumnCount; ++c) {
-                const bool shown = c != LedgerModel::Failure || failures;
+                const bool shown = (c != LedgerModel::Failure || failures) && c != LedgerModel::Energy;
                 QVERIFY2(view->isColumnHidden(c) != shown, qPrintable(QString("%1: column %2").arg(file).arg(c)));
                 QVERIFY(!shown || view->columnWidth(c) > 20);
             }

@@ -8,6 +8,9 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
+
+#include <algorithm>
 #include <limits>
 
 namespace stepscope::ui
@@ -131,6 +134,8 @@ QString ledgerHeader(int column)
         return tr("Noise");
     case LedgerModel::PeakMemory:
         return tr("Peak memory (x baseline)");
+    case LedgerModel::Energy:
+        return tr("Energy per step (J)");
     case LedgerModel::Accuracy:
         return tr("Accuracy");
     case LedgerModel::Failure:
@@ -204,6 +209,8 @@ QString ledgerShortHeader(int column)
         return tr("Break-even\n(steps)");
     case LedgerModel::PeakMemory:
         return tr("Peak\nMiB");
+    case LedgerModel::Energy:
+        return tr("J /\nstep");
     default:
         return ledgerHeader(column);
     }
@@ -233,6 +240,8 @@ QString ledgerCellText(const report::LedgerRow &row, int column)
         return row.steadyMs ? QString::fromLatin1(stats::toString(row.noise)) : QString();
     case LedgerModel::PeakMemory:
         return QString::fromStdString(report::memoryCellText(row.memory, row.memoryRatio));
+    case LedgerModel::Energy:
+        return QString::fromStdString(report::energyCell(row.energy));
     case LedgerModel::Accuracy:
         return QString::fromStdString(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
@@ -271,6 +280,8 @@ QVariant ledgerSortValue(const report::LedgerRow &row, int column)
         return row.steadyMs ? QVariant(static_cast<int>(row.noise)) : QVariant();
     case LedgerModel::PeakMemory:
         return row.memory.allocated ? QVariant(row.memory.allocated->medianMiB) : QVariant();
+    case LedgerModel::Energy:
+        return row.energy.joulesPerStep ? QVariant(*row.energy.joulesPerStep) : QVariant();
     case LedgerModel::Accuracy:
         return text(report::accuracyText(row.accuracy));
     case LedgerModel::Failure:
@@ -306,6 +317,7 @@ bool ledgerRowNumeric(int column)
     case LedgerModel::Speedup:
     case LedgerModel::BreakEven:
     case LedgerModel::PeakMemory:
+    case LedgerModel::Energy:
         return true;
     default:
         return false;
@@ -372,6 +384,20 @@ QString ledgerIntervalTip(const report::LedgerRow &row, int column)
     default:
         return {};
     }
+}
+
+QString ledgerEnergyTip(const report::LedgerRow &row)
+{
+    // The row's line of the ledger's energy section (report::energyLines), or why there is none.
+    QString tip = QString::fromStdString(report::energyText(row.energy));
+    if (row.energy.firstStepJoules)
+        tip += tr("\nFirst step: %1 J").arg(*row.energy.firstStepJoules, 0, 'f', 0);
+    if (!row.baseline && row.energyBreakEven.hasBoth)
+        tip += row.energyBreakEven.steps
+                   ? tr("\nFewer joules than the baseline after %1 steps").arg(std::ceil(std::max(1.0, *row.energyBreakEven.steps)), 0, 'f', 0)
+                   : tr("\nNever fewer joules than the baseline (more per step)");
+    tip[0] = tip[0].toUpper();
+    return tip;
 }
 
 QString ledgerMemoryTip(const report::LedgerRow &row)

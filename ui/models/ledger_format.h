@@ -37,6 +37,9 @@ bool ledgerRowNumeric(int column);                     // right-aligned figures
 // A row's peak memory for a tooltip (report::memoryDetailText): allocated, reserved, their spread
 // over processes and n, and the ratio to the baseline's; or why there is no figure.
 QString ledgerMemoryTip(const report::LedgerRow &row);
+// A row's energy for a tooltip (report::energyText): joules per step, interval, power and n, the first
+// step's joules and the break-even in joules; or why there is none ("No energy counter: a CPU run").
+QString ledgerEnergyTip(const report::LedgerRow &row);
 
 // What lies behind a figure's interval (its CI, or "1 repeat: no interval"); empty when nothing.
 QString ledgerIntervalTip(const report::LedgerRow &row, int column);

@@ -301,6 +301,8 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
         }
         case PeakMemory:
             return ledgerMemoryTip(r);
+        case Energy:
+            return ledgerEnergyTip(r);
         case Noise:
             return noisy ? tr("Interquartile range over median, or spread between repeats, is 10% or more: "
                               "treat small differences as noise")

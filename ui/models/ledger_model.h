@@ -64,12 +64,13 @@ class LedgerModel : public QAbstractTableModel
         BreakEven,
         Noise,
         PeakMemory,
+        Energy,
         Accuracy,
         Failure,
         ColumnCount
     };
     // Raw numbers for sorting and charts (Qt::UserRole): seconds for FirstStep, ms for SteadyState,
-    // the factor for Speedup, steps for BreakEven (+inf for "never"), MiB allocated for PeakMemory. A
+    // the factor for Speedup, steps for BreakEven (+inf for "never"), MiB allocated for PeakMemory, J for Energy. A
     // missing figure is an invalid QVariant: sorted after every number ascending, and descending too
     // with FigureSortProxy.
     static constexpr int SortRole = Qt::UserRole;

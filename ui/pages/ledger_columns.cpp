@@ -41,6 +41,8 @@ QString columnKey(int column)
         return QStringLiteral("noise");
     case LedgerModel::PeakMemory:
         return QStringLiteral("peak-memory");
+    case LedgerModel::Energy:
+        return QStringLiteral("energy");
     case LedgerModel::Accuracy:
         return QStringLiteral("accuracy");
     case LedgerModel::Failure:
@@ -80,7 +82,7 @@ bool columnEmpty(const QAbstractItemModel *model, int column)
 {
     for (int r = 0; r < model->rowCount(); ++r) {
         const QModelIndex index = model->index(r, column);
-        if (column == LedgerModel::PeakMemory ? index.data(LedgerModel::SortRole).isValid()
+        if (column == LedgerModel::PeakMemory || column == LedgerModel::Energy ? index.data(LedgerModel::SortRole).isValid()
                                               : !index.data().toString().isEmpty())
             return false;
     }
@@ -90,7 +92,7 @@ bool columnEmpty(const QAbstractItemModel *model, int column)
 // Columns that hide themselves when empty, whatever the user chose.
 bool hidesWhenEmpty(int column)
 {
-    return column == LedgerModel::Failure || column == LedgerModel::PeakMemory;
+    return column == LedgerModel::Failure || column == LedgerModel::PeakMemory || column == LedgerModel::Energy;
 }
 
 struct ColumnFit {

@@ -42,8 +42,8 @@ class BreakAtPlusDelegate : public QStyledItemDelegate
 // proportion, then the configuration, narrowed toward the widest word they hold, with the rows
 // grown for the wrapped text. Only when even that is too wide does the view scroll.
 void fitLedgerColumns(QTableView *view);
-// Hides the columns the user hid, Failure while no row has one and Peak memory while no row has a
-// figure (a CPU sweep); fitLedgerColumns does it too.
+// Hides the columns the user hid, Failure while no row has one, and Peak memory and Energy while no
+// row has a figure (a CPU sweep); fitLedgerColumns does it too.
 void hideLedgerColumns(QTableView *view);
 
 // Shows or hides a ledger column (not the configuration) and remembers the choice. Failure shows

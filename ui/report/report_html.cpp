@@ -190,6 +190,8 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
     // Peak memory where a worker reported it (the dashboard hides a column of dashes too).
     if (l.measuredMemory())
         times << C::PeakMemory;
+    if (l.measuredEnergy())
+        times << C::Energy;
     QList<int> against{C::Configuration, C::Speedup, C::BreakEven, C::Accuracy};
     if (anyFailure)
         against << C::Failure;
@@ -230,6 +232,15 @@ void ledgerTables(QString &html, const report::Ledger &l, ReportMedium medium, i
     // Peak memory's reading, or why a sweep has none ("not measured: no GPU memory figures on the CPU").
     if (const std::string note = report::peakMemoryNote(l); !note.empty())
         html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(QString::fromStdString(note)));
+    // Energy (report/energy.h): a row's joules per step, first step, run and break-even in joules.
+    if (const report::EnergyLines energy = report::energyLines(l); !energy.lines.empty()) {
+        html += QStringLiteral("<p class=\"note\">%1</p>\n<ul>\n")
+                    .arg(esc(tr("Energy (%1):").arg(QString::fromStdString(energy.heading))));
+        for (const std::string &line : energy.lines)
+            html += QStringLiteral("<li>%1</li>\n").arg(esc(QString::fromStdString(line)));
+        html += QStringLiteral("</ul>\n");
+    } else if (!energy.note.empty())
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(QString::fromStdString(energy.note)));
 }
 
 // Where each configuration's step goes (report/why_table.h), where the sweep was profiled.

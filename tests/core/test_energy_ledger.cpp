@@ -1,0 +1,124 @@
+// Energy through the ledger (issue 31.4): what the store holds for each run reaches the row (mean
+// over completed processes, interval, the break-even in joules against the baseline), the Markdown
+// section, the CSV and JSON columns; a CPU sweep says "no energy counter", never 0 J.
+#include "report/ledger.h"
+#include "report/ledger_text.h"
+#include "store/store.h"
+#include "stored_sweep.h"
+
+#include <gtest/gtest.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <string>
+#include <vector>
+
+namespace stepscope::report
+{
+namespace
+{
+
+EnergyReading gpuReading(double joulesPerStep, double firstJ)
+{
+    EnergyReading e;
+    e.blockJoules = joulesPerStep * 200;
+    e.blockSeconds = 2.0;
+    e.blockSteps = 200;
+    e.firstStepJoules = firstJ;
+    e.firstStepSeconds = 1.5;
+    return e;
+}
+
+class EnergyLedgerTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override { ASSERT_TRUE(dir_.isValid()); }
+
+    // Runs of `configs` in turn, each with its reading (one per run).
+    Ledger ledgerOf(const std::vector<std::pair<RunConfig, EnergyReading>> &runs)
+    {
+        const std::string path = dir_.filePath("e.db").toStdString();
+        {
+            auto db = store::Database::open(path);
+            const auto sweepId = test::addSweep(*db, {"energy", "ledger", 10000});
+            int position = 0;
+            for (const auto &[config, reading] : runs) {
+                test::RunSpec run = test::runOf(config, position++);
+                run.firstS = 1.5;
+                run.steps = test::stepsAt(config.cudaGraph ? 6.0 : 10.0);
+                db->setEnergy(test::addRun(*db, sweepId, run), reading);
+            }
+            db->flush();
+        }
+        auto reader = store::Reader::open(path);
+        return buildLedger(*reader, reader->sweeps().front().id);
+    }
+
+    QTemporaryDir dir_;
+};
+
+TEST_F(EnergyLedgerTest, RowsCarryJoulesWithIntervalsAndTheBreakEvenInJoules)
+{
+    RunConfig base;
+    base.device = "cuda";
+    RunConfig graph = base;
+    graph.cudaGraph = true;
+    // Baseline 3.6-3.8 J a step, 40 J first step; the graph 1.6 J a step but a 400 J first step.
+    const Ledger l = ledgerOf({{base, gpuReading(3.6, 40)},
+                               {graph, gpuReading(1.6, 400)},
+                               {base, gpuReading(3.8, 40)},
+                               {graph, gpuReading(1.6, 400)}});
+    ASSERT_EQ(l.rows.size(), 2u);
+    const LedgerRow &b = l.rows[0], &g = l.rows[1];
+    ASSERT_TRUE(b.energy.joulesPerStep);
+    EXPECT_NEAR(*b.energy.joulesPerStep, 3.7, 1e-9);
+    EXPECT_EQ(b.energy.processes, 2);
+    EXPECT_TRUE(b.energy.hasInterval());
+    ASSERT_TRUE(g.energyBreakEven.hasBoth && g.energyBreakEven.steps);
+    EXPECT_NEAR(*g.energyBreakEven.steps, 1 + (400.0 - 40.0) / (3.7 - 1.6), 1e-6);
+    EXPECT_FALSE(b.energyBreakEven.hasBoth) << "the baseline has no break-even against itself";
+    ASSERT_TRUE(l.measuredEnergy());
+
+    const EnergyLines lines = energyLines(l);
+    ASSERT_EQ(lines.lines.size(), 2u);
+    EXPECT_NE(lines.lines[1].find("fewer joules than the baseline after 173 steps"), std::string::npos)
+        << lines.lines[1];
+    const std::string md = toMarkdown(l);
+    EXPECT_NE(md.find("\nEnergy (the GPU's energy counter"), std::string::npos) << md;
+    EXPECT_NE(md.find("- baseline: 3.70 J/step ["), std::string::npos) << md;
+
+    const std::string csv = toCsv(l);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_NE(header.find(",joules_per_step,joules_per_step_ci_low,joules_per_step_ci_high,watts,first_step_joules,"
+                          "energy_processes,energy_break_even_steps,energy_problem,"),
+              std::string::npos)
+        << header;
+    const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(toJson(l))).object().value("rows").toArray();
+    ASSERT_EQ(rows.size(), 2);
+    EXPECT_NEAR(rows[0].toObject().value("joules_per_step").toDouble(), 3.7, 1e-9);
+    EXPECT_EQ(rows[0].toObject().value("joules_per_step_ci").toArray().size(), 2);
+    EXPECT_NEAR(rows[1].toObject().value("energy_break_even_steps").toDouble(), 172.43, 0.01);
+}
+
+TEST_F(EnergyLedgerTest, ACpuSweepSaysNoEnergyCounterNeverZeroJoules)
+{
+    RunConfig cpu;
+    cpu.device = "cpu";
+    EnergyReading none;
+    none.problem = "no energy counter: a CPU run";
+    const Ledger l = ledgerOf({{cpu, none}, {cpu, none}});
+    ASSERT_FALSE(l.measuredEnergy());
+    EXPECT_EQ(energyLines(l).note, "Energy not measured: no energy counter: a CPU run.");
+    const std::string md = toMarkdown(l);
+    EXPECT_NE(md.find("Energy not measured: no energy counter: a CPU run."), std::string::npos) << md;
+    EXPECT_EQ(md.find(" J/step"), std::string::npos) << md;
+    const QJsonArray rows = QJsonDocument::fromJson(QByteArray::fromStdString(toJson(l))).object().value("rows").toArray();
+    EXPECT_TRUE(rows[0].toObject().value("joules_per_step").isNull());
+    EXPECT_EQ(rows[0].toObject().value("energy").toString(), "no energy counter: a CPU run");
+}
+
+} // namespace
+} // namespace stepscope::report
