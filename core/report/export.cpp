@@ -257,6 +257,11 @@ std::string toJson(const Ledger &l)
                                            {"first_step_measured", p.measured}})
                   : QJsonValue(QJsonValue::Null);
     root["recommended_by_start"] = byStart;
+    // The fewest joules over the planned run (issue 31.4), and its words: null without energy figures.
+    root["fewest_joules"] = l.fewestJoules ? QJsonValue(QJsonObject{{"configuration", text(l.rows[*l.fewestJoules].configName)},
+                                                                    {"label", text(l.rows[*l.fewestJoules].label)},
+                                                                    {"text", text(l.fewestJoulesText)}})
+                                           : QJsonValue(QJsonValue::Null);
     root["headline"] = text(recommendationHeadline(l));
     root["caveats"] = text(recommendationCaveats(l));
     // What each knob of the recommended configuration is worth (knob_worth.h), for tools: the rows

@@ -227,6 +227,12 @@ struct Ledger {
     // when the best cannot be told apart from the runner-up. Why, in a few words.
     std::optional<std::size_t> recommended;
     std::string recommendedReason;
+    // The row that spends the fewest joules over the planned run, first step included (issue 31.4:
+    // the same rule as the time pick, in joules), among the rows with both energy figures that the
+    // time pick could take; none where fewer than one has them. `fewestJoulesText` says it and,
+    // where it is not the recommended row, what each costs of the other's measure.
+    std::optional<std::size_t> fewestJoules;
+    std::string fewestJoulesText;
     // What each knob of the recommended row is worth (knob_worth.h), recomputed with it.
     std::vector<KnobWorth> recommendedWorth;
     // Why there is no recommendation, when there is none: "the baseline (baseline) has no steady

@@ -224,6 +224,8 @@ EnergyLines energyLines(const Ledger &ledger)
         }
         out.lines.push_back(std::move(line));
     }
+    if (!ledger.fewestJoulesText.empty())
+        out.lines.push_back(ledger.fewestJoulesText);
     return out;
 }
 

@@ -371,6 +371,56 @@ std::string recommendationCaveats(const Ledger &ledger)
     return text.empty() ? text : text.substr(1); // caveatsOf's sentences each start with a space
 }
 
+// The fewest joules over the planned run (Ledger::fewestJoules), and where it differs from the time
+// pick, what each costs: "For the fewest joules over 10000 steps: X (102 kJ), 60 kJ less than Y, the
+// fastest, which finishes 12.3 s sooner". One process's joules carry no interval, and the text says
+// the margin has none rather than calling it certain.
+static void pickFewestJoules(Ledger &ledger)
+{
+    ledger.fewestJoules.reset();
+    ledger.fewestJoulesText.clear();
+    std::vector<stats::Candidate> candidates;
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
+        const LedgerRow &row = ledger.rows[i];
+        if (!row.energy.joulesPerStep || !row.energy.firstStepJoules || !leftOutReason(row).empty())
+            continue;
+        candidates.push_back({row.label, *row.energy.firstStepJoules, *row.energy.joulesPerStep});
+        rows.push_back(i);
+    }
+    const auto pick = stats::recommend(candidates, ledger.plannedSteps);
+    if (!pick)
+        return;
+    const std::size_t best = rows[pick->best];
+    ledger.fewestJoules = best;
+    const auto kJ = [](double joules) { return formatNumber("%.1f kJ", joules / 1000.0); };
+    std::string text = "For the fewest joules over " + groupThousands(ledger.plannedSteps) +
+                       " steps: " + ledger.rows[best].label + " (" + kJ(pick->bestTotal) + ")";
+    const bool onePerRow = std::any_of(rows.begin(), rows.end(), [&](std::size_t i) {
+        return ledger.rows[i].energy.processes < 2;
+    });
+    if (ledger.recommended && *ledger.recommended != best) {
+        const LedgerRow &fastest = ledger.rows[*ledger.recommended];
+        if (const auto fastestJoules = runJoules(fastest.energy, ledger.plannedSteps)) {
+            text += ", " + kJ(*fastestJoules - pick->bestTotal) + " less than " + fastest.label +
+                    ", the recommendation by time";
+            const auto secondsOf = [&](const LedgerRow &r) -> std::optional<double> {
+                if (!r.firstStepMs || !r.steadyMs)
+                    return std::nullopt;
+                return stats::totalTime(*r.firstStepMs / 1000.0, *r.steadyMs / 1000.0, ledger.plannedSteps);
+            };
+            const auto a = secondsOf(fastest), b = secondsOf(ledger.rows[best]);
+            if (a && b)
+                text += ", which finishes " + formatSeconds(std::abs(*b - *a)) + (*b >= *a ? " sooner" : " later");
+        } else
+            text += "; the recommendation by time, " + fastest.label + ", has no energy figures";
+    } else if (ledger.recommended)
+        text += ": the same row as the recommendation by time";
+    if (onePerRow)
+        text += " (one process a row: no interval on the joules)";
+    ledger.fewestJoulesText = text + ".";
+}
+
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
     recommendAssumedStart(ledger, plannedSteps, cancel);
@@ -386,6 +436,10 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
     // Each start state's pick (Ledger::byStart, the exports' recommended_by_start) is for the same
     // planned run: another length picks them again, or an export would mix two lengths.
     pickByStart(ledger);
+    pickFewestJoules(ledger);
+    // Named in the verdict where joules and time disagree (issue 31.4).
+    if (ledger.fewestJoules && ledger.recommended && *ledger.fewestJoules != *ledger.recommended)
+        ledger.recommendationText += " " + ledger.fewestJoulesText;
 }
 
 } // namespace stepscope::report

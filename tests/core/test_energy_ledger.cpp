@@ -82,8 +82,13 @@ TEST_F(EnergyLedgerTest, RowsCarryJoulesWithIntervalsAndTheBreakEvenInJoules)
     EXPECT_FALSE(b.energyBreakEven.hasBoth) << "the baseline has no break-even against itself";
     ASSERT_TRUE(l.measuredEnergy());
 
+    // 10,000 steps: the baseline 40 J + 9,999 x 3.7 J = 37.0 kJ, the graph 400 J + 9,999 x 1.6 J = 16.4 kJ.
+    ASSERT_TRUE(l.fewestJoules);
+    EXPECT_EQ(*l.fewestJoules, 1u);
+    EXPECT_NE(l.fewestJoulesText.find("For the fewest joules over 10,000 steps: cuda-graph (16.4 kJ)"), std::string::npos)
+        << l.fewestJoulesText;
     const EnergyLines lines = energyLines(l);
-    ASSERT_EQ(lines.lines.size(), 2u);
+    ASSERT_EQ(lines.lines.size(), 3u) << "a line per row, then the fewest joules";
     EXPECT_NE(lines.lines[1].find("fewer joules than the baseline after 173 steps"), std::string::npos)
         << lines.lines[1];
     const std::string md = toMarkdown(l);
@@ -101,6 +106,30 @@ TEST_F(EnergyLedgerTest, RowsCarryJoulesWithIntervalsAndTheBreakEvenInJoules)
     EXPECT_NEAR(rows[0].toObject().value("joules_per_step").toDouble(), 3.7, 1e-9);
     EXPECT_EQ(rows[0].toObject().value("joules_per_step_ci").toArray().size(), 2);
     EXPECT_NEAR(rows[1].toObject().value("energy_break_even_steps").toDouble(), 172.43, 0.01);
+    EXPECT_EQ(QJsonDocument::fromJson(QByteArray::fromStdString(toJson(l))).object().value("fewest_joules").toObject().value("label").toString(),
+              "cuda-graph");
+}
+
+TEST_F(EnergyLedgerTest, TheVerdictNamesTheFewestJoulesWhereTheyDisagreeWithTime)
+{
+    // The graph is faster per step (6 ms against 10) but draws so much power that it spends more
+    // joules a step (5 J against 3.7): time picks the graph, joules the baseline, and the verdict
+    // says both.
+    RunConfig base;
+    base.device = "cuda";
+    RunConfig graph = base;
+    graph.cudaGraph = true;
+    const Ledger l = ledgerOf({{base, gpuReading(3.6, 40)},
+                               {graph, gpuReading(5.0, 60)},
+                               {base, gpuReading(3.8, 40)},
+                               {graph, gpuReading(5.0, 60)}});
+    ASSERT_TRUE(l.recommended && l.fewestJoules);
+    EXPECT_EQ(l.rows[*l.recommended].label, "cuda-graph");
+    EXPECT_EQ(*l.fewestJoules, 0u);
+    EXPECT_NE(l.recommendationText.find("For the fewest joules over 10,000 steps: baseline ("), std::string::npos)
+        << l.recommendationText;
+    EXPECT_NE(l.recommendationText.find("less than cuda-graph, the recommendation by time, which finishes"), std::string::npos)
+        << l.recommendationText;
 }
 
 TEST_F(EnergyLedgerTest, ACpuSweepSaysNoEnergyCounterNeverZeroJoules)
