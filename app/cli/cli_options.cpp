@@ -420,7 +420,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                  "the start state the planned run assumes: a fresh machine (every cache empty, the default), a "
                  "fresh machine with the configuration's shipped caches, or this machine again; the other states' "
                  "figures are shown beside, and JSON carries the pick for each",
-                 ValueKind::Choice, {"fresh", "shipped", "again"})}}};
+                 ValueKind::Choice, {"fresh", "shipped", "again"}),
+          option("objective", "time|energy",
+                 "what the recommendation minimises over the planned run: time (the default), or the GPU's "
+                 "joules, first step included (needs energy figures: a GPU sweep); the other is named beside it",
+                 ValueKind::Choice, {"time", "energy"})}}};
     out.back().examples = {
         {"stepscope-cli export --format csv --sweep 3 --out ledger.csv", "sweep 3's ledger into ledger.csv"},
         {"stepscope-cli export --planned-steps 100000 --start again",

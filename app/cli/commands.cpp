@@ -9,6 +9,7 @@
 #include "report/compile_table.h"
 #include "report/cache_text.h"
 #include "report/ledger.h"
+#include "report/recommendation.h"
 #include "report/run_summary.h"
 #include "report/sweep_export.h"
 #include "report/sweep_status.h"
@@ -458,10 +459,23 @@ int exportCommand(const Options &options, const CommandLine &line)
     long long batch = 0;
     if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
         return kUsage;
-    const auto ledger = report::buildLedger(
+    auto ledger = report::buildLedger(
         *reader, sweepId, planned, {},
         line.isSet("start") ? store::startStateFromString(line.value("start").toStdString()) : store::StartState::Fresh,
         static_cast<int>(batch));
+    const QString objective = line.isSet("objective") ? line.value("objective") : QStringLiteral("time");
+    if (objective != "time" && objective != "energy") {
+        printError("stepscope-cli export: objective '" + objective + "' is not allowed; use time or energy");
+        return kUsage;
+    }
+    if (objective == "energy" && !report::recommendByJoules(ledger)) {
+        printError("stepscope-cli export: --objective energy: no row of sweep " + QString::number(sweepId) +
+                   " has energy figures to pick by (" +
+                   QString::fromStdString(ledger.rows.empty() ? std::string("no rows")
+                                                              : report::energyText(ledger.rows.front().energy)) +
+                   "); use --objective time");
+        return kUsage;
+    }
     if (batch != 0 && std::find(ledger.batches.begin(), ledger.batches.end(), batch) == ledger.batches.end()) {
         printError("stepscope-cli export: sweep " + QString::number(sweepId) + " ran no batch " +
                    QString::number(batch));

@@ -233,6 +233,7 @@ struct Ledger {
     // where it is not the recommended row, what each costs of the other's measure.
     std::optional<std::size_t> fewestJoules;
     std::string fewestJoulesText;
+    bool byJoules = false; // the verdict is the fewest joules (recommendByJoules), not the least time
     // What each knob of the recommended row is worth (knob_worth.h), recomputed with it.
     std::vector<KnobWorth> recommendedWorth;
     // Why there is no recommendation, when there is none: "the baseline (baseline) has no steady

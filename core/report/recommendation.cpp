@@ -67,6 +67,17 @@ std::string recommendationHeadline(const Ledger &ledger)
     if (!ledger.recommended || *ledger.recommended >= ledger.rows.size())
         return {};
     const LedgerRow &row = ledger.rows[*ledger.recommended];
+    if (ledger.byJoules) {
+        // The verdict in joules: the planned run's total, the first step's share in it said by the
+        // Energy section; ties and speed-ups are time's words, not said here.
+        const auto total = runJoules(row.energy, ledger.plannedSteps);
+        const std::string_view start = store::toString(row.firstStepStart);
+        return std::string(ledger.provisional() ? "Provisional: use " : "Use ") + row.label +
+               (start.empty() ? std::string() : " (" + std::string(start) + ")") + ": the fewest joules" +
+               (total ? ", " + formatNumber("%.1f kJ", *total / 1000.0) + " for " + groupThousands(ledger.plannedSteps) +
+                            " steps"
+                      : std::string());
+    }
     // The row by its name, not the knob it adds to the row before (a "+warm-cache" read as a switch
     // a user could flip), and the start state its first step had (issue 28).
     const std::string_view start = store::toString(row.firstStepStart);
@@ -383,7 +394,8 @@ static void pickFewestJoules(Ledger &ledger)
     std::vector<std::size_t> rows;
     for (std::size_t i = 0; i < ledger.rows.size(); ++i) {
         const LedgerRow &row = ledger.rows[i];
-        if (!row.energy.joulesPerStep || !row.energy.firstStepJoules || !leftOutReason(row).empty())
+        // As for time: a row that never settled has joules per step that were still moving.
+        if (!row.steadyMs || !row.energy.joulesPerStep || !row.energy.firstStepJoules || !leftOutReason(row).empty())
             continue;
         candidates.push_back({row.label, *row.energy.firstStepJoules, *row.energy.joulesPerStep});
         rows.push_back(i);
@@ -419,6 +431,23 @@ static void pickFewestJoules(Ledger &ledger)
     if (onePerRow)
         text += " (one process a row: no interval on the joules)";
     ledger.fewestJoulesText = text + ".";
+}
+
+bool recommendByJoules(Ledger &ledger)
+{
+    if (!ledger.fewestJoules)
+        return false;
+    // The time verdict, without the fewest-joules sentence recommendFor appended to it.
+    std::string byTime = ledger.recommendationText;
+    if (const std::string said = " " + ledger.fewestJoulesText; byTime.size() >= said.size() &&
+                                                                 byTime.compare(byTime.size() - said.size(), said.size(), said) == 0)
+        byTime.erase(byTime.size() - said.size());
+    ledger.byJoules = true;
+    ledger.recommended = ledger.fewestJoules;
+    ledger.recommendedReason = "spends the fewest joules over " + std::to_string(ledger.plannedSteps) + " steps";
+    ledger.recommendationText =
+        ledger.fewestJoulesText + (byTime.empty() ? std::string() : " By time: " + byTime);
+    return true;
 }
 
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)

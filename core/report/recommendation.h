@@ -12,6 +12,10 @@ namespace stepscope::report
 
 // Recomputes the recommendation (and its text) for another planned run length; `cancel` as there.
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel = {});
+// Makes the fewest joules the verdict (issue 31.4: `--objective energy`): the headline and
+// Ledger::recommended become Ledger::fewestJoules's, and the text says the time pick after it. False,
+// with the ledger as it was, where no row has the energy figures to pick by.
+bool recommendByJoules(Ledger &ledger);
 // A row's first step (ms) for a start state: the state's own when the row ran it, else that of a state
 // with fewer caches (again: shipped, then fresh; shipped: fresh); `measured` says which.
 std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured = nullptr);

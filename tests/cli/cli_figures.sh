@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 results=$2/docs/results
-for f in h200-pinning-b32 h200-compile-b32 h200-ledger h200-aa; do
+for f in h200-pinning-b32 h200-compile-b32 h200-ledger h200-aa h200-models-lm; do
   cp "$results/$f.sqlite" "$work/$f.sqlite"
   chmod u+w "$work/$f.sqlite"
 done
@@ -116,6 +116,18 @@ cli --db "$work/h200-aa.sqlite" compare 1 2 --db-b "$work/none.sqlite" 2> /dev/n
 cli --db "$work/h200-aa.sqlite" show --sweep 9 2> /dev/null; [ $? = 2 ] || fail "show --sweep 9 must exit 2"
 cli --db "$work/h200-aa.sqlite" show 1 --sweep 1 2> /dev/null; [ $? = 2 ] || fail "show RUN --sweep ID must exit 2"
 set -e
+# Energy (issue 31.4) from the H200's counter: the Energy section, and --objective energy turns the
+# verdict to the fewest joules; a file of before energy was measured refuses it, saying why.
+cli --db "$work/h200-models-lm.sqlite" export --sweep 2 > "$work/energy.md"
+grep -q "^- tf32+cudnn-bench+bf16+cuda-graph: 3.29 J/step at 540 W (n=1, no CI); timed steps under 1 s" "$work/energy.md" \
+  || fail "the Energy section gives a row's joules: $(grep -A8 '^Energy' "$work/energy.md")"
+cli --db "$work/h200-models-lm.sqlite" export --sweep 2 --objective energy > "$work/joules.md"
+grep -q "^\*\*Recommendation: Use .*: the fewest joules, [0-9.]* kJ for 10,000 steps\.\*\*" "$work/joules.md" \
+  || fail "--objective energy heads with the fewest joules: $(grep Recommendation "$work/joules.md")"
+rc=0
+cli --db "$work/h200-ledger.sqlite" export --objective energy > /dev/null 2> "$work/joules.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "has energy figures to pick by (not measured); use --objective time" "$work/joules.err" \
+  || fail "a sweep without energy refuses --objective energy: rc $rc, $(cat "$work/joules.err")"
 # Here-strings, not `| grep -q`: grep ending early would make pipefail take the writer's SIGPIPE.
 grep -q -- "--db-b FILE" <<< "$(cli compare --help)" || fail "compare --help lists --db-b"
 grep -q -- "compare:--db-b" <<< "$(cli completion bash)" || fail "the completion knows compare's --db-b"

@@ -3,6 +3,7 @@
 // section, the CSV and JSON columns; a CPU sweep says "no energy counter", never 0 J.
 #include "report/ledger.h"
 #include "report/ledger_text.h"
+#include "report/recommendation.h"
 #include "store/store.h"
 #include "stored_sweep.h"
 
@@ -130,6 +131,17 @@ TEST_F(EnergyLedgerTest, TheVerdictNamesTheFewestJoulesWhereTheyDisagreeWithTime
         << l.recommendationText;
     EXPECT_NE(l.recommendationText.find("less than cuda-graph, the recommendation by time, which finishes"), std::string::npos)
         << l.recommendationText;
+
+    // Asked for the fewest joules (--objective energy): the verdict turns, time is said after it, once.
+    Ledger byJoules = l;
+    ASSERT_TRUE(recommendByJoules(byJoules));
+    EXPECT_EQ(*byJoules.recommended, 0u);
+    EXPECT_EQ(recommendationHeadline(byJoules).rfind("Use baseline", 0), 0u) << recommendationHeadline(byJoules);
+    EXPECT_NE(recommendationHeadline(byJoules).find(": the fewest joules, "), std::string::npos);
+    const std::string &text = byJoules.recommendationText;
+    EXPECT_EQ(text.rfind("For the fewest joules over 10,000 steps: baseline", 0), 0u) << text;
+    EXPECT_NE(text.find(" By time: "), std::string::npos) << text;
+    EXPECT_EQ(text.find("For the fewest joules", 1), std::string::npos) << "said once: " << text;
 }
 
 TEST_F(EnergyLedgerTest, ACpuSweepSaysNoEnergyCounterNeverZeroJoules)
