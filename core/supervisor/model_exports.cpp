@@ -32,7 +32,7 @@ std::optional<Failure> ModelExports::failure(const RunConfig &config) const
     return it == failed_.end() ? std::nullopt : std::optional<Failure>(it->second);
 }
 
-QString ModelExports::target(const RunConfig &config, std::string &problem)
+QString ModelExports::target(const RunConfig &config, int lane, std::string &problem)
 {
     if (!dir_) {
         dir_ = std::make_unique<QTemporaryDir>(QDir::temp().filePath("stepscope-exports-XXXXXX"));
@@ -45,13 +45,12 @@ QString ModelExports::target(const RunConfig &config, std::string &problem)
     }
     // A file name from the key: model names hold ':' ',' '/' that no file name should.
     const QByteArray hash = QCryptographicHash::hash(QByteArray::fromStdString(key(config)), QCryptographicHash::Sha1);
-    return dir_->filePath(QString::fromLatin1(hash.toHex().left(16)) + ".pt");
+    return dir_->filePath(QString::fromLatin1(hash.toHex().left(16)) + "-lane" + QString::number(lane) + ".pt");
 }
 
-void ModelExports::made(const RunConfig &config)
+void ModelExports::made(const RunConfig &config, const QString &path)
 {
-    std::string unused;
-    made_[key(config)] = target(config, unused);
+    made_[key(config)] = path;
 }
 
 Failure ModelExports::failed(const RunConfig &config, const Failure &why)

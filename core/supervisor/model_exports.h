@@ -29,12 +29,13 @@ class ModelExports
     QString path(const RunConfig &config) const;
     // Why this configuration's model could not be exported, when an export of it failed before.
     std::optional<Failure> failure(const RunConfig &config) const;
-    // Where the export for `config` is to be written, or empty with `problem` set when no folder
-    // could be made for it.
-    QString target(const RunConfig &config, std::string &problem);
-    // The export process ended: made, or the failure every native run of this model now gets (its
-    // message said as the row's "n/a" on the native worker).
-    void made(const RunConfig &config);
+    // Where `lane`'s export for `config` is to be written, or empty with `problem` set when no folder
+    // could be made for it. A file a lane: two lanes that start native runs of one model at once
+    // each export it (the later one's file is the one kept) rather than write one file together.
+    QString target(const RunConfig &config, int lane, std::string &problem);
+    // The export process ended: made at `path`, or the failure every native run of this model now
+    // gets (its message said as the row's "n/a" on the native worker).
+    void made(const RunConfig &config, const QString &path);
     Failure failed(const RunConfig &config, const Failure &why);
 
   private:

@@ -417,7 +417,8 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
     WorkerCommand command = worker;
     if (exporting) {
         std::string problem;
-        const QString target = exports_.target(config, problem);
+        const QString target = exports_.target(config, lane.index, problem);
+        lane.exportPath = target;
         if (target.isEmpty()) {
             lane.worker = nullptr;
             w->deleteLater();
@@ -491,7 +492,7 @@ void SweepRunner::exportExited(Lane &lane, RunStatus status, const std::optional
         finishCurrent(lane, RunStatus::Failed, exports_.failed(run.config, why));
         return;
     }
-    exports_.made(run.config);
+    exports_.made(run.config, lane.exportPath);
     continueRun(lane, run);
 }
 

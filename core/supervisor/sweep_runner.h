@@ -109,6 +109,7 @@ class SweepRunner : public QObject
         std::int64_t runId = 0;
         RunCaches runCaches, primingCaches;
         std::string primingWhat; // "the shipped bundle", ...: its failure says which
+        QString exportPath;      // the TorchScript file the lane's export process writes (ModelExports)
         // What the worker now running is: the lane's discarded warm-up, the unstored process that
         // fills what the run's shipped or again start reads, the Python worker tracing another model
         // for a native run (ModelExports), or the timed run itself.
