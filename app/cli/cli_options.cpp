@@ -340,6 +340,10 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       ": Kineto (native) or torch.profiler (Python) over K more steps after the timed ones, never "
                       "during them; the summary is stored with the run and the trace kept beside the database"),
           flag("no-profile", "no profile (the same as --profile-steps 0)"),
+          option("objective", "time|energy",
+                 "what the printed verdict minimises over the planned run: time (the default), or the GPU's "
+                 "joules, first step included (where the rows have energy figures; the other is named beside it)",
+                 ValueKind::Choice, {"time", "energy"}),
           flag("dry-run", "say what the sweep would run (each configuration's name on standard output, the runs "
                           "and the time they should take on standard error) and stop: nothing runs, nothing is "
                           "written"),

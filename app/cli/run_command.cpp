@@ -11,6 +11,7 @@
 #include "config/sweep_baseline.h"
 #include "platform/platform.h"
 #include "report/ledger.h"
+#include "report/recommendation.h"
 #include "report/why_table.h"
 #include "store/store.h"
 #include "supervisor/event_text.h"
@@ -176,6 +177,7 @@ struct RunFlags {
     std::optional<qint64> again; // --again SWEEP: its stored recipe, whole
     std::optional<std::vector<std::string>> knobs; // --knobs: a preset's knobs instead of its own
     bool dryRun = false;                           // --dry-run: say what would run, run nothing
+    bool byJoules = false; // --objective energy: the printed verdict is the fewest joules (issue 31.4)
     QStringList others;          // every other flag given, for --again's refusal
 };
 
@@ -295,6 +297,10 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             f.single = true;
         } else if (option == "dry-run") {
             f.dryRun = true;
+        } else if (option == "objective") {
+            if (v != "time" && v != "energy")
+                errors.push_back({flag, "'" + v.toStdString() + "' is not an objective; use time or energy"});
+            f.byJoules = v == "energy";
         } else if (option == "knobs") {
             f.knobs = knobList(v, flag, errors);
         } else if (option == "warmup-process" || option == "no-warmup-process") {
@@ -333,7 +339,7 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
         }
         // --db is the program's, read before the command runs.
         if (option != "again" && option != "python" && option != "cache-dir" && option != "compile-cache-dir" &&
-            option != "name" && option != "dry-run")
+            option != "name" && option != "dry-run" && option != "objective")
             f.others << "--" + option;
     }
     if (f.again && !f.others.isEmpty())
@@ -902,8 +908,14 @@ int runCommand(const Options &options, const CommandLine &line)
     }
 
     auto reader = store::Reader::open(options.db.toStdString());
-    const auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
+    auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
+    // Asked for the fewest joules: the verdict is theirs where the rows have energy figures; where
+    // none has, the time verdict stays and says why (the sweep ran, so this is no usage error).
+    const bool byJoules = flags.byJoules && report::recommendByJoules(ledger);
     std::printf("%s", report::toMarkdown(ledger).c_str());
+    if (flags.byJoules && !byJoules)
+        std::printf("\nNo verdict by energy: no row has the figures to pick by (%s); the verdict above is by time.\n",
+                    ledger.rows.empty() ? "no rows" : report::energyText(ledger.rows.front().energy).c_str());
     // A sweep that settles nowhere (or lost its baseline) ends with why there is no verdict, not
     // with silence after the table.
     if (!ledger.noRecommendationReason.empty())
