@@ -1,28 +1,21 @@
 #include "report/energy.h"
 
+#include "report/number_text.h"
 #include "stats/stats.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace stepscope::report
 {
 namespace
 {
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
 // Joules to three significant figures at least two decimals: 3.63, 12.4, 0.0512.
 std::string joules(double value)
 {
     const double magnitude = std::abs(value);
-    return fixed(value, magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 0.1 ? 2 : 4);
+    return formatNumber(magnitude >= 100 ? "%.0f" : magnitude >= 10 ? "%.1f" : magnitude >= 0.1 ? "%.2f" : "%.4f", value);
 }
 
 } // namespace
@@ -104,12 +97,22 @@ std::string energyText(const EnergyFigures &e)
     if (e.hasInterval())
         text += " [" + joules(*e.low) + "-" + joules(*e.high) + "]";
     if (e.watts)
-        text += " at " + fixed(*e.watts, 0) + " W";
+        text += " at " + formatNumber("%.0f", *e.watts) + " W";
     text += e.processes >= 2 ? " (n=" + std::to_string(e.processes) + ")" : " (n=1, no CI)";
     if (e.shortWindow)
-        text += "; timed steps under " + fixed(kMinEnergyWindowSeconds, 0) +
+        text += "; timed steps under " + formatNumber("%.0f", kMinEnergyWindowSeconds) +
                 " s: the counter moves every 20-100 ms, so read it as rough";
     return text;
+}
+
+std::string energyBreakEvenText(const EnergyBreakEven &b)
+{
+    if (!b.hasBoth)
+        return {};
+    if (!b.steps)
+        return "never fewer joules than the baseline";
+    return "fewer joules than the baseline after " +
+           groupThousands(static_cast<long long>(std::ceil(std::max(1.0, *b.steps)))) + " steps";
 }
 
 std::string energyCell(const EnergyFigures &e)

@@ -47,6 +47,9 @@ EnergyBreakEven energyBreakEven(const EnergyFigures &candidate, const EnergyFigu
 // 1 s: the counter moves every 20-100 ms" when short; else the problem ("no energy counter: a CPU
 // run", "not measured"). Never "0 J".
 std::string energyText(const EnergyFigures &e);
+// "fewer joules than the baseline after 431 steps", "never fewer joules than the baseline"; "" without
+// the figures (hasBoth false). Every view words the break-even in joules with this.
+std::string energyBreakEvenText(const EnergyBreakEven &b);
 // The short form for a table cell: "3.63 J", "3.63 J*" (short window), "-" without a figure.
 std::string energyCell(const EnergyFigures &e);
 

@@ -214,14 +214,8 @@ EnergyLines energyLines(const Ledger &ledger)
                     " J" + (row.energy.shortFirstStep ? " (under a second: rough)" : "");
         if (const auto total = runJoules(row.energy, ledger.plannedSteps))
             line += "; the run " + groupThousands(static_cast<long long>(std::lround(*total / 1000.0))) + " kJ";
-        if (!row.baseline && row.energyBreakEven.hasBoth) {
-            line += row.energyBreakEven.steps
-                        ? "; fewer joules than the baseline after " +
-                              groupThousands(static_cast<long long>(std::ceil(std::max(1.0, *row.energyBreakEven.steps)))) +
-                              " steps"
-                        : "; never fewer joules than the baseline";
-            line += " (in time: " + breakEvenText(row) + ")";
-        }
+        if (!row.baseline && row.energyBreakEven.hasBoth)
+            line += "; " + energyBreakEvenText(row.energyBreakEven) + " (in time: " + breakEvenText(row) + ")";
         out.lines.push_back(std::move(line));
     }
     if (!ledger.fewestJoulesText.empty())

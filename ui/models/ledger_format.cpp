@@ -8,9 +8,6 @@
 #include <QCoreApplication>
 
 #include <algorithm>
-#include <cmath>
-
-#include <algorithm>
 #include <limits>
 
 namespace stepscope::ui
@@ -392,10 +389,11 @@ QString ledgerEnergyTip(const report::LedgerRow &row)
     QString tip = QString::fromStdString(report::energyText(row.energy));
     if (row.energy.firstStepJoules)
         tip += tr("\nFirst step: %1 J").arg(*row.energy.firstStepJoules, 0, 'f', 0);
-    if (!row.baseline && row.energyBreakEven.hasBoth)
-        tip += row.energyBreakEven.steps
-                   ? tr("\nFewer joules than the baseline after %1 steps").arg(std::ceil(std::max(1.0, *row.energyBreakEven.steps)), 0, 'f', 0)
-                   : tr("\nNever fewer joules than the baseline (more per step)");
+    if (!row.baseline && row.energyBreakEven.hasBoth) {
+        QString breakEven = QString::fromStdString(report::energyBreakEvenText(row.energyBreakEven));
+        breakEven[0] = breakEven[0].toUpper();
+        tip += QLatin1Char('\n') + breakEven;
+    }
     tip[0] = tip[0].toUpper();
     return tip;
 }
