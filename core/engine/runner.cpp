@@ -143,16 +143,16 @@ class EnergyWindows
     void beginFirstStep() { start_ = read(); }
     void endFirstStep(double seconds)
     {
-        if (const auto end = read(); start_ && end) {
-            reading_.firstStepJoules = static_cast<double>(*end - *start_) / 1000.0;
+        if (const auto joules = joulesSinceStart()) {
+            reading_.firstStepJoules = joules;
             reading_.firstStepSeconds = seconds;
         }
     }
     void beginBlock() { start_ = read(); }
     void endBlock(double seconds, int steps)
     {
-        if (const auto end = read(); start_ && end && steps > 0) {
-            reading_.blockJoules = static_cast<double>(*end - *start_) / 1000.0;
+        if (const auto joules = joulesSinceStart(); joules && steps > 0) {
+            reading_.blockJoules = joules;
             reading_.blockSeconds = seconds;
             reading_.blockSteps = steps;
         }
@@ -160,6 +160,12 @@ class EnergyWindows
     const EnergyReading &reading() const { return reading_; }
 
   private:
+    // The window's joules: the counter now against its reading at begin*, when both were read.
+    std::optional<double> joulesSinceStart()
+    {
+        const auto end = read();
+        return start_ && end ? std::optional<double>(static_cast<double>(*end - *start_) / 1000.0) : std::nullopt;
+    }
     std::optional<unsigned long long> read()
     {
         if (cudaIndex_ < 0)

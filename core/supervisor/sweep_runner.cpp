@@ -308,6 +308,13 @@ void SweepRunner::startRun(const SweepScheduler::Start &start)
                                                               {}}));
             return;
         }
+        std::string problem;
+        lane.exportPath = exports_.target(run.config, lane.index, problem);
+        if (lane.exportPath.isEmpty()) {
+            finishCurrent(lane, RunStatus::Failed,
+                          exports_.failed(run.config, Failure{FailureCategory::Internal, problem, {}}));
+            return;
+        }
         lane.stage = Stage::Exporting;
         startWorker(lane, run.config);
         return;
@@ -415,18 +422,9 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
                                         : lane.workersStarted == 1       ? store::MachineWarmup::FirstProcess
                                                                          : store::MachineWarmup::AfterOthers);
     WorkerCommand command = worker;
-    if (exporting) {
-        std::string problem;
-        const QString target = exports_.target(config, lane.index, problem);
-        lane.exportPath = target;
-        if (target.isEmpty()) {
-            lane.worker = nullptr;
-            w->deleteLater();
-            exportExited(lane, RunStatus::Failed, Failure{FailureCategory::Internal, problem, {}});
-            return;
-        }
-        command.arguments << "--export-torchscript" << target;
-    } else if (ModelExports::needed(config))
+    if (exporting)
+        command.arguments << "--export-torchscript" << lane.exportPath;
+    else if (ModelExports::needed(config))
         command.arguments << "--module" << exports_.path(config);
     if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
         // The timed worker profiles its last steps (issue 18.1) into a folder beside the database.

@@ -45,18 +45,23 @@ class EnergyWindows:
             self.reading["problem"] = problem
         return mj
 
+    def _joules_since_start(self):
+        """The window's joules: the counter now against its reading at begin(), when both were read."""
+        end = self._read()
+        return (end - self.start) / 1000.0 if self.start is not None and end is not None else None
+
     def begin(self):
         self.start = self._read()
 
     def end_first_step(self, seconds):
-        end = self._read()
-        if self.start is not None and end is not None:
-            self.reading.update(first_step_j=(end - self.start) / 1000.0, first_step_s=seconds)
+        joules = self._joules_since_start()
+        if joules is not None:
+            self.reading.update(first_step_j=joules, first_step_s=seconds)
 
     def end_block(self, seconds, steps):
-        end = self._read()
-        if self.start is not None and end is not None and steps > 0:
-            self.reading.update(block_j=(end - self.start) / 1000.0, block_s=seconds, block_steps=steps)
+        joules = self._joules_since_start()
+        if joules is not None and steps > 0:
+            self.reading.update(block_j=joules, block_s=seconds, block_steps=steps)
 
 
 class StepTimer:
