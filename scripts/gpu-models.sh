@@ -6,7 +6,7 @@
 # the native worker from the model's TorchScript export (issue 30.3: C++ against Python). With `timm` given, a timm model
 # is also run by timm's own benchmark.py (put at .gpu-deps/timm_benchmark.py; not part of Stepscope)
 # back to back with Stepscope's same configuration. Everything under $OUT.
-#   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c|bench [steps] [repeats]
+#   source .gpu-deps/env.sh && scripts/gpu-models.sh a|b|c|lm|bench [steps] [repeats]
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-build.sh"
 group=$1
@@ -16,14 +16,15 @@ db="$out/models-$group.sqlite"
 case $group in
   a) models=("torchvision:resnet50 image 64" "torchvision:mobilenet_v3_large image 64" "timm:convnext_tiny image 64"
              "timm:vit_small_patch16_224 image 64" "hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16") ;;
-  b) models=("torchvision:efficientnet_b0 image 64" "torchvision:vit_b_16 image 32" "timm:resnet50 image 64"
-             "timm:efficientnet_b0 image 64" "hf:vit image 32") ;;
-  # What a 10-minute call of the device tool holds after group a: the language models, the factories
-  # and one timm model against timm's own benchmark.
-  c) models=("hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16" "hf:bert tokens 16"
-             "docs/examples/factories.py:segmenter custom 16") ;;
+  # What was left after two leases (docs/results/h200-models.md), in two 10-minute calls: the
+  # cheap models first, the ones whose cudnn-bench autotuning takes a minute a process last.
+  b) models=("torchvision:vit_b_16 image 32" "timm:resnet50 image 64" "hf:vit image 32") ;;
+  c) models=("hf:bert tokens 16" "docs/examples/factories.py:segmenter custom 16" "timm:efficientnet_b0 image 64"
+             "torchvision:efficientnet_b0 image 64") ;;
+  # The language models and the factory LM of the first H200 lease.
+  lm) models=("hf:gpt2 tokens 8" "docs/examples/factories.py:transformer_lm tokens 16") ;;
   bench) models=() ;; # timm's benchmark against Stepscope alone
-  *) echo "group a, b, c or bench"; exit 2 ;;
+  *) echo "group a, b, c, lm or bench"; exit 2 ;;
 esac
 timm_bench() {
   # Only in its own group: in the others it took the time the models' sweeps needed.
