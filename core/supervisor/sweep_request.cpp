@@ -231,11 +231,19 @@ SweepRequest withDefaults(SweepRequest r)
         r.worldSizes.clear();
     }
     if (r.name.isEmpty() && !r.configs.empty()) {
-        // The model where it is not the built-in one: "ledger cuda timm:convnext_tiny b32 224px".
+        // The model where it is not the built-in one: "ledger cuda timm:convnext_tiny b32 64px". Only
+        // the worker knows whether another model takes images or tokens, so its name carries a shape
+        // only where one was set away from the default: "hf:bert b16 s512", never "224px" for it.
         const RunConfig &first = r.configs.front();
-        const QString device = QString::fromStdString(first.device) +
-                               (first.model == kDefaultModel ? QString() : " " + QString::fromStdString(first.model));
-        r.name = QString("%1 %2 b%3 %4px").arg(r.preset, device).arg(batchText).arg(first.imageSize);
+        const RunConfig defaults;
+        const bool builtIn = first.model == kDefaultModel;
+        const QString device =
+            QString::fromStdString(first.device) + (builtIn ? QString() : " " + QString::fromStdString(first.model));
+        r.name = QString("%1 %2 b%3").arg(r.preset, device).arg(batchText);
+        if (builtIn || first.imageSize != defaults.imageSize)
+            r.name += QString(" %1px").arg(first.imageSize);
+        if (!builtIn && first.sequenceLength != defaults.sequenceLength)
+            r.name += QString(" s%1").arg(first.sequenceLength);
     }
     return r;
 }

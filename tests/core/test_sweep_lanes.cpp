@@ -148,6 +148,26 @@ TEST(SweepWorldSizes, EachConfigurationAtEachWorldSizeInThePythonWorker)
     EXPECT_FALSE(validate(request).empty());
 }
 
+TEST(SweepName, ItNamesOnlyTheShapeTheModelIsKnownToTake)
+{
+    // A sweep's automatic name: ResNet18 takes images, so its size is named; another model's input
+    // is known only to the worker, so only a shape set away from the defaults is.
+    SweepRequest request;
+    request.preset = "ledger";
+    RunConfig c;
+    c.device = "cuda";
+    c.batch = 16;
+    request.configs = {c};
+    EXPECT_EQ(withDefaults(request).name, "ledger cuda b16 224px");
+    request.configs.front().model = "hf:bert";
+    request.configs.front().sequenceLength = 512;
+    EXPECT_EQ(withDefaults(request).name, "ledger cuda hf:bert b16 s512") << "a token model is not 224px";
+    request.configs.front().model = "timm:convnext_tiny";
+    request.configs.front().sequenceLength = RunConfig{}.sequenceLength;
+    request.configs.front().imageSize = 64;
+    EXPECT_EQ(withDefaults(request).name, "ledger cuda timm:convnext_tiny b16 64px");
+}
+
 TEST_F(SupervisorTest, LanesRunAtOnceAndNeverTwoRunsOnOneLane)
 {
     std::vector<RunConfig> configs;
