@@ -452,6 +452,8 @@ bool recommendByJoules(Ledger &ledger)
 
 void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken cancel)
 {
+    // The verdict by time: a caller that wants joules asks recommendByJoules again for this length.
+    ledger.byJoules = false;
     recommendAssumedStart(ledger, plannedSteps, cancel);
     ledger.recommendedWorth.clear();
     if (ledger.recommended) {

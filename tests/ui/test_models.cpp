@@ -6,6 +6,9 @@
 #include "models/history_model.h"
 #include "models/ledger_model.h"
 #include "models/status_colors.h"
+#include "controller/run_controller.h"
+#include "pages/ledger_page.h"
+#include "presenters/shown_sweep.h"
 
 #include "common/failure.h"
 #include "config/config_json.h"
@@ -15,6 +18,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
+#include <QComboBox>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -34,6 +38,9 @@ using stepscope::ui::ComparisonModel;
 using stepscope::ui::EnvironmentModel;
 using stepscope::ui::HistoryModel;
 using stepscope::ui::LedgerModel;
+using stepscope::ui::LedgerPage;
+using stepscope::ui::RunController;
+using stepscope::ui::ShownSweep;
 
 namespace
 {
@@ -211,6 +218,7 @@ class TestModels : public QObject
     void ledgerFailureRow();
     void ledgerPeakMemoryColumn();
     void ledgerEnergyColumn();
+    void ledgerObjectiveByJoules();
     void ledgerSortsBySteadyState();
     void ledgerRecommendationFollowsPlannedSteps();
     void ledgerOnH200Database();
@@ -227,7 +235,11 @@ class TestModels : public QObject
     void comparisonOnH200Batches();
 
   private:
+    // A GPU sweep with energy figures (a baseline and a faster CUDA graph whose first step costs
+    // ten times the joules) and a CPU row without a counter; written once.
+    std::int64_t energySweep();
     QTemporaryDir dir_;
+    std::int64_t energySweep_ = 0;
     std::string dbPath_;
     std::unique_ptr<store::Reader> reader_;
     WrittenSweep a_, b_;
@@ -356,8 +368,10 @@ void TestModels::ledgerFailureRow()
 
 // The energy column (issue 31.4): joules per step over the row's processes, its tooltip with the
 // interval, the first step's joules and the break-even in joules; "-" and why without a counter.
-void TestModels::ledgerEnergyColumn()
+std::int64_t TestModels::energySweep()
 {
+    if (energySweep_ > 0)
+        return energySweep_;
     const QString path = dir_.filePath("energy.db");
     std::int64_t sweepId = 0;
     {
@@ -388,6 +402,14 @@ void TestModels::ledgerEnergyColumn()
             }
         db->flush();
     }
+    energySweep_ = sweepId;
+    return sweepId;
+}
+
+void TestModels::ledgerEnergyColumn()
+{
+    const QString path = dir_.filePath("energy.db");
+    const std::int64_t sweepId = energySweep();
     LedgerModel model;
     model.load(*store::Reader::open(path.toStdString()), sweepId);
     QCOMPARE(model.headerData(LedgerModel::Energy, Qt::Horizontal).toString(), QStringLiteral("Energy per step (J)"));
@@ -401,6 +423,47 @@ void TestModels::ledgerEnergyColumn()
     QVERIFY(!model.index(2, LedgerModel::Energy).data(LedgerModel::SortRole).isValid());
     QCOMPARE(model.index(2, LedgerModel::Energy).data(Qt::ToolTipRole).toString(),
              QStringLiteral("No energy counter: a CPU run"));
+}
+
+// Issue 31.4's switch: the verdict by the fewest joules where the rows have energy figures. Over 100
+// steps the CUDA graph finishes first, but its 400 J first step makes the baseline cheaper; over
+// 10,000 steps both objectives pick the graph. The ledger page greys the switch without figures.
+void TestModels::ledgerObjectiveByJoules()
+{
+    const QString path = dir_.filePath("energy.db");
+    const std::int64_t sweepId = energySweep();
+    RunController controller;
+    ShownSweep shown(&controller);
+    LedgerPage page(&shown);
+    LedgerModel &model = *shown.ledger();
+    model.load(*store::Reader::open(path.toStdString()), sweepId);
+    QVERIFY(model.canRecommendByJoules());
+    QVERIFY(page.objectiveBox()->isEnabled());
+    model.setPlannedSteps(100);
+    QCOMPARE(model.ledger().recommended, std::optional<std::size_t>(1)); // by time: the graph
+    QCOMPARE(model.ledger().fewestJoules, std::optional<std::size_t>(0));
+    QVERIFY2(model.recommendation().contains(QStringLiteral("fewest joules")), qPrintable(model.recommendation()));
+
+    page.objectiveBox()->setCurrentIndex(page.objectiveBox()->findData(true)); // as the user does
+    QVERIFY(model.byJoulesChosen());
+    QCOMPARE(model.ledger().recommended, std::optional<std::size_t>(0));
+    QVERIFY2(page.headlineText().contains(QStringLiteral("the fewest joules")), qPrintable(page.headlineText()));
+    QVERIFY2(model.recommendation().contains(QStringLiteral(" By time: ")), qPrintable(model.recommendation()));
+    model.setPlannedSteps(10000); // another length keeps the objective
+    QCOMPARE(model.ledger().recommended, std::optional<std::size_t>(1));
+    QVERIFY(model.ledger().byJoules);
+
+    page.objectiveBox()->setCurrentIndex(page.objectiveBox()->findData(false));
+    model.setPlannedSteps(100);
+    QCOMPARE(model.ledger().recommended, std::optional<std::size_t>(1)); // time's again
+    QVERIFY(!model.ledger().byJoules);
+    QVERIFY2(!page.headlineText().contains(QStringLiteral("joules")), qPrintable(page.headlineText()));
+
+    // A CPU sweep has no figures to pick by: the switch is greyed and says why.
+    model.load(*reader_, a_.id);
+    QVERIFY(!model.canRecommendByJoules());
+    QVERIFY(!page.objectiveBox()->isEnabled());
+    QVERIFY(page.objectiveBox()->toolTip().contains(QStringLiteral("No row of this ledger has energy figures")));
 }
 
 // The peak memory column: the median over the row's processes against the baseline's, its tooltip

@@ -47,7 +47,9 @@ LedgerRecommendation LedgerRecommendation::of(const report::Ledger &ledger)
             ledger.leftOut,
             ledger.noRecommendationReason,
             ledger.recommendedWorth,
-            ledger.byStart};
+            ledger.byStart,
+            ledger.fewestJoules,
+            ledger.fewestJoulesText};
 }
 
 void LedgerRecommendation::applyTo(report::Ledger &ledger) const
@@ -64,6 +66,9 @@ void LedgerRecommendation::applyTo(report::Ledger &ledger) const
     ledger.noRecommendationReason = noRecommendationReason;
     ledger.recommendedWorth = recommendedWorth;
     ledger.byStart = byStart;
+    ledger.fewestJoules = fewestJoules;
+    ledger.fewestJoulesText = fewestJoulesText;
+    ledger.byJoules = false; // the text is time's (recommendFor); the model applies its objective after
 }
 
 LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64 plannedSteps,
@@ -127,6 +132,7 @@ void LedgerModel::adopt(LedgerData data, bool recommend)
         report::recommendFor(ledger_, plannedSteps_);
     else if (ledger_.plannedSteps > 0)
         plannedSteps_ = ledger_.plannedSteps;
+    applyObjective();
     endResetModel();
     Q_EMIT recommendationChanged(recommendation());
 }
@@ -136,6 +142,7 @@ void LedgerModel::setRecommendation(const LedgerRecommendation &recommendation)
     if (recommendation.sweepId != ledger_.sweep.id || ledger_.rows.empty())
         return;
     recommendation.applyTo(ledger_);
+    applyObjective();
     plannedSteps_ = recommendation.plannedSteps;
     plannedStepsChosen_ = true;
     // No cell text depends on N today, but views that mark the recommended row, and charts of
@@ -186,10 +193,32 @@ void LedgerModel::setPlannedSteps(qint64 steps)
         return;
     }
     report::recommendFor(ledger_, steps);
+    applyObjective();
     // No cell text depends on N today, but views that mark the recommended row, and charts of
     // total time, read the ledger again on dataChanged.
     Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     Q_EMIT recommendationChanged(recommendation());
+}
+
+void LedgerModel::setByJoules(bool byJoules)
+{
+    if (byJoules == byJoules_)
+        return;
+    byJoules_ = byJoules;
+    if (ledger_.rows.empty())
+        return;
+    if (!byJoules && ledger_.byJoules)
+        report::recommendFor(ledger_, ledger_.plannedSteps); // back to the verdict by time
+    applyObjective();
+    Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    Q_EMIT recommendationChanged(recommendation());
+}
+
+void LedgerModel::applyObjective()
+{
+    // Without energy figures the verdict stays time's; the page greys the choice and says why.
+    if (byJoules_ && !ledger_.byJoules)
+        report::recommendByJoules(ledger_);
 }
 
 QString LedgerModel::recommendation() const

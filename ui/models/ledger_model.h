@@ -45,6 +45,8 @@ struct LedgerRecommendation {
     std::string noRecommendationReason; // why there is none (report::Ledger::noRecommendationReason)
     std::vector<report::KnobWorth> recommendedWorth;   // what each knob of the recommended row is worth
     std::vector<report::Ledger::StartPick> byStart;    // each start state's pick, for the same length
+    std::optional<std::size_t> fewestJoules;           // the fewest joules over the same length, and its words
+    std::string fewestJoulesText;
 
     static LedgerRecommendation of(const report::Ledger &ledger);
     void applyTo(report::Ledger &ledger) const;
@@ -102,6 +104,13 @@ class LedgerModel : public QAbstractTableModel
     // follow. The choice then holds for every sweep loaded later, instead of each sweep's own length.
     void setPlannedSteps(qint64 steps);
     qint64 plannedSteps() const { return plannedSteps_; }
+    // What the verdict minimizes (issue 31.4): the planned run's time, or its joules where the rows
+    // have energy figures (report::recommendByJoules), else time with the ledger saying so. Holds for
+    // every sweep loaded later, as the planned length does.
+    void setByJoules(bool byJoules);
+    bool byJoulesChosen() const { return byJoules_; }
+    // Whether any row has the figures a verdict in joules needs (a GPU with an energy counter).
+    bool canRecommendByJoules() const { return ledger_.fewestJoules.has_value(); }
 
     const report::Ledger &ledger() const { return ledger_; }
     // A batch scan's figures across its batches (empty batches for a sweep of one batch).
@@ -131,6 +140,8 @@ class LedgerModel : public QAbstractTableModel
 
   private:
     void adopt(LedgerData data, bool recommend);
+    // After any recomputation by time: the chosen objective applied to ledger_.
+    void applyObjective();
 
     report::Ledger ledger_;
     std::vector<LedgerRowRuns> runs_; // per row
@@ -138,6 +149,7 @@ class LedgerModel : public QAbstractTableModel
     report::BatchScan scan_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
     bool plannedStepsChosen_ = false; // set by setPlannedSteps, else each sweep's own length
+    bool byJoules_ = false;           // setByJoules
 };
 
 } // namespace stepscope::ui

@@ -115,11 +115,20 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
         if (batch > 0 && batch != model_->ledger().batch)
             shown->setBatch(batch);
     });
+    // What the verdict minimizes (issue 31.4): time, or the joules of the planned run where the GPU
+    // has an energy counter. The choice holds across sweeps; the model recomputes the verdict.
+    objective_ = new QComboBox;
+    objective_->setObjectName(QStringLiteral("ledgerObjective"));
+    objective_->addItem(tr("least time"), false);
+    objective_->addItem(tr("fewest joules"), true);
+    connect(objective_, &QComboBox::currentIndexChanged, this,
+            [this] { model_->setByJoules(objective_->currentData().toBool()); });
     auto *layout = new QVBoxLayout(this);
     auto *headlineRow = new QHBoxLayout;
     headlineRow->addWidget(headline_, 1);
     headlineRow->addWidget(batch_, 0, Qt::AlignTop);
     headlineRow->addWidget(start_, 0, Qt::AlignTop);
+    headlineRow->addWidget(objective_, 0, Qt::AlignTop);
     layout->addLayout(headlineRow);
     auto *caveatsRow = new QHBoxLayout;
     caveatsRow->addWidget(caveats_, 1);
@@ -226,6 +235,15 @@ void LedgerPage::showRecommendation()
         recommendation_->setText(tr("No recommendation yet: no configuration has a steady state."));
     else
         recommendation_->setText(tr("Run a sweep, or open one from History, to get a recommendation."));
+    // Joules need an energy counter: without one the choice stays, greyed, and says why, so that a
+    // CPU sweep never shows a verdict in joules it cannot have.
+    const bool joules = model_->canRecommendByJoules();
+    objective_->setEnabled(joules || objective_->currentData().toBool());
+    objective_->setToolTip(
+        joules ? tr("What the recommendation minimizes for the planned run: its time, or the GPU's joules (first "
+                    "step included, read from the GPU's energy counter).")
+               : tr("No row of this ledger has energy figures (a CPU run, or a GPU without an energy counter): "
+                    "the recommendation is by time."));
 }
 
 void LedgerPage::fitColumns()

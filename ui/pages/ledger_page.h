@@ -50,6 +50,9 @@ class LedgerPage : public Page
     // The batch switch beside it (data: the batch size), shown only for a batch scan: the ledger
     // compares steps of one size, so a scan is read one batch at a time.
     QComboBox *batchBox() const { return batch_; }
+    // What the verdict minimizes (data: true for the fewest joules): enabled where the rows have
+    // energy figures, its tooltip saying why not elsewhere (issue 31.4, the CLI's --objective).
+    QComboBox *objectiveBox() const { return objective_; }
     // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
@@ -88,6 +91,7 @@ class LedgerPage : public Page
     QLabel *headline_;
     QComboBox *start_ = nullptr;
     QComboBox *batch_ = nullptr;
+    QComboBox *objective_ = nullptr;
     QLabel *caveats_;
     QToolButton *details_;
     QLabel *recommendation_;
