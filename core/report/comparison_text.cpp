@@ -2,6 +2,7 @@
 
 #include "report/environment_pair.h"
 #include "report/number_text.h"
+#include "report/peak_memory.h"
 
 #include <QJsonArray>
 
@@ -27,6 +28,49 @@ const std::string &configNameOf(const ComparisonSides &sides, const ComparisonRo
 std::string ratioNumber(double v)
 {
     return formatNumber("%.2f", v);
+}
+
+// A side's row, or none where the configuration is only on the other side.
+const LedgerRow *rowOf(const Ledger &ledger, const std::optional<std::size_t> &index)
+{
+    return index ? &ledger.rows[*index] : nullptr;
+}
+
+// What a row costs besides time (issue 31) for the comparison: peak allocated MiB (per step: a
+// process's peak does not divide by its batch) and joules per step, or per sample where the sides
+// compare per sample (a step's joules do), as the time figures are.
+struct CostFigures {
+    std::optional<double> peakMiB, joules;
+};
+CostFigures costOf(const LedgerRow *row, bool perSample, int batch)
+{
+    CostFigures out;
+    if (!row)
+        return out;
+    if (row->memory.allocated)
+        out.peakMiB = row->memory.allocated->medianMiB;
+    if (row->energy.joulesPerStep && (!perSample || batch > 0))
+        out.joules = *row->energy.joulesPerStep / (perSample ? batch : 1);
+    return out;
+}
+
+bool anyCost(const ComparisonSides &sides, const SweepComparison &comparison)
+{
+    for (const ComparisonRow &row : comparison.rows)
+        for (const CostFigures &c : {costOf(rowOf(sides.a, row.a), false, 1), costOf(rowOf(sides.b, row.b), false, 1)})
+            if (c.peakMiB || c.joules)
+                return true;
+    return false;
+}
+
+std::string costRatioText(const std::optional<double> &a, const std::optional<double> &b)
+{
+    return a && b && *a > 0 ? ratioNumber(*b / *a) + "x" : "-";
+}
+
+std::string joulesText(const std::optional<double> &joules)
+{
+    return joules ? formatNumber(*joules < 1 ? "%.3f J" : "%.2f J", *joules) : "-";
 }
 
 } // namespace
@@ -217,6 +261,27 @@ std::string comparisonMarkdown(const ComparisonSides &sides, const SweepComparis
            "resample cold processes (never narrower than each process's own steps allow); one that spans 1 is no "
            "significant difference; "
         << kNoIntervalShort << " = one repeat, no interval: run 3 or more repeats.\n";
+    if (anyCost(sides, comparison)) {
+        const bool perSample = comparison.setup.perImage;
+        out << "\n### Memory and energy\n\n| configuration | peak A | peak B | B/A | "
+            << (perSample ? "J per sample A | J per sample B" : "J/step A | J/step B") << " | B/A |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
+        for (const ComparisonRow &row : comparison.rows) {
+            const CostFigures a = costOf(rowOf(sides.a, row.a), perSample, row.batchA),
+                            b = costOf(rowOf(sides.b, row.b), perSample, row.batchB);
+            out << "| " << markdownCell(comparisonLabel(sides.a, sides.b, row)) << " | "
+                << (a.peakMiB ? memoryFigureText(*a.peakMiB) : "-") << " | "
+                << (b.peakMiB ? memoryFigureText(*b.peakMiB) : "-") << " | " << costRatioText(a.peakMiB, b.peakMiB)
+                << " | " << joulesText(a.joules) << " | " << joulesText(b.joules) << " | "
+                << costRatioText(a.joules, b.joules) << " |\n";
+        }
+        out << "\nPeak allocated GPU memory (median over processes; a process's peak, never divided by its batch) "
+               "and the GPU's joules "
+            << (perSample ? "per sample" : "per step")
+            << " over the timed steps (mean over processes; the ledger's Energy section has their intervals). "
+               "\"-\": not measured on that side (a CPU run, or a GPU without an energy counter). The ratios are "
+               "point figures: read them beside the sides' spreads.\n";
+    }
     const auto environments = environmentPairs(sides.a.environmentJson, sides.b.environmentJson);
     if (!environments.empty()) {
         out << "\n### Environments\n\nWhat each side ran with; facts that differ are in bold.\n\n"
@@ -249,8 +314,12 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
     for (const SetupDifference &d : comparison.setup.differences)
         differences.append(text(differenceText(d)));
     QJsonArray rows;
+    const bool perSample = comparison.setup.perImage;
+    const auto optionalNumber = [&](const std::optional<double> &v) { return v ? QJsonValue(*v) : null; };
     for (const ComparisonRow &row : comparison.rows) {
         const auto &r = row.ratio;
+        const CostFigures costA = costOf(rowOf(sides.a, row.a), perSample, row.batchA),
+                          costB = costOf(rowOf(sides.b, row.b), perSample, row.batchB);
         rows.append(QJsonObject{{"configuration", text(configNameOf(sides, row))},
                                 {"knobs", text(comparisonLabel(sides.a, sides.b, row))},
                                 {"a", figure(row.figureA)},
@@ -260,7 +329,11 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
                                 {"ratio_ci_high", r && r->hasInterval ? QJsonValue(r->high) : null},
                                 {"significant", r ? QJsonValue(r->significant) : null},
                                 {"outcome", comparisonOutcomeId(row.outcome)},
-                                {"verdict", text(comparisonOutcomeText(row))}});
+                                {"verdict", text(comparisonOutcomeText(row))},
+                                {"a_peak_allocated_mib", optionalNumber(costA.peakMiB)},
+                                {"b_peak_allocated_mib", optionalNumber(costB.peakMiB)},
+                                {perSample ? "a_joules_per_sample" : "a_joules_per_step", optionalNumber(costA.joules)},
+                                {perSample ? "b_joules_per_sample" : "b_joules_per_step", optionalNumber(costB.joules)}});
     }
     QJsonArray environments;
     for (const EnvironmentPair &e : environmentPairs(sides.a.environmentJson, sides.b.environmentJson))
@@ -289,7 +362,7 @@ std::string comparisonCsv(const ComparisonSides &sides, const SweepComparison &c
     };
     std::ostringstream out;
     out << "configuration,knobs,unit,a_ms,a_ci_low,a_ci_high,b_ms,b_ci_low,b_ci_high,ratio,ratio_ci_low,ratio_ci_high,"
-           "significant,outcome\n";
+           "significant,outcome,a_peak_allocated_mib,b_peak_allocated_mib,a_joules,b_joules\n";
     for (const ComparisonRow &row : comparison.rows) {
         const auto &r = row.ratio;
         const bool interval = r && r->hasInterval;
@@ -302,7 +375,11 @@ std::string comparisonCsv(const ComparisonSides &sides, const SweepComparison &c
             << num(r ? std::optional<double>(r->ratio) : std::nullopt) << ','
             << num(interval ? std::optional<double>(r->low) : std::nullopt) << ','
             << num(interval ? std::optional<double>(r->high) : std::nullopt) << ','
-            << (r ? (r->significant ? "yes" : "no") : "") << ',' << comparisonOutcomeId(row.outcome) << '\n';
+            << (r ? (r->significant ? "yes" : "no") : "") << ',' << comparisonOutcomeId(row.outcome);
+        const bool perSample = comparison.setup.perImage;
+        const CostFigures a = costOf(rowOf(sides.a, row.a), perSample, row.batchA),
+                            b = costOf(rowOf(sides.b, row.b), perSample, row.batchB);
+        out << ',' << num(a.peakMiB) << ',' << num(b.peakMiB) << ',' << num(a.joules) << ',' << num(b.joules) << '\n';
     }
     return out.str();
 }

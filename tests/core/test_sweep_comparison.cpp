@@ -232,6 +232,70 @@ TEST_F(SweepComparisonTest, MarkdownJsonAndCsvCarryEveryRow)
     EXPECT_EQ(lines, 5);
 }
 
+// Issue 31: what a configuration costs besides time travels with a comparison. Two GPU sweeps,
+// B's bf16 row holding less memory and fewer joules; B runs batch 16, so joules are per sample,
+// while a process's peak memory is never divided by its batch.
+TEST(SweepComparisonCosts, MemoryAndEnergyBesideTime)
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("gpu.db").toStdString();
+    std::int64_t a = 0, b = 0;
+    {
+        auto db = store::Database::open(path);
+        int position = 0;
+        const auto add = [&](std::int64_t sweep, RunConfig c, double ms, std::int64_t peakMiB, double joules) {
+            c.device = "cuda";
+            for (int r = 0; r < 2; ++r) {
+                test::RunSpec run = test::runOf(c, position++);
+                run.firstS = 1.0;
+                run.steps = test::stepsAt(ms);
+                run.memory = std::make_pair(peakMiB << 20, (peakMiB + 100) << 20);
+                EnergyReading e;
+                e.blockJoules = joules * 100;
+                e.blockSeconds = 2.0;
+                e.blockSteps = 100;
+                run.energy = e;
+                test::addRun(*db, sweep, run);
+            }
+        };
+        a = test::addSweep(*db, {"A"});
+        add(a, shape(8), 10.0, 1000, 4.0);
+        add(a, withKnob(shape(8), false, Autocast::BF16), 6.0, 800, 2.0);
+        b = test::addSweep(*db, {"B"});
+        add(b, shape(16), 20.0, 1800, 8.0);
+        add(b, withKnob(shape(16), false, Autocast::BF16), 12.0, 1200, 2.0);
+        db->flush();
+    }
+    const auto reader = store::Reader::open(path);
+    const Ledger la = buildLedger(*reader, a), lb = buildLedger(*reader, b);
+    const SweepComparison comparison = compareSweeps(la, lb);
+    ASSERT_TRUE(comparison.setup.perImage);
+    const std::string md = comparisonMarkdown({la, lb, "", ""}, comparison);
+    EXPECT_TRUE(contains(md, "### Memory and energy")) << md;
+    EXPECT_TRUE(contains(md, "| J per sample A | J per sample B |")) << md;
+    // bf16: 800 against 1,200 MiB (1.50x), 2 J / 8 against 2 J / 16 per sample (0.50x).
+    EXPECT_TRUE(contains(md, "| bf16 | 800 MiB | 1,200 MiB | 1.50x | 0.250 J | 0.125 J | 0.50x |")) << md;
+
+    const QJsonArray rows = comparisonJson({la, lb, "", ""}, comparison)["rows"].toArray();
+    ASSERT_EQ(rows.size(), 2);
+    EXPECT_DOUBLE_EQ(rows[0].toObject()["a_peak_allocated_mib"].toDouble(), 1000.0);
+    EXPECT_DOUBLE_EQ(rows[0].toObject()["b_joules_per_sample"].toDouble(), 0.5);
+    std::istringstream csv(comparisonCsv({la, lb, "", ""}, comparison));
+    std::string header, first;
+    std::getline(csv, header);
+    std::getline(csv, first);
+    EXPECT_TRUE(contains(header, ",a_peak_allocated_mib,b_peak_allocated_mib,a_joules,b_joules")) << header;
+    EXPECT_TRUE(contains(first, ",1000,1800,0.5,0.5")) << first;
+}
+
+// CPU sweeps have neither figure: no section that would be all dashes.
+TEST_F(SweepComparisonTest, NoMemoryOrEnergySectionWithoutFigures)
+{
+    const auto reader = store::Reader::open(path_);
+    const Ledger a = buildLedger(*reader, a_), b = buildLedger(*reader, b_);
+    EXPECT_FALSE(contains(comparisonMarkdown({a, b, "", ""}, compareSweeps(a, b)), "Memory and energy"));
+}
+
 } // namespace
 } // namespace stepscope::report
 
