@@ -428,7 +428,11 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
           option("objective", "time|energy",
                  "what the recommendation minimises over the planned run: time (the default), or the GPU's "
                  "joules, first step included (needs energy figures: a GPU sweep); the other is named beside it",
-                 ValueKind::Choice, {"time", "energy"})}}};
+                 ValueKind::Choice, {"time", "energy"}),
+          option("idle-watts", "W",
+                 "take W watts of idle power out of every energy figure (W x each window's seconds), so that "
+                 "joules are what the work itself spent; the Energy section and JSON say it was done (default: "
+                 "none, the counter's figures as read)")}}};
     out.back().examples = {
         {"stepscope-cli export --format csv --sweep 3 --out ledger.csv", "sweep 3's ledger into ledger.csv"},
         {"stepscope-cli export --planned-steps 100000 --start again",

@@ -463,6 +463,17 @@ int exportCommand(const Options &options, const CommandLine &line)
         *reader, sweepId, planned, {},
         line.isSet("start") ? store::startStateFromString(line.value("start").toStdString()) : store::StartState::Fresh,
         static_cast<int>(batch));
+    if (line.isSet("idle-watts")) {
+        bool ok = false;
+        const double watts = line.value("idle-watts").toDouble(&ok);
+        if (!ok || !std::isfinite(watts) || watts <= 0 || watts > 10000) {
+            printError("stepscope-cli export: --idle-watts '" + line.value("idle-watts") +
+                       "' is not a power; give the GPU's idle draw in watts, e.g. --idle-watts 75 (nvidia-smi "
+                       "--query-gpu=power.draw shows it while nothing runs)");
+            return kUsage;
+        }
+        report::subtractIdlePower(ledger, watts);
+    }
     const QString objective = line.isSet("objective") ? line.value("objective") : QStringLiteral("time");
     if (objective != "time" && objective != "energy") {
         printError("stepscope-cli export: objective '" + objective + "' is not allowed; use time or energy");

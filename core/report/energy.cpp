@@ -20,6 +20,23 @@ std::string joules(double value)
 
 } // namespace
 
+EnergyReading withoutIdle(EnergyReading reading, double idleWatts, bool *belowIdle)
+{
+    const auto net = [&](std::optional<double> &joules, const std::optional<double> &seconds) {
+        if (!joules || !seconds)
+            return;
+        joules = *joules - idleWatts * *seconds;
+        if (*joules < 0) {
+            joules = 0.0;
+            if (belowIdle)
+                *belowIdle = true;
+        }
+    };
+    net(reading.blockJoules, reading.blockSeconds);
+    net(reading.firstStepJoules, reading.firstStepSeconds);
+    return reading;
+}
+
 EnergyFigures energyOf(const std::vector<EnergyReading> &readings)
 {
     EnergyFigures e;

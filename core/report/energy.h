@@ -32,6 +32,11 @@ struct EnergyFigures {
 
 // The figures of one row's completed runs' readings (the order does not matter).
 EnergyFigures energyOf(const std::vector<EnergyReading> &readings);
+// A reading less what an idle GPU would have spent over its windows (idle watts x each window's
+// seconds): what the work itself cost. Only where the user gives the idle power (issue 31.4: never
+// by default, and every view says it was done). A window whose joules would go below zero keeps 0
+// and `*belowIdle` is set: the idle figure given is above what the GPU drew.
+EnergyReading withoutIdle(EnergyReading reading, double idleWatts, bool *belowIdle = nullptr);
 
 // Joules for a planned run of N steps: the first step's, then N - 1 steady steps; none without both.
 std::optional<double> runJoules(const EnergyFigures &e, std::int64_t plannedSteps);

@@ -262,6 +262,8 @@ std::string toJson(const Ledger &l)
                                                                     {"label", text(l.rows[*l.fewestJoules].label)},
                                                                     {"text", text(l.fewestJoulesText)}})
                                            : QJsonValue(QJsonValue::Null);
+    // Idle power taken out of every energy figure on the user's word (--idle-watts); null: none was.
+    root["idle_watts_subtracted"] = l.idleWatts ? QJsonValue(*l.idleWatts) : QJsonValue(QJsonValue::Null);
     root["headline"] = text(recommendationHeadline(l));
     root["caveats"] = text(recommendationCaveats(l));
     // What each knob of the recommended configuration is worth (knob_worth.h), for tools: the rows

@@ -94,6 +94,7 @@ struct LedgerRow {
     // after which it has spent fewer joules than the baseline (energyBreakEven; not for the baseline).
     EnergyFigures energy;
     EnergyBreakEven energyBreakEven;
+    std::vector<EnergyReading> energyReadings; // of its completed runs, as stored (energy is made from them)
     // The row's model as its runs' worker reported it (schema 10; unrecorded in older files).
     ModelFacts model;
     // FLOPs of one training step at the row's shape (the count its worker reported, else ResNet18's
@@ -233,6 +234,10 @@ struct Ledger {
     // where it is not the recommended row, what each costs of the other's measure.
     std::optional<std::size_t> fewestJoules;
     std::string fewestJoulesText;
+    // The idle power taken out of every energy figure (subtractIdlePower), watts; none: the figures
+    // are what the counter read, idle included, as they are unless a user asks.
+    std::optional<double> idleWatts;
+    bool idleAboveDraw = false; // some window drew less than idleWatts: that idle figure is too high
     bool byJoules = false; // the verdict is the fewest joules (recommendByJoules), not the least time
     // What each knob of the recommended row is worth (knob_worth.h), recomputed with it.
     std::vector<KnobWorth> recommendedWorth;

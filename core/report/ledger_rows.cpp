@@ -456,6 +456,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
             if (run->status == RunStatus::Complete)
                 energy.push_back(run->energy);
         row.energy = energyOf(energy);
+        row.energyReadings = std::move(energy);
         RowRuns acc;
         for (const auto *run : group)
             addRun(reader, *run, row, acc, ledger.firstStepCaches);

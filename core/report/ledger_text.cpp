@@ -207,6 +207,13 @@ EnergyLines energyLines(const Ledger &ledger)
     out.heading = "the GPU's energy counter over the timed steps, mean over processes with a 95% interval; "
                   "the first step's joules; the planned " +
                   groupThousands(ledger.plannedSteps) + "-step run including its first step";
+    if (ledger.idleWatts) {
+        // Said wherever the figures are: they are no longer what the counter read.
+        out.heading += "; net of " + formatNumber("%.0f", *ledger.idleWatts) +
+                       " W of idle power over each window (--idle-watts), so what the work itself spent";
+        if (ledger.idleAboveDraw)
+            out.heading += " (some windows drew less than that: they count 0 J, and the idle figure is too high)";
+    }
     for (const LedgerRow &row : ledger.rows) {
         std::string line = row.label + ": " + energyText(row.energy);
         if (row.energy.firstStepJoules)

@@ -433,6 +433,22 @@ static void pickFewestJoules(Ledger &ledger)
     ledger.fewestJoulesText = text + ".";
 }
 
+void subtractIdlePower(Ledger &ledger, double idleWatts, stats::CancelToken cancel)
+{
+    ledger.idleWatts = idleWatts;
+    ledger.idleAboveDraw = false;
+    for (LedgerRow &row : ledger.rows) {
+        std::vector<EnergyReading> net;
+        for (const EnergyReading &r : row.energyReadings)
+            net.push_back(withoutIdle(r, idleWatts, &ledger.idleAboveDraw));
+        row.energy = energyOf(net);
+    }
+    for (std::size_t i = 1; i < ledger.rows.size(); ++i)
+        ledger.rows[i].energyBreakEven = energyBreakEven(ledger.rows[i].energy, ledger.rows.front().energy);
+    if (!ledger.rows.empty())
+        recommendFor(ledger, ledger.plannedSteps, cancel);
+}
+
 bool recommendByJoules(Ledger &ledger)
 {
     if (!ledger.fewestJoules)

@@ -16,6 +16,10 @@ void recommendFor(Ledger &ledger, std::int64_t plannedSteps, stats::CancelToken 
 // Ledger::recommended become Ledger::fewestJoules's, and the text says the time pick after it. False,
 // with the ledger as it was, where no row has the energy figures to pick by.
 bool recommendByJoules(Ledger &ledger);
+// Takes `idleWatts` of idle power out of every row's energy (report/energy.h withoutIdle), then
+// recomputes the break-evens in joules and the recommendation (by time: call recommendByJoules
+// after it for joules). Only on a user's word (`--idle-watts`); Ledger::idleWatts says it was done.
+void subtractIdlePower(Ledger &ledger, double idleWatts, stats::CancelToken cancel = {});
 // A row's first step (ms) for a start state: the state's own when the row ran it, else that of a state
 // with fewer caches (again: shipped, then fresh; shipped: fresh); `measured` says which.
 std::optional<double> firstStepFor(const LedgerRow &row, store::StartState state, bool *measured = nullptr);

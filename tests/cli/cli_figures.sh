@@ -128,6 +128,17 @@ rc=0
 cli --db "$work/h200-ledger.sqlite" export --objective energy > /dev/null 2> "$work/joules.err" || rc=$?
 [ "$rc" = 2 ] && grep -q "has energy figures to pick by (not measured); use --objective time" "$work/joules.err" \
   || fail "a sweep without energy refuses --objective energy: rc $rc, $(cat "$work/joules.err")"
+# Idle power comes out only when asked, and the Energy section and JSON say so; a bad figure is refused.
+cli --db "$work/h200-models-lm.sqlite" export --sweep 2 --idle-watts 100 > "$work/net.md"
+grep -q "net of 100 W of idle power over each window (--idle-watts)" "$work/net.md" \
+  || fail "--idle-watts is said: $(grep '^Energy' "$work/net.md")"
+grep -q "idle power" "$work/energy.md" && fail "idle power is taken out only when asked"
+grep -q '"idle_watts_subtracted": 100' <<< "$(cli --db "$work/h200-models-lm.sqlite" export --sweep 2 --idle-watts 100 --format json)" \
+  || fail "the JSON says the idle watts taken out"
+rc=0
+cli --db "$work/h200-models-lm.sqlite" export --sweep 2 --idle-watts abc > /dev/null 2> "$work/idle.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "is not a power; give the GPU's idle draw in watts" "$work/idle.err" \
+  || fail "--idle-watts abc is refused: rc $rc, $(cat "$work/idle.err")"
 # Here-strings, not `| grep -q`: grep ending early would make pipefail take the writer's SIGPIPE.
 grep -q -- "--db-b FILE" <<< "$(cli compare --help)" || fail "compare --help lists --db-b"
 grep -q -- "compare:--db-b" <<< "$(cli completion bash)" || fail "the completion knows compare's --db-b"

@@ -144,6 +144,42 @@ TEST_F(EnergyLedgerTest, TheVerdictNamesTheFewestJoulesWhereTheyDisagreeWithTime
     EXPECT_EQ(text.find("For the fewest joules", 1), std::string::npos) << "said once: " << text;
 }
 
+// Idle power comes out only when asked (--idle-watts): each window less idle watts x its seconds,
+// the break-evens and the verdict recomputed, and the Energy section says it was done; an idle
+// figure above what a window drew is said too, never a negative joule.
+TEST_F(EnergyLedgerTest, IdlePowerComesOutOnlyWhenAskedAndIsSaid)
+{
+    RunConfig base;
+    base.device = "cuda";
+    RunConfig graph = base;
+    graph.cudaGraph = true;
+    Ledger l = ledgerOf({{base, gpuReading(3.6, 40)},
+                         {graph, gpuReading(5.0, 60)},
+                         {base, gpuReading(3.8, 40)},
+                         {graph, gpuReading(5.0, 60)}});
+    ASSERT_FALSE(l.idleWatts);
+    EXPECT_NEAR(*l.rows[0].energy.joulesPerStep, 3.7, 1e-9);
+    EXPECT_EQ(energyLines(l).heading.find("idle"), std::string::npos) << "never by default";
+
+    subtractIdlePower(l, 100.0); // 100 W over 2 s windows of 200 steps: 1 J a step; 150 J of a 1.5 s first step
+    ASSERT_TRUE(l.idleWatts);
+    EXPECT_NEAR(*l.rows[0].energy.joulesPerStep, 2.7, 1e-9);
+    EXPECT_NEAR(*l.rows[1].energy.joulesPerStep, 4.0, 1e-9);
+    EXPECT_NEAR(*l.rows[0].energy.firstStepJoules, 0.0, 1e-9) << "40 J less 150 J keeps 0";
+    EXPECT_TRUE(l.idleAboveDraw);
+    EXPECT_NE(energyLines(l).heading.find("net of 100 W of idle power"), std::string::npos) << energyLines(l).heading;
+    EXPECT_NE(energyLines(l).heading.find("the idle figure is too high"), std::string::npos);
+    ASSERT_TRUE(l.fewestJoules);
+    EXPECT_EQ(*l.fewestJoules, 0u);
+
+    Ledger modest = ledgerOf({{base, gpuReading(3.6, 400)}, {base, gpuReading(3.8, 400)}});
+    subtractIdlePower(modest, 20.0);
+    EXPECT_NEAR(*modest.rows[0].energy.joulesPerStep, 3.5, 1e-9);
+    EXPECT_NEAR(*modest.rows[0].energy.firstStepJoules, 370.0, 1e-9);
+    EXPECT_FALSE(modest.idleAboveDraw);
+    EXPECT_EQ(energyLines(modest).heading.find("too high"), std::string::npos);
+}
+
 TEST_F(EnergyLedgerTest, ACpuSweepSaysNoEnergyCounterNeverZeroJoules)
 {
     RunConfig cpu;
