@@ -28,6 +28,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "memory_snapshot_summary: %s\n", problem.c_str());
         return 1;
     }
-    std::printf("%s\n", QJsonDocument(stepscope::profile::toJsonObject(stored)).toJson(QJsonDocument::Compact).constData());
+    std::printf("%s\n",
+                QJsonDocument(stepscope::profile::toJsonObject(stored)).toJson(QJsonDocument::Compact).constData());
     return 0;
 }

@@ -112,10 +112,9 @@ std::vector<MemoryPoint> thinned(std::vector<MemoryPoint> points)
     std::vector<MemoryPoint> out;
     for (std::size_t at = 0; at < points.size(); at += bucket) {
         const auto end = points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), at + bucket));
-        out.push_back(*std::max_element(points.begin() + static_cast<std::ptrdiff_t>(at), end,
-                                        [](const MemoryPoint &a, const MemoryPoint &b) {
-                                            return a.allocated < b.allocated;
-                                        }));
+        out.push_back(
+            *std::max_element(points.begin() + static_cast<std::ptrdiff_t>(at), end,
+                              [](const MemoryPoint &a, const MemoryPoint &b) { return a.allocated < b.allocated; }));
     }
     return out;
 }
@@ -188,10 +187,9 @@ std::optional<MemoryTimeline> summarizeSnapshot(std::string_view pickle, std::st
     for (const auto &[address, block] : live)
         allocatedEnd += block.bytes;
 
-    const PickleValue *events =
-        device >= 0 && device < static_cast<std::int64_t>(traces->items.size())
-            ? listAt(traces->items[static_cast<std::size_t>(device)].get())
-            : nullptr;
+    const PickleValue *events = device >= 0 && device < static_cast<std::int64_t>(traces->items.size())
+                                    ? listAt(traces->items[static_cast<std::size_t>(device)].get())
+                                    : nullptr;
     const std::vector<PickleRef> none;
     const std::vector<PickleRef> &entries = events ? events->items : none;
     out.events = static_cast<std::int64_t>(entries.size());
@@ -213,9 +211,8 @@ std::optional<MemoryTimeline> summarizeSnapshot(std::string_view pickle, std::st
         if (allocated < 0 || reserved < 0)
             out.note = "the trace does not add up to the state at its end (entries were dropped?): levels are "
                        "relative";
-        const std::int64_t t0 = entries.front() && entries.front()->kind == Kind::Dict
-                                    ? fieldInt(*entries.front(), "time_us")
-                                    : 0;
+        const std::int64_t t0 =
+            entries.front() && entries.front()->kind == Kind::Dict ? fieldInt(*entries.front(), "time_us") : 0;
         out.timeAxis = true;
         for (const auto &e : entries)
             if (!e || e->kind != Kind::Dict || !e->get("time_us"))
@@ -233,8 +230,8 @@ std::optional<MemoryTimeline> summarizeSnapshot(std::string_view pickle, std::st
                 allocated += da;
                 reserved += dr;
             }
-            const double x = out.timeAxis ? static_cast<double>(fieldInt(*e, "time_us") - t0) / 1000.0
-                                          : static_cast<double>(i + 1);
+            const double x =
+                out.timeAxis ? static_cast<double>(fieldInt(*e, "time_us") - t0) / 1000.0 : static_cast<double>(i + 1);
             points.push_back({x, allocated, reserved});
             if (allocated > out.peakAllocated) {
                 out.peakAllocated = allocated;

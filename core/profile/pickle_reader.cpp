@@ -114,10 +114,7 @@ class Reader
         v->text.assign(s);
         push(std::move(v));
     }
-    void memoize(std::uint64_t index)
-    {
-        memo_[index] = top();
-    }
+    void memoize(std::uint64_t index) { memo_[index] = top(); }
     void recall(std::uint64_t index)
     {
         const auto it = memo_.find(index);

@@ -24,7 +24,7 @@ struct PickleValue {
     std::int64_t integer = 0;
     double real = 0;
     std::string text;
-    std::vector<std::shared_ptr<PickleValue>> items;                                          // list, tuple
+    std::vector<std::shared_ptr<PickleValue>> items;                                            // list, tuple
     std::vector<std::pair<std::shared_ptr<PickleValue>, std::shared_ptr<PickleValue>>> entries; // dict
 
     // A dict's value under a string key; null when absent or not a dict.

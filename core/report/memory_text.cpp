@@ -32,14 +32,14 @@ MemoryLines memoryLines(const profile::StoredMemory &memory, std::size_t topBloc
                             " reserved when the run failed");
     else
         out.lines.push_back("one step after the timed ones, " + std::to_string(t.events) +
-                            " allocator events: allocated peaks at " + formatBytes(t.peakAllocated) +
-                            ", reserved at " + formatBytes(t.peakReserved) +
+                            " allocator events: allocated peaks at " + formatBytes(t.peakAllocated) + ", reserved at " +
+                            formatBytes(t.peakReserved) +
                             (t.points.empty() ? std::string()
                                               : " (from " + formatBytes(t.points.front().allocated) + " and " +
                                                     formatBytes(t.points.front().reserved) + " as the step began)"));
-    out.lines.push_back("Snapshot: " +
-                        (memory.file.empty() ? std::string("not kept")
-                                             : memory.file + " beside the database (" + profile::kMemoryVizHint + ")"));
+    out.lines.push_back("Snapshot: " + (memory.file.empty()
+                                            ? std::string("not kept")
+                                            : memory.file + " beside the database (" + profile::kMemoryVizHint + ")"));
     if (!t.note.empty())
         out.lines.push_back("Note: " + t.note);
     if (!t.blocks.empty())

@@ -30,8 +30,8 @@ QString keptMemoryName(const QString &databasePath, std::int64_t runId, const QS
            QString("/run-%1-%2.memory.pickle.gz").arg(runId).arg(unique);
 }
 
-profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QString &databasePath,
-                                           std::int64_t runId, const TraceScratch &scratch)
+profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QString &databasePath, std::int64_t runId,
+                                           const TraceScratch &scratch)
 {
     profile::StoredMemory out;
     out.kind = m.snapshotKind;
@@ -48,8 +48,8 @@ profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QSt
     }
     QFile file(raw);
     if (!file.open(QIODevice::ReadOnly)) {
-        out.problem = "the worker's memory snapshot " + m.snapshotPath +
-                      " cannot be read: " + file.errorString().toStdString();
+        out.problem =
+            "the worker's memory snapshot " + m.snapshotPath + " cannot be read: " + file.errorString().toStdString();
         removeSnapshotFiles(scratch);
         return out;
     }
@@ -64,7 +64,8 @@ profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QSt
     file.close();
     QFile::remove(raw); // read: its room comes back before the compressed copy is written
     std::string problem;
-    out.timeline = profile::summarizeSnapshot(std::string_view(pickle.constData(), std::size_t(pickle.size())), problem);
+    out.timeline =
+        profile::summarizeSnapshot(std::string_view(pickle.constData(), std::size_t(pickle.size())), problem);
     if (!out.timeline)
         out.problem = "the memory snapshot could not be read: " + problem;
     const QString name = keptMemoryName(databasePath, runId, scratch.unique());

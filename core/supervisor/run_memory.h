@@ -21,8 +21,8 @@ QString keptMemoryName(const QString &databasePath, std::int64_t runId, const QS
 
 // The stored snapshot for a `memory_snapshot` message whose worker wrote into `scratch`. The raw
 // pickle is removed whatever came of it.
-profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QString &databasePath,
-                                           std::int64_t runId, const TraceScratch &scratch);
+profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QString &databasePath, std::int64_t runId,
+                                           const TraceScratch &scratch);
 
 // What a run that failed out of memory says of its snapshot, appended to its failure's message:
 // where it is kept and how to open it, or why it is not kept. Empty for any other snapshot.

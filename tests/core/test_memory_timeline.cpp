@@ -51,8 +51,8 @@ TEST_P(SnapshotPickles, StepReplaysToLevelsPeakAndBiggestLiveBlocks)
     EXPECT_EQ(t->liveBlocks, 4);
     ASSERT_EQ(t->blocks.size(), 4u);
     EXPECT_EQ(t->blocks[0].bytes, 8 * kMiB);
-    EXPECT_EQ(t->blocks[0].frames,
-              (std::vector<std::string>{"_forward_impl (torchvision/models/resnet.py:270)", "step (/work/train.py:12)"}));
+    EXPECT_EQ(t->blocks[0].frames, (std::vector<std::string>{"_forward_impl (torchvision/models/resnet.py:270)",
+                                                             "step (/work/train.py:12)"}));
     EXPECT_EQ(t->blocks[1].bytes, 5 * kMiB);
     EXPECT_TRUE(t->blocks[1].frames.empty());
     EXPECT_EQ(t->blocks[2].bytes, 4 * kMiB);
@@ -67,7 +67,8 @@ TEST(PickleReader, ReadsValuesAndRefusesWhatIsNoSnapshot)
 {
     std::string problem;
     // {"a": [1, -2, 3.5, True, None, "x"]} at protocol 2, by hand: LONG1 -2 is one byte 0xfe.
-    const std::string bytes("\x80\x02}q\x00(X\x01\x00\x00\x00" "aq\x01](K\x01\x8a\x01\xfeG@\x0c\x00\x00\x00\x00\x00\x00"
+    const std::string bytes("\x80\x02}q\x00(X\x01\x00\x00\x00"
+                            "aq\x01](K\x01\x8a\x01\xfeG@\x0c\x00\x00\x00\x00\x00\x00"
                             "\x88NX\x01\x00\x00\x00xeu.",
                             41);
     const PickleRef v = readPickle(bytes, problem);
@@ -83,7 +84,10 @@ TEST(PickleReader, ReadsValuesAndRefusesWhatIsNoSnapshot)
     EXPECT_EQ(a->items[5]->asText(), "x");
 
     // Code to run (GLOBAL), a cut-off pickle, protocol 5 (memory_viz reads 2 to 4): refused, with where.
-    EXPECT_FALSE(readPickle(std::string("\x80\x02" "cos\nsystem\n.", 14), problem));
+    EXPECT_FALSE(readPickle(std::string("\x80\x02"
+                                        "cos\nsystem\n.",
+                                        14),
+                            problem));
     EXPECT_NE(problem.find("opcode 0x63"), std::string::npos) << problem;
     EXPECT_FALSE(readPickle(bytes.substr(0, 20), problem));
     EXPECT_NE(problem.find("ends"), std::string::npos) << problem;

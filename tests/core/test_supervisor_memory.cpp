@@ -24,9 +24,9 @@ QStringList entries(const QString &folder)
 TEST_F(SupervisorTest, MemoryTimelineIsWrittenKeptListedAndDeletedWithItsSweep)
 {
     // The worker's order: its timed lines, the snapshot, then the profile (the scratch goes with it).
-    RunnerOptions o = options(fakeWorker({"--replay", dataFile("worker-ok.jsonl"), "--write-memory", "step",
-                                          dataFile("memory-snapshot-step.pickle"), "--write-trace",
-                                          dataFile("profile-trace-gpu.json")}));
+    RunnerOptions o = options(
+        fakeWorker({"--replay", dataFile("worker-ok.jsonl"), "--write-memory", "step",
+                    dataFile("memory-snapshot-step.pickle"), "--write-trace", dataFile("profile-trace-gpu.json")}));
     o.profileSteps = 2;
     const SweepPlan p = plan({smallConfig()});
     const Outcome out = run(p, o);
@@ -98,15 +98,16 @@ TEST_F(SupervisorTest, OutOfMemoryKeepsTheAllocatorsStateAndTheFailurePointsAtIt
     const QString kept = keptTracePath(QString::fromStdString(path_), stored->memory->file);
     EXPECT_TRUE(QFileInfo(kept).isFile()) << kept.toStdString();
     // The worker's words first, then where the snapshot is and how to open it.
-    EXPECT_EQ(runRecord->message, "CUDA out of memory. Tried to allocate 12.00 GiB; memory snapshot kept: " +
-                                      kept.toStdString() +
-                                      " (gunzip it, then open it at https://pytorch.org/memory_viz)");
+    EXPECT_EQ(runRecord->message,
+              "CUDA out of memory. Tried to allocate 12.00 GiB; memory snapshot kept: " + kept.toStdString() +
+                  " (gunzip it, then open it at https://pytorch.org/memory_viz)");
     EXPECT_EQ(report::runMemoryLines(*runRecord).title, "memory snapshot at the out-of-memory failure");
 }
 
 TEST_F(SupervisorTest, NoMemoryTimelineOnTheCpuIsSaidNotDrawn)
 {
-    const QString cpu = stream("cpu.jsonl", {R"({"type":"memory_snapshot","kind":"step","problem":"no memory timeline on the CPU"})"});
+    const QString cpu =
+        stream("cpu.jsonl", {R"({"type":"memory_snapshot","kind":"step","problem":"no memory timeline on the CPU"})"});
     RunnerOptions o = options(fakeWorker({"--replay", dataFile("worker-ok.jsonl"), "--replay", cpu}));
     o.profileSteps = 2;
     const SweepPlan p = plan({smallConfig()});
