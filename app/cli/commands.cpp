@@ -8,6 +8,7 @@
 #include "platform/platform.h"
 #include "report/compile_table.h"
 #include "report/cache_text.h"
+#include "report/memory_text.h"
 #include "report/ledger.h"
 #include "report/recommendation.h"
 #include "report/run_summary.h"
@@ -417,6 +418,11 @@ int showCommand(const Options &options, const CommandLine &line)
         std::printf("profile: %s\n", profile.front().substr(9).c_str());
         for (std::size_t i = 1; i < profile.size(); ++i)
             std::printf("  %s\n", profile[i].c_str());
+    }
+    if (const report::MemoryLines snapshot = report::runMemoryLines(*run); !snapshot.title.empty()) {
+        std::printf("%s: %s\n", snapshot.title.c_str(), snapshot.lines.front().c_str());
+        for (std::size_t i = 1; i < snapshot.lines.size(); ++i)
+            std::printf("  %s\n", snapshot.lines[i].c_str());
     }
     if (run->environmentId)
         if (auto env = reader->environment(*run->environmentId))

@@ -1,7 +1,8 @@
 // stepscope-worker: runs ONE configuration in this process and speaks the JSON-lines protocol on
 // stdout. The supervisor starts one per configuration (cold first steps, process-global flags).
 //
-//   stepscope-worker [--profile-steps K --trace PATH] [--module EXPORT.pt] --config '{"device":"cuda",...}'
+//   stepscope-worker [--profile-steps K --trace PATH] [--memory-snapshot PATH] [--module EXPORT.pt]
+//                    --config '{"device":"cuda",...}'
 #include "config/config_json.h"
 #include "config/resnet18_flops.h"
 #include "engine/cpu_affinity.h"
@@ -70,6 +71,12 @@ class ProtocolListener : public stepscope::engine::Listener
     {
         emit(stepscope::protocol::profileLine(p.steps, p.wallMs, p.tracePath, p.profilerGflop, p.problem));
     }
+    void memorySnapshot(const stepscope::engine::MemorySnapshotOutcome &m) override
+    {
+        emit(stepscope::protocol::memorySnapshotLine(m.outOfMemory ? stepscope::profile::SnapshotKind::OutOfMemory
+                                                                   : stepscope::profile::SnapshotKind::Step,
+                                                     m.path, m.problem));
+    }
     void done(int steps, double meanWallMs) override { emit(stepscope::protocol::doneLine(steps, meanWallMs)); }
 
   private:
@@ -100,6 +107,8 @@ int main(int argc, char **argv)
             profile.steps = static_cast<int>(steps);
         } else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
             profile.tracePath = argv[++i];
+        else if (std::strcmp(argv[i], "--memory-snapshot") == 0 && i + 1 < argc)
+            profile.memorySnapshotPath = argv[++i];
         else if (std::strcmp(argv[i], "--module") == 0 && i + 1 < argc)
             modulePath = argv[++i];
         else if (std::strcmp(argv[i], "--cuda-devices") == 0) {
@@ -121,9 +130,11 @@ int main(int argc, char **argv)
             return 0;
         } else if (std::strcmp(argv[i], "--help") == 0) {
             std::puts(
-                "usage: stepscope-worker [--profile-steps K --trace PATH] [--module EXPORT.pt] --config JSON | "
-                "--cuda-devices | --probe DEVICE\nRuns one configuration; JSON lines on stdout. With --profile-steps, "
-                "K more steps after the timed ones run under the profiler and their Chrome trace goes to PATH. A "
+                "usage: stepscope-worker [--profile-steps K --trace PATH] [--memory-snapshot PATH] [--module EXPORT.pt] "
+                "--config JSON | --cuda-devices | --probe DEVICE\nRuns one configuration; JSON lines on stdout. With "
+                "--profile-steps, K more steps after the timed ones run under the profiler and their Chrome trace goes "
+                "to PATH. With --memory-snapshot, a CUDA run records one step's allocator history before that (or its "
+                "state when it fails out of memory) as the pickle pytorch.org/memory_viz opens. A "
                 "model other than resnet18 comes as the TorchScript module stepscope_worker.py --export-torchscript "
                 "wrote (--module).");
             return 0;

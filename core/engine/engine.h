@@ -21,10 +21,19 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 Environment probeEnvironment(const RunConfig &config);
 
 // K steady steps profiled after the timed ones (issue 18.1), written as a Chrome trace to
-// `tracePath`; steps 0 profiles nothing.
+// `tracePath`; steps 0 profiles nothing. `memorySnapshotPath` (issue 31.2): on CUDA, one step with
+// the caching allocator's history before the profile, or its state when the run fails out of
+// memory, written there as the pickle pytorch.org/memory_viz opens; empty for none.
 struct ProfileRequest {
     int steps = 0;
     std::string tracePath;
+    std::string memorySnapshotPath;
+};
+// The memory snapshot written, or why there is none ("no memory timeline on the CPU").
+struct MemorySnapshotOutcome {
+    bool outOfMemory = false; // the state at an out-of-memory failure, not a step's timeline
+    std::string path;         // written (empty when not)
+    std::string problem;      // why not (empty when written)
 };
 struct ProfileOutcome {
     int steps = 0;
@@ -35,8 +44,8 @@ struct ProfileOutcome {
 };
 
 // What a run reports as it goes. Called on the engine's thread, in this order:
-// ready, firstStep, steps (batched, repeatedly), gpuState, memory, energy, check, phase and profile
-// (when asked), done.
+// ready, firstStep, steps (batched, repeatedly), gpuState, memory, energy, check, phase, memorySnapshot
+// and profile (when asked), done.
 class Listener
 {
   public:
@@ -56,6 +65,9 @@ class Listener
     // trace's facts, or why there is none. A failed profile never fails the run.
     virtual void phase(const std::string &name, double elapsedSeconds) { (void)name, (void)elapsedSeconds; }
     virtual void profile(const ProfileOutcome &outcome) { (void)outcome; }
+    // The memory snapshot (ProfileRequest::memorySnapshotPath): a step's, after the profiling phase
+    // line and before the profile; or, out of memory, the state at the failure, before run() returns it.
+    virtual void memorySnapshot(const MemorySnapshotOutcome &outcome) { (void)outcome; }
     virtual void done(int steps, double meanWallMsOverTimedBlock) = 0;
 };
 

@@ -4,6 +4,7 @@
 // (resources/python/stepscope_py/runner.py), in docs/decisions.md, "Timing rules of both workers".
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
+#include "engine/memory_snapshot.h"
 #include "engine/step_profile.h"
 #include "engine/training_step.h"
 #include "config/model_name.h"
@@ -263,11 +264,11 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
                        {}};
 
     bool capturing = false;
+    const torch::Device device =
+        config.onCuda() ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(config.cudaIndex()))
+                        : torch::Device(torch::kCPU);
     try {
         applyGlobalFlags(config);
-        const torch::Device device =
-            config.onCuda() ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(config.cudaIndex()))
-                            : torch::Device(torch::kCPU);
 #ifdef STEPSCOPE_WITH_CUDA
         std::optional<c10::cuda::CUDAGuard> deviceGuard;
         if (device.is_cuda())
@@ -340,16 +341,27 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         listener.check(lossValues);
         // After the timed steps and every reading of them, never during: the profiler's cost lands
         // on steps no figure reads, and a worker that dies in the profiler has said all its run is.
-        if (profile.steps > 0 && !profile.tracePath.empty()) {
+        // The memory timeline comes before the profile: the supervisor reads its pickle from the
+        // folder the profile's end clears.
+        const bool profiling = profile.steps > 0 && !profile.tracePath.empty();
+        if (profiling || !profile.memorySnapshotPath.empty())
             listener.phase("profiling", 0.0);
+        if (!profile.memorySnapshotPath.empty())
+            listener.memorySnapshot(recordStepSnapshot(step, device, profile.memorySnapshotPath));
+        if (profiling)
             listener.profile(profileSteps(step, device, profile));
-        }
         listener.done(total, timedSteps > 0 ? blockMs / timedSteps : 0.0);
         return std::nullopt;
     } catch (const ModelLoadError &e) {
         return Failure{FailureCategory::ModelFailed, e.what(), {}};
     } catch (const std::exception &e) {
-        return failureFromException(e, config, capturing);
+        Failure failure = failureFromException(e, config, capturing);
+        // The allocator's state at the failure, kept for memory_viz; the supervisor points the
+        // failure's text at it.
+        if (failure.category == FailureCategory::OutOfMemory && device.is_cuda() &&
+            !profile.memorySnapshotPath.empty())
+            listener.memorySnapshot(writeOutOfMemorySnapshot(device, profile.memorySnapshotPath));
+        return failure;
     }
 }
 

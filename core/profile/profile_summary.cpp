@@ -66,6 +66,8 @@ std::string toJson(const StoredProfile &profile)
         o.insert("problem", q(profile.problem));
     if (!profile.traceFile.empty())
         o.insert("trace_file", q(profile.traceFile));
+    if (profile.memory)
+        o.insert("memory", toJsonObject(*profile.memory));
     if (const auto &s = profile.summary) {
         QJsonObject m;
         m.insert("steps", s->steps);
@@ -113,6 +115,8 @@ std::optional<StoredProfile> profileFromJson(const std::string &json)
     const QJsonObject o = doc.object();
     out.problem = o.value("problem").toString().toStdString();
     out.traceFile = o.value("trace_file").toString().toStdString();
+    if (o.value("memory").isObject())
+        out.memory = storedMemoryFromJson(o.value("memory").toObject());
     if (o.value("summary").isObject()) {
         const QJsonObject m = o.value("summary").toObject();
         ProfileSummary s;
@@ -147,7 +151,7 @@ std::optional<StoredProfile> profileFromJson(const std::string &json)
             s.kernels.push_back(stat);
         }
         out.summary = std::move(s);
-    } else if (out.problem.empty()) {
+    } else if (out.problem.empty() && !out.memory) {
         out.problem = "the stored profile holds no summary";
     }
     return out;

@@ -9,6 +9,8 @@
 // so the step time under the profiler is longer than the timed step's: GPU busy time and kernel
 // counts are the profile's facts, and views set the busy time against the *timed* steady step
 // where the ledger has one (why_text.h).
+#include "profile/memory_timeline.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +64,9 @@ struct StoredProfile {
     std::optional<ProfileSummary> summary;
     std::string problem;   // why the profile failed or was not taken ("" with a summary)
     std::string traceFile; // the kept trace's file name beside the database ("" when not kept)
+    // The run's memory snapshot (issue 31.2), taken in a pass of its own: a step's timeline, or the
+    // state when the run failed out of memory (a failed run's profile may hold this alone).
+    std::optional<StoredMemory> memory;
 };
 
 std::string toJson(const StoredProfile &profile);

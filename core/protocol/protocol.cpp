@@ -165,6 +165,16 @@ Message parseLine(const QByteArray &text)
             if (o.value("profiler_gflop").isDouble())
                 m.profilerGflop = o.value("profiler_gflop").toDouble();
         }
+    } else if (type == "memory_snapshot") {
+        const auto kind = profile::snapshotKindFromString(o.value("kind").toString().toStdString());
+        if (!kind)
+            return invalid("memory_snapshot needs a kind, step or out-of-memory");
+        m.type = Message::Type::MemorySnapshot;
+        m.snapshotKind = *kind;
+        m.snapshotPath = o.value("snapshot").toString().toStdString();
+        m.snapshotProblem = o.value("problem").toString().toStdString();
+        if (m.snapshotPath.empty() == m.snapshotProblem.empty())
+            return invalid("memory_snapshot needs a snapshot path or a problem, not both");
     } else if (type == "done") {
         m.type = Message::Type::Done;
         m.steps = o.value("steps").toInt();
@@ -287,6 +297,16 @@ QByteArray profileLine(int steps, double wallMs, const std::string &tracePath, s
         if (profilerGflop)
             o.insert("profiler_gflop", *profilerGflop);
     }
+    return line(o);
+}
+
+QByteArray memorySnapshotLine(profile::SnapshotKind kind, const std::string &snapshotPath, const std::string &problem)
+{
+    QJsonObject o{{"type", "memory_snapshot"}, {"kind", profile::toString(kind)}};
+    if (!problem.empty())
+        o.insert("problem", QString::fromStdString(problem));
+    else
+        o.insert("snapshot", QString::fromStdString(snapshotPath));
     return line(o);
 }
 

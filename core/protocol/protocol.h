@@ -21,11 +21,17 @@
 //   {"type":"compile","info":{"mode":"default","graphs":1,...}}   (python worker, after compiling)
 //   {"type":"profile","steps":20,"wall_ms":98.1,"trace":"/path/run-7.json","profiler_gflop":109.2}
 //   {"type":"profile","steps":20,"problem":"the profiler failed: ..."}   (after the timed steps)
+//   {"type":"memory_snapshot","kind":"step","snapshot":"/path/memory.pickle"}   (CUDA, after the timed
+//       steps and before the profile: one step with the allocator's history, the pickle memory_viz opens)
+//   {"type":"memory_snapshot","kind":"step","problem":"no memory timeline on the CPU"}
+//   {"type":"memory_snapshot","kind":"out-of-memory","snapshot":"/path/memory.pickle"}   (the allocator's
+//       state as the run failed out of memory, right before its `error`; profile/memory_timeline.h)
 //   {"type":"done","steps":111,"mean_wall_ms":14.2}
 //   {"type":"error","category":"out-of-memory","message":"...","detail":"..."}
 #include "common/energy.h"
 #include "common/failure.h"
 #include "common/model_facts.h"
+#include "profile/memory_timeline.h"
 
 #include <QByteArray>
 #include <cstdint>
@@ -54,6 +60,7 @@ struct Message {
         Phase,
         Compile,
         Profile,
+        MemorySnapshot,
         Done,
         Error,
         Invalid
@@ -77,6 +84,9 @@ struct Message {
     std::string tracePath;                                        // profile: the trace written
     std::optional<double> profilerGflop;                          // profile: FLOP counters per step
     std::string profileProblem;                                   // profile: why there is none
+    profile::SnapshotKind snapshotKind = profile::SnapshotKind::Step; // memory_snapshot
+    std::string snapshotPath;                                     // memory_snapshot: the pickle written
+    std::string snapshotProblem;                                  // memory_snapshot: why there is none
     double meanWallMs = 0;                                        // done
     Failure failure;                                              // error
     std::string problem;                                          // invalid: why the line was refused
@@ -100,6 +110,7 @@ QByteArray phaseLine(const std::string &phase, double elapsedSeconds);
 QByteArray compileLine(const QByteArray &infoJson); // infoJson: a JSON object
 QByteArray profileLine(int steps, double wallMs, const std::string &tracePath, std::optional<double> profilerGflop,
                        const std::string &problem);
+QByteArray memorySnapshotLine(profile::SnapshotKind kind, const std::string &snapshotPath, const std::string &problem);
 QByteArray doneLine(int steps, double meanWallMs);
 QByteArray errorLine(const Failure &failure);
 

@@ -108,6 +108,9 @@ struct LedgerRow {
     std::int64_t profileRunId = 0;
     std::string profileTrace; // the kept trace's stored name (run_profile.h), "" when not kept
     std::string profileProblem;
+    // The memory snapshot of the profiled run (issue 31.2; the first run that has one when none is
+    // profiled): its step's timeline, or why there is none. Empty for a row never asked for one.
+    std::optional<profile::StoredMemory> memorySnapshot;
     // Data-parallel rows (issue 21). The row's steps are each step's slowest rank; against the same
     // configuration at world size 1 in this sweep, the scaling efficiency is that row's steady step
     // over this one's (weak scaling: the batch is per GPU, so 1.0 is perfect, 0.5 half the work per

@@ -94,6 +94,8 @@ void takeProfile(LedgerRow &row, const RowRuns &acc)
 {
     const RowRuns::Profiled *best = nullptr;
     for (const auto &p : acc.profiles) {
+        if (p.stored.memory && !row.memorySnapshot)
+            row.memorySnapshot = p.stored.memory;
         if (!p.stored.summary) {
             if (row.profileProblem.empty())
                 row.profileProblem = p.stored.problem;
@@ -110,6 +112,8 @@ void takeProfile(LedgerRow &row, const RowRuns &acc)
     row.profile = best->stored.summary;
     row.profileRunId = best->runId;
     row.profileTrace = best->stored.traceFile;
+    if (best->stored.memory)
+        row.memorySnapshot = best->stored.memory;
     row.profileProblem.clear();
 }
 

@@ -80,6 +80,8 @@ std::vector<WhyRow> whyRows(const Ledger &ledger)
         WhyRow w;
         w.row = i;
         w.label = r.label;
+        if (r.memorySnapshot)
+            w.memory = &*r.memorySnapshot;
         if (r.profile) {
             w.profile = &*r.profile;
             const RunConfig config = storedConfig(r.configJson);
@@ -197,6 +199,8 @@ std::vector<std::string> runProfileLines(const store::RunRecord &run, std::size_
     const auto stored = profile::profileFromJson(run.profileJson);
     if (!stored)
         return {};
+    if (!stored->summary && stored->problem.empty())
+        return {}; // a failed run's memory snapshot alone (report/memory_text.h)
     if (!stored->summary)
         return {"Profile: none (" + stored->problem + "); the timed figures are complete"};
     const profile::ProfileSummary &p = *stored->summary;

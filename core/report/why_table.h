@@ -31,6 +31,9 @@ struct WhyRow {
     // without a profile: `problem` says why.
     std::string tracePath;
     std::string traceProblem;
+    // The row's memory snapshot (LedgerRow::memorySnapshot), for the Why page's "Memory over one step";
+    // null for a row never asked for one.
+    const profile::StoredMemory *memory = nullptr;
 };
 
 std::vector<WhyRow> whyRows(const Ledger &ledger);

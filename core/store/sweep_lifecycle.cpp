@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stepscope::store
@@ -29,17 +30,20 @@ std::int64_t Database::addEnvironment(const EnvironmentRecord &env)
 namespace
 {
 
-// Removes the kept traces `names` of a database's deleted runs. Only a name a profile stores (a
-// file in the traces folder, ending .trace.json.gz) is taken: a stored name that climbs out
-// ("../x") or names anything else is left alone, whatever a foreign file says.
+// Removes the kept traces and memory snapshots `names` of a database's deleted runs. Only a name a
+// profile stores (a file in the traces folder, ending .trace.json.gz or .memory.pickle.gz) is
+// taken: a stored name that climbs out ("../x") or names anything else is left alone, whatever a
+// foreign file says.
 void removeKeptTraces(const std::string &database, const std::vector<std::string> &names)
 {
-    static const std::string suffix = ".trace.json.gz";
+    const auto endsWith = [](const std::string &name, std::string_view suffix) {
+        return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
     for (const std::string &name : names) {
         const auto slash = name.find('/');
         if (name.find("..") != std::string::npos || slash == std::string::npos ||
-            name.find('/', slash + 1) != std::string::npos || name.size() < suffix.size() ||
-            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0 ||
+            name.find('/', slash + 1) != std::string::npos ||
+            !(endsWith(name, ".trace.json.gz") || endsWith(name, ".memory.pickle.gz")) ||
             name.compare(0, slash, std::filesystem::path(database).filename().string() + ".traces") != 0)
             continue;
         std::error_code error;
@@ -360,11 +364,16 @@ void Database::deleteSweep(std::int64_t sweepId)
             st.bind(1, sweepId).run();
         }
         if (queryInt(db, "PRAGMA user_version") >= 8) {
-            Statement kept(db, "SELECT json_extract(profile, '$.trace_file') FROM runs WHERE sweep_id = ? AND "
-                               "json_valid(profile) AND json_extract(profile, '$.trace_file') IS NOT NULL");
-            kept.bind(1, sweepId);
-            while (kept.step())
-                traces->push_back(kept.text(0));
+            // The trace and the memory snapshot (profile/memory_timeline.h) each run kept.
+            for (const char *path : {"$.trace_file", "$.memory.file"}) {
+                const std::string sql = std::string("SELECT json_extract(profile, '") + path +
+                                        "') FROM runs WHERE sweep_id = ? AND json_valid(profile) AND "
+                                        "json_extract(profile, '" + path + "') IS NOT NULL";
+                Statement kept(db, sql.c_str());
+                kept.bind(1, sweepId);
+                while (kept.step())
+                    traces->push_back(kept.text(0));
+            }
         }
         Statement steps(db, "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE sweep_id = ?)");
         steps.bind(1, sweepId).run();

@@ -24,6 +24,7 @@ namespace
 // The raw trace's and the compressed trace's names inside a run's scratch folder.
 constexpr const char *kRawName = "trace.json";
 constexpr const char *kCompressedName = "trace.json.gz";
+constexpr const char *kMemorySnapshotName = "memory.pickle";
 
 // Why a write failed, in words that say what to do.
 std::string writeProblem(int systemError)
@@ -55,10 +56,9 @@ std::string roomHint(const QString &folder)
     return {};
 }
 
-// Writes `data` gzip-compressed to `partial` (inside the scratch folder: the scratch goes with it on
-// any failure), then gives it the name `path`, never over a file already there. Returns the problem,
-// empty on success.
-std::string writeCompressed(const QByteArray &data, const QString &partial, const QString &path)
+} // namespace
+
+std::string keepCompressed(const QByteArray &data, const QString &partial, const QString &path)
 {
 #ifdef STEPSCOPE_WITH_ZLIB
     errno = 0;
@@ -80,23 +80,21 @@ std::string writeCompressed(const QByteArray &data, const QString &partial, cons
         error = errno;
     }
     if (!ok)
-        return "writing the compressed trace failed: " + writeProblem(error);
+        return "writing the compressed file failed: " + writeProblem(error);
     const std::int64_t bytes = QFileInfo(partial).size();
     if (bytes > kMaxKeptTraceBytes)
-        return "the trace is " + std::to_string(bytes / (1024 * 1024)) + " MiB compressed, over the " +
+        return "it is " + std::to_string(bytes / (1024 * 1024)) + " MiB compressed, over the " +
                std::to_string(kMaxKeptTraceBytes / (1024 * 1024)) + " MiB kept";
     if (const int renameError =
             platform::renameNoReplace(QFile::encodeName(partial).toStdString(), QFile::encodeName(path).toStdString()))
-        return "cannot give the compressed trace its name " + path.toStdString() + ": " +
+        return "cannot give the compressed file its name " + path.toStdString() + ": " +
                platform::errorText(renameError);
     return {};
 #else
     (void)data, (void)partial, (void)path;
-    return "this build has no zlib, so traces are summarised but not kept";
+    return "this build has no zlib, so traces and memory snapshots are summarised but not kept";
 #endif
 }
-
-} // namespace
 
 QString traceFolderFor(const QString &databasePath)
 {
@@ -124,6 +122,11 @@ TraceScratch::~TraceScratch()
 QString TraceScratch::rawTracePath() const
 {
     return QDir(folder_).filePath(kRawName);
+}
+
+QString TraceScratch::memorySnapshotPath() const
+{
+    return QDir(folder_).filePath(kMemorySnapshotName);
 }
 
 void TraceScratch::empty() const
@@ -196,7 +199,7 @@ profile::StoredProfile recordProfile(const protocol::Message &m, const QString &
     if (!out.summary)
         out.problem = "the trace could not be read: " + problem + roomHint(scratch.folder());
     const QString name = keptTraceName(databasePath, runId, scratch.unique());
-    const std::string keepProblem = writeCompressed(trace, QDir(scratch.folder()).filePath(kCompressedName),
+    const std::string keepProblem = keepCompressed(trace, QDir(scratch.folder()).filePath(kCompressedName),
                                                     keptTracePath(databasePath, name.toStdString()));
     scratch.empty(); // a compressed trace that was not kept
     if (keepProblem.empty())

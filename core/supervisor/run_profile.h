@@ -39,6 +39,8 @@ class TraceScratch
     const QString &folder() const { return folder_; }
     // The file the worker is told to write (--trace).
     QString rawTracePath() const;
+    // The file the worker writes its memory snapshot pickle to (--memory-snapshot; run_memory.h).
+    QString memorySnapshotPath() const;
     // Removes everything in the folder but keeps the folder (the raw trace once it is read: on a
     // full disk the room comes back before anything else is written).
     void empty() const;
@@ -54,6 +56,12 @@ class TraceScratch
 // stored by older versions (run-N.trace.json.gz) are found the same way.
 QString keptTraceName(const QString &databasePath, std::int64_t runId, const QString &unique);
 QString keptTracePath(const QString &databasePath, const std::string &storedName);
+
+// Writes `data` gzip-compressed to `partial` (inside a scratch folder: the scratch goes with it on
+// any failure), then gives it the name `path`, never over a file already there, unless it is over
+// kMaxKeptTraceBytes compressed. Returns the problem, empty on success. The trace and the memory
+// snapshot are kept this way.
+std::string keepCompressed(const QByteArray &data, const QString &partial, const QString &path);
 
 // The stored profile for a `profile` message whose worker wrote into `scratch`. The raw trace is
 // removed before the profile is stored, whatever came of it; a trace that cannot be kept (a full

@@ -2,6 +2,7 @@
 
 #include "platform/platform.h"
 #include "report/run_summary.h"
+#include "supervisor/run_memory.h"
 #include "supervisor/run_profile.h"
 
 #include <QJsonDocument>
@@ -28,12 +29,30 @@ QString RunRecorder::prepareTrace()
     traceScratch_ = std::make_unique<TraceScratch>(QString::fromStdString(db_.path()), problem);
     if (traceScratch_->folder().isEmpty()) {
         traceScratch_.reset();
-        profile::StoredProfile none;
-        none.problem = problem;
-        db_.setProfile(runId_, profile::toJson(none));
+        profile_.problem = problem;
+        storeProfile();
         return {};
     }
     return traceScratch_->rawTracePath();
+}
+
+QString RunRecorder::memorySnapshotPath() const
+{
+    return traceScratch_ ? traceScratch_->memorySnapshotPath() : QString();
+}
+
+void RunRecorder::storeProfile()
+{
+    db_.setProfile(runId_, profile::toJson(profile_));
+}
+
+void RunRecorder::pointAtSnapshot(Failure &failure) const
+{
+    if (failure.category != FailureCategory::OutOfMemory || !profile_.memory)
+        return;
+    if (const std::string pointer = snapshotPointer(*profile_.memory, QString::fromStdString(db_.path()));
+        !pointer.empty())
+        failure.message += "; " + pointer;
 }
 
 namespace
@@ -116,8 +135,23 @@ void RunRecorder::handle(const protocol::Message &m)
         else
             stored.problem = m.profileProblem.empty() ? "the worker profiled without being asked" : m.profileProblem;
         traceScratch_.reset(); // before the store is written: a disk the trace filled has room again
-        db_.setProfile(runId_, profile::toJson(stored));
+        stored.memory = std::move(profile_.memory);
+        profile_ = std::move(stored);
+        storeProfile();
         profiled_ = true;
+        break;
+    }
+    case T::MemorySnapshot: {
+        // Before the profile (the worker's order), so the scratch is still there to read it from.
+        profile::StoredMemory memory;
+        if (traceScratch_)
+            memory = recordMemorySnapshot(m, QString::fromStdString(db_.path()), runId_, *traceScratch_);
+        else
+            memory.problem = m.snapshotProblem.empty() ? "the worker wrote a memory snapshot without being asked"
+                                                       : m.snapshotProblem;
+        memory.kind = m.snapshotKind;
+        profile_.memory = std::move(memory);
+        storeProfile();
         break;
     }
     case T::Phase:
@@ -156,9 +190,10 @@ void RunRecorder::handle(const protocol::Message &m)
 void RunRecorder::recordProfileLoss(const std::string &why)
 {
     traceScratch_.reset(); // whatever the worker had written of its trace
-    profile::StoredProfile stored;
-    stored.problem = why;
-    db_.setProfile(runId_, profile::toJson(stored));
+    profile_.summary.reset();
+    profile_.traceFile.clear();
+    profile_.problem = why;
+    storeProfile();
     profiled_ = true;
 }
 

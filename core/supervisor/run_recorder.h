@@ -3,6 +3,7 @@
 // step, steps, memory, losses, compile info), and how the run ended, with its summary. Its events
 // are SweepRunner's, for the same run; which process runs when is SweepRunner's business.
 #include "common/failure.h"
+#include "profile/profile_summary.h"
 #include "protocol/protocol.h"
 #include "store/store.h"
 #include "supervisor/sweep_event.h"
@@ -44,6 +45,9 @@ class RunRecorder : public QObject
     // the trace's path for --trace; empty when it cannot be made, the problem then stored as the
     // run's profile. The folder goes once the profile is recorded or lost, or with this recorder.
     QString prepareTrace();
+    // Where the worker writes its memory snapshot (--memory-snapshot), in the same folder; empty
+    // without one (prepareTrace not called, or it failed).
+    QString memorySnapshotPath() const;
 
     // Which machine-wide caches the run's first step found warm, stored when the worker says hello.
     void setMachineWarmup(store::MachineWarmup warmup) { machineWarmup_ = warmup; }
@@ -59,6 +63,9 @@ class RunRecorder : public QObject
     std::optional<store::BundleUse> bundle() const { return bundle_; }
     // Stores the profile's problem for a worker that ended while profiling.
     void recordProfileLoss(const std::string &why);
+    // A run that failed out of memory points at the snapshot its worker kept (run_memory.h): its
+    // failure's message says where it is and how to open it. Any other failure is left as it is.
+    void pointAtSnapshot(Failure &failure) const;
     // Ends the run in the store (with its summary when complete). Returns the steady steps of a
     // complete run (report/run_summary.h); empty otherwise.
     std::vector<double> finish(RunStatus status, const std::optional<Failure> &failure);
@@ -72,6 +79,9 @@ class RunRecorder : public QObject
 
   private:
     void recordEnvironment(const QJsonObject &environment);
+    // The run's profile column holds the profile and the memory snapshot, which arrive apart: both
+    // are kept here and written together.
+    void storeProfile();
 
     store::Database &db_;
     const std::int64_t runId_;
@@ -89,6 +99,7 @@ class RunRecorder : public QObject
     bool profiled_ = false;  // and its profile arrived
     std::optional<store::BundleUse> bundle_;
     std::unique_ptr<TraceScratch> traceScratch_;
+    profile::StoredProfile profile_;
 };
 
 } // namespace stepscope::supervisor

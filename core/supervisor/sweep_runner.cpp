@@ -428,8 +428,11 @@ void SweepRunner::startWorker(Lane &lane, const RunConfig &config)
         command.arguments << "--module" << exports_.path(config);
     if (lane.stage == Stage::Timed && options_.profileSteps > 0) {
         // The timed worker profiles its last steps (issue 18.1) into a folder beside the database.
+        // A CUDA worker also records one step's memory timeline there before it profiles, or the
+        // allocator's state when it fails out of memory (issue 31.2).
         if (const QString trace = lane.recorder->prepareTrace(); !trace.isEmpty())
-            command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace" << trace;
+            command.arguments << "--profile-steps" << QString::number(options_.profileSteps) << "--trace" << trace
+                              << "--memory-snapshot" << lane.recorder->memorySnapshotPath();
     }
     Lane *l = &lane; // lanes_ holds them by pointer: the address stays for the runner's life
     connect(w, &WorkerProcess::message, this, [this, l](const protocol::Message &m) { onMessage(*l, m); });
@@ -582,6 +585,8 @@ void SweepRunner::onWorkerExited(Lane &lane, RunStatus status, std::optional<Fai
         exportExited(lane, status, failure);
         break;
     case Stage::Timed:
+        if (failure && lane.recorder)
+            lane.recorder->pointAtSnapshot(*failure);
         if (status == RunStatus::Failed && failure && lane.recorder && lane.recorder->diedProfiling() &&
             failure->category != FailureCategory::Cancelled) {
             // Every timed figure was in before the profiler started: the run is complete, its

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Profiles through the CLI and the real native worker on the CPU (issue 18): every complete run has a
 # profile summary (Kineto records ATen ops on the CPU), its trace kept gzip-compressed beside the
-# database; `why` prints each row's verdict and `why RUN RUN` the diff of two; CSV and JSON carry the
-# profile; --no-profile profiles nothing; a batch list plans one configuration per batch and its
-# ledgers show one batch at a time; bad values exit 2.
+# database; a CPU run says it has no memory timeline (issue 31.2); `why` prints each row's verdict
+# and `why RUN RUN` the diff of two; CSV and JSON carry the profile; --no-profile profiles nothing; a
+# batch list plans one configuration per batch and its ledgers show one batch at a time; bad values
+# exit 2.
 #   cli_profile.sh BIN_DIR
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
@@ -42,6 +43,9 @@ cli --db "$db" show 1 > "$work/show.txt" || fail "show 1 exited $?"
 grep -q "^profile: 3 steps after the timed ones (ATen ops on the CPU)" "$work/show.txt" \
   && grep -Eq "Trace: m\.sqlite\.traces/run-1-[A-Za-z0-9]{6}\.trace\.json\.gz beside the database" "$work/show.txt" \
   || fail "show names the profile and its trace: $(cat "$work/show.txt")"
+# Issue 31.2: a CPU run has no allocator history to record, and says so rather than draw nothing.
+grep -q "^memory timeline: none (no memory timeline on the CPU)$" "$work/show.txt" \
+  || fail "show says a CPU run has no memory timeline: $(cat "$work/show.txt")"
 
 cli --db "$db" why 1 2 > "$work/diff.txt" || fail "why 1 2 exited $?"
 grep -q "^A: baseline (run 1" "$work/diff.txt" && grep -q "^B: channels-last (run 2" "$work/diff.txt" || fail "diff sides"

@@ -26,7 +26,7 @@ TEST(Protocol, WritersEndInOneNewline)
 {
     for (const QByteArray &line :
          {helloLine({}), readyLine(1), firstStepLine(1), stepsLine(2, {}, {1}), memoryLine(1, 2), checkLine({1}),
-          doneLine(3, 1), errorLine(Failure{FailureCategory::Timeout, "a\nb", "c\nd"})}) {
+          doneLine(3, 1), memorySnapshotLine(profile::SnapshotKind::Step, "/a\nb", ""), errorLine(Failure{FailureCategory::Timeout, "a\nb", "c\nd"})}) {
         ASSERT_FALSE(line.isEmpty());
         EXPECT_TRUE(line.endsWith('\n')) << line.toStdString();
         EXPECT_EQ(line.count('\n'), 1) << "one message per line: " << line.toStdString();
@@ -167,6 +167,31 @@ TEST(Protocol, MemoryAndCheckRoundTrip)
     m = parseLine(checkLine(losses));
     ASSERT_EQ(m.type, T::Check) << m.problem;
     EXPECT_EQ(m.losses, losses);
+}
+
+// Issue 31.2: a memory snapshot's pickle and its kind, or why there is none; a line with neither, with
+// both, or of no known kind is refused.
+TEST(Protocol, MemorySnapshotRoundTripAndRefusals)
+{
+    const Message step = parseLine(memorySnapshotLine(profile::SnapshotKind::Step, "/s/memory.pickle", ""));
+    ASSERT_EQ(step.type, T::MemorySnapshot) << step.problem;
+    EXPECT_EQ(step.snapshotKind, profile::SnapshotKind::Step);
+    EXPECT_EQ(step.snapshotPath, "/s/memory.pickle");
+    EXPECT_EQ(step.snapshotProblem, "");
+    const Message oom = parseLine(memorySnapshotLine(profile::SnapshotKind::OutOfMemory, "/s/memory.pickle", ""));
+    EXPECT_EQ(oom.snapshotKind, profile::SnapshotKind::OutOfMemory);
+    const Message cpu = parseLine(memorySnapshotLine(profile::SnapshotKind::Step, "", "no memory timeline on the CPU"));
+    ASSERT_EQ(cpu.type, T::MemorySnapshot) << cpu.problem;
+    EXPECT_EQ(cpu.snapshotPath, "");
+    EXPECT_EQ(cpu.snapshotProblem, "no memory timeline on the CPU");
+    for (const char *bad : {R"({"type":"memory_snapshot","kind":"step"})",
+                            R"({"type":"memory_snapshot","kind":"step","snapshot":"/a","problem":"b"})",
+                            R"({"type":"memory_snapshot","kind":"later","snapshot":"/a"})",
+                            R"({"type":"memory_snapshot","snapshot":"/a"})"}) {
+        const Message m = parseLine(bad);
+        EXPECT_EQ(m.type, T::Invalid) << bad;
+        EXPECT_TRUE(contains(m.problem, "memory_snapshot")) << m.problem;
+    }
 }
 
 TEST(Protocol, GpuStateRoundTrip)

@@ -21,6 +21,10 @@
 //   --exit CODE        exit at once with CODE (without it the worker exits 0 after its last action)
 //   --write-trace FILE copy FILE to the --trace path the supervisor gave and say so in a `profile`
 //                      line, as a worker does after profiling (nothing when no --trace was given)
+//   --write-memory KIND FILE  copy FILE (a memory snapshot pickle) to the --memory-snapshot path the
+//                      supervisor gave and say so in a `memory_snapshot` line of KIND (step or
+//                      out-of-memory), as a CUDA worker does after its timed steps or as it fails out
+//                      of memory (nothing when no --memory-snapshot was given)
 //   --trace-junk       write 1000 bytes to the --trace path plus ".tmp", as a profiler killed while it
 //                      writes its trace leaves them (nothing when no --trace was given)
 //   --stamp FILE       append "MS<tab>LANE" to FILE: the wall clock in milliseconds and the lane the
@@ -39,7 +43,8 @@
 // wherever they stand: `--config JSON` (echoed or recorded above; an action that needs it fails with
 // exit code 9 when it is missing, the way a worker refuses to start without it), `--doctor`,
 // `--cuda-devices`, `--probe DEVICE` (the doctor's questions to the native worker: the answer is what
-// the actions print), `--device NAME`, `--profile-steps K` and `--trace PATH`. Anything else is a
+// the actions print), `--device NAME`, `--profile-steps K`, `--trace PATH` and
+// `--memory-snapshot PATH`. Anything else is a
 // mistake in the test: exit code 2.
 #include <chrono>
 #include <csignal>
@@ -71,7 +76,7 @@ int arity(const std::string &name)
 {
     if (name == "--echo-config" || name == "--killed" || name == "--trace-junk")
         return 0;
-    if (name == "--alternate" || name == "--fill" || name == "--bundle")
+    if (name == "--alternate" || name == "--fill" || name == "--bundle" || name == "--write-memory")
         return 2;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
         name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes" ||
@@ -92,6 +97,7 @@ struct State {
     long invocation = 0; // set by --count
     std::string envEchoes;
     std::string profileSteps, tracePath; // the supervisor's --profile-steps and --trace
+    std::string memoryPath;              // and --memory-snapshot
 };
 
 const std::string &config(const State &s)
@@ -253,6 +259,17 @@ void perform(const Action &a, State &s)
                                  s.tracePath + R"(","profiler_gflop":1.5})" + "\n";
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
+    } else if (n == "--write-memory") {
+        if (s.memoryPath.empty())
+            return; // no snapshot asked for this run
+        std::error_code error;
+        std::filesystem::copy_file(a.values[1], s.memoryPath, std::filesystem::copy_options::overwrite_existing, error);
+        if (error)
+            fail(2, "--write-memory: cannot copy " + a.values[1] + " to " + s.memoryPath + ": " + error.message());
+        const std::string line = R"({"type":"memory_snapshot","kind":")" + a.values[0] + R"(","snapshot":")" +
+                                 s.memoryPath + R"("})" + "\n";
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
     } else if (n == "--trace-junk") {
         if (!s.tracePath.empty())
             std::ofstream(s.tracePath + ".tmp", std::ios::binary) << std::string(1000, '{');
@@ -308,7 +325,7 @@ int main(int argc, char **argv)
         const std::string arg = argv[i];
         // The real workers' arguments, in whatever place the caller appends them.
         if (arg == "--config" || arg == "--device" || arg == "--profile-steps" || arg == "--trace" ||
-            arg == "--probe") {
+            arg == "--memory-snapshot" || arg == "--probe") {
             if (i + 1 >= argc)
                 fail(2, arg + " needs a value");
             if (arg == "--config")
@@ -317,6 +334,8 @@ int main(int argc, char **argv)
                 state.profileSteps = argv[++i];
             else if (arg == "--trace")
                 state.tracePath = argv[++i];
+            else if (arg == "--memory-snapshot")
+                state.memoryPath = argv[++i];
             else
                 ++i;
             continue;

@@ -2,12 +2,14 @@
 // h200-profiles.md): the chart's bars split each timed step into GPU busy and waiting, the table
 // gives each row's verdict, and the kernel diff follows the two rows picked.
 #include "charts/qcustomplot_compat.h"
+#include "charts/memory_chart.h"
 #include "charts/why_chart.h"
 #include "config/config_json.h"
 #include "models/kernel_diff_model.h"
 #include "models/ledger_model.h"
 #include "models/why_model.h"
 #include "pages/why_page.h"
+#include "profile/profile_summary.h"
 #include "store/store.h"
 #include "widgets/config_panel.h"
 
@@ -180,6 +182,55 @@ class TestWhy : public QObject
         QVERIFY2(page.traceText().contains(QString::fromStdString(stored)), qPrintable(page.traceText()));
         QVERIFY(!page.traceText().contains("not kept"));
         QVERIFY(page.openTraceButton()->isEnabled());
+    }
+
+    // Issue 31.2: the current row's memory over one step, drawn from its stored timeline with the
+    // biggest blocks and their stacks beside it; a row without one hides the chart and says why.
+    void memoryOverOneStepDrawsTheRowsTimelineOrSaysWhyNot()
+    {
+        QTemporaryDir dir;
+        const QString path = copyOf(QStringLiteral(STEPSCOPE_SOURCE_DIR "/docs/results/h200-profile-b32.sqlite"), dir);
+        LedgerModel ledger;
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+        WhyPage page(&ledger);
+        page.view()->setCurrentIndex(page.model()->index(0, 0));
+        QVERIFY(page.memoryChart()->isHidden());
+        QVERIFY2(page.memoryText().contains("has no memory timeline"), qPrintable(page.memoryText()));
+
+        // Row 0's profiled run gets the snapshot of tests/data/make_memory_snapshots.py.
+        const std::int64_t runId = ledger.ledger().rows[page.model()->whyRow(0).row].profileRunId;
+        auto stored = profile::profileFromJson(store::Reader::open(path.toStdString())->run(runId)->profileJson);
+        QVERIFY(stored);
+        QFile pickle(QStringLiteral(STEPSCOPE_SOURCE_DIR "/tests/data/memory-snapshot-step.pickle"));
+        QVERIFY(pickle.open(QIODevice::ReadOnly));
+        std::string problem;
+        stored->memory = profile::StoredMemory{};
+        stored->memory->timeline = profile::summarizeSnapshot(pickle.readAll().toStdString(), problem);
+        stored->memory->file = "h200-profile-b32.sqlite.traces/run-1-abcdef.memory.pickle.gz";
+        {
+            auto db = store::Database::open(path.toStdString());
+            db->setProfile(runId, profile::toJson(*stored));
+            db->flush();
+        }
+        ledger.load(*store::Reader::open(path.toStdString()), 1);
+        page.view()->setCurrentIndex(page.model()->index(0, 0));
+        QVERIFY(!page.memoryChart()->isHidden());
+        QCOMPARE(page.memoryChart()->allocatedMiB().size(), 10);
+        QCOMPARE(page.memoryChart()->allocatedMiB()[4], 18.0);
+        QCOMPARE(page.memoryChart()->reservedMiB().back(), 22.0);
+        const QString text = page.memoryText();
+        QVERIFY2(text.contains("memory timeline: one step after the timed ones, 9 allocator events: allocated peaks "
+                               "at 18.0 MiB"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("8.0 MiB  _forward_impl (torchvision/models/resnet.py:270)"), qPrintable(text));
+        QVERIFY2(text.contains("run-1-abcdef.memory.pickle.gz beside the database (gunzip it, then open it at "
+                               "https://pytorch.org/memory_viz)"),
+                 qPrintable(text));
+
+        // Another row has none: no chart pretends to be its data.
+        page.view()->setCurrentIndex(page.model()->index(1, 0));
+        QVERIFY(page.memoryChart()->isHidden());
+        QVERIFY2(page.memoryText().contains("has no memory timeline"), qPrintable(page.memoryText()));
     }
 
     // The kernel diff is a table (issue 35.7): a row per kernel (or per family), sorted by the

@@ -6,6 +6,7 @@
 
 #include "common/failure.h"
 #include "report/cache_text.h"
+#include "report/memory_text.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -209,6 +210,15 @@ QString runDetailHtml(const store::RunRecord &run)
         for (std::size_t i = 0; i < lines.size(); ++i)
             html += QStringLiteral("<li>%1</li>\n")
                         .arg(esc(QString::fromStdString(i == 0 ? lines[i].substr(9) : lines[i])));
+        html += QStringLiteral("</ul>\n");
+    }
+    // Its memory snapshot (issue 31.2): the step's timeline or the state at an out-of-memory failure.
+    if (const report::MemoryLines memory = report::runMemoryLines(run); !memory.title.empty()) {
+        QString title = QString::fromStdString(memory.title);
+        title[0] = title[0].toUpper();
+        html += QStringLiteral("<h3>%1</h3>\n<ul>\n").arg(esc(title));
+        for (const std::string &line : memory.lines)
+            html += QStringLiteral("<li>%1</li>\n").arg(esc(QString::fromStdString(line)));
         html += QStringLiteral("</ul>\n");
     }
 

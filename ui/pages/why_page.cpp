@@ -1,5 +1,6 @@
 #include "pages/why_page.h"
 
+#include "charts/memory_chart.h"
 #include "charts/why_chart.h"
 #include "models/figure_sort_proxy.h"
 #include "models/kernel_diff_model.h"
@@ -7,6 +8,7 @@
 #include "models/why_model.h"
 #include "profile/kernel_diff.h"
 #include "report/ledger_text.h"
+#include "report/memory_text.h"
 #include "widgets/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
@@ -31,7 +33,8 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     : Page(parent), ledger_(ledger), model_(new WhyModel(ledger, this)), chart_(new WhyChart), view_(new QTableView),
       a_(new QComboBox), b_(new QComboBox), diffRows_(new QComboBox), diffSummary_(new QLabel),
       diffModel_(new KernelDiffModel(this)), diffProxy_(new FigureSortProxy(this)), diffView_(new QTableView),
-      trace_(new QLabel), openTrace_(new QPushButton(tr("Open trace"))), addToPanel_(new QToolButton)
+      trace_(new QLabel), openTrace_(new QPushButton(tr("Open trace"))), addToPanel_(new QToolButton),
+      memoryChart_(new MemoryChart), memory_(new QLabel)
 {
     chart_->setModel(ledger);
     view_->setModel(model_);
@@ -87,6 +90,19 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
 
     auto *charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(chart_);
+    // Beside the bars: the current row's memory over one step, and its words under it (the whole
+    // box says why when the row has no timeline to draw).
+    memory_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    memory_->setWordWrap(true);
+    memory_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto *memoryBox = new QWidget;
+    auto *memoryLayout = new QVBoxLayout(memoryBox);
+    memoryLayout->setContentsMargins(0, 0, 0, 0);
+    memoryLayout->addWidget(memoryChart_, 3);
+    memoryLayout->addWidget(memory_, 1);
+    charts->addWidget(memoryBox);
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
     // The current row's trace under the table: opened by the desktop's handler for .json.gz (or its
     // path copied into ui.perfetto.dev), or why there is none.
     trace_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -126,6 +142,8 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showTrace);
     connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showTrace);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showMemory);
+    connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showMemory);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &WhyPage::showAdvice);
     connect(model_, &QAbstractItemModel::modelReset, this, &WhyPage::showAdvice);
     addToPanel_->setText(tr("Add to the panel"));
@@ -141,6 +159,7 @@ WhyPage::WhyPage(LedgerModel *ledger, QWidget *parent)
     fillChoices();
     showTrace();
     showAdvice();
+    showMemory();
 }
 
 void WhyPage::showAdvice()
@@ -221,6 +240,45 @@ void WhyPage::showTrace()
         trace_->setText(
             tr("%1 has no profile: %2").arg(QString::fromStdString(w.label), QString::fromStdString(w.problem)));
     }
+}
+
+QString WhyPage::memoryText() const
+{
+    return memory_->text();
+}
+
+void WhyPage::showMemory()
+{
+    const QModelIndex current = view_->currentIndex();
+    const report::WhyRow *row = current.isValid() ? &model_->whyRow(current.row()) : nullptr;
+    for (int i = 0; !row && i < model_->rowCount(); ++i)
+        if (model_->whyRow(i).memory)
+            row = &model_->whyRow(i);
+    // Never an empty chart standing for data: without a timeline the chart goes and a line says why.
+    const profile::StoredMemory *memory = row ? row->memory : nullptr;
+    const bool drawn = memory && memory->timeline && !memory->timeline->points.empty();
+    memoryChart_->setTimeline(drawn ? memory->timeline : std::nullopt);
+    memoryChart_->setVisible(drawn);
+    if (!row) {
+        memory_->setText(model_->rowCount() > 0
+                             ? tr("Memory over one step: no row has a memory timeline (CUDA runs with profiling "
+                                  "on record one).")
+                             : QString());
+        return;
+    }
+    const QString label = QString::fromStdString(row->label);
+    if (!memory) {
+        memory_->setText(tr("%1 has no memory timeline: it was not recorded (CUDA runs with profiling on record "
+                            "one).")
+                             .arg(label));
+        return;
+    }
+    const report::MemoryLines lines = report::memoryLines(*memory, profile::kMaxMemoryBlocks);
+    QStringList text{tr("%1, %2: %3")
+                         .arg(label, QString::fromStdString(lines.title), QString::fromStdString(lines.lines.front()))};
+    for (std::size_t i = 1; i < lines.lines.size(); ++i)
+        text << QString::fromStdString(lines.lines[i]);
+    memory_->setText(text.join('\n'));
 }
 
 QCustomPlot *WhyPage::chart() const

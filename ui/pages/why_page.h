@@ -1,8 +1,9 @@
 #pragma once
 // The Why tab (issue 18.2, 18.3): where each configuration's step goes (a bar of GPU busy and
 // waiting per row, the Why table with each row's verdict and the knobs that address it) and the
-// kernel diff of two rows, tied to their steady and first-step difference. Reads the shown sweep's
-// ledger model; the diff is computed from the two rows' stored profiles on the UI thread (small).
+// kernel diff of two rows, tied to their steady and first-step difference, and the current row's
+// memory over one step (issue 31.2) with its biggest blocks. Reads the shown sweep's ledger model;
+// the diff is computed from the two rows' stored profiles on the UI thread (small).
 #include "config/run_config.h"
 #include "pages/page.h"
 
@@ -18,6 +19,7 @@ namespace stepscope::ui
 class FigureSortProxy;
 class KernelDiffModel;
 class LedgerModel;
+class MemoryChart;
 class WhyChart;
 class WhyModel;
 
@@ -45,6 +47,11 @@ class WhyPage : public Page
     // The current row's kept trace: its path and the "Open trace" button, or why there is none.
     QString traceText() const;
     QPushButton *openTraceButton() const { return openTrace_; }
+    // The current row's memory over one step (the first row with one while none is picked): the
+    // chart, hidden where there is no timeline to draw, and the words beside it (its peaks, the
+    // kept snapshot, the biggest blocks and their stacks), or why there is none.
+    MemoryChart *memoryChart() const { return memoryChart_; }
+    QString memoryText() const;
 
   Q_SIGNALS:
     // A configuration to put into the settings panel (the window connects ConfigPanel::addConfig).
@@ -54,6 +61,7 @@ class WhyPage : public Page
     void fillChoices();
     void showDiff();
     void showTrace();
+    void showMemory();
     void showAdvice(); // the current row's advice on the Add to the panel button
 
     LedgerModel *ledger_;
@@ -69,6 +77,8 @@ class WhyPage : public Page
     QLabel *trace_;
     QPushButton *openTrace_;
     QToolButton *addToPanel_;
+    MemoryChart *memoryChart_;
+    QLabel *memory_;
 };
 
 } // namespace stepscope::ui

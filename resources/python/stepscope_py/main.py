@@ -9,12 +9,15 @@ from . import protocol
 from . import rank as rank_mod
 from .failure import WorkerFailure
 
-USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] --config JSON | --doctor [--device cpu|cuda]
+USAGE = """usage: stepscope_worker.py [--profile-steps K --trace PATH] [--memory-snapshot PATH] --config JSON
+       stepscope_worker.py --doctor [--device cpu|cuda]
        stepscope_worker.py --list-models
        stepscope_worker.py --export-torchscript PATH --config JSON
 Runs one configuration (JSON lines on stdout, the log on stderr), checks this environment, or lists
 the models this Python can build by name (one `models` line). With --profile-steps, K more steps
-after the timed ones run under the profiler, their trace to PATH. --export-torchscript traces the
+after the timed ones run under the profiler, their trace to PATH. With --memory-snapshot, a CUDA run
+records one step's allocator history before that (or its state when it fails out of memory) as the
+pickle pytorch.org/memory_viz opens. --export-torchscript traces the
 configuration's model and loss for the native worker (export.py) instead of running it."""
 
 
@@ -75,7 +78,7 @@ def _main(argv):
     if rank:
         rank.begin()
     config_json, doctor, device, list_models = None, False, "cpu", False
-    profile_steps, trace, export_path = 0, "", ""
+    profile_steps, trace, export_path, memory_path = 0, "", "", ""
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -88,6 +91,8 @@ def _main(argv):
             profile_steps = int(value)
         elif arg == "--trace" and args:
             trace = args.pop(0)
+        elif arg == "--memory-snapshot" and args:
+            memory_path = args.pop(0)
         elif arg == "--doctor":
             doctor = True
         elif arg == "--list-models":
@@ -159,9 +164,12 @@ def _main(argv):
         failure = rank_mod.run(config, cancel, process_start, rank)
     elif config.world_size > 1:
         # The coordinator: the ranks run the steps, this process speaks for them (distributed.py).
+        if memory_path:
+            protocol.memory_snapshot("step", problem="no memory timeline for a data-parallel run: its ranks "
+                                                     "keep no snapshot")
         failure = distributed.coordinate(config, config_json, cancel, process_start, profile_steps)
     else:
-        failure = run(config, cancel, process_start, (profile_steps, trace))
+        failure = run(config, cancel, process_start, (profile_steps, trace), memory_path=memory_path)
     if failure is not None:
         return _report(failure)
     return 0

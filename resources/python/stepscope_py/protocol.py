@@ -91,6 +91,16 @@ def check(losses):
     emit({"type": "check", "losses": list(losses)})
 
 
+def memory_snapshot(kind, snapshot="", problem=""):
+    """kind "step" (a step's timeline) or "out-of-memory"; the pickle written, or why there is none."""
+    message = {"type": "memory_snapshot", "kind": kind}
+    if problem:
+        message["problem"] = problem
+    else:
+        message["snapshot"] = snapshot
+    emit(message)
+
+
 def profile(steps_run, wall_ms=0.0, trace="", profiler_gflop=None, problem=""):
     message = {"type": "profile", "steps": steps_run}
     if problem:

@@ -239,12 +239,15 @@ def _check_compiled(config, skips, when, start, bundle, save_to=None):
     return info
 
 
-def run(config, cancel, process_start, profile=(0, ""), parallel=None):
+def run(config, cancel, process_start, profile=(0, ""), parallel=None, memory_path=""):
     """`profile`: (steps, trace path) profiled after the timed steps; 0 steps profiles nothing.
+    `memory_path`: where the memory snapshot goes (memory_snapshot.py), "" for none: a step's
+    timeline after the timed steps, or the allocator's state when the run fails out of memory.
     `parallel`: a data-parallel rank's part (rank.Rank), or None for a plain step: it joins the
     process group after hello, wraps the model, seeds this rank's batch and hears of each step."""
     during = "setup"
     before_step = parallel.before_step if parallel else (lambda index: None)
+    device = None
     try:
         start = compiled_mod.start_state()
         device = _device(config)
@@ -337,16 +340,29 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None):
         protocol.energy(energy.reading)
         protocol.check(losses.cpu().tolist())
         # After every reading of the timed steps: a worker that dies in the profiler has said all
-        # its run is (core/engine/runner.cpp does the same).
-        if profile[0] > 0 and profile[1]:
+        # its run is (core/engine/runner.cpp does the same). The memory timeline comes first: the
+        # supervisor reads its pickle from the folder the profile's end clears.
+        profiling = profile[0] > 0 and profile[1]
+        if profiling or memory_path:
+            protocol.phase("profiling", 0.0)
+        if memory_path:
+            from .memory_snapshot import record_step
+
+            during = "the memory timeline"
+            record_step(step, device, memory_path)
+        if profiling:
             from .profiling import profile_steps
 
             during = "the profile"
-            protocol.phase("profiling", 0.0)
             profile_steps(step, device, profile[0], profile[1])
         protocol.done(total, block_ms / timed if timed > 0 else 0.0)
         return None
     except BaseException as exc:  # noqa: B902: KeyboardInterrupt becomes `cancelled` too
         if isinstance(exc, KeyboardInterrupt):
             return WorkerFailure("cancelled", "interrupted")
-        return classify(exc, config, during)
+        failure = classify(exc, config, during)
+        if failure.category == "out-of-memory" and memory_path:
+            from .memory_snapshot import keep_out_of_memory_state
+
+            keep_out_of_memory_state(device, memory_path)
+        return failure
