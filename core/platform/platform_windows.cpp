@@ -195,7 +195,7 @@ std::int64_t memoryLimitKiB()
         limit = static_cast<std::int64_t>(status.ullTotalPhys / 1024);
     // A job object (a container, a CI runner) may allow less than the machine has.
     const auto job = jobLimits();
-    for (const auto [flag, bytes] : {std::pair{JOB_OBJECT_LIMIT_JOB_MEMORY, job.JobMemoryLimit},
+    for (const auto &[flag, bytes] : {std::pair{JOB_OBJECT_LIMIT_JOB_MEMORY, job.JobMemoryLimit},
                                      std::pair{JOB_OBJECT_LIMIT_PROCESS_MEMORY, job.ProcessMemoryLimit}}) {
         const auto kib = static_cast<std::int64_t>(bytes / 1024);
         if ((job.BasicLimitInformation.LimitFlags & flag) && kib > 0 && (limit < 0 || kib < limit))
@@ -416,6 +416,11 @@ void syncFolder(const std::string &)
 {
     // A folder cannot be flushed on Windows; NTFS journals the rename itself.
 }
+
+// The Windows SDK's winerror.h has it; mingw-w64's (Debian 12) does not.
+#ifndef ERROR_DISK_QUOTA_EXCEEDED
+#define ERROR_DISK_QUOTA_EXCEEDED 1295L
+#endif
 
 NoSpace noSpaceCause(int systemError)
 {
