@@ -130,7 +130,7 @@ void syncFolder(const std::string &folder);
 // in the process closes (a reader's connection ending); these stay until the holder goes, and a
 // kill releases them. They meet SQLite's locks only on the same bytes: callers keep to their own.
 // Where the system has no such locks (Windows, other POSIX systems), open() gives an invalid holder
-// and callers go without (README "Building on Windows").
+// and callers go without (README "Windows").
 class LockHolder
 {
   public:
