@@ -25,18 +25,7 @@ debs=(build-essential cmake ninja-build ccache pkg-config python3-venv
 
 log() { printf 'bootstrap: %s\n' "$*" >&2; }
 
-if [ "${STEPSCOPE_SKIP_APT:-0}" != 1 ]; then
-  missing=()
-  for p in "${debs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-    log "installing Debian packages: ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-fi
+"$here/scripts/apt-install.sh" "${debs[@]}"
 
 # python3-venv may be missing on pyenv-less systems; any python3 >= 3.10 with venv works.
 py=${STEPSCOPE_PYTHON:-python3}

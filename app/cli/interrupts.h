@@ -1,7 +1,10 @@
 #pragma once
-// Ctrl-C, kill, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT) end a long command (`run`, `setup`)
-// the same way: the signal handler only sets a flag, and the event loop, polling it, calls the
-// command's stop. Stopping from a signal handler itself could touch nothing safely.
+// Ctrl-C, kill, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT), or on Windows Ctrl-C and Ctrl-Break,
+// end a long command (`run`, `setup`) the same way (platform::interruptSignals): the signal handler
+// only sets a flag, and the event loop, polling it, calls the command's stop. Stopping from a signal
+// handler itself could touch nothing safely.
+#include "platform/platform.h"
+
 #include <QTimer>
 
 #include <atomic>
@@ -16,14 +19,8 @@ class InterruptWatch
   public:
     explicit InterruptWatch(std::function<void()> stop) : stop_(std::move(stop))
     {
-        for (const int s : {SIGINT, SIGTERM})
+        for (const int s : platform::interruptSignals())
             std::signal(s, &InterruptWatch::onSignal);
-#ifdef SIGHUP
-        std::signal(SIGHUP, &InterruptWatch::onSignal);
-#endif
-#ifdef SIGQUIT
-        std::signal(SIGQUIT, &InterruptWatch::onSignal);
-#endif
         QObject::connect(&poll_, &QTimer::timeout, [this] {
             if (interrupted.exchange(false))
                 stop_();

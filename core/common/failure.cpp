@@ -33,8 +33,8 @@ constexpr std::array<CategoryInfo, 18> kCategories{{
     {FailureCategory::TritonMissing, "triton-missing",
      "torch.compile on CUDA needs Triton: pip install the triton version torch requires (pip show torch lists it)."},
     {FailureCategory::TritonVersionMismatch, "triton-version-mismatch",
-     "Install the Triton version your torch requires (on Linux: the one in torch's metadata; on Windows: "
-     "triton-windows 3.6 for torch 2.10+)."},
+     "Install the Triton version your torch requires, as the detail names it (on Linux: the one in torch's "
+     "metadata; on Windows: the triton-windows band of that torch release)."},
     {FailureCategory::CachePathTooLong, "cache-path-too-long",
      "Choose a shorter compile cache directory (--compile-cache-dir, or the dashboard's settings), or enable long "
      "paths on Windows."},

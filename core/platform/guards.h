@@ -4,7 +4,7 @@
 // kills the job's process groups when the job's process dies, however it dies. Plain C++17.
 //
 // guards_posix.cpp implements them with flock, fork and a socket pair; on Windows, platform_windows.cpp
-// (written but NOT built or tested here: README "Building on Windows").
+// (cross-built and tested under wine, never on Windows itself: README "Windows").
 #include <cstdint>
 #include <string>
 

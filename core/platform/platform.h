@@ -5,8 +5,8 @@
 //
 // platform_posix.cpp implements it on Linux (some answers are Linux-only: /proc, cgroups,
 // sched_setaffinity; other POSIX systems get the conservative answer documented here).
-// platform_windows.cpp implements it on Windows; it is written but NOT built or tested in this
-// project's CI (see README "Building on Windows"). CMake picks one of the two by platform.
+// platform_windows.cpp implements it on Windows: CI cross-builds it with mingw-w64 and runs its tests
+// under wine, never on Windows itself (README "Windows"). CMake picks one of the two by platform.
 // guards.h adds the lock and the watchdog that a job owning a folder and processes takes.
 #include <chrono>
 #include <cstdint>
@@ -41,6 +41,11 @@ ProcessStart processStart(std::int64_t pid);
 std::optional<int> killSignal();
 // "Killed", "Segmentation fault", ... for a crash's signal; "exception 0x..." on Windows.
 std::string signalName(int signal);
+// The C signals (std::signal numbers) by which the system asks a console program to stop: on POSIX
+// SIGINT (Ctrl-C), SIGTERM (kill), SIGHUP (a closed terminal) and SIGQUIT (Ctrl-\); on Windows SIGINT
+// and SIGBREAK, which the C runtime raises for the console's Ctrl-C and Ctrl-Break events (SIGTERM
+// is never raised there, and a closed console ends the process without a signal).
+std::vector<int> interruptSignals();
 // Makes the calling process the leader of a process group of its own. Called in a child between
 // fork and exec (QProcess's child modifier), so that a cancel can end the child's own children too
 // (pip's build helpers) and a Ctrl-C on the terminal reaches the parent alone. Nothing on Windows.
@@ -125,7 +130,7 @@ void syncFolder(const std::string &folder);
 // in the process closes (a reader's connection ending); these stay until the holder goes, and a
 // kill releases them. They meet SQLite's locks only on the same bytes: callers keep to their own.
 // Where the system has no such locks (Windows, other POSIX systems), open() gives an invalid holder
-// and callers go without (README "Building on Windows").
+// and callers go without (README "Windows").
 class LockHolder
 {
   public:

@@ -147,6 +147,11 @@ std::optional<int> killSignal()
     return SIGKILL;
 }
 
+std::vector<int> interruptSignals()
+{
+    return {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+}
+
 void startOwnProcessGroup()
 {
     setpgid(0, 0);

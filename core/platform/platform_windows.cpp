@@ -2,9 +2,8 @@
 // GetProcessMemoryInfo and job objects for memory, SetProcessAffinityMask, GetDiskFreeSpaceEx,
 // LoadLibrary for nvml.dll.
 //
-// NOT BUILT OR TESTED HERE: Stepscope's CI builds and tests on Linux only. This file is written
-// against the documented Win32 API so that a Windows port starts from the seam instead of from
-// scattered POSIX calls (README "Building on Windows"); expect it to need fixes on first build.
+// Cross-built with mingw-w64 and tested under wine64 in CI (scripts/test-windows.sh), never on
+// Windows itself, and never with MSVC (README "Windows" says what wine cannot show).
 // Paths are UTF-8 std::strings throughout Stepscope (QString::toStdString, SQLite's own API) and
 // are converted to UTF-16 here for the wide Win32 calls.
 #include "platform/platform.h"
@@ -20,6 +19,7 @@
 #include <windows.h>
 
 #include <cerrno>
+#include <csignal>
 
 #include <io.h>
 #include <psapi.h>
@@ -43,6 +43,25 @@ std::wstring wide(const std::string &utf8)
     std::wstring out(static_cast<std::size_t>(n), L'\0');
     MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), n);
     return out;
+}
+
+// A path for the wide file calls. Those stop at MAX_PATH (260) unless the program declares itself
+// long-path aware and the machine allows it (LongPathsEnabled); the "\\?\" form passes any length
+// everywhere, but takes only a full path with backslashes, so a long one is made full first.
+std::wstring widePath(const std::string &utf8Path)
+{
+    std::wstring path = wide(utf8Path);
+    // 12: the room CreateDirectoryW keeps below MAX_PATH for a file name in the new folder.
+    if (path.size() < MAX_PATH - 12 || path.rfind(L"\\\\?\\", 0) == 0)
+        return path;
+    const DWORD n = GetFullPathNameW(path.c_str(), 0, nullptr, nullptr);
+    if (n == 0)
+        return path;
+    std::wstring full(n, L'\0');
+    full.resize(GetFullPathNameW(path.c_str(), n, full.data(), nullptr));
+    if (full.rfind(L"\\\\", 0) == 0) // \\server\share\... is \\?\UNC\server\share\...
+        return L"\\\\?\\UNC\\" + full.substr(2);
+    return L"\\\\?\\" + full;
 }
 
 std::string utf8(const wchar_t *text, int length)
@@ -148,6 +167,11 @@ std::optional<int> killSignal()
     return std::nullopt; // TerminateProcess sets an exit code, not a signal
 }
 
+std::vector<int> interruptSignals()
+{
+    return {SIGINT, SIGBREAK};
+}
+
 void startOwnProcessGroup() {}
 
 void killProcessGroup(std::int64_t) {}
@@ -195,7 +219,7 @@ std::int64_t memoryLimitKiB()
         limit = static_cast<std::int64_t>(status.ullTotalPhys / 1024);
     // A job object (a container, a CI runner) may allow less than the machine has.
     const auto job = jobLimits();
-    for (const auto [flag, bytes] : {std::pair{JOB_OBJECT_LIMIT_JOB_MEMORY, job.JobMemoryLimit},
+    for (const auto &[flag, bytes] : {std::pair{JOB_OBJECT_LIMIT_JOB_MEMORY, job.JobMemoryLimit},
                                      std::pair{JOB_OBJECT_LIMIT_PROCESS_MEMORY, job.ProcessMemoryLimit}}) {
         const auto kib = static_cast<std::int64_t>(bytes / 1024);
         if ((job.BasicLimitInformation.LimitFlags & flag) && kib > 0 && (limit < 0 || kib < limit))
@@ -274,14 +298,14 @@ void lowerCurrentThreadPriority()
 
 bool pathExists(const std::string &path)
 {
-    return GetFileAttributesW(wide(path).c_str()) != INVALID_FILE_ATTRIBUTES;
+    return GetFileAttributesW(widePath(path).c_str()) != INVALID_FILE_ATTRIBUTES;
 }
 
 bool mayWrite(const std::string &path)
 {
     // Opening for writing without creating or truncating asks the ACLs and the read-only attribute
     // what access(W_OK) asks on POSIX; a folder opens with backup semantics.
-    const std::wstring name = wide(path);
+    const std::wstring name = widePath(path);
     const DWORD attributes = GetFileAttributesW(name.c_str());
     if (attributes == INVALID_FILE_ATTRIBUTES)
         return false;
@@ -295,7 +319,7 @@ bool mayWrite(const std::string &path)
 std::optional<std::int64_t> fileSize(const std::string &path)
 {
     WIN32_FILE_ATTRIBUTE_DATA data{};
-    if (!GetFileAttributesExW(wide(path).c_str(), GetFileExInfoStandard, &data))
+    if (!GetFileAttributesExW(widePath(path).c_str(), GetFileExInfoStandard, &data))
         return std::nullopt;
     return static_cast<std::int64_t>((static_cast<unsigned long long>(data.nFileSizeHigh) << 32) | data.nFileSizeLow);
 }
@@ -303,7 +327,7 @@ std::optional<std::int64_t> fileSize(const std::string &path)
 std::optional<std::uint64_t> freeBytes(const std::string &folder)
 {
     ULARGE_INTEGER available{}, total{}, free{};
-    if (!GetDiskFreeSpaceExW(wide(folder).c_str(), &available, &total, &free))
+    if (!GetDiskFreeSpaceExW(widePath(folder).c_str(), &available, &total, &free))
         return std::nullopt;
     return static_cast<std::uint64_t>(available.QuadPart);
 }
@@ -312,7 +336,7 @@ std::optional<bool> sameFile(const std::string &a, const std::string &b)
 {
     // Volume serial number and file index identify a file as st_dev and st_ino do.
     const auto identity = [](const std::string &path) -> std::optional<BY_HANDLE_FILE_INFORMATION> {
-        Handle file(CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+        Handle file(CreateFileW(widePath(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                                 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
         BY_HANDLE_FILE_INFORMATION info{};
         if (!file.valid() || !GetFileInformationByHandle(file.get(), &info))
@@ -334,7 +358,7 @@ std::optional<std::uint64_t> fileSizeLimit()
 int renameNoReplace(const std::string &from, const std::string &to)
 {
     // Without MOVEFILE_REPLACE_EXISTING the move fails when `to` exists.
-    if (MoveFileExW(wide(from).c_str(), wide(to).c_str(), 0))
+    if (MoveFileExW(widePath(from).c_str(), widePath(to).c_str(), 0))
         return 0;
     return GetLastError() == ERROR_ALREADY_EXISTS || GetLastError() == ERROR_FILE_EXISTS ? EEXIST : EIO;
 }
@@ -382,7 +406,7 @@ bool sameOpenFile(const LockHolder &, const LockHolder &)
 
 std::optional<std::uint64_t> hardLinkCount(const std::string &path)
 {
-    Handle file(CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+    Handle file(CreateFileW(widePath(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                             OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
     BY_HANDLE_FILE_INFORMATION info{};
     if (!file.valid() || !GetFileInformationByHandle(file.get(), &info))
@@ -392,7 +416,7 @@ std::optional<std::uint64_t> hardLinkCount(const std::string &path)
 
 FileKind fileKind(const std::string &path)
 {
-    const DWORD attributes = GetFileAttributesW(wide(path).c_str());
+    const DWORD attributes = GetFileAttributesW(widePath(path).c_str());
     if (attributes == INVALID_FILE_ATTRIBUTES)
         return FileKind::Missing;
     if (attributes & FILE_ATTRIBUTE_DIRECTORY)
@@ -416,6 +440,11 @@ void syncFolder(const std::string &)
 {
     // A folder cannot be flushed on Windows; NTFS journals the rename itself.
 }
+
+// The Windows SDK's winerror.h has it; mingw-w64's (Debian 12) does not.
+#ifndef ERROR_DISK_QUOTA_EXCEEDED
+#define ERROR_DISK_QUOTA_EXCEEDED 1295L
+#endif
 
 NoSpace noSpaceCause(int systemError)
 {
@@ -514,23 +543,31 @@ const char *nvmlLibraryName()
 
 // --- Guards (guards.h) ---------------------------------------------------------------------------
 
+namespace
+{
+constexpr DWORD kLockByteHigh = 0x40000000; // the lock's byte: offset 2^62, past any holder's text
+} // namespace
+
 FileLock::FileLock(const std::string &path, const std::string &holder)
 {
     // Shared read and write, so that a second taker can open the file and read who holds it.
-    HANDLE file = CreateFileW(wide(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+    HANDLE file = CreateFileW(widePath(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
                               nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
     if (file == INVALID_HANDLE_VALUE) {
         systemError_ = static_cast<int>(GetLastError());
         return;
     }
+    // LockFileEx's locks are mandatory: bytes under another handle's lock cannot be read. So the
+    // lock is one byte far past any text (locks may lie beyond the end of a file), and a second
+    // taker reads the holder's name from the bytes before it.
     OVERLAPPED at{};
-    if (!LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &at)) {
+    at.OffsetHigh = kLockByteHigh;
+    if (!LockFileEx(file, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at)) {
         systemError_ = static_cast<int>(GetLastError());
         if (systemError_ == ERROR_LOCK_VIOLATION) {
             state_ = State::Busy;
             char buffer[512];
             DWORD n = 0;
-            // The holder's lock covers the bytes: reading them fails, and the holder stays unnamed.
             if (ReadFile(file, buffer, sizeof buffer, &n, nullptr))
                 holder_.assign(buffer, n);
             while (!holder_.empty() && (holder_.back() == '\n' || holder_.back() == '\r'))

@@ -9,6 +9,8 @@
 // In the test body, the child's part comes first:
 //     if (childRole() == "writer") { ...; std::_Exit(code); }
 // std::_Exit ends the child there, as a crash would: no destructor, no close, no gtest output.
+#include "child_role.h"
+
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
@@ -17,26 +19,11 @@
 #include <QProcessEnvironment>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <string>
 
 namespace stepscope::test
 {
-
-// The part this process plays; empty in the test process itself.
-inline std::string childRole()
-{
-    const char *role = std::getenv("STEPSCOPE_TEST_CHILD");
-    return role ? role : "";
-}
-
-// What the parent handed the child (a path, say).
-inline std::string childArgument()
-{
-    const char *argument = std::getenv("STEPSCOPE_TEST_CHILD_ARG");
-    return argument ? argument : "";
-}
 
 // QProcess and applicationFilePath() want an application object; a test binary without one gets it
 // here, for the life of the process.

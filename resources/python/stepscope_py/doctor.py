@@ -143,13 +143,13 @@ def _run(device):
 
     have = preflight.triton_version()
     wanted, source = preflight.required_triton(torch.__version__)
+    mismatch = preflight.triton_mismatch(have, torch.__version__) if have else None
     if have is None:
         status = "fail" if device.startswith("cuda") else "warn"
         ok &= _line("triton", status, f"missing (torch wants {wanted or 'none'}: {source})",
                     "pip install the Triton that torch requires; inductor needs it on CUDA.")
-    elif wanted and not preflight.triton_matches(have, wanted):
-        ok &= _line("triton", "fail", f"{have}, but torch {torch.__version__} needs {wanted} ({source})",
-                    "Install the matching Triton (pip install triton==" + wanted.lstrip("<") + ").")
+    elif mismatch:
+        ok &= _line("triton", "fail", mismatch, "Install the Triton it names.")
     else:
         _line("triton", "ok", f"{have}" + (f" (torch wants {wanted})" if wanted else ""))
 
@@ -159,9 +159,9 @@ def _run(device):
     budget = preflight.path_budget()
     root = os.environ.get("STEPSCOPE_COMPILE_CACHE_ROOT")
     if root:
-        # The deepest directory a run gets (core/supervisor/start_caches.cpp): the sweep's folder,
-        # then again-<16 hex> (longer than fresh-<run id> or shipped-<run id>), then inductor.
-        need = preflight.predicted_path_length(os.path.join(root, "sweep-XXXXXX", "again-" + "0" * 16, "inductor"))
+        # The deepest Triton cache a run gets (core/supervisor/start_caches.cpp): the sweep's folder,
+        # then again-<16 hex> (longer than fresh-<run id> or shipped-<run id>), then triton.
+        need = preflight.predicted_path_length(os.path.join(root, "sweep-XXXXXX", "again-" + "0" * 16, "triton"))
         status = "ok" if need < budget else "fail"
         ok &= _line("start caches", status,
                     f"{root}: one sweep-* folder per sweep (removed with it); longest kernel path about "

@@ -2,22 +2,18 @@
 torch present and the version Stepscope was built for, Triton present and in torch's band, and
 compile cache paths that will fit.
 """
+import getpass
 import importlib
+import ntpath
 import os
+import posixpath
 import re
 import sys
+import tempfile
 
+from . import triton_windows
 from .failure import WorkerFailure, first_line
 
-# On Windows torch does not pin Triton; the triton-windows project publishes which release goes
-# with which torch. (torch minor -> triton-windows minor; 2.6 wants anything below 3.3.)
-WINDOWS_TRITON_BANDS = {(2, 6): "<3.3", (2, 7): "3.3", (2, 8): "3.4", (2, 9): "3.5", (2, 10): "3.6"}
-
-# What inductor and Triton put under a cache directory: a hash directory (Triton's base32 key is
-# 52 characters) and a fused kernel's file name, which runs to about 110 characters for ResNet18's
-# batch-norm fusions. Windows without long paths fails at 260 characters; POSIX at PATH_MAX.
-HASH_DIR_CHARS = 1 + 52 + 1
-KERNEL_FILE_CHARS = 110
 
 
 def version_tuple(text):
@@ -74,7 +70,7 @@ def required_triton(torch_version, platform=None):
     nothing says."""
     platform = platform or sys.platform
     if platform.startswith("win"):
-        band = WINDOWS_TRITON_BANDS.get(version_tuple(torch_version)[:2])
+        band = triton_windows.BANDS.get(version_tuple(torch_version)[:2])
         return (band, "triton-windows band for torch " + ".".join(map(str, version_tuple(torch_version)[:2]))) \
             if band else (None, "no known triton-windows band for this torch")
     try:
@@ -87,6 +83,27 @@ def required_triton(torch_version, platform=None):
     except Exception:  # torch installed without metadata (a source build)
         pass
     return None, "torch's metadata names no Triton (a CPU build of torch)"
+
+
+def triton_install_hint(wanted, platform=None):
+    """The pip command that installs the Triton `wanted` (a band on Windows, a pin elsewhere)."""
+    if (platform or sys.platform).startswith("win"):
+        return f'pip install "{triton_windows.requirement(wanted)}"'
+    return f"pip install triton=={wanted.lstrip('<')}"
+
+
+def triton_mismatch(have, torch_version, platform=None):
+    """Why Triton `have` does not go with torch here, naming the fix, or None when it does (or when
+    nothing says which Triton torch needs)."""
+    wanted, source = required_triton(torch_version, platform)
+    if not wanted or triton_matches(have, wanted):
+        return None
+    why = f"Triton {have} is installed but torch {torch_version} needs {wanted} ({source})"
+    torch_minor = version_tuple(torch_version)[:2]
+    if (torch_minor <= triton_windows.LAST_TORCH_WITH_ATTRS_DESCRIPTOR
+            and version_tuple(have)[:2] >= triton_windows.FIRST_TRITON_WITHOUT_ATTRS_DESCRIPTOR):
+        why += f": inductor fails on import with {triton_windows.ATTRS_DESCRIPTOR_ERROR}"
+    return f"{why}; {triton_install_hint(wanted, platform)}"
 
 
 def triton_matches(have, wanted):
@@ -115,7 +132,7 @@ def check_triton(torch, config):
     if not config.compiled or config.compile_backend != "inductor":
         return None
     have = triton_version()
-    wanted, source = required_triton(torch.__version__)
+    wanted, _ = required_triton(torch.__version__)
     if have is None:
         if config.on_cuda:
             raise WorkerFailure("triton-missing",
@@ -124,9 +141,9 @@ def check_triton(torch, config):
         return None
     if have.startswith("broken"):
         raise WorkerFailure("triton-version-mismatch", f"Triton cannot be imported: {have}")
-    if wanted and not triton_matches(have, wanted):
-        raise WorkerFailure("triton-version-mismatch",
-                            f"Triton {have} is installed but torch {torch.__version__} needs {wanted} ({source})")
+    mismatch = triton_mismatch(have, torch.__version__)
+    if mismatch:
+        raise WorkerFailure("triton-version-mismatch", mismatch)
     return have
 
 
@@ -142,10 +159,11 @@ def long_paths_enabled():
         return False
 
 
-def path_budget():
-    """The longest path the file system takes here."""
-    if not long_paths_enabled():
-        return 260
+def path_budget(platform=None, long_paths=None):
+    """The longest path the file system takes here: MAX_PATH on Windows without LongPathsEnabled."""
+    if (platform or sys.platform).startswith("win"):
+        enabled = long_paths_enabled() if long_paths is None else long_paths
+        return 32767 if enabled else triton_windows.MAX_PATH
     try:
         return os.pathconf("/", "PC_PATH_MAX")
     except (AttributeError, OSError, ValueError):
@@ -153,7 +171,7 @@ def path_budget():
 
 
 def cache_dirs():
-    """The compile caches in effect, as environment variable -> directory."""
+    """The compile caches set in the environment, as environment variable -> directory."""
     dirs = {}
     for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
         if os.environ.get(var):
@@ -161,8 +179,43 @@ def cache_dirs():
     return dirs
 
 
-def predicted_path_length(directory):
-    return len(os.path.abspath(directory)) + HASH_DIR_CHARS + KERNEL_FILE_CHARS
+def _path_module(platform):
+    return ntpath if (platform or sys.platform).startswith("win") else posixpath
+
+
+def triton_cache_dir(environ=None, platform=None, temp_dir=None, user=None):
+    """Where Triton's kernels go: TRITON_CACHE_DIR, else inductor's <cache>/triton/0, whose cache is
+    TORCHINDUCTOR_CACHE_DIR or <temp folder>/torchinductor_<user> (inductor's default)."""
+    environ = os.environ if environ is None else environ
+    path = _path_module(platform)
+    if environ.get("TRITON_CACHE_DIR"):
+        return path.abspath(environ["TRITON_CACHE_DIR"])
+    inductor = environ.get("TORCHINDUCTOR_CACHE_DIR")
+    if not inductor:
+        user = user if user is not None else getpass.getuser()
+        inductor = path.join(temp_dir or tempfile.gettempdir(), "torchinductor_" + user)
+    return path.join(path.abspath(inductor), *triton_windows.INDUCTOR_TRITON_SUBDIR)
+
+
+def predicted_path_length(triton_dir, platform=None):
+    """The longest path a compile writes below a Triton cache directory (triton_windows.py's layout)."""
+    return (len(_path_module(platform).abspath(triton_dir)) + 1 + triton_windows.TRITON_KEY_CHARS + 1
+            + triton_windows.TRITON_TEMP_DIR_CHARS + 1 + triton_windows.KERNEL_FILE_CHARS)
+
+
+def cache_path_problem(environ=None, platform=None, long_paths=None, temp_dir=None, user=None):
+    """Why a compile's kernel files will not fit here, naming the fix, or None when they will."""
+    budget = path_budget(platform, long_paths)
+    directory = triton_cache_dir(environ, platform, temp_dir, user)
+    need = predicted_path_length(directory, platform)
+    if need < budget:
+        return None
+    fix = ("set short TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR (Stepscope's --compile-cache-dir), or set "
+           "LongPathsEnabled (HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem) to 1"
+           if budget == triton_windows.MAX_PATH else "choose a shorter compile cache directory")
+    return (f"Triton's kernels go to {directory} ({len(directory)} characters); with its key folder, its "
+            f"temporary folder and a fused kernel's file name a path reaches about {need} of the {budget} "
+            f"this system allows: {fix}")
 
 
 def check_cache_paths(config):
@@ -170,13 +223,8 @@ def check_cache_paths(config):
     directories: a compile that fails on a path minutes in is worse than a refusal now."""
     if not config.compiled:
         return
-    budget = path_budget()
-    for var, directory in cache_dirs().items():
-        need = predicted_path_length(directory)
-        if need >= budget:
-            raise WorkerFailure(
-                "cache-path-too-long",
-                f"{var} is {len(directory)} characters; with a hash directory and a fused kernel's file "
-                f"name the path reaches about {need} of the {budget} this system allows",
-                f"{var}={directory}",
-            )
+    problem = cache_path_problem()
+    if problem:
+        raise WorkerFailure("cache-path-too-long", problem,
+                            "; ".join(f"{v}={os.environ.get(v, '')}" for v in ("TORCHINDUCTOR_CACHE_DIR",
+                                                                               "TRITON_CACHE_DIR")))
