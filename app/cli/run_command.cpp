@@ -15,6 +15,7 @@
 #include "report/why_table.h"
 #include "store/store.h"
 #include "supervisor/event_text.h"
+#include "supervisor/max_batch_sweep.h"
 #include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 
@@ -312,6 +313,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.worldSizes = wholeList(v, 64, "a world size", "1,2", flag, errors);
         } else if (option == "no-profile") {
             r.profileSteps = 0;
+        } else if (option == "max-batch") {
+            r.maxBatch = true;
         } else if (option == "fresh-cuda-cache") {
             r.starts = supervisor::StartStates{};
         } else if (option == "caches" || option == "start") {
@@ -908,6 +911,18 @@ int runCommand(const Options &options, const CommandLine &line)
     }
 
     auto reader = store::Reader::open(options.db.toStdString());
+    if (sweep->request.maxBatch) {
+        // Its runs are tries of many batches, short and untimed: the answer is the sweep's table, no ledger.
+        const auto searches = supervisor::maxBatchSearches(*reader, sweep->plan.sweepId);
+        std::printf("%s", supervisor::maxBatchMarkdown(searches).c_str());
+        if (printer.cancelled)
+            return kCancelled;
+        // Out-of-memory tries are how a search works; only a search stopped by another failure failed.
+        const bool stopped = std::any_of(searches.begin(), searches.end(), [](const supervisor::MaxBatchSearch &s) {
+            return s.state.stop == report::MaxBatchState::Stop::Failed;
+        });
+        return stopped ? kRunsFailed : kOk;
+    }
     auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
     // Asked for the fewest joules: the verdict is theirs where the rows have energy figures; where
     // none has, the time verdict stays and says why (the sweep ran, so this is no usage error).

@@ -58,7 +58,7 @@ QString sentence(const AdaptiveTimeSpent &e)
 }
 QString sentence(const MaxBatchTryAdded &e)
 {
-    return QString("largest batch of %1: %2; trying batch %3").arg(e.search, e.soFar).arg(e.batch);
+    return QString("largest batch of %1: %2").arg(e.search, e.soFar); // soFar names the next try
 }
 QString sentence(const LaneRetired &e)
 {

@@ -165,7 +165,8 @@ std::string maxBatchMarkdown(const std::vector<MaxBatchSearch> &searches, const 
            " s a configuration).\n\n";
     if (searches.empty())
         return out + "No configuration was searched.\n";
-    out += "| configuration | largest batch | fails (+5% check) | peak at it | tries | time | memory held to |\n";
+    out += "| configuration | largest batch that fits | smallest larger that ran out of memory | peak at the answer | "
+           "tries | time | memory held to |\n";
     out += "|---|---:|---:|---:|---:|---:|---|\n";
     std::string notes;
     for (const MaxBatchSearch &s : searches) {
@@ -174,7 +175,10 @@ std::string maxBatchMarkdown(const std::vector<MaxBatchSearch> &searches, const 
         std::string answer = st.fits ? std::to_string(*st.fits) : "none";
         if (!narrowed && st.fits)
             answer = ">= " + answer; // a bracket, not an answer within 5%
-        const std::string fails = st.fails ? std::to_string(*st.fails) : "-";
+        // The failing try above a narrowed answer is its check: said with how far above it is.
+        std::string fails = st.fails ? std::to_string(*st.fails) : "-";
+        if (narrowed)
+            fails += " (+" + report::formatNumber("%.1f", (double(*st.fails) / *st.fits - 1) * 100) + "%)";
         const std::string peak = st.peakAtAnswer ? report::memoryFigureText(*st.peakAtAnswer / kMiB) : "-";
         out += "| " + report::markdownCell(s.label) + " | " + answer + " | " + fails + " | " + peak + " | " +
                std::to_string(st.tries) + " | " + report::formatNumber("%.0f", st.seconds) + " s | " +

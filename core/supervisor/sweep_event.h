@@ -104,7 +104,7 @@ struct AdaptiveTimeSpent { // the adaptive cap: no more processes after `minutes
     int minutes = 0;
 };
 // A max-batch search (issue 31.3) queued its next try: `config` at `batch`, for the search of
-// `search` (the configuration without its batch), which stands at `so far`.
+// `search` (the configuration without its batch); `soFar` says where it stands and names the try.
 struct MaxBatchTryAdded {
     RunConfig config;
     QString search;
