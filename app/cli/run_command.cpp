@@ -373,6 +373,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                                       "affinity would be dropped from its rows; leave --cpu-affinity out, or give "
                                       "--world-sizes 1"});
     }
+    // A max-batch try is one fresh process (supervisor/max_batch_sweep.h): flags that ask otherwise are
+    // refused here rather than overridden in silence.
+    if (r.maxBatch && r.repeats > 1)
+        errors.push_back({"--repeat", "each try of --max-batch is one process: drop --repeat"});
+    if (r.maxBatch && r.starts && !(*r.starts == supervisor::StartStates{}))
+        errors.push_back({"--start", "every try of --max-batch starts fresh: drop --start"});
     if (r.preset == "combinations" && !f.knobs)
         errors.push_back({"--preset combinations", "it combines the knobs --knobs names (2^k rows for k knobs), and "
                                                    "none were named: add e.g. --knobs tf32,bf16,channels-last"});
@@ -838,6 +844,12 @@ int runCommand(const Options &options, const CommandLine &line)
     ddpNote(flags.request);
     if (flags.dryRun)
         return dryRun(flags.request, options.db);
+    // The service's own check, made before the database is opened: a refused run leaves no file.
+    if (const auto problems = supervisor::validate(flags.request); !problems.empty()) {
+        printError("stepscope-cli run: nothing was run:\n  " +
+                   QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+        return kUsage;
+    }
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());
     std::unique_ptr<store::Database> db;

@@ -61,7 +61,7 @@ int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const
     // Nothing fitted yet: an eighth of the smallest that ran out of memory. A start far above the
     // answer costs few tries so, and the bisection (with a line once two tries fit) comes back up.
     if (!s.fits)
-        return std::max(1, *s.fails / 8);
+        return std::max(limits.smallestBatch, *s.fails / 8);
     const int lo = *s.fits;
     const int upper = s.fails ? *s.fails - 1 : limits.largestBatch;
     double next = 0;
@@ -137,12 +137,12 @@ MaxBatchState maxBatchState(int startBatch, const std::vector<MaxBatchTry> &trie
         return s;
     }
     if (tries.empty()) {
-        s.nextBatch = std::clamp(startBatch, 1, limits.largestBatch);
+        s.nextBatch = std::clamp(startBatch, limits.smallestBatch, limits.largestBatch);
         return s;
     }
     if (s.fits && s.fails && *s.fails <= checkBatch(*s.fits, limits.tolerance))
         s.stop = MaxBatchState::Stop::Narrowed;
-    else if (!s.fits && s.fails && *s.fails <= 1)
+    else if (!s.fits && s.fails && *s.fails <= limits.smallestBatch)
         s.stop = MaxBatchState::Stop::NothingFits;
     else if (s.fits && *s.fits >= limits.largestBatch)
         s.stop = MaxBatchState::Stop::Ceiling;
@@ -165,7 +165,8 @@ std::string maxBatchSentence(const MaxBatchState &s, const MaxBatchLimits &limit
     case Stop::Narrowed:
         return bracketText(s) + " (the +" + within + " check)";
     case Stop::NothingFits:
-        return "nothing fits: batch 1 runs out of memory";
+        return "nothing fits: batch " + std::to_string(*s.fails) + " runs out of memory" +
+               (*s.fails > 1 ? " (the smallest batch this configuration runs)" : "");
     case Stop::Ceiling:
         return bracketText(s) + "; " + std::to_string(*s.fits) +
                " is the largest batch Stepscope runs, so no larger batch was tried";

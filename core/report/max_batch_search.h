@@ -38,13 +38,16 @@ struct MaxBatchLimits {
     double maxSeconds = 120; // per configuration, summed over its tries
     double tolerance = 0.05; // the answer is within this of the true largest batch
     int largestBatch = 4096; // the configuration table's largest batch
+    // The smallest batch the configuration runs at all (batch norm needs 2 at 32 px): below it a try
+    // would be refused, not measured.
+    int smallestBatch = 1;
 };
 
 struct MaxBatchState {
     enum class Stop {
         Searching,   // `nextBatch` is the next try
         Narrowed,    // `fits` is the answer, `fails` (<= ceil(fits * 1.05)) its failing check
-        NothingFits, // batch 1 ran out of memory
+        NothingFits, // the smallest batch it runs ran out of memory
         Ceiling,     // the largest batch the table allows fits: nothing larger can be tried
         TriesUsed,   // the cap on tries stopped it with the bracket `fits` .. `fails`
         TimeUsed,    // the cap on seconds did

@@ -101,10 +101,6 @@ std::vector<ConfigError> maxBatchProblems(const SweepRequest &r)
                "one --batch, or run the scan apart");
     if (r.adaptive)
         refuse("adaptive repeats time configurations and the search times none: drop --until-ci");
-    if (r.repeats > 1)
-        refuse("each try is one process: drop --repeat");
-    if (r.starts && !(*r.starts == StartStates{}))
-        refuse("every try starts fresh: drop --start");
     for (const RunConfig &c : r.configs)
         if (!c.onCuda() && c.memoryLimitMib <= 0) {
             refuse(canonicalName(c) + " runs on the CPU: give --memory-limit-mib (the worker's peak resident memory "
@@ -126,10 +122,12 @@ std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::i
     std::vector<MaxBatchSearch> searches;
     std::map<std::string, std::size_t> byKey;
     for (const store::RunRecord &run : reader.runs(sweepId)) {
+        // Read without the table's rules: a try the worker refused as invalid-config is still a try of
+        // its search (it stops the search in its own words), never a run that is not there.
         RunConfig config;
         std::vector<ConfigError> errors;
-        if (!parseStoredConfig(QByteArray::fromStdString(run.configJson), config, errors))
-            continue; // a configuration this version cannot read is no try of a search it can say
+        if (!fromJson(QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson)).object(), config, errors))
+            continue; // a configuration this version cannot read at all is no try of a search it can say
         const std::string key = searchKey(config);
         auto [at, added] = byKey.emplace(key, searches.size());
         if (added) {
@@ -149,9 +147,20 @@ std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::i
         search.tries.push_back(tryOf(run, config.batch));
         search.runIds.push_back(run.id);
     }
-    for (MaxBatchSearch &s : searches)
-        s.state = report::maxBatchState(s.startBatch, s.tries, s.limitBytes, limits);
+    for (MaxBatchSearch &s : searches) {
+        report::MaxBatchLimits own = limits;
+        while (own.smallestBatch < s.startBatch && !stepscope::validate(maxBatchTry(s.config, own.smallestBatch)).empty())
+            ++own.smallestBatch;
+        s.state = report::maxBatchState(s.startBatch, s.tries, s.limitBytes, own);
+    }
     return searches;
+}
+
+std::string maxBatchLine(const MaxBatchSearch &s, const report::MaxBatchLimits &limits)
+{
+    return s.label + ": " + (s.pending ? "still searching; " : "") + report::maxBatchSentence(s.state, limits) + "; " +
+           std::to_string(s.state.tries) + (s.state.tries == 1 ? " try, " : " tries, ") +
+           report::formatNumber("%.0f", s.state.seconds) + " s";
 }
 
 std::string maxBatchMarkdown(const std::vector<MaxBatchSearch> &searches, const report::MaxBatchLimits &limits)
@@ -184,8 +193,7 @@ std::string maxBatchMarkdown(const std::vector<MaxBatchSearch> &searches, const 
                std::to_string(st.tries) + " | " + report::formatNumber("%.0f", st.seconds) + " s | " +
                report::markdownCell(s.limitText) + " |\n";
         if (!narrowed || s.pending)
-            notes += "- " + s.label + ": " + (s.pending ? "still searching; " : "") +
-                     report::maxBatchSentence(st, limits) + "\n";
+            notes += "- " + maxBatchLine(s, limits) + "\n";
     }
     if (!notes.empty())
         out += "\n" + notes;

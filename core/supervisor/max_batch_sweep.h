@@ -26,7 +26,9 @@ inline constexpr int kMaxBatchTrySteps = 3;
 // `config` as a try at `batch`: no warm-up, kMaxBatchTrySteps steps.
 RunConfig maxBatchTry(RunConfig config, int batch);
 
-// The request's problems as a max-batch sweep ("max-batch: ..."), none when it is not one.
+// The request's problems as a max-batch sweep ("max-batch: ..."), none when it is not one. Its repeats
+// and start states are withDefaults' to set (one fresh process a try): the dashboard greys them out,
+// the CLI refuses them as flags (run_command.cpp).
 std::vector<ConfigError> maxBatchProblems(const SweepRequest &request);
 
 // Whether a stored sweep is a max-batch search (its settings say so).
@@ -48,6 +50,10 @@ struct MaxBatchSearch {
 // Every configuration's search in `sweepId`, in the order the sweep planned them.
 std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::int64_t sweepId,
                                              const report::MaxBatchLimits &limits = {});
+
+// One search in a line, for the dashboard and the Markdown's notes: "native cuda 224px c1000 bf16: fits
+// 512 (9,120 MiB at peak); 538 runs out of memory (the +5% check); 5 tries, 41 s".
+std::string maxBatchLine(const MaxBatchSearch &search, const report::MaxBatchLimits &limits = {});
 
 // The Markdown section "Largest batch that fits": per configuration the answer, its failing +5% check,
 // the tries, their time and the peak at the answer, or the bracket and what stopped it.

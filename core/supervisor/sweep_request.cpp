@@ -182,8 +182,9 @@ SweepRequest withDefaults(SweepRequest r)
     if (!r.machineWarmup)
         r.machineWarmup = false;
     if (r.maxBatch) {
-        // Each try times nothing: a fresh start, no profile; the first try is the configuration's batch.
+        // Each try times nothing: one fresh process, no profile; the first try is the configuration's batch.
         r.starts = StartStates{};
+        r.repeats = 1;
         r.profileSteps = 0;
         for (RunConfig &c : r.configs)
             c = maxBatchTry(c, c.batch);

@@ -564,6 +564,10 @@ bool SweepRunner::planMaxBatchRound()
     for (const MaxBatchSearch &search : searches) {
         if (search.state.stop != report::MaxBatchState::Stop::Searching || search.pending)
             continue;
+        // The rule never asks for a batch it has tried; were it to, a try again would loop for ever.
+        if (std::any_of(search.tries.begin(), search.tries.end(),
+                        [&](const report::MaxBatchTry &t) { return t.batch == search.state.nextBatch; }))
+            continue;
         const RunConfig next = maxBatchTry(search.config, search.state.nextBatch);
         try {
             queueRun(next, 0, store::StartState::Fresh);

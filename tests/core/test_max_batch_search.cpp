@@ -156,6 +156,15 @@ TEST(MaxBatchSearch, EndsAtTheTableAndAtBatchOne)
     EXPECT_EQ(none.stop, Stop::NothingFits);
     EXPECT_EQ(tries.back().batch, 1);
     EXPECT_EQ(maxBatchSentence(none), "nothing fits: batch 1 runs out of memory");
+
+    // A configuration that cannot run batch 1 (batch norm at 32 px) ends at its own smallest batch.
+    MaxBatchLimits two;
+    two.smallestBatch = 2;
+    const MaxBatchState noneOfTwo = search(tiny, 8, &tries, two);
+    EXPECT_EQ(noneOfTwo.stop, Stop::NothingFits);
+    EXPECT_EQ(tries.back().batch, 2);
+    EXPECT_EQ(maxBatchSentence(noneOfTwo),
+              "nothing fits: batch 2 runs out of memory (the smallest batch this configuration runs)");
 }
 
 TEST(MaxBatchSearch, ALineThatMisleadsIsDroppedForBisection)

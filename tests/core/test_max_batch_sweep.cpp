@@ -127,7 +127,6 @@ TEST_F(MaxBatchSweepTest, RequestsItCannotRunAreRefusedWithWhatToDo)
     for (const ConfigError &e : validate(r))
         all += e.field + ": " + e.message + "\n";
     EXPECT_TRUE(contains(all, "max-batch: the search starts at each configuration's own batch")) << all;
-    EXPECT_TRUE(contains(all, "max-batch: each try is one process: drop --repeat")) << all;
     EXPECT_TRUE(contains(all, "runs on the CPU: give --memory-limit-mib")) << all;
 
     SweepRequest fine;
@@ -140,6 +139,12 @@ TEST_F(MaxBatchSweepTest, RequestsItCannotRunAreRefusedWithWhatToDo)
     EXPECT_EQ(defaults.configs[0].steps, kMaxBatchTrySteps);
     EXPECT_TRUE(defaults.name.startsWith("max batch: ")) << defaults.name.toStdString();
     EXPECT_TRUE(*defaults.starts == StartStates{});
+    // The panel's repeats and start states are the search's to set: one fresh process a try.
+    fine.repeats = 3;
+    fine.starts = startStatesFromString("fresh,again");
+    EXPECT_TRUE(validate(fine).empty());
+    EXPECT_EQ(withDefaults(fine).repeats, 1);
+    EXPECT_TRUE(*withDefaults(fine).starts == StartStates{});
 }
 
 } // namespace

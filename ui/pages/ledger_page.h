@@ -50,6 +50,8 @@ class LedgerPage : public Page
     // The batch switch beside it (data: the batch size), shown only for a batch scan: the ledger
     // compares steps of one size, so a scan is read one batch at a time.
     QComboBox *batchBox() const { return batch_; }
+    // A max-batch sweep's answers above the table, one configuration a line; "" for other sweeps.
+    QString maxBatchText() const;
     // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
@@ -82,12 +84,14 @@ class LedgerPage : public Page
     void fitColumns();
     void modelChanged();
     void showBatches();
+    void showMaxBatch();
     int selectedRow() const; // the current row of the table as a model row, -1 without one
 
     LedgerModel *model_;
     QLabel *headline_;
     QComboBox *start_ = nullptr;
     QComboBox *batch_ = nullptr;
+    QLabel *maxBatch_ = nullptr;
     QLabel *caveats_;
     QToolButton *details_;
     QLabel *recommendation_;
