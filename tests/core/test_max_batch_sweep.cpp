@@ -2,6 +2,7 @@
 // out-of-memory boundary: each configuration's answer within 5% in at most 8 tries, every try a stored
 // run, another failure stopping its search in its own words, and the request's refusals.
 #include "supervisor/max_batch_sweep.h"
+#include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 #include "supervisor_fixture.h"
 
@@ -139,6 +140,16 @@ TEST_F(MaxBatchSweepTest, RequestsItCannotRunAreRefusedWithWhatToDo)
     EXPECT_EQ(defaults.configs[0].steps, kMaxBatchTrySteps);
     EXPECT_TRUE(defaults.name.startsWith("max batch: ")) << defaults.name.toStdString();
     EXPECT_TRUE(*defaults.starts == StartStates{});
+    // Stored with the sweep, the recipe runs it again as a search.
+    SweepRecipe recipe;
+    recipe.kind = SweepKind::Single;
+    recipe.base = limited;
+    recipe.settings.maxBatch = true;
+    std::string why;
+    const auto back = recipeFromJson(toJson(recipe), why);
+    ASSERT_TRUE(back) << why;
+    EXPECT_TRUE(back->settings.maxBatch);
+    EXPECT_EQ(back->base.memoryLimitMib, 2048);
     // The panel's repeats and start states are the search's to set: one fresh process a try.
     fine.repeats = 3;
     fine.starts = startStatesFromString("fresh,again");
