@@ -340,6 +340,10 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       ": Kineto (native) or torch.profiler (Python) over K more steps after the timed ones, never "
                       "during them; the summary is stored with the run and the trace kept beside the database"),
           flag("no-profile", "no profile (the same as --profile-steps 0)"),
+          flag("max-batch", "time nothing: find each configuration's largest batch that fits, within 5%, by short "
+                            "processes from its own batch up (at most 8 tries and 2 minutes a configuration), each "
+                            "answer checked by a try 5% above it running out of memory; on the CPU give "
+                            "--memory-limit-mib too (a smaller card than yours: --memory-limit-mib on CUDA)"),
           option("objective", "time|energy",
                  "what the printed verdict minimises over the planned run: time (the default), or the GPU's "
                  "joules, first step included (where the rows have energy figures; the other is named beside it)",
@@ -385,6 +389,8 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
          "the configurations of a file, compared with its tf32 row"},
         {"stepscope-cli run --batch 16,32,64,128",
          "a batch scan: every configuration at four batch sizes, a ledger each"},
+        {"stepscope-cli run --max-batch --device cuda --autocast bf16 --channels-last --single",
+         "the largest batch that fits for that configuration"},
         {"stepscope-cli run --again 3", "sweep 3 again, as it was defined (after a torch or driver upgrade, say)"},
     };
 

@@ -15,6 +15,7 @@
 #include "report/why_table.h"
 #include "store/store.h"
 #include "supervisor/event_text.h"
+#include "supervisor/max_batch_sweep.h"
 #include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 
@@ -312,6 +313,8 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.worldSizes = wholeList(v, 64, "a world size", "1,2", flag, errors);
         } else if (option == "no-profile") {
             r.profileSteps = 0;
+        } else if (option == "max-batch") {
+            r.maxBatch = true;
         } else if (option == "fresh-cuda-cache") {
             r.starts = supervisor::StartStates{};
         } else if (option == "caches" || option == "start") {
@@ -370,6 +373,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
                                       "affinity would be dropped from its rows; leave --cpu-affinity out, or give "
                                       "--world-sizes 1"});
     }
+    // A max-batch try is one fresh process (supervisor/max_batch_sweep.h): flags that ask otherwise are
+    // refused here rather than overridden in silence.
+    if (r.maxBatch && r.repeats > 1)
+        errors.push_back({"--repeat", "each try of --max-batch is one process: drop --repeat"});
+    if (r.maxBatch && r.starts && !(*r.starts == supervisor::StartStates{}))
+        errors.push_back({"--start", "every try of --max-batch starts fresh: drop --start"});
     if (r.preset == "combinations" && !f.knobs)
         errors.push_back({"--preset combinations", "it combines the knobs --knobs names (2^k rows for k knobs), and "
                                                    "none were named: add e.g. --knobs tf32,bf16,channels-last"});
@@ -835,6 +844,12 @@ int runCommand(const Options &options, const CommandLine &line)
     ddpNote(flags.request);
     if (flags.dryRun)
         return dryRun(flags.request, options.db);
+    // The service's own check, made before the database is opened: a refused run leaves no file.
+    if (const auto problems = supervisor::validate(flags.request); !problems.empty()) {
+        printError("stepscope-cli run: nothing was run:\n  " +
+                   QString::fromStdString(describe(problems)).replace("\n", "\n  "));
+        return kUsage;
+    }
 
     QDir().mkpath(QFileInfo(options.db).absolutePath());
     std::unique_ptr<store::Database> db;
@@ -908,6 +923,18 @@ int runCommand(const Options &options, const CommandLine &line)
     }
 
     auto reader = store::Reader::open(options.db.toStdString());
+    if (sweep->request.maxBatch) {
+        // Its runs are tries of many batches, short and untimed: the answer is the sweep's table, no ledger.
+        const auto searches = supervisor::maxBatchSearches(*reader, sweep->plan.sweepId);
+        std::printf("%s", supervisor::maxBatchMarkdown(searches).c_str());
+        if (printer.cancelled)
+            return kCancelled;
+        // Out-of-memory tries are how a search works; only a search stopped by another failure failed.
+        const bool stopped = std::any_of(searches.begin(), searches.end(), [](const supervisor::MaxBatchSearch &s) {
+            return s.state.stop == report::MaxBatchState::Stop::Failed;
+        });
+        return stopped ? kRunsFailed : kOk;
+    }
     auto ledger = report::buildLedger(*reader, sweep->plan.sweepId, sweep->request.plannedSteps);
     // Asked for the fewest joules: the verdict is theirs where the rows have energy figures; where
     // none has, the time verdict stays and says why (the sweep ran, so this is no usage error).

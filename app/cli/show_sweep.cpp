@@ -8,6 +8,7 @@
 #include "report/sweep_export.h"
 #include "report/sweep_status.h"
 #include "store/store.h"
+#include "supervisor/max_batch_sweep.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -136,6 +137,8 @@ void printSweepFigures(const store::Reader &reader, std::int64_t sweepId, const 
         for (const std::string &line : compute.lines)
             std::printf("  %s\n", shown(line).c_str());
     }
+    if (supervisor::isMaxBatchSweep(ledger.sweep))
+        std::printf("\n%s", supervisor::maxBatchMarkdown(supervisor::maxBatchSearches(reader, sweepId)).c_str());
     printCompile(ledger, figures.compile);
     printDataParallel(ledger);
     printAssessment(figures.assessment);

@@ -157,6 +157,12 @@ const std::vector<FieldInfo> &fields()
         }(),
         integer("threads", 0, 256, number<&RunConfig::threads>(),
                 "intra-op CPU threads (at::set_num_threads); 0 keeps the library default"),
+        // A smaller device than the one at hand ("will it fit on a 40 GB card"), and what makes the
+        // max-batch search (issue 31.3) testable on the CPU. 16 TiB is more than any device has.
+        integer("memory_limit_mib", 0, 1 << 24, number<&RunConfig::memoryLimitMib>(),
+                "memory the worker may use in MiB (0: the device's own): on CUDA the caching allocator's cap; "
+                "on the CPU the worker's peak resident memory, checked after the first and the last step; "
+                "past it the run fails out-of-memory"),
         integer("world_size", 1, 64, number<&RunConfig::worldSize>(),
                 "data-parallel ranks: DistributedDataParallel over this many processes (python runtime), "
                 "one GPU each (gloo on the CPU); 1 is a plain step"),

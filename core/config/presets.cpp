@@ -71,7 +71,7 @@ bool addIfValid(Sweep &sweep, const RunConfig &config, const std::string &knob)
 // knob (withShapeOf): asking for them is not asking for an unknown knob.
 bool isCarried(const std::string &name)
 {
-    for (const char *prefix : {"threads-", "seed-", "ddp-", "bucket-"})
+    for (const char *prefix : {"threads-", "mem-", "seed-", "ddp-", "bucket-"})
         if (name.rfind(prefix, 0) == 0)
             return true;
     return name == "grad-view" || name == "static-graph";
@@ -121,6 +121,7 @@ RunConfig withShapeOf(RunConfig knobs, const RunConfig &shape)
     knobs.steps = shape.steps;
     knobs.seed = shape.seed;
     knobs.threads = shape.threads;
+    knobs.memoryLimitMib = shape.memoryLimitMib;
     knobs.worldSize = shape.worldSize;
     knobs.ddpBucketCapMb = shape.ddpBucketCapMb;
     knobs.ddpGradientAsBucketView = shape.ddpGradientAsBucketView;

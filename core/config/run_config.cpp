@@ -313,6 +313,8 @@ std::vector<std::string> knobNames(const RunConfig &c)
     }
     if (c.threads > 0)
         knobs.push_back("threads-" + std::to_string(c.threads));
+    if (c.memoryLimitMib > 0)
+        knobs.push_back("mem-" + std::to_string(c.memoryLimitMib) + "MiB");
     // Not a knob, but a run the label must tell apart: the same configuration at seeds 0 and 1 is an
     // A/A check, two rows, not one row of pooled repeats. Seed 0, every sweep's default, says nothing.
     if (c.seed != 0)

@@ -54,6 +54,11 @@ struct RunConfig {
     // else the library's. A setting of the process like the shape: sweeps carry it into every row
     // (withShapeOf).
     int threads = 0;
+    // The memory the worker may use, in MiB; 0: the device's own. On CUDA the caching allocator's cap
+    // (the fraction of the card it stands for); on the CPU, whose allocator keeps no figures, the
+    // worker's peak resident memory. A run past it fails out-of-memory, naming the limit. Carried into
+    // every row like threads (withShapeOf).
+    int memoryLimitMib = 0;
     // Data-parallel training (issue 21): world_size processes of DistributedDataParallel launched
     // through torch.distributed.run by the Python worker, one rank per GPU (gloo on the CPU); 1 is a
     // plain step. Like threads, a setting of the whole run that sweeps carry into every row.
@@ -86,7 +91,8 @@ bool setField(RunConfig &config, const std::string &key, const std::string &valu
 
 // The enabled knobs in ledger order, named as config/presets.h names them ("tf32", "bf16", ...).
 // CPU pinning is "pin-one-core" or "pin-<cores>" ("pin-2-3") after channels-last, and a thread
-// count other than the default ends the list as "threads-N", then a seed other than 0 as "seed-N",
+// count other than the default ends the list as "threads-N", then a memory limit as "mem-NMiB", then a
+// seed other than 0 as "seed-N",
 // so that labels and canonical names tell such runs apart.
 std::vector<std::string> knobNames(const RunConfig &config);
 // "baseline" or the enabled knobs in ledger order, e.g. "tf32+cudnn-bench+bf16+channels-last".

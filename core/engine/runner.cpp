@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "engine/gpu_state.h"
 #include "engine/memory_snapshot.h"
+#include "engine/memory_limit.h"
 #include "engine/step_profile.h"
 #include "engine/training_step.h"
 #include "config/model_name.h"
@@ -274,6 +275,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         if (device.is_cuda())
             deviceGuard.emplace(device.index());
 #endif
+        if (auto failure = applyMemoryLimit(config))
+            return failure;
         TrainingStep step(config, device, modulePath);
         synchronize(device);
         listener.ready(msSince(processStart, Clock::now()) / 1000.0);
@@ -299,6 +302,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         // Step 1 has wall time only: it spans host work (autotuning, capture) that no event pair on
         // the stream would see.
         listener.steps(1, {}, {firstWallMs});
+        if (auto failure = memoryLimitPassed(config, "after the first step"))
+            return failure;
 
         StepTimer timer(listener, device.is_cuda());
         const int total = config.totalSteps();
@@ -325,6 +330,8 @@ std::optional<Failure> run(const RunConfig &config, Listener &listener, const st
         const int timedSteps = total - timedFrom + 1;
         energy.endBlock(blockMs / 1000.0, timedSteps);
         timer.flush(true);
+        if (auto failure = memoryLimitPassed(config, "after the timed steps"))
+            return failure;
 
 #ifdef STEPSCOPE_WITH_CUDA
         if (device.is_cuda()) {

@@ -22,7 +22,7 @@ std::string knobOf(const std::string &name)
 {
     if (name == "bf16" || name == "fp16")
         return "autocast";
-    for (const char *family : {"pin-", "sgd-", "compile-", "backend-", "threads-"})
+    for (const char *family : {"pin-", "sgd-", "compile-", "backend-", "threads-", "mem-"})
         if (name.rfind(family, 0) == 0)
             return family;
     return name;

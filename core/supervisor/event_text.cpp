@@ -56,6 +56,10 @@ QString sentence(const AdaptiveTimeSpent &e)
 {
     return QString("adaptive repeats: the sweep's %1 minutes are spent; no more processes").arg(e.minutes);
 }
+QString sentence(const MaxBatchTryAdded &e)
+{
+    return QString("largest batch of %1: %2").arg(e.search, e.soFar); // soFar names the next try
+}
 QString sentence(const LaneRetired &e)
 {
     return "lane " + e.lane + " retired: its run of " + e.config + " failed " + failureText(e.failure) +
@@ -91,6 +95,7 @@ template <> constexpr bool kSaidInWords<PrimingStarted> = true;
 template <> constexpr bool kSaidInWords<AdaptiveRunAdded> = true;
 template <> constexpr bool kSaidInWords<AdaptiveTimeSpent> = true;
 template <> constexpr bool kSaidInWords<LaneRetired> = true;
+template <> constexpr bool kSaidInWords<MaxBatchTryAdded> = true;
 template <> constexpr bool kSaidInWords<RunRequeued> = true;
 template <> constexpr bool kSaidInWords<TimeLeftReport> = true;
 template <> constexpr bool kSaidInWords<Provisional> = true;

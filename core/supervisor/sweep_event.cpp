@@ -25,6 +25,7 @@ constexpr const char *nameOf(const TimeLeftReport &) { return "time-left-report"
 constexpr const char *nameOf(const Provisional &) { return "provisional"; }
 constexpr const char *nameOf(const StorageFailed &) { return "storage-failed"; }
 constexpr const char *nameOf(const Finished &) { return "finished"; }
+constexpr const char *nameOf(const MaxBatchTryAdded &) { return "max-batch-try-added"; }
 } // namespace
 
 const char *kindName(const SweepEvent &e)

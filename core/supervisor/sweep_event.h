@@ -4,6 +4,7 @@
 // every sentence a user reads about one comes from event_text.h's describe(). A fact that matters
 // to anyone is a field here, never only a word in a log line.
 #include "common/failure.h"
+#include "config/run_config.h"
 #include "report/compile_record.h"
 #include "store/store.h"
 
@@ -102,6 +103,14 @@ struct AdaptiveRunAdded {
 struct AdaptiveTimeSpent { // the adaptive cap: no more processes after `minutes`
     int minutes = 0;
 };
+// A max-batch search (issue 31.3) queued its next try: `config` at `batch`, for the search of
+// `search` (the configuration without its batch); `soFar` says where it stands and names the try.
+struct MaxBatchTryAdded {
+    RunConfig config;
+    QString search;
+    int batch = 0;
+    QString soFar;
+};
 // A lane whose device failed its run takes no more (RunRequeued follows when another lane of its
 // model is left).
 struct LaneRetired {
@@ -148,7 +157,7 @@ using SweepEvent =
                  event::Environment, event::FirstStep, event::Phase, event::CompileInfo, event::Progress,
                  event::RunFinished, event::AdaptiveRunAdded, event::AdaptiveTimeSpent, event::LaneRetired,
                  event::RunRequeued, event::Log, event::TimeLeftReport, event::Provisional, event::StorageFailed,
-                 event::Finished>;
+                 event::Finished, event::MaxBatchTryAdded>;
 
 // std::visit with one lambda per kind it cares about: `std::visit(Overloaded{[](const event::X &) {},
 // [](const auto &) {}}, e)`.

@@ -183,10 +183,10 @@ Sweep expand(const SweepRecipe &recipe)
     std::vector<std::string> knobs = recipe.knobs ? *recipe.knobs : defaultKnobs(recipe.kind, base);
     if (coreList && rows && std::find(knobs.begin(), knobs.end(), "pin-one-core") == knobs.end())
         knobs.push_back("pin-one-core");
-    // The thread count comes with the shape into every row (withShapeOf), not as a knob.
-    knobs.erase(
-        std::remove_if(knobs.begin(), knobs.end(), [](const std::string &k) { return k.rfind("threads-", 0) == 0; }),
-        knobs.end());
+    // The thread count and the memory limit come with the shape into every row (withShapeOf), not as knobs.
+    knobs.erase(std::remove_if(knobs.begin(), knobs.end(),
+                               [](const std::string &k) { return k.rfind("threads-", 0) == 0 || k.rfind("mem-", 0) == 0; }),
+                knobs.end());
     Sweep sweep = expandKind(recipe, base, knobs);
     // Issue 30.3: a sweep of rows builds them with withShapeOf, which moves another model's rows to
     // the Python worker (the recipe's base is already there). The ledger adds one native row, on the
@@ -344,6 +344,8 @@ QJsonObject toJson(const SweepRecipe &r)
         o.insert("batches", numbers(s.batches));
     if (!s.worldSizes.empty())
         o.insert("world_sizes", numbers(s.worldSizes));
+    if (s.maxBatch)
+        o.insert("max_batch", true);
     return o;
 }
 
@@ -421,6 +423,7 @@ std::optional<SweepRecipe> recipeFromJson(const QJsonObject &o, std::string &err
     s.profileSteps = o.value("profile_steps").toInt(s.profileSteps);
     s.batches = numbersOf(o.value("batches"));
     s.worldSizes = numbersOf(o.value("world_sizes"));
+    s.maxBatch = o.value("max_batch").toBool(false);
     return r;
 }
 

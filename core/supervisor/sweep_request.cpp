@@ -1,6 +1,7 @@
 #include "supervisor/sweep_request.h"
 
 #include "config/model_name.h"
+#include "supervisor/max_batch_sweep.h"
 #include "supervisor/start_caches.h"
 
 #include <QStringList>
@@ -89,6 +90,8 @@ std::vector<ConfigError> validate(const SweepRequest &r)
     for (const RunConfig &c : r.configs)
         for (const ConfigError &e : stepscope::validate(c))
             errors.push_back({canonicalName(c) + ": " + e.field, e.message});
+    for (ConfigError &e : maxBatchProblems(r))
+        errors.push_back(std::move(e));
     return errors;
 }
 
@@ -178,6 +181,14 @@ SweepRequest withDefaults(SweepRequest r)
 {
     if (!r.machineWarmup)
         r.machineWarmup = false;
+    if (r.maxBatch) {
+        // Each try times nothing: one fresh process, no profile; the first try is the configuration's batch.
+        r.starts = StartStates{};
+        r.repeats = 1;
+        r.profileSteps = 0;
+        for (RunConfig &c : r.configs)
+            c = maxBatchTry(c, c.batch);
+    }
     if (!r.starts)
         r.starts = defaultStartStates(
             std::any_of(r.configs.begin(), r.configs.end(), [](const RunConfig &c) { return c.onCuda(); }));
@@ -239,7 +250,7 @@ SweepRequest withDefaults(SweepRequest r)
         const bool builtIn = first.model == kDefaultModel;
         const QString device =
             QString::fromStdString(first.device) + (builtIn ? QString() : " " + QString::fromStdString(first.model));
-        r.name = QString("%1 %2 b%3").arg(r.preset, device).arg(batchText);
+        r.name = QString("%1%2 %3 b%4").arg(r.maxBatch ? "max batch: " : "", r.preset, device).arg(batchText);
         if (builtIn || first.imageSize != defaults.imageSize)
             r.name += QString(" %1px").arg(first.imageSize);
         if (!builtIn && first.sequenceLength != defaults.sequenceLength)

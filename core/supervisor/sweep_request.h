@@ -122,6 +122,9 @@ struct SweepRequest {
     // Several devices at once (issue 21): one lane each (sweep_lanes.h). Empty: one at a time, on
     // the configurations' own device. Lanes of more than one GPU model are split by prepare().
     std::vector<LaneDevice> lanes;
+    // The largest batch that fits (issue 31.3, max_batch_sweep.h): instead of timing them, each
+    // configuration's batch is searched with short processes, one a try, from its own batch up.
+    bool maxBatch = false;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
     QString cacheRoot; // where each run's cache folders go (start_caches.h); empty: defaultCacheRoot()
     // The recipe the request was made from (sweep_recipe.h), stored with the sweep so that it can be
@@ -135,7 +138,8 @@ std::vector<ConfigError> validate(const SweepRequest &request);
 
 // The defaults that depend on the rest of the request, applied: the warm-up process, at least two
 // processes of each configuration for adaptive repeats, the configurations of a batch scan (every
-// configuration at each batch, the batches in the order given), the sweep's name.
+// configuration at each batch, the batches in the order given), a max-batch search's first tries
+// (fresh, unprofiled, short), the sweep's name.
 SweepRequest withDefaults(SweepRequest request);
 
 } // namespace stepscope::supervisor

@@ -3,6 +3,7 @@
 
 #include "config/config_json.h"
 #include "supervisor/leftovers.h"
+#include "supervisor/max_batch_sweep.h"
 #include "supervisor/run_profile.h"
 
 #include <QCoreApplication>
@@ -187,8 +188,8 @@ void SweepRunner::dispatch()
                                       "no lane of the sweep was left to run this: the lanes of its GPU model were "
                                       "retired after device failures (the log says which)",
                                       {}});
-    if (!scheduler_->firstQueued() && !cancelRequested_ && planAnotherRound()) {
-        dispatch(); // adaptive repeats appended a round; the lanes go on with it
+    if (!scheduler_->firstQueued() && !cancelRequested_ && (planAnotherRound() || planMaxBatchRound())) {
+        dispatch(); // adaptive repeats or max-batch tries appended a round; the lanes go on with it
         return;
     }
     if (!running_)
@@ -546,6 +547,42 @@ bool SweepRunner::planAnotherRound()
                                                   added.processes, added.halfWidth, options_.adaptive.halfWidth});
     }
     return !round.runs.empty();
+}
+
+bool SweepRunner::planMaxBatchRound()
+{
+    if (!options_.maxBatch || !flushed())
+        return false;
+    // The searches are read back from the store, as the reports read them: one reading of the tries.
+    std::vector<MaxBatchSearch> searches;
+    try {
+        const auto reader = store::Reader::open(db_.path());
+        if (reader)
+            searches = maxBatchSearches(*reader, plan_.sweepId);
+    } catch (const store::StoreError &e) {
+        storeFailed(e.what());
+        return false;
+    }
+    bool queued = false;
+    for (const MaxBatchSearch &search : searches) {
+        if (search.state.stop != report::MaxBatchState::Stop::Searching || search.pending)
+            continue;
+        // The rule never asks for a batch it has tried; were it to, a try again would loop for ever.
+        if (std::any_of(search.tries.begin(), search.tries.end(),
+                        [&](const report::MaxBatchTry &t) { return t.batch == search.state.nextBatch; }))
+            continue;
+        const RunConfig next = maxBatchTry(search.config, search.state.nextBatch);
+        try {
+            queueRun(next, 0, store::StartState::Fresh);
+        } catch (const store::StoreError &e) {
+            storeFailed(e.what());
+            return false;
+        }
+        queued = true;
+        Q_EMIT sweepEvent(event::MaxBatchTryAdded{next, QString::fromStdString(search.label), search.state.nextBatch,
+                                                  QString::fromStdString(report::maxBatchSentence(search.state))});
+    }
+    return queued;
 }
 
 void SweepRunner::queueRun(const RunConfig &config, int repeatIndex, store::StartState start)

@@ -64,6 +64,8 @@ struct RunnerOptions {
     // The devices the sweep runs on at once, one lane each (issue 21). Empty: one lane, each run on
     // its configuration's own device.
     std::vector<LaneDevice> lanes;
+    // A max-batch sweep (max_batch_sweep.h): once every run is taken, each configuration's next try.
+    bool maxBatch = false;
 };
 
 // kMaxTimeoutSeconds, the longest --timeout, is worker_process.h's.
@@ -131,6 +133,8 @@ class SweepRunner : public QObject
     void primingExited(Lane &lane, RunStatus status, std::optional<Failure> failure);
     void warmupExited(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
     bool planAnotherRound();
+    // A max-batch sweep's next tries, read from the runs stored so far; false when every search has ended.
+    bool planMaxBatchRound();
     void startPrimingOrRun(Lane &lane, const RunConfig &config);
     void finishCurrent(Lane &lane, RunStatus status, const std::optional<Failure> &failure);
     void retireAfter(Lane &lane, const SweepScheduler::Ended &ended, const Failure &failure);

@@ -3,6 +3,7 @@
 #include "config/config_json.h"
 #include "platform/platform.h"
 #include "report/ledger.h"
+#include "supervisor/max_batch_sweep.h"
 #include "stats/stats.h"
 
 #include <QDir>
@@ -78,11 +79,19 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     p.options.adaptive.halfWidth = r.adaptiveHalfWidth;
     p.options.adaptive.maxProcesses = r.adaptiveMaxProcesses;
     p.options.adaptive.maxMinutes = r.adaptiveMaxMinutes;
+    p.options.maxBatch = r.maxBatch;
     if (!r.cacheRoot.isEmpty())
         p.options.cacheRoot = QDir(r.cacheRoot).absolutePath();
     QJsonObject settings;
     if (!r.recipe.isEmpty())
         settings.insert("recipe", r.recipe);
+    if (r.maxBatch) { // the readers' sign of a max-batch sweep, with or without a recipe (max_batch_sweep.h)
+        const report::MaxBatchLimits limits;
+        settings.insert("max_batch", QJsonObject{{"tries", limits.maxTries},
+                                                 {"seconds", limits.maxSeconds},
+                                                 {"tolerance", limits.tolerance},
+                                                 {"try_steps", kMaxBatchTrySteps}});
+    }
     if (!r.lanes.empty()) {
         const auto groups = groupByModel(r.lanes);
         p.options.lanes = groups.front();
@@ -236,6 +245,10 @@ void SweepService::onRunnerEvent(const SweepEvent &e)
                        if (const auto it = configs_.find(x.config); it != configs_.end())
                            keys_.push_back(
                                runKey(it->second, warmRuns_ ? store::StartState::Again : store::StartState::Fresh));
+                       emitEvent(x);
+                   },
+                   [this](const MaxBatchTryAdded &x) {
+                       keys_.push_back(runKey(x.config, store::StartState::Fresh));
                        emitEvent(x);
                    },
                    [this](const Finished &x) {

@@ -252,6 +252,11 @@ TEST(SweepEventText, EveryStageIsWordedOnceWithItsFacts)
               QString("adaptive repeats: one more process of x (3 processes, 95% CI +-5.0% of the median, above +-2.0%)"));
     EXPECT_EQ(describe(event::AdaptiveRunAdded{"x", 1, -1, 0.02}),
               QString("adaptive repeats: one more process of x (1 process(es) with a steady state: no interval yet)"));
+    event::MaxBatchTryAdded tryAdded;
+    tryAdded.search = "native cuda 224px c1000 bf16";
+    tryAdded.soFar = "fits 64; nothing larger ran out of memory; next try: batch 128";
+    EXPECT_EQ(describe(tryAdded), QString("largest batch of native cuda 224px c1000 bf16: fits 64; nothing larger ran "
+                                          "out of memory; next try: batch 128"));
     // The reports are facts first: the words are made from the fields, not carried.
     event::TimeLeftReport report;
     report.predictions = {{100, 80, false}, {60, 50, true}, {33, 30, false}};
@@ -280,7 +285,7 @@ TEST(SweepEventText, EveryStageIsWordedOnceWithItsFacts)
             EXPECT_TRUE(describe(any).isEmpty()) << kindName(any) << ": shown in its own place";
         }
     });
-    EXPECT_EQ(said, 9);
+    EXPECT_EQ(said, 10);
     EXPECT_EQ(names.size(), std::variant_size_v<SweepEvent>);
 }
 

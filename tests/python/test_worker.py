@@ -434,6 +434,25 @@ def processes_with(marker):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "the process checks read /proc")
+class MemoryLimit(unittest.TestCase):
+    """memory_limit_mib on the CPU (issue 31.3): both workers hold their peak resident memory to it and
+    fail out-of-memory past it, naming the limit; under it the run is the run it would be without."""
+
+    def test_both_workers_fail_out_of_memory_past_the_limit_and_run_under_it(self):
+        tiny = {**TINY, "steps": 1, "warmup_steps": 0}
+        for name, run in (("native", lambda c: run_worker([NATIVE], c)), ("python", python_worker)):
+            rc, lines, err = run({**tiny, "memory_limit_mib": 16})  # less than any worker's own code
+            error = error_of(lines)
+            self.assertIsNotNone(error, f"{name}: {err}")
+            self.assertEqual(error["category"], "out-of-memory", name)
+            self.assertIn("memory_limit_mib 16 after the first step", error["message"], name)
+            self.assertIn("at batch 2", error["message"], name)
+            self.assertNotEqual(rc, 0, name)
+            rc, lines, err = run({**tiny, "memory_limit_mib": 1 << 20})
+            self.assertEqual(rc, 0, f"{name}: {err}")
+            self.assertEqual(lines[-1]["type"], "done", name)
+
+
 class DataParallel(unittest.TestCase):
     """world_size 2 on the CPU (gloo): the coordinator launches two ranks through torchrun and speaks
     for them; failures are named and leave no process behind. The ranks' fault hooks are the

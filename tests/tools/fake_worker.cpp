@@ -36,6 +36,9 @@
 //                      STEPSCOPE_BUNDLE_SAVE set, write 1000 bytes there (the bundle it saves); with
 //                      STEPSCOPE_BUNDLE_LOAD set, say in a `compile` line that loading it found HITS
 //                      graphs and compiled MISSES (a missing file is an `internal` error line, exit 1)
+//   --memory-boundary BASE PER LIMIT  a run whose step needs BASE + PER * batch MiB (the --config's
+//                      batch) on a GPU of LIMIT MiB: past LIMIT an out-of-memory error line and exit 1,
+//                      else the whole protocol of a run with that peak (the max-batch search's boundary)
 //   --killed           end by SIGKILL, as the kernel's out-of-memory killer ends a worker (systems
 //                      without SIGKILL abort instead; tests of it skip there)
 //
@@ -78,6 +81,8 @@ int arity(const std::string &name)
         return 0;
     if (name == "--alternate" || name == "--fill" || name == "--bundle" || name == "--write-memory")
         return 2;
+    if (name == "--memory-boundary")
+        return 3;
     if (name == "--replay" || name == "--pace" || name == "--count" || name == "--first-exit" || name == "--stderr" ||
         name == "--env" || name == "--record" || name == "--sleep" || name == "--exit" || name == "--bytes" ||
         name == "--write-trace" || name == "--stamp" || name == "--fail-on-lane")
@@ -196,6 +201,45 @@ double toSeconds(const std::string &text)
     }
 }
 
+// A whole-number member of the --config JSON ("batch"), or `otherwise` when it is not there: the
+// supervisor writes every field, compact, so a search for "key": is enough here.
+long configNumber(const State &s, const std::string &key, long otherwise)
+{
+    const std::string &json = config(s);
+    const auto at = json.find("\"" + key + "\":");
+    return at == std::string::npos ? otherwise : std::strtol(json.c_str() + at + key.size() + 3, nullptr, 10);
+}
+
+void say(const std::string &line)
+{
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+void memoryBoundary(const Action &a, const State &s)
+{
+    const long batch = configNumber(s, "batch", 0);
+    const double need = toSeconds(a.values[0]) + toSeconds(a.values[1]) * static_cast<double>(batch);
+    const double limit = toSeconds(a.values[2]);
+    say(R"({"type":"hello","protocol":1,"env":{"worker":"fake","gpu":"Fake GPU","gpu_memory_mib":")" + a.values[2] +
+        R"("}})");
+    say(R"({"type":"ready","setup_s":0.1})");
+    if (need > limit) {
+        say(R"({"type":"error","category":"out-of-memory","message":"CUDA out of memory at batch )" +
+            std::to_string(batch) + R"(","detail":""})");
+        std::exit(1);
+    }
+    say(R"({"type":"first_step","wall_s":0.01})");
+    const long total = 1 + configNumber(s, "warmup_steps", 0) + configNumber(s, "steps", 1);
+    say(R"({"type":"steps","first":1,"gpu_ms":[],"wall_ms":[10.0]})");
+    for (long i = 2; i <= total; ++i)
+        say(R"({"type":"steps","first":)" + std::to_string(i) + R"(,"gpu_ms":[1.0],"wall_ms":[1.0]})");
+    const std::string bytes = std::to_string(static_cast<long long>(need * 1024 * 1024));
+    say(R"({"type":"memory","peak_allocated":)" + bytes + R"(,"peak_reserved":)" + bytes + "}");
+    say(R"({"type":"done","steps":)" + std::to_string(total) + R"(,"mean_wall_ms":1.0})");
+}
+
 void perform(const Action &a, State &s)
 {
     const std::string &n = a.name;
@@ -292,6 +336,8 @@ void perform(const Action &a, State &s)
             std::fflush(stdout);
             std::exit(1);
         }
+    } else if (n == "--memory-boundary") {
+        memoryBoundary(a, s);
     } else if (n == "--echo-config") {
         std::cerr << config(s) << std::endl;
     } else if (n == "--record") {

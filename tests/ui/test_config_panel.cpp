@@ -339,7 +339,8 @@ class TestConfigPanel : public QObject
             QCOMPARE(qint64(box->minimum()), qint64(f.min));
             QCOMPARE(qint64(box->maximum()), qint64(f.max));
         }
-        QCOMPARE(boxed, QStringList({"batch", "image_size", "sequence_length", "warmup_steps", "steps", "threads"}));
+        QCOMPARE(boxed, QStringList({"batch", "image_size", "sequence_length", "warmup_steps", "steps", "threads",
+                                     "memory_limit_mib"}));
         QStringList limits;
         for (const supervisor::SweepLimit *limit : supervisor::kSweepLimits) {
             const QString name = QStringLiteral("limit:") + QLatin1String(limit->option);
@@ -573,7 +574,7 @@ class TestConfigPanel : public QObject
             "machineWarmup",   "maxMinutes",    "maxProcesses", "optimizer",    "planned",        "pythonInterpreter",
             "repeats",         "runtime",       "steps",        "sweepKind",    "tf32",           "threads",
             "untilCi",         "warmup",        "batches",      "profileSteps", "devices",        "worldSizes",
-            "model",           "sequenceLength"};
+            "model",           "sequenceLength", "maxBatch",     "memoryLimitMib"};
         expected.sort();
         QCOMPARE(keys, expected);
         QCOMPARE(settings.value("config/optimizer").toString(), QString("per-parameter"));
@@ -1009,6 +1010,38 @@ class TestConfigPanel : public QObject
         QVERIFY(!panel.modelPicker()->isEnabled() || !panel.modelPicker()->isEnabledTo(&panel)); // read-only
         QVERIFY2(panel.previewText().contains("of hf:gpt2,n_layer=2"), qPrintable(panel.previewText()));
         panel.returnToOwnSettings();
+    }
+
+    // Issue 31.3: "Largest batch that fits" and the memory limit reach the request; the settings a
+    // search sets itself (repeats, start states, profile, planned steps) are greyed out while it is on.
+    void theLargestBatchSearchReachesTheRequest()
+    {
+        ConfigPanel panel;
+        cpuPanel(panel);
+        auto *maxBatch = panel.findChild<QCheckBox *>(QStringLiteral("maxBatch"));
+        auto *limit = panel.findChild<QSpinBox *>(QStringLiteral("field:memory_limit_mib"));
+        QVERIFY(maxBatch && limit);
+        QVERIFY(panel.cachesBox()->isEnabled());
+        SweepRequest request;
+        QString error;
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QVERIFY(!request.maxBatch);
+        QCOMPARE(request.configs.front().memoryLimitMib, 0);
+        maxBatch->setChecked(true);
+        limit->setValue(512);
+        QVERIFY(!panel.cachesBox()->isEnabled());
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        QVERIFY(request.maxBatch);
+        for (const RunConfig &c : request.configs)
+            QCOMPARE(c.memoryLimitMib, 512);
+        QVERIFY(supervisor::validate(request).empty());
+        // Without a limit a CPU search is refused by the service, in the words the CLI gives.
+        limit->setValue(0);
+        QVERIFY2(panel.buildRequest(request, &error), qPrintable(error));
+        const auto problems = supervisor::validate(request);
+        QVERIFY(!problems.empty());
+        QVERIFY2(QString::fromStdString(problems.front().message).contains("give --memory-limit-mib"),
+                 problems.front().message.c_str());
     }
 
     void adaptiveRepeatsAndWarmupReachTheRequest()

@@ -108,6 +108,49 @@ class TestPages : public QObject
     Q_OBJECT
   private Q_SLOTS:
 
+    // Issue 31.3: a max-batch sweep's ledger page says each configuration's largest batch that fits,
+    // in the CLI's words (a batch scan's says nothing of it: aBatchScanLedgerOffersEachBatch).
+    void aMaxBatchSweepShowsItsAnswerAboveTheLedger()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("max-batch.sqlite");
+        {
+            auto db = store::Database::open(path.toStdString());
+            test::SweepSpec spec("max batch", "custom");
+            spec.settingsJson = R"({"max_batch":{"tries":8}})";
+            const auto sweepId = test::addSweep(*db, spec);
+            RunConfig config;
+            config.device = "cuda";
+            config.warmupSteps = 0;
+            config.steps = 3;
+            int position = 0;
+            for (const auto &[batch, fits] : std::vector<std::pair<int, bool>>{
+                     {32, true}, {64, true}, {128, false}, {100, true}, {105, false}}) {
+                config.batch = batch;
+                test::RunSpec run = test::runOf(config, position++);
+                run.steps = test::stepsAt(10.0, 4);
+                if (fits) {
+                    run.memory = std::make_pair(std::int64_t(batch) << 20, std::int64_t(batch + 100) << 20);
+                } else {
+                    run.status = RunStatus::Failed;
+                    run.failure = Failure{FailureCategory::OutOfMemory, "CUDA out of memory", {}};
+                }
+                test::addRun(*db, sweepId, run);
+            }
+            db->flush();
+        }
+        RunController controller;
+        ShownSweep shown(&controller);
+        LedgerPage ledger(&shown);
+        QVERIFY(openAndShowLedger(controller, shown, path, 1, 60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.ledger()->maxBatch().empty(), 60000);
+        const QString text = ledger.maxBatchText();
+        QVERIFY2(text.contains("Largest batch that fits"), qPrintable(text));
+        QVERIFY2(text.contains("native cuda 224px c1000 baseline: fits 100 (200 MiB at peak); 105 runs out of memory "
+                               "(the +5% check); 5 tries"),
+                 qPrintable(text));
+    }
+
     // Issue 35.4: a batch scan's ledger offers each batch; choosing one builds that batch's ledger
     // through the ledger job, and the headline names the batch it is for.
     void aBatchScanLedgerOffersEachBatch()
@@ -123,6 +166,7 @@ class TestPages : public QObject
         LedgerPage ledger(&shown);
         QVERIFY(openAndShowLedger(controller, shown, path, 2, 60000));
         QCOMPARE(shown.ledger()->ledger().batch, 2); // the baseline's, first
+        QVERIFY(ledger.maxBatchText().isEmpty()); // a scan is no max-batch search (issue 31.3)
         QComboBox *batch = ledger.batchBox();
         QVERIFY(batch && !batch->isHidden());
         QCOMPARE(batch->count(), 2);

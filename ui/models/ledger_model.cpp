@@ -83,7 +83,10 @@ LedgerData LedgerModel::read(const store::Reader &reader, qint64 sweepId, qint64
     // (the ledger counts them and their steps): the first with steps is the one to show.
     data.records = reader.runs(sweepId);
     // A batch scan: every batch's ledger, read here on the worker thread like the shown one.
-    if (data.ledger.batches.size() > 1 && !cancel.cancelled())
+    // A max-batch sweep's tries are of many batches too, but short and untimed: its answers, no scan.
+    if (supervisor::isMaxBatchSweep(data.ledger.sweep))
+        data.maxBatch = supervisor::maxBatchSearches(reader, sweepId);
+    else if (data.ledger.batches.size() > 1 && !cancel.cancelled())
         data.scan = report::batchScan(reader, sweepId, plannedSteps > 0 ? plannedSteps : 0, cancel);
     const auto &runs = data.records;
     for (std::size_t i = 0; i < data.ledger.rows.size(); ++i) {
@@ -128,6 +131,7 @@ void LedgerModel::adopt(LedgerData data, bool recommend)
     runs_.resize(ledger_.rows.size());
     records_ = std::move(data.records);
     scan_ = std::move(data.scan);
+    maxBatch_ = std::move(data.maxBatch);
     if (recommend && plannedStepsChosen_ && ledger_.plannedSteps != plannedSteps_)
         report::recommendFor(ledger_, plannedSteps_);
     else if (ledger_.plannedSteps > 0)
@@ -176,6 +180,7 @@ void LedgerModel::clear()
     runs_.clear();
     records_.clear();
     scan_ = {};
+    maxBatch_.clear();
     endResetModel();
     Q_EMIT recommendationChanged(QString());
 }

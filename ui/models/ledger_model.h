@@ -4,6 +4,7 @@
 #include "common/measurement_defaults.h"
 #include "report/ledger.h"
 #include "report/why_table.h"
+#include "supervisor/max_batch_sweep.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -27,6 +28,7 @@ struct LedgerData {
     std::vector<LedgerRowRuns> runs;       // per ledger row
     std::vector<store::RunRecord> records; // every run of the sweep, by position
     report::BatchScan scan;                // a sweep of several batches: the verdict across them
+    std::vector<supervisor::MaxBatchSearch> maxBatch; // a max-batch sweep: each configuration's search
 };
 
 // The recommendation for another planned run length (report::recommendFor's fields), computed
@@ -115,6 +117,8 @@ class LedgerModel : public QAbstractTableModel
     const report::Ledger &ledger() const { return ledger_; }
     // A batch scan's figures across its batches (empty batches for a sweep of one batch).
     const report::BatchScan &batchScan() const { return scan_; }
+    // A max-batch sweep's searches (issue 31.3), each configuration's answer; empty for other sweeps.
+    const std::vector<supervisor::MaxBatchSearch> &maxBatch() const { return maxBatch_; }
     // The runs behind a row (model row), or an empty record.
     LedgerRowRuns rowRuns(int row) const;
     // Every run of the sweep as read with the ledger (read() and load() only), by position.
@@ -147,6 +151,7 @@ class LedgerModel : public QAbstractTableModel
     std::vector<LedgerRowRuns> runs_; // per row
     std::vector<store::RunRecord> records_;
     report::BatchScan scan_;
+    std::vector<supervisor::MaxBatchSearch> maxBatch_;
     qint64 plannedSteps_ = kDefaultPlannedSteps;
     bool plannedStepsChosen_ = false; // set by setPlannedSteps, else each sweep's own length
     bool byJoules_ = false;           // setByJoules

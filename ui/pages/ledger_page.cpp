@@ -123,7 +123,14 @@ LedgerPage::LedgerPage(ShownSweep *shown, QWidget *parent) : Page(parent), model
     objective_->addItem(tr("fewest joules"), true);
     connect(objective_, &QComboBox::currentIndexChanged, this,
             [this] { model_->setByJoules(objective_->currentData().toBool()); });
+    // The largest batch that fits (issue 31.3): a max-batch sweep's answer, in the CLI's words.
+    maxBatch_ = new QLabel;
+    maxBatch_->setObjectName(QStringLiteral("maxBatchAnswers"));
+    maxBatch_->setWordWrap(true);
+    maxBatch_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    maxBatch_->setVisible(false);
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(maxBatch_);
     auto *headlineRow = new QHBoxLayout;
     headlineRow->addWidget(headline_, 1);
     headlineRow->addWidget(batch_, 0, Qt::AlignTop);
@@ -253,9 +260,25 @@ void LedgerPage::fitColumns()
     fitLedgerColumns(view_);
 }
 
+QString LedgerPage::maxBatchText() const
+{
+    return model_->maxBatch().empty() ? QString() : maxBatch_->text();
+}
+
+void LedgerPage::showMaxBatch()
+{
+    QStringList lines;
+    for (const supervisor::MaxBatchSearch &s : model_->maxBatch())
+        lines << QString::fromStdString(supervisor::maxBatchLine(s)).toHtmlEscaped();
+    maxBatch_->setText(lines.isEmpty() ? QString()
+                                       : "<b>" + tr("Largest batch that fits") + "</b><br>" + lines.join("<br>"));
+    maxBatch_->setVisible(!lines.isEmpty());
+}
+
 void LedgerPage::modelChanged()
 {
     showBatches();
+    showMaxBatch();
     // Another ledger (sweep, batch or start state): the panel's row may be another configuration now.
     if (worthRow_ >= 0)
         showKnobWorth(selectedRow());

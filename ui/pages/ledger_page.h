@@ -53,6 +53,8 @@ class LedgerPage : public Page
     // What the verdict minimizes (data: true for the fewest joules): enabled where the rows have
     // energy figures, its tooltip saying why not elsewhere (issue 31.4, the CLI's --objective).
     QComboBox *objectiveBox() const { return objective_; }
+    // A max-batch sweep's answers above the table, one configuration a line; "" for other sweeps.
+    QString maxBatchText() const;
     // The detail dialog of a row (model row) that failed, was cancelled or is compiled, from the
     // runs read with the ledger; nullptr for a plain row (a double-click shows its steps instead).
     // The caller owns it.
@@ -85,6 +87,7 @@ class LedgerPage : public Page
     void fitColumns();
     void modelChanged();
     void showBatches();
+    void showMaxBatch();
     int selectedRow() const; // the current row of the table as a model row, -1 without one
 
     LedgerModel *model_;
@@ -92,6 +95,7 @@ class LedgerPage : public Page
     QComboBox *start_ = nullptr;
     QComboBox *batch_ = nullptr;
     QComboBox *objective_ = nullptr;
+    QLabel *maxBatch_ = nullptr;
     QLabel *caveats_;
     QToolButton *details_;
     QLabel *recommendation_;

@@ -201,6 +201,12 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     whereForm->addRow(pythonNote_);
     whereForm->addRow(tr("CPU affinity"), affinityRow);
     whereForm->addRow(tr("CPU threads"), threads_);
+    memoryLimit_ = fieldSpin("memory_limit_mib", tr(" MiB"));
+    memoryLimit_->setSpecialValueText(tr("the device's own"));
+    memoryLimit_->setToolTip(tr("The memory each run may use: on CUDA the caching allocator's cap (will it fit on a "
+                                "smaller card?), on the CPU the worker's peak resident memory. Past it a run fails "
+                                "out of memory. The largest batch search on the CPU needs it."));
+    whereForm->addRow(tr("Memory limit"), memoryLimit_);
     whereForm->addRow(deviceNote_);
     layout->addWidget(where);
 
@@ -305,6 +311,13 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
                        tr("A batch scan: every configuration at each of these batch sizes, in one sweep. The "
                           "ledger compares rows of one batch; the Why page shows the verdict across them. Empty: "
                           "the batch above."));
+    maxBatch_ = new QCheckBox(tr("Largest batch that fits"));
+    maxBatch_->setObjectName(QStringLiteral("maxBatch"));
+    maxBatch_->setToolTip(tr("Time nothing: find each configuration's largest batch that fits, within 5%, by short "
+                             "processes from the batch above (at most 8 tries and 2 minutes a configuration), each "
+                             "answer checked by a try 5% above it running out of memory. On the CPU set a memory "
+                             "limit. The ledger page shows the answers."));
+    shapeForm->addRow(maxBatch_);
     // Several GPUs (issue 21): lanes run at once, and data-parallel steps as a dimension.
     devices_ = listRow(tr("Devices at once"), tr("one at a time; e.g. cuda:0,cuda:1 or all"),
                        tr("Run on several GPUs at once, one timed process per GPU: the runs are dealt out as GPUs "
@@ -429,6 +442,8 @@ ConfigPanel::ConfigPanel(QWidget *parent) : QWidget(parent)
     });
     connect(planned_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int v) { Q_EMIT plannedStepsChanged(v); });
     connect(untilCi_, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
+    connect(maxBatch_, &QCheckBox::toggled, this, &ConfigPanel::updateEnabled);
+    connect(maxBatch_, &QCheckBox::toggled, this, &ConfigPanel::updatePreview);
     connect(browse, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Python interpreter for Python runs"),
                                                           python_->text().isEmpty() ? QString() : python_->text());
@@ -614,6 +629,9 @@ void ConfigPanel::buildSettingsTable()
              return V(QString());
          }},
         {"threads", threads_, 0, intField(&RunConfig::threads), first(&RunConfig::threads)},
+        {"memoryLimitMib", memoryLimit_, 0, intField(&RunConfig::memoryLimitMib), first(&RunConfig::memoryLimitMib)},
+        {"maxBatch", maxBatch_, false, [](const V &v, RunConfig &, SweepRequest &r) { r.maxBatch = v.toBool(); },
+         stored([](const SweepRequest &r) { return V(r.maxBatch); })},
         {"batches", batches_, QString(),
          [](const V &v, RunConfig &, SweepRequest &r) { r.batches = numberList(v.toString()); },
          stored([](const SweepRequest &r) { return V(listText(r.batches)); })},
@@ -693,6 +711,9 @@ void ConfigPanel::updateEnabled()
     cores_->setEnabled(affinity_->currentData().toString() == QLatin1String("list"));
     for (QWidget *w : std::initializer_list<QWidget *>{ciHalfWidth_, maxProcesses_, maxMinutes_})
         w->setEnabled(untilCi_->isChecked());
+    // A max-batch search times nothing: one fresh unprofiled process a try, whatever these say.
+    for (QWidget *w : std::initializer_list<QWidget *>{repeats_, caches_, profileSteps_, planned_})
+        w->setEnabled(!maxBatch_->isChecked());
     const bool custom = sweepKind_->currentData().toInt() == int(SweepKind::Custom);
     custom_->setVisible(custom);
     addCustom_->setVisible(custom);

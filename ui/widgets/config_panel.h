@@ -184,6 +184,9 @@ class ConfigPanel : public QWidget
     QLineEdit *python_, *cores_;
     // A batch scan (issue 18.5): "16,32,64,128" runs every configuration at each batch; empty: Batch.
     QLineEdit *batches_ = nullptr;
+    // The largest batch that fits (issue 31.3) instead of timing; the memory a run may use (0: the device's).
+    QCheckBox *maxBatch_ = nullptr;
+    QSpinBox *memoryLimit_ = nullptr;
     QLineEdit *devices_ = nullptr, *worldSizes_ = nullptr; // several GPUs (issue 21)
     std::vector<supervisor::FoundGpu> gpus_;
     QSpinBox *profileSteps_ = nullptr; // steps profiled after the timed ones; 0: none

@@ -12,7 +12,7 @@ import traceback
 import torch
 
 from . import compiled as compiled_mod
-from . import environment, protocol, toolchain
+from . import environment, memory_limit, protocol, toolchain
 from .failure import WorkerFailure, first_line, is_out_of_memory
 from .training import TrainingStep, apply_global_flags
 
@@ -251,6 +251,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None, memory_pa
     try:
         start = compiled_mod.start_state()
         device = _device(config)
+        memory_limit.apply(config, device)
         apply_global_flags(config)
         protocol.hello(environment.probe(torch, config, start))
         if parallel:
@@ -299,6 +300,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None, memory_pa
         energy.end_first_step(first_ms / 1000.0)
         protocol.first_step(first_ms / 1000.0)
         protocol.steps(1, [], [first_ms])
+        memory_limit.check(config, device, "after the first step")
         if config.compiled:
             _check_compiled(config, skips, "after the first step", start, bundle)
 
@@ -327,6 +329,7 @@ def run(config, cancel, process_start, profile=(0, ""), parallel=None, memory_pa
         timed = total - timed_from + 1
         energy.end_block(block_ms / 1000.0, timed)
         timer.flush(True)
+        memory_limit.check(config, device, "after the timed steps")
         if config.compiled:
             # Recompiles or a late fallback after step 1 also change what was measured. The bundle
             # is saved here, after the timed steps and before any profiling pass.

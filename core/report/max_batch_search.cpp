@@ -1,0 +1,185 @@
+#include "report/max_batch_search.h"
+
+#include "report/number_text.h"
+#include "report/peak_memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepscope::report
+{
+
+namespace
+{
+
+// The batch where the line through the two largest fitting tries with a peak (among the first
+// `count`) meets the limit; none without such a line or limit, or when the peak does not grow.
+std::optional<double> predictedLargest(const std::vector<MaxBatchTry> &tries, std::size_t count,
+                                       const std::optional<double> &limit)
+{
+    if (!limit)
+        return std::nullopt;
+    const MaxBatchTry *second = nullptr, *largest = nullptr;
+    for (std::size_t i = 0; i < count; ++i) {
+        const MaxBatchTry &t = tries[i];
+        if (t.result != MaxBatchTry::Result::Fits || !t.peakBytes)
+            continue;
+        if (!largest || t.batch > largest->batch) {
+            if (!largest || largest->batch != t.batch)
+                second = largest;
+            largest = &t;
+        } else if (t.batch < largest->batch && (!second || t.batch > second->batch)) {
+            second = &t;
+        }
+    }
+    if (!second)
+        return std::nullopt;
+    const double slope = (*largest->peakBytes - *second->peakBytes) / (largest->batch - second->batch);
+    if (!(slope > 0))
+        return std::nullopt;
+    return largest->batch + (*limit - *largest->peakBytes) / slope;
+}
+
+// Whether every try made while a line existed went as the line said (fits at or below it, out of
+// memory above): a memory that is not linear in the batch (a workspace chosen by size, fragmentation)
+// makes the line lead the search astray, and bisection is sure where a wrong line is not.
+bool lineHeld(const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit)
+{
+    for (std::size_t i = 0; i < tries.size(); ++i) {
+        const auto line = predictedLargest(tries, i, limit);
+        if (!line || tries[i].result == MaxBatchTry::Result::Failed)
+            continue;
+        if ((tries[i].batch <= *line) != (tries[i].result == MaxBatchTry::Result::Fits))
+            return false;
+    }
+    return true;
+}
+
+int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit,
+            const MaxBatchLimits &limits)
+{
+    // Nothing fitted yet: an eighth of the smallest that ran out of memory. A start far above the
+    // answer costs few tries so, and the bisection (with a line once two tries fit) comes back up.
+    if (!s.fits)
+        return std::max(limits.smallestBatch, *s.fails / 8);
+    const int lo = *s.fits;
+    const int upper = s.fails ? *s.fails - 1 : limits.largestBatch;
+    double next = 0;
+    const auto line = lineHeld(tries, limit) ? predictedLargest(tries, tries.size(), limit) : std::nullopt;
+    if (line) {
+        // Just under the line, so that a fit there leaves its +5% check above the limit; where the line
+        // says `lo` is the answer already, that check itself.
+        const double aim = std::floor(*line * (1 - limits.tolerance / 2));
+        next = aim > lo ? aim : checkBatch(lo, limits.tolerance);
+    } else {
+        next = s.fails ? std::round(std::sqrt(double(lo) * *s.fails)) : 2.0 * lo;
+        // One fit with a peak and a known limit: a quarter up gives the line its second point, which
+        // finds the answer in two tries more wherever it is.
+        const auto peaked = std::count_if(tries.begin(), tries.end(), [](const MaxBatchTry &t) {
+            return t.result == MaxBatchTry::Result::Fits && t.peakBytes;
+        });
+        if (limit && peaked == 1 && s.peakAtAnswer)
+            next = std::min(next, std::ceil(lo * 1.25));
+    }
+    return static_cast<int>(std::clamp(next, double(lo + 1), double(upper)));
+}
+
+std::string mib(double bytes)
+{
+    return memoryFigureText(bytes / (1024.0 * 1024.0));
+}
+
+// "fits 512 (9,120 MiB at peak); 1024 runs out of memory", the bracket as far as it goes.
+std::string bracketText(const MaxBatchState &s)
+{
+    std::string out;
+    if (s.fits)
+        out = "fits " + std::to_string(*s.fits) + (s.peakAtAnswer ? " (" + mib(*s.peakAtAnswer) + " at peak)" : "");
+    else
+        out = "nothing fitted";
+    if (s.fails)
+        out += "; " + std::to_string(*s.fails) + " runs out of memory";
+    else if (s.fits)
+        out += "; nothing larger ran out of memory";
+    return out;
+}
+
+} // namespace
+
+int checkBatch(int batch, double tolerance)
+{
+    return std::max(batch + 1, static_cast<int>(std::ceil(batch * (1 + tolerance) - 1e-9)));
+}
+
+MaxBatchState maxBatchState(int startBatch, const std::vector<MaxBatchTry> &tries,
+                            std::optional<double> limitBytes, const MaxBatchLimits &limits)
+{
+    MaxBatchState s;
+    s.tries = static_cast<int>(tries.size());
+    const MaxBatchTry *failed = nullptr;
+    for (const MaxBatchTry &t : tries) {
+        s.seconds += t.seconds;
+        if (t.result == MaxBatchTry::Result::Fits && (!s.fits || t.batch > *s.fits)) {
+            s.fits = t.batch;
+            s.peakAtAnswer = t.peakBytes;
+        }
+        if (t.result == MaxBatchTry::Result::Failed && !failed)
+            failed = &t;
+    }
+    for (const MaxBatchTry &t : tries)
+        if (t.result == MaxBatchTry::Result::OutOfMemory && (!s.fits || t.batch > *s.fits) &&
+            (!s.fails || t.batch < *s.fails))
+            s.fails = t.batch;
+    if (failed) {
+        s.stop = MaxBatchState::Stop::Failed;
+        s.failure = failed->failure;
+        s.failedBatch = failed->batch;
+        return s;
+    }
+    if (tries.empty()) {
+        s.nextBatch = std::clamp(startBatch, limits.smallestBatch, limits.largestBatch);
+        return s;
+    }
+    if (s.fits && s.fails && *s.fails <= checkBatch(*s.fits, limits.tolerance))
+        s.stop = MaxBatchState::Stop::Narrowed;
+    else if (!s.fits && s.fails && *s.fails <= limits.smallestBatch)
+        s.stop = MaxBatchState::Stop::NothingFits;
+    else if (s.fits && *s.fits >= limits.largestBatch)
+        s.stop = MaxBatchState::Stop::Ceiling;
+    else if (s.tries >= limits.maxTries)
+        s.stop = MaxBatchState::Stop::TriesUsed;
+    else if (s.seconds >= limits.maxSeconds)
+        s.stop = MaxBatchState::Stop::TimeUsed;
+    else
+        s.nextBatch = nextTry(s, tries, limitBytes, limits);
+    return s;
+}
+
+std::string maxBatchSentence(const MaxBatchState &s, const MaxBatchLimits &limits)
+{
+    using Stop = MaxBatchState::Stop;
+    const std::string within = formatNumber("%.0f", limits.tolerance * 100) + "%";
+    switch (s.stop) {
+    case Stop::Searching:
+        return (s.tries ? bracketText(s) + "; " : std::string()) + "next try: batch " + std::to_string(s.nextBatch);
+    case Stop::Narrowed:
+        return bracketText(s) + " (the +" + within + " check)";
+    case Stop::NothingFits:
+        return "nothing fits: batch " + std::to_string(*s.fails) + " runs out of memory" +
+               (*s.fails > 1 ? " (the smallest batch this configuration runs)" : "");
+    case Stop::Ceiling:
+        return bracketText(s) + "; " + std::to_string(*s.fits) +
+               " is the largest batch Stepscope runs, so no larger batch was tried";
+    case Stop::TriesUsed:
+        return bracketText(s) + "; not narrowed to " + within + ": " + std::to_string(s.tries) + " tries used";
+    case Stop::TimeUsed:
+        return bracketText(s) + "; not narrowed to " + within + ": " + formatNumber("%.0f", s.seconds) +
+               " s used (the cap is " + formatNumber("%.0f", limits.maxSeconds) + " s)";
+    case Stop::Failed:
+        return "stopped: batch " + std::to_string(s.failedBatch) + " failed, not out of memory (" + s.failure +
+               "); " + bracketText(s) + " before it";
+    }
+    return {};
+}
+
+} // namespace stepscope::report

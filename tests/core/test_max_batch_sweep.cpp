@@ -1,0 +1,162 @@
+// A max-batch sweep (issue 31.3) through the sweep service and runner, against the fake worker's
+// out-of-memory boundary: each configuration's answer within 5% in at most 8 tries, every try a stored
+// run, another failure stopping its search in its own words, and the request's refusals.
+#include "supervisor/max_batch_sweep.h"
+#include "supervisor/sweep_recipe.h"
+#include "supervisor/sweep_service.h"
+#include "supervisor_fixture.h"
+
+#include <cmath>
+
+namespace stepscope::supervisor
+{
+namespace
+{
+using namespace test;
+using Stop = report::MaxBatchState::Stop;
+
+class MaxBatchSweepTest : public SupervisorTest
+{
+  protected:
+    static RunConfig gpuConfig(int batch, bool tf32 = false)
+    {
+        RunConfig c = smallConfig(batch);
+        c.device = "cuda"; // the fake worker runs it anywhere; a CPU search would need a memory limit
+        c.tf32 = tf32;
+        return c;
+    }
+
+    std::optional<PreparedSweep> prepared(const SweepRequest &r, const WorkerCommand &worker)
+    {
+        std::vector<ConfigError> errors;
+        auto p = SweepService::prepare(*db_, r, errors, options(worker));
+        EXPECT_TRUE(p) << describe(errors);
+        return p;
+    }
+};
+
+TEST_F(MaxBatchSweepTest, FindsEachConfigurationsFakeBoundaryWithin5PercentInAtMost8Tries)
+{
+    // A step of 1500 + 30 * batch MiB on a GPU of 80,000 MiB: 2616 fits, 2617 does not.
+    const int answer = (80000 - 1500) / 30;
+    SweepRequest r;
+    r.configs = {gpuConfig(32), gpuConfig(3000, true)}; // one starts far below, one above
+    r.preset = "custom";
+    r.maxBatch = true;
+    const auto sweep = prepared(r, fakeWorker({"--memory-boundary", "1500", "30", "80000"}));
+    ASSERT_TRUE(sweep);
+    ASSERT_EQ(sweep->plan.runs.size(), 2u);
+    EXPECT_EQ(sweep->plan.runs[0].config.steps, kMaxBatchTrySteps);
+    EXPECT_EQ(sweep->plan.runs[0].config.warmupSteps, 0);
+    EXPECT_EQ(sweep->options.profileSteps, 0);
+
+    const Outcome out = run(sweep->plan, sweep->options, {}, 30000);
+    ASSERT_EQ(out.finishedCount, 1);
+    EXPECT_FALSE(out.cancelled);
+    EXPECT_FALSE(out.log.filter("largest batch of ").isEmpty()) << out.log.join("\n").toStdString();
+
+    const auto r2 = reader();
+    const auto searches = maxBatchSearches(*r2, sweep->plan.sweepId);
+    ASSERT_EQ(searches.size(), 2u);
+    std::size_t tries = 0;
+    for (const MaxBatchSearch &s : searches) {
+        const report::MaxBatchState &st = s.state;
+        ASSERT_EQ(st.stop, Stop::Narrowed) << s.label << ": " << report::maxBatchSentence(st);
+        EXPECT_LE(st.tries, 8) << s.label;
+        EXPECT_LE(*st.fits, answer);
+        EXPECT_GE(*st.fits * 1.05, answer);
+        EXPECT_GT(*st.fails, answer);
+        EXPECT_LE(*st.fails, std::ceil(*st.fits * 1.05));
+        ASSERT_TRUE(st.peakAtAnswer);
+        EXPECT_DOUBLE_EQ(*st.peakAtAnswer / (1024.0 * 1024.0), 1500 + 30.0 * *st.fits);
+        EXPECT_EQ(s.limitText, "cuda's 80,000 MiB");
+        EXPECT_FALSE(s.pending);
+        tries += s.tries.size();
+    }
+    EXPECT_EQ(searches[0].startBatch, 32);
+    EXPECT_EQ(searches[1].startBatch, 3000);
+    EXPECT_EQ(searches[1].tries.front().result, report::MaxBatchTry::Result::OutOfMemory);
+
+    // Every try is a run of the sweep, kept: a fit complete, an out-of-memory failed as such.
+    const auto runs = r2->runs(sweep->plan.sweepId);
+    EXPECT_EQ(runs.size(), tries);
+    for (const store::RunRecord &run : runs)
+        EXPECT_TRUE(run.status == RunStatus::Complete ||
+                    (run.status == RunStatus::Failed && run.category == FailureCategory::OutOfMemory))
+            << run.configName << ": " << run.message;
+    const auto stored = r2->sweep(sweep->plan.sweepId);
+    ASSERT_TRUE(stored);
+    EXPECT_TRUE(isMaxBatchSweep(*stored));
+
+    const std::string md = maxBatchMarkdown(searches);
+    EXPECT_TRUE(contains(md, "## Largest batch that fits")) << md;
+    EXPECT_TRUE(contains(md, "| " + searches[0].label + " | " + std::to_string(*searches[0].state.fits) + " | " +
+                                 std::to_string(*searches[0].state.fails) + " (+"))
+        << md;
+}
+
+TEST_F(MaxBatchSweepTest, AnotherFailureStopsTheSearchInItsOwnWords)
+{
+    SweepRequest r;
+    r.configs = {gpuConfig(16)};
+    r.preset = "custom";
+    r.maxBatch = true;
+    const auto sweep = prepared(r, recorded("worker-compile-failed.jsonl", 1));
+    ASSERT_TRUE(sweep);
+    const Outcome out = run(sweep->plan, sweep->options);
+    ASSERT_EQ(out.finishedCount, 1);
+    const auto searches = maxBatchSearches(*reader(), sweep->plan.sweepId);
+    ASSERT_EQ(searches.size(), 1u);
+    const report::MaxBatchState &st = searches[0].state;
+    EXPECT_EQ(st.stop, Stop::Failed);
+    EXPECT_EQ(st.tries, 1); // no try after it
+    EXPECT_FALSE(st.fits);
+    EXPECT_FALSE(st.fails); // never called out of memory
+    EXPECT_TRUE(contains(report::maxBatchSentence(st), "stopped: batch 16 failed, not out of memory (compile-failed: "))
+        << report::maxBatchSentence(st);
+    EXPECT_TRUE(contains(maxBatchMarkdown(searches), "stopped: batch 16 failed"));
+}
+
+TEST_F(MaxBatchSweepTest, RequestsItCannotRunAreRefusedWithWhatToDo)
+{
+    SweepRequest r;
+    r.configs = {smallConfig(8)}; // the CPU, no memory limit
+    r.maxBatch = true;
+    r.batches = {8, 16};
+    r.repeats = 2;
+    std::string all;
+    for (const ConfigError &e : validate(r))
+        all += e.field + ": " + e.message + "\n";
+    EXPECT_TRUE(contains(all, "max-batch: the search starts at each configuration's own batch")) << all;
+    EXPECT_TRUE(contains(all, "runs on the CPU: give --memory-limit-mib")) << all;
+
+    SweepRequest fine;
+    RunConfig limited = smallConfig(8);
+    limited.memoryLimitMib = 2048;
+    fine.configs = {limited};
+    fine.maxBatch = true;
+    EXPECT_TRUE(validate(fine).empty());
+    const SweepRequest defaults = withDefaults(fine);
+    EXPECT_EQ(defaults.configs[0].steps, kMaxBatchTrySteps);
+    EXPECT_TRUE(defaults.name.startsWith("max batch: ")) << defaults.name.toStdString();
+    EXPECT_TRUE(*defaults.starts == StartStates{});
+    // Stored with the sweep, the recipe runs it again as a search.
+    SweepRecipe recipe;
+    recipe.kind = SweepKind::Single;
+    recipe.base = limited;
+    recipe.settings.maxBatch = true;
+    std::string why;
+    const auto back = recipeFromJson(toJson(recipe), why);
+    ASSERT_TRUE(back) << why;
+    EXPECT_TRUE(back->settings.maxBatch);
+    EXPECT_EQ(back->base.memoryLimitMib, 2048);
+    // The panel's repeats and start states are the search's to set: one fresh process a try.
+    fine.repeats = 3;
+    fine.starts = startStatesFromString("fresh,again");
+    EXPECT_TRUE(validate(fine).empty());
+    EXPECT_EQ(withDefaults(fine).repeats, 1);
+    EXPECT_TRUE(*withDefaults(fine).starts == StartStates{});
+}
+
+} // namespace
+} // namespace stepscope::supervisor
