@@ -3,6 +3,7 @@
 #include "platform/platform.h"
 
 #ifdef STEPSCOPE_WITH_CUDA
+#include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #endif
@@ -30,6 +31,9 @@ std::optional<Failure> applyMemoryLimit(const RunConfig &config)
                        "memory_limit_mib " + std::to_string(config.memoryLimitMib) + " is more than " + config.device +
                            " has (" + std::to_string(total / kMiB) + " MiB); give at most that, or 0 for the whole card",
                        {}};
+    // The caching allocator sets itself up on the first allocation, and refuses a fraction before
+    // ("Allocator not initialized for device", on an H100): one small tensor first, freed at once.
+    (void)at::empty({1}, at::TensorOptions().device(at::kCUDA, index));
     c10::cuda::CUDACachingAllocator::setMemoryFraction(static_cast<double>(limit) / static_cast<double>(total), index);
     return std::nullopt;
 #else

@@ -240,6 +240,15 @@ std::optional<MemoryTimeline> summarizeSnapshot(std::string_view pickle, std::st
             out.peakReserved = std::max(out.peakReserved, reserved);
         }
         out.points = thinned(std::move(points));
+        // A block freed after the peak is known there by its free event, whose frames are where it was
+        // freed (often none: autograd frees from its C++ thread). Where it was allocated is the frames
+        // of its last alloc event up to the peak.
+        std::map<std::int64_t, const PickleValue *> allocFrames;
+        for (std::int64_t i = 0; i <= peakIndex && i < static_cast<std::int64_t>(entries.size()); ++i) {
+            const PickleValue *e = entries[static_cast<std::size_t>(i)].get();
+            if (e && e->kind == Kind::Dict && fieldText(*e, "action") == "alloc")
+                allocFrames[fieldInt(*e, "addr")] = e->get("frames");
+        }
         // Back from the end to the peak, undoing each event (memory_viz's simulate_memory): what is
         // live just after the peak's event.
         for (auto i = static_cast<std::int64_t>(entries.size()) - 1; i > peakIndex; --i) {
@@ -249,8 +258,11 @@ std::optional<MemoryTimeline> summarizeSnapshot(std::string_view pickle, std::st
             const std::string action = fieldText(*e, "action");
             if (action == "alloc")
                 live.erase(fieldInt(*e, "addr"));
-            else if (action == "free_completed")
-                live[fieldInt(*e, "addr")] = {fieldInt(*e, "size"), e->get("frames")};
+            else if (action == "free_completed") {
+                const std::int64_t addr = fieldInt(*e, "addr");
+                const auto from = allocFrames.find(addr);
+                live[addr] = {fieldInt(*e, "size"), from != allocFrames.end() ? from->second : e->get("frames")};
+            }
         }
     }
     out.liveBlocks = static_cast<std::int64_t>(live.size());

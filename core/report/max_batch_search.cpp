@@ -69,8 +69,11 @@ int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const
     if (line) {
         // Just under the line, so that a fit there leaves its +5% check above the limit; where the line
         // says `lo` is the answer already, that check itself.
+        // An aim under the check would creep (1464 then 1472 on a lumpy line): the check instead,
+        // which either ends the search or proves the line low.
         const double aim = std::floor(*line * (1 - limits.tolerance / 2));
-        next = aim > lo ? aim : checkBatch(lo, limits.tolerance);
+        const int check = checkBatch(lo, limits.tolerance);
+        next = aim > check ? aim : check;
     } else {
         next = s.fails ? std::round(std::sqrt(double(lo) * *s.fails)) : 2.0 * lo;
         // One fit with a peak and a known limit: a quarter up gives the line its second point, which
@@ -80,6 +83,20 @@ int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const
         });
         if (limit && peaked == 1 && s.peakAtAnswer)
             next = std::min(next, std::ceil(lo * 1.25));
+        // No line (or one a fit above it proved wrong) and nothing out of memory yet: step by what is
+        // left of the limit at the largest fit, not by doubling. Reserved peaks come in segments, so
+        // the line can fall below a batch that fits; 1560 fitted at 97% of an H100 limit and doubling
+        // spent a try at 3120 (docs/results/h100-memory-energy.md). A little over the proportion,
+        // so that the step brackets the answer rather than creeping up to it.
+        // Where the reported peaks already touch the limit the proportion says nothing, so each fit
+        // that near it doubles the step (6%, 12%, 24%, ...): a few tries bracket the answer.
+        else if (limit && !s.fails && s.peakAtAnswer && *s.peakAtAnswer > 0) {
+            const auto nearLimit = std::count_if(tries.begin(), tries.end(), [&](const MaxBatchTry &t) {
+                return t.result == MaxBatchTry::Result::Fits && t.peakBytes && *t.peakBytes >= 0.9 * *limit;
+            });
+            const double least = 1.0 + 1.2 * limits.tolerance * std::pow(2.0, double(std::max<long>(0, nearLimit - 1)));
+            next = std::min(next, std::ceil(lo * std::clamp(*limit / *s.peakAtAnswer * 1.03, least, 2.0)));
+        }
     }
     return static_cast<int>(std::clamp(next, double(lo + 1), double(upper)));
 }

@@ -12,8 +12,8 @@ std::string memoryBlockText(const profile::MemoryBlock &block)
     for (const std::string &f : block.frames)
         frames += (frames.empty() ? "" : " < ") + f;
     if (frames.empty())
-        frames = "no stack: allocated before the allocator's history was recorded (parameters, optimizer state, "
-                 "or a snapshot without history)";
+        frames = "no stack recorded: allocated before the step's history began (parameters, optimizer state), by "
+                 "C++ code with no Python frames (autograd's backward), or in a snapshot without history";
     return formatBytes(block.bytes) + "  " + frames;
 }
 
