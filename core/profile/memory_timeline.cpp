@@ -57,18 +57,30 @@ std::vector<std::string> pickFrames(const PickleValue *frames)
     std::vector<std::string> own, library;
     if (!frames || frames->kind != Kind::List)
         return {};
+    int unresolved = 0;
     for (const auto &f : frames->items) {
         if (!f || f->kind != Kind::Dict)
             continue;
         const std::string file = f->get("filename") ? f->get("filename")->asText() : std::string();
         const std::string name = f->get("name") ? f->get("name")->asText() : std::string();
         const std::int64_t line = f->get("line") ? f->get("line")->asInt() : 0;
-        if ((file.empty() || file == "??") && (name.empty() || name == "??"))
+        // A C++ frame the allocator could not name ("?? (stepscope-worker:764589)") says nothing to a
+        // reader: counted, not listed.
+        if (name.empty() || name == "??") {
+            ++unresolved;
+            continue;
+        }
+        // The recorder's own frames (the unwinder, the allocator taking the trace) head every C++
+        // stack and say nothing of what allocated.
+        if (name.rfind("torch::unwind", 0) == 0 || name.rfind("torch::CapturedTraceback", 0) == 0 ||
+            name.find("CUDACachingAllocator") != std::string::npos)
             continue;
         auto &into = libraryFrame(file, name) ? library : own;
         if (into.size() < kMaxBlockFrames)
             into.push_back(frameText(file, line, name));
     }
+    if (own.empty() && library.empty() && unresolved > 0)
+        return {std::to_string(unresolved) + " C++ frames without symbols (the native worker's LibTorch frames)"};
     return own.empty() ? library : own;
 }
 
