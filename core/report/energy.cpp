@@ -37,6 +37,23 @@ EnergyReading withoutIdle(EnergyReading reading, double idleWatts, bool *belowId
     return reading;
 }
 
+EnergyReading checkedReading(EnergyReading reading)
+{
+    // Under 5 W over a window of work: no GPU draws that while it runs; the counter did not update.
+    const auto still = [](const std::optional<double> &joules, const std::optional<double> &seconds) {
+        return joules && (*joules <= 0 || (seconds && *seconds > 0 && *joules / *seconds < 5.0));
+    };
+    if (still(reading.blockJoules, reading.blockSeconds)) {
+        reading.problem = "the energy counter did not move over the timed steps (" +
+                          (reading.blockSeconds ? formatNumber("%.2f s", *reading.blockSeconds) : std::string("a window")) +
+                          "; it updates every 20-100 ms): time more steps";
+        reading.blockJoules.reset();
+    }
+    if (still(reading.firstStepJoules, reading.firstStepSeconds))
+        reading.firstStepJoules.reset();
+    return reading;
+}
+
 EnergyFigures energyOf(const std::vector<EnergyReading> &readings)
 {
     EnergyFigures e;

@@ -30,6 +30,10 @@ struct EnergyFigures {
     bool hasInterval() const { return low && high; }
 };
 
+// A reading as the store holds it, with a window in which the counter did not move (0 J, or under
+// 5 W: a window shorter than the counter's 20-100 ms updates, such as a max-batch try's few steps)
+// turned into no figure and why: a step never costs 0 J.
+EnergyReading checkedReading(EnergyReading reading);
 // The figures of one row's completed runs' readings (the order does not matter).
 EnergyFigures energyOf(const std::vector<EnergyReading> &readings);
 // A reading less what an idle GPU would have spent over its windows (idle watts x each window's

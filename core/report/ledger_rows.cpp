@@ -458,7 +458,7 @@ Ledger buildLedger(const store::Reader &reader, std::int64_t sweepId, std::int64
         std::vector<EnergyReading> energy;
         for (const auto *run : group)
             if (run->status == RunStatus::Complete)
-                energy.push_back(run->energy);
+                energy.push_back(checkedReading(run->energy));
         row.energy = energyOf(energy);
         row.energyReadings = std::move(energy);
         RowRuns acc;

@@ -180,6 +180,31 @@ TEST_F(EnergyLedgerTest, IdlePowerComesOutOnlyWhenAskedAndIsSaid)
     EXPECT_EQ(energyLines(modest).heading.find("too high"), std::string::npos);
 }
 
+// A window shorter than the counter's updates reads 0 J (a max-batch try's 4 steps on an H100 showed
+// "0.0000 J"): no figure and why, never 0 J; a row with another process's good reading keeps that one.
+TEST_F(EnergyLedgerTest, ACounterThatDidNotMoveIsNoFigureNotZeroJoules)
+{
+    RunConfig base;
+    base.device = "cuda";
+    EnergyReading still;
+    still.blockJoules = 0.0;
+    still.blockSeconds = 0.03;
+    still.blockSteps = 3;
+    still.firstStepJoules = 0.01;
+    still.firstStepSeconds = 0.5;
+    const Ledger one = ledgerOf({{base, still}});
+    EXPECT_FALSE(one.rows[0].energy.joulesPerStep);
+    EXPECT_FALSE(one.rows[0].energy.firstStepJoules) << "0.01 J over 0.5 s is no GPU at work";
+    EXPECT_NE(energyText(one.rows[0].energy).find("the energy counter did not move over the timed steps (0.03 s"),
+              std::string::npos)
+        << energyText(one.rows[0].energy);
+    EXPECT_EQ(energyCell(one.rows[0].energy), "-");
+    const Ledger two = ledgerOf({{base, still}, {base, gpuReading(3.6, 40)}});
+    ASSERT_TRUE(two.rows[0].energy.joulesPerStep);
+    EXPECT_NEAR(*two.rows[0].energy.joulesPerStep, 3.6, 1e-9);
+    EXPECT_EQ(two.rows[0].energy.processes, 1);
+}
+
 TEST_F(EnergyLedgerTest, ACpuSweepSaysNoEnergyCounterNeverZeroJoules)
 {
     RunConfig cpu;

@@ -149,6 +149,10 @@ class TestPages : public QObject
         QVERIFY2(text.contains("native cuda 224px c1000 baseline: fits 100 (200 MiB at peak); 105 runs out of memory "
                                "(the +5% check); 5 tries"),
                  qPrintable(text));
+        // Its tries are a few steps each: no verdict in time, and no "try --steps 30" either.
+        QVERIFY2(ledger.recommendationText().startsWith("A largest-batch search times nothing"),
+                 qPrintable(ledger.recommendationText()));
+        QVERIFY(!ledger.recommendationText().contains("--steps"));
     }
 
     // Issue 35.4: a batch scan's ledger offers each batch; choosing one builds that batch's ledger

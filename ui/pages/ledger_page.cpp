@@ -234,7 +234,17 @@ void LedgerPage::showRecommendation()
     caveats_->setVisible(!caveats.isEmpty());
     details_->setVisible(!headline.isEmpty());
     recommendation_->setVisible(headline.isEmpty() || details_->isChecked());
-    if (!text.isEmpty())
+    if (!model_->maxBatch().empty()) {
+        // A largest-batch search times nothing: its tries' few steps have no steady state, and a
+        // verdict in time ("try --steps 30") would send the user the wrong way.
+        headline_->setVisible(false);
+        caveats_->setVisible(false);
+        details_->setVisible(false);
+        recommendation_->setVisible(true);
+        recommendation_->setText(tr("A largest-batch search times nothing: each try runs a few steps to see whether "
+                                    "its batch fits, so there is no recommendation. The answers are above; the rows "
+                                    "below are the tries at one batch (the batch box picks another)."));
+    } else if (!text.isEmpty())
         recommendation_->setText(breakableAtPlus(text));
     else if (const QString why = model_->noRecommendationReason(); !why.isEmpty())
         recommendation_->setText(tr("No recommendation because %1.").arg(why)); // the CLI's words
