@@ -54,10 +54,12 @@ def snapshot():
         event("alloc", x2, 8 * MIB, 1100, LAYER1),
         event("segment_alloc", SEG2, 2 * MIB, 1200),
         event("alloc", SEG2, 1 * MIB, 1250, GRAD),
-        event("free_requested", x1, 4 * MIB, 1300, CONV1),
-        event("free_completed", x1, 4 * MIB, 1301, CONV1),
+        # Frees carry where they happened, not where the block came from: autograd frees from its C++
+        # thread, with no Python frames (the summary must name a block by its alloc's frames).
+        event("free_requested", x1, 4 * MIB, 1300),
+        event("free_completed", x1, 4 * MIB, 1301),
         event("alloc", x3, 2 * MIB, 1400, LOSS),
-        event("free_completed", x2, 8 * MIB, 1500, LAYER1),
+        event("free_completed", x2, 8 * MIB, 1500),
         event("free_completed", x3, 2 * MIB, 1600, LOSS),
     ]
     return {"segments": segments, "device_traces": [trace], "allocator_settings": {"PYTORCH_CUDA_ALLOC_CONF": ""},
