@@ -41,27 +41,14 @@ profile::StoredMemory recordMemorySnapshot(const protocol::Message &m, const QSt
         return out;
     }
     const QString raw = scratch.memorySnapshotPath();
-    if (scratch.folder().isEmpty() || QString::fromStdString(m.snapshotPath) != raw) {
-        out.problem = "the worker wrote its memory snapshot to " + m.snapshotPath + ", not where it was asked (" +
-                      raw.toStdString() + "); it is not read";
+    WorkerFile read = readWorkerFile("memory snapshot", m.snapshotPath, scratch, raw);
+    if (read.problem != WorkerFile::Problem::None) {
+        out.problem = read.text;
+        if (read.problem != WorkerFile::Problem::Elsewhere)
+            removeSnapshotFiles(scratch);
         return out;
     }
-    QFile file(raw);
-    if (!file.open(QIODevice::ReadOnly)) {
-        out.problem =
-            "the worker's memory snapshot " + m.snapshotPath + " cannot be read: " + file.errorString().toStdString();
-        removeSnapshotFiles(scratch);
-        return out;
-    }
-    if (file.size() > kMaxRawTraceBytes) {
-        out.problem = "the memory snapshot is " + std::to_string(file.size() / (1024 * 1024)) + " MiB, over the " +
-                      std::to_string(kMaxRawTraceBytes / (1024 * 1024)) + " MiB read";
-        file.close();
-        removeSnapshotFiles(scratch);
-        return out;
-    }
-    const QByteArray pickle = file.readAll();
-    file.close();
+    const QByteArray pickle = std::move(read.data);
     QFile::remove(raw); // read: its room comes back before the compressed copy is written
     std::string problem;
     out.timeline =

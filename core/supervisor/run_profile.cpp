@@ -157,6 +157,31 @@ QString keptTracePath(const QString &databasePath, const std::string &storedName
     return QString::fromStdString(store::besideDatabase(databasePath.toStdString(), storedName));
 }
 
+WorkerFile readWorkerFile(const std::string &what, const std::string &said, const TraceScratch &scratch,
+                          const QString &asked)
+{
+    using Problem = WorkerFile::Problem;
+    WorkerFile out;
+    if (scratch.folder().isEmpty() || QString::fromStdString(said) != asked) {
+        out.problem = Problem::Elsewhere;
+        out.text = "the worker wrote its " + what + " to " + said + ", not where it was asked (" + asked.toStdString() +
+                   "); it is not read";
+        return out;
+    }
+    QFile file(asked);
+    if (!file.open(QIODevice::ReadOnly)) {
+        out.problem = Problem::Unreadable;
+        out.text = "the worker's " + what + " " + said + " cannot be read: " + file.errorString().toStdString();
+    } else if (file.size() > kMaxRawTraceBytes) {
+        out.problem = Problem::TooBig;
+        out.text = "the " + what + " is " + std::to_string(file.size() / (1024 * 1024)) + " MiB, over the " +
+                   std::to_string(kMaxRawTraceBytes / (1024 * 1024)) + " MiB read";
+    } else {
+        out.data = file.readAll();
+    }
+    return out;
+}
+
 profile::StoredProfile recordProfile(const protocol::Message &m, const QString &databasePath, std::int64_t runId,
                                      const TraceScratch &scratch)
 {
@@ -167,27 +192,17 @@ profile::StoredProfile recordProfile(const protocol::Message &m, const QString &
         scratch.empty(); // what a profiler that failed half-way wrote
         return out;
     }
-    if (scratch.folder().isEmpty() || QString::fromStdString(m.tracePath) != raw) {
-        out.problem = "the worker wrote its trace to " + m.tracePath + ", not where it was asked (" +
-                      raw.toStdString() + "); it is not read";
-        return out;
-    }
-    QFile file(raw);
-    if (!file.open(QIODevice::ReadOnly)) {
-        out.problem = "the worker's trace " + m.tracePath + " cannot be read: " + file.errorString().toStdString() +
-                      roomHint(scratch.folder());
+    WorkerFile read = readWorkerFile("trace", m.tracePath, scratch, raw);
+    if (read.problem != WorkerFile::Problem::None) {
+        out.problem = read.text;
+        if (read.problem == WorkerFile::Problem::Elsewhere)
+            return out;
+        // Unreadable: a full disk may be why. Too big: fewer profiled steps make a smaller trace.
+        out.problem += read.problem == WorkerFile::Problem::TooBig ? "; profile fewer steps" : roomHint(scratch.folder());
         scratch.empty();
         return out;
     }
-    if (file.size() > kMaxRawTraceBytes) {
-        out.problem = "the trace is " + std::to_string(file.size() / (1024 * 1024)) + " MiB, over the " +
-                      std::to_string(kMaxRawTraceBytes / (1024 * 1024)) + " MiB read; profile fewer steps";
-        file.close();
-        scratch.empty();
-        return out;
-    }
-    const QByteArray trace = file.readAll();
-    file.close();
+    const QByteArray trace = std::move(read.data);
     // Read: the raw trace (and any temporary file of the profiler's) goes now, so that a disk it
     // filled has room again before the compressed copy or the database is written.
     scratch.empty();

@@ -63,6 +63,18 @@ QString keptTracePath(const QString &databasePath, const std::string &storedName
 // snapshot are kept this way.
 std::string keepCompressed(const QByteArray &data, const QString &partial, const QString &path);
 
+// What a worker says it wrote at `said`, read from where it was asked to write (`asked`, in
+// `scratch`), at most kMaxRawTraceBytes; the problem in the words of `what` ("trace", "memory
+// snapshot") otherwise. A file written elsewhere is not read, nor ours to remove. The trace and the
+// memory snapshot are read so.
+struct WorkerFile {
+    enum class Problem { None, Elsewhere, Unreadable, TooBig } problem = Problem::None;
+    std::string text; // the problem in words; empty when read
+    QByteArray data;
+};
+WorkerFile readWorkerFile(const std::string &what, const std::string &said, const TraceScratch &scratch,
+                          const QString &asked);
+
 // The stored profile for a `profile` message whose worker wrote into `scratch`. The raw trace is
 // removed before the profile is stored, whatever came of it; a trace that cannot be kept (a full
 // disk, a file-size limit) leaves the summary with a note that says why.
