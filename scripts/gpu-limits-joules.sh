@@ -6,8 +6,8 @@
 #            answer checked by its +5% try
 #   ledger   J/step and W for the native ledger rows at batch 32, two cold processes a row and 400
 #            timed steps, so that every steady window is over the second the counter needs
-#   compiled compile reduce-overhead: its largest batch under the same limit, and its joules with
-#            two processes of 400 steps
+#   compiled compile reduce-overhead: its largest batch under the same limit (its joules are the
+#            ledger part's compile rows)
 #   source .gpu-deps/env.sh && scripts/gpu-limits-joules.sh limits|ledger|compiled
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-build.sh"
@@ -39,11 +39,6 @@ ledger)
   ;;
 compiled)
   maxbatch compile-limit 300 --runtime python --compile reduce-overhead "${knobs[@]}" "${limit[@]}"
-  step "compile reduce-overhead joules, 2 processes x 400 steps"
-  timeout 200 $cli --db "$db" run --single --runtime python --compile reduce-overhead "${knobs[@]}" --device cuda \
-    --batch 32 --steps 400 --repeat 2 --start fresh --no-profile > "$out/compiled.md" 2> "$out/compiled.log"
-  echo "rc=$?"
-  grep -E "^\| |J/step|joules" "$out/compiled.md" | grep -v "^|---" | head -20
   ;;
 esac
 echo "done at $SECONDS s"

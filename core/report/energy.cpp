@@ -99,7 +99,9 @@ EnergyFigures energyOf(const std::vector<EnergyReading> &readings)
             ss += (v - mean) * (v - mean);
         const double n = static_cast<double>(perStep.size());
         const double half = stats::studentT975(n - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
-        e.low = mean - half;
+        // A step never costs 0 J or less: two processes far apart (t = 12.7 at n=2) give a symmetric
+        // interval whose low end can pass zero, which says only "no lower bound worth naming".
+        e.low = std::max(0.0, mean - half);
         e.high = mean + half;
     }
     return e;
@@ -129,7 +131,7 @@ std::string energyText(const EnergyFigures &e)
         return e.problem;
     std::string text = joules(*e.joulesPerStep) + " J/step";
     if (e.hasInterval())
-        text += " [" + joules(*e.low) + "-" + joules(*e.high) + "]";
+        text += *e.low > 0 ? " [" + joules(*e.low) + "-" + joules(*e.high) + "]" : " [up to " + joules(*e.high) + "]";
     if (e.watts)
         text += " at " + formatNumber("%.0f", *e.watts) + " W";
     text += e.processes >= 2 ? " (n=" + std::to_string(e.processes) + ")" : " (n=1, no CI)";

@@ -12,6 +12,13 @@ namespace stepscope::report
 namespace
 {
 
+// The figure a try's line runs through: allocated where both ends have it (max_batch_search.h says
+// why), else the reported peak.
+double linePeak(const MaxBatchTry &t, bool allocated)
+{
+    return allocated ? *t.allocatedBytes : *t.peakBytes;
+}
+
 // The batch where the line through the two largest fitting tries with a peak (among the first
 // `count`) meets the limit; none without such a line or limit, or when the peak does not grow.
 std::optional<double> predictedLargest(const std::vector<MaxBatchTry> &tries, std::size_t count,
@@ -34,10 +41,12 @@ std::optional<double> predictedLargest(const std::vector<MaxBatchTry> &tries, st
     }
     if (!second)
         return std::nullopt;
-    const double slope = (*largest->peakBytes - *second->peakBytes) / (largest->batch - second->batch);
+    const bool allocated = largest->allocatedBytes && second->allocatedBytes;
+    const double slope =
+        (linePeak(*largest, allocated) - linePeak(*second, allocated)) / (largest->batch - second->batch);
     if (!(slope > 0))
         return std::nullopt;
-    return largest->batch + (*limit - *largest->peakBytes) / slope;
+    return largest->batch + (*limit - linePeak(*largest, allocated)) / slope;
 }
 
 // Whether every try made while a line existed went as the line said (fits at or below it, out of

@@ -6,7 +6,7 @@
 // Start at the configuration's batch; double while tries fit (divide by 8 while they run out of
 // memory) until a fit and an out-of-memory bracket the answer; then narrow the bracket geometrically until the
 // failing batch is at most ceil(fits * 1.05): that failing try is the +5% check of the answer. Where
-// two fitting tries have a peak memory and the limit is known, the peak is taken as linear in the
+// two fitting tries have a peak memory and the limit is known, the peak (allocated where known) is taken as linear in the
 // batch and the next try aims just under where it meets the limit (after one fit, a try a quarter up
 // gives the line its second point), so that the 8-try cap holds when
 // the answer is far from the start; once a try contradicts that line (an aim that ran out of memory,
@@ -31,6 +31,11 @@ struct MaxBatchTry {
     std::optional<double> peakBytes;
     double seconds = 0;  // the process's wall time
     std::string failure; // Failed: "compile-failed: ...", in the run's own words
+    // The allocator's allocated peak, where the worker reports it beside reserved. The line that aims
+    // the next try runs through these: allocated grows with the batch in a straight line, while
+    // reserved comes in segments and, near a set limit, sits at the limit whatever the batch (the
+    // allocator frees its cache and retries before it fails), so a line through reserved peaks lies.
+    std::optional<double> allocatedBytes{};
 };
 
 struct MaxBatchLimits {

@@ -48,6 +48,8 @@ report::MaxBatchTry tryOf(const store::RunRecord &run, int batch)
             t.peakBytes = static_cast<double>(*run.peakReservedBytes);
         else if (run.peakAllocatedBytes && *run.peakAllocatedBytes > 0)
             t.peakBytes = static_cast<double>(*run.peakAllocatedBytes);
+        if (run.peakAllocatedBytes && *run.peakAllocatedBytes > 0)
+            t.allocatedBytes = static_cast<double>(*run.peakAllocatedBytes);
     } else if (run.status == RunStatus::Failed && run.category == FailureCategory::OutOfMemory) {
         t.result = report::MaxBatchTry::Result::OutOfMemory;
     } else {

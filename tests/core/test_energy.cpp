@@ -43,6 +43,18 @@ TEST(Energy, JoulesPerStepIsTheMeanOverProcessesWithATInterval)
     EXPECT_EQ(energyCell(e), "3.70 J");
 }
 
+// The H100 ledger's compile-default row (docs/results): 0.8 and 4.0 J a step in two processes gave
+// "[-1.34-6.15]". A step never costs 0 J or less: the interval keeps its upper end and says so.
+TEST(Energy, AnIntervalNeverReachesBelowZeroJoules)
+{
+    const EnergyFigures e = energyOf({reading(80, 2.0, 100), reading(400, 2.0, 100)});
+    ASSERT_TRUE(e.hasInterval());
+    EXPECT_EQ(*e.low, 0.0);
+    EXPECT_NEAR(*e.high, 2.4 + 12.7062 * std::sqrt(2 * 1.6 * 1.6) / std::sqrt(2.0), 1e-3);
+    EXPECT_EQ(energyText(e).find('-'), std::string::npos) << energyText(e);
+    EXPECT_NE(energyText(e).find("[up to 22.7]"), std::string::npos) << energyText(e);
+}
+
 TEST(Energy, OneProcessHasNoIntervalAndAShortWindowIsSaid)
 {
     const EnergyFigures e = energyOf({reading(36.3, 0.4, 10)});
