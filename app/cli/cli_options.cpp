@@ -341,7 +341,7 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                       "during them; the summary is stored with the run and the trace kept beside the database"),
           flag("no-profile", "no profile (the same as --profile-steps 0)"),
           flag("max-batch", "time nothing: find each configuration's largest batch that fits, within 5%, by short "
-                            "processes from its own batch up (at most 8 tries and 2 minutes a configuration), each "
+                            "processes from its own batch up (at most 8 tries and 2 minutes a configuration, a compile's own time aside), each "
                             "answer checked by a try 5% above it running out of memory; on the CPU give "
                             "--memory-limit-mib too (a smaller card than yours: --memory-limit-mib on CUDA)"),
           option("objective", "time|energy",

@@ -47,6 +47,10 @@ struct MaxBatchSearch {
     report::MaxBatchState state;
 };
 
+// A stored try as the search reads it: fits (with its peaks), out of memory, or failed in its own
+// words; its seconds leave out a compile's own (the cap on seconds is the search's, not the compile's).
+report::MaxBatchTry maxBatchTryOf(const store::RunRecord &run, int batch);
+
 // Every configuration's search in `sweepId`, in the order the sweep planned them.
 std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::int64_t sweepId,
                                              const report::MaxBatchLimits &limits = {});

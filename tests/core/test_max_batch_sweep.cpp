@@ -117,6 +117,28 @@ TEST_F(MaxBatchSweepTest, AnotherFailureStopsTheSearchInItsOwnWords)
     EXPECT_TRUE(contains(maxBatchMarkdown(searches), "stopped: batch 16 failed"));
 }
 
+// A compiled try's compile is left out of the seconds the cap counts (30 s a try for reduce-overhead
+// on an H100 filled 2 minutes in four tries); a try without a compile counts its whole wall time.
+TEST(MaxBatchTryOf, ACompilesOwnSecondsStandAsideFromTheCap)
+{
+    store::RunRecord run;
+    run.status = RunStatus::Complete;
+    run.started = "2026-12-06T09:00:00.000Z";
+    run.finished = "2026-12-06T09:00:32.500Z";
+    run.peakAllocatedBytes = 3083LL << 20;
+    run.peakReservedBytes = 4628LL << 20;
+    run.compileJson = R"({"mode": "reduce-overhead", "compile_s": 29.0})";
+    const report::MaxBatchTry compiled = maxBatchTryOf(run, 275);
+    EXPECT_EQ(compiled.batch, 275);
+    EXPECT_EQ(compiled.result, report::MaxBatchTry::Result::Fits);
+    EXPECT_NEAR(compiled.seconds, 3.5, 1e-6);
+    EXPECT_NEAR(*compiled.allocatedBytes, 3083.0 * 1048576, 1);
+    EXPECT_NEAR(*compiled.peakBytes, 4628.0 * 1048576, 1);
+
+    run.compileJson.clear();
+    EXPECT_NEAR(maxBatchTryOf(run, 275).seconds, 32.5, 1e-6);
+}
+
 TEST_F(MaxBatchSweepTest, RequestsItCannotRunAreRefusedWithWhatToDo)
 {
     SweepRequest r;
