@@ -18,6 +18,7 @@
 #include "stats/stats.h"
 #include "store/database_files.h"
 #include "store/store.h"
+#include "supervisor/max_batch_export.h"
 #include "supervisor/sweep_runner.h"
 
 #include <QCoreApplication>
@@ -462,6 +463,27 @@ int exportCommand(const Options &options, const CommandLine &line)
         return code;
     if (!resolveSweep(*reader, "export", options.db, sweepId))
         return kUsage;
+    const auto deliver = [&out](const std::string &text) {
+        if (out.isEmpty()) {
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            return kOk;
+        }
+        QString error;
+        if (!writeWhole(out, text, error)) {
+            printError("stepscope-cli export: cannot write " + out + ": " + error);
+            return kDatabase;
+        }
+        printError("stepscope-cli: wrote " + out);
+        return kOk;
+    };
+    // A max-batch sweep timed nothing: its export is each configuration's answer, not a ledger of its
+    // tries (whose few steps have no steady state).
+    if (const auto sweep = reader->sweep(sweepId); sweep && supervisor::isMaxBatchSweep(*sweep)) {
+        const auto searches = supervisor::maxBatchSearches(*reader, sweepId);
+        return deliver(format == "csv"    ? supervisor::maxBatchCsv(searches)
+                       : format == "json" ? supervisor::maxBatchJson(searches)
+                                          : supervisor::maxBatchMarkdown(searches));
+    }
     long long batch = 0;
     if (!positiveOption(line, "a batch size the sweep ran", "batch", batch))
         return kUsage;
@@ -507,17 +529,7 @@ int exportCommand(const Options &options, const CommandLine &line)
                            : report::toMarkdown(ledger, report::sweepFigures(*reader, ledger)) +
                                  report::compileReportMarkdown(report::compileReportRows(*reader, ledger), ledger)
                                      .toStdString();
-    if (out.isEmpty()) {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return kOk;
-    }
-    QString error;
-    if (!writeWhole(out, text, error)) {
-        printError("stepscope-cli export: cannot write " + out + ": " + error);
-        return kDatabase;
-    }
-    printError("stepscope-cli: wrote " + out);
-    return kOk;
+    return deliver(text);
 }
 
 } // namespace stepscope::cli

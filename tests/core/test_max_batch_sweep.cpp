@@ -1,10 +1,16 @@
 // A max-batch sweep (issue 31.3) through the sweep service and runner, against the fake worker's
 // out-of-memory boundary: each configuration's answer within 5% in at most 8 tries, every try a stored
 // run, another failure stopping its search in its own words, and the request's refusals.
+#include "supervisor/max_batch_export.h"
 #include "supervisor/max_batch_sweep.h"
 #include "supervisor/sweep_recipe.h"
 #include "supervisor/sweep_service.h"
 #include "supervisor_fixture.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStringList>
 
 #include <cmath>
 
@@ -93,6 +99,35 @@ TEST_F(MaxBatchSweepTest, FindsEachConfigurationsFakeBoundaryWithin5PercentInAtM
     EXPECT_TRUE(contains(md, "| " + searches[0].label + " | " + std::to_string(*searches[0].state.fits) + " | " +
                                  std::to_string(*searches[0].state.fails) + " (+"))
         << md;
+
+    // The export of the same searches (max_batch_export.h): one CSV row and one JSON object each, with
+    // the answer, its check and the peak the Markdown gives.
+    const std::string csv = maxBatchCsv(searches);
+    const QStringList lines = QString::fromStdString(csv).trimmed().split('\n');
+    ASSERT_EQ(lines.size(), 3) << csv;
+    EXPECT_TRUE(lines[0].startsWith("configuration,start_batch,largest_fits,smallest_out_of_memory,")) << csv;
+    const QStringList first = lines[1].split(',');
+    ASSERT_GE(first.size(), 13) << csv;
+    EXPECT_EQ(first[2].toInt(), *searches[0].state.fits);
+    EXPECT_EQ(first[3].toInt(), *searches[0].state.fails);
+    EXPECT_EQ(first[5], "1");
+    EXPECT_EQ(first[6], "narrowed");
+    EXPECT_NEAR(first[7].toDouble(), 1500 + 30.0 * *searches[0].state.fits, 0.05);
+    EXPECT_NEAR(first[4].toDouble(), (double(*searches[0].state.fails) / *searches[0].state.fits - 1) * 100, 0.01);
+
+    const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(maxBatchJson(searches))).object();
+    const QJsonArray rows = json.value("searches").toArray();
+    ASSERT_EQ(rows.size(), 2);
+    EXPECT_EQ(json.value("max_batch").toObject().value("tries_cap").toInt(), 8);
+    const QJsonObject second = rows[1].toObject();
+    EXPECT_EQ(second.value("start_batch").toInt(), 3000);
+    EXPECT_EQ(second.value("largest_fits").toInt(), *searches[1].state.fits);
+    EXPECT_EQ(second.value("stop").toString(), "narrowed");
+    const QJsonArray triesMade = second.value("tries").toArray();
+    ASSERT_EQ(triesMade.size(), static_cast<qsizetype>(searches[1].tries.size()));
+    EXPECT_EQ(triesMade[0].toObject().value("result").toString(), "out-of-memory");
+    EXPECT_TRUE(triesMade[0].toObject().value("peak_reserved_mib").isNull());
+    EXPECT_EQ(triesMade[0].toObject().value("run_id").toInteger(), searches[1].runIds[0]);
 }
 
 TEST_F(MaxBatchSweepTest, AnotherFailureStopsTheSearchInItsOwnWords)
