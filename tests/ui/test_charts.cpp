@@ -2,7 +2,7 @@
 #include "charts/break_even_chart.h"
 #include "charts/break_even_geometry.h"
 #include "charts/chart_export.h"
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "charts/first_vs_steady_chart.h"
 #include "charts/label_placement.h"

@@ -7,7 +7,7 @@
 #include "report/report_html.h"
 #include "report/sweep_report.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "compile_sweep_fixture.h"
 
 #include "common/failure.h"

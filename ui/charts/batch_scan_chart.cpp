@@ -1,6 +1,6 @@
 #include "charts/batch_scan_chart.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "models/ledger_model.h"
 

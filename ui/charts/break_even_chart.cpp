@@ -1,6 +1,6 @@
 #include "charts/break_even_chart.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "charts/label_placement.h"
 #include "charts/log_ticker.h"

@@ -1,6 +1,6 @@
 #include "charts/break_even_geometry.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 
 #include <QCoreApplication>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "charts/comparison_chart.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "charts/log_ticker.h"
 #include "models/comparison_model.h"

@@ -1,6 +1,6 @@
 #include "charts/run_overlay_chart.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 
 #include "charts/qcustomplot_compat.h"

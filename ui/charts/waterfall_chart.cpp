@@ -2,7 +2,7 @@
 
 #include "report/ledger_text.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"

@@ -1,6 +1,6 @@
 #include "charts/why_chart.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "charts/chart_palette.h"
 #include "models/ledger_model.h"
 #include "report/why_table.h"

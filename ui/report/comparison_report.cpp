@@ -1,5 +1,6 @@
 #include "report/comparison_report.h"
 
+#include "report/report_text.h"
 #include "models/comparison_model.h"
 #include "models/status_colors.h"
 #include "report/environment_pair.h"
@@ -16,15 +17,9 @@ namespace stepscope::ui
 namespace
 {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
-QString esc(const QString &s)
-{
-    return s.toHtmlEscaped();
-}
+using report_text::esc;
 
 QString title(const ComparisonReport &r)
 {

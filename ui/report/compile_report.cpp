@@ -1,5 +1,6 @@
 #include "report/compile_report.h"
 
+#include "report/report_text.h"
 #include "report/report_html.h"
 
 #include <QCoreApplication>
@@ -9,15 +10,9 @@ namespace stepscope::ui
 namespace
 {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
-QString esc(const QString &s)
-{
-    return s.toHtmlEscaped();
-}
+using report_text::esc;
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #include "report/report_document.h"
 
+#include "report/report_text.h"
 #include "report/report_html.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -29,10 +30,7 @@ namespace
 constexpr qreal kFooterPixels = 28; // the band under each page's text for "page N of M"
 constexpr int kMaxPasses = 400;     // each pass moves one row or heading; a report has far fewer
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
 // The resolution QTextDocument lays out at without a paint device (qt_defaultDpi), so that page
 // sizes and the painter's scale agree with its pixels.

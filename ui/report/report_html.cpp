@@ -1,5 +1,6 @@
 #include "report/report_html.h"
 
+#include "report/report_text.h"
 #include "models/environment_assessment.h"
 #include "models/ledger_format.h"
 #include "models/ledger_model.h"
@@ -32,20 +33,9 @@ namespace
 constexpr int kMaxChartWidth = 900;
 constexpr int kMaxChartHeight = 560;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
-QString esc(const QString &s)
-{
-    return s.toHtmlEscaped();
-}
-
-QString esc(const std::string &s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
+using report_text::esc;
 
 QJsonObject parseObject(const QString &json)
 {

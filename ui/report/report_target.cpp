@@ -1,5 +1,6 @@
 #include "report/report_target.h"
 
+#include "report/report_text.h"
 #include "store/database_files.h"
 
 #include <QCoreApplication>
@@ -10,10 +11,7 @@ namespace stepscope::ui
 namespace
 {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #include "report/report_writer.h"
 
+#include "report/report_text.h"
 #include "models/environment_assessment.h"
 #include "report/report_document.h"
 #include "report/report_html.h"
@@ -20,10 +21,7 @@ namespace stepscope::ui
 namespace
 {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
 bool fail(QString *error, const QString &path, const QString &reason)
 {

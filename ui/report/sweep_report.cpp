@@ -1,5 +1,6 @@
 #include "report/sweep_report.h"
 
+#include "report/report_text.h"
 #include "report/report_charts.h"
 #include "store/store.h"
 
@@ -11,10 +12,7 @@ namespace stepscope::ui
 namespace
 {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
+using report_text::tr;
 
 bool fail(QString *error, const QString &message)
 {

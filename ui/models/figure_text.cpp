@@ -1,4 +1,4 @@
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 
 #include "report/ledger.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Number formats of chart labels, so that every chart writes a time or a step count the same way
-// (and the same way as the ledger table and the report).
+// Number formats of figures in every view: the charts' labels, the run detail, the ledger table and the
+// report write a time or a step count the same way. Text only, so the models floor holds it.
 #include <QString>
 
 namespace stepscope::ui
