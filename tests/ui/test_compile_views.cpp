@@ -9,7 +9,7 @@
 #include "models/status_colors.h"
 #include "report/compile_record.h"
 #include "supervisor/worker_command.h"
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 
 #include "common/failure.h"
 

@@ -25,9 +25,9 @@
 #include "models/ledger_model.h"
 #include "models/status_colors.h"
 #include "widgets/config_panel.h"
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 #include "widgets/glossary.h"
-#include "widgets/run_detail_dialog.h"
+#include "parts/run_detail_dialog.h"
 #include "widgets/sweep_header.h"
 #include "widgets/window_fit.h"
 

@@ -20,7 +20,7 @@
 #include "compile_sweep_fixture.h"
 #include "window_fixture.h"
 
-#include "widgets/lane_strip.h"
+#include "parts/lane_strip.h"
 #include <QApplication>
 #include <QComboBox>
 #include <QMessageBox>

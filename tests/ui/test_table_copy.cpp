@@ -1,11 +1,11 @@
-// Tables the user takes away (widgets/table_copy.h): Ctrl+C copies the selected rows as TSV with the
+// Tables the user takes away (parts/table_copy.h): Ctrl+C copies the selected rows as TSV with the
 // headers, Ctrl+Shift+C as Markdown, the context menu's "Copy table" every row; all as the view
 // shows them (through its proxy, in view order, hidden columns left out), on every table of the
 // dashboard.
 #include "pages/page.h"
 #include "pages/sweep_pages.h"
 #include "widgets/main_window.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include "window_fixture.h"
 

@@ -25,7 +25,7 @@
 #include "pages/steps_page.h"
 #include "store/store.h"
 #include "widgets/config_panel.h"
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 #include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 #include "widgets/torch_banner.h"

@@ -1,7 +1,7 @@
 #include "models/run_detail.h"
 #include "report/why_table.h"
 
-#include "charts/chart_format.h"
+#include "models/figure_text.h"
 #include "models/status_colors.h"
 
 #include "common/failure.h"

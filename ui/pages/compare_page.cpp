@@ -9,7 +9,7 @@
 #include "report/comparison_text.h"
 #include "report/report_charts.h"
 #include "store/database_files.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 

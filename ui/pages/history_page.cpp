@@ -3,7 +3,7 @@
 #include "controller/query_job.h"
 #include "controller/run_controller.h"
 #include "models/history_model.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include <QAction>
 #include <QFrame>

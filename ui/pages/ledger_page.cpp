@@ -7,8 +7,8 @@
 #include "pages/ledger_columns.h"
 #include "presenters/shown_sweep.h"
 #include "report/knob_worth.h"
-#include "widgets/run_detail_dialog.h"
-#include "widgets/table_copy.h"
+#include "parts/run_detail_dialog.h"
+#include "parts/table_copy.h"
 
 #include <QComboBox>
 #include <QHeaderView>

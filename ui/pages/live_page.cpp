@@ -2,7 +2,7 @@
 
 #include "charts/live_step_chart.h"
 #include "presenters/live_run.h"
-#include "widgets/lane_strip.h"
+#include "parts/lane_strip.h"
 
 #include <QVBoxLayout>
 

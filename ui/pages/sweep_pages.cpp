@@ -15,7 +15,7 @@
 #include "pages/why_page.h"
 #include "presenters/live_run.h"
 #include "presenters/shown_sweep.h"
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 
 namespace stepscope::ui
 {

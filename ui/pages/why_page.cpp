@@ -9,7 +9,7 @@
 #include "profile/kernel_diff.h"
 #include "report/ledger_text.h"
 #include "report/memory_text.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include "charts/qcustomplot_compat.h"
 

@@ -25,7 +25,7 @@
 #include "supervisor/torch_location.h"
 #include "widgets/config_panel.h"
 #include "widgets/database_dialog.h"
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 #include "widgets/export_dialogs.h"
 #include "widgets/glossary.h"
 #include "widgets/panel_column.h"

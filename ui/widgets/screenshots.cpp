@@ -1,7 +1,7 @@
 #include "widgets/screenshots.h"
 
 #include "pages/ledger_page.h"
-#include "widgets/run_detail_dialog.h"
+#include "parts/run_detail_dialog.h"
 
 #include <QApplication>
 #include <QDir>

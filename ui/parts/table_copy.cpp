@@ -1,4 +1,4 @@
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include <QAbstractItemView>
 #include <QAction>

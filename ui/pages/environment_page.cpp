@@ -1,9 +1,9 @@
-#include "widgets/environment_page.h"
+#include "pages/environment_page.h"
 
 #include "controller/doctor_job.h"
 #include "models/doctor_model.h"
 #include "models/environment_model.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include <QCoreApplication>
 #include <QGroupBox>

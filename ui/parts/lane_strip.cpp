@@ -1,8 +1,8 @@
-#include "widgets/lane_strip.h"
+#include "parts/lane_strip.h"
 
 #include "common/failure.h"
 #include "controller/run_controller.h"
-#include "widgets/table_copy.h"
+#include "parts/table_copy.h"
 
 #include <QHeaderView>
 #include <QTableWidget>

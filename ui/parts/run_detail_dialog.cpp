@@ -1,4 +1,4 @@
-#include "widgets/run_detail_dialog.h"
+#include "parts/run_detail_dialog.h"
 
 #include "models/run_detail.h"
 
