@@ -344,6 +344,9 @@ std::vector<CommandSpec> commandSpecs(const HelpDefaults &defaults)
                             "processes from its own batch up (at most 8 tries and 2 minutes a configuration, a compile's own time aside), each "
                             "answer checked by a try 5% above it running out of memory; on the CPU give "
                             "--memory-limit-mib too (a smaller card than yours: --memory-limit-mib on CUDA)"),
+          option("fits-from", "SWEEP",
+                 "a batch scan bounded by a --max-batch sweep of this database: each configuration runs only at "
+                 "the batches its search did not see run out of memory (said before the sweep starts)"),
           option("objective", "time|energy",
                  "what the printed verdict minimises over the planned run: time (the default), or the GPU's "
                  "joules, first step included (where the rows have energy figures; the other is named beside it)",

@@ -315,6 +315,12 @@ bool parseRunFlags(const CommandLine &line, RunFlags &f)
             r.profileSteps = 0;
         } else if (option == "max-batch") {
             r.maxBatch = true;
+        } else if (option == "fits-from") {
+            bool ok = false;
+            r.fitsFrom = v.toLongLong(&ok);
+            if (!ok || r.fitsFrom < 1)
+                errors.push_back({flag, "'" + v.toStdString() + "' is not a sweep number: give the number list "
+                                                                 "shows for a --max-batch sweep"});
         } else if (option == "fresh-cuda-cache") {
             r.starts = supervisor::StartStates{};
         } else if (option == "caches" || option == "start") {
@@ -883,6 +889,8 @@ int runCommand(const Options &options, const CommandLine &line)
                        .arg(lanes.join(", ")));
         if (!sweep->lanesNote.isEmpty())
             printError("stepscope-cli: " + sweep->lanesNote);
+        if (!sweep->fitsNote.isEmpty())
+            printError("stepscope-cli: " + sweep->fitsNote);
     }
     if (sweep->hasPythonRuns) {
         // Said once up front; each python run then fails python-not-found with the same words.

@@ -164,6 +164,65 @@ std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::i
     return searches;
 }
 
+std::optional<FitBound> boundByMaxBatch(const store::Reader &reader, std::int64_t maxBatchSweep,
+                                        const std::vector<RunConfig> &scan, std::vector<ConfigError> &errors)
+{
+    const std::string field = "fits_from";
+    const std::string which = "sweep " + std::to_string(maxBatchSweep);
+    const auto sweep = reader.sweep(maxBatchSweep);
+    if (!sweep || !isMaxBatchSweep(*sweep)) {
+        errors.push_back({field, which + (sweep ? " is not a largest-batch search" : " is not in this database") +
+                                     ": give the number of a sweep run with --max-batch (list shows them)"});
+        return std::nullopt;
+    }
+    std::map<std::string, const MaxBatchSearch *> byKey;
+    const auto searches = maxBatchSearches(reader, maxBatchSweep);
+    for (const MaxBatchSearch &s : searches)
+        byKey.emplace(searchKey(s.config), &s);
+    FitBound out;
+    std::vector<std::string> leftOut, uncovered;
+    const int firstBatch = scan.empty() ? 0 : scan.front().batch;
+    for (const RunConfig &c : scan) {
+        const auto found = byKey.find(searchKey(c));
+        if (found == byKey.end()) {
+            if (std::find(uncovered.begin(), uncovered.end(), labelOf(c)) == uncovered.end())
+                uncovered.push_back(labelOf(c));
+            out.kept.push_back(c);
+            continue;
+        }
+        const report::MaxBatchState &st = found->second->state;
+        if (!st.fails || c.batch < *st.fails) {
+            out.kept.push_back(c);
+            continue;
+        }
+        if (c.batch == firstBatch) {
+            errors.push_back({field, labelOf(c) + " ran out of memory at batch " + std::to_string(*st.fails) + " in " +
+                                         which + ", at or below the scan's first batch " + std::to_string(c.batch) +
+                                         ": start the scan at a batch every configuration fits"});
+            return std::nullopt;
+        }
+        leftOut.push_back(labelOf(c) + " at batch " + std::to_string(c.batch));
+    }
+    if (out.kept.empty()) {
+        errors.push_back({field, "no configuration fits any batch of the scan (" + which + ")"});
+        return std::nullopt;
+    }
+    if (!leftOut.empty()) {
+        out.note = "Left out, as " + which + " saw them run out of memory at or below their batch: ";
+        for (std::size_t i = 0; i < leftOut.size(); ++i)
+            out.note += (i ? "; " : "") + leftOut[i];
+        out.note += ".";
+    }
+    if (!uncovered.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < uncovered.size(); ++i)
+            list += (i ? "; " : "") + uncovered[i];
+        out.note += std::string(out.note.empty() ? "" : " ") + which + " has no search of " + list +
+                    ": it runs at every batch.";
+    }
+    return out;
+}
+
 std::string maxBatchLine(const MaxBatchSearch &s, const report::MaxBatchLimits &limits)
 {
     return s.label + ": " + (s.pending ? "still searching; " : "") + report::maxBatchSentence(s.state, limits) + "; " +

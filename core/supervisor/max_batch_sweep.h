@@ -55,6 +55,19 @@ report::MaxBatchTry maxBatchTryOf(const store::RunRecord &run, int batch);
 std::vector<MaxBatchSearch> maxBatchSearches(const store::Reader &reader, std::int64_t sweepId,
                                              const report::MaxBatchLimits &limits = {});
 
+// A batch scan bounded by a max-batch sweep's answers (issue 31.3: the search feeds the scan). A
+// configuration is left out at every batch at or above the smallest its search saw run out of
+// memory; a batch between its answer and that try was not tried and runs. A configuration the
+// search did not cover runs at every batch. `note` says each of these. None, with `errors`, when the
+// sweep is not a max-batch search, when the scan's first batch would lose a configuration (the
+// baseline is found there), or when nothing is left to run.
+struct FitBound {
+    std::vector<RunConfig> kept;
+    std::string note;
+};
+std::optional<FitBound> boundByMaxBatch(const store::Reader &reader, std::int64_t maxBatchSweep,
+                                        const std::vector<RunConfig> &scan, std::vector<ConfigError> &errors);
+
 // One search in a line, for the dashboard and the Markdown's notes: "native cuda 224px c1000 bf16: fits
 // 512 (9,120 MiB at peak); 538 runs out of memory (the +5% check); 5 tries, 41 s".
 std::string maxBatchLine(const MaxBatchSearch &search, const report::MaxBatchLimits &limits = {});

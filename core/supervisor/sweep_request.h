@@ -125,6 +125,10 @@ struct SweepRequest {
     // The largest batch that fits (issue 31.3, max_batch_sweep.h): instead of timing them, each
     // configuration's batch is searched with short processes, one a try, from its own batch up.
     bool maxBatch = false;
+    // A batch scan bounded by a max-batch sweep of the same database (max_batch_sweep.h,
+    // boundByMaxBatch): each configuration runs only at the batches its search did not see run out
+    // of memory. 0: none.
+    std::int64_t fitsFrom = 0;
     QString python;           // interpreter of Python runs; empty: automatic (defaultPythonWorker)
     QString cacheRoot; // where each run's cache folders go (start_caches.h); empty: defaultCacheRoot()
     // The recipe the request was made from (sweep_recipe.h), stored with the sweep so that it can be

@@ -57,6 +57,20 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     // (batch 1 at 32 px, a CPU pin under DDP).
     if ((!request.batches.empty() || !request.worldSizes.empty()) && !(errors = validate(p.request)).empty())
         return std::nullopt;
+    if (request.fitsFrom > 0) {
+        if (request.batches.empty() || request.maxBatch) {
+            errors.push_back({"fits_from", request.maxBatch ? "a largest-batch search is not bounded by another: drop "
+                                                              "--fits-from or --max-batch"
+                                                            : "bounds a batch scan: give a list of batches too "
+                                                              "(--batch 64,128,256,512)"});
+            return std::nullopt;
+        }
+        auto bound = boundByMaxBatch(*store::Reader::open(db.path()), request.fitsFrom, p.request.configs, errors);
+        if (!bound)
+            return std::nullopt;
+        p.request.configs = std::move(bound->kept);
+        p.fitsNote = QString::fromStdString(bound->note);
+    }
     const SweepRequest &r = p.request;
     p.hasPythonRuns = std::any_of(r.configs.begin(), r.configs.end(),
                                   [](const RunConfig &c) { return c.runtime == Runtime::Python; });
@@ -85,6 +99,8 @@ std::optional<PreparedSweep> SweepService::prepare(store::Database &db, const Sw
     QJsonObject settings;
     if (!r.recipe.isEmpty())
         settings.insert("recipe", r.recipe);
+    if (r.fitsFrom > 0) // the scan's bound, so that its views can say which search it came from
+        settings.insert("fits_from", QJsonObject{{"sweep", qint64(r.fitsFrom)}, {"note", p.fitsNote}});
     if (r.maxBatch) { // the readers' sign of a max-batch sweep, with or without a recipe (max_batch_sweep.h)
         const report::MaxBatchLimits limits;
         settings.insert("max_batch", QJsonObject{{"tries", limits.maxTries},

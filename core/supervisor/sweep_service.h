@@ -44,6 +44,8 @@ struct PreparedSweep {
     // Said to the user before the sweep starts: the GPUs left out of a host with more than one model
     // (sweep_lanes.h, splitNote). Empty when nothing was left out.
     QString lanesNote;
+    // Said too: what a batch scan bounded by a max-batch sweep left out (SweepRequest::fitsFrom).
+    QString fitsNote;
 };
 
 class SweepService : public QObject

@@ -152,6 +152,64 @@ TEST_F(MaxBatchSweepTest, AnotherFailureStopsTheSearchInItsOwnWords)
     EXPECT_TRUE(contains(maxBatchMarkdown(searches), "stopped: batch 16 failed"));
 }
 
+// The search feeds a batch scan (--fits-from): a configuration leaves out the batches at or above the
+// smallest its search saw run out of memory, one the search did not cover runs at every batch, and a
+// scan whose first batch would lose a configuration is refused with what to do.
+TEST_F(MaxBatchSweepTest, ASearchBoundsABatchScan)
+{
+    SweepRequest search;
+    search.configs = {gpuConfig(32)};
+    search.preset = "custom";
+    search.maxBatch = true;
+    const auto worker = fakeWorker({"--memory-boundary", "1500", "30", "80000"});
+    const auto searched = prepared(search, worker);
+    ASSERT_TRUE(searched);
+    ASSERT_EQ(run(searched->plan, searched->options, {}, 30000).finishedCount, 1);
+    const auto states = maxBatchSearches(*reader(), searched->plan.sweepId);
+    ASSERT_EQ(states.size(), 1u);
+    ASSERT_TRUE(states[0].state.fails);
+    const int fails = *states[0].state.fails;
+
+    SweepRequest scan;
+    scan.configs = {gpuConfig(32), gpuConfig(32, true)}; // the tf32 row was not searched
+    scan.preset = "custom";
+    scan.batches = {32, 2000, 4000};
+    scan.starts = StartStates{}; // fresh alone: one run a configuration and batch
+    scan.fitsFrom = searched->plan.sweepId;
+    const auto bounded = prepared(scan, worker);
+    ASSERT_TRUE(bounded);
+    std::vector<std::pair<bool, int>> planned; // (tf32, batch)
+    for (const auto &r : bounded->plan.runs)
+        planned.emplace_back(r.config.tf32, r.config.batch);
+    const std::vector<std::pair<bool, int>> expected{{false, 32}, {true, 32}, {false, 2000}, {true, 2000}, {true, 4000}};
+    EXPECT_EQ(planned, expected) << "4000 is above " << fails << ", where the search ran out of memory";
+    const std::string note = bounded->fitsNote.toStdString();
+    EXPECT_TRUE(contains(note, "at batch 4000")) << note;
+    EXPECT_TRUE(contains(note, "no search of")) << note;
+    const auto stored = reader()->sweep(bounded->plan.sweepId);
+    ASSERT_TRUE(stored);
+    EXPECT_TRUE(contains(stored->settingsJson, "\"fits_from\"")) << stored->settingsJson;
+
+    std::vector<ConfigError> errors;
+    scan.batches = {4000, 8};
+    EXPECT_FALSE(SweepService::prepare(*db_, scan, errors, options(worker)));
+    ASSERT_FALSE(errors.empty());
+    EXPECT_TRUE(contains(errors.front().message, "start the scan at a batch every configuration fits"))
+        << errors.front().message;
+    scan.batches = {32, 64};
+    scan.fitsFrom = bounded->plan.sweepId; // a batch scan, not a search
+    errors.clear();
+    EXPECT_FALSE(SweepService::prepare(*db_, scan, errors, options(worker)));
+    ASSERT_FALSE(errors.empty());
+    EXPECT_TRUE(contains(errors.front().message, "is not a largest-batch search")) << errors.front().message;
+    scan.batches.clear();
+    scan.fitsFrom = searched->plan.sweepId;
+    errors.clear();
+    EXPECT_FALSE(SweepService::prepare(*db_, scan, errors, options(worker)));
+    ASSERT_FALSE(errors.empty());
+    EXPECT_TRUE(contains(errors.front().message, "give a list of batches too")) << errors.front().message;
+}
+
 // A compiled try's compile is left out of the seconds the cap counts (30 s a try for reduce-overhead
 // on an H100 filled 2 minutes in four tries); a try without a compile counts its whole wall time.
 TEST(MaxBatchTryOf, ACompilesOwnSecondsStandAsideFromTheCap)
