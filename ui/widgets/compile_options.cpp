@@ -11,6 +11,9 @@
 
 namespace stepscope::ui
 {
+
+using supervisor::SweepKind;
+
 namespace
 {
 
@@ -151,6 +154,44 @@ void CompileOptions::updateValidity(const RunConfig &probe)
     greyInvalid<CompileTarget>(target_, [&](CompileTarget t) { return compiled(mode, now.backend, t); });
     for (QWidget *w : {static_cast<QWidget *>(backend_), static_cast<QWidget *>(target_)})
         w->setEnabled(now.enabled());
+}
+
+void CompileOptions::explain(const RunConfig &base, SweepKind kind)
+{
+    const CompileChoice choice = this->choice();
+    if (!choice.enabled()) {
+        setHint({}, false);
+        return;
+    }
+    // Where the form is one configuration (Single, the custom list), that is what compile joins.
+    if (kind == SweepKind::Single || kind == SweepKind::Custom) {
+        // Say now what Start would refuse: validate()'s own words for the configuration.
+        const auto problems = validate(choice.applyTo(base).front());
+        if (!problems.empty()) {
+            setHint(QString::fromStdString(describe(problems)), true);
+            return;
+        }
+    }
+    const bool python = base.runtime == Runtime::Python;
+    QString hint = python ? tr("torch.compile runs in the Python worker, so the runtime is Python") : QString();
+    switch (kind) {
+    case SweepKind::Ledger:
+        hint = python ? tr("%1: the whole ledger runs there, so compile is measured against Python eager. Choose "
+                           "native to keep the C++ rows; the compiled rows stay in Python.")
+                            .arg(hint)
+                      : tr("The native ledger gets Python rows: eager on the knobs compile builds on, then "
+                           "compiled.");
+        break;
+    case SweepKind::Each:
+    case SweepKind::Combinations:
+        hint = python ? tr("%1, for the baseline and every row.").arg(hint)
+                      : tr("Eager rows run native, compiled rows in the Python worker.");
+        break;
+    default:
+        hint = python ? hint + QLatin1Char('.') : tr("Compiled configurations run in the Python worker.");
+        break;
+    }
+    setHint(hint, false);
 }
 
 void CompileOptions::setHint(const QString &text, bool problem)

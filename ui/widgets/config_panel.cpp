@@ -44,12 +44,6 @@ QString entryName(const RunConfig &c)
     return c.runtime == Runtime::Python && c.compile == CompileMode::None ? QStringLiteral("python ") + knobs : knobs;
 }
 
-// "1 repeat", "3 repeats": English plurals without a translation file.
-QString counted(int n, const QString &one, const QString &many)
-{
-    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
-}
-
 } // namespace
 
 ConfigPanel::ConfigPanel(QWidget *parent)
@@ -212,38 +206,7 @@ void ConfigPanel::updateCompile()
         0, nativeRefused ? tr("torch.compile has no C++ training path; set runtime to python") : QVariant(),
         Qt::ToolTipRole);
 
-    if (!choice.enabled()) {
-        compile_->setHint({}, false);
-        return;
-    }
-    if (alone) {
-        // Say now what Start would refuse: validate()'s own words for the configuration.
-        const auto problems = validate(choice.applyTo(base).front());
-        if (!problems.empty()) {
-            compile_->setHint(QString::fromStdString(describe(problems)), true);
-            return;
-        }
-    }
-    const bool python = base.runtime == Runtime::Python;
-    QString hint = python ? tr("torch.compile runs in the Python worker, so the runtime is Python") : QString();
-    switch (kind) {
-    case SweepKind::Ledger:
-        hint = python ? tr("%1: the whole ledger runs there, so compile is measured against Python eager. Choose "
-                           "native to keep the C++ rows; the compiled rows stay in Python.")
-                            .arg(hint)
-                      : tr("The native ledger gets Python rows: eager on the knobs compile builds on, then "
-                           "compiled.");
-        break;
-    case SweepKind::Each:
-    case SweepKind::Combinations:
-        hint = python ? tr("%1, for the baseline and every row.").arg(hint)
-                      : tr("Eager rows run native, compiled rows in the Python worker.");
-        break;
-    default:
-        hint = python ? hint + QLatin1Char('.') : tr("Compiled configurations run in the Python worker.");
-        break;
-    }
-    compile_->setHint(hint, false);
+    compile_->explain(base, kind);
 }
 
 void ConfigPanel::modelChanged()
@@ -465,31 +428,7 @@ void ConfigPanel::updatePreview()
         return;
     }
     const supervisor::TimeLeft none;
-    const supervisor::SweepPreview p = supervisor::preview(request, runTimes_ ? *runTimes_ : none);
-    QString text = viewingSweep_ ? tr("Run again: %1").arg(request.preset) : request.preset;
-    // The model, where it is not the built-in one every sweep trains unless told otherwise.
-    if (!request.configs.empty() && request.configs.front().model != kDefaultModel)
-        text += tr(" of %1").arg(QString::fromStdString(request.configs.front().model));
-    if (p.batchSizes > 0)
-        text += tr(" at %1").arg(counted(p.batchSizes, tr("batch size"), tr("batch sizes")));
-    text += QStringLiteral(", ") + counted(p.configurations, tr("configuration"), tr("configurations"));
-    const QString repeats = counted(p.repeats, tr("repeat"), tr("repeats"));
-    text += p.adaptive ? tr(" × at least %1").arg(repeats) : tr(" × %1").arg(repeats);
-    if (p.startsChosen)
-        text +=
-            tr(", starts %1 (%2)")
-                .arg(QString::fromStdString(supervisor::toString(p.starts)), counted(p.runs, tr("run"), tr("runs")));
-    if (p.lanes > 1)
-        text += tr(", on %1 devices at once").arg(p.lanes);
-    // The estimate the running sweep starts from: the same runs of this host, else a guess.
-    if (!p.estimate)
-        text += tr(", time unknown: no run on this machine to go by yet");
-    else if (p.estimate->guess)
-        text += tr(", %1 (a guess from runs of other configurations or another machine)")
-                    .arg(QString::fromStdString(supervisor::roundedTimeLeft(p.estimate->seconds)));
-    else
-        text += QStringLiteral(", ") + QString::fromStdString(supervisor::roundedTimeLeft(p.estimate->seconds));
-    actions_->setPreview(text, false);
+    actions_->showPlan(request, supervisor::preview(request, runTimes_ ? *runTimes_ : none), viewingSweep_);
 }
 
 void ConfigPanel::setProgress(double fraction, qint64 secondsLeft, bool guess)

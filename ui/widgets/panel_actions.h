@@ -5,6 +5,12 @@
 // scrolled panel (ConfigPanel::actionBar, widgets/panel_column.h).
 #include <QWidget>
 
+namespace stepscope::supervisor
+{
+struct SweepPreview;
+struct SweepRequest;
+} // namespace stepscope::supervisor
+
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -21,6 +27,9 @@ class ActionBar : public QWidget
 
     // The line above Start; a `problem` (Start would refuse) in the failure colour.
     void setPreview(const QString &text, bool problem);
+    // The line for what `request` runs and for how long, as supervisor::preview counts it: "ledger,
+    // 4 configurations × 1 repeat, about 2 min"; `runAgain` for a stored sweep's runs.
+    void showPlan(const supervisor::SweepRequest &request, const supervisor::SweepPreview &p, bool runAgain);
     // `fraction` in [0, 1] and the time left (< 0: not known yet).
     void setProgress(double fraction, qint64 secondsLeft, bool guess);
     QString progressText() const; // empty while the bar is hidden
