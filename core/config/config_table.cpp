@@ -3,8 +3,10 @@
 // To add a knob: a member in RunConfig (run_config.h), a row in fields() below, and, if it cannot run
 // with some other setting, a rule in rules(). setField, validate, toJson/fromJson, ==, the CLI's
 // --flags and --help, and the Python worker (the build writes this table into
-// stepscope_py/config_schema.json) follow from these rows. What is left by hand: the knob's label
-// (knobNames in run_config.cpp), its sweep knob (presets.cpp) and what each worker does with it.
+// stepscope_py/config_schema.json) follow from these rows; so does the dashboard's widget for a row
+// with a `form` (shown(): its label, unit and tooltip; ui/widgets/field_widgets.h), greyed where
+// rules() refuse it. What is left by hand: the knob's label (knobNames in run_config.cpp), its sweep
+// knob (presets.cpp), where the panel places its widget, and what each worker does with it.
 #include "config/config_table.h"
 
 #include "config/model_name.h"
