@@ -3,8 +3,10 @@
 // To add a knob: a member in RunConfig (run_config.h), a row in fields() below, and, if it cannot run
 // with some other setting, a rule in rules(). setField, validate, toJson/fromJson, ==, the CLI's
 // --flags and --help, and the Python worker (the build writes this table into
-// stepscope_py/config_schema.json) follow from these rows. What is left by hand: the knob's label
-// (knobNames in run_config.cpp), its sweep knob (presets.cpp) and what each worker does with it.
+// stepscope_py/config_schema.json) follow from these rows; so does the dashboard's widget for a row
+// with a `form` (shown(): its label, unit and tooltip; ui/widgets/field_widgets.h), greyed where
+// rules() refuse it. What is left by hand: the knob's label (knobNames in run_config.cpp), its sweep
+// knob (presets.cpp), where the panel places its widget, and what each worker does with it.
 #include "config/config_table.h"
 
 #include "config/model_name.h"
@@ -71,6 +73,13 @@ FieldInfo integer(const char *key, long long min, long long max, Access access, 
     return f;
 }
 
+// `f` as a form shows it (config_table.h's FieldForm).
+FieldInfo shown(FieldInfo f, FieldForm form)
+{
+    f.form = std::move(form);
+    return f;
+}
+
 std::string joined(const std::vector<std::string> &items, const char *separator)
 {
     std::string out;
@@ -101,12 +110,18 @@ std::vector<FieldInfo> finish(std::vector<FieldInfo> rows)
 const std::vector<FieldInfo> &fields()
 {
     static const std::vector<FieldInfo> kFields = finish({
-        choice("runtime", {"native", "python"}, number<&RunConfig::runtime>(),
-               "which worker runs the step (torch.compile needs python)"),
+        shown(choice("runtime", {"native", "python"}, number<&RunConfig::runtime>(),
+                     "which worker runs the step (torch.compile needs python)"),
+              {"Runtime",
+               "",
+               "",
+               "In a sweep it runs the eager configurations: compiled ones always run in Python.",
+               {{"native", "native (LibTorch C++)"}, {"python", "Python (same knobs, torch.compile)"}}}),
         [] {
             FieldInfo f = row("device", FieldKind::Device, text<&RunConfig::device>(), "where the step runs");
             f.max = 63; // cuda:0 .. cuda:63
             f.allowedText = "cpu|cuda|cuda:N";
+            f.form.label = "Device";
             return f;
         }(),
         [] {
@@ -115,34 +130,80 @@ const std::vector<FieldInfo> &fields()
                               "transformers architecture, random weights) or your factory module.path:factory; "
                               "options follow as ,key=value");
             f.allowedText = "resnet18|torchvision:NAME|timm:NAME|hf:NAME|module:factory";
+            f.form = {"Model", "", "",
+                      "A factory may be a file too, /path/file.py:factory; options as in "
+                      "timm:vit_tiny_patch16_224,img_size=64.\nAny model other than resnet18 runs in the Python "
+                      "worker."};
             return f;
         }(),
         // The knobs, in ledger order.
-        flag("tf32", number<&RunConfig::tf32>(), "TF32 matmuls and convolutions (CUDA)"),
-        flag("cudnn_benchmark", number<&RunConfig::cudnnBenchmark>(), "cuDNN autotuning (CUDA)"),
-        choice("autocast", {"off", "bf16", "fp16"}, number<&RunConfig::autocast>(),
-               "mixed precision; fp16 uses dynamic loss scaling (CUDA)"),
-        flag("channels_last", number<&RunConfig::channelsLast>(), "NHWC memory format for inputs and 4-D parameters"),
-        flag("cuda_graph", number<&RunConfig::cudaGraph>(),
-             "capture the whole step in a CUDA graph and replay it (CUDA)"),
-        choice("optimizer", {"per-parameter", "foreach", "fused"}, number<&RunConfig::optimizer>(),
-               "SGD implementation"),
-        choice("compile", {"none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"},
-               number<&RunConfig::compile>(),
-               "torch.compile mode (python runtime); reduce-overhead and max-autotune use CUDA graphs"),
-        choice("compile_backend", {"inductor", "cudagraphs", "aot_eager"}, number<&RunConfig::compileBackend>(),
-               "torch.compile backend; cudagraphs needs CUDA, aot_eager is a debugging backend (no generated kernels)"),
-        choice("compile_target", {"model", "step"}, number<&RunConfig::compileTarget>(),
-               "compile the model alone, or the whole training step"),
+        shown(flag("tf32", number<&RunConfig::tf32>(), "TF32 matmuls and convolutions (CUDA)"),
+              {"TF32 matmuls and convolutions", "", "",
+               "TensorFloat-32 on Ampere and newer GPUs: about 2x on fp32 convolutions, with a 10-bit mantissa inside "
+               "the multiply (the accuracy gate checks the losses). No first-step cost."}),
+        shown(flag("cudnn_benchmark", number<&RunConfig::cudnnBenchmark>(), "cuDNN autotuning (CUDA)"),
+              {"cuDNN autotuning (benchmark)", "", "",
+               "cudnn.benchmark: cuDNN times its algorithms for each new shape and keeps the fastest. It costs seconds "
+               "in the first step (more on a machine's first process) and pays off when shapes stay fixed."}),
+        // The form's checkbox is "off"; the box beside it offers the precisions.
+        shown(choice("autocast", {"off", "bf16", "fp16"}, number<&RunConfig::autocast>(),
+                     "mixed precision; fp16 uses dynamic loss scaling (CUDA)"),
+              {"Autocast",
+               "",
+               "",
+               "Matmuls and convolutions in 16 bits; bf16 needs no loss scaling. Helps a GPU-bound step; a "
+               "launch-bound step (small batch) may not move.",
+               {{"bf16", "bf16"}, {"fp16", "fp16"}}}),
+        shown(flag("channels_last", number<&RunConfig::channelsLast>(),
+                   "NHWC memory format for inputs and 4-D parameters"),
+              {"channels_last memory format", "", "",
+               "Tensor cores want it, so it mostly pays together with autocast. Costs a layout change in the first "
+               "step."}),
+        shown(flag("cuda_graph", number<&RunConfig::cudaGraph>(),
+                   "capture the whole step in a CUDA graph and replay it (CUDA)"),
+              {"CUDA graph of the whole step", "", "",
+               "Forward, backward and optimizer: the CPU launches one graph instead of hundreds of kernels. Large "
+               "gains on launch-bound steps; capture costs time in the first step, and shapes must stay fixed."}),
+        // PyTorch's default first in the form: per-parameter is there to compare with.
+        shown(choice("optimizer", {"per-parameter", "foreach", "fused"}, number<&RunConfig::optimizer>(),
+                     "SGD implementation"),
+              {"SGD",
+               "",
+               "",
+               "foreach: a few multi-tensor kernels per step (PyTorch's default). fused: "
+               "one kernel per step; it helps launch-bound steps and costs nothing. per-parameter: one small kernel "
+               "per weight, the slow path, to see what the others save.\nIn a ledger, fused is the last row; "
+               "per-parameter runs alone vs the baseline.",
+               {{"foreach", "foreach (PyTorch's default)"},
+                {"fused", "fused"},
+                {"per-parameter", "per-parameter loop (for comparison)"}}}),
+        shown(choice("compile", {"none", "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"},
+                     number<&RunConfig::compile>(),
+                     "torch.compile mode (python runtime); reduce-overhead and max-autotune use CUDA graphs"),
+              {"Mode"}),
+        shown(choice("compile_backend", {"inductor", "cudagraphs", "aot_eager"}, number<&RunConfig::compileBackend>(),
+                     "torch.compile backend; cudagraphs needs CUDA, aot_eager is a debugging backend (no generated "
+                     "kernels)"),
+              {"Backend",
+               "",
+               "",
+               "",
+               {{"inductor", "inductor"}, {"cudagraphs", "cudagraphs"}, {"aot_eager", "aot_eager (debugging backend)"}}}),
+        shown(choice("compile_target", {"model", "step"}, number<&RunConfig::compileTarget>(),
+                     "compile the model alone, or the whole training step"),
+              {"Target", "", "", "", {{"model", "model"}, {"step", "whole step (model, loss, optimizer)"}}}),
         // The shape of the run.
-        integer("batch", 1, 4096, number<&RunConfig::batch>(), "images per step"),
-        integer("image_size", 32, 1024, number<&RunConfig::imageSize>(), "square image side in pixels",
-                "ResNet18 halves the image five times"),
-        integer("sequence_length", 1, 1 << 20, number<&RunConfig::sequenceLength>(),
-                "tokens per sample for a model that takes token ids (hf: language models)"),
+        shown(integer("batch", 1, 4096, number<&RunConfig::batch>(), "images per step"), {"Batch"}),
+        shown(integer("image_size", 32, 1024, number<&RunConfig::imageSize>(), "square image side in pixels",
+                      "ResNet18 halves the image five times"),
+              {"Image size", " px"}),
+        shown(integer("sequence_length", 1, 1 << 20, number<&RunConfig::sequenceLength>(),
+                      "tokens per sample for a model that takes token ids (hf: language models)"),
+              {"Sequence length", " tokens"}),
         integer("classes", 1, 100000, number<&RunConfig::classes>(), "output classes of the final layer"),
-        integer("warmup_steps", 0, 100000, number<&RunConfig::warmupSteps>(), "steps run before measuring"),
-        integer("steps", 1, 1000000, number<&RunConfig::steps>(), "measured steps"),
+        shown(integer("warmup_steps", 0, 100000, number<&RunConfig::warmupSteps>(), "steps run before measuring"),
+              {"Warm-up steps"}),
+        shown(integer("steps", 1, 1000000, number<&RunConfig::steps>(), "measured steps"), {"Measured steps"}),
         integer("seed", 0, std::numeric_limits<long long>::max(), number<&RunConfig::seed>(),
                 "seed of weights and synthetic data"),
         [] {
@@ -153,16 +214,30 @@ const std::vector<FieldInfo> &fields()
             f.choices = {"none", "one"};
             f.max = kMaxCpuCores - 1;
             f.allowedText = "none|one|CORES";
+            f.form = {"CPU affinity",
+                      "",
+                      "",
+                      "An eager GPU step that waits on kernel launches (common on VMs whose vCPUs move between host "
+                      "cores) can get faster and steadier on one core; GPU-bound and graph-replayed steps do not "
+                      "move, and a CPU step wants its cores.\nOne core: the first core the worker may use other than "
+                      "core 0. The pin is a knob: in a ledger it is a row after channels_last, Each runs it alone, "
+                      "Combinations combines it; a core list stands in for one core.",
+                      {{"none", "none (the scheduler's choice)"}, {"one", "one core"}, {"list", "cores:"}}};
             return f;
         }(),
-        integer("threads", 0, 256, number<&RunConfig::threads>(),
-                "intra-op CPU threads (at::set_num_threads); 0 keeps the library default"),
+        shown(integer("threads", 0, 256, number<&RunConfig::threads>(),
+                      "intra-op CPU threads (at::set_num_threads); 0 keeps the library default"),
+              {"CPU threads", "", "library default",
+               "Every configuration of the sweep runs with it (torch.set_num_threads in Python). More threads rarely "
+               "help a launch-bound GPU step: pinning does."}),
         // A smaller device than the one at hand ("will it fit on a 40 GB card"), and what makes the
         // max-batch search (issue 31.3) testable on the CPU. 16 TiB is more than any device has.
-        integer("memory_limit_mib", 0, 1 << 24, number<&RunConfig::memoryLimitMib>(),
-                "memory the worker may use in MiB (0: the device's own): on CUDA the caching allocator's cap; "
-                "on the CPU the worker's peak resident memory, checked after the first and the last step; "
-                "past it the run fails out-of-memory"),
+        shown(integer("memory_limit_mib", 0, 1 << 24, number<&RunConfig::memoryLimitMib>(),
+                      "memory the worker may use in MiB (0: the device's own): on CUDA the caching allocator's cap; "
+                      "on the CPU the worker's peak resident memory, checked after the first and the last step; "
+                      "past it the run fails out-of-memory"),
+              {"Memory limit", " MiB", "the device's own",
+               "Will it fit on a smaller card? The largest batch search on the CPU needs it."}),
         integer("world_size", 1, 64, number<&RunConfig::worldSize>(),
                 "data-parallel ranks: DistributedDataParallel over this many processes (python runtime), "
                 "one GPU each (gloo on the CPU); 1 is a plain step"),
@@ -325,6 +400,25 @@ std::string allowedPhrase(const FieldInfo &field)
         break;
     }
     return joined(field.choices, ", ") + " or a core list";
+}
+
+std::string sentences(const std::string &brief, const std::string &more)
+{
+    std::string out = brief;
+    // A plain first word takes a capital; a name keeps its spelling (cuDNN, torch.compile, tf32).
+    const std::string first = out.substr(0, out.find(' '));
+    const bool plain =
+        std::all_of(first.begin(), first.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+    if (!first.empty() && plain)
+        out[0] = static_cast<char>(out[0] - 'a' + 'A');
+    if (!out.empty() && out.back() != '.' && out.back() != '?' && out.back() != '!')
+        out += '.';
+    return more.empty() ? out : out + ' ' + more;
+}
+
+std::string explanation(const FieldInfo &field)
+{
+    return sentences(field.help, field.form.details);
 }
 
 } // namespace stepscope

@@ -4,6 +4,7 @@
 // workers obey this one table: the native side reads it here; the build writes it out as the Python
 // worker's config_schema.json (config_schema.h), so no field, range, default or rule exists twice.
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stepscope
@@ -27,6 +28,19 @@ struct FieldValue {
     std::string text;
 };
 
+// How a form shows a field: the dashboard's configuration panel makes the field's widget from its
+// row (ui/widgets/field_widgets.h), so that its label, unit and tooltip are written here once. A
+// field without a label has no widget of its own. The words are for people; the JSON names are `key`.
+struct FieldForm {
+    const char *label = "";   // the form's name for it: "Batch", "TF32 matmuls and convolutions"
+    const char *unit = "";    // after a number, with its space: " px", " MiB"
+    const char *zero = "";    // said instead of 0 where 0 means "not set": "library default"
+    const char *details = ""; // what a tooltip says after `help`: why it helps, what it costs
+    // The choices a form offers, in its order and its words (a name of `choices`, or for a CoreList
+    // "list": a core list typed beside it); empty: every choice, by its name.
+    std::vector<std::pair<std::string, std::string>> offered{};
+};
+
 struct FieldInfo {
     const char *key = "";     // the JSON name, and the CLI flag with '-' for '_'
     const char *allowed = ""; // for --help: "off|bf16|fp16", "1..4096", "cpu|cuda|cuda:N"
@@ -39,6 +53,7 @@ struct FieldInfo {
     FieldValue (*get)(const RunConfig &) = nullptr;
     void (*set)(RunConfig &, const FieldValue &) = nullptr;
     std::string allowedText{}; // what `allowed` points into
+    FieldForm form{};
 };
 
 // A rule: when every condition holds, `field` is refused with `message`. A condition holds when the
@@ -64,6 +79,10 @@ const FieldInfo *findField(const std::string &key); // nullptr for an unknown ke
 std::string valueText(const RunConfig &config, const FieldInfo &field);
 // What a refusal of `field` lists as allowed: "off, bf16, fp16", "an integer from 1 to 4096".
 std::string allowedPhrase(const FieldInfo &field);
+// The field told in sentences, as a form's tooltip says it: `help`, then the form's details.
+std::string explanation(const FieldInfo &field);
+// `brief` as a sentence (capital first, full stop last), then `more` after a space when there is any.
+std::string sentences(const std::string &brief, const std::string &more);
 
 // The refusals that are no rule of one field; both workers word them from these templates.
 namespace messages

@@ -47,6 +47,11 @@ std::string limitRange(const SweepLimit &limit)
     return range + ", default " + (limit.defaultValue == 0 ? std::string("none") : number(limit.defaultValue));
 }
 
+std::string explanation(const SweepLimit &limit)
+{
+    return sentences(limit.what, limit.form.details);
+}
+
 std::vector<ConfigError> validate(const SweepRequest &r)
 {
     std::vector<ConfigError> errors;

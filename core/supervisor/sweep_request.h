@@ -18,6 +18,19 @@
 namespace stepscope::supervisor
 {
 
+// How a form shows a limit (the dashboard's panel makes its box from it, ui/widgets/field_widgets.h).
+// Its enabling rule names the options (the CLI's flags, without "--") that switch it on or off.
+struct LimitForm {
+    const char *label = "";      // the form's name for it: "Repeats"
+    const char *unit = "";       // after the number, with its space: " min"
+    const char *zero = "";       // said instead of 0 where 0 means "none": "no time limit"
+    const char *details = "";    // what a tooltip says after `what`
+    const char *onlyWith = "";   // the flag without which the setting means nothing: "until-ci"
+    const char *unusedWith = ""; // the flag under which it means nothing: "max-batch"
+    double step = 1;             // the box's step; the finest value a bound the table excludes is off by
+    const char *prefix = "";     // before the number: "±"
+};
+
 // One numeric setting of a sweep: its CLI option, range, default and what it is. `max` is inclusive.
 struct SweepLimit {
     const char *option; // the CLI's option name, without "--"
@@ -25,10 +38,18 @@ struct SweepLimit {
     bool whole;        // a whole number
     bool minExclusive; // min itself is refused (a percentage above 0)
     const char *what;  // "cold processes of each configuration", ...
+    LimitForm form{};
 };
 
 // The table. Repeats: cold processes each; more than 100 is a typing slip, not a sweep.
-inline constexpr SweepLimit kRepeatLimit{"repeat", 1, 100, 1, true, false, "cold processes of each configuration"};
+inline constexpr SweepLimit kRepeatLimit{"repeat",
+                                         1,
+                                         100,
+                                         1,
+                                         true,
+                                         false,
+                                         "cold processes of each configuration",
+                                         {"Repeats", "", "", "Interleaved A B C A B C.", "", "max-batch"}};
 // A worker silent this long is killed; Qt's timers count milliseconds in an int (24.8 days at most),
 // and a week is the longest sensible silence.
 inline constexpr SweepLimit kTimeoutLimit{
@@ -40,18 +61,45 @@ inline constexpr SweepLimit kPlannedStepsLimit{"planned-steps",
                                                static_cast<double>(kDefaultPlannedSteps),
                                                true,
                                                false,
-                                               "steps of the planned training run the recommendation is for"};
-inline constexpr SweepLimit kUntilCiLimit{
-    "until-ci", 0, 50, 2, false, true, "adaptive repeats: the steady CI to reach, +-% of the median"};
+                                               "steps of the planned training run the recommendation is for",
+                                               {"Planned run", " steps", "", "", "", "max-batch"}};
+inline constexpr SweepLimit kUntilCiLimit{"until-ci",
+                                          0,
+                                          50,
+                                          2,
+                                          false,
+                                          true,
+                                          "adaptive repeats: the steady CI to reach, +-% of the median",
+                                          {"Until the 95% CI is within", " %", "",
+                                           "After the planned repeats, cold processes are added to every "
+                                           "configuration whose steady figure's 95% CI is wider than this share of "
+                                           "its median (at least 2 processes each).",
+                                           "until-ci", "", 0.5, "\u00b1"}};
 // An interval needs two processes: adaptive repeats start there.
-inline constexpr SweepLimit kMaxRepeatsLimit{
-    "max-repeats", 2, 1000, 10, true, false, "adaptive repeats: at most this many processes of a configuration"};
+inline constexpr SweepLimit kMaxRepeatsLimit{"max-repeats",
+                                             2,
+                                             1000,
+                                             10,
+                                             true,
+                                             false,
+                                             "adaptive repeats: at most this many processes of a configuration",
+                                             {"At most", " processes", "", "", "until-ci"}};
 inline constexpr SweepLimit kMaxMinutesLimit{"max-minutes", 0, 1000, 0, true, false,
                                              "adaptive repeats: no new process after this many minutes of the sweep "
-                                             "(0: no time cap)"};
+                                             "(0: no time cap)",
+                                             {"Stop adding after", " min", "no time limit", "", "until-ci"}};
 // Steady steps profiled after each run's timed ones (issue 18.1); 0 profiles nothing (--no-profile).
 inline constexpr SweepLimit kProfileStepsLimit{
-    "profile-steps", 0, 1000, 20, true, false, "steady steps profiled after each run's timed ones (0: none)"};
+    "profile-steps",
+    0,
+    1000,
+    20,
+    true,
+    false,
+    "steady steps profiled after each run's timed ones (0: none)",
+    {"Profile steps", "", "off",
+     "Never during the timed steps. The Why page shows them: GPU busy and waiting, kernels, the kernel diff.", "",
+     "max-batch"}};
 inline constexpr const SweepLimit *kSweepLimits[] = {&kRepeatLimit,      &kTimeoutLimit,    &kPlannedStepsLimit,
                                                      &kUntilCiLimit,     &kMaxRepeatsLimit, &kMaxMinutesLimit,
                                                      &kProfileStepsLimit};
@@ -61,6 +109,8 @@ bool withinLimit(const SweepLimit &limit, double value);
 std::string limitHint(const SweepLimit &limit);
 // "from 1 to 100, default 1", for --help and tooltips.
 std::string limitRange(const SweepLimit &limit);
+// The limit told in sentences, as a form's tooltip says it: `what`, then the form's details.
+std::string explanation(const SweepLimit &limit);
 
 // Which start states the runs of a sweep have (store::StartState, start_caches.h). Each repeat is a
 // round of fresh runs, then of shipped ones, then of again ones; the first fresh run of a

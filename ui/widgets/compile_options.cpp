@@ -1,6 +1,7 @@
 #include "widgets/compile_options.h"
 
 #include "models/status_colors.h"
+#include "widgets/field_widgets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,6 +12,9 @@
 
 namespace stepscope::ui
 {
+
+using supervisor::SweepKind;
+
 namespace
 {
 
@@ -47,60 +51,64 @@ template <typename Enum, typename Probe> void greyInvalid(QComboBox *box, Probe 
     }
 }
 
-void addItem(QComboBox *box, const QString &text, int value, const QString &tip)
+// What one choice does: its item's tooltip, which greyInvalid puts a refusal in front of. The box's
+// own tooltip is the field's explanation.
+void explainItem(QComboBox *box, int value, const QString &tip)
 {
-    box->addItem(text, value);
-    box->setItemData(box->count() - 1, tip, Qt::UserRole + 1);
-    box->setItemData(box->count() - 1, tip, Qt::ToolTipRole);
+    const int i = box->findData(value);
+    box->setItemData(i, tip, Qt::UserRole + 1);
+    box->setItemData(i, tip, Qt::ToolTipRole);
 }
 
 } // namespace
 
 CompileOptions::CompileOptions(QWidget *parent) : QGroupBox(tr("torch.compile"), parent)
 {
-    mode_ = new QComboBox;
-    mode_->setObjectName("compile:mode");
-    addItem(mode_, tr("preset rows"), kPresetRows,
-            tr("What the sweep kind's preset compiles: the ledger ends with Python rows of eager, compile "
-               "default, reduce-overhead and compile default in the whole-step CUDA graph (on a GPU), as "
-               "stepscope-cli run does; the other kinds compile nothing."));
-    addItem(mode_, "none", int(CompileMode::None), tr("Eager PyTorch: no torch.compile."));
-    addItem(mode_, "default", int(CompileMode::Default),
-            tr("inductor's default: fused generated kernels. A cold compile takes tens of seconds."));
-    addItem(mode_, "reduce-overhead", int(CompileMode::ReduceOverhead),
-            tr("default plus CUDA graphs of the compiled graphs: no launch overhead. CUDA only; a longer "
-               "compile and more memory."));
-    addItem(mode_, "max-autotune", int(CompileMode::MaxAutotune),
-            tr("Autotunes matmul and convolution kernels and uses CUDA graphs: the fastest steps, but a cold "
-               "compile costs minutes. CUDA only."));
-    addItem(mode_, "max-autotune-no-cudagraphs", int(CompileMode::MaxAutotuneNoCudagraphs),
-            tr("Autotuning without CUDA graphs (the CPU's variant): a cold compile costs minutes."));
+    // The boxes, their labels, words and order from the configuration table (field_widgets.h);
+    // what each choice does is said here, item by item.
+    mode_ = fieldCombo(tableField("compile"));
+    // The first item stands for no choice of the user's: the rows the sweep kind's preset brings.
+    mode_->insertItem(0, tr("preset rows"), kPresetRows);
+    mode_->setCurrentIndex(0);
+    explainItem(mode_, kPresetRows,
+                tr("What the sweep kind's preset compiles: the ledger ends with Python rows of eager, compile "
+                   "default, reduce-overhead and compile default in the whole-step CUDA graph (on a GPU), as "
+                   "stepscope-cli run does; the other kinds compile nothing."));
+    explainItem(mode_, int(CompileMode::None), tr("Eager PyTorch: no torch.compile."));
+    explainItem(mode_, int(CompileMode::Default),
+                tr("inductor's default: fused generated kernels. A cold compile takes tens of seconds."));
+    explainItem(mode_, int(CompileMode::ReduceOverhead),
+                tr("default plus CUDA graphs of the compiled graphs: no launch overhead. CUDA only; a longer "
+                   "compile and more memory."));
+    explainItem(mode_, int(CompileMode::MaxAutotune),
+                tr("Autotunes matmul and convolution kernels and uses CUDA graphs: the fastest steps, but a cold "
+                   "compile costs minutes. CUDA only."));
+    explainItem(mode_, int(CompileMode::MaxAutotuneNoCudagraphs),
+                tr("Autotuning without CUDA graphs (the CPU's variant): a cold compile costs minutes."));
 
-    backend_ = new QComboBox;
-    backend_->setObjectName("compile:backend");
-    addItem(backend_, "inductor", int(CompileBackend::Inductor),
-            tr("Generates fused kernels (Triton on CUDA, C++ on the CPU); the modes are its options."));
-    addItem(backend_, "cudagraphs", int(CompileBackend::CudaGraphs),
-            tr("CUDA graphs of the captured graphs, no generated kernels. Mode default only; CUDA only."));
-    addItem(backend_, tr("aot_eager (debugging backend)"), int(CompileBackend::AotEager),
-            tr("Traces forward and backward with AOT autograd but runs eager kernels: tells a dynamo problem "
-               "from an inductor one. Not a speed-up. Mode default only."));
+    backend_ = fieldCombo(tableField("compile_backend"));
+    explainItem(backend_, int(CompileBackend::Inductor),
+                tr("Generates fused kernels (Triton on CUDA, C++ on the CPU); the modes are its options."));
+    explainItem(backend_, int(CompileBackend::CudaGraphs),
+                tr("CUDA graphs of the captured graphs, no generated kernels. Mode default only; CUDA only."));
+    explainItem(backend_, int(CompileBackend::AotEager),
+                tr("Traces forward and backward with AOT autograd but runs eager kernels: tells a dynamo problem "
+                   "from an inductor one. Not a speed-up. Mode default only."));
 
-    target_ = new QComboBox;
-    target_->setObjectName("compile:target");
-    addItem(target_, tr("model"), int(CompileTarget::Model),
-            tr("torch.compile(model): forward and backward compiled; loss and optimizer run eager."));
-    addItem(target_, tr("whole step (model, loss, optimizer)"), int(CompileTarget::Step),
-            tr("The whole training step compiled, the optimizer too; more room for graph breaks."));
+    target_ = fieldCombo(tableField("compile_target"));
+    explainItem(target_, int(CompileTarget::Model),
+                tr("torch.compile(model): forward and backward compiled; loss and optimizer run eager."));
+    explainItem(target_, int(CompileTarget::Step),
+                tr("The whole training step compiled, the optimizer too; more room for graph breaks."));
 
     hint_ = new QLabel;
     hint_->setWordWrap(true);
     hint_->setVisible(false);
 
     auto *form = new QFormLayout(this);
-    form->addRow(tr("Mode"), mode_);
-    form->addRow(tr("Backend"), backend_);
-    form->addRow(tr("Target"), target_);
+    addFieldRow(form, tableField("compile"), mode_);
+    addFieldRow(form, tableField("compile_backend"), backend_);
+    addFieldRow(form, tableField("compile_target"), target_);
     form->addRow(hint_);
 
     for (QComboBox *box : {mode_, backend_, target_})
@@ -151,6 +159,44 @@ void CompileOptions::updateValidity(const RunConfig &probe)
     greyInvalid<CompileTarget>(target_, [&](CompileTarget t) { return compiled(mode, now.backend, t); });
     for (QWidget *w : {static_cast<QWidget *>(backend_), static_cast<QWidget *>(target_)})
         w->setEnabled(now.enabled());
+}
+
+void CompileOptions::explain(const RunConfig &base, SweepKind kind)
+{
+    const CompileChoice choice = this->choice();
+    if (!choice.enabled()) {
+        setHint({}, false);
+        return;
+    }
+    // Where the form is one configuration (Single, the custom list), that is what compile joins.
+    if (kind == SweepKind::Single || kind == SweepKind::Custom) {
+        // Say now what Start would refuse: validate()'s own words for the configuration.
+        const auto problems = validate(choice.applyTo(base).front());
+        if (!problems.empty()) {
+            setHint(QString::fromStdString(describe(problems)), true);
+            return;
+        }
+    }
+    const bool python = base.runtime == Runtime::Python;
+    QString hint = python ? tr("torch.compile runs in the Python worker, so the runtime is Python") : QString();
+    switch (kind) {
+    case SweepKind::Ledger:
+        hint = python ? tr("%1: the whole ledger runs there, so compile is measured against Python eager. Choose "
+                           "native to keep the C++ rows; the compiled rows stay in Python.")
+                            .arg(hint)
+                      : tr("The native ledger gets Python rows: eager on the knobs compile builds on, then "
+                           "compiled.");
+        break;
+    case SweepKind::Each:
+    case SweepKind::Combinations:
+        hint = python ? tr("%1, for the baseline and every row.").arg(hint)
+                      : tr("Eager rows run native, compiled rows in the Python worker.");
+        break;
+    default:
+        hint = python ? hint + QLatin1Char('.') : tr("Compiled configurations run in the Python worker.");
+        break;
+    }
+    setHint(hint, false);
 }
 
 void CompileOptions::setHint(const QString &text, bool problem)

@@ -30,6 +30,10 @@ class CompileOptions : public QGroupBox
     // Greys what validate() refuses once applied to `probe` (the configuration the compile would
     // stand on), item by item, and enables the dependent rows only with a compile mode.
     void updateValidity(const RunConfig &probe);
+    // The note under the options for the form's configuration `base` (no compile mode) in a sweep
+    // of `kind`: what Start would refuse where the form is one configuration, else where the
+    // compiled rows and the rows they are compared with run. None without a compile mode.
+    void explain(const RunConfig &base, supervisor::SweepKind kind);
     // A note under the options (why the runtime changed, or what is wrong); `problem` paints it red.
     void setHint(const QString &text, bool problem);
     QString hint() const;

@@ -1,11 +1,19 @@
 #pragma once
-// The left-hand panel: where the step runs (device, runtime, Python interpreter), a checkbox per
-// knob, torch.compile, the run's shape, the sweep builder and the planned run length. It turns the
-// form into a SweepRequest (supervisor/sweep_recipe.h says how each sweep kind carries the
+// The left-hand panel: the sweep builder, where the step runs (device, runtime, Python interpreter),
+// a checkbox per knob, torch.compile, the run's shape and the planned run length. Each group box is a
+// file of its own (panel_sweep.h, panel_where.h, panel_knobs.h, compile_options.h, panel_run.h), its
+// widgets made from core's tables (field_widgets.h); the panel arranges them, ties them together and
+// turns the form into a SweepRequest (supervisor/sweep_recipe.h says how each sweep kind carries the
 // compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
 #include "supervisor/sweep_recipe.h"
+#include "widgets/panel_actions.h"
+#include "widgets/panel_knobs.h"
+#include "widgets/panel_run.h"
 #include "widgets/panel_settings.h"
+#include "widgets/panel_stored_sweep.h"
+#include "widgets/panel_sweep.h"
+#include "widgets/panel_where.h"
 
 #include <QWidget>
 
@@ -15,16 +23,12 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QFormLayout;
-class QGroupBox;
-class QLabel;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSettings;
 class QSpinBox;
-class QVBoxLayout;
 
 namespace stepscope::supervisor
 {
@@ -54,8 +58,8 @@ class ConfigPanel : public QWidget
     void setDevicesUnknown(const QString &note);
     // The GPUs the probe listed (model, UUID), for "Devices at once" (sweep_lanes.h).
     void setGpus(std::vector<supervisor::FoundGpu> gpus);
-    QLineEdit *devicesEdit() const { return devices_; }
-    QLineEdit *worldSizesEdit() const { return worldSizes_; }
+    QLineEdit *devicesEdit() const { return run_->devices; }
+    QLineEdit *worldSizesEdit() const { return run_->worldSizes; }
     int cudaDevices() const { return cudaDevices_; }
     const std::vector<supervisor::FoundGpu> &gpus() const { return gpus_; }
 
@@ -82,37 +86,37 @@ class ConfigPanel : public QWidget
 
     // For tests and shortcuts.
     QCheckBox *knobBox(const QString &knob) const; // "tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"
-    QComboBox *optimizerBox() const { return optimizer_; } // data: int(Optimizer)
+    QComboBox *optimizerBox() const { return knobs_->optimizer; } // data: int(Optimizer)
     void setOptimizer(Optimizer optimizer);
-    QComboBox *baselineBox() const { return baseline_; } // data: canonical name, "" = automatic
-    bool setBaseline(const QString &canonical);          // "" = automatic; false when not offered
+    QComboBox *baselineBox() const { return sweep_->baseline; } // data: canonical name, "" = automatic
+    bool setBaseline(const QString &canonical);                 // "" = automatic; false when not offered
     CompileOptions *compileOptions() const { return compile_; }
-    ModelPicker *modelPicker() const { return model_; } // what every configuration trains
-    QSpinBox *sequenceLengthBox() const { return sequenceLength_; } // shown for models that take tokens
-    QComboBox *runtimeBox() const { return runtime_; }
-    QComboBox *cpuAffinityBox() const { return affinity_; } // data: "none", "one", "list"
-    QLineEdit *cpuCoresEdit() const { return cores_; }      // the list, for "list"
-    QSpinBox *threadsBox() const { return threads_; }
-    QCheckBox *untilCiBox() const { return untilCi_; }
-    QDoubleSpinBox *ciHalfWidthBox() const { return ciHalfWidth_; }
-    QSpinBox *maxProcessesBox() const { return maxProcesses_; }
-    QSpinBox *maxMinutesBox() const { return maxMinutes_; }
-    QCheckBox *machineWarmupBox() const { return machineWarmup_; }
-    QLineEdit *batchesEdit() const { return batches_; }
-    QSpinBox *profileStepsBox() const { return profileSteps_; }
-    QSpinBox *repeatsBox() const { return repeats_; }
-    QListWidget *customList() const { return custom_; } // the custom kind's entries
-    QComboBox *cachesBox() const { return caches_; } // data: "" (automatic) or --start words
+    ModelPicker *modelPicker() const { return run_->model; }             // what every configuration trains
+    QSpinBox *sequenceLengthBox() const { return run_->sequenceLength; } // shown for models that take tokens
+    QComboBox *runtimeBox() const { return where_->runtime; }
+    QComboBox *cpuAffinityBox() const { return where_->affinity; } // data: "none", "one", "list"
+    QLineEdit *cpuCoresEdit() const { return where_->cores; }      // the list, for "list"
+    QSpinBox *threadsBox() const { return where_->threads; }
+    QCheckBox *untilCiBox() const { return run_->untilCi; }
+    QDoubleSpinBox *ciHalfWidthBox() const { return run_->ciHalfWidth; }
+    QSpinBox *maxProcessesBox() const { return run_->maxProcesses; }
+    QSpinBox *maxMinutesBox() const { return run_->maxMinutes; }
+    QCheckBox *machineWarmupBox() const { return run_->machineWarmup; }
+    QLineEdit *batchesEdit() const { return run_->batches; }
+    QSpinBox *profileStepsBox() const { return run_->profileSteps; }
+    QSpinBox *repeatsBox() const { return run_->repeats; }
+    QListWidget *customList() const { return sweep_->custom; } // the custom kind's entries
+    QComboBox *cachesBox() const { return run_->caches; }      // data: "" (automatic) or --start words
     void setSweepKind(SweepKind kind);
     void setShape(int batch, int imageSize, int warmup, int steps);
     void setDevice(const QString &device);
     void setRepeats(int repeats);
-    QPushButton *startButton() const { return start_; }
-    QPushButton *stopButton() const { return stop_; }
+    QPushButton *startButton() const { return actions_->start; }
+    QPushButton *stopButton() const { return actions_->stop; }
     // The planned run and Start/Stop: part of the panel until a window puts it elsewhere (pinned
     // under a scrolled panel, so that both stay in view on a small screen).
     QWidget *actionBar() const { return actions_; }
-    QSpinBox *plannedBox() const { return planned_; }
+    QSpinBox *plannedBox() const { return actions_->planned; }
 
     // Above Start, what it would run and for how long: "ledger, 4 configurations × 1 repeat, about
     // 2 min". The time is supervisor/time_left.h's estimate from `times` (this host's runs of the
@@ -123,7 +127,7 @@ class ConfigPanel : public QWidget
     // (< 0: not known yet). Shown while setRunning(true).
     void setProgress(double fraction, qint64 secondsLeft, bool guess);
     QString progressText() const; // "42% · about 3 min left"; empty when hidden
-    QProgressBar *progressBar() const { return progress_; }
+    QProgressBar *progressBar() const { return actions_->progress; }
 
     // Shows a stored sweep's settings read-only: the shape and device of its first configuration,
     // every knob its configurations used, its repeats and kind, under a caption naming it, with
@@ -139,7 +143,7 @@ class ConfigPanel : public QWidget
     // which every entry of the list takes (withShapeOf): the sweep Start runs then holds it as it is.
     // A stored sweep on show is left for its settings, as "Edit these" does.
     void addConfig(const RunConfig &config);
-    QPushButton *runAgainButton() const { return runAgain_; }
+    QPushButton *runAgainButton() const { return banner_->runAgain; }
     QString sweepCaption() const; // empty unless a stored sweep is shown
 
   Q_SIGNALS:
@@ -151,13 +155,12 @@ class ConfigPanel : public QWidget
     void sweepViewLeft(bool ownSettings);
 
   private:
-    void buildSettingsTable();
     SweepKind sweepKind() const;
     void updateEnabled();
     void updateCompile();
     void compileModeChanged();
     void addCustom();
-    void buildSweepBanner(QVBoxLayout *layout);
+    void removeCustom();
     void setSweepView(bool on);
     // The item of the start-state box for a stored sweep's `starts`; one the box does not offer is
     // added for it (returnToOwnSettings removes it).
@@ -168,44 +171,24 @@ class ConfigPanel : public QWidget
     void updatePreview();
     void modelChanged();
 
-    int cudaDevices_ = 0;
-    QComboBox *device_, *runtime_, *sweepKind_, *autocastDtype_, *affinity_;
+    // The groups, top to bottom; the action bar may live outside the panel (actionBar()).
+    StoredSweepBanner *banner_;
+    SweepGroup *sweep_;
+    WhereGroup *where_;
+    KnobsGroup *knobs_;
     CompileOptions *compile_;
-    ModelPicker *model_ = nullptr;
-    QSpinBox *sequenceLength_ = nullptr;
-    QFormLayout *shapeForm_ = nullptr; // the sequence length's row comes and goes with the model
-    QCheckBox *tf32_, *cudnn_, *autocast_, *channelsLast_, *graph_;
-    QComboBox *caches_ = nullptr;
-    QComboBox *optimizer_ = nullptr, *baseline_ = nullptr;
-    QCheckBox *untilCi_, *machineWarmup_;
-    QDoubleSpinBox *ciHalfWidth_;
-    QSpinBox *maxProcesses_, *maxMinutes_;
-    QSpinBox *batch_, *imageSize_, *warmup_, *steps_, *repeats_, *planned_, *threads_;
-    QLineEdit *python_, *cores_;
-    // A batch scan (issue 18.5): "16,32,64,128" runs every configuration at each batch; empty: Batch.
-    QLineEdit *batches_ = nullptr;
-    // The largest batch that fits (issue 31.3) instead of timing; the memory a run may use (0: the device's).
-    QCheckBox *maxBatch_ = nullptr;
-    QSpinBox *memoryLimit_ = nullptr;
-    QLineEdit *devices_ = nullptr, *worldSizes_ = nullptr; // several GPUs (issue 21)
+    RunGroup *run_;
+    ActionBar *actions_;
+
+    int cudaDevices_ = 0;
     std::vector<supervisor::FoundGpu> gpus_;
-    QSpinBox *profileSteps_ = nullptr; // steps profiled after the timed ones; 0: none
-    QListWidget *custom_;
-    QPushButton *addCustom_, *removeCustom_, *start_, *stop_;
-    QLabel *deviceNote_, *pythonNote_;
     std::vector<RunConfig> customConfigs_;
     bool compileWasOn_ = false;
-    QWidget *actions_ = nullptr;
-    QGroupBox *sweepBanner_ = nullptr;
-    QLabel *sweepCaption_ = nullptr;
-    QPushButton *runAgain_ = nullptr;
     bool viewingSweep_ = false;
     std::optional<supervisor::SweepRecipe> storedRecipe_; // while viewing: what Run again runs
     QString storedProblem_;                               // why there is none
     int offeredStarts_ = 0;                               // the start-state box's own items
     PanelSettings settings_; // every setting the form holds, read and written only through it
-    QLabel *preview_ = nullptr;
-    QProgressBar *progress_ = nullptr;
     std::shared_ptr<const supervisor::TimeLeft> runTimes_;
 };
 

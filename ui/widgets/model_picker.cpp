@@ -3,6 +3,7 @@
 #include "config/model_name.h"
 #include "controller/model_list_job.h"
 #include "models/status_colors.h"
+#include "widgets/field_widgets.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>
@@ -62,11 +63,9 @@ ModelPicker::ModelPicker(QWidget *parent) : QWidget(parent)
     edit_->setObjectName(QStringLiteral("field:model"));
     edit_->setPlaceholderText(QString::fromLatin1(kDefaultModel));
     edit_->setClearButtonEnabled(true);
-    edit_->setToolTip(tr("What every configuration trains: resnet18 (built in), torchvision:NAME, timm:NAME, hf:NAME "
-                         "(a transformers architecture, random weights) or your factory, module.path:factory or "
-                         "/path/file.py:factory. Options follow as ,key=value (timm:vit_tiny_patch16_224,img_size=64).\n"
-                         "Type any part of a name to search what the chosen Python can import. Any model other than "
-                         "resnet18 runs in the Python worker."));
+    // The field's words from the configuration table, then what the picker adds to typing.
+    edit_->setToolTip(fieldTip(tableField("model")) +
+                      tr("\nType any part of a name to search what the chosen Python can import."));
     names_ = new QStringListModel(this);
     completer_ = new QCompleter(names_, this);
     completer_->setFilterMode(Qt::MatchContains); // "vit" finds timm:vit_* and hf:vit alike

@@ -22,6 +22,12 @@ class QWidget;
 namespace stepscope::ui
 {
 
+class ActionBar;
+class KnobsGroup;
+class RunGroup;
+class SweepGroup;
+class WhereGroup;
+
 using supervisor::SweepRequest; // supervisor/sweep_request.h
 
 // A stored sweep as the panel shows it: its configurations (in the sweep's order), the recipe Run
@@ -74,5 +80,26 @@ void loadSettingRow(const PanelSetting &setting, const QSettings &settings);
 void showStoredRows(const PanelSettings &table, const StoredSweepSettings &sweep);
 // The base configuration and the request's own fields, as the form holds them.
 void fillSweep(const PanelSettings &table, RunConfig &base, SweepRequest &request);
+
+// The configuration panel's groups, whose widgets the table's rows hold.
+struct PanelGroups {
+    WhereGroup *where;
+    KnobsGroup *knobs;
+    RunGroup *run;
+    SweepGroup *sweep;
+    ActionBar *actions;
+};
+// The panel's table: every setting its groups hold, in load order (the device before what it
+// enables, the autocast before its precision; ConfigPanel::loadSettings loads the compile options
+// before the runtime). `offerStartStates` gives the start-state box's item for a stored sweep's
+// states, adding one the box lacks.
+PanelSettings panelSettings(const PanelGroups &groups,
+                            std::function<QString(const std::optional<supervisor::StartStates> &)> offerStartStates);
+
+// The first GPU is the process's default device, which stepscope-cli run and every stored default
+// sweep call "cuda": the configuration says cuda for the panel's cuda:0, so that the dashboard's
+// default sweep is the CLI's (supervisor/sweep_recipe.h) and their runs are history for each other.
+std::string deviceOfItem(const QString &item);
+QString itemOfDevice(const std::string &device);
 
 } // namespace stepscope::ui
