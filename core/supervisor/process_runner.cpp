@@ -2,6 +2,7 @@
 
 #include "common/blocking_call.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <algorithm>
@@ -136,7 +137,6 @@ bool ProcessRunner::start(const ProcessLaunch &launch)
     connect(p, &QProcess::readyReadStandardError, this, &ProcessRunner::onStderrReady);
     connect(p, &QProcess::finished, this, &ProcessRunner::onFinished);
     connect(p, &QProcess::errorOccurred, this, &ProcessRunner::onError);
-    clock_.start();
     armClock();
     p->start(launch.program, launch.arguments);
     return true;
@@ -161,10 +161,8 @@ ProcessEnd ProcessRunner::run(const ProcessLaunch &launch, const StopFlag &stop)
                 this->stop();
             checkDeadlines();
             // The nearest deadline or the next look at the stop flag, whichever comes first.
-            qint64 wait = kPollMs;
-            for (const QDeadlineTimer &d : {silence_, limit_, grace_})
-                if (!d.isForever())
-                    wait = std::min(wait, std::max<qint64>(0, d.remainingTime()));
+            const qint64 next = msToNextDeadline();
+            const qint64 wait = next < 0 ? kPollMs : std::min<qint64>(next, kPollMs);
             if (!process_ || generation_ != generation)
                 break;
             // Its output, its death (finished is emitted in there) or the end of the wait. A program
@@ -333,7 +331,6 @@ void ProcessRunner::conclude()
     end_.cutLines = out_.cutLines();
     if (exited_)
         end_.how = reason_ ? *reason_ : end_.normalExit ? ProcessEnd::How::Exited : ProcessEnd::How::Crashed;
-    end_.elapsedMs = clock_.elapsed();
     ++generation_;
     deadline_.stop();
     release();
@@ -380,14 +377,20 @@ void ProcessRunner::checkDeadlines()
     armClock();
 }
 
-void ProcessRunner::armClock()
+qint64 ProcessRunner::msToNextDeadline() const
 {
-    if (blocking_) // run() looks at the deadlines itself
-        return;
     qint64 next = -1;
     for (const QDeadlineTimer &d : {silence_, limit_, grace_})
         if (!d.isForever())
             next = next < 0 ? d.remainingTime() : std::min(next, d.remainingTime());
+    return next;
+}
+
+void ProcessRunner::armClock()
+{
+    if (blocking_) // run() looks at the deadlines itself
+        return;
+    const qint64 next = msToNextDeadline();
     if (next < 0)
         deadline_.stop();
     else

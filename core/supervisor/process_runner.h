@@ -19,7 +19,6 @@
 // pausing until it is back under, while the pipe holds the program back.
 #include <QByteArray>
 #include <QDeadlineTimer>
-#include <QElapsedTimer>
 #include <QMetaType>
 #include <QObject>
 #include <QProcess>
@@ -83,7 +82,6 @@ struct ProcessEnd {
     qint64 lines = 0;            // stdout lines delivered
     qint64 cutLines = 0;         // of them, lines longer than maxLineBytes, cut there
     qint64 peakBacklogBytes = 0; // the most output read and not yet delivered at any moment
-    qint64 elapsedMs = 0;
 
     bool started() const { return how != How::NotStarted; }
     bool succeeded() const { return how == How::Exited && exitCode == 0; }
@@ -163,6 +161,7 @@ class ProcessRunner : public QObject
     void endWith(ProcessEnd::How reason); // TERM or KILL, with what the judgement will name
     void killNow();
     void checkDeadlines();
+    qint64 msToNextDeadline() const; // -1: none
     void armClock();
     void conclude();
     void notStarted(const QString &why);
@@ -179,7 +178,6 @@ class ProcessRunner : public QObject
     ProcessEnd end_;
     LineSplitter out_, err_;
     QDeadlineTimer silence_, limit_, grace_;
-    QElapsedTimer clock_;
     QTimer deadline_; // asynchronous way: fires at the nearest of the three deadlines
 };
 

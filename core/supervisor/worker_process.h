@@ -1,8 +1,9 @@
 #pragma once
 // One worker process, from its start to the judgement of its end: it reads the worker's protocol
 // lines (stdout) and log (stderr) as ProcessRunner hands them over, has it stopped when it falls
-// silent, watches its memory, and judges how it ended (complete, failed with a category, cancelled). What its lines
-// mean for the store is for others to say (run_recorder.h); SweepRunner decides which process runs when.
+// silent, watches its memory, and judges how it ended (complete, failed with a category, cancelled).
+// What its lines mean for the store is for others to say (run_recorder.h); SweepRunner decides which
+// process runs when.
 #include "common/failure.h"
 #include "config/run_config.h"
 #include "protocol/protocol.h"
@@ -12,7 +13,6 @@
 
 #include <QByteArray>
 #include <QObject>
-#include <QPointer>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QTimer>

@@ -3,6 +3,7 @@
 // fails or dies by a signal; both ways of driving it, and the line splitter alone.
 #include "child_process.h"
 #include "common/blocking_call.h"
+#include "platform/platform.h"
 #include "supervisor/process_run.h"
 #include "supervisor/process_runner.h"
 
@@ -380,18 +381,25 @@ TEST_F(ProcessRunnerTest, ABlockingRunSaysItWaitsAndKeepsTheSameRules)
     EXPECT_FALSE(limited.succeeded());
 }
 
-TEST_F(ProcessRunnerTest, AbortFromALineHandlerEndsItWithoutAWord)
+// The dashboard aborts on its UI thread, which must not wait: no blockingCall there, the killed
+// child is reaped all the same, and nothing more is said.
+TEST_F(ProcessRunnerTest, AbortFromALineHandlerEndsItSilentlyAndTheChildIsReaped)
 {
     if (childRole() == "silent")
         playSilent();
     ProcessRunner runner;
     bool finished = false;
     int lines = 0;
+    qint64 pid = 0;
+    std::vector<std::string> waits;
+    forbidBlockingOnThisThread([&waits](std::string_view what) { waits.emplace_back(what); });
     QObject::connect(&runner, &ProcessRunner::finished, &runner, [&finished] { finished = true; });
     QObject::connect(&runner, &ProcessRunner::stdoutLine, &runner, [&](const QByteArray &line) {
         ++lines;
-        if (line == "line hello")
+        if (line == "line hello") {
+            pid = runner.processId();
             runner.abort();
+        }
     });
     QEventLoop loop;
     QTimer::singleShot(15000, &loop, &QEventLoop::quit);
@@ -404,6 +412,14 @@ TEST_F(ProcessRunnerTest, AbortFromALineHandlerEndsItWithoutAWord)
     EXPECT_FALSE(runner.isRunning());
     EXPECT_FALSE(finished) << "an aborted run says nothing more";
     EXPECT_GE(lines, 1);
+    ASSERT_GT(pid, 0);
+    QElapsedTimer clock;
+    clock.start();
+    while (platform::processExists(pid) && clock.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    allowBlocking();
+    EXPECT_FALSE(platform::processExists(pid)) << "killed and reaped, not left a zombie";
+    EXPECT_TRUE(waits.empty()) << waits.front();
 }
 
 TEST(LineSplitter, CutsALongLineAndDropsItsRestHoldingLittle)
