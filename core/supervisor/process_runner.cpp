@@ -145,14 +145,12 @@ bool ProcessRunner::start(const ProcessLaunch &launch)
 ProcessEnd ProcessRunner::run(const ProcessLaunch &launch, const StopFlag &stop)
 {
     blockingCall(("waiting for " + launch.program + ' ' + launch.arguments.join(' ')).left(300).toStdString());
-    ProcessEnd result;
-    result.program = launch.program;
-    result.arguments = launch.arguments;
-    result.startError = QStringLiteral("another program is still running under this runner");
+    std::optional<ProcessEnd> result;
     Q_ASSERT(!process_);
     const auto keep = connect(this, &ProcessRunner::finished, this, [&result](const ProcessEnd &end) { result = end; });
     blocking_ = true;
-    if (start(launch)) {
+    const bool started = start(launch);
+    if (started) {
         const quint64 generation = generation_; // moves on when the run ends (or failed to start already)
         if (process_ && !process_->waitForStarted(kStartLimitMs) && generation_ == generation)
             notStarted(QStringLiteral("it did not start within %1 s").arg(kStartLimitMs / 1000));
@@ -176,7 +174,19 @@ ProcessEnd ProcessRunner::run(const ProcessLaunch &launch, const StopFlag &stop)
     }
     blocking_ = false;
     disconnect(keep);
-    return result;
+    if (result)
+        return *result;
+    // Aborted by a receiver of its lines (killed, nothing signalled), or never begun.
+    ProcessEnd end = started ? end_ : ProcessEnd{};
+    end.program = launch.program;
+    end.arguments = launch.arguments;
+    if (started) {
+        end.how = ProcessEnd::How::Stopped;
+        end.killed = true;
+    } else {
+        end.startError = QStringLiteral("another program is still running under this runner");
+    }
+    return end;
 }
 
 void ProcessRunner::stop()

@@ -375,6 +375,18 @@ TEST_F(ProcessRunnerTest, ABlockingRunSaysItWaitsAndKeepsTheSameRules)
     EXPECT_LT(clock.elapsed(), 10000);
 #endif
 
+    // Aborted by a receiver of its lines: the run returns at once, as stopped and killed.
+    ProcessRunner aborting;
+    QObject::connect(&aborting, &ProcessRunner::stdoutLine, &aborting, [&aborting](const QByteArray &line) {
+        if (line == "line hello")
+            aborting.abort();
+    });
+    clock.restart();
+    const ProcessEnd aborted = aborting.run(launchAs("silent"));
+    EXPECT_EQ(aborted.how, ProcessEnd::How::Stopped);
+    EXPECT_TRUE(aborted.killed);
+    EXPECT_LT(clock.elapsed(), 10000);
+
     // runProcess's own record of an over-limit run: killed at once, said as timed out.
     const ProcessRun limited = runProcess(silent.program, silent.arguments, silent.environment, 300);
     EXPECT_TRUE(limited.timedOut);
