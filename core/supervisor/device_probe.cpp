@@ -1,56 +1,39 @@
 #include "supervisor/device_probe.h"
 
+#include "common/blocking_call.h"
+#include "supervisor/process_run.h"
 #include "supervisor/torch_location.h"
 #include "supervisor/worker_command.h"
 
 #include <QEventLoop>
-#include <QProcess>
+#include <QThread>
+
+#include <memory>
 
 namespace stepscope::supervisor
 {
 namespace
 {
 
-// The end of the worker's stderr: enough to say why it failed.
-QString stderrTail(QProcess &p)
-{
-    const QString text = QString::fromUtf8(p.readAllStandardError().right(2000)).trimmed();
-    return text.isEmpty() ? QStringLiteral("(nothing on stderr)") : text;
-}
+constexpr qsizetype kKeptAnswer = 64 * 1024; // a line per device: far more than any machine has
 
 } // namespace
 
-DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent)
+DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent), runner_(new ProcessRunner(this))
 {
-    limit_.setParent(this);
-    limit_.setSingleShot(true);
-    connect(&limit_, &QTimer::timeout, this, [this] {
-        if (!process_)
-            return;
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(5000);
-        process_->deleteLater();
-        NativeProbe probe;
-        probe.started = true;
-        probe.error = QStringLiteral("no answer within %1 s").arg(kProbeLimitSeconds);
-        finish(probe);
+    connect(runner_, &ProcessRunner::stdoutLine, this, [this](const QByteArray &line) {
+        if (output_.size() < kKeptAnswer)
+            output_ += line + '\n';
     });
+    connect(runner_, &ProcessRunner::finished, this, &DeviceProbe::onEnded);
 }
 
-DeviceProbe::~DeviceProbe()
-{
-    if (process_) {
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(2000); // a killed process ends at once; never a zombie behind us
-    }
-}
+// A probe still running is killed by its runner, reaped without a wait on the dashboard's thread.
+DeviceProbe::~DeviceProbe() = default;
 
 void DeviceProbe::finish(NativeProbe probe)
 {
-    limit_.stop();
-    process_ = nullptr;
+    running_ = false;
     Q_EMIT answered(probe);
     if (probe.torchMissing) {
         Q_EMIT torchMissing(probe.error);
@@ -63,9 +46,21 @@ void DeviceProbe::finish(NativeProbe probe)
 
 void DeviceProbe::start(const QString &configuredPython)
 {
-    if (process_)
+    if (running_)
         return;
-    const TorchLocation torch = locateTorch(configuredPython);
+    running_ = true;
+    // locateTorch starts a Python and waits for its answer (a tenth of a second, seconds on a cold
+    // disk): on a thread of its own, since the caller may be the dashboard's UI thread. The thread
+    // answers through its finished signal, which a probe deleted meanwhile no longer hears.
+    auto located = std::make_shared<TorchLocation>();
+    QThread *lookup = QThread::create([located, configuredPython] { *located = locateTorch(configuredPython); });
+    connect(lookup, &QThread::finished, this, [this, located] { startWorker(*located); });
+    connect(lookup, &QThread::finished, lookup, &QObject::deleteLater);
+    lookup->start();
+}
+
+void DeviceProbe::startWorker(const TorchLocation &torch)
+{
     if (!torch.usable()) {
         NativeProbe probe;
         probe.torchMissing = true;
@@ -73,29 +68,35 @@ void DeviceProbe::start(const QString &configuredPython)
         finish(probe);
         return;
     }
-    auto *p = new QProcess(this);
-    p->setProcessEnvironment(nativeWorkerEnvironment(torch));
-    process_ = p;
-    connect(p, &QProcess::finished, this, [this, p](int code, QProcess::ExitStatus status) {
-        const NativeProbe probe =
-            cudaDevicesAnswer(status == QProcess::NormalExit ? code : -1, p->readAllStandardOutput(), stderrTail(*p));
-        p->deleteLater();
-        finish(probe);
-    });
-    connect(p, &QProcess::errorOccurred, this, [this, p](QProcess::ProcessError e) {
-        if (e != QProcess::FailedToStart)
-            return;
-        NativeProbe probe;
-        probe.error = tr("could not start the native worker %1: %2").arg(p->program(), p->errorString());
-        p->deleteLater();
-        finish(probe);
-    });
-    limit_.start(kProbeLimitSeconds * 1000);
-    p->start(defaultNativeWorker().program, {"--cuda-devices"});
+    output_.clear();
+    ProcessLaunch launch;
+    launch.program = defaultNativeWorker().program;
+    launch.arguments = QStringList{"--cuda-devices"};
+    launch.environment = nativeWorkerEnvironment(torch);
+    launch.limitMs = kProbeLimitSeconds * 1000;
+    launch.graceMs = 0; // a probe stuck in the driver is killed outright
+    runner_->start(launch);
+}
+
+void DeviceProbe::onEnded(const ProcessEnd &end)
+{
+    NativeProbe probe;
+    if (!end.started()) {
+        probe.error = tr("could not start the native worker %1").arg(end.startProblem());
+    } else if (end.how == ProcessEnd::How::OverLimit) {
+        probe.started = true;
+        probe.error = QStringLiteral("no answer within %1 s").arg(kProbeLimitSeconds);
+    } else {
+        const ProcessRun run = processRun(end, output_);
+        probe = cudaDevicesAnswer(run.exitCode, run.output, run.log());
+    }
+    output_.clear();
+    finish(probe);
 }
 
 NativeProbe probeNativeWorker(const QString &configuredPython)
 {
+    blockingCall("probing the native worker for CUDA devices");
     DeviceProbe probe;
     NativeProbe answer;
     QEventLoop loop;

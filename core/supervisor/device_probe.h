@@ -2,20 +2,22 @@
 // Asks the native worker how many CUDA devices LibTorch sees (`stepscope-worker --cuda-devices`),
 // for both front-ends, with one limit: a worker that does not answer within kProbeLimitSeconds is
 // killed and counts as none (a driver stuck in initialisation must not hang the CLI nor leave the
-// dashboard waiting forever). Asynchronous (DeviceProbe, signals only), or blocking for the CLI
-// (probeNativeWorker, the same object in a local event loop).
+// dashboard waiting forever). Asynchronous (DeviceProbe, signals only: nothing it does waits on the
+// caller's thread, the dashboard's UI thread), or blocking for the CLI (probeNativeWorker, the same
+// object in a local event loop).
+#include "supervisor/process_runner.h"
 #include "supervisor/sweep_lanes.h"
 
+#include <QByteArray>
 #include <QObject>
-#include <QPointer>
-#include <QProcess>
 #include <QString>
-#include <QTimer>
 
 namespace stepscope::supervisor
 {
 
 inline constexpr int kProbeLimitSeconds = 120;
+
+struct TorchLocation;
 
 // What the probe learnt: whether the worker ran, and the CUDA devices LibTorch sees.
 struct NativeProbe {
@@ -37,10 +39,11 @@ class DeviceProbe : public QObject
     ~DeviceProbe() override;
 
     // Starts the probe with the LibTorch of the torch locateTorch(configuredPython) finds (the one runs
-    // will use); a probe under way is left to finish. Without a usable torch the worker is not
-    // started: the answer says why and what to do.
+    // will use) and returns at once: the lookup, which starts a Python, runs on a thread of its own.
+    // A probe under way is left to finish. Without a usable torch the worker is not started: the
+    // answer says why and what to do. Every signal comes from the event loop, never from start().
     void start(const QString &configuredPython = {});
-    bool isRunning() const { return process_ != nullptr; }
+    bool isRunning() const { return running_; }
 
   Q_SIGNALS:
     // The whole answer, then its parts: the devices found (0 when the worker answered nothing
@@ -52,10 +55,13 @@ class DeviceProbe : public QObject
     void torchMissing(const QString &problemAndFix);
 
   private:
+    void startWorker(const TorchLocation &torch);
+    void onEnded(const ProcessEnd &end);
     void finish(NativeProbe probe);
 
-    QPointer<QProcess> process_;
-    QTimer limit_;
+    ProcessRunner *const runner_;
+    bool running_ = false; // from start() until answered
+    QByteArray output_;    // the worker's stdout: the count and a line per device
 };
 
 // The same probe, waited for.

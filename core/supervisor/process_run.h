@@ -1,8 +1,11 @@
 #pragma once
 // One short process run to its end on the calling thread: the doctor's checks (the native worker's
-// --cuda-devices and --probe, the Python worker's --doctor). Its stdout is handed over line by line as
-// it comes; it is killed past its limit, or as soon as the caller's stop flag is up. It blocks, so
-// its callers are a command-line program or a worker thread (doctor_service.h says why).
+// --cuda-devices and --probe, the Python worker's --doctor), the model listing, the torch lookup. Its
+// stdout is handed over line by line as it comes; it is killed past its limit, or as soon as the
+// caller's stop flag is up. It blocks (ProcessRunner::run), so its callers are a command-line program
+// or a worker thread (doctor_service.h says why).
+#include "supervisor/process_runner.h"
+
 #include <QByteArray>
 #include <QProcessEnvironment>
 #include <QString>
@@ -13,8 +16,6 @@
 namespace stepscope::supervisor
 {
 
-// Asked every tenth of a second while a process runs (from the thread that runs it): true ends it.
-using StopFlag = std::function<bool()>;
 using LineHandler = std::function<void(const QByteArray &line)>;
 
 struct ProcessRun {
@@ -37,5 +38,9 @@ struct ProcessRun {
 
 ProcessRun runProcess(const QString &program, const QStringList &arguments, const QProcessEnvironment &environment,
                       int limitMs, const StopFlag &stop = {}, const LineHandler &onLine = {});
+
+// The same record of a process that ended, with `output` its stdout: for an asynchronous user of
+// ProcessRunner that reads an answer as a blocking one does (the device probe as the doctor).
+ProcessRun processRun(const ProcessEnd &end, QByteArray output);
 
 } // namespace stepscope::supervisor

@@ -3,6 +3,7 @@
 #include "platform/guards.h"
 #include "platform/platform.h"
 #include "supervisor/managed_python.h"
+#include "supervisor/process_runner.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -49,19 +50,15 @@ QString setupLockFile(const QString &environmentDir)
     return dir.absolutePath() + "/." + dir.fileName() + ".setup-lock";
 }
 
-PythonSetup::PythonSetup(QObject *parent) : QObject(parent)
+PythonSetup::PythonSetup(QObject *parent) : QObject(parent), runner_(new ProcessRunner(this))
 {
     qRegisterMetaType<SetupProgress>();
     qRegisterMetaType<SetupResult>();
     qRegisterMetaType<SetupFailure>();
     poll_.setInterval(kPollMs);
     connect(&poll_, &QTimer::timeout, this, &PythonSetup::pollDownload);
-    probeTimeout_.setSingleShot(true);
-    probeTimeout_.setInterval(kPythonProbeSeconds * 1000);
-    connect(&probeTimeout_, &QTimer::timeout, this, [this] {
-        if (running_ && step_ == Step::ProbePython)
-            fail(pythonProbeTimedOut(kPythonProbeSeconds, context_));
-    });
+    connect(runner_, &ProcessRunner::stdoutLine, this, &PythonSetup::onLine);
+    connect(runner_, &ProcessRunner::finished, this, &PythonSetup::onEnded);
 }
 
 PythonSetup::~PythonSetup()
@@ -188,31 +185,29 @@ void PythonSetup::runStep(Step step, const QString &program, const QStringList &
 {
     step_ = step;
     output_.clear();
-    pending_.clear();
-    auto *process = new QProcess(this);
-    process_ = process;
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    QProcessEnvironment env = setupEnvironment();
+    ProcessLaunch launch;
+    launch.program = program;
+    launch.arguments = arguments;
+    launch.mergeStderr = true;
+    launch.environment = setupEnvironment();
     if (step == Step::Install)
-        env.insert("TMPDIR", context_.tempDir); // pip downloads there: what the poll measures
-    process->setProcessEnvironment(env);
+        launch.environment.insert("TMPDIR", context_.tempDir); // pip downloads there: what the poll measures
+    if (step == Step::ProbePython) {
+        launch.limitMs = kPythonProbeSeconds * 1000;
+        launch.graceMs = 0; // a program that does not answer its version has nothing to save
+    }
     // A group of its own: a cancel ends pip's helpers too, and a terminal's Ctrl-C reaches the
     // front-end alone (which cancels) instead of printing pip's traceback. Watched from before
     // exec, so that the group dies with this process even when it is killed outright.
-#ifdef Q_OS_UNIX
     const platform::GroupWatchdog *watchdog = watchdog_.get();
-    process->setChildProcessModifier([watchdog] {
+    launch.childSetup = [watchdog] {
         platform::startOwnProcessGroup();
         if (watchdog)
             watchdog->watchOwnGroup();
-    });
-#endif
-    connect(process, &QProcess::readyRead, this, &PythonSetup::onOutput);
-    connect(process, &QProcess::finished, this, &PythonSetup::onFinished);
-    connect(process, &QProcess::errorOccurred, this, &PythonSetup::onStartFailed);
+    };
     Q_EMIT outputLine("$ " + program + ' ' + arguments.join(' '));
-    process->start(program, arguments);
-    processGroup_ = process->processId();
+    runner_->start(launch);
+    processGroup_ = runner_->processId();
 }
 
 void PythonSetup::probePip()
@@ -231,7 +226,6 @@ void PythonSetup::createVenv()
     reader_.setPhase(SetupPhase::CreatingEnvironment);
     emitProgress(true);
     runStep(Step::ProbePython, options_.basePython, pythonProbeArguments());
-    probeTimeout_.start();
 }
 
 void PythonSetup::install()
@@ -272,35 +266,24 @@ void PythonSetup::check()
             {"-c", "import torch, torchvision; print(torch.__version__, torchvision.__version__)"});
 }
 
-void PythonSetup::onOutput()
+void PythonSetup::onLine(const QByteArray &bytes)
 {
-    if (!process_)
-        return;
-    pending_ += process_->readAll();
-    qsizetype end;
-    while ((end = pending_.indexOf('\n')) >= 0) {
-        const QString line = QString::fromUtf8(pending_.left(end)).remove('\r');
-        pending_.remove(0, end + 1);
-        output_ += line + '\n';
-        if (output_.size() > kKeptOutput)
-            output_.remove(0, output_.size() - kKeptOutput);
-        Q_EMIT outputLine(line);
-        if (step_ == Step::Install) {
-            const SetupPhase before = reader_.progress().phase;
-            const int files = reader_.progress().files;
-            if (reader_.readLine(line))
-                emitProgress(reader_.progress().phase != before || reader_.progress().files != files);
-        }
+    const QString line = QString::fromUtf8(bytes).remove('\r');
+    output_ += line + '\n';
+    if (output_.size() > kKeptOutput)
+        output_.remove(0, output_.size() - kKeptOutput);
+    Q_EMIT outputLine(line);
+    if (step_ == Step::Install) {
+        const SetupPhase before = reader_.progress().phase;
+        const int files = reader_.progress().files;
+        if (reader_.readLine(line))
+            emitProgress(reader_.progress().phase != before || reader_.progress().files != files);
     }
 }
 
-void PythonSetup::onStartFailed(QProcess::ProcessError error)
+void PythonSetup::onStartFailed(const QString &why)
 {
-    if (error != QProcess::FailedToStart || !running_)
-        return;
     const Step step = step_;
-    const QString why = process_ ? process_->errorString() : QString();
-    stopProcess();
     if (step == Step::ProbePython || step == Step::CreateVenv) {
         fail({SetupError::NoPython,
               "cannot start " + options_.basePython + " to create the Python environment (" + why + ")",
@@ -319,24 +302,24 @@ void PythonSetup::onStartFailed(QProcess::ProcessError error)
           {}});
 }
 
-void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
+void PythonSetup::onEnded(const ProcessEnd &end)
 {
-    onOutput(); // what came with the end
-    if (!pending_.isEmpty()) {
-        output_ += QString::fromUtf8(pending_) + '\n';
-        Q_EMIT outputLine(QString::fromUtf8(pending_));
-        pending_.clear();
-    }
-    const bool ok = status == QProcess::NormalExit && exitCode == 0;
-    const QString output = output_;
-    const Step step = step_;
-    if (process_) {
-        process_->disconnect(this);
-        process_->deleteLater();
-        process_ = nullptr;
+    if (!running_)
+        return;
+    if (!end.unfinishedLine.isEmpty()) { // what came with the end, without a newline
+        const QString line = QString::fromUtf8(end.unfinishedLine);
+        output_ += line + '\n';
+        Q_EMIT outputLine(line);
     }
     if (watchdog_)
         watchdog_->forget(processGroup_);
+    if (!end.started()) {
+        onStartFailed(end.startError);
+        return;
+    }
+    const bool ok = end.succeeded();
+    const QString output = output_;
+    const Step step = step_;
     switch (step) {
     case Step::ProbePip:
         if (ok) {
@@ -351,8 +334,9 @@ void PythonSetup::onFinished(int exitCode, QProcess::ExitStatus status)
         }
         return;
     case Step::ProbePython:
-        probeTimeout_.stop();
-        if (const auto failure = classifyPythonProbe(output, status == QProcess::NormalExit, exitCode, context_))
+        if (end.how == ProcessEnd::How::OverLimit)
+            fail(pythonProbeTimedOut(kPythonProbeSeconds, context_));
+        else if (const auto failure = classifyPythonProbe(output, end.normalExit, end.exitCode, context_))
             fail(*failure);
         else
             runStep(Step::CreateVenv, options_.basePython, {"-m", "venv", options_.environmentDir});
@@ -466,20 +450,12 @@ void PythonSetup::fail(SetupFailure failure)
 void PythonSetup::stopProcess()
 {
     poll_.stop();
-    probeTimeout_.stop();
-    if (!process_)
+    if (!runner_->isRunning())
         return;
-    QProcess *process = process_;
-    process_ = nullptr;
-    process->disconnect(this);
-    if (process->state() != QProcess::NotRunning) {
-        platform::killProcessGroup(process->processId());
-        process->kill();
-        process->waitForFinished(2000); // reaped: SIGKILL leaves nothing to wait for
-    }
+    platform::killProcessGroup(runner_->processId());
+    runner_->abort(); // killed and reaped; nothing more is signalled
     if (watchdog_)
         watchdog_->forget(processGroup_);
-    process->deleteLater(); // it may be the sender of the signal being handled
 }
 
 void PythonSetup::removeTempDir()

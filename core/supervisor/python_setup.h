@@ -15,15 +15,15 @@
 // process behind this object dies, kill -9 included: venv's ensurepip and pip's helpers never
 // outlive it. The lock ends with the job too, and with its process however that ends.
 //
-// Threads: every process is an asynchronous QProcess of the thread the object lives in (the CLI's
-// main loop, the dashboard's UI thread): nothing blocks, signals arrive from that thread's loop.
+// Threads: every process runs under an asynchronous ProcessRunner (process_runner.h) of the thread
+// the object lives in (the CLI's main loop, the dashboard's UI thread): nothing blocks, signals
+// arrive from that thread's loop.
 #include "supervisor/setup_failure.h"
 #include "supervisor/setup_progress.h"
 
+#include <QByteArray>
 #include <QElapsedTimer>
 #include <QObject>
-#include <QPointer>
-#include <QProcess>
 #include <QStringList>
 #include <QTimer>
 
@@ -37,6 +37,9 @@ class GroupWatchdog;
 
 namespace stepscope::supervisor
 {
+
+class ProcessRunner;
+struct ProcessEnd;
 
 // The lock a setup of `environmentDir` holds while it runs: beside the environment, not in it, so
 // that removing the environment (the fix of several failures) leaves the lock of a running setup.
@@ -99,9 +102,9 @@ class PythonSetup : public QObject
     void releaseGuards();
     void install();
     void check();
-    void onOutput();
-    void onFinished(int exitCode, QProcess::ExitStatus status);
-    void onStartFailed(QProcess::ProcessError error);
+    void onLine(const QByteArray &bytes);
+    void onEnded(const ProcessEnd &end);
+    void onStartFailed(const QString &why);
     void pollDownload();
     void emitProgress(bool now);
     void fail(SetupFailure failure);
@@ -112,17 +115,15 @@ class PythonSetup : public QObject
 
     SetupOptions options_;
     SetupContext context_;
-    QPointer<QProcess> process_;
+    ProcessRunner *const runner_;
     qint64 processGroup_ = 0; // the running step's pid, which leads its process group
     std::unique_ptr<platform::GroupWatchdog> watchdog_;
     std::unique_ptr<platform::FileLock> lock_; // held from start to finished or failed
-    QTimer probeTimeout_;
     Step step_ = Step::None;
     bool running_ = false;
     bool venvCreated_ = false; // by this run: a pip that still fails then means a broken venv module
     bool rawProgress_ = false;
-    QString output_;     // the running step's stdout and stderr, for the failure's words
-    QByteArray pending_; // a partial line
+    QString output_; // the running step's stdout and stderr, for the failure's words
     SetupProgressReader reader_;
     QTimer poll_;
     QElapsedTimer sinceEmit_;

@@ -1,13 +1,13 @@
 #include "supervisor/torch_location.h"
 
 #include "supervisor/managed_python.h"
+#include "supervisor/process_run.h"
 #include "supervisor/worker_command.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QStringList>
@@ -81,32 +81,30 @@ QString lastLine(const QByteArray &bytes)
     return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
-// Fills torchDir, version, or problem and fix, for an interpreter already chosen.
+// Fills torchDir, version, or problem and fix, for an interpreter already chosen. It waits for the
+// Python it starts (runProcess says so to blockingCall): never on the dashboard's UI thread.
 void findTorchIn(TorchLocation &t)
 {
     const QString who = t.python + " (" + t.origin + ")";
-    QProcess p;
-    p.setProcessEnvironment(workerEnvironment()); // the workers' PYTHONPATH, hence their torch
-    p.start(t.python, {"-c", QString::fromLatin1(kFindTorch)});
-    if (!p.waitForStarted(kLookupLimitMs)) {
-        t.problem = "cannot start " + who + ": " + p.errorString();
+    // The workers' PYTHONPATH, hence their torch.
+    const ProcessRun run =
+        runProcess(t.python, {"-c", QString::fromLatin1(kFindTorch)}, workerEnvironment(), kLookupLimitMs);
+    if (!run.started) {
+        t.problem = "cannot start " + who + ": " + run.startError;
         t.fix = setupFix();
         return;
     }
-    if (!p.waitForFinished(kLookupLimitMs)) {
-        p.kill();
-        p.waitForFinished(5000);
+    if (run.timedOut) {
         t.problem = who + " did not say where its torch is within " + QString::number(kLookupLimitMs / 1000) + " s";
         t.fix = setupFix();
         return;
     }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        t.problem = who + " failed when asked where its torch is: " +
-                    QString::fromUtf8(p.readAllStandardError().right(500)).trimmed();
+    if (!run.succeeded()) {
+        t.problem = who + " failed when asked where its torch is: " + run.logTail.right(500);
         t.fix = setupFix();
         return;
     }
-    t.torchDir = lastLine(p.readAllStandardOutput());
+    t.torchDir = lastLine(run.output);
     if (t.torchDir.isEmpty() || !QFileInfo(t.torchDir).isDir()) {
         t.torchDir.clear();
         t.problem = who + " has no torch";

@@ -25,7 +25,9 @@ struct TorchLocation {
 // running from the build tree, python3 on PATH. Then locates torch in it without importing it
 // (an import costs seconds; a lookup a tenth of one), reads its version from torch/version.py and
 // checks it against the one the native worker was built for (any torch in a build without it).
-// Nothing is cached: the user may set up or change a Python between two calls.
+// Nothing is cached: the user may set up or change a Python between two calls. It waits for the
+// Python it starts, so it says so to blockingCall() (common/blocking_call.h): the dashboard calls it
+// from another thread (DeviceProbe).
 TorchLocation locateTorch(const QString &configuredPython = {});
 
 // The interpreter alone, chosen in locateTorch's order without starting anything: what the Python

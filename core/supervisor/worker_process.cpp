@@ -5,7 +5,6 @@
 #include "supervisor/worker_memory.h"
 
 #include <QJsonDocument>
-#include <QStringList>
 
 #include <algorithm>
 
@@ -14,7 +13,7 @@ namespace stepscope::supervisor
 namespace
 {
 
-constexpr qsizetype kStderrKeep = 64 * 1024; // the tail of the worker's log kept as failure detail
+constexpr int kTermGraceMs = 3000; // for a worker to stop between two steps and say so
 
 // QTimer counts milliseconds in an int: seconds beyond the cap would wrap round to a timeout of a
 // fraction of a second, or to none.
@@ -31,23 +30,27 @@ std::string mib(std::int64_t kib)
 } // namespace
 
 WorkerProcess::WorkerProcess(int timeoutSeconds, std::vector<std::string> oomCounterFiles, QObject *parent)
-    : QObject(parent), timeoutSeconds_(timeoutSeconds), oomCounterFiles_(std::move(oomCounterFiles))
+    : QObject(parent), timeoutSeconds_(timeoutSeconds), oomCounterFiles_(std::move(oomCounterFiles)),
+      runner_(new ProcessRunner(this)) // a child, so that moveToThread() takes it along
 {
     qRegisterMetaType<protocol::Message>();
     qRegisterMetaType<RunStatus>();
     qRegisterMetaType<std::optional<Failure>>();
     qRegisterMetaType<Failure>();
-    // Parented so that moveToThread() takes the timers along.
-    timeout_.setParent(this);
-    timeout_.setSingleShot(true);
-    connect(&timeout_, &QTimer::timeout, this, [this] { terminateThenKill(timedOut_); });
+    connect(runner_, &ProcessRunner::stdoutLine, this, &WorkerProcess::onLine);
+    connect(runner_, &ProcessRunner::linesDelivered, this, &WorkerProcess::stdoutRead);
+    connect(runner_, &ProcessRunner::stderrLine, this, [this](const QByteArray &line) {
+        if (!line.trimmed().isEmpty())
+            Q_EMIT logLine(QString::fromUtf8(line));
+    });
+    connect(runner_, &ProcessRunner::finished, this, &WorkerProcess::onEnded);
     // The OOM killer leaves nothing behind but a SIGKILL: what the worker had grown to is read
     // while it lives.
     memoryWatch_.setParent(this);
     memoryWatch_.setInterval(500);
     connect(&memoryWatch_, &QTimer::timeout, this, [this] {
-        if (process_)
-            workerPeakKiB_ = std::max(workerPeakKiB_, peakResidentKiB(process_->processId()));
+        if (runner_->isRunning())
+            workerPeakKiB_ = std::max(workerPeakKiB_, peakResidentKiB(runner_->processId()));
     });
 }
 
@@ -58,94 +61,40 @@ WorkerProcess::~WorkerProcess()
 
 void WorkerProcess::start(const WorkerCommand &worker, const RunConfig &config, const QProcessEnvironment &env)
 {
-    auto *p = new QProcess(this);
-    process_ = p;
     python_ = config.runtime == Runtime::Python;
-    p->setProcessEnvironment(env);
-    connect(p, &QProcess::readyReadStandardOutput, this, &WorkerProcess::onStdout);
-    connect(p, &QProcess::readyReadStandardError, this, &WorkerProcess::onStderr);
-    connect(p, &QProcess::finished, this, &WorkerProcess::onFinished);
-    connect(p, &QProcess::errorOccurred, this, &WorkerProcess::onError);
-    QStringList args = worker.arguments;
-    args << "--config" << QString::fromUtf8(QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact));
-    timeout_.start(silenceLimitMs(timeoutSeconds_));
+    ProcessLaunch launch;
+    launch.program = worker.program;
+    launch.arguments = worker.arguments;
+    launch.arguments << "--config" << QString::fromUtf8(QJsonDocument(toJson(config)).toJson(QJsonDocument::Compact));
+    launch.environment = env;
+    // The timeout watches for silence, not total time: a long run that keeps reporting steps is
+    // alive; a worker stuck in a driver call is not.
+    launch.silenceMs = silenceLimitMs(timeoutSeconds_);
+    launch.graceMs = kTermGraceMs;
     workerPeakKiB_ = -1;
     oomKillsAtStart_ = oomKillCount(oomCounterFiles_);
+    live_ = true;
     memoryWatch_.start();
-    p->start(worker.program, args);
+    runner_->start(launch);
 }
 
 void WorkerProcess::stop()
 {
-    terminateThenKill(stopped_);
-}
-
-void WorkerProcess::terminateThenKill(bool &reason)
-{
-    if (!process_)
-        return;
-    reason = true; // what the judgement will name
-    // SIGTERM lets the worker stop between steps and say so; SIGKILL follows if it does not.
-    process_->terminate();
-    QTimer::singleShot(3000, process_, [p = QPointer<QProcess>(process_)] {
-        if (p && p->state() != QProcess::NotRunning)
-            p->kill();
-    });
+    runner_->stop();
 }
 
 void WorkerProcess::abort()
 {
-    timeout_.stop();
+    live_ = false;
     memoryWatch_.stop();
-    if (!process_)
-        return;
-    QProcess *p = process_;
-    process_ = nullptr;
-    p->disconnect(this);
-    p->kill();
-    p->waitForFinished(3000); // reaped here, not left running past its owner
+    runner_->abort();
 }
 
-void WorkerProcess::onError(QProcess::ProcessError error)
+void WorkerProcess::onLine(const QByteArray &line)
 {
-    if (error != QProcess::FailedToStart || !process_)
-        return;
-    QProcess *p = process_;
-    process_ = nullptr;
-    timeout_.stop();
-    memoryWatch_.stop();
-    Q_EMIT failedToStart(
-        Failure{python_ ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
-                "could not start the worker " + p->program().toStdString() + ": " + p->errorString().toStdString(),
-                {}});
-}
-
-void WorkerProcess::onStdout()
-{
-    if (!process_)
-        return;
-    // The timeout watches for silence, not total time: a long run that keeps reporting steps is
-    // alive; a worker stuck in a driver call is not.
-    timeout_.start(silenceLimitMs(timeoutSeconds_));
-    for (const auto &line : lines_.append(process_->readAllStandardOutput())) {
-        take(protocol::parseLine(line));
-        if (!process_)
-            return; // aborted by a receiver (the store refused a write)
-    }
-    Q_EMIT stdoutRead();
-}
-
-void WorkerProcess::onStderr()
-{
-    if (!process_)
-        return;
-    const QByteArray bytes = process_->readAllStandardError();
-    stderrTail_ += bytes;
-    if (stderrTail_.size() > kStderrKeep)
-        stderrTail_ = stderrTail_.right(kStderrKeep);
-    for (const auto &l : bytes.split('\n'))
-        if (!l.trimmed().isEmpty())
-            Q_EMIT logLine(QString::fromUtf8(l));
+    // Blank lines between protocol lines are no message.
+    if (const QByteArray trimmed = line.trimmed(); !trimmed.isEmpty())
+        take(protocol::parseLine(trimmed));
 }
 
 void WorkerProcess::take(const protocol::Message &m)
@@ -165,17 +114,17 @@ void WorkerProcess::take(const protocol::Message &m)
     Q_EMIT message(m);
 }
 
-void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
+void WorkerProcess::onEnded(const ProcessEnd &end)
 {
-    if (!process_)
-        return;
-    timeout_.stop();
     memoryWatch_.stop();
-    onStdout();
-    if (!process_)
+    if (!end.started()) {
+        live_ = false;
+        Q_EMIT failedToStart(Failure{python_ ? FailureCategory::PythonNotFound : FailureCategory::WorkerCrashed,
+                                     "could not start the worker " + end.startProblem().toStdString(),
+                                     {}});
         return;
-    onStderr();
-    const QByteArray rest = lines_.takeRest();
+    }
+    const QByteArray rest = end.unfinishedLine.trimmed();
     if (!rest.isEmpty()) {
         const auto m = protocol::parseLine(rest);
         if (m.type != protocol::Message::Type::Invalid)
@@ -183,26 +132,27 @@ void WorkerProcess::onFinished(int exitCode, QProcess::ExitStatus status)
         else
             protocolProblems_ += "truncated last line: " + QString::fromUtf8(rest.left(200)) + '\n';
     }
-    if (!process_)
-        return;
-    process_ = nullptr;
-    auto [outcome, failure] = judgeExit(exitCode, status);
+    if (!live_)
+        return; // aborted by a receiver of the last line (the store refused a write)
+    live_ = false;
+    auto [outcome, failure] = judgeExit(end);
     Q_EMIT exited(outcome, failure);
 }
 
-std::pair<RunStatus, std::optional<Failure>> WorkerProcess::judgeExit(int exitCode, QProcess::ExitStatus status) const
+std::pair<RunStatus, std::optional<Failure>> WorkerProcess::judgeExit(const ProcessEnd &end) const
 {
-    const std::string log = stderrTail_.toStdString() +
+    using How = ProcessEnd::How;
+    const std::string log = end.stderrTail.toStdString() +
                             (protocolProblems_.isEmpty() ? "" : "\n[protocol]\n" + protocolProblems_.toStdString());
-    const bool completed = gotDone_ && !reported_ && status == QProcess::NormalExit && exitCode == 0;
+    const bool completed = gotDone_ && !reported_ && end.normalExit && end.exitCode == 0;
     // Checked first: a Stop that lands after `done` must not throw a whole measurement away.
     if (completed)
         return {RunStatus::Complete, std::nullopt};
-    if (timedOut_)
+    if (end.how == How::Silent)
         return {RunStatus::Failed,
                 Failure{FailureCategory::Timeout,
                         "the worker said nothing for " + std::to_string(timeoutSeconds_) + " s", log}};
-    if (stopped_)
+    if (end.how == How::Stopped)
         return {RunStatus::Cancelled, Failure{FailureCategory::Cancelled, "stopped by the user", log}};
     if (reported_) {
         Failure f = *reported_;
@@ -210,13 +160,14 @@ std::pair<RunStatus, std::optional<Failure>> WorkerProcess::judgeExit(int exitCo
             f.detail += (f.detail.empty() ? "" : "\n\n[worker log]\n") + log;
         return {RunStatus::Failed, f};
     }
-    if (const auto kill = platform::killSignal(); status == QProcess::CrashExit && kill && exitCode == *kill)
+    if (const auto kill = platform::killSignal(); end.how == How::Crashed && kill && end.signal == *kill)
         return {RunStatus::Failed, judgeUnexplainedKill(log)};
-    const std::string how = status == QProcess::CrashExit ? "the worker crashed (signal " + std::to_string(exitCode) +
-                                                                ": " + platform::signalName(exitCode) + ")"
-                            : gotDone_ ? "the worker exited with code " + std::to_string(exitCode) + " after finishing"
-                                       : "the worker ended without finishing (exit code " + std::to_string(exitCode) +
-                                             ", last step " + std::to_string(lastStep_) + ")";
+    const std::string how =
+        end.how == How::Crashed
+            ? "the worker crashed (signal " + std::to_string(end.signal) + ": " + platform::signalName(end.signal) + ")"
+        : gotDone_ ? "the worker exited with code " + std::to_string(end.exitCode) + " after finishing"
+                   : "the worker ended without finishing (exit code " + std::to_string(end.exitCode) + ", last step " +
+                         std::to_string(lastStep_) + ")";
     return {RunStatus::Failed, Failure{FailureCategory::WorkerCrashed, how, log}};
 }
 

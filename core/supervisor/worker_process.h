@@ -1,18 +1,18 @@
 #pragma once
 // One worker process, from its start to the judgement of its end: it reads the worker's protocol
-// lines (stdout) and log (stderr), kills a worker that falls silent, watches its memory, and judges
-// how it ended (complete, failed with a category, cancelled). What its lines mean for the store is
-// for others to say (run_recorder.h); SweepRunner decides which process runs when.
+// lines (stdout) and log (stderr) as ProcessRunner hands them over, has it stopped when it falls
+// silent, watches its memory, and judges how it ended (complete, failed with a category, cancelled).
+// What its lines mean for the store is for others to say (run_recorder.h); SweepRunner decides which
+// process runs when.
 #include "common/failure.h"
 #include "config/run_config.h"
 #include "protocol/protocol.h"
+#include "supervisor/process_runner.h"
 #include "supervisor/sweep_request.h"
 #include "supervisor/worker_command.h"
 
 #include <QByteArray>
 #include <QObject>
-#include <QPointer>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QTimer>
@@ -62,29 +62,21 @@ class WorkerProcess : public QObject
     void failedToStart(const stepscope::Failure &failure);
 
   private:
-    void onStdout();
-    void onStderr();
-    void onFinished(int exitCode, QProcess::ExitStatus status);
-    void onError(QProcess::ProcessError error);
+    void onLine(const QByteArray &line);
+    void onEnded(const ProcessEnd &end);
     void take(const protocol::Message &m);
-    // SIGTERM, then SIGKILL after 3 s, with `reason` set: stopped_ or timedOut_.
-    void terminateThenKill(bool &reason);
-    std::pair<RunStatus, std::optional<Failure>> judgeExit(int exitCode, QProcess::ExitStatus status) const;
+    std::pair<RunStatus, std::optional<Failure>> judgeExit(const ProcessEnd &end) const;
     Failure judgeUnexplainedKill(const std::string &log) const;
 
     const int timeoutSeconds_;
     const std::vector<std::string> oomCounterFiles_;
-    QProcess *process_ = nullptr; // null once it has ended, failed to start or been aborted
+    ProcessRunner *const runner_;
+    bool live_ = false; // from start() until exited, failedToStart or abort()
     bool python_ = false;
-    QTimer timeout_;
     QTimer memoryWatch_;                // samples the worker's peak resident memory
     std::int64_t workerPeakKiB_ = -1;   // the worker's VmHWM as last seen; -1 unknown
     std::int64_t oomKillsAtStart_ = -1; // the kernel's OOM-kill count when the worker started
-    protocol::LineBuffer lines_;
-    QByteArray stderrTail_;
     int lastStep_ = 0;
-    bool timedOut_ = false;
-    bool stopped_ = false;
     bool gotDone_ = false;
     std::optional<Failure> reported_; // an `error` line from the worker
     QString protocolProblems_;

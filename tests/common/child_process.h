@@ -17,6 +17,7 @@
 #include <QDeadlineTimer>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QStringList>
 
 #include <algorithm>
 #include <memory>
@@ -36,21 +37,37 @@ inline void ensureCoreApplication()
         new QCoreApplication(argc, argv);
 }
 
+// What starts the running test again playing `role`, with `argument`: this binary, a gtest filter
+// that selects the calling test, and the role in the environment. For a test of the code that
+// starts processes (the supervisor's ProcessRunner), which takes these apart.
+struct ChildCommand {
+    QString program;
+    QStringList arguments;
+    QProcessEnvironment environment;
+};
+
+inline ChildCommand childCommand(const std::string &role, const std::string &argument = {})
+{
+    ensureCoreApplication();
+    const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("STEPSCOPE_TEST_CHILD", QString::fromStdString(role));
+    env.insert("STEPSCOPE_TEST_CHILD_ARG", QString::fromStdString(argument));
+    return {QCoreApplication::applicationFilePath(),
+            {QStringLiteral("--gtest_filter=%1.%2").arg(test->test_suite_name(), test->name())},
+            env};
+}
+
 // Starts the running test again in a child process playing `role`, with `argument`. Its stdin is a
 // pipe the caller may close (closeWriteChannel) to let it go on, its stdout a pipe the caller may
 // read (waitForChildLine), its stderr this process's. Fails the test when it cannot start.
 inline std::unique_ptr<QProcess> startChild(const std::string &role, const std::string &argument = {})
 {
-    ensureCoreApplication();
-    const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    const ChildCommand command = childCommand(role, argument);
     auto child = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("STEPSCOPE_TEST_CHILD", QString::fromStdString(role));
-    env.insert("STEPSCOPE_TEST_CHILD_ARG", QString::fromStdString(argument));
-    child->setProcessEnvironment(env);
+    child->setProcessEnvironment(command.environment);
     child->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    child->start(QCoreApplication::applicationFilePath(),
-                 {QStringLiteral("--gtest_filter=%1.%2").arg(test->test_suite_name(), test->name())});
+    child->start(command.program, command.arguments);
     EXPECT_TRUE(child->waitForStarted(30000)) << role << ": " << child->errorString().toStdString();
     return child;
 }

@@ -5,6 +5,8 @@
 #include "scoped_env.h"
 #include "supervisor_fixture.h"
 
+#include "common/blocking_call.h"
+#include "supervisor/device_probe.h"
 #include "supervisor/doctor_items.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
@@ -13,6 +15,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace stepscope::supervisor
 {
@@ -156,6 +162,71 @@ TEST_F(TorchLocationTest, TorchIsFoundWithoutImportingIt)
     const TorchLocation r = locateTorch(real);
     EXPECT_TRUE(r.usable()) << r.problem.toStdString();
     EXPECT_EQ(QFileInfo(r.torchDir).canonicalFilePath(), QFileInfo(torch).canonicalFilePath());
+}
+
+// The thread that must not wait (blocking_call.h) hears of it when a lookup is made there.
+TEST_F(TorchLocationTest, TheLookupSaysItWaitsForItsPython)
+{
+    const QString python = fakePython("bin/python", fakeTorch(acceptedVersion()));
+    std::vector<std::string> waits;
+    forbidBlockingOnThisThread([&waits](std::string_view what) { waits.emplace_back(what); });
+    const TorchLocation t = locateTorch(python);
+    allowBlocking();
+    EXPECT_TRUE(t.usable()) << t.problem.toStdString();
+    ASSERT_EQ(waits.size(), 1u);
+    EXPECT_TRUE(contains(waits.front(), python.toStdString())) << waits.front();
+}
+
+// The dashboard starts the probe on its UI thread: start() returns at once, the lookup's Python runs
+// elsewhere, and nothing waits on the caller's thread until the answer.
+TEST_F(TorchLocationTest, TheDeviceProbeLooksForTorchOffTheCallersThread)
+{
+    const QString torch = fakeTorch(acceptedVersion());
+    const QString slowPython = write("slow/python", "#!/bin/sh\nsleep 1\necho '" + torch.toUtf8() + "'\n", true);
+    const QString bare = fakePython("bare/python");
+    const QString native = write("native/stepscope-worker", "#!/bin/sh\necho 2\n", true);
+    const ScopedEnv worker("STEPSCOPE_NATIVE_WORKER", native.toLocal8Bit());
+    std::vector<std::string> waits;
+    forbidBlockingOnThisThread([&waits](std::string_view what) { waits.emplace_back(what); });
+
+    DeviceProbe probe;
+    std::optional<NativeProbe> answer;
+    int found = -1;
+    QString missing;
+    QEventLoop loop;
+    QObject::connect(&probe, &DeviceProbe::answered, &loop, [&](const NativeProbe &a) {
+        answer = a;
+        loop.quit();
+    });
+    QObject::connect(&probe, &DeviceProbe::found, &loop, [&found](int count) { found = count; });
+    QObject::connect(&probe, &DeviceProbe::torchMissing, &loop, [&missing](const QString &why) { missing = why; });
+    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
+    QElapsedTimer clock;
+    clock.start();
+    probe.start(slowPython);
+    const qint64 startMs = clock.elapsed();
+    EXPECT_TRUE(probe.isRunning());
+    EXPECT_FALSE(answer) << "nothing is said from inside start()";
+    loop.exec();
+    EXPECT_LT(startMs, 500) << "start() waited for the Python's second";
+    EXPECT_GE(clock.elapsed(), 1000) << "the answer came before the lookup ended";
+    ASSERT_TRUE(answer);
+    EXPECT_TRUE(answer->started);
+    EXPECT_EQ(answer->exitCode, 0);
+    EXPECT_EQ(answer->cudaDevices, 2);
+    EXPECT_EQ(found, 2);
+    EXPECT_FALSE(probe.isRunning());
+
+    // Without a usable torch the answer comes from the loop as well, and no worker is asked.
+    answer.reset();
+    probe.start(bare);
+    EXPECT_FALSE(answer);
+    loop.exec();
+    allowBlocking();
+    ASSERT_TRUE(answer);
+    EXPECT_TRUE(answer->torchMissing);
+    EXPECT_TRUE(missing.contains("has no torch")) << missing.toStdString();
+    EXPECT_TRUE(waits.empty()) << waits.front();
 }
 
 TEST_F(TorchLocationTest, MismatchAndMissingTorchAreSaidWithTheFix)
