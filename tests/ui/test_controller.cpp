@@ -169,10 +169,11 @@ class TestController : public QObject
         request.repeats = 1;
         request.preset = "custom";
         QVERIFY2(controller.start(request, &error), qPrintable(error));
-        QVERIFY(controller.isRunning());
-        QCOMPARE(started.count(), 1);
+        QVERIFY(controller.isRunning()); // from the call on, while the plan is stored off this thread
         QVERIFY(!controller.start(request, &error)); // one sweep at a time
         QVERIFY(error.contains("already running"));
+        QCOMPARE(started.count(), 0); // prepared on the writer side, not in the call
+        QTRY_COMPARE(started.count(), 1);
 
         qsizetype samples = 0;
         QElapsedTimer clock;
