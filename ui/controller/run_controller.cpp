@@ -7,13 +7,11 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMetaObject>
 #include <QMutexLocker>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
 
 namespace stepscope::ui
 {
