@@ -308,6 +308,29 @@ class TestController : public QObject
         QCOMPARE(f.readAll(), QByteArray("these are my notes, not a database\n"));
     }
 
+    // Stop pressed while the sweep is still being prepared (off the UI thread): the sweep starts as
+    // planned and ends cancelled at once, with nothing measured.
+    void stopWhilePreparingCancelsTheSweep()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY(controller.openDatabase(dir.filePath("m.sqlite"), &error));
+        QSignalSpy started(&controller, &RunController::sweepStarted);
+        EventLog events(controller);
+        SweepRequest request;
+        request.configs = {tiny(), tiny()};
+        QVERIFY2(controller.start(request, &error), qPrintable(error));
+        controller.stop();
+        QVERIFY(controller.isRunning()); // until the service says it finished
+        QTRY_COMPARE_WITH_TIMEOUT(events.count<supervisor::event::Finished>(), 1, 60000);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(events.of<supervisor::event::Finished>().front().cancelled, true);
+        QVERIFY(!controller.isRunning());
+        for (const auto &run : store::Reader::open(dir.filePath("m.sqlite").toStdString())->runs(controller.currentSweep()))
+            QVERIFY(run.status != RunStatus::Complete);
+    }
+
     void refusesAnEmptyOrInvalidRequest()
     {
         QTemporaryDir dir;

@@ -57,8 +57,6 @@ class Latest
     Ticket next(int kind = 0);
     // A request that no other makes stale; only cancel() does (a report: each writes its own file).
     Ticket alongside();
-    // Whether `ticket` is still wanted (the owner's thread).
-    static bool live(const Ticket &ticket) { return !ticket.stale(); }
     // The requests of `kind` made so far are stale.
     void drop(int kind = 0);
     // Every request made so far is stale.

@@ -247,7 +247,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
         try {
             std::vector<ConfigError> problems;
             auto sweep = supervisor::SweepService::prepare(*db, r, problems);
-            return {std::move(sweep), sweep ? QString() : QString::fromStdString(describe(problems))};
+            const QString refused = sweep ? QString() : QString::fromStdString(describe(problems));
+            return {std::move(sweep), refused};
         } catch (const store::StoreError &e) {
             return {std::nullopt, QString::fromUtf8(e.what())};
         }
