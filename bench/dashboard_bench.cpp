@@ -1,5 +1,7 @@
 // The whole dashboard under load, with a 5 ms timer on the UI thread measuring how late it ever
-// fires (the worst UI-thread stall). Phases:
+// fires (the worst UI-thread stall), from before the window is made. Phases:
+//   start-up the window made, shown, its database opened and CUDA devices looked for;
+//   start   Start pressed until the sweep's first steps show (the plan is stored off the UI thread);
 //   stream  a stand-in worker (bench/fake_worker.py) streams 100,000 steps in batches of 16 about
 //           every millisecond through the real path (worker process, supervisor thread, SQLite
 //           writer, the controller's sample buffer, the 30 Hz drain, steady-state re-detection,
@@ -11,12 +13,15 @@
 //   typing  "25000" typed into the planned-steps box at 8 keys a second;
 //   open    File › Open of a small database, then of the 2.1-million-step one, and its sweep shown;
 //   tabs    every page in turn, three rounds;
-//   export  File › Export report of the H200 b32 sweep as PDF (the charts drawn at print size).
+//   export  File › Export report of the H200 b32 sweep as PDF (the charts drawn at print size);
+//   lanes   a sweep over two (stand-in) GPUs at once: prepare asks nvidia-smi for their topology;
+//   setup   Tools › Set up PyTorch… opened, left a second, closed.
 // The ledger is computed on a worker thread after every run of the sweep phase (reading the 2.1
 // million steps takes seconds at this size on a 2-core machine; bench/ledger_bench times it alone):
 // the stalls are measured with that load present.
 // Prints figures; asserts no timing. `dashboard_bench --help` lists the options.
 #include "charts/live_step_chart.h"
+#include "common/blocking_call.h"
 #include "charts/qcustomplot_compat.h"
 #include "controller/run_controller.h"
 #include "elapsed.h"
@@ -28,6 +33,7 @@
 #include "synthetic_sweep.h"
 #include "widgets/config_panel.h"
 #include "widgets/main_window.h"
+#include "widgets/setup_dialog.h"
 #include "widgets/sweep_header.h"
 
 #include "models/ledger_model.h"
@@ -37,6 +43,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -268,7 +275,7 @@ int main(int argc, char **argv)
     TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName("stepscope-bench");
     QStandardPaths::setTestModeEnabled(true);
-    const QStringList allPhases{"stream", "sweep", "typing", "open", "tabs", "export"};
+    const QStringList allPhases{"stream", "sweep", "typing", "open", "tabs", "export", "lanes", "setup"};
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "The whole dashboard under load at 1280x720 (offscreen): how late a 5 ms timer on the UI thread "
@@ -299,35 +306,55 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    // What the UI thread said it waited for (common/blocking_call.h), as the dashboard's guard would log it.
+    std::vector<std::string> waits;
+    stepscope::forbidBlockingOnThisThread([&waits](std::string_view what) { waits.emplace_back(what); });
     QTemporaryDir dir;
+    // The probe ticks from before the window is made: the first gap is the window's construction.
+    StallProbe probe;
+    probe.enter("start-up: window, empty database, device probe");
+    spin(50);
+    QElapsedTimer made;
+    made.start();
     MainWindow window;
+    const double madeMs = elapsedMs(made);
     window.resize(1280, 720);
     window.show();
+    std::printf("start-up: the window was made in %.1f ms, made and shown in %.1f ms (one UI-thread turn)\n",
+                madeMs, elapsedMs(made));
     auto *panel = window.configPanel();
     auto *controller = window.controller();
-    StallProbe probe;
 
     const QString bigPath = dir.filePath("bench.sqlite");
-    probe.enter("open an empty database");
     int opened = 0;
     QObject::connect(&window, &MainWindow::databaseOpened, [&] { ++opened; });
     if (!window.openDatabase(bigPath) || !waitFor([&] { return opened == 1; }, 60000))
         return 1;
+    bool detected = false;
+    window.detectDevices([&] { detected = true; });
+    waitFor([&] { return detected; }, 150000);
+    spin(200);
     probe.leave();
     panel->setCudaDevices(0);
 
     int points = 0;
     std::vector<double> replots;
     if (phases.contains("stream")) {
-        probe.enter("stream: 1 config x 100,000 steps (real path)");
         panel->setSweepKind(stepscope::ui::ConfigPanel::SweepKind::Single);
         panel->setShape(2, 32, 0, kStreamSteps - 1); // progress only: the stand-in decides the steps
         panel->setRepeats(1);
         panel->machineWarmupBox()->setChecked(false);
         bool done = false;
         auto connection = QObject::connect(&window, &MainWindow::sweepFinished, [&] { done = true; });
+        probe.enter("start: Start until the first steps show");
+        QElapsedTimer startClock;
+        startClock.start();
         if (!window.startSweep())
             return 1;
+        waitFor([&] { return window.pages()->live()->liveChart()->pointCount() > 0 || done; }, 120000);
+        std::printf("start: the first steps showed %.2f s after Start\n", elapsedS(startClock));
+        probe.leave();
+        probe.enter("stream: 1 config x 100,000 steps (real path)");
         waitFor([&] { return done; }, 600000);
         QObject::disconnect(connection);
         probe.leave();
@@ -479,9 +506,51 @@ int main(int argc, char **argv)
         probe.leave();
     }
 
+    if (phases.contains("lanes")) {
+        // Two stand-in H200s, all at once: a short stream on each lane (the stand-in ignores the device).
+        probe.enter("lanes: 2 configs on 2 GPUs at once");
+        qputenv("STEPSCOPE_FAKE_STEPS", "2000");
+        opened = 0;
+        if (!window.openDatabase(dir.filePath("lanes.sqlite")) || !waitFor([&] { return opened == 1; }, 60000))
+            return 1;
+        panel->setCudaDevices(2);
+        panel->setGpus({{0, "NVIDIA H200", "GPU-a", "00000000:19:00.0", 143771},
+                        {1, "NVIDIA H200", "GPU-b", "00000000:3B:00.0", 143771}});
+        panel->setDevice("cuda");
+        panel->setSweepKind(stepscope::ui::ConfigPanel::SweepKind::Single);
+        panel->setShape(2, 32, 0, 1999);
+        panel->setRepeats(2);
+        panel->machineWarmupBox()->setChecked(false);
+        panel->devicesEdit()->setText("all");
+        bool done = false;
+        auto connection = QObject::connect(&window, &MainWindow::sweepFinished, [&] { done = true; });
+        QElapsedTimer lanesClock;
+        lanesClock.start();
+        if (window.startSweep())
+            waitFor([&] { return done; }, 300000);
+        QObject::disconnect(connection);
+        std::printf("lanes: the sweep %s after %.2f s\n", done ? "finished" : "did not start or finish",
+                    elapsedS(lanesClock));
+        spin(300);
+        probe.leave();
+    }
+
+    if (phases.contains("setup")) {
+        probe.enter("setup dialog: opened, closed");
+        window.showSetupDialog(QStringLiteral("the bench opens it"));
+        spin(1000);
+        if (window.setupDialog())
+            window.setupDialog()->close();
+        spin(300);
+        probe.leave();
+    }
+
     std::printf("dashboard_bench: MainWindow at 1280x720, platform %s, %u hardware threads\n",
                 qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
     probe.print();
+    std::printf("waits the UI thread announced (blocking_call.h): %zu\n", waits.size());
+    for (const std::string &what : waits)
+        std::printf("    %s\n", what.c_str());
     app.printSlowest();
     app.printBetween(probe.worstFrom(), probe.worstTo());
     if (!replots.empty()) {

@@ -2,6 +2,7 @@
 //   stepscope [--db FILE] [--start] [--sweep ID] [--compare A,B [--compare-db FILE]] [--screenshots DIR]
 //   stepscope [--db FILE] [--sweep ID | --compare A,B [--compare-db FILE]] --report FILE.pdf|.html|.md|.csv
 //                                                                             (no window)
+#include "common/blocking_call.h"
 #include "controller/run_controller.h"
 #include "controller/settings_location.h"
 #include "pages/compare_page.h"
@@ -16,6 +17,7 @@
 
 #include <clocale>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 int main(int argc, char **argv)
@@ -96,6 +98,13 @@ int main(int argc, char **argv)
         return writeReportCommand(path, parser.value(sweep), parser.value(report));
     }
 
+    // From here on this thread is the UI thread: code that says it is about to wait (a Python started,
+    // nvidia-smi, a folder scanned: common/blocking_call.h) should not run on it. A freeze is better
+    // than a crash for a user, so it is logged; the UI tests fail on it instead.
+    stepscope::forbidBlockingOnThisThread([](std::string_view what) {
+        qWarning("stepscope: the UI thread waits for %s; the window does not answer meanwhile",
+                 std::string(what).c_str());
+    });
     stepscope::ui::MainWindow window;
     // The window fits itself, frame included, to the screen's available area when shown. Screenshots
     // show it as large as the screen (issue 35.4: the layout at 1920x1080 is the maximized one).

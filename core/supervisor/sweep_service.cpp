@@ -1,5 +1,6 @@
 #include "supervisor/sweep_service.h"
 
+#include "common/blocking_call.h"
 #include "config/config_json.h"
 #include "platform/platform.h"
 #include "report/ledger.h"
@@ -22,7 +23,9 @@ namespace stepscope::supervisor
 QString gpuTopology()
 {
     // How the GPUs reach each other (NVLink, PCIe switch, host bridge) changes what a data-parallel
-    // step costs; nvidia-smi prints it as a matrix. A second at most: it reads the driver's tables.
+    // step costs; nvidia-smi prints it as a matrix. A second at most: it reads the driver's tables,
+    // but a driver still initialising can take seconds (the dashboard prepares off its UI thread).
+    blockingCall("nvidia-smi topo -m");
     QProcess smi;
     smi.start("nvidia-smi", {"topo", "-m"});
     if (!smi.waitForStarted(2000))

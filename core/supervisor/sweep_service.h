@@ -28,6 +28,7 @@ namespace stepscope::supervisor
 {
 
 // `nvidia-smi topo -m`, or "unknown (why)": how the GPUs of a sweep over several reach each other.
+// Waits for the process (blocking_call.h): never on a UI thread.
 QString gpuTopology();
 
 // A request made ready to run: the plan stored in the database (one transaction) and the options
@@ -56,7 +57,8 @@ class SweepService : public QObject
     ~SweepService() override;
 
     // Validates the request (every problem in *errors: nothing is written then), applies its
-    // defaults, resolves the workers and stores the plan. Throws store::StoreError when the
+    // defaults, resolves the workers and stores the plan. Waits for the plan's transaction and, for
+    // GPU lanes, for nvidia-smi (gpuTopology): the dashboard calls it off its UI thread. Throws store::StoreError when the
     // database refuses the plan. `overrides` replaces the workers and caches the runner gets
     // (tests; the dashboard's benchmark); unset, the installed workers.
     static std::optional<PreparedSweep> prepare(store::Database &db, const SweepRequest &request,

@@ -169,10 +169,11 @@ class TestController : public QObject
         request.repeats = 1;
         request.preset = "custom";
         QVERIFY2(controller.start(request, &error), qPrintable(error));
-        QVERIFY(controller.isRunning());
-        QCOMPARE(started.count(), 1);
+        QVERIFY(controller.isRunning()); // from the call on, while the plan is stored off this thread
         QVERIFY(!controller.start(request, &error)); // one sweep at a time
         QVERIFY(error.contains("already running"));
+        QCOMPARE(started.count(), 0); // prepared on the writer side, not in the call
+        QTRY_COMPARE(started.count(), 1);
 
         qsizetype samples = 0;
         QElapsedTimer clock;
@@ -305,6 +306,29 @@ class TestController : public QObject
         QVERIFY2(error.contains("not a Stepscope database"), qPrintable(error));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("these are my notes, not a database\n"));
+    }
+
+    // Stop pressed while the sweep is still being prepared (off the UI thread): the sweep starts as
+    // planned and ends cancelled at once, with nothing measured.
+    void stopWhilePreparingCancelsTheSweep()
+    {
+        QTemporaryDir dir;
+        RunController controller;
+        QString error;
+        QVERIFY(controller.openDatabase(dir.filePath("m.sqlite"), &error));
+        QSignalSpy started(&controller, &RunController::sweepStarted);
+        EventLog events(controller);
+        SweepRequest request;
+        request.configs = {tiny(), tiny()};
+        QVERIFY2(controller.start(request, &error), qPrintable(error));
+        controller.stop();
+        QVERIFY(controller.isRunning()); // until the service says it finished
+        QTRY_COMPARE_WITH_TIMEOUT(events.count<supervisor::event::Finished>(), 1, 60000);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(events.of<supervisor::event::Finished>().front().cancelled, true);
+        QVERIFY(!controller.isRunning());
+        for (const auto &run : store::Reader::open(dir.filePath("m.sqlite").toStdString())->runs(controller.currentSweep()))
+            QVERIFY(run.status != RunStatus::Complete);
     }
 
     void refusesAnEmptyOrInvalidRequest()

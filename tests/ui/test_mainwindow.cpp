@@ -185,7 +185,7 @@ class TestMainWindow : public QObject
         QVERIFY(!panel->startButton()->isEnabled());
         QSignalSpy started(window.controller(), &RunController::sweepStarted);
         QTest::mouseClick(panel->runAgainButton(), Qt::LeftButton);
-        QCOMPARE(started.count(), 1);
+        QTRY_COMPARE(started.count(), 1);
         const qint64 again = started.first().at(0).toLongLong();
         QVERIFY(again != first);
         QVERIFY(!panel->viewingSweep());

@@ -14,21 +14,11 @@ using supervisor::DoctorStatus;
 DoctorJob::DoctorJob(QObject *parent) : QObject(parent)
 {
     thread_.setMaxThreadCount(1);
-    connect(&watcher_, &QFutureWatcherBase::resultsReadyAt, this, [this](int begin, int end) {
-        for (int i = begin; i < end; ++i)
-            Q_EMIT item(watcher_.resultAt(i));
-    });
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        running_ = false;
-        const QList<DoctorItem> items = watcher_.future().results();
-        Q_EMIT finished(supervisor::countOf(items, DoctorStatus::Fail), supervisor::countOf(items, DoctorStatus::Warn));
-    });
 }
 
 DoctorJob::~DoctorJob()
 {
-    watcher_.disconnect(this);
-    watcher_.future().cancel(); // the service's stop flag
+    latest_.cancel(); // the service's stop flag
     thread_.waitForDone();
 }
 
@@ -38,20 +28,32 @@ void DoctorJob::start(const QString &self, const QString &configuredPython, cons
     if (running_)
         return;
     running_ = true;
-    watcher_.setFuture(
-        QtConcurrent::run(&thread_, [this, self, configuredPython, device, database](QPromise<DoctorItem> &promise) {
-            supervisor::DoctorProgress progress;
-            progress.item = [&promise](const DoctorItem &row) { promise.addResult(row); };
-            // Queued to this thread after the rows before it; `this` outlives the run (the destructor waits).
-            progress.askingPython = [this](const QString &asked) {
-                QMetaObject::invokeMethod(
-                    this, [this, asked] { Q_EMIT askingPython(asked); }, Qt::QueuedConnection);
-            };
-            progress.stop = [&promise] { return promise.isCanceled(); };
-            auto request = supervisor::doctorRequest(self, configuredPython, device);
-            request.database = database;
-            supervisor::runDoctor(request, progress);
-        }));
+    items_.clear();
+    const Ticket ticket = latest_.next();
+    auto run = [this, ticket, self, configuredPython, device, database](QPromise<DoctorItem> &promise) {
+        supervisor::DoctorProgress progress;
+        progress.item = [&promise](const DoctorItem &row) { promise.addResult(row); };
+        // Queued to this thread after the rows before it; `this` outlives the run (the destructor waits).
+        progress.askingPython = [this](const QString &asked) {
+            QMetaObject::invokeMethod(
+                this, [this, asked] { Q_EMIT askingPython(asked); }, Qt::QueuedConnection);
+        };
+        progress.stop = ticket.stopper();
+        auto request = supervisor::doctorRequest(self, configuredPython, device);
+        request.database = database;
+        supervisor::runDoctor(request, progress);
+    };
+    latest_.each(
+        ticket, QtConcurrent::run(&thread_, std::move(run)),
+        [this](const DoctorItem &row) {
+            items_.append(row);
+            Q_EMIT item(row);
+        },
+        [this] {
+            running_ = false;
+            Q_EMIT finished(supervisor::countOf(items_, DoctorStatus::Fail),
+                            supervisor::countOf(items_, DoctorStatus::Warn));
+        });
 }
 
 } // namespace stepscope::ui

@@ -1,14 +1,16 @@
 #pragma once
 // The dashboard's doctor: the doctor service (supervisor/doctor_service.h: a blocking function) on a
-// thread of this job's own, its rows brought back to the UI thread one by one as they come, so the
+// thread of this job's own, its rows brought back to the UI thread one by one as they come (through the
+// job frame, latest.h), so the
 // first show while the Python worker's tiny torch.compile still runs. A thread of its own because a
 // run may take minutes, which the shared pool's few threads have better uses for. Destroying the job
 // raises the service's stop flag and waits for the thread, which that ends within a tenth of a
 // second (a torch lookup under way, about as long, finishes first): nothing runs on behind a closed
 // window.
+#include "controller/latest.h"
 #include "supervisor/doctor_items.h"
 
-#include <QFutureWatcher>
+#include <QList>
 #include <QObject>
 #include <QThreadPool>
 
@@ -38,7 +40,8 @@ class DoctorJob : public QObject
 
   private:
     QThreadPool thread_;
-    QFutureWatcher<supervisor::DoctorItem> watcher_;
+    Latest latest_{this};
+    QList<supervisor::DoctorItem> items_; // of the run under way, for finished()'s counts
     bool running_ = false;
 };
 

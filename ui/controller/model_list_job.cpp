@@ -12,24 +12,11 @@ using supervisor::ModelListing;
 ModelListJob::ModelListJob(QObject *parent) : QObject(parent)
 {
     thread_.setMaxThreadCount(1);
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        Q_ASSERT(QThread::currentThread() == thread());
-        const QFuture<ModelListing> future = watcher_.future();
-        const QString python = asked_;
-        running_ = false;
-        if (future.isCanceled() || future.resultCount() == 0)
-            return;
-        const ModelListing listing = future.result();
-        if (listing.complete())
-            cache_.insert(python, listing);
-        Q_EMIT listed(python, listing);
-    });
 }
 
 ModelListJob::~ModelListJob()
 {
-    watcher_.disconnect(this);
-    watcher_.future().cancel(); // listModels' stop flag
+    latest_.cancel(); // listModels' stop flag
     thread_.waitForDone();
 }
 
@@ -50,13 +37,20 @@ void ModelListJob::request(const QString &configuredPython)
     }
     if (isRunning() && asked_ == configuredPython)
         return; // its answer is on the way
-    // Another Python's answer is no longer wanted: its process stops, and the watcher follows the new one.
-    watcher_.future().cancel();
+    // Another Python's answer is no longer wanted: its process stops, and its answer is dropped.
+    const Ticket ticket = latest_.next();
     asked_ = configuredPython;
     running_ = true;
-    watcher_.setFuture(QtConcurrent::run(&thread_, [configuredPython](QPromise<ModelListing> &promise) {
-        promise.addResult(supervisor::listModels(configuredPython, [&promise] { return promise.isCanceled(); }));
-    }));
+    latest_.when(ticket,
+                 QtConcurrent::run(&thread_, [configuredPython, stop = ticket.stopper()] {
+                     return supervisor::listModels(configuredPython, stop);
+                 }),
+                 [this, configuredPython](const ModelListing &listing) {
+                     running_ = false;
+                     if (listing.complete())
+                         cache_.insert(configuredPython, listing);
+                     Q_EMIT listed(configuredPython, listing);
+                 });
 }
 
 } // namespace stepscope::ui

@@ -1,13 +1,14 @@
 #pragma once
 // The model picker's listing (supervisor/model_listing.h: the Python worker's --list-models, seconds
-// of imports) on a thread of this job's own, brought back to the UI thread. Latest wins: asking for
+// of imports) on a thread of this job's own, brought back to the UI thread by the job frame
+// (latest.h). Latest wins: asking for
 // another Python stops the process under way and its answer is never delivered. Listings are kept
 // per Python as the panel names it (empty: automatic), so that a Python asked again answers at once;
 // one with a library missing is asked again, since the user may just have installed it. Destroying the
 // job stops the process under way and waits for its thread (a tenth of a second).
+#include "controller/latest.h"
 #include "supervisor/model_listing.h"
 
-#include <QFutureWatcher>
 #include <QHash>
 #include <QObject>
 #include <QThreadPool>
@@ -33,7 +34,7 @@ class ModelListJob : public QObject
 
   private:
     QThreadPool thread_;
-    QFutureWatcher<supervisor::ModelListing> watcher_;
+    Latest latest_{this};
     QString asked_; // the Python of the request under way
     bool running_ = false;
     QHash<QString, supervisor::ModelListing> cache_;

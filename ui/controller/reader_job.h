@@ -1,24 +1,21 @@
 #pragma once
-// Common frame of the dashboard's background jobs over the open database (ledger, comparison,
+// Common base of the dashboard's background jobs over the open database (ledger, comparison,
 // history and run queries, reports). Their work runs on the database's one reader thread
-// (ReaderPool) through QtConcurrent::run, and a QFutureWatcher, a child of the job, brings each
-// result back to the UI thread: never to a job that is gone.
+// (ReaderPool) and comes back through the job frame (latest.h): never to a job that is gone.
 //
 // Latest wins: a request of a kind makes every earlier one of that kind stale, and cancel() and
-// setDatabase() make all of them stale. Each request has a flag that says so. Work whose flag is
-// up by the time it would start is skipped; work under way reads it through a stats::CancelToken
-// (a bootstrap stops at its next resample); a result is delivered only while the flag is down.
-// Subclasses add the typed requests and result signals.
+// setDatabase() make all of them stale. Work that is stale by the time it would start is skipped;
+// work under way reads its ticket through a stats::CancelToken (a bootstrap stops at its next
+// resample); a result is delivered only while its ticket is live. Subclasses add the typed requests
+// and result signals.
+#include "controller/latest.h"
 #include "stats/stats.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <functional>
-#include <map>
 #include <memory>
-#include <vector>
 
 namespace stepscope::store
 {
@@ -42,7 +39,7 @@ class ReaderJob : public QObject
     // Drops every pending result.
     void cancel();
     // True while a request is queued or running, stale ones included.
-    bool isBusy() const { return !inFlight_.empty(); }
+    bool isBusy() const { return latest_.isBusy(); }
 
   Q_SIGNALS:
     void failed(const QString &message);
@@ -72,15 +69,11 @@ class ReaderJob : public QObject
     void drop(int kind);
 
   private:
-    using Flag = std::shared_ptr<std::atomic<bool>>;
-    void start(Flag flag, Work work);
-    void settle(quint64 request);
+    void start(const Ticket &ticket, Work work);
 
     QString path_;
     std::shared_ptr<ReaderPool> pool_; // of path_; none without a database
-    std::vector<Flag> latest_;         // per kind, the flag of its newest request
-    std::map<quint64, Flag> inFlight_; // requests queued or running, by number
-    quint64 requests_ = 0;
+    Latest latest_;
 };
 
 } // namespace stepscope::ui

@@ -7,13 +7,11 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMetaObject>
 #include <QMutexLocker>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
 
 namespace stepscope::ui
 {
@@ -24,7 +22,6 @@ namespace stepscope::ui
 // 2-configuration sweep took over 120 s at a load of 6-8). Idle, the thread ends after a moment;
 // the controller's destructor waits for work under way (a write is committed, not cut off).
 struct RunController::WriterSide {
-    std::atomic<qint64> latestOpen{0}; // an open queued behind a later one is skipped
     QThreadPool pool;
 
     WriterSide()
@@ -37,27 +34,26 @@ struct RunController::WriterSide {
 namespace
 {
 
-// Runs `then(result)` on `context`'s thread once `future` has finished; never once `context` has
-// gone (the watcher is its child).
-template <typename T, typename Then> void whenDone(QObject *context, QFuture<T> future, Then then)
-{
-    auto *watcher = new QFutureWatcher<T>(context);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, then = std::move(then)]() mutable {
-        watcher->deleteLater();
-        then(watcher->result());
-    });
-    watcher->setFuture(std::move(future));
-}
-
 // A database as the writer side opened it, or why it refused the file.
 struct Opened {
     std::shared_ptr<store::Database> db;
     QString error;
 };
 
+// A sweep prepared on the writer side (its plan stored), or why it was refused.
+struct Prepared {
+    std::optional<supervisor::PreparedSweep> sweep;
+    QString error;
+};
+
+// The kinds of request of the controller's job frame: a later open supersedes an earlier one, a
+// later start cannot happen before the earlier one arrived (isRunning), and writes supersede nothing.
+enum Kind { kOpen, kStart, kKinds };
+
 } // namespace
 
-RunController::RunController(QObject *parent) : QObject(parent), writerSide_(std::make_unique<WriterSide>())
+RunController::RunController(QObject *parent)
+    : QObject(parent), writerSide_(std::make_unique<WriterSide>()), jobs_(this, kKinds)
 {
     thread_.setObjectName("stepscope-supervisor");
     thread_.start();
@@ -96,7 +92,8 @@ bool RunController::openDatabase(const QString &path, QString *error)
         std::shared_ptr<store::Database> db = store::Database::open(path.toStdString());
         // Completed runs without a summary of the current rule get one now: every view reads it.
         report::refreshSummaries(*db);
-        openingSeq_ = 0; // supersedes an asynchronous open under way
+        jobs_.drop(kOpen); // supersedes an asynchronous open under way
+        opening_ = {};
         install(std::move(db), path);
         return true;
     } catch (const store::StoreError &e) {
@@ -122,13 +119,12 @@ bool RunController::openDatabaseAsync(const QString &path, QString *error)
             *error = running_ ? tr("Stop the running sweep before opening another database.") : noDefaultDatabase();
         return false;
     }
-    const qint64 seq = ++openSeq_;
-    openingSeq_ = seq;
-    writerSide_->latestOpen = seq;
+    const Ticket ticket = jobs_.next(kOpen);
+    opening_ = ticket;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     // First the file's check and the store's writer thread, on the writer side at normal priority.
-    auto open = [side = writerSide_.get(), absolute, seq]() -> Opened {
-        if (side->latestOpen != seq)
+    auto open = [absolute, ticket]() -> Opened {
+        if (ticket.stale())
             return {}; // superseded before it started
         try {
             QDir().mkpath(QFileInfo(absolute).absolutePath());
@@ -148,9 +144,10 @@ bool RunController::openDatabaseAsync(const QString &path, QString *error)
             return {nullptr, QString::fromUtf8(e.what())};
         }
     };
-    // On this thread after each stage; `db` closes with its last copy when an open was superseded.
-    auto deliver = [this, absolute, seq](const Opened &opened) {
-        openingSeq_ = 0;
+    // On this thread after each stage, while the open is still the latest; `db` closes with its
+    // last copy when it was superseded.
+    auto deliver = [this, absolute](const Opened &opened) {
+        opening_ = {};
         if (!opened.db) {
             Q_EMIT databaseRefused(absolute, opened.error);
             return;
@@ -162,21 +159,16 @@ bool RunController::openDatabaseAsync(const QString &path, QString *error)
         install(opened.db, absolute);
         Q_EMIT databaseOpened(absolute);
     };
-    whenDone(this, QtConcurrent::run(&writerSide_->pool, std::move(open)),
-             [this, seq, absolute, refresh, deliver](const Opened &opened) {
-                 if (seq != openingSeq_)
-                     return;
-                 if (!opened.db) {
-                     deliver(opened);
-                     return;
-                 }
-                 const auto pool = ReaderPool::of(absolute);
-                 whenDone(this, QtConcurrent::run(pool->threads(), refresh, opened.db, pool->path()),
-                          [this, seq, deliver, pool](const Opened &refreshed) {
-                              if (seq == openingSeq_)
-                                  deliver(refreshed);
-                          });
-             });
+    jobs_.when(ticket, QtConcurrent::run(&writerSide_->pool, std::move(open)),
+               [this, ticket, absolute, refresh, deliver](const Opened &opened) {
+                   if (!opened.db) {
+                       deliver(opened);
+                       return;
+                   }
+                   const auto pool = ReaderPool::of(absolute);
+                   jobs_.when(ticket, QtConcurrent::run(pool->threads(), refresh, opened.db, pool->path()),
+                              [deliver, pool](const Opened &refreshed) { deliver(refreshed); });
+               });
     return true;
 }
 
@@ -198,11 +190,11 @@ bool RunController::writeAsync(std::function<void(store::Database &)> write,
             return QString::fromUtf8(e.what());
         }
     };
-    whenDone(this, QtConcurrent::run(&writerSide_->pool, std::move(commit)),
-             [done = std::move(done)](const QString &message) {
-                 if (done)
-                     done(message);
-             });
+    jobs_.when(jobs_.alongside(), QtConcurrent::run(&writerSide_->pool, std::move(commit)),
+               [done = std::move(done)](const QString &message) {
+                   if (done)
+                       done(message);
+               });
     return true;
 }
 
@@ -236,26 +228,44 @@ bool RunController::start(const SweepRequest &request, QString *error)
     };
     if (running_)
         return fail(tr("A sweep is already running."));
-    if (openingSeq_)
+    if (isOpening())
         return fail(tr("The database is still being opened."));
     if (!db_)
         return fail(tr("No database is open."));
-    // The service validates, applies the defaults and plans, as it does for the CLI.
     SweepRequest r = request;
     if (r.python.isEmpty())
         r.python = python_;
     if (r.cacheRoot.isEmpty())
         r.cacheRoot = compileCacheRoot_;
-    std::optional<supervisor::PreparedSweep> sweep;
-    try {
-        std::vector<ConfigError> problems;
-        sweep = supervisor::SweepService::prepare(*db_, r, problems);
-        if (!sweep)
-            return fail(QString::fromStdString(describe(problems)));
-    } catch (const store::StoreError &e) {
-        return fail(QString::fromUtf8(e.what()));
-    }
+    // A request the service would refuse is refused here at once (validating costs nothing); the
+    // rest of prepare (the plan's transaction, nvidia-smi for GPU lanes) runs on the writer side.
+    if (const auto problems = supervisor::validate(r); !problems.empty())
+        return fail(QString::fromStdString(describe(problems)));
+    running_ = preparing_ = true;
+    stopAsked_ = false;
+    auto prepare = [db = db_, r]() -> Prepared {
+        try {
+            std::vector<ConfigError> problems;
+            auto sweep = supervisor::SweepService::prepare(*db, r, problems);
+            const QString refused = sweep ? QString() : QString::fromStdString(describe(problems));
+            return {std::move(sweep), refused};
+        } catch (const store::StoreError &e) {
+            return {std::nullopt, QString::fromUtf8(e.what())};
+        }
+    };
+    jobs_.when(jobs_.next(kStart), QtConcurrent::run(&writerSide_->pool, std::move(prepare)),
+               [this](const Prepared &prepared) { launch(prepared.sweep, prepared.error); });
+    return true;
+}
 
+void RunController::launch(const std::optional<supervisor::PreparedSweep> &sweep, const QString &error)
+{
+    preparing_ = false;
+    if (!sweep) {
+        running_ = false;
+        Q_EMIT startFailed(error);
+        return;
+    }
     deleteService();
     service_ = new supervisor::SweepService(*db_);
     service_->moveToThread(&thread_);
@@ -269,7 +279,6 @@ bool RunController::start(const SweepRequest &request, QString *error)
         Qt::DirectConnection);
     connect(service_, &supervisor::SweepService::sweepEvent, this, &RunController::onEvent);
 
-    running_ = true;
     sweepId_ = sweep->plan.sweepId;
     Q_EMIT sweepStarted(sweep->plan.sweepId, static_cast<int>(sweep->plan.runs.size()));
     // A host with GPUs of two models runs on one group (supervisor/sweep_lanes.h): said, not hidden.
@@ -277,7 +286,8 @@ bool RunController::start(const SweepRequest &request, QString *error)
         Q_EMIT lanesNote(sweep->lanesNote);
     QMetaObject::invokeMethod(
         service_, [s = service_, prepared = *sweep] { s->start(prepared); }, Qt::QueuedConnection);
-    return true;
+    if (stopAsked_)
+        service_->cancel(); // Stop was pressed while the sweep was being prepared: its runs end cancelled
 }
 
 void RunController::onEvent(const supervisor::SweepEvent &e)
@@ -309,7 +319,11 @@ bool RunController::deleteSweep(qint64 sweepId, QString *error)
 
 void RunController::stop()
 {
-    if (service_ && running_)
+    if (!running_)
+        return;
+    if (preparing_)
+        stopAsked_ = true; // said to the service once it exists (launch)
+    else if (service_)
         service_->cancel(); // thread-safe: queues itself into the service's thread
 }
 

@@ -4,6 +4,7 @@
 // presenters visit them, supervisor/sweep_event.h), stop, and a sample buffer that the UI drains on its own timer (so a fast stream never floods the event
 // loop with one queued signal per batch).
 #include "common/measurement_defaults.h"
+#include "controller/latest.h"
 #include "config/run_config.h"
 #include "store/store.h"
 #include "supervisor/sweep_event.h"
@@ -24,6 +25,7 @@
 namespace stepscope::supervisor
 {
 class SweepService;
+struct PreparedSweep;
 } // namespace stepscope::supervisor
 
 namespace stepscope::ui
@@ -52,10 +54,13 @@ class RunController : public QObject
     // The same on a thread of its own: databaseOpened or databaseRefused follows. False at once
     // (with *error) while a sweep runs; a later call supersedes an open still under way.
     bool openDatabaseAsync(const QString &path, QString *error);
-    bool isOpening() const { return openingSeq_ > 0; }
+    bool isOpening() const { return !opening_.stale(); }
     QString databasePath() const { return path_; }
     bool hasDatabase() const { return db_ != nullptr; }
 
+    // Starts a sweep: a request refused at once (invalid, or a sweep running) returns false with
+    // *error; otherwise it is prepared off this thread (its plan stored, nvidia-smi asked about GPU
+    // lanes) and sweepStarted or startFailed follows. isRunning() from this call on.
     bool start(const SweepRequest &request, QString *error);
     // Deletes a finished sweep with its runs and steps, through the one writer of the file.
     bool deleteSweep(qint64 sweepId, QString *error);
@@ -94,6 +99,8 @@ class RunController : public QObject
 
   Q_SIGNALS:
     void sweepStarted(qint64 sweepId, int runs);
+    // A sweep start() accepted could not be prepared (the database refused its plan).
+    void startFailed(const QString &error);
     // Every event of the running sweep, in order, one hop from the service (the presenters and
     // pages visit the kinds they show; supervisor/event_text.h words the stages).
     void sweepEvent(const stepscope::supervisor::SweepEvent &event);
@@ -107,6 +114,8 @@ class RunController : public QObject
 
   private:
     struct WriterSide;
+    // The prepared sweep into a service of the supervisor thread, or why it was not prepared.
+    void launch(const std::optional<supervisor::PreparedSweep> &sweep, const QString &error);
     void install(std::shared_ptr<store::Database> db, const QString &path);
     void deleteService();
 
@@ -115,7 +124,9 @@ class RunController : public QObject
     // Shared with writeAsync's work, which may finish after another file was opened.
     std::shared_ptr<store::Database> db_;
     std::unique_ptr<WriterSide> writerSide_; // the thread of openDatabaseAsync and writeAsync
-    qint64 openingSeq_ = 0, openSeq_ = 0;
+    Latest jobs_;     // the open, the start's preparation, the writes
+    Ticket opening_;  // the open under way; stale when none is
+    bool preparing_ = false, stopAsked_ = false; // start() accepted, no service yet; Stop pressed meanwhile
     QThread thread_;
     supervisor::SweepService *service_ = nullptr; // lives in thread_
     bool running_ = false;

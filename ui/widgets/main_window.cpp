@@ -1,15 +1,11 @@
 #include "widgets/main_window.h"
 
 #include "controller/comparison_job.h"
-#include "controller/device_probe.h"
 #include "controller/query_job.h"
 #include "controller/report_job.h"
 #include "controller/run_controller.h"
-#include "controller/store_message.h"
-#include "controller/sweep_history_job.h"
 #include "models/comparison_model.h"
 #include "models/history_model.h"
-#include "pages/batch_scan_page.h"
 #include "pages/compare_page.h"
 #include "pages/history_page.h"
 #include "pages/ledger_page.h"
@@ -17,16 +13,13 @@
 #include "pages/sweep_pages.h"
 #include "pages/why_page.h"
 #include "presenters/activity.h"
+#include "presenters/launcher.h"
 #include "presenters/live_run.h"
 #include "presenters/open_database.h"
 #include "presenters/report_export.h"
 #include "presenters/shown_sweep.h"
-#include "supervisor/managed_python.h"
-#include "supervisor/torch_location.h"
 #include "widgets/config_panel.h"
-#include "widgets/database_dialog.h"
 #include "pages/environment_page.h"
-#include "widgets/export_dialogs.h"
 #include "widgets/glossary.h"
 #include "widgets/panel_column.h"
 #include "widgets/recent_databases.h"
@@ -39,12 +32,9 @@
 #include "widgets/window_fit.h"
 
 #include <QCloseEvent>
-#include <QCoreApplication>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QHeaderView>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
@@ -55,21 +45,9 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace stepscope::ui
 {
-namespace
-{
-
-// A store message with where the dashboard chooses another database file.
-QString fileChoiceHint(const QString &message)
-{
-    return withFileChoiceHint(message, MainWindow::tr("with File › Open database…"));
-}
-
-} // namespace
-
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("Stepscope"));
@@ -81,15 +59,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     comparison_ = new ComparisonModel(this);
     comparisonJob_ = new ComparisonJob(comparison_, this);
     followOpenDatabase(controller_, comparisonJob_);
-    deviceProbe_ = new DeviceProbe(this);
-    sweepHistory_ = new SweepHistoryJob(this);
-    followOpenDatabase(controller_, sweepHistory_);
     shown_ = new ShownSweep(controller_, this);
     export_ = new ReportExport(shown_, controller_, this);
     live_ = new LiveRun(controller_, query_, this);
     activity_ = new Activity(controller_, shown_, comparisonJob_, export_, query_, this);
 
     panel_ = new ConfigPanel;
+    launcher_ = new Launcher(controller_, panel_, shown_, live_, this);
     header_ = new SweepHeader(shown_, activity_);
     tabs_ = new SweepPages({controller_, shown_, live_, query_, history_, comparisonJob_, comparison_});
     status_ = new SweepStatusBar(live_, export_);
@@ -116,7 +92,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connectRun();
     restoreWindowState();
     panel_->loadSettings(QSettings());
-    lookUpTorchInBackground(); // for the Python the settings name
+    launcher_->lookUpTorch(); // for the Python the settings name
 }
 
 void MainWindow::fitToScreen(const QRect &available)
@@ -189,93 +165,9 @@ QList<QWidget *> MainWindow::arrangedViews() const
 
 void MainWindow::openChosenDatabase(const QString &path)
 {
-    // Opened by hand, a file shows its newest sweep (sweepHistory_ reads which), on its ledger.
-    showNewest_ = openDatabase(path);
+    // Opened by hand, a file shows its newest sweep, on its ledger.
+    launcher_->openChosenDatabase(path);
     restoreTab_ = -1;
-}
-
-void MainWindow::buildMenus()
-{
-    auto *file = menuBar()->addMenu(tr("&File"));
-    auto *open = file->addAction(tr("&Open database…"), this, [this] {
-        const QString path = chooseDatabaseFile(this, controller_->databasePath());
-        if (!path.isEmpty())
-            openChosenDatabase(path);
-    });
-    open->setShortcut(QKeySequence::Open);
-    recent_ = new RecentDatabases(tr("Recent databases"), file);
-    file->addMenu(recent_);
-    connect(recent_, &RecentDatabases::openRequested, this, &MainWindow::openChosenDatabase);
-    file->addSeparator();
-    auto *exportReport =
-        file->addAction(tr("&Export sweep report…"), this, [this] { exportSweepReport(this, export_); });
-    exportReport->setShortcut(QKeySequence(tr("Ctrl+E")));
-    file->addAction(tr("Export c&omparison report…"), tabs_->compare(), &ComparePage::exportReportInteractive);
-    auto *exportChart = file->addAction(tr("Export current &chart…"), this,
-                                        [this] { exportPageChart(this, tabs_->currentPage(), export_); });
-    exportChart->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
-    file->addSeparator();
-    auto *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    auto *run = menuBar()->addMenu(tr("&Run"));
-    auto *start = run->addAction(tr("&Start sweep"), this, &MainWindow::startSweep);
-    start->setShortcut(QKeySequence(tr("Ctrl+R")));
-    auto *stop = run->addAction(tr("S&top sweep"), this, &MainWindow::stopSweep);
-    stop->setShortcut(QKeySequence(tr("Ctrl+.")));
-
-    auto *view = menuBar()->addMenu(tr("&View"));
-    int number = 0;
-    for (Page *page : tabs_->pages()) {
-        auto *a = view->addAction(page->title().remove('&'), this, [this, page] { tabs_->setCurrentWidget(page); });
-        if (++number <= 9)
-            a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(number)));
-        // The Batch scan tab is there for a scan only, and so is its entry.
-        if (page == tabs_->batchScan()) {
-            a->setVisible(tabs_->batchScan()->hasScan());
-            connect(tabs_->batchScan(), &BatchScanPage::scanChanged, a, &QAction::setVisible);
-        }
-    }
-    // Ctrl+Tab and Ctrl+Shift+Tab cycle the tabs wherever the focus is (QTabWidget does it only with
-    // the focus inside the tabs, and a table there takes Tab for itself).
-    view->addSeparator();
-    auto *next = view->addAction(tr("&Next tab"), this, [this] { stepTab(1); });
-    next->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
-    auto *previous = view->addAction(tr("&Previous tab"), this, [this] { stepTab(-1); });
-    // Shift+Tab arrives as Backtab (with Shift) from most keyboards, as Tab with Shift from some.
-    previous->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
-    auto *tools = menuBar()->addMenu(tr("&Tools"));
-    tools->addAction(tr("Set up &PyTorch…"), this, [this] { showSetupDialog(); });
-
-    auto *help = menuBar()->addMenu(tr("&Help"));
-    auto *glossary = help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
-    glossary->setShortcut(QKeySequence::HelpContents);
-    glossary->setShortcutContext(Qt::ApplicationShortcut);
-    help->addAction(tr("&About Stepscope"), this,
-                    [this] { QMessageBox::about(this, tr("About Stepscope"), aboutText()); });
-}
-
-QString MainWindow::aboutText()
-{
-    // The licence is the package's (installer/debian/copyright): GPL because QCustomPlot is.
-    return tr("<b>Stepscope</b> %1<br>Which PyTorch training-step optimizations pay off on this GPU: first-step "
-              "cost, steady-state saving, break-even and the fastest way to finish your planned run."
-              "<p>Free software under the GNU General Public License, version 3 or (at your option) any later "
-              "version (GPL-3.0-or-later), with no warranty. It uses Qt (LGPL-3), QCustomPlot (GPL-3), SQLite "
-              "(public domain) and PyTorch (BSD-3-Clause).</p>")
-        .arg(QCoreApplication::applicationVersion());
-}
-
-void MainWindow::stepTab(int step)
-{
-    const int count = tabs_->count();
-    restoreTab_ = -1; // the user chose a tab
-    int index = tabs_->currentIndex();
-    do // past hidden tabs (Batch scan, for a sweep of one batch)
-        index = ((index + step) % count + count) % count;
-    while (!tabs_->isTabVisible(index) && index != tabs_->currentIndex());
-    tabs_->setCurrentIndex(index);
 }
 
 SetupDialog *MainWindow::setupDialog() const
@@ -297,51 +189,12 @@ void MainWindow::showSetupDialog(const QString &reason)
     setup_->activateWindow();
 }
 
-bool MainWindow::offerSetupInstead()
-{
-    // Both workers take torch from the located Python: without a usable one every run would fail
-    // torch-missing. The managed environment is checked first, as it costs no process.
-    if (supervisor::managedEnvironmentReady())
-        return false;
-    const QString python = panel_->pythonInterpreter();
-    // Found usable in the background: taken without a second look (the sweep locates torch again
-    // off this thread before its runs start, and a torch gone since fails them with the fix). A
-    // "not usable" is looked at again here, since offering setup is a bigger step than a short stall.
-    const bool knownUsable = torchUsable_ && torchUsable_->first == python && torchUsable_->second;
-    lookUpTorchInBackground(); // for the next Start
-    if (knownUsable)
-        return false;
-    const supervisor::TorchLocation torch = supervisor::locateTorch(python);
-    if (torch.usable())
-        return false;
-    const bool open = setup_ != nullptr;
-    showSetupDialog(tr("No usable PyTorch was found: %1. %2").arg(torch.problem, torch.fix));
-    // The sweep asked for starts once PyTorch is there (a dialog opened from the menu before does not).
-    if (!open)
-        connect(
-            setup_, &SetupDialog::ready, this, [this] { startSweep(); }, Qt::SingleShotConnection);
-    return true;
-}
-
-void MainWindow::lookUpTorchInBackground()
-{
-    if (supervisor::managedEnvironmentReady())
-        return;
-    const QString python = panel_->pythonInterpreter();
-    auto *watcher = new QFutureWatcher<bool>(this);
-    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, python] {
-        torchUsable_ = std::make_pair(python, watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([python] { return supervisor::locateTorch(python).usable(); }));
-}
-
 void MainWindow::connectRun()
 {
-    connect(panel_, &ConfigPanel::startRequested, this, &MainWindow::startSweep);
-    connect(panel_, &ConfigPanel::stopRequested, this, &MainWindow::stopSweep);
+    connect(panel_, &ConfigPanel::startRequested, launcher_, &Launcher::start);
+    connect(panel_, &ConfigPanel::stopRequested, launcher_, &Launcher::stop);
+    connect(panel_, &ConfigPanel::runAgainRequested, launcher_, &Launcher::runAgain);
     connect(panel_, &ConfigPanel::plannedStepsChanged, shown_, &ShownSweep::setPlannedSteps);
-    connect(panel_, &ConfigPanel::runAgainRequested, this, &MainWindow::runAgain);
     connect(panel_, &ConfigPanel::sweepViewLeft, shown_, &ShownSweep::leaveStoredView);
     connect(shown_, &ShownSweep::storedSettingsWanted, panel_, &ConfigPanel::showStoredSweep);
     // Nothing on show (a deleted sweep, another file): its settings leave the panel with it.
@@ -351,22 +204,8 @@ void MainWindow::connectRun()
     });
     connect(activity_, &Activity::busyChanged, this, &MainWindow::busyChanged);
     connect(activity_, &Activity::message, status_, &SweepStatusBar::say);
-    connect(live_, &LiveRun::sweepBegan, this, [this] {
-        panel_->setRunning(true);
-        restoreTab_ = -1; // the running sweep's pages come forward now
-    });
-    connect(controller_, &RunController::sweepEvent, this, &MainWindow::onSweepEvent);
-    connect(live_, &LiveRun::sweepEnded, this, [this](qint64 sweepId, bool cancelled) {
-        panel_->setRunning(false);
-        sweepHistory_->request(); // its runs are history for the next estimate
-        Q_EMIT sweepFinished(sweepId, cancelled);
-    });
-    connect(sweepHistory_, &SweepHistoryJob::read, this,
-            [this](qint64 newest, std::shared_ptr<const supervisor::TimeLeft> times) {
-                panel_->setRunTimes(std::move(times));
-                if (std::exchange(showNewest_, false) && newest > 0 && !controller_->isRunning())
-                    showSweep(newest);
-            });
+    connect(live_, &LiveRun::sweepBegan, this, [this] { restoreTab_ = -1; }); // the running sweep's pages come forward
+    connect(live_, &LiveRun::sweepEnded, this, &MainWindow::sweepFinished);
     // The first sweep shown after start-up brings its ledger forward: the tab of last time stays.
     connect(shown_, &ShownSweep::ledgerForward, this, [this] {
         if (restoreTab_ >= 0)
@@ -395,61 +234,46 @@ void MainWindow::connectRun()
                                                 controller_->databasePath());
             });
     connect(controller_, &RunController::databaseOpened, this, &MainWindow::onDatabaseOpened);
-    connect(controller_, &RunController::databaseRefused, this, [this](const QString &, const QString &error) {
-        startWhenOpen_ = false;
-        showNewest_ = false;
-        pendingCompare_.reset();
-        // The store says when another file is the remedy; the dashboard says where to choose one.
-        const QString hinted = fileChoiceHint(error);
-        QMessageBox::warning(
-            this, tr("Cannot open database"),
-            hinted != error
-                ? tr("%1\n\nThe file was not changed.").arg(hinted)
-                : tr("%1\n\nThe file was not changed. Choose another file with File › Open database.").arg(error));
+    // The launcher's words: message boxes, the status bar, the log, the torch banner, the setup.
+    connect(launcher_, &Launcher::notice, this, [this](Launcher::Tone tone, const QString &title, const QString &text) {
+        if (tone == Launcher::Tone::Information)
+            QMessageBox::information(this, title, text);
+        else if (tone == Launcher::Tone::Warning)
+            QMessageBox::warning(this, title, text);
+        else
+            QMessageBox::critical(this, title, text);
     });
-    connect(controller_, &RunController::lanesNote, this, [this](const QString &note) {
-        tabs_->log()->append(note);
-        status_->say(note, 15000);
+    connect(launcher_, &Launcher::statusText, status_, &SweepStatusBar::setText);
+    connect(launcher_, &Launcher::passing, status_, &SweepStatusBar::say);
+    connect(launcher_, &Launcher::logLine, tabs_->log(), &LogPage::append);
+    connect(launcher_, &Launcher::opening, this, &MainWindow::clearViews);
+    connect(launcher_, &Launcher::torchProblemChanged, this, [this](const QString &why) {
+        if (why.isEmpty())
+            torchBanner_->hide();
+        else
+            torchBanner_->showProblem(why);
     });
-    connect(deviceProbe_, &DeviceProbe::failedToStart, tabs_->log(), &LogPage::append);
-    // The whole answer first: the GPUs' models, which "Devices at once" groups lanes by.
-    connect(deviceProbe_, &DeviceProbe::answered, panel_,
-            [this](const supervisor::NativeProbe &probe) { panel_->setGpus(probe.gpus); });
-    connect(deviceProbe_, &DeviceProbe::found, this, &MainWindow::onDevicesFound);
-    connect(deviceProbe_, &DeviceProbe::torchMissing, this, &MainWindow::onTorchMissing);
+    connect(launcher_, &Launcher::setupWanted, this, [this](const QString &reason, bool startAfter) {
+        const bool open = setup_ != nullptr;
+        showSetupDialog(reason);
+        // The sweep asked for starts once PyTorch is there (a dialog opened from the menu before does not).
+        if (startAfter && !open)
+            connect(setup_, &SetupDialog::ready, launcher_, &Launcher::start, Qt::SingleShotConnection);
+    });
     connect(torchBanner_, &TorchBanner::setupRequested, this, [this] {
-        showSetupDialog(tr("No usable PyTorch was found: %1").arg(torchProblem_));
+        showSetupDialog(tr("No usable PyTorch was found: %1").arg(launcher_->torchProblem()));
     });
 }
 
 bool MainWindow::openDatabase(const QString &path)
 {
-    if (path.isEmpty()) {
-        // No default path (HOME is not set): nothing is written until the user picks a file, and
-        // the status bar says so rather than a dialog at start-up.
-        status_->setText(RunController::noDefaultDatabase() + QLatin1Char(' ') +
-                         tr("Settings are kept in %1.").arg(QFileInfo(QSettings().fileName()).absolutePath()));
-        return false;
-    }
-    QString error;
-    if (!controller_->openDatabaseAsync(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot open database"), error);
-        return false;
-    }
-    clearViews(); // nothing of the previous file stays on screen while this one opens
-    activity_->update();
-    return true;
+    return launcher_->openDatabase(path);
 }
 
 void MainWindow::onDatabaseOpened(const QString &path)
 {
     recent_->remember(path);
-    sweepHistory_->request();
     setWindowTitle(tr("Stepscope — %1").arg(QFileInfo(path).fileName()));
-    if (std::exchange(startWhenOpen_, false))
-        QTimer::singleShot(0, this, &MainWindow::startSweep);
-    if (const auto compare = std::exchange(pendingCompare_, std::nullopt))
-        compareSweeps(compare->first, compare->second);
     Q_EMIT databaseOpened(path);
 }
 
@@ -457,139 +281,28 @@ void MainWindow::clearViews()
 {
     query_->cancel();
     comparisonJob_->cancel();
-    pendingCompare_.reset();
     shown_->clear();
     comparison_->clear();
     history_->clear();
     tabs_->clearPages();
     if (panel_->viewingSweep())
         panel_->returnToOwnSettings();
+    activity_->update();
 }
 
 void MainWindow::detectDevices(std::function<void()> then)
 {
-    afterProbe_.push_back(std::move(then));
-    status_->setText(tr("Looking for CUDA devices…"));
-    deviceProbe_->start(panel_->pythonInterpreter()); // the LibTorch of the torch runs will use
-}
-
-void MainWindow::onDevicesFound(int count)
-{
-    panel_->setCudaDevices(count);
-    panel_->loadSettings(QSettings());
-    shown_->reshowStoredSettings(); // the probe reset the panel under the stored sweep
-    torchProblem_.clear();
-    torchBanner_->hide();
-    // Said for a while, not left standing: a stored sweep on show may well have run on a GPU.
-    status_->setText(tr("Ready"));
-    status_->say(count > 0 ? tr("%n CUDA device(s) found.", nullptr, count)
-                           : tr("No CUDA device on this machine: new sweeps run small images on the CPU."),
-                 8000);
-    runAfterProbe();
-}
-
-void MainWindow::onTorchMissing(const QString &why)
-{
-    // No verdict on CUDA: the panel keeps its devices and defaults, and says what it waits for.
-    torchProblem_ = why;
-    torchBanner_->showProblem(why);
-    panel_->setDevicesUnknown(tr("CUDA devices are looked for once PyTorch is set up."));
-    tabs_->log()->append(why);
-    status_->setText(tr("PyTorch is not set up."));
-    runAfterProbe();
-}
-
-void MainWindow::runAfterProbe()
-{
-    const auto then = std::move(afterProbe_);
-    afterProbe_.clear();
-    for (const auto &f : then)
-        if (f)
-            f();
+    launcher_->detectDevices(std::move(then));
 }
 
 bool MainWindow::startSweep()
 {
-    if (controller_->isRunning())
-        return false;
-    if (controller_->isOpening()) {
-        QMessageBox::information(this, tr("Cannot start"), tr("The database is still being opened."));
-        return false;
-    }
-    if (!controller_->hasDatabase()) {
-        // No file yet: the default one, and the sweep starts once it is open.
-        if (!openDatabase(RunController::defaultDatabasePath()))
-            return false;
-        startWhenOpen_ = true;
-        return true;
-    }
-    SweepRequest request;
-    QString error;
-    QStringList skipped;
-    if (!panel_->buildRequest(request, &error, &skipped)) {
-        QMessageBox::warning(this, tr("Cannot start"), error);
-        return false;
-    }
-    if (offerSetupInstead())
-        return false;
-    controller_->setPythonInterpreter(panel_->pythonInterpreter());
-    for (const auto &s : skipped)
-        tabs_->log()->append(tr("skipped %1").arg(s));
-    if (panel_->viewingSweep())
-        panel_->leaveSweepView();
-    shown_->followNewSweep(); // the views now follow the new sweep (sweepStarted)
-    if (!controller_->start(request, &error)) {
-        QMessageBox::warning(this, tr("Cannot start"), error);
-        return false;
-    }
-    return true;
-}
-
-void MainWindow::onSweepEvent(const supervisor::SweepEvent &e)
-{
-    if (const auto *p = std::get_if<supervisor::event::Progress>(&e)) {
-        panel_->setProgress(p->sweepFraction, p->left.seconds, p->left.guess);
-    } else if (const auto *f = std::get_if<supervisor::event::StorageFailed>(&e)) {
-        QMessageBox::critical(
-            this, tr("Database write failed"),
-            tr("%1\n\nThe sweep was stopped. Everything committed before is kept.").arg(fileChoiceHint(f->message)));
-    }
-}
-
-void MainWindow::runAgain()
-{
-    if (!shown_->hasInfo() || controller_->isRunning())
-        return;
-    SweepRequest request;
-    QString error;
-    QString note;
-    switch (shown_->againRequest(panel_->cudaDevices(), panel_->gpus(), request, &error, &note)) {
-    case ShownSweep::AgainRefusal::Unreadable:
-        QMessageBox::warning(this, tr("Run again"), error);
-        return;
-    case ShownSweep::AgainRefusal::NoCuda:
-        QMessageBox::information(this, tr("Run again"), error);
-        return;
-    case ShownSweep::AgainRefusal::None:
-        break;
-    }
-    if (!note.isEmpty())
-        status_->setText(note);
-    panel_->leaveSweepView(); // the panel now shows what runs
-    controller_->setPythonInterpreter(panel_->pythonInterpreter());
-    shown_->followNewSweep();
-    if (!controller_->start(request, &error))
-        QMessageBox::warning(this, tr("Cannot start"), error);
+    return launcher_->start();
 }
 
 void MainWindow::stopSweep()
 {
-    if (controller_->isRunning()) {
-        status_->setText(
-            tr("Stopping: the running configuration is cancelled (its recorded steps are kept), no further run "
-               "starts, finished runs are kept…"));
-        controller_->stop();
-    }
+    launcher_->stop();
 }
 
 void MainWindow::showSweep(qint64 sweepId)
@@ -600,7 +313,7 @@ void MainWindow::showSweep(qint64 sweepId)
 bool MainWindow::compareSweeps(qint64 first, qint64 second)
 {
     if (controller_->isOpening()) {
-        pendingCompare_ = std::make_pair(first, second);
+        launcher_->whenOpen([this, first, second] { compareSweeps(first, second); });
         return true;
     }
     if (!controller_->hasDatabase())

@@ -5,16 +5,11 @@
 // it, frame included, on the screen's available area (fitToScreen). It
 // routes no job's results: the presenters (presenters/*.h) follow the controller and the jobs, and
 // each page subscribes itself to the presenter, model or job it shows.
-#include "supervisor/sweep_event.h"
-
 #include <QList>
 #include <QMainWindow>
 #include <QPointer>
 
 #include <functional>
-#include <optional>
-#include <utility>
-#include <vector>
 
 class QSplitter;
 
@@ -26,9 +21,9 @@ class ComparePage;
 class ComparisonJob;
 class ComparisonModel;
 class ConfigPanel;
-class DeviceProbe;
 class GlossaryDialog;
 class HistoryModel;
+class Launcher;
 class LiveRun;
 class QueryJob;
 class RecentDatabases;
@@ -37,7 +32,6 @@ class RunController;
 class SetupDialog;
 class ShownSweep;
 class SweepHeader;
-class SweepHistoryJob;
 class SweepPages;
 class SweepStatusBar;
 class TorchBanner;
@@ -69,6 +63,7 @@ class MainWindow : public QMainWindow
     bool isBusy() const;
 
     RunController *controller() const { return controller_; }
+    Launcher *launcher() const { return launcher_; }
     ConfigPanel *configPanel() const { return panel_; }
     ShownSweep *shownSweep() const { return shown_; }
     ReportExport *reportExport() const { return export_; }
@@ -111,21 +106,9 @@ class MainWindow : public QMainWindow
     void buildMenus();
     // The next (1) or previous (-1) tab, round the ends.
     void stepTab(int step);
-    // Before a sweep: with no usable torch and no managed environment, the setup dialog instead
-    // (the sweep starts once it is done). True when offered.
-    bool offerSetupInstead();
-    // Looks up, off the UI thread, whether the panel's Python has a usable torch: the lookup starts
-    // a Python (50-100 ms) that Start would otherwise wait for on the UI thread.
-    void lookUpTorchInBackground();
     void connectRun();
     void onDatabaseOpened(const QString &path);
     void clearViews();
-    void onDevicesFound(int count);
-    void onTorchMissing(const QString &why);
-    void runAfterProbe(); // what waited for the probe's answer
-    void runAgain();
-    // The running sweep's progress into the panel, and a refused write said where it cannot be missed.
-    void onSweepEvent(const supervisor::SweepEvent &e);
     // The geometry, the tab, the splitters and the column widths of last time (view_state.h).
     void restoreWindowState();
     void fitToScreen(const QRect &available, const QSize &wanted);
@@ -136,7 +119,6 @@ class MainWindow : public QMainWindow
     HistoryModel *history_;
     ComparisonModel *comparison_;
     ComparisonJob *comparisonJob_;
-    DeviceProbe *deviceProbe_;
     ShownSweep *shown_;
     ReportExport *export_;
     LiveRun *live_;
@@ -146,25 +128,18 @@ class MainWindow : public QMainWindow
     SweepHeader *header_;
     SweepPages *tabs_;
     QSplitter *split_;
-    SweepHistoryJob *sweepHistory_;
+    Launcher *launcher_;
     GlossaryDialog *glossary_ = nullptr;
     // Deletes itself on close; a QPointer forgets it then (a destroyed() slot on this window would run
     // during the window's own destruction, when the dialog goes with the window's children).
     QPointer<SetupDialog> setup_;
-    // The last background lookup: {the Python asked for, whether its torch was usable}.
-    std::optional<std::pair<QString, bool>> torchUsable_;
 
     SweepStatusBar *status_;
     TorchBanner *torchBanner_;
-    QString torchProblem_; // why the probe found no usable torch; empty once it found one
     RecentDatabases *recent_ = nullptr;
 
-    bool startWhenOpen_ = false; // Start was pressed before any database was open
-    bool showNewest_ = false;    // a file the user chose is opening: show its newest sweep once read
-    int restoreTab_ = -1;        // the tab of last time, kept when the first sweep shown brings its ledger forward
-    bool fitted_ = false;        // fitted to its screen on the first show
-    std::optional<std::pair<qint64, qint64>> pendingCompare_;
-    std::vector<std::function<void()>> afterProbe_;
+    int restoreTab_ = -1; // the tab of last time, kept when the first sweep shown brings its ledger forward
+    bool fitted_ = false; // fitted to its screen on the first show
 };
 
 } // namespace stepscope::ui
