@@ -45,7 +45,7 @@ void QueryJob::requestRunSteps(qint64 runId)
     });
 }
 
-void QueryJob::requestRunSeries(const QVector<StepsPage::Wanted> &runs)
+void QueryJob::requestRunSeries(const QVector<WantedRun> &runs)
 {
     post(Series, [this, runs](const Context &context) -> Deliver {
         QVector<RunSeries> series;

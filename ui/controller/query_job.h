@@ -5,7 +5,6 @@
 // request supersedes the previous one of its kind.
 #include "charts/run_overlay_chart.h"
 #include "controller/reader_job.h"
-#include "pages/steps_page.h"
 #include "store/store.h"
 
 #include <QVector>
@@ -14,6 +13,13 @@ namespace stepscope::ui
 {
 
 class HistoryModel;
+
+// A run the Steps page wants drawn, as the job reads it.
+struct WantedRun {
+    std::int64_t runId = 0;
+    QString name;
+    int colorIndex = -1;
+};
 
 // A stored run's steps as the steps chart shows them.
 struct RunSteps {
@@ -32,7 +38,7 @@ class QueryJob : public ReaderJob
 
     void requestHistory();
     void requestRunSteps(qint64 runId);
-    void requestRunSeries(const QVector<StepsPage::Wanted> &runs);
+    void requestRunSeries(const QVector<WantedRun> &runs);
 
   Q_SIGNALS:
     void historyReady();

@@ -3,6 +3,7 @@
 // on show: one run per configuration (which settles lowest, and when), or every cold process of
 // one configuration (do they settle at the same level?). The page asks the query job for the runs
 // it wants and draws what the job reads for it off the UI thread.
+#include "controller/query_job.h"
 #include "pages/page.h"
 
 #include <QVector>
@@ -24,12 +25,8 @@ class StepsPage : public Page
 {
     Q_OBJECT
   public:
-    // A run the page wants drawn.
-    struct Wanted {
-        std::int64_t runId = 0;
-        QString name;
-        int colorIndex = -1;
-    };
+    // A run the page wants drawn (the job's own type: it reads them).
+    using Wanted = WantedRun;
 
     // Neither is owned; both outlive the page.
     StepsPage(LedgerModel *model, QueryJob *query, QWidget *parent = nullptr);

@@ -3,12 +3,12 @@
 #include "controller/run_controller.h"
 #include "controller/store_message.h"
 #include "controller/sweep_history_job.h"
+#include "presenters/launch_form.h"
 #include "presenters/live_run.h"
 #include "presenters/open_database.h"
 #include "presenters/shown_sweep.h"
 #include "supervisor/managed_python.h"
 #include "supervisor/torch_location.h"
-#include "widgets/config_panel.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -33,7 +33,7 @@ QString noTorch(const QString &problem, const QString &fix)
 
 } // namespace
 
-Launcher::Launcher(RunController *controller, ConfigPanel *panel, ShownSweep *shown, LiveRun *live,
+Launcher::Launcher(RunController *controller, LaunchForm *panel, ShownSweep *shown, LiveRun *live,
                    QObject *parent)
     : QObject(parent), controller_(controller), panel_(panel), shown_(shown), history_(new SweepHistoryJob(this))
 {
@@ -66,7 +66,7 @@ Launcher::Launcher(RunController *controller, ConfigPanel *panel, ShownSweep *sh
                           tr("%1\n\nThe sweep was stopped. Everything committed before is kept.")
                               .arg(fileChoiceHint(f->message)));
     });
-    connect(live, &LiveRun::sweepBegan, panel_, [this] { panel_->setRunning(true); });
+    connect(live, &LiveRun::sweepBegan, this, [this] { panel_->setRunning(true); });
     connect(live, &LiveRun::sweepEnded, this, [this] {
         panel_->setRunning(false);
         history_->request(); // its runs are history for the next estimate
@@ -79,7 +79,7 @@ Launcher::Launcher(RunController *controller, ConfigPanel *panel, ShownSweep *sh
             });
     connect(&probe_, &DeviceProbe::failedToStart, this, &Launcher::logLine);
     // The whole answer first: the GPUs' models, which "Devices at once" groups lanes by.
-    connect(&probe_, &DeviceProbe::answered, panel_,
+    connect(&probe_, &DeviceProbe::answered, this,
             [this](const supervisor::NativeProbe &probe) { panel_->setGpus(probe.gpus); });
     connect(&probe_, &DeviceProbe::found, this, &Launcher::onDevicesFound);
     connect(&probe_, &DeviceProbe::torchMissing, this, &Launcher::onTorchMissing);

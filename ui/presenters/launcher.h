@@ -22,7 +22,7 @@
 namespace stepscope::ui
 {
 
-class ConfigPanel;
+class LaunchForm;
 class LiveRun;
 class RunController;
 class ShownSweep;
@@ -36,7 +36,7 @@ class Launcher : public QObject
     Q_ENUM(Tone)
 
     // None is owned; all outlive this.
-    Launcher(RunController *controller, ConfigPanel *panel, ShownSweep *shown, LiveRun *live,
+    Launcher(RunController *controller, LaunchForm *panel, ShownSweep *shown, LiveRun *live,
              QObject *parent = nullptr);
 
     // Start: true when the sweep started or waits for an open, a probe or the torch lookup; false,
@@ -91,7 +91,7 @@ class Launcher : public QObject
     void runAfterProbe();
 
     RunController *controller_;
-    ConfigPanel *panel_;
+    LaunchForm *panel_;
     ShownSweep *shown_;
     SweepHistoryJob *history_;
     DeviceProbe probe_;

@@ -6,6 +6,7 @@
 // turns the form into a SweepRequest (supervisor/sweep_recipe.h says how each sweep kind carries the
 // compile choice); it never starts anything itself.
 #include "controller/run_controller.h"
+#include "presenters/launch_form.h"
 #include "supervisor/sweep_recipe.h"
 #include "widgets/panel_actions.h"
 #include "widgets/panel_knobs.h"
@@ -43,7 +44,8 @@ class ModelPicker;
 struct SweepInfo;
 using supervisor::CompileChoice;
 
-class ConfigPanel : public QWidget
+// The launcher starts sweeps from it through LaunchForm (presenters/launch_form.h).
+class ConfigPanel : public QWidget, public LaunchForm
 {
     Q_OBJECT
   public:
@@ -52,37 +54,37 @@ class ConfigPanel : public QWidget
     explicit ConfigPanel(QWidget *parent = nullptr);
 
     // Offers cpu and cuda:0..count-1; the default shape follows (224 px on a GPU, small on the CPU).
-    void setCudaDevices(int count);
+    void setCudaDevices(int count) override;
     // Nothing is known of the CUDA devices (yet): `note` says why where the device count would be;
     // the devices and defaults stay as they are.
-    void setDevicesUnknown(const QString &note);
+    void setDevicesUnknown(const QString &note) override;
     // The GPUs the probe listed (model, UUID), for "Devices at once" (sweep_lanes.h).
-    void setGpus(std::vector<supervisor::FoundGpu> gpus);
+    void setGpus(std::vector<supervisor::FoundGpu> gpus) override;
     QLineEdit *devicesEdit() const { return run_->devices; }
     QLineEdit *worldSizesEdit() const { return run_->worldSizes; }
-    int cudaDevices() const { return cudaDevices_; }
-    const std::vector<supervisor::FoundGpu> &gpus() const { return gpus_; }
+    int cudaDevices() const override { return cudaDevices_; }
+    const std::vector<supervisor::FoundGpu> &gpus() const override { return gpus_; }
 
     RunConfig baseConfig() const;                 // runtime, shape, device and every ticked knob (no compile)
     std::vector<std::string> tickedKnobs() const; // knob names of config/presets.h
     CompileChoice compileChoice() const;
     // What the form asks for (supervisor/sweep_recipe.h); buildRequest expands it.
     supervisor::SweepRecipe recipe() const;
-    bool buildRequest(SweepRequest &request, QString *error, QStringList *skipped = nullptr) const;
+    bool buildRequest(SweepRequest &request, QString *error, QStringList *skipped = nullptr) const override;
     qint64 plannedSteps() const;
-    void setRunning(bool running);
+    void setRunning(bool running) override;
     QString device() const;
 
     // The interpreter for Python runs; empty: automatic (STEPSCOPE_PYTHON, the build's virtual
     // environment, python3 on PATH). Stored as QSettings "config/pythonInterpreter"; the window
     // hands it to the controller when a sweep starts and to the doctor.
-    QString pythonInterpreter() const;
+    QString pythonInterpreter() const override;
     void setPythonInterpreter(const QString &path);
     // Says again which interpreter runs would use (after a setup made the managed environment).
     void updatePythonNote();
 
     void saveSettings(QSettings &settings) const;
-    void loadSettings(const QSettings &settings);
+    void loadSettings(const QSettings &settings) override;
 
     // For tests and shortcuts.
     QCheckBox *knobBox(const QString &knob) const; // "tf32", "cudnn-bench", "autocast", "channels-last", "cuda-graph"
@@ -121,11 +123,11 @@ class ConfigPanel : public QWidget
     // Above Start, what it would run and for how long: "ledger, 4 configurations × 1 repeat, about
     // 2 min". The time is supervisor/time_left.h's estimate from `times` (this host's runs of the
     // open database), said to be a guess when it is one; or Start's refusal, when it would refuse.
-    void setRunTimes(std::shared_ptr<const supervisor::TimeLeft> times);
+    void setRunTimes(std::shared_ptr<const supervisor::TimeLeft> times) override;
     QString previewText() const;
     // The running sweep's progress beside Start/Stop: `fraction` in [0, 1] and the time left
     // (< 0: not known yet). Shown while setRunning(true).
-    void setProgress(double fraction, qint64 secondsLeft, bool guess);
+    void setProgress(double fraction, qint64 secondsLeft, bool guess) override;
     QString progressText() const; // "42% · about 3 min left"; empty when hidden
     QProgressBar *progressBar() const { return actions_->progress; }
 
@@ -135,10 +137,10 @@ class ConfigPanel : public QWidget
     // (sweepViewLeft). A device this machine lacks is listed for the sight of it. The user's own
     // settings are saved first, for "My settings" to bring back.
     void showStoredSweep(const SweepInfo &info);
-    void leaveSweepView(); // editable again, with the values shown
+    void leaveSweepView() override; // editable again, with the values shown
     // Leaves the stored sweep's settings for the user's own, as saved when it was shown.
     void returnToOwnSettings();
-    bool viewingSweep() const { return viewingSweep_; }
+    bool viewingSweep() const override { return viewingSweep_; }
     // Puts `config` into the custom list (once) with the form set to its shape, device and runtime,
     // which every entry of the list takes (withShapeOf): the sweep Start runs then holds it as it is.
     // A stored sweep on show is left for its settings, as "Edit these" does.

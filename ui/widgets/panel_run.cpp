@@ -48,7 +48,7 @@ RunGroup::RunGroup(QWidget *parent)
                           "batch above."))),
       maxBatch(check(tr("Largest batch that fits"),
                      tr("Time nothing: find each configuration's largest batch that fits, within 5%, by short "
-                        "processes from the batch above (at most 8 tries and 2 minutes a configuration), each answer "
+                        "processes from the batch above (at most 8 tries and 2 minutes a configuration, a compile's own time aside), each answer "
                         "checked by a try 5% above it running out of memory. On the CPU set a memory limit. The "
                         "ledger page shows the answers."))),
       devices(listEdit(tr("one at a time; e.g. cuda:0,cuda:1 or all"),

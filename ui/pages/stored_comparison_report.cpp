@@ -1,8 +1,9 @@
-#include "presenters/stored_comparison_report.h"
+#include "pages/stored_comparison_report.h"
 
 #include "models/comparison_model.h"
 #include "pages/compare_page.h"
 #include "report/report_target.h"
+#include "report/report_text.h"
 #include "store/store.h"
 
 #include <QCoreApplication>
@@ -13,15 +14,7 @@
 
 namespace stepscope::ui
 {
-namespace
-{
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Report", text);
-}
-
-} // namespace
+using report_text::tr;
 
 bool writeStoredComparisonReport(const QString &database, const ComparisonSide &a, const ComparisonSide &b,
                                  const QString &path, QString *error)
