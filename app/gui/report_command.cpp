@@ -1,6 +1,6 @@
 #include "report_command.h"
 
-#include "presenters/stored_comparison_report.h"
+#include "pages/stored_comparison_report.h"
 #include "report/sweep_report.h"
 
 #include <QDir>

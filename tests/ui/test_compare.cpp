@@ -6,7 +6,7 @@
 #include "controller/comparison_job.h"
 #include "models/comparison_model.h"
 #include "pages/compare_page.h"
-#include "presenters/stored_comparison_report.h"
+#include "pages/stored_comparison_report.h"
 #include "report/comparison_report.h"
 #include "report/comparison_text.h"
 #include "store/store.h"
