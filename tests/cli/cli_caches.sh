@@ -8,7 +8,9 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 db=$work/m.sqlite
-shape=("${tiny[@]}" --steps 12 --warmup-steps 2)
+# 40 steps: a tiny CPU run of 12 can find no steady window on a loaded 2-core machine (CI at
+# cbf9a24), and the recommendation this test reads rests on one.
+shape=("${tiny[@]}" --steps 40 --warmup-steps 2)
 caches=$work/cc # where the sweep's cache folders go: checked empty afterwards
 mkdir -p "$caches"
 
@@ -62,10 +64,20 @@ grep -q "CUDA_CACHE_PATH: primed" "$work/show.txt" || fail "show lists the prime
 cli --db "$db" export --format markdown > "$work/l.md"
 grep -qE "[0-9] m?s fresh" "$work/l.md" && grep -q "other starts (first step, break-even)" "$work/l.md" \
   || fail "the ledger shows both states: $(cat "$work/l.md")"
-grep -q "on a fresh machine" "$work/l.md" || fail "the recommendation names its start state"
+# The recommendation names its start state; where load left a row without a steady window there is
+# none, and the ledger must say why instead (issue 32.6: no assertion rests on a steady window).
+recommends() { # FILE WORDS
+  if grep -q "^No recommendation because" "$1"; then
+    grep -q "no steady state" "$1" || fail "no recommendation, and not for want of a steady state: $(cat "$1")"
+    echo "note: no steady window under this load; the recommendation's words are not checked"
+  else
+    grep -q "$2" "$1" || fail "the recommendation names its start state ($2): $(cat "$1")"
+  fi
+}
+recommends "$work/l.md" "on a fresh machine"
 cli --db "$db" export --format markdown --start again > "$work/again.md"
-grep -qE "[0-9] m?s again" "$work/again.md" && grep -q "on this machine again" "$work/again.md" \
-  || fail "--start again takes the again figures: $(cat "$work/again.md")"
+grep -qE "[0-9] m?s again" "$work/again.md" || fail "--start again takes the again figures: $(cat "$work/again.md")"
+recommends "$work/again.md" "on this machine again"
 cli --db "$db" export --format csv > "$work/l.csv"
 head -1 "$work/l.csv" | grep -q "first_step_fresh_s,first_step_shipped_s,first_step_again_s" || fail "the CSV has every state"
 cli --db "$db" export --format json > "$work/l.json"
