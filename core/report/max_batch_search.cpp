@@ -12,24 +12,38 @@ namespace stepscope::report
 namespace
 {
 
-// The figure a try's line runs through: allocated where both ends have it (max_batch_search.h says
-// why), else the reported peak.
-double linePeak(const MaxBatchTry &t, bool allocated)
+// The two figures a line can run through. Allocated grows with the batch in a straight line but
+// misses what the allocator holds besides (a CUDA graph's private pools: reduce-overhead reserved
+// 1.5x what it allocated on an H100, and ran out of memory where the allocated line said it fits).
+// Reserved sees that, but comes in segments and, near a set limit, sits at the limit whatever the
+// batch (the allocator frees its cache and retries before it fails): a fit reserved within 5% of the
+// limit is left out of its line where its allocated peak is known. The search aims by the lower of the lines that have held.
+enum class Peak { Allocated, Reserved };
+constexpr double kSaturated = 0.95;
+
+std::optional<double> figure(const MaxBatchTry &t, Peak peak, double limit)
 {
-    return allocated ? *t.allocatedBytes : *t.peakBytes;
+    if (t.result != MaxBatchTry::Result::Fits)
+        return std::nullopt;
+    if (peak == Peak::Allocated)
+        return t.allocatedBytes;
+    // Left out only where allocated can stand in: a worker that reports one peak is all there is.
+    if (t.peakBytes && (!t.allocatedBytes || *t.peakBytes < kSaturated * limit))
+        return t.peakBytes;
+    return std::nullopt;
 }
 
-// The batch where the line through the two largest fitting tries with a peak (among the first
-// `count`) meets the limit; none without such a line or limit, or when the peak does not grow.
+// The batch where the line of `peak` through the two largest fitting tries that have it (among the
+// first `count`) meets the limit; none without such a line or limit, or when the peak does not grow.
 std::optional<double> predictedLargest(const std::vector<MaxBatchTry> &tries, std::size_t count,
-                                       const std::optional<double> &limit)
+                                       const std::optional<double> &limit, Peak peak)
 {
     if (!limit)
         return std::nullopt;
     const MaxBatchTry *second = nullptr, *largest = nullptr;
     for (std::size_t i = 0; i < count; ++i) {
         const MaxBatchTry &t = tries[i];
-        if (t.result != MaxBatchTry::Result::Fits || !t.peakBytes)
+        if (!figure(t, peak, *limit))
             continue;
         if (!largest || t.batch > largest->batch) {
             if (!largest || largest->batch != t.batch)
@@ -41,27 +55,37 @@ std::optional<double> predictedLargest(const std::vector<MaxBatchTry> &tries, st
     }
     if (!second)
         return std::nullopt;
-    const bool allocated = largest->allocatedBytes && second->allocatedBytes;
-    const double slope =
-        (linePeak(*largest, allocated) - linePeak(*second, allocated)) / (largest->batch - second->batch);
+    const double high = *figure(*largest, peak, *limit), low = *figure(*second, peak, *limit);
+    const double slope = (high - low) / (largest->batch - second->batch);
     if (!(slope > 0))
         return std::nullopt;
-    return largest->batch + (*limit - linePeak(*largest, allocated)) / slope;
+    return largest->batch + (*limit - high) / slope;
 }
 
-// Whether every try made while a line existed went as the line said (fits at or below it, out of
-// memory above): a memory that is not linear in the batch (a workspace chosen by size, fragmentation)
-// makes the line lead the search astray, and bisection is sure where a wrong line is not.
-bool lineHeld(const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit)
+// Whether every try made while the line of `peak` existed went as it said (fits at or below it, out
+// of memory above): a memory that is not linear in the batch (a workspace chosen by size,
+// fragmentation) makes a line lead the search astray, and bisection is sure where a wrong line is not.
+bool lineHeld(const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit, Peak peak)
 {
     for (std::size_t i = 0; i < tries.size(); ++i) {
-        const auto line = predictedLargest(tries, i, limit);
+        const auto line = predictedLargest(tries, i, limit, peak);
         if (!line || tries[i].result == MaxBatchTry::Result::Failed)
             continue;
         if ((tries[i].batch <= *line) != (tries[i].result == MaxBatchTry::Result::Fits))
             return false;
     }
     return true;
+}
+
+// The lower of the lines that have held; none when neither has.
+std::optional<double> heldLine(const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit)
+{
+    std::optional<double> lowest;
+    for (const Peak peak : {Peak::Allocated, Peak::Reserved})
+        if (lineHeld(tries, limit, peak))
+            if (const auto line = predictedLargest(tries, tries.size(), limit, peak); line && (!lowest || *line < *lowest))
+                lowest = line;
+    return lowest;
 }
 
 int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const std::optional<double> &limit,
@@ -74,7 +98,7 @@ int nextTry(const MaxBatchState &s, const std::vector<MaxBatchTry> &tries, const
     const int lo = *s.fits;
     const int upper = s.fails ? *s.fails - 1 : limits.largestBatch;
     double next = 0;
-    const auto line = lineHeld(tries, limit) ? predictedLargest(tries, tries.size(), limit) : std::nullopt;
+    const auto line = heldLine(tries, limit);
     if (line) {
         // Just under the line, so that a fit there leaves its +5% check above the limit; where the line
         // says `lo` is the answer already, that check itself.
