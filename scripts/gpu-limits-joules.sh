@@ -38,7 +38,7 @@ ledger)
   grep -E "^\| |Recommendation|joules|J/step" "$out/ledger.md" | grep -v "^|---" | head -40
   ;;
 compiled)
-  maxbatch compile-limit 420 --runtime python --compile reduce-overhead "${knobs[@]}" "${limit[@]}"
+  maxbatch compile-limit 300 --runtime python --compile reduce-overhead "${knobs[@]}" "${limit[@]}"
   ;;
 esac
 echo "done at $SECONDS s"
