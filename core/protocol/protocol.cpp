@@ -323,26 +323,4 @@ QByteArray errorLine(const Failure &f)
                  {"detail", QString::fromStdString(f.detail)}});
 }
 
-std::vector<QByteArray> LineBuffer::append(const QByteArray &bytes)
-{
-    pending_ += bytes;
-    std::vector<QByteArray> lines;
-    qsizetype start = 0;
-    for (qsizetype nl = pending_.indexOf('\n'); nl >= 0; nl = pending_.indexOf('\n', start)) {
-        const QByteArray l = pending_.mid(start, nl - start).trimmed();
-        if (!l.isEmpty())
-            lines.push_back(l);
-        start = nl + 1;
-    }
-    pending_.remove(0, start);
-    return lines;
-}
-
-QByteArray LineBuffer::takeRest()
-{
-    QByteArray rest = pending_.trimmed();
-    pending_.clear();
-    return rest;
-}
-
 } // namespace stepscope::protocol

@@ -114,16 +114,4 @@ QByteArray memorySnapshotLine(profile::SnapshotKind kind, const std::string &sna
 QByteArray doneLine(int steps, double meanWallMs);
 QByteArray errorLine(const Failure &failure);
 
-// Splits a byte stream into lines; keeps an unfinished tail until more bytes arrive.
-class LineBuffer
-{
-  public:
-    std::vector<QByteArray> append(const QByteArray &bytes);
-    // What is left at end of stream: a truncated line, or empty.
-    QByteArray takeRest();
-
-  private:
-    QByteArray pending_;
-};
-
 } // namespace stepscope::protocol

@@ -462,5 +462,34 @@ TEST(LineSplitter, CutsALongLineAndDropsItsRestHoldingLittle)
     EXPECT_EQ(split.next(), std::nullopt);
 }
 
+// Bytes as the pipe hands them over, one at a time, give the lines the whole stream gives, and the
+// same unfinished tail (the worker's protocol lines come through here).
+TEST(LineSplitter, ByteByByteMatchesWhole)
+{
+    const QByteArray stream = "{\"type\":\"hello\"}\n{\"type\":\"ready\",\"setup_s\":1}\r\n"
+                              "stray print from a library\n\n{\"type\":\"done\",\"steps\":3}\n{\"type\":\"err";
+    const auto drain = [](LineSplitter &split) {
+        std::vector<QByteArray> lines;
+        while (auto line = split.next())
+            lines.push_back(*line);
+        return lines;
+    };
+    LineSplitter whole;
+    whole.append(stream);
+    const auto expected = drain(whole);
+    ASSERT_EQ(expected.size(), 5u);
+    EXPECT_EQ(expected[1], QByteArray("{\"type\":\"ready\",\"setup_s\":1}\r")) << "a line is its bytes";
+    LineSplitter bytes;
+    std::vector<QByteArray> got;
+    for (qsizetype i = 0; i < stream.size(); ++i) {
+        bytes.append(stream.mid(i, 1));
+        for (const QByteArray &line : drain(bytes))
+            got.push_back(line);
+    }
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(bytes.takeRest(), QByteArray("{\"type\":\"err"));
+    EXPECT_EQ(whole.takeRest(), QByteArray("{\"type\":\"err"));
+}
+
 } // namespace
 } // namespace stepscope::supervisor

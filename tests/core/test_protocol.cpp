@@ -331,44 +331,5 @@ TEST(Protocol, ParseLineToleratesSurroundingWhitespace)
     EXPECT_EQ(m.steps, 5);
 }
 
-TEST(Protocol, LineBufferSplitsAcrossChunks)
-{
-    LineBuffer buffer;
-    auto lines = buffer.append("{\"type\":\"ready\",\"setup_s\":1}\n{\"type\":\"fir");
-    ASSERT_EQ(lines.size(), 1u);
-    EXPECT_EQ(lines[0], "{\"type\":\"ready\",\"setup_s\":1}");
-    lines = buffer.append("st_step\",\"wall_s\":0.5}");
-    EXPECT_TRUE(lines.empty());
-    lines = buffer.append("\r\n\n\n{\"type\":\"done\"");
-    ASSERT_EQ(lines.size(), 1u) << "blank lines are dropped";
-    EXPECT_EQ(lines[0], "{\"type\":\"first_step\",\"wall_s\":0.5}");
-    EXPECT_EQ(parseLine(lines[0]).type, T::FirstStep);
-    lines = buffer.append(",\"steps\":3");
-    EXPECT_TRUE(lines.empty());
-    // The stream ends mid-line: the tail comes back, once.
-    EXPECT_EQ(buffer.takeRest(), "{\"type\":\"done\",\"steps\":3");
-    EXPECT_TRUE(buffer.takeRest().isEmpty());
-    EXPECT_TRUE(buffer.append("").empty());
-}
-
-TEST(Protocol, LineBufferByteByByteMatchesWhole)
-{
-    const QByteArray stream = helloLine({{"gpu", "x"}}) + readyLine(1) + stepsLine(2, {1, 2}, {3, 4}) +
-                              "stray print from a library\n" + doneLine(3, 2) + "{\"type\":\"err";
-    LineBuffer whole;
-    const auto expected = whole.append(stream);
-    ASSERT_EQ(expected.size(), 5u);
-    LineBuffer bytes;
-    std::vector<QByteArray> got;
-    for (qsizetype i = 0; i < stream.size(); ++i)
-        for (auto &l : bytes.append(stream.mid(i, 1)))
-            got.push_back(l);
-    EXPECT_EQ(got, expected);
-    EXPECT_EQ(bytes.takeRest(), "{\"type\":\"err");
-    EXPECT_EQ(whole.takeRest(), "{\"type\":\"err");
-    EXPECT_EQ(parseLine(got[2]).type, T::Steps);
-    EXPECT_EQ(parseLine(got[3]).type, T::Invalid);
-}
-
 } // namespace
 } // namespace stepscope::protocol
