@@ -1,6 +1,7 @@
 #include "report/comparison_text.h"
 
 #include "report/environment_pair.h"
+#include "report/json_number.h"
 #include "report/number_text.h"
 #include "report/peak_memory.h"
 
@@ -304,8 +305,8 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
         if (!f)
             return null;
         return QJsonValue(QJsonObject{{"ms", f->ms},
-                                      {"ci_low", f->lowMs ? QJsonValue(*f->lowMs) : null},
-                                      {"ci_high", f->highMs ? QJsonValue(*f->highMs) : null}});
+                                      {"ci_low", jsonNumber(f->lowMs)},
+                                      {"ci_high", jsonNumber(f->highMs)}});
     };
     const auto side = [&](const Ledger &l, const std::string &name) {
         return QJsonObject{{"sweep", qint64(l.sweep.id)}, {"name", text(nameOf(name, l))}};
@@ -315,7 +316,6 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
         differences.append(text(differenceText(d)));
     QJsonArray rows;
     const bool perSample = comparison.setup.perImage;
-    const auto optionalNumber = [&](const std::optional<double> &v) { return v ? QJsonValue(*v) : null; };
     for (const ComparisonRow &row : comparison.rows) {
         const auto &r = row.ratio;
         const CostFigures costA = costOf(rowOf(sides.a, row.a), perSample, row.batchA),
@@ -330,10 +330,10 @@ QJsonObject comparisonJson(const ComparisonSides &sides, const SweepComparison &
                                 {"significant", r ? QJsonValue(r->significant) : null},
                                 {"outcome", comparisonOutcomeId(row.outcome)},
                                 {"verdict", text(comparisonOutcomeText(row))},
-                                {"a_peak_allocated_mib", optionalNumber(costA.peakMiB)},
-                                {"b_peak_allocated_mib", optionalNumber(costB.peakMiB)},
-                                {perSample ? "a_joules_per_sample" : "a_joules_per_step", optionalNumber(costA.joules)},
-                                {perSample ? "b_joules_per_sample" : "b_joules_per_step", optionalNumber(costB.joules)}});
+                                {"a_peak_allocated_mib", jsonNumber(costA.peakMiB)},
+                                {"b_peak_allocated_mib", jsonNumber(costB.peakMiB)},
+                                {perSample ? "a_joules_per_sample" : "a_joules_per_step", jsonNumber(costA.joules)},
+                                {perSample ? "b_joules_per_sample" : "b_joules_per_step", jsonNumber(costB.joules)}});
     }
     QJsonArray environments;
     for (const EnvironmentPair &e : environmentPairs(sides.a.environmentJson, sides.b.environmentJson))

@@ -1,5 +1,6 @@
 // Text exports of a ledger: CSV for spreadsheets, JSON for scripts, Markdown for people.
 #include "report/cache_text.h"
+#include "report/json_number.h"
 #include "report/ledger.h"
 #include "report/number_text.h"
 #include "report/why_table.h"
@@ -221,11 +222,8 @@ std::string toCsv(const Ledger &l)
 
 std::string toJson(const Ledger &l)
 {
-    // QJson, as everywhere else in the project: escaping, number format (locale-independent, the
-    // shortest text that reads back as the same double) and validity are its job, not ours.
-    const auto number = [](const std::optional<double> &v) {
-        return v && std::isfinite(*v) ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-    };
+    // QJson, as everywhere else in the project: escaping, number format and validity are its job
+    // (jsonNumber), not ours.
     const auto text = [](const std::string &v) { return QJsonValue(QString::fromStdString(v)); };
     QJsonObject root;
     root["sweep"] = QJsonObject{{"id", qint64(l.sweep.id)},
@@ -298,8 +296,8 @@ std::string toJson(const Ledger &l)
             QJsonObject{{"faster", text(l.rows[c->faster].configName)},
                         {"slower", text(l.rows[c->slower].configName)},
                         {"steps", c->steps},
-                        {"ci_low", interval ? number(c->ci.low) : QJsonValue(QJsonValue::Null)},
-                        {"ci_high", interval && !c->ci.highNever ? number(c->ci.high) : QJsonValue(QJsonValue::Null)},
+                        {"ci_low", interval ? jsonNumber(c->ci.low) : QJsonValue(QJsonValue::Null)},
+                        {"ci_high", interval && !c->ci.highNever ? jsonNumber(c->ci.high) : QJsonValue(QJsonValue::Null)},
                         {"range", text(c->range)}};
     } else {
         root["deciding_crossing"] = QJsonValue(QJsonValue::Null);
@@ -315,21 +313,21 @@ std::string toJson(const Ledger &l)
                       {"repeats", r.repeats},
                       {"completed", r.completed},
                       {"processes", r.processes},
-                      {"first_step_s", number(msToSeconds(r.firstStepMs))},
+                      {"first_step_s", jsonNumber(msToSeconds(r.firstStepMs))},
                       {"first_step_noise", text(r.firstStepNoise ? stats::toString(*r.firstStepNoise) : "")},
-                      {"steady_ms", number(r.steadyMs)},
-                      {"steady_min_ms", number(r.steadyMinMs)},
-                      {"steady_max_ms", number(r.steadyMaxMs)},
+                      {"steady_ms", jsonNumber(r.steadyMs)},
+                      {"steady_min_ms", jsonNumber(r.steadyMinMs)},
+                      {"steady_max_ms", jsonNumber(r.steadyMaxMs)},
                       {"timing", text(std::string(store::toString(r.timing)))},
-                      {"wall_per_step_ms", number(r.blockWallMs)},
+                      {"wall_per_step_ms", jsonNumber(r.blockWallMs)},
                       {"noise", text(r.steadyMs ? stats::toString(r.noise) : "")},
-                      {"speedup", number(r.speedup)},
-                      {"break_even_steps", number(r.breakEvenSteps)},
+                      {"speedup", jsonNumber(r.speedup)},
+                      {"break_even_steps", jsonNumber(r.breakEvenSteps)},
                       {"break_even", text(breakEvenText(r))},
                       {"break_even_range", text(r.breakEvenRange)},
                       {"accuracy", text(accuracyText(r.accuracy))},
                       {"steady_problem", text(r.steadyProblem ? "no steady state: " + describe(*r.steadyProblem) : "")},
-                      {"compile_s", number(msToSeconds(r.compileMs))}};
+                      {"compile_s", jsonNumber(msToSeconds(r.compileMs))}};
         // Peak GPU memory as the CSV has it; nulls where no process reported one (a CPU row).
         const auto spread = [&](const std::optional<MemorySpread> &s, const char *prefix) {
             const QString p = QString::fromLatin1(prefix);
@@ -340,25 +338,25 @@ std::string toJson(const Ledger &l)
         spread(r.memory.allocated, "peak_allocated");
         spread(r.memory.reserved, "peak_reserved");
         o["memory_processes"] = r.memory.processes;
-        o["memory_ratio"] = number(r.memoryRatio);
+        o["memory_ratio"] = jsonNumber(r.memoryRatio);
         o["memory"] = text(memoryDetailText(r.memory, r.memoryRatio));
         // Energy as the CSV has it; nulls without a figure and the reason in energy_problem.
-        o["joules_per_step"] = number(r.energy.joulesPerStep);
+        o["joules_per_step"] = jsonNumber(r.energy.joulesPerStep);
         o["joules_per_step_ci"] = r.energy.hasInterval()
-                                      ? QJsonValue(QJsonArray{number(r.energy.low), number(r.energy.high)})
+                                      ? QJsonValue(QJsonArray{jsonNumber(r.energy.low), jsonNumber(r.energy.high)})
                                       : QJsonValue(QJsonValue::Null);
-        o["watts"] = number(r.energy.watts);
-        o["first_step_joules"] = number(r.energy.firstStepJoules);
+        o["watts"] = jsonNumber(r.energy.watts);
+        o["first_step_joules"] = jsonNumber(r.energy.firstStepJoules);
         o["energy_processes"] = r.energy.processes;
         o["energy_break_even_steps"] = !r.energyBreakEven.hasBoth ? QJsonValue(QJsonValue::Null)
-                                       : r.energyBreakEven.steps  ? number(r.energyBreakEven.steps)
+                                       : r.energyBreakEven.steps  ? jsonNumber(r.energyBreakEven.steps)
                                                                   : QJsonValue(QStringLiteral("never"));
         o["energy"] = text(energyText(r.energy));
         // The speed-up is baseline / steady: its interval is the time ratio's, inverted.
         o["speedup_ci"] = r.timeRatio
-                              ? QJsonValue(QJsonArray{number(1.0 / r.timeRatio->high), number(1.0 / r.timeRatio->low)})
+                              ? QJsonValue(QJsonArray{jsonNumber(1.0 / r.timeRatio->high), jsonNumber(1.0 / r.timeRatio->low)})
                               : QJsonValue(QJsonValue::Null);
-        o["time_ratio_ci"] = r.timeRatio ? QJsonValue(QJsonArray{number(r.timeRatio->low), number(r.timeRatio->high)})
+        o["time_ratio_ci"] = r.timeRatio ? QJsonValue(QJsonArray{jsonNumber(r.timeRatio->low), jsonNumber(r.timeRatio->high)})
                                          : QJsonValue(QJsonValue::Null);
         o["significant"] = r.timeRatio ? QJsonValue(r.timeRatio->significant) : QJsonValue(QJsonValue::Null);
         o["machine_cold_first_steps"] =
@@ -368,23 +366,23 @@ std::string toJson(const Ledger &l)
             const LedgerRow::StartFigures &f = r.figuresOf(s);
             o[QString::fromUtf8(store::toString(s).data()) + "_start"] =
                 QJsonObject{{"processes", f.processes},
-                            {"first_step_s", number(msToSeconds(f.firstStepMs))},
-                            {"first_step_min_s", number(msToSeconds(f.minMs))},
-                            {"first_step_max_s", number(msToSeconds(f.maxMs))},
-                            {"break_even_steps", number(f.breakEvenSteps)},
+                            {"first_step_s", jsonNumber(msToSeconds(f.firstStepMs))},
+                            {"first_step_min_s", jsonNumber(msToSeconds(f.minMs))},
+                            {"first_step_max_s", jsonNumber(msToSeconds(f.maxMs))},
+                            {"break_even_steps", jsonNumber(f.breakEvenSteps)},
                             {"break_even_range", text(f.breakEvenRange)}};
         }
         o["start_missed"] = r.warmMissed;
         // Data-parallel rows (issue 21): the step is the slowest rank's.
         o["world_size"] = r.worldSize;
-        o["scaling_efficiency"] = number(r.scalingEfficiency);
+        o["scaling_efficiency"] = jsonNumber(r.scalingEfficiency);
         o["scaling_reference"] = text(r.scalingReference);
-        o["rank_spread_ms"] = number(r.rankSpreadMs);
+        o["rank_spread_ms"] = jsonNumber(r.rankSpreadMs);
         o["compute"] = QJsonObject{{"precision", toString(r.compute.precision)},
-                                   {"gflop_per_step", number(r.compute.gflopPerStep)},
+                                   {"gflop_per_step", jsonNumber(r.compute.gflopPerStep)},
                                    {"flops_source", text(std::string(toString(r.compute.source)))},
-                                   {"tflops", number(r.compute.tflops)},
-                                   {"peak_share", number(r.compute.peakShare)}};
+                                   {"tflops", jsonNumber(r.compute.tflops)},
+                                   {"peak_share", jsonNumber(r.compute.peakShare)}};
         // The row's model as its worker reported it (issue 30.4); nulls for files of before.
         o["model"] = QJsonObject{
             {"description", r.model.description.empty() ? QJsonValue(QJsonValue::Null) : text(r.model.description)},
@@ -392,7 +390,7 @@ std::string toJson(const Ledger &l)
              r.model.parameters ? QJsonValue(static_cast<double>(*r.model.parameters)) : QJsonValue(QJsonValue::Null)},
             {"flops_problem",
              r.model.flopsProblem.empty() ? QJsonValue(QJsonValue::Null) : text(r.model.flopsProblem)}};
-        o["machine_cache_share_s"] = number(msToSeconds(r.machineCacheShareMs()));
+        o["machine_cache_share_s"] = jsonNumber(msToSeconds(r.machineCacheShareMs()));
         // The row's profile summary as stored, with its verdict (why_table.h).
         if (r.profile) {
             profile::StoredProfile stored;
@@ -421,9 +419,9 @@ std::string toJson(const Ledger &l)
                 QJsonObject{{"parent", w.parent ? text(l.rows[*w.parent].configName) : QJsonValue(QJsonValue::Null)},
                             {"change", text(w.change ? changeText(*w.change) : "")},
                             {"branch", w.branch},
-                            {"delta_ms", number(w.deltaMs)},
+                            {"delta_ms", jsonNumber(w.deltaMs)},
                             {"delta_ci_ms", w.deltaLowMs && w.deltaHighMs
-                                                ? QJsonValue(QJsonArray{number(w.deltaLowMs), number(w.deltaHighMs)})
+                                                ? QJsonValue(QJsonArray{jsonNumber(w.deltaLowMs), jsonNumber(w.deltaHighMs)})
                                                 : QJsonValue(QJsonValue::Null)}};
         }
         rows.append(o);

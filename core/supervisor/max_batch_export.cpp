@@ -1,5 +1,6 @@
 #include "supervisor/max_batch_export.h"
 
+#include "report/json_number.h"
 #include "report/number_text.h"
 
 #include <QJsonArray>
@@ -69,11 +70,6 @@ std::optional<double> mibOf(const std::optional<double> &bytes)
     return bytes ? std::optional<double>(*bytes / kMiB) : std::nullopt;
 }
 
-QJsonValue number(const std::optional<double> &v)
-{
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
 } // namespace
 
 std::string maxBatchCsv(const std::vector<MaxBatchSearch> &searches)
@@ -103,8 +99,8 @@ std::string maxBatchJson(const std::vector<MaxBatchSearch> &searches, const repo
             const report::MaxBatchTry &t = s.tries[i];
             QJsonObject o{{"batch", t.batch},
                           {"result", resultToken(t.result)},
-                          {"peak_reserved_mib", number(mibOf(t.peakBytes))},
-                          {"peak_allocated_mib", number(mibOf(t.allocatedBytes))},
+                          {"peak_reserved_mib", report::jsonNumber(mibOf(t.peakBytes))},
+                          {"peak_allocated_mib", report::jsonNumber(mibOf(t.allocatedBytes))},
                           {"seconds", t.seconds},
                           {"run_id", i < s.runIds.size() ? QJsonValue(qint64(s.runIds[i])) : QJsonValue()}};
             if (!t.failure.empty())
@@ -116,12 +112,12 @@ std::string maxBatchJson(const std::vector<MaxBatchSearch> &searches, const repo
             {"start_batch", s.startBatch},
             {"largest_fits", st.fits ? QJsonValue(*st.fits) : QJsonValue()},
             {"smallest_out_of_memory", st.fails ? QJsonValue(*st.fails) : QJsonValue()},
-            {"check_above_pct", number(checkAbovePct(st))},
+            {"check_above_pct", report::jsonNumber(checkAbovePct(st))},
             {"narrowed", st.stop == Stop::Narrowed},
             {"stop", stopToken(st.stop)},
             {"sentence", QString::fromStdString(report::maxBatchSentence(st, limits))},
-            {"peak_reserved_mib", number(mibOf(st.peakAtAnswer))},
-            {"peak_allocated_mib", number(mibOf(allocatedAtAnswer(s)))},
+            {"peak_reserved_mib", report::jsonNumber(mibOf(st.peakAtAnswer))},
+            {"peak_allocated_mib", report::jsonNumber(mibOf(allocatedAtAnswer(s)))},
             {"seconds", st.seconds},
             {"memory_limit", QString::fromStdString(s.limitText)},
             {"pending", s.pending},
