@@ -72,6 +72,17 @@ std::string triesText(const std::vector<MaxBatchTry> &tries)
     return made;
 }
 
+// A search from batch 32 narrows to `answer` within 5% in at most `maxTries` tries; `made` gets
+// them. The H100 cards' tests below share it.
+void expectNarrowedFromBatch32(const Boundary &b, int answer, int maxTries, std::vector<MaxBatchTry> *made)
+{
+    const MaxBatchState s = search(b, 32, made);
+    ASSERT_EQ(s.stop, Stop::Narrowed) << maxBatchSentence(s) << ";" << triesText(*made);
+    EXPECT_LE(s.tries, maxTries) << triesText(*made);
+    EXPECT_LE(*s.fits, answer);
+    EXPECT_GE(*s.fits * 1.05, answer);
+}
+
 } // namespace
 
 TEST(MaxBatchSearch, FindsAFakeBoundaryWithin5PercentInAtMost8Tries)
@@ -251,11 +262,7 @@ TEST(MaxBatchSearch, ALineThroughAllocatedPeaksNarrowsWhereReservedSitsAtTheLimi
     ASSERT_GT(answer, 1600);
     ASSERT_LT(answer, 1660);
     std::vector<MaxBatchTry> tries;
-    const MaxBatchState s = search(b, 32, &tries);
-    ASSERT_EQ(s.stop, Stop::Narrowed) << maxBatchSentence(s) << ";" << triesText(tries);
-    EXPECT_LE(s.tries, 6) << triesText(tries);
-    EXPECT_LE(*s.fits, answer);
-    EXPECT_GE(*s.fits * 1.05, answer);
+    ASSERT_NO_FATAL_FAILURE(expectNarrowedFromBatch32(b, answer, 6, &tries));
 
     // Without the allocated peaks the same card is the reserved line's case: it still ends, honestly.
     Boundary reservedOnly = b;
@@ -283,11 +290,7 @@ TEST(MaxBatchSearch, TheLowerLineAimsWhereReservedBindsFirst)
     ASSERT_GT(answer, 1200);
     ASSERT_LT(answer, 1300);
     std::vector<MaxBatchTry> tries;
-    const MaxBatchState s = search(b, 32, &tries);
-    ASSERT_EQ(s.stop, Stop::Narrowed) << maxBatchSentence(s) << ";" << triesText(tries);
-    EXPECT_LE(s.tries, 6) << triesText(tries);
-    EXPECT_LE(*s.fits, answer);
-    EXPECT_GE(*s.fits * 1.05, answer);
+    ASSERT_NO_FATAL_FAILURE(expectNarrowedFromBatch32(b, answer, 6, &tries));
     for (const MaxBatchTry &t : tries)
         EXPECT_LT(t.batch, 1.2 * answer) << "no try where only the allocated line says it fits:" << triesText(tries);
 }
